@@ -1,0 +1,163 @@
+//! Minimizing delta debugging (Zeller & Hildebrandt) with Hodován's
+//! variants, as parameters of one loop.
+//!
+//! Each round tests the candidates [`Sweep::round`] lists — subsets and/or
+//! complements of the current chunks — through [`round::first_interesting`];
+//! the lowest-index interesting one replaces the configuration ("reduce to
+//! subset" / "reduce to complement"), and a round that finds nothing ends
+//! the sweep ("increase granularity", or "done" at single atoms). With
+//! `dd_star` the whole pass is repeated until it removes nothing (DD*).
+//!
+//! The result is interesting (every accepted candidate was tested, and the
+//! input is assumed interesting) and, unless a limit stopped the run,
+//! 1-minimal: the last sweep tried removing every single atom and none could
+//! go.
+
+use std::fmt;
+use std::hash::Hash;
+
+use super::round;
+use super::sweep::{Pick, RoundShape, Sweep, SweepEnd};
+use super::{Context, Iteration, Oracle, OracleError, StopReason};
+
+/// The variant knobs. The default is the variant that needed the fewest
+/// tests on the benchmark tasks (see ARCHITECTURE.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DdminOptions {
+    /// Also try keeping a single chunk ("reduce to subset").
+    pub subsets: bool,
+    /// Try complements before subsets.
+    pub complement_first: bool,
+    /// Test subsets and complements in one round (Listing 1), rather than
+    /// all subsets first, then all complements.
+    pub combined: bool,
+    /// Chunk order.
+    pub iteration: Iteration,
+    /// Repeat whole passes until one removes nothing.
+    pub dd_star: bool,
+}
+
+impl Default for DdminOptions {
+    fn default() -> Self {
+        DdminOptions { subsets: false, complement_first: false, combined: true, iteration: Iteration::Forward, dd_star: false }
+    }
+}
+
+impl DdminOptions {
+    fn shape(&self) -> RoundShape {
+        RoundShape { subsets: self.subsets, complement_first: self.complement_first, combined: self.combined, iteration: self.iteration }
+    }
+}
+
+/// A finished (or stopped) reduction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reduction<A> {
+    /// The smallest interesting configuration found.
+    pub atoms: Vec<A>,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<StopReason>,
+}
+
+impl<A> Reduction<A> {
+    /// True when the result is 1-minimal: the run was not stopped early.
+    pub fn is_minimal(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+/// An oracle error, with the best configuration found before it.
+#[derive(Debug)]
+pub struct ReduceError<A> {
+    /// The smallest interesting configuration found so far.
+    pub best: Vec<A>,
+    /// What the oracle reported.
+    pub source: OracleError,
+}
+
+impl<A> fmt::Display for ReduceError<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "test failed: {}", self.source)
+    }
+}
+
+impl<A: fmt::Debug> std::error::Error for ReduceError<A> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// Reduces `atoms`, which the caller knows to be interesting.
+pub fn ddmin<A, O>(atoms: Vec<A>, oracle: &O, options: &DdminOptions, ctx: &Context<'_, A>) -> Result<Reduction<A>, ReduceError<A>>
+where
+    A: Clone + Hash + Sync,
+    O: Oracle<A> + ?Sized,
+{
+    let mut config = atoms;
+    loop {
+        let before = config.len();
+        if let Err(source) = pass(&mut config, oracle, options, ctx) {
+            return Err(ReduceError { best: config, source });
+        }
+        let stopped = ctx.limits.stop_reason();
+        if stopped.is_some() || !options.dd_star || config.len() == before {
+            return Ok(Reduction { atoms: config, stopped });
+        }
+    }
+}
+
+/// One ddmin pass, from two chunks down to single atoms.
+fn pass<A, O>(config: &mut Vec<A>, oracle: &O, options: &DdminOptions, ctx: &Context<'_, A>) -> Result<(), OracleError>
+where
+    A: Clone + Hash + Sync,
+    O: Oracle<A> + ?Sized,
+{
+    let shape = options.shape();
+    let mut sweep = Sweep::new(config.len().max(2), 2, options.iteration);
+    while config.len() >= 2 {
+        let found = run_round(config, &sweep, &shape, oracle, ctx)?;
+        match found {
+            Some(pick) => {
+                *config = sweep.candidate(config, pick).to_vec();
+                ctx.observer.reduced(config);
+                let more_chunks = matches!(pick, Pick::Complement(i) if sweep.remove(i));
+                if !more_chunks && config.len() >= 2 {
+                    sweep = Sweep::new(config.len(), 2, options.iteration);
+                }
+            }
+            None if ctx.limits.stop_reason().is_some() => break,
+            None => {
+                if sweep.finish(config.len()) == SweepEnd::Minimal {
+                    break;
+                }
+            }
+        }
+        if ctx.limits.stop_reason().is_some() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Runs the round's groups in order; the first interesting pick wins.
+fn run_round<A, O>(config: &[A], sweep: &Sweep, shape: &RoundShape, oracle: &O, ctx: &Context<'_, A>) -> Result<Option<Pick>, OracleError>
+where
+    A: Hash + Sync,
+    O: Oracle<A> + ?Sized,
+{
+    for group in sweep.round(shape) {
+        let found = round::first_interesting(group.len(), ctx.jobs, ctx.limits, |i, cancel| {
+            ctx.test(oracle, &sweep.candidate(config, group[i]), cancel)
+        })?;
+        if let Some(i) = found {
+            return Ok(Some(group[i]));
+        }
+        if ctx.limits.stop_reason().is_some() {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+#[path = "ddmin_tests.rs"]
+mod tests;

@@ -1,0 +1,87 @@
+//! The reduction engine: delta debugging over a sequence of atoms.
+//!
+//! The engine is pure and generic. It knows nothing about processes, files,
+//! cargo or syntax trees: it sees a `Vec<A>` of atoms and an [`Oracle`] that
+//! says whether a candidate (a sub-sequence of the atoms) is still
+//! interesting. Everything that runs tests for real — external commands,
+//! in-process fuzz workers — implements [`Oracle`] outside this module.
+//!
+//! Module map (one concern each, after picire's layout):
+//! - [`ddmin`]: the minimizing delta debugging loop and its variants.
+//! - [`sweep`]: which subsets and complements a round tests, in which order.
+//! - [`split`]: cutting a configuration into chunks.
+//! - [`round`]: running one round's candidates on `jobs` threads, picking the
+//!   lowest-index interesting one so parallel runs equal sequential ones.
+//! - [`cache`]: outcomes keyed by candidate content.
+//! - [`limit`]: test-count, time and interrupt limits.
+//! - [`candidate`]: a candidate as slices of the current configuration.
+
+pub mod cache;
+pub mod candidate;
+pub mod ddmin;
+pub mod limit;
+pub mod round;
+pub mod split;
+pub mod sweep;
+mod tester;
+
+pub use cache::OutcomeCache;
+pub use candidate::Candidate;
+pub use ddmin::{ddmin, DdminOptions, Reduction};
+pub use limit::{Limits, StopReason};
+pub use round::Cancel;
+pub use sweep::Iteration;
+pub use tester::{Context, Counters, Observer};
+
+use std::error::Error as StdError;
+
+/// What a test says about a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The failure is still there: the candidate may replace the current
+    /// configuration.
+    Interesting,
+    /// The failure is gone (or the test timed out, or crashed differently).
+    NotInteresting,
+}
+
+impl Outcome {
+    /// `Interesting` when `b` is true.
+    pub fn from_bool(b: bool) -> Self {
+        if b {
+            Outcome::Interesting
+        } else {
+            Outcome::NotInteresting
+        }
+    }
+
+    /// True for [`Outcome::Interesting`].
+    pub fn is_interesting(self) -> bool {
+        self == Outcome::Interesting
+    }
+}
+
+/// The error an oracle may return: any error, boxed, so the engine stays
+/// independent of how tests are run.
+pub type OracleError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// Decides whether a candidate is interesting.
+///
+/// `test` may be called from several threads at once (one per job), so an
+/// oracle is `Sync`. A long-running test should poll `cancel` and return
+/// `Ok(None)` once it is cancelled: its outcome is then unknown and is not
+/// cached. An `Err` stops the reduction; the error carries the best result
+/// found so far.
+pub trait Oracle<A>: Sync {
+    /// Tests one candidate.
+    fn test(&self, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError>;
+}
+
+impl<A, F> Oracle<A> for F
+where
+    F: Fn(&Candidate<'_, A>) -> bool + Sync,
+{
+    fn test(&self, candidate: &Candidate<'_, A>, _cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        Ok(Some(Outcome::from_bool(self(candidate))))
+    }
+}

@@ -1,0 +1,95 @@
+//! One test of one candidate: cache lookup, budget, oracle, counters,
+//! observer. Everything that runs a candidate — ddmin's rounds and a
+//! caller's own first and last checks — goes through [`Context`], so tests
+//! and cache hits are counted in one place.
+
+use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::{Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache};
+
+/// Test and cache-hit counters, shared by every thread of a reduction.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Oracle executions.
+    pub tests: AtomicU64,
+    /// Outcomes answered from the cache instead.
+    pub cache_hits: AtomicU64,
+}
+
+impl Counters {
+    /// Oracle executions so far.
+    pub fn tests(&self) -> u64 {
+        self.tests.load(Ordering::SeqCst)
+    }
+
+    /// Cache hits so far.
+    pub fn cache_hits(&self) -> u64 {
+        self.cache_hits.load(Ordering::SeqCst)
+    }
+}
+
+/// Receives progress events; every method has a no-op default.
+pub trait Observer<A>: Sync {
+    /// A test finished (or was answered from the cache).
+    fn tested(&self, _outcome: Outcome, _counters: &Counters) {}
+    /// The configuration shrank to `atoms`.
+    fn reduced(&self, _atoms: &[A]) {}
+}
+
+/// The observer that ignores everything.
+impl<A> Observer<A> for () {}
+
+/// What a reduction runs with, besides the oracle: parallelism, limits,
+/// cache, counters and observer.
+pub struct Context<'a, A> {
+    /// Parallel tests per round (1 = sequential).
+    pub jobs: usize,
+    /// Budgets and interrupt.
+    pub limits: &'a Limits,
+    /// Outcome cache; `None` runs every candidate.
+    pub cache: Option<&'a OutcomeCache>,
+    /// Counters (shared with the caller, who may count its own tests).
+    pub counters: &'a Counters,
+    /// Progress events.
+    pub observer: &'a dyn Observer<A>,
+}
+
+impl<A: Hash> Context<'_, A> {
+    /// Tests `candidate`, from the cache when possible, within the limits.
+    /// `Ok(None)`: the test did not complete (refused by a limit, or
+    /// cancelled).
+    pub fn test<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        let key = self.cache.map(|_| candidate.content_hash());
+        if let (Some(cache), Some(key)) = (self.cache, key) {
+            if let Some(outcome) = cache.get(key) {
+                self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
+                self.observer.tested(outcome, self.counters);
+                return Ok(Some(outcome));
+            }
+        }
+        if !self.limits.try_charge(&self.counters.tests) {
+            return Ok(None);
+        }
+        self.run(oracle, candidate, cancel, key)
+    }
+
+    /// Tests `candidate` for sure: no cache lookup, no budget (the caller's
+    /// check of the original input and of the final result). The outcome
+    /// still goes into the cache and the counters.
+    pub fn test_always<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        self.counters.tests.fetch_add(1, Ordering::SeqCst);
+        self.run(oracle, candidate, cancel, self.cache.map(|_| candidate.content_hash()))
+    }
+
+    fn run<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>, key: Option<u128>) -> Result<Option<Outcome>, OracleError> {
+        let outcome = oracle.test(candidate, cancel)?;
+        if let Some(outcome) = outcome {
+            if let (Some(cache), Some(key)) = (self.cache, key) {
+                cache.insert(key, outcome);
+            }
+            self.observer.tested(outcome, self.counters);
+        }
+        Ok(outcome)
+    }
+}

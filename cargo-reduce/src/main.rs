@@ -1,0 +1,2 @@
+//! The `cargo-reduce` binary: parse, dispatch, set the exit code.
+fn main() {}

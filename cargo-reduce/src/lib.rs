@@ -8,4 +8,8 @@
 //! - [`cli`]: the command-line interface.
 #![deny(missing_docs)]
 
+pub mod cli;
 pub mod engine;
+pub mod oracle;
+pub mod output;
+pub mod unit;

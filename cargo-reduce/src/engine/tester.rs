@@ -23,6 +23,12 @@ impl Counters {
         self.tests.load(Ordering::SeqCst)
     }
 
+    /// Counts a test its caller ran outside the engine (a check of the
+    /// original input or of the final result).
+    pub fn add_test(&self) {
+        self.tests.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// Cache hits so far.
     pub fn cache_hits(&self) -> u64 {
         self.cache_hits.load(Ordering::SeqCst)
@@ -72,14 +78,6 @@ impl<A: Hash> Context<'_, A> {
             return Ok(None);
         }
         self.run(oracle, candidate, cancel, key)
-    }
-
-    /// Tests `candidate` for sure: no cache lookup, no budget (the caller's
-    /// check of the original input and of the final result). The outcome
-    /// still goes into the cache and the counters.
-    pub fn test_always<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
-        self.counters.tests.fetch_add(1, Ordering::SeqCst);
-        self.run(oracle, candidate, cancel, self.cache.map(|_| candidate.content_hash()))
     }
 
     fn run<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>, key: Option<u128>) -> Result<Option<Outcome>, OracleError> {

@@ -1,0 +1,73 @@
+//! Exit codes and the errors that map to them.
+//!
+//! Every failure a user can cause has its own exit code, so scripts and CI
+//! can tell "your input is wrong" from "your test command is wrong" from
+//! "your test is flaky" without parsing messages.
+
+use std::fmt;
+
+/// The process exit status of `cargo reduce`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Done.
+    Success = 0,
+    /// An unexpected failure (I/O and the like).
+    Failure = 1,
+    /// Bad command-line usage (clap's code).
+    Usage = 2,
+    /// The input is missing, a directory, empty or unreadable.
+    BadInput = 3,
+    /// The test command is missing or cannot run.
+    BadCommand = 4,
+    /// The test command does not find the input interesting.
+    NotInteresting = 5,
+    /// The test command hangs on the input.
+    TimedOut = 6,
+    /// The test command disagrees with itself.
+    Flaky = 7,
+    /// Ctrl-C: the best result so far was written.
+    Interrupted = 130,
+}
+
+impl Exit {
+    /// The numeric status.
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+}
+
+/// An error for the user: one line, and the exit status it ends with.
+#[derive(Debug)]
+pub struct CliError {
+    /// The exit status.
+    pub exit: Exit,
+    /// What went wrong, which file, what to do.
+    pub message: String,
+}
+
+impl CliError {
+    /// An error with exit status `exit`.
+    pub fn new(exit: Exit, message: impl Into<String>) -> Self {
+        CliError { exit, message: message.into() }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<anyhow::Error> for CliError {
+    fn from(e: anyhow::Error) -> Self {
+        CliError::new(Exit::Failure, format!("{e:#}"))
+    }
+}
+
+impl From<crate::oracle::CommandError> for CliError {
+    fn from(e: crate::oracle::CommandError) -> Self {
+        CliError::new(Exit::BadCommand, e.to_string())
+    }
+}

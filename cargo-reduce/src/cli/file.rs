@@ -1,0 +1,291 @@
+//! `cargo reduce file INPUT -- CMD…`: reduce any file with an external test
+//! command.
+//!
+//! The steps: read INPUT; resolve the command; run it twice on INPUT (it
+//! must be interesting, and agree with itself); one ddmin pass per unit;
+//! run the result once more; write it atomically. Ctrl-C writes the best
+//! result so far.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::error::{CliError, Exit};
+use super::options::{parse_seconds, ReduceOptions};
+use super::report::{ReductionProgress, Reporter};
+use crate::engine::{ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason};
+use crate::oracle::{CommandOracle, RunResult, RunStatus, TestCommand};
+use crate::output::{default_output_path, same_file, write_atomically};
+use crate::unit::{concat_into, Span, Units};
+
+/// Arguments of `cargo reduce file`.
+#[derive(Debug, Clone, Args)]
+pub struct FileArgs {
+    /// The file to reduce; it is never modified.
+    pub input: PathBuf,
+    /// Where to write the result [default: INPUT's stem + `.reduced` + its
+    /// extension, beside INPUT].
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// What ddmin removes, one pass per `+`-separated unit: byte, char,
+    /// line, token [default: line+char for UTF-8 text, byte otherwise].
+    #[arg(long, value_name = "UNITS")]
+    pub unit: Option<Units>,
+    /// Kill a test after SECS seconds; it then counts as not interesting
+    /// [default: 60 s for INPUT itself, then 10× INPUT's time, at least 1 s].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub reduce: ReduceOptions,
+    /// The test command: exit status 0 means the candidate is interesting.
+    /// `{}` stands for the candidate's path (appended when absent).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<OsString>,
+}
+
+/// Timeout for INPUT's own runs when `--timeout` is not given.
+const INPUT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The `reduction-finished` JSON message, field for field.
+#[derive(Serialize)]
+struct Finished<'a> {
+    reason: &'static str,
+    input: &'a Path,
+    output: &'a Path,
+    original_bytes: usize,
+    reduced_bytes: usize,
+    tests_run: u64,
+    cache_hits: u64,
+    elapsed_s: f64,
+    minimal: bool,
+}
+
+/// Runs `cargo reduce file`.
+pub fn run(args: &FileArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, CliError> {
+    let started = Instant::now();
+    let input = read_input(&args.input)?;
+    let output = args.output.clone().unwrap_or_else(|| default_output_path(&args.input));
+    if same_file(&args.input, &output) {
+        return Err(CliError::new(Exit::BadInput, format!("output `{}` is INPUT itself: choose another path with -o", output.display())));
+    }
+    let command = TestCommand::new(&args.command)?;
+    let file_name = args.input.file_name().expect("a file has a name");
+    let oracle = CommandOracle::new(command, file_name, args.timeout.unwrap_or(INPUT_TIMEOUT));
+    let units = args.unit.clone().unwrap_or_else(|| Units::default_for(&input));
+    reporter.message(&serde_json::json!({
+        "reason": "reduction-started", "input": args.input, "output": output,
+        "original_bytes": input.len(), "unit": units.to_string(), "command": oracle.command().display(),
+    }));
+
+    let counters = Counters::default();
+    let interrupt_only = Limits::none().with_interrupt(interrupt.clone());
+    let input_time = check_input(&oracle, &input, &args.input, &counters, &interrupt_only)?;
+    oracle.set_timeout(args.timeout.unwrap_or_else(|| (input_time * 10).max(Duration::from_secs(1))));
+
+    let mut limits = Limits::none().with_interrupt(interrupt);
+    if let Some(max) = args.reduce.max_tests {
+        // One test stays in reserve for the final check.
+        limits = limits.with_max_tests(max.saturating_sub(1));
+    }
+    if let Some(max) = args.reduce.max_time {
+        limits = limits.with_max_time(max.saturating_sub(started.elapsed()));
+    }
+    let cache = OutcomeCache::new();
+    let progress = ReductionProgress::new(reporter, input.len());
+    let engine = Engine {
+        jobs: args.reduce.jobs(),
+        limits: &limits,
+        cache: (!args.reduce.no_cache).then_some(&cache),
+        counters: &counters,
+        progress: &progress,
+    };
+    let reduced = reduce_passes(&input, &units, &oracle, &args.reduce, &engine, reporter);
+    progress.finish();
+    let (reduced, error) = match reduced {
+        Ok(bytes) => (bytes, None),
+        Err((best, e)) => (best, Some(e)),
+    };
+    let stopped = limits.stop_reason();
+    if let Some(reason) = stopped {
+        reporter.message(&serde_json::json!({"reason": "reduction-stopped", "why": reason.name()}));
+    }
+    if stopped != Some(StopReason::Interrupted) && error.is_none() {
+        final_check(&oracle, &reduced, &counters)?;
+    }
+    write_atomically(&output, &reduced, Some(&args.input))
+        .map_err(|e| CliError::new(Exit::Failure, format!("cannot write `{}`: {e}", output.display())))?;
+    if let Some(e) = error {
+        return Err(CliError::new(
+            Exit::Failure,
+            format!("{e}; the best result so far ({} bytes) is in `{}`", reduced.len(), output.display()),
+        ));
+    }
+    let finished = Finished {
+        reason: "reduction-finished",
+        input: &args.input,
+        output: &output,
+        original_bytes: input.len(),
+        reduced_bytes: reduced.len(),
+        tests_run: counters.tests(),
+        cache_hits: counters.cache_hits(),
+        elapsed_s: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        minimal: stopped.is_none(),
+    };
+    summarize(reporter, &finished, stopped);
+    reporter.message(&finished);
+    Ok(if stopped == Some(StopReason::Interrupted) { Exit::Interrupted } else { Exit::Success })
+}
+
+/// Reads INPUT, refusing what cannot be reduced.
+fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
+    let bad = |what: String| CliError::new(Exit::BadInput, what);
+    if path.is_dir() {
+        return Err(bad(format!("INPUT `{}` is a directory: give the path of one file to reduce", path.display())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => bad(format!("INPUT `{}` does not exist: check the path", path.display())),
+        _ => bad(format!("cannot read INPUT `{}`: {e}", path.display())),
+    })?;
+    if bytes.is_empty() {
+        return Err(bad(format!("INPUT `{}` is empty: there is nothing to reduce", path.display())));
+    }
+    Ok(bytes)
+}
+
+/// Runs the command on INPUT twice: it must be interesting both times.
+/// Returns the slower run's time, the basis of the default timeout.
+fn check_input(oracle: &CommandOracle, input: &[u8], path: &Path, counters: &Counters, limits: &Limits) -> Result<Duration, CliError> {
+    let cancel = Cancel::by_limits(limits);
+    let mut slowest = Duration::ZERO;
+    for attempt in 0..2 {
+        let run = oracle
+            .run(input, &cancel)
+            .map_err(|e| CliError::new(Exit::BadCommand, format!("cannot run the test command: {e}")))?;
+        counters.add_test();
+        slowest = slowest.max(run.elapsed);
+        match run.status {
+            RunStatus::Exited(0) => {}
+            RunStatus::Cancelled => return Err(CliError::new(Exit::Interrupted, "interrupted before the reduction started; nothing written")),
+            RunStatus::TimedOut => {
+                return Err(CliError::new(
+                    Exit::TimedOut,
+                    format!("the test command timed out after {:.1} s on INPUT `{}`: raise --timeout, or check that it terminates", run.elapsed.as_secs_f64(), path.display()),
+                ))
+            }
+            _ if attempt == 1 => {
+                return Err(CliError::new(
+                    Exit::Flaky,
+                    format!("the test command is flaky: INPUT `{}` was interesting on the first run but not on the second ({}){}; make the test deterministic", path.display(), run.status, stderr_note(&run)),
+                ))
+            }
+            _ => {
+                return Err(CliError::new(
+                    Exit::NotInteresting,
+                    format!("INPUT `{}` is not interesting: the test command ended with {} (0 means interesting){}", path.display(), run.status, stderr_note(&run)),
+                ))
+            }
+        }
+    }
+    Ok(slowest)
+}
+
+fn stderr_note(run: &RunResult) -> String {
+    if run.stderr_tail.is_empty() {
+        String::new()
+    } else {
+        format!("; its stderr ended with: {}", run.stderr_tail.replace('\n', " ⏎ "))
+    }
+}
+
+/// What every pass shares. Each pass gets its own [`Context`], since its
+/// atoms borrow that pass's input.
+struct Engine<'a> {
+    jobs: usize,
+    limits: &'a Limits,
+    cache: Option<&'a OutcomeCache>,
+    counters: &'a Counters,
+    progress: &'a ReductionProgress<'a>,
+}
+
+impl Engine<'_> {
+    fn context<'s>(&self) -> Context<'_, Span<'s>> {
+        Context { jobs: self.jobs, limits: self.limits, cache: self.cache, counters: self.counters, observer: self.progress }
+    }
+}
+
+/// One ddmin pass per unit, each on the previous result. On an oracle
+/// error, returns the best bytes so far with the error.
+fn reduce_passes(
+    input: &[u8],
+    units: &Units,
+    oracle: &CommandOracle,
+    options: &ReduceOptions,
+    engine: &Engine<'_>,
+    reporter: &Reporter,
+) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+    let ddmin_options = options.ddmin_options();
+    let mut current = input.to_vec();
+    for &unit in &units.0 {
+        engine.progress.start_pass(unit.name());
+        let atoms = unit.split(&current);
+        let result = ddmin(atoms, oracle, &ddmin_options, &engine.context());
+        let mut next = Vec::new();
+        match result {
+            Ok(reduction) => concat_into(&reduction.atoms, &mut next),
+            Err(e) => {
+                concat_into(&e.best, &mut next);
+                return Err((next, e.source));
+            }
+        }
+        current = next;
+        reporter.message(&serde_json::json!({
+            "reason": "pass-finished", "unit": unit.name(), "bytes": current.len(),
+            "tests_run": engine.counters.tests(), "cache_hits": engine.counters.cache_hits(),
+        }));
+        if engine.limits.stop_reason().is_some() {
+            break;
+        }
+    }
+    Ok(current)
+}
+
+/// Runs the result once more before it is written.
+fn final_check(oracle: &CommandOracle, reduced: &[u8], counters: &Counters) -> Result<(), CliError> {
+    let limits = Limits::none();
+    let run = oracle
+        .run(reduced, &Cancel::by_limits(&limits))
+        .map_err(|e| CliError::new(Exit::Failure, format!("cannot run the test command: {e}")))?;
+    counters.add_test();
+    if run.status.is_interesting() {
+        return Ok(());
+    }
+    Err(CliError::new(
+        Exit::Flaky,
+        format!("the test command is flaky: the reduced result was interesting before but not when tested again ({}){}; nothing written", run.status, stderr_note(&run)),
+    ))
+}
+
+fn summarize(reporter: &Reporter, f: &Finished<'_>, stopped: Option<StopReason>) {
+    let percent = 100.0 * (1.0 - f.reduced_bytes as f64 / f.original_bytes as f64);
+    let text = format!(
+        "{}: {} → {} bytes ({percent:.1}% smaller), {} tests, {} cache hits, {:.2}s → {}",
+        f.input.display(),
+        f.original_bytes,
+        f.reduced_bytes,
+        f.tests_run,
+        f.cache_hits,
+        f.elapsed_s,
+        f.output.display()
+    );
+    match stopped {
+        None => reporter.status("Reduced", text),
+        Some(StopReason::Interrupted) => reporter.warning(format!("interrupted; the best result so far was written. {text}")),
+        Some(reason) => reporter.warning(format!("stopped by {}; the result is not 1-minimal. {text}", reason.name())),
+    }
+}

@@ -1,0 +1,101 @@
+//! The command-line interface: argument parsing and one module per
+//! subcommand. `main.rs` only calls [`main`].
+
+pub mod error;
+pub mod file;
+pub mod options;
+pub mod report;
+
+use std::ffi::OsString;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+pub use error::{CliError, Exit};
+use options::GlobalOptions;
+use report::Reporter;
+
+/// cargo-reduce: minimize failing inputs with delta debugging.
+#[derive(Debug, Parser)]
+#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None)]
+pub struct Cli {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub global: GlobalOptions,
+    #[command(subcommand)]
+    #[allow(missing_docs)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Reduce any file with an external test command (exit 0 = interesting).
+    #[command(after_help = "Example:\n  cargo reduce file crash.js -- sh -c 'node \"$1\" 2>&1 | grep -q TypeError' sh {}")]
+    File(file::FileArgs),
+}
+
+/// Drops the `reduce` word cargo inserts when it runs `cargo-reduce` for
+/// `cargo reduce …`, so both invocations parse alike.
+pub fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).is_some_and(|a| a == "reduce") {
+        args.remove(1);
+    }
+    args
+}
+
+/// Runs the command line `args` (program name first) and returns the exit
+/// status.
+pub fn main(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(strip_cargo_word(args)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { Exit::Usage.code() } else { Exit::Success.code() };
+        }
+    };
+    let reporter = Reporter::new(&cli.global);
+    let interrupt = install_interrupt_handler();
+    let result = match &cli.command {
+        Command::File(args) => file::run(args, &reporter, interrupt),
+    };
+    match result {
+        Ok(exit) => exit.code(),
+        Err(e) => {
+            reporter.error(&e);
+            e.exit.code()
+        }
+    }
+}
+
+/// First Ctrl-C: set the flag (running tests are killed and the best result
+/// so far is written). Second Ctrl-C: leave at once.
+fn install_interrupt_handler() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(Exit::Interrupted.code());
+        }
+    });
+    flag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn cargo_s_reduce_word_is_optional() {
+        let direct = strip_cargo_word(vec!["cargo-reduce".into(), "file".into()]);
+        let via_cargo = strip_cargo_word(vec!["cargo-reduce".into(), "reduce".into(), "file".into()]);
+        assert_eq!(direct, via_cargo);
+    }
+}

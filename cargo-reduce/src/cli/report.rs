@@ -1,0 +1,150 @@
+//! What the user sees: cargo-style status lines, a progress display on a
+//! terminal, and JSON lines with a `reason` field for tools.
+//!
+//! Human messages go to stderr, JSON to stdout, like cargo. Colors and the
+//! progress display appear only on a terminal (or with `--color always`).
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use console::style;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use super::options::{ColorChoice, GlobalOptions, MessageFormat};
+use crate::engine::{Counters, Observer, Outcome};
+use crate::unit::Span;
+
+/// Prints messages in the chosen format.
+#[derive(Debug, Clone)]
+pub struct Reporter {
+    format: MessageFormat,
+    quiet: bool,
+    verbose: bool,
+    tty: bool,
+}
+
+impl Reporter {
+    /// A reporter for these options; sets the color mode of stderr.
+    pub fn new(options: &GlobalOptions) -> Self {
+        let tty = std::io::stderr().is_terminal();
+        let colors = match options.color {
+            ColorChoice::Auto => tty,
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+        };
+        console::set_colors_enabled_stderr(colors);
+        console::set_colors_enabled(colors);
+        Reporter { format: options.message_format, quiet: options.quiet, verbose: options.verbose, tty }
+    }
+
+    /// True with `--message-format json`.
+    pub fn is_json(&self) -> bool {
+        self.format == MessageFormat::Json
+    }
+
+    /// True with `-v`.
+    pub fn is_verbose(&self) -> bool {
+        self.verbose && !self.quiet
+    }
+
+    /// Prints `message` as one JSON line on stdout (JSON format only).
+    pub fn message<T: Serialize>(&self, message: &T) {
+        if self.is_json() {
+            let mut out = std::io::stdout().lock();
+            let _ = serde_json::to_writer(&mut out, message);
+            let _ = writeln!(out);
+            let _ = out.flush();
+        }
+    }
+
+    /// A cargo-style status line: a right-aligned green verb, then text.
+    pub fn status(&self, verb: &str, text: impl std::fmt::Display) {
+        if !self.quiet && !self.is_json() {
+            eprintln!("{} {text}", style(format!("{verb:>12}")).green().bold());
+        }
+    }
+
+    /// A warning on stderr.
+    pub fn warning(&self, text: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{}: {text}", style("warning").yellow().bold());
+        }
+    }
+
+    /// An error on stderr, whatever the options.
+    pub fn error(&self, text: impl std::fmt::Display) {
+        eprintln!("{}: {text}", style("error").red().bold());
+    }
+
+    /// A progress display, on a terminal in human mode only.
+    pub fn progress_bar(&self) -> Option<ProgressBar> {
+        if self.quiet || self.is_json() || !self.tty {
+            return None;
+        }
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(ProgressStyle::with_template("{spinner:.green} {prefix:.cyan.bold} [{elapsed_precise}] {msg}").expect("valid template"));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Some(bar)
+    }
+}
+
+/// Shows a reduction's progress: current size, tests, cache hits, elapsed.
+pub struct ReductionProgress<'r> {
+    reporter: &'r Reporter,
+    bar: Option<ProgressBar>,
+    original: usize,
+    current: AtomicUsize,
+    unit: Mutex<&'static str>,
+}
+
+impl<'r> ReductionProgress<'r> {
+    /// Progress of reducing `original` bytes.
+    pub fn new(reporter: &'r Reporter, original: usize) -> Self {
+        ReductionProgress { reporter, bar: reporter.progress_bar(), original, current: AtomicUsize::new(original), unit: Mutex::new("") }
+    }
+
+    /// A new pass over `unit` atoms begins.
+    pub fn start_pass(&self, unit: &'static str) {
+        *self.unit.lock().expect("unit lock") = unit;
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("{unit:>5}"));
+        }
+    }
+
+    /// Removes the progress display.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn line(&self, counters: &Counters) -> String {
+        let current = self.current.load(Ordering::SeqCst);
+        let percent = 100.0 * current as f64 / self.original.max(1) as f64;
+        format!("{current} B ({percent:.1}%) · {} tests · {} cache hits", counters.tests(), counters.cache_hits())
+    }
+}
+
+impl Observer<Span<'_>> for ReductionProgress<'_> {
+    fn tested(&self, _outcome: Outcome, counters: &Counters) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(self.line(counters));
+        }
+    }
+
+    fn reduced(&self, atoms: &[Span<'_>]) {
+        let bytes = atoms.iter().map(|a| a.0.len()).sum();
+        self.current.store(bytes, Ordering::SeqCst);
+        if self.reporter.is_verbose() {
+            let unit = *self.unit.lock().expect("unit lock");
+            let text = format!("{bytes} bytes ({} {unit} atoms)", atoms.len());
+            match &self.bar {
+                Some(bar) => bar.println(format!("{} {text}", style(format!("{:>12}", "Reduced")).green().bold())),
+                None => self.reporter.status("Reduced", text),
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! The external-command oracle of `cargo reduce file`.
+//!
+//! Each candidate is written into a private temporary directory under the
+//! input's own file name (tools often look at the extension), the command
+//! runs in the invoking directory with the candidate's absolute path in
+//! place of every `{}` argument (or appended), and exit status 0 means
+//! interesting. Every test runs in a process group of its own, so a timeout
+//! or a cancelled test kills the whole group, grandchildren included, and a
+//! terminal's Ctrl-C reaches cargo-reduce alone, which then stops the tests
+//! it started.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use wait_timeout::ChildExt;
+
+use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
+use crate::unit::{concat_into, ByteAtom};
+
+/// Why a test command cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// No command was given after `--`.
+    #[error("no test command given: add one after `--`, e.g. `-- grep -q needle {{}}`")]
+    Missing,
+    /// The program does not exist.
+    #[error("test command `{0}` not found{where_}", where_ = if .0.contains('/') { "" } else { " in PATH" })]
+    NotFound(String),
+    /// The program exists but cannot be executed.
+    #[error("test command `{0}` is not executable: run `chmod +x {0}` or call it through its interpreter")]
+    NotExecutable(String),
+}
+
+/// A test command, resolved: the program and its argument template.
+#[derive(Debug, Clone)]
+pub struct TestCommand {
+    program: PathBuf,
+    args: Vec<OsString>,
+    display: String,
+}
+
+impl TestCommand {
+    /// Resolves `argv[0]` (through `PATH` unless it has a `/`) and checks
+    /// that it can run.
+    pub fn new(argv: &[OsString]) -> Result<Self, CommandError> {
+        let (program, args) = argv.split_first().ok_or(CommandError::Missing)?;
+        let name = program.to_string_lossy().into_owned();
+        let path = Path::new(program);
+        let resolved = if name.contains('/') {
+            if !path.is_file() {
+                return Err(CommandError::NotFound(name));
+            }
+            path.to_path_buf()
+        } else {
+            which::which(program).map_err(|_| CommandError::NotFound(name.clone()))?
+        };
+        let mode = fs::metadata(&resolved).map(|m| m.permissions().mode()).unwrap_or(0);
+        if mode & 0o111 == 0 {
+            return Err(CommandError::NotExecutable(name));
+        }
+        let display = argv.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+        Ok(TestCommand { program: resolved, args: args.to_vec(), display })
+    }
+
+    /// The command as the user typed it.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    fn command_for(&self, candidate: &Path) -> Command {
+        let mut cmd = Command::new(&self.program);
+        let mut substituted = false;
+        for arg in &self.args {
+            if arg == "{}" {
+                cmd.arg(candidate);
+                substituted = true;
+            } else {
+                cmd.arg(arg);
+            }
+        }
+        if !substituted {
+            cmd.arg(candidate);
+        }
+        cmd
+    }
+}
+
+/// How one run of the test command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal (not by us).
+    Signaled(i32),
+    /// Ran past the timeout and was killed.
+    TimedOut,
+    /// Was no longer needed and was killed.
+    Cancelled,
+}
+
+impl RunStatus {
+    fn from_exit(status: ExitStatus) -> Self {
+        match (status.code(), status.signal()) {
+            (Some(code), _) => RunStatus::Exited(code),
+            (None, Some(signal)) => RunStatus::Signaled(signal),
+            (None, None) => RunStatus::Exited(-1),
+        }
+    }
+
+    /// Exit status 0: the failure is there.
+    pub fn is_interesting(self) -> bool {
+        self == RunStatus::Exited(0)
+    }
+}
+
+impl std::fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunStatus::Exited(code) => write!(f, "exit status {code}"),
+            RunStatus::Signaled(signal) => write!(f, "killed by signal {signal}"),
+            RunStatus::TimedOut => f.write_str("timed out"),
+            RunStatus::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+/// One run of the test command.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    /// How it ended.
+    pub status: RunStatus,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// The last lines of its standard error.
+    pub stderr_tail: String,
+}
+
+/// A private directory for one test at a time: the candidate file (under
+/// the input's name) and the captured standard error.
+struct Slot {
+    _dir: tempfile::TempDir,
+    candidate: PathBuf,
+    stderr: PathBuf,
+    buffer: Vec<u8>,
+}
+
+impl Slot {
+    fn new(file_name: &OsStr) -> io::Result<Self> {
+        let dir = tempfile::Builder::new().prefix("cargo-reduce-").tempdir()?;
+        let inner = dir.path().join("candidate");
+        fs::create_dir(&inner)?;
+        let candidate = inner.join(file_name);
+        let stderr = dir.path().join("stderr");
+        Ok(Slot { _dir: dir, candidate, stderr, buffer: Vec::new() })
+    }
+}
+
+/// Runs the test command on candidates; an [`Oracle`] over byte atoms.
+pub struct CommandOracle {
+    command: TestCommand,
+    file_name: OsString,
+    timeout: Mutex<Duration>,
+    /// Free slots; a test takes one and gives it back, so `-j N` tests use
+    /// N directories however many tests run.
+    slots: Mutex<Vec<Slot>>,
+}
+
+/// How often a running test looks at its cancel token. A child that exits
+/// wakes the waiter at once; this only bounds how late a cancel is seen.
+const CANCEL_POLL: Duration = Duration::from_millis(10);
+
+impl CommandOracle {
+    /// An oracle running `command` on candidates named `file_name`, each
+    /// test killed after `timeout`.
+    pub fn new(command: TestCommand, file_name: &OsStr, timeout: Duration) -> Self {
+        CommandOracle { command, file_name: file_name.to_owned(), timeout: Mutex::new(timeout), slots: Mutex::new(Vec::new()) }
+    }
+
+    /// Changes the per-test timeout (after the input's own runs told how
+    /// long a test takes).
+    pub fn set_timeout(&self, timeout: Duration) {
+        *self.timeout.lock().expect("timeout lock") = timeout;
+    }
+
+    /// The command.
+    pub fn command(&self) -> &TestCommand {
+        &self.command
+    }
+
+    /// Runs the command on the bytes `write` puts into the buffer.
+    pub fn run_with(&self, write: impl FnOnce(&mut Vec<u8>), cancel: &Cancel<'_>) -> io::Result<RunResult> {
+        let mut slot = match self.slots.lock().expect("slot lock").pop() {
+            Some(slot) => slot,
+            None => Slot::new(&self.file_name)?,
+        };
+        write(&mut slot.buffer);
+        let result = self.run_in(&slot, cancel);
+        self.slots.lock().expect("slot lock").push(slot);
+        result
+    }
+
+    /// Runs the command on `bytes`.
+    pub fn run(&self, bytes: &[u8], cancel: &Cancel<'_>) -> io::Result<RunResult> {
+        self.run_with(
+            |buf| {
+                buf.clear();
+                buf.extend_from_slice(bytes);
+            },
+            cancel,
+        )
+    }
+
+    fn run_in(&self, slot: &Slot, cancel: &Cancel<'_>) -> io::Result<RunResult> {
+        fs::write(&slot.candidate, &slot.buffer)?;
+        let stderr = File::create(&slot.stderr)?;
+        let started = Instant::now();
+        let mut child = self
+            .command
+            .command_for(&slot.candidate)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .process_group(0)
+            .spawn()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot run `{}`: {e}", self.command.display)))?;
+        let timeout = *self.timeout.lock().expect("timeout lock");
+        let status = wait(&mut child, started + timeout, cancel)?;
+        Ok(RunResult { status, elapsed: started.elapsed(), stderr_tail: tail(&slot.stderr) })
+    }
+}
+
+/// Waits for `child` until `deadline` or until cancelled; kills its
+/// process group in those cases.
+fn wait(child: &mut Child, deadline: Instant, cancel: &Cancel<'_>) -> io::Result<RunStatus> {
+    loop {
+        let now = Instant::now();
+        let stop = if now >= deadline {
+            Some(RunStatus::TimedOut)
+        } else if cancel.is_cancelled() {
+            Some(RunStatus::Cancelled)
+        } else {
+            None
+        };
+        if let Some(why) = stop {
+            kill_group(child);
+            child.wait()?;
+            return Ok(why);
+        }
+        if let Some(status) = child.wait_timeout((deadline - now).min(CANCEL_POLL))? {
+            return Ok(RunStatus::from_exit(status));
+        }
+    }
+}
+
+fn kill_group(child: &Child) {
+    // The child leads its own group (process_group(0)), so its pid is the
+    // group id; it has not been reaped yet, so the id cannot be reused.
+    let pgid = child.id() as libc::pid_t;
+    // SAFETY: killpg only sends a signal; a stale id is harmless here.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+/// The last few lines of a captured stderr file (at most 2 KiB).
+fn tail(path: &Path) -> String {
+    const MAX: u64 = 2048;
+    let mut text = Vec::new();
+    if let Ok(mut f) = File::open(path) {
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        let _ = f.seek(SeekFrom::Start(len.saturating_sub(MAX)));
+        let _ = f.read_to_end(&mut text);
+    }
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(5)..].join("\n")
+}
+
+impl<A: ByteAtom + Sync> Oracle<A> for CommandOracle {
+    fn test(&self, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        let run = self.run_with(|buf| concat_into(candidate.iter(), buf), cancel)?;
+        Ok(match run.status {
+            RunStatus::Cancelled => None,
+            status => Some(Outcome::from_bool(status.is_interesting())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+
+    fn oracle(argv: &[&str], timeout_ms: u64) -> CommandOracle {
+        let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
+        CommandOracle::new(TestCommand::new(&argv).unwrap(), OsStr::new("case.txt"), Duration::from_millis(timeout_ms))
+    }
+
+    #[test]
+    fn the_candidate_path_replaces_braces_and_keeps_the_file_name() {
+        let o = oracle(&["sh", "-c", "case \"$1\" in /*/case.txt) grep -q needle \"$1\";; *) exit 9;; esac", "sh", "{}"], 5000);
+        let limits = Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        assert_eq!(o.run(b"a needle", &cancel).unwrap().status, RunStatus::Exited(0));
+        assert_eq!(o.run(b"a haystack", &cancel).unwrap().status, RunStatus::Exited(1));
+    }
+
+    #[test]
+    fn the_path_is_appended_without_braces() {
+        let o = oracle(&["grep", "-q", "x"], 5000);
+        let limits = Limits::none();
+        assert!(o.run(b"x", &Cancel::by_limits(&limits)).unwrap().status.is_interesting());
+    }
+
+    #[test]
+    fn a_hanging_test_is_killed_with_its_children() {
+        let o = oracle(&["sh", "-c", "sleep 30 & sleep 30; true"], 200);
+        let limits = Limits::none();
+        let started = Instant::now();
+        let run = o.run(b"", &Cancel::by_limits(&limits)).unwrap();
+        assert_eq!(run.status, RunStatus::TimedOut);
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn stderr_tail_is_captured() {
+        let o = oracle(&["sh", "-c", "echo one >&2; echo two >&2; exit 3"], 5000);
+        let limits = Limits::none();
+        let run = o.run(b"", &Cancel::by_limits(&limits)).unwrap();
+        assert_eq!(run.status, RunStatus::Exited(3));
+        assert_eq!(run.stderr_tail, "one\ntwo");
+    }
+
+    #[test]
+    fn bad_commands_are_named() {
+        let missing = TestCommand::new(&[OsString::from("no-such-command-xyz")]).unwrap_err();
+        assert_eq!(missing.to_string(), "test command `no-such-command-xyz` not found in PATH");
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("t.sh");
+        fs::write(&script, "#!/bin/sh\n").unwrap();
+        let err = TestCommand::new(&[script.clone().into_os_string()]).unwrap_err();
+        assert!(matches!(err, CommandError::NotExecutable(_)), "{err}");
+        assert!(matches!(TestCommand::new(&[]).unwrap_err(), CommandError::Missing));
+    }
+}

@@ -18,12 +18,18 @@ pub fn default_output_path(input: &Path) -> PathBuf {
 
 /// Writes `bytes` to `path` atomically, with the permissions of
 /// `permissions_of` when given (a reduced script stays executable).
-pub fn write_atomically(path: &Path, bytes: &[u8], permissions_of: Option<&Path>) -> io::Result<()> {
+pub fn write_atomically(
+    path: &Path,
+    bytes: &[u8],
+    permissions_of: Option<&Path>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".cargo-reduce-").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".cargo-reduce-")
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if let Some(source) = permissions_of {
@@ -47,9 +53,18 @@ mod tests {
 
     #[test]
     fn default_names_insert_reduced_before_the_extension() {
-        assert_eq!(default_output_path(Path::new("a/crash.js")), Path::new("a/crash.reduced.js"));
-        assert_eq!(default_output_path(Path::new("crash-1234")), Path::new("crash-1234.reduced"));
-        assert_eq!(default_output_path(Path::new("x.tar.gz")), Path::new("x.tar.reduced.gz"));
+        assert_eq!(
+            default_output_path(Path::new("a/crash.js")),
+            Path::new("a/crash.reduced.js")
+        );
+        assert_eq!(
+            default_output_path(Path::new("crash-1234")),
+            Path::new("crash-1234.reduced")
+        );
+        assert_eq!(
+            default_output_path(Path::new("x.tar.gz")),
+            Path::new("x.tar.reduced.gz")
+        );
     }
 
     #[test]
@@ -62,8 +77,15 @@ mod tests {
         let out = dir.path().join("t.reduced.sh");
         write_atomically(&out, b"new", Some(&src)).unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"new");
-        assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o755);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+        assert_eq!(
+            fs::metadata(&out).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
         assert!(same_file(&src, &dir.path().join("./t.sh")));
     }
 }

@@ -40,7 +40,10 @@ impl ByteAtom for u8 {
 }
 
 /// Concatenates atoms' bytes into `out` (cleared first).
-pub fn concat_into<'a, A: ByteAtom + 'a>(atoms: impl IntoIterator<Item = &'a A>, out: &mut Vec<u8>) {
+pub fn concat_into<'a, A: ByteAtom + 'a>(
+    atoms: impl IntoIterator<Item = &'a A>,
+    out: &mut Vec<u8>,
+) {
     out.clear();
     for a in atoms {
         out.extend_from_slice(a.bytes());
@@ -152,12 +155,17 @@ fn token_len(s: &[u8]) -> usize {
         // Identifiers and numbers alike: `foo_1`, `0x1F`, `1_000u32`; a dot
         // continues a number (`1.5`) but not an identifier (`a.b`).
         let number = first.is_ascii_digit();
-        s.iter().position(|&b| !(is_word(b) || (number && b == b'.'))).unwrap_or(s.len())
+        s.iter()
+            .position(|&b| !(is_word(b) || (number && b == b'.')))
+            .unwrap_or(s.len())
     } else if matches!(first, b'"' | b'\'' | b'`') {
         string_len(s).unwrap_or(1)
     } else {
         // One punctuation character, UTF-8 aware.
-        std::str::from_utf8(&s[..s.len().min(4)]).ok().and_then(|t| t.chars().next()).map_or(1, char::len_utf8)
+        std::str::from_utf8(&s[..s.len().min(4)])
+            .ok()
+            .and_then(|t| t.chars().next())
+            .map_or(1, char::len_utf8)
     }
 }
 
@@ -179,7 +187,11 @@ fn string_len(s: &[u8]) -> Option<usize> {
 }
 
 fn tokens(input: &[u8]) -> Vec<Span<'_>> {
-    let ws = |s: &[u8]| s.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(s.len());
+    let ws = |s: &[u8]| {
+        s.iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(s.len())
+    };
     let mut out = Vec::new();
     let mut start = 0;
     // Leading whitespace belongs to the first token.
@@ -201,12 +213,21 @@ mod tests {
     use super::*;
 
     fn texts(unit: Unit, s: &str) -> Vec<String> {
-        unit.split(s.as_bytes()).iter().map(|a| String::from_utf8_lossy(a.0).into_owned()).collect()
+        unit.split(s.as_bytes())
+            .iter()
+            .map(|a| String::from_utf8_lossy(a.0).into_owned())
+            .collect()
     }
 
     #[test]
     fn every_unit_concatenates_back_to_the_input() {
-        let samples: [&[u8]; 5] = [b"", b"a", b"fn main() {\n  let x = 1.5e3;\n}\n", "h\u{e9}llo w\u{f6}rld \u{1f600}".as_bytes(), b"\xff\xfebad \"utf8\xc3"];
+        let samples: [&[u8]; 5] = [
+            b"",
+            b"a",
+            b"fn main() {\n  let x = 1.5e3;\n}\n",
+            "h\u{e9}llo w\u{f6}rld \u{1f600}".as_bytes(),
+            b"\xff\xfebad \"utf8\xc3",
+        ];
         for unit in [Unit::Byte, Unit::Char, Unit::Line, Unit::Token] {
             for s in samples {
                 let atoms = unit.split(s);
@@ -220,33 +241,67 @@ mod tests {
 
     #[test]
     fn chars_keep_multibyte_characters_whole() {
-        assert_eq!(texts(Unit::Char, "a\u{e9}\u{1f600}"), vec!["a", "\u{e9}", "\u{1f600}"]);
+        assert_eq!(
+            texts(Unit::Char, "a\u{e9}\u{1f600}"),
+            vec!["a", "\u{e9}", "\u{1f600}"]
+        );
         assert_eq!(Unit::Char.split(b"a\xffb").len(), 3);
     }
 
     #[test]
     fn lines_keep_their_newlines() {
-        assert_eq!(texts(Unit::Line, "a\nb\n\nc"), vec!["a\n", "b\n", "\n", "c"]);
+        assert_eq!(
+            texts(Unit::Line, "a\nb\n\nc"),
+            vec!["a\n", "b\n", "\n", "c"]
+        );
     }
 
     #[test]
     fn tokens_are_words_numbers_strings_and_punctuation() {
         assert_eq!(
-            texts(Unit::Token, "  let x1 = 0x1F + 1.5;\n s = \"a \\\" b\" 'c' `t\nu` 'a;"),
-            vec!["  let ", "x1 ", "= ", "0x1F ", "+ ", "1.5", ";\n ", "s ", "= ", "\"a \\\" b\" ", "'c' ", "`t\nu` ", "'", "a", ";"]
+            texts(
+                Unit::Token,
+                "  let x1 = 0x1F + 1.5;\n s = \"a \\\" b\" 'c' `t\nu` 'a;"
+            ),
+            vec![
+                "  let ",
+                "x1 ",
+                "= ",
+                "0x1F ",
+                "+ ",
+                "1.5",
+                ";\n ",
+                "s ",
+                "= ",
+                "\"a \\\" b\" ",
+                "'c' ",
+                "`t\nu` ",
+                "'",
+                "a",
+                ";"
+            ]
         );
     }
 
     #[test]
     fn units_parse_as_plus_lists() {
-        assert_eq!("line+char".parse::<Units>().unwrap(), Units(vec![Unit::Line, Unit::Char]));
+        assert_eq!(
+            "line+char".parse::<Units>().unwrap(),
+            Units(vec![Unit::Line, Unit::Char])
+        );
         assert_eq!("token".parse::<Units>().unwrap().to_string(), "token");
-        assert!("lines".parse::<Units>().unwrap_err().contains("unknown unit `lines`"));
+        assert!("lines"
+            .parse::<Units>()
+            .unwrap_err()
+            .contains("unknown unit `lines`"));
     }
 
     #[test]
     fn default_units_depend_on_utf8() {
-        assert_eq!(Units::default_for(b"text\n"), Units(vec![Unit::Line, Unit::Char]));
+        assert_eq!(
+            Units::default_for(b"text\n"),
+            Units(vec![Unit::Line, Unit::Char])
+        );
         assert_eq!(Units::default_for(b"\xff\x00"), Units(vec![Unit::Byte]));
     }
 
@@ -255,7 +310,13 @@ mod tests {
         use crate::engine::Candidate;
         let split = [Span(b"ab"), Span(b"c")];
         let whole = [Span(b"abc")];
-        assert_eq!(Candidate::whole(&split).content_hash(), Candidate::whole(&whole).content_hash());
-        assert_eq!(Candidate::whole(&split).content_hash(), Candidate::whole(b"abc").content_hash());
+        assert_eq!(
+            Candidate::whole(&split).content_hash(),
+            Candidate::whole(&whole).content_hash()
+        );
+        assert_eq!(
+            Candidate::whole(&split).content_hash(),
+            Candidate::whole(b"abc").content_hash()
+        );
     }
 }

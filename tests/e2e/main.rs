@@ -1,1 +1,7 @@
-//! End-to-end tests.
+//! End-to-end tests of the `cargo-reduce` binary, run as a user would, with
+//! real test commands (sh, grep, python3). One test binary, one module per
+//! subcommand (ripgrep's layout).
+
+mod file_mode;
+mod file_mode_errors;
+mod util;

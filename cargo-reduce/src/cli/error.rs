@@ -48,7 +48,10 @@ pub struct CliError {
 impl CliError {
     /// An error with exit status `exit`.
     pub fn new(exit: Exit, message: impl Into<String>) -> Self {
-        CliError { exit, message: message.into() }
+        CliError {
+            exit,
+            message: message.into(),
+        }
     }
 }
 

@@ -18,7 +18,9 @@ use serde::Serialize;
 use super::error::{CliError, Exit};
 use super::options::{parse_seconds, ReduceOptions};
 use super::report::{ReductionProgress, Reporter};
-use crate::engine::{ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason};
+use crate::engine::{
+    ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
+};
 use crate::oracle::{CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::output::{default_output_path, same_file, write_atomically};
 use crate::unit::{concat_into, Span, Units};
@@ -67,17 +69,33 @@ struct Finished<'a> {
 }
 
 /// Runs `cargo reduce file`.
-pub fn run(args: &FileArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, CliError> {
+pub fn run(
+    args: &FileArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, CliError> {
     let started = Instant::now();
     let input = read_input(&args.input)?;
-    let output = args.output.clone().unwrap_or_else(|| default_output_path(&args.input));
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output_path(&args.input));
     if same_file(&args.input, &output) {
-        return Err(CliError::new(Exit::BadInput, format!("output `{}` is INPUT itself: choose another path with -o", output.display())));
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!(
+                "output `{}` is INPUT itself: choose another path with -o",
+                output.display()
+            ),
+        ));
     }
     let command = TestCommand::new(&args.command)?;
     let file_name = args.input.file_name().expect("a file has a name");
     let oracle = CommandOracle::new(command, file_name, args.timeout.unwrap_or(INPUT_TIMEOUT));
-    let units = args.unit.clone().unwrap_or_else(|| Units::default_for(&input));
+    let units = args
+        .unit
+        .clone()
+        .unwrap_or_else(|| Units::default_for(&input));
     reporter.message(&serde_json::json!({
         "reason": "reduction-started", "input": args.input, "output": output,
         "original_bytes": input.len(), "unit": units.to_string(), "command": oracle.command().display(),
@@ -86,7 +104,10 @@ pub fn run(args: &FileArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> 
     let counters = Counters::default();
     let interrupt_only = Limits::none().with_interrupt(interrupt.clone());
     let input_time = check_input(&oracle, &input, &args.input, &counters, &interrupt_only)?;
-    oracle.set_timeout(args.timeout.unwrap_or_else(|| (input_time * 10).max(Duration::from_secs(1))));
+    oracle.set_timeout(
+        args.timeout
+            .unwrap_or_else(|| (input_time * 10).max(Duration::from_secs(1))),
+    );
 
     let mut limits = Limits::none().with_interrupt(interrupt);
     if let Some(max) = args.reduce.max_tests {
@@ -118,12 +139,20 @@ pub fn run(args: &FileArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> 
     if stopped != Some(StopReason::Interrupted) && error.is_none() {
         final_check(&oracle, &reduced, &counters)?;
     }
-    write_atomically(&output, &reduced, Some(&args.input))
-        .map_err(|e| CliError::new(Exit::Failure, format!("cannot write `{}`: {e}", output.display())))?;
+    write_atomically(&output, &reduced, Some(&args.input)).map_err(|e| {
+        CliError::new(
+            Exit::Failure,
+            format!("cannot write `{}`: {e}", output.display()),
+        )
+    })?;
     if let Some(e) = error {
         return Err(CliError::new(
             Exit::Failure,
-            format!("{e}; the best result so far ({} bytes) is in `{}`", reduced.len(), output.display()),
+            format!(
+                "{e}; the best result so far ({} bytes) is in `{}`",
+                reduced.len(),
+                output.display()
+            ),
         ));
     }
     let finished = Finished {
@@ -139,34 +168,56 @@ pub fn run(args: &FileArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> 
     };
     summarize(reporter, &finished, stopped);
     reporter.message(&finished);
-    Ok(if stopped == Some(StopReason::Interrupted) { Exit::Interrupted } else { Exit::Success })
+    Ok(if stopped == Some(StopReason::Interrupted) {
+        Exit::Interrupted
+    } else {
+        Exit::Success
+    })
 }
 
 /// Reads INPUT, refusing what cannot be reduced.
 fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     let bad = |what: String| CliError::new(Exit::BadInput, what);
     if path.is_dir() {
-        return Err(bad(format!("INPUT `{}` is a directory: give the path of one file to reduce", path.display())));
+        return Err(bad(format!(
+            "INPUT `{}` is a directory: give the path of one file to reduce",
+            path.display()
+        )));
     }
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => bad(format!("INPUT `{}` does not exist: check the path", path.display())),
+        std::io::ErrorKind::NotFound => bad(format!(
+            "INPUT `{}` does not exist: check the path",
+            path.display()
+        )),
         _ => bad(format!("cannot read INPUT `{}`: {e}", path.display())),
     })?;
     if bytes.is_empty() {
-        return Err(bad(format!("INPUT `{}` is empty: there is nothing to reduce", path.display())));
+        return Err(bad(format!(
+            "INPUT `{}` is empty: there is nothing to reduce",
+            path.display()
+        )));
     }
     Ok(bytes)
 }
 
 /// Runs the command on INPUT twice: it must be interesting both times.
 /// Returns the slower run's time, the basis of the default timeout.
-fn check_input(oracle: &CommandOracle, input: &[u8], path: &Path, counters: &Counters, limits: &Limits) -> Result<Duration, CliError> {
+fn check_input(
+    oracle: &CommandOracle,
+    input: &[u8],
+    path: &Path,
+    counters: &Counters,
+    limits: &Limits,
+) -> Result<Duration, CliError> {
     let cancel = Cancel::by_limits(limits);
     let mut slowest = Duration::ZERO;
     for attempt in 0..2 {
-        let run = oracle
-            .run(input, &cancel)
-            .map_err(|e| CliError::new(Exit::BadCommand, format!("cannot run the test command: {e}")))?;
+        let run = oracle.run(input, &cancel).map_err(|e| {
+            CliError::new(
+                Exit::BadCommand,
+                format!("cannot run the test command: {e}"),
+            )
+        })?;
         counters.add_test();
         slowest = slowest.max(run.elapsed);
         match run.status {
@@ -199,7 +250,10 @@ fn stderr_note(run: &RunResult) -> String {
     if run.stderr_tail.is_empty() {
         String::new()
     } else {
-        format!("; its stderr ended with: {}", run.stderr_tail.replace('\n', " ⏎ "))
+        format!(
+            "; its stderr ended with: {}",
+            run.stderr_tail.replace('\n', " ⏎ ")
+        )
     }
 }
 
@@ -215,7 +269,13 @@ struct Engine<'a> {
 
 impl Engine<'_> {
     fn context<'s>(&self) -> Context<'_, Span<'s>> {
-        Context { jobs: self.jobs, limits: self.limits, cache: self.cache, counters: self.counters, observer: self.progress }
+        Context {
+            jobs: self.jobs,
+            limits: self.limits,
+            cache: self.cache,
+            counters: self.counters,
+            observer: self.progress,
+        }
     }
 }
 
@@ -256,7 +316,11 @@ fn reduce_passes(
 }
 
 /// Runs the result once more before it is written.
-fn final_check(oracle: &CommandOracle, reduced: &[u8], counters: &Counters) -> Result<(), CliError> {
+fn final_check(
+    oracle: &CommandOracle,
+    reduced: &[u8],
+    counters: &Counters,
+) -> Result<(), CliError> {
     let limits = Limits::none();
     let run = oracle
         .run(reduced, &Cancel::by_limits(&limits))
@@ -285,7 +349,12 @@ fn summarize(reporter: &Reporter, f: &Finished<'_>, stopped: Option<StopReason>)
     );
     match stopped {
         None => reporter.status("Reduced", text),
-        Some(StopReason::Interrupted) => reporter.warning(format!("interrupted; the best result so far was written. {text}")),
-        Some(reason) => reporter.warning(format!("stopped by {}; the result is not 1-minimal. {text}", reason.name())),
+        Some(StopReason::Interrupted) => reporter.warning(format!(
+            "interrupted; the best result so far was written. {text}"
+        )),
+        Some(reason) => reporter.warning(format!(
+            "stopped by {}; the result is not 1-minimal. {text}",
+            reason.name()
+        )),
     }
 }

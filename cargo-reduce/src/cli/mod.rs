@@ -32,7 +32,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Reduce any file with an external test command (exit 0 = interesting).
-    #[command(after_help = "Example:\n  cargo reduce file crash.js -- sh -c 'node \"$1\" 2>&1 | grep -q TypeError' sh {}")]
+    #[command(
+        after_help = "Example:\n  cargo reduce file crash.js -- sh -c 'node \"$1\" 2>&1 | grep -q TypeError' sh {}"
+    )]
     File(file::FileArgs),
 }
 
@@ -52,7 +54,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { Exit::Usage.code() } else { Exit::Success.code() };
+            return if e.use_stderr() {
+                Exit::Usage.code()
+            } else {
+                Exit::Success.code()
+            };
         }
     };
     let reporter = Reporter::new(&cli.global);
@@ -95,7 +101,8 @@ mod tests {
     #[test]
     fn cargo_s_reduce_word_is_optional() {
         let direct = strip_cargo_word(vec!["cargo-reduce".into(), "file".into()]);
-        let via_cargo = strip_cargo_word(vec!["cargo-reduce".into(), "reduce".into(), "file".into()]);
+        let via_cargo =
+            strip_cargo_word(vec!["cargo-reduce".into(), "reduce".into(), "file".into()]);
         assert_eq!(direct, via_cargo);
     }
 }

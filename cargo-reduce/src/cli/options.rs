@@ -113,7 +113,9 @@ impl ReduceOptions {
 
     /// Parallel tests: `-j`, or the available cores.
     pub fn jobs(&self) -> usize {
-        self.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.jobs
+            .map(|j| j as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 }
 
@@ -156,7 +158,10 @@ mod tests {
         assert!(parse(&["--subsets"]).subsets);
         assert!(!parse(&["--subsets", "--no-subsets"]).subsets);
         assert!(parse(&["--no-dd-star", "--dd-star"]).dd_star);
-        assert_eq!(parse(&["--iteration", "backward"]).iteration, Iteration::Backward);
+        assert_eq!(
+            parse(&["--iteration", "backward"]).iteration,
+            Iteration::Backward
+        );
         assert!(!parse(&["--no-combine"]).combined);
     }
 

@@ -37,7 +37,12 @@ impl Reporter {
         };
         console::set_colors_enabled_stderr(colors);
         console::set_colors_enabled(colors);
-        Reporter { format: options.message_format, quiet: options.quiet, verbose: options.verbose, tty }
+        Reporter {
+            format: options.message_format,
+            quiet: options.quiet,
+            verbose: options.verbose,
+            tty,
+        }
     }
 
     /// True with `--message-format json`.
@@ -85,7 +90,12 @@ impl Reporter {
             return None;
         }
         let bar = ProgressBar::new_spinner();
-        bar.set_style(ProgressStyle::with_template("{spinner:.green} {prefix:.cyan.bold} [{elapsed_precise}] {msg}").expect("valid template"));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner:.green} {prefix:.cyan.bold} [{elapsed_precise}] {msg}",
+            )
+            .expect("valid template"),
+        );
         bar.enable_steady_tick(Duration::from_millis(120));
         Some(bar)
     }
@@ -103,7 +113,13 @@ pub struct ReductionProgress<'r> {
 impl<'r> ReductionProgress<'r> {
     /// Progress of reducing `original` bytes.
     pub fn new(reporter: &'r Reporter, original: usize) -> Self {
-        ReductionProgress { reporter, bar: reporter.progress_bar(), original, current: AtomicUsize::new(original), unit: Mutex::new("") }
+        ReductionProgress {
+            reporter,
+            bar: reporter.progress_bar(),
+            original,
+            current: AtomicUsize::new(original),
+            unit: Mutex::new(""),
+        }
     }
 
     /// A new pass over `unit` atoms begins.
@@ -124,7 +140,11 @@ impl<'r> ReductionProgress<'r> {
     fn line(&self, counters: &Counters) -> String {
         let current = self.current.load(Ordering::SeqCst);
         let percent = 100.0 * current as f64 / self.original.max(1) as f64;
-        format!("{current} B ({percent:.1}%) · {} tests · {} cache hits", counters.tests(), counters.cache_hits())
+        format!(
+            "{current} B ({percent:.1}%) · {} tests · {} cache hits",
+            counters.tests(),
+            counters.cache_hits()
+        )
     }
 }
 
@@ -142,7 +162,10 @@ impl Observer<Span<'_>> for ReductionProgress<'_> {
             let unit = *self.unit.lock().expect("unit lock");
             let text = format!("{bytes} bytes ({} {unit} atoms)", atoms.len());
             match &self.bar {
-                Some(bar) => bar.println(format!("{} {text}", style(format!("{:>12}", "Reduced")).green().bold())),
+                Some(bar) => bar.println(format!(
+                    "{} {text}",
+                    style(format!("{:>12}", "Reduced")).green().bold()
+                )),
                 None => self.reporter.status("Reduced", text),
             }
         }

@@ -13,17 +13,23 @@ pub struct Candidate<'a, A> {
 impl<'a, A> Candidate<'a, A> {
     /// The whole of `atoms`.
     pub fn whole(atoms: &'a [A]) -> Self {
-        Candidate { parts: [atoms, &[]] }
+        Candidate {
+            parts: [atoms, &[]],
+        }
     }
 
     /// `atoms[range]` only.
     pub fn subset(atoms: &'a [A], range: std::ops::Range<usize>) -> Self {
-        Candidate { parts: [&atoms[range], &[]] }
+        Candidate {
+            parts: [&atoms[range], &[]],
+        }
     }
 
     /// `atoms` without `atoms[range]`.
     pub fn complement(atoms: &'a [A], range: std::ops::Range<usize>) -> Self {
-        Candidate { parts: [&atoms[..range.start], &atoms[range.end..]] }
+        Candidate {
+            parts: [&atoms[..range.start], &atoms[range.end..]],
+        }
     }
 
     /// The slices whose concatenation is the candidate.
@@ -101,6 +107,9 @@ mod tests {
         let whole = Candidate::whole(&a);
         let cut = Candidate::complement(&b, 6..8);
         assert_eq!(whole.content_hash(), cut.content_hash());
-        assert_ne!(whole.content_hash(), Candidate::subset(&a, 0..5).content_hash());
+        assert_ne!(
+            whole.content_hash(),
+            Candidate::subset(&a, 0..5).content_hash()
+        );
     }
 }

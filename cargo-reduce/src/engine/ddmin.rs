@@ -39,13 +39,24 @@ pub struct DdminOptions {
 
 impl Default for DdminOptions {
     fn default() -> Self {
-        DdminOptions { subsets: false, complement_first: false, combined: true, iteration: Iteration::Forward, dd_star: false }
+        DdminOptions {
+            subsets: false,
+            complement_first: false,
+            combined: true,
+            iteration: Iteration::Forward,
+            dd_star: false,
+        }
     }
 }
 
 impl DdminOptions {
     fn shape(&self) -> RoundShape {
-        RoundShape { subsets: self.subsets, complement_first: self.complement_first, combined: self.combined, iteration: self.iteration }
+        RoundShape {
+            subsets: self.subsets,
+            complement_first: self.complement_first,
+            combined: self.combined,
+            iteration: self.iteration,
+        }
     }
 }
 
@@ -87,7 +98,12 @@ impl<A: fmt::Debug> std::error::Error for ReduceError<A> {
 }
 
 /// Reduces `atoms`, which the caller knows to be interesting.
-pub fn ddmin<A, O>(atoms: Vec<A>, oracle: &O, options: &DdminOptions, ctx: &Context<'_, A>) -> Result<Reduction<A>, ReduceError<A>>
+pub fn ddmin<A, O>(
+    atoms: Vec<A>,
+    oracle: &O,
+    options: &DdminOptions,
+    ctx: &Context<'_, A>,
+) -> Result<Reduction<A>, ReduceError<A>>
 where
     A: Clone + Hash + Sync,
     O: Oracle<A> + ?Sized,
@@ -96,19 +112,30 @@ where
     loop {
         let before = config.len();
         if let Err(source) = pass(&mut config, oracle, options, ctx) {
-            return Err(ReduceError { best: config, source });
+            return Err(ReduceError {
+                best: config,
+                source,
+            });
         }
         let stopped = ctx.limits.stop_reason();
         if stopped.is_some() || !options.dd_star || config.len() == before {
-            return Ok(Reduction { atoms: config, stopped });
+            return Ok(Reduction {
+                atoms: config,
+                stopped,
+            });
         }
     }
 }
 
 /// One ddmin pass, from two chunks down to single atoms.
-fn pass<A, O>(config: &mut Vec<A>, oracle: &O, options: &DdminOptions, ctx: &Context<'_, A>) -> Result<(), OracleError>
+fn pass<A, O>(
+    config: &mut Vec<A>,
+    oracle: &O,
+    options: &DdminOptions,
+    ctx: &Context<'_, A>,
+) -> Result<(), OracleError>
 where
-    A: Clone + Hash + Sync,
+    A: Hash + Sync,
     O: Oracle<A> + ?Sized,
 {
     let shape = options.shape();
@@ -117,7 +144,7 @@ where
         let found = run_round(config, &sweep, &shape, oracle, ctx)?;
         match found {
             Some(pick) => {
-                *config = sweep.candidate(config, pick).to_vec();
+                sweep.apply(config, pick);
                 ctx.observer.reduced(config);
                 let more_chunks = matches!(pick, Pick::Complement(i) if sweep.remove(i));
                 if !more_chunks && config.len() >= 2 {
@@ -139,7 +166,13 @@ where
 }
 
 /// Runs the round's groups in order; the first interesting pick wins.
-fn run_round<A, O>(config: &[A], sweep: &Sweep, shape: &RoundShape, oracle: &O, ctx: &Context<'_, A>) -> Result<Option<Pick>, OracleError>
+fn run_round<A, O>(
+    config: &[A],
+    sweep: &Sweep,
+    shape: &RoundShape,
+    oracle: &O,
+    ctx: &Context<'_, A>,
+) -> Result<Option<Pick>, OracleError>
 where
     A: Hash + Sync,
     O: Oracle<A> + ?Sized,

@@ -18,7 +18,13 @@ fn all_variants() -> Vec<DdminOptions> {
             for combined in [false, true] {
                 for iteration in [Iteration::Forward, Iteration::Backward] {
                     for dd_star in [false, true] {
-                        v.push(DdminOptions { subsets, complement_first, combined, iteration, dd_star });
+                        v.push(DdminOptions {
+                            subsets,
+                            complement_first,
+                            combined,
+                            iteration,
+                            dd_star,
+                        });
                     }
                 }
             }
@@ -33,13 +39,30 @@ struct Run {
     stopped: Option<StopReason>,
 }
 
-fn reduce(n: u32, oracle: &(dyn Fn(&[u32]) -> bool + Sync), options: &DdminOptions, jobs: usize, cache: bool, limits: Limits) -> Run {
+fn reduce(
+    n: u32,
+    oracle: &(dyn Fn(&[u32]) -> bool + Sync),
+    options: &DdminOptions,
+    jobs: usize,
+    cache: bool,
+    limits: Limits,
+) -> Run {
     let counters = Counters::default();
     let cache_store = OutcomeCache::new();
-    let ctx = Context { jobs, limits: &limits, cache: cache.then_some(&cache_store), counters: &counters, observer: &() };
+    let ctx = Context {
+        jobs,
+        limits: &limits,
+        cache: cache.then_some(&cache_store),
+        counters: &counters,
+        observer: &(),
+    };
     let test = |c: &Candidate<'_, u32>| oracle(&c.to_vec());
     let r = ddmin((0..n).collect(), &test, options, &ctx).expect("in-memory oracles do not fail");
-    Run { atoms: r.atoms, tests: counters.tests(), stopped: r.stopped }
+    Run {
+        atoms: r.atoms,
+        tests: counters.tests(),
+        stopped: r.stopped,
+    }
 }
 
 fn contains_all(required: &'static [u32]) -> impl Fn(&[u32]) -> bool {
@@ -54,7 +77,11 @@ fn assert_one_minimal(result: &[u32], oracle: &dyn Fn(&[u32]) -> bool) {
     for i in 0..result.len() {
         let mut smaller = result.to_vec();
         smaller.remove(i);
-        assert!(!oracle(&smaller), "removing {} from {result:?} stays interesting", result[i]);
+        assert!(
+            !oracle(&smaller),
+            "removing {} from {result:?} stays interesting",
+            result[i]
+        );
     }
 }
 
@@ -73,7 +100,10 @@ fn every_variant_finds_the_unique_minimum_of_a_monotone_oracle() {
 #[test]
 fn subsets_find_a_single_atom_in_logarithmic_tests() {
     let oracle = contains_all(&[37]);
-    let options = DdminOptions { subsets: true, ..DdminOptions::default() };
+    let options = DdminOptions {
+        subsets: true,
+        ..DdminOptions::default()
+    };
     let run = reduce(1024, &oracle, &options, 1, true, Limits::none());
     assert_eq!(run.atoms, vec![37]);
     assert!(run.tests <= 2 * 10 + 2, "{} tests", run.tests);
@@ -82,7 +112,14 @@ fn subsets_find_a_single_atom_in_logarithmic_tests() {
 #[test]
 fn complements_alone_are_enough_for_one_minimality() {
     let oracle = |c: &[u32]| c.iter().filter(|&&a| a % 7 == 0).count() >= 3;
-    let run = reduce(50, &oracle, &DdminOptions::default(), 1, true, Limits::none());
+    let run = reduce(
+        50,
+        &oracle,
+        &DdminOptions::default(),
+        1,
+        true,
+        Limits::none(),
+    );
     assert_one_minimal(&run.atoms, &oracle);
     assert_eq!(run.atoms.len(), 3);
 }
@@ -92,8 +129,18 @@ fn backward_iteration_prefers_later_atoms() {
     // Any two atoms ≥ 10 will do: forward keeps the last ones, backward the
     // first ones, since each removes from its own starting side.
     let oracle = |c: &[u32]| c.iter().filter(|&&a| a >= 10).count() >= 2;
-    let forward = reduce(20, &oracle, &DdminOptions::default(), 1, true, Limits::none());
-    let backward = DdminOptions { iteration: Iteration::Backward, ..DdminOptions::default() };
+    let forward = reduce(
+        20,
+        &oracle,
+        &DdminOptions::default(),
+        1,
+        true,
+        Limits::none(),
+    );
+    let backward = DdminOptions {
+        iteration: Iteration::Backward,
+        ..DdminOptions::default()
+    };
     let backward = reduce(20, &oracle, &backward, 1, true, Limits::none());
     assert_one_minimal(&forward.atoms, &oracle);
     assert_one_minimal(&backward.atoms, &oracle);
@@ -112,10 +159,20 @@ fn pair_oracle(c: &[u32]) -> bool {
 
 #[test]
 fn dd_star_removes_pairs_a_single_pass_keeps() {
-    let star = DdminOptions { dd_star: true, ..DdminOptions::default() };
+    let star = DdminOptions {
+        dd_star: true,
+        ..DdminOptions::default()
+    };
     let run = reduce(16, &pair_oracle, &star, 1, true, Limits::none());
     assert_eq!(run.atoms, vec![5]);
-    let once = reduce(16, &pair_oracle, &DdminOptions::default(), 1, true, Limits::none());
+    let once = reduce(
+        16,
+        &pair_oracle,
+        &DdminOptions::default(),
+        1,
+        true,
+        Limits::none(),
+    );
     assert_eq!(once.atoms, vec![3, 4, 5]);
     assert_one_minimal(&once.atoms, &pair_oracle);
 }
@@ -123,17 +180,33 @@ fn dd_star_removes_pairs_a_single_pass_keeps() {
 #[test]
 fn the_cache_saves_tests_without_changing_the_result() {
     let oracle = |c: &[u32]| c.iter().map(|&a| a as u64).sum::<u64>() % 5 == 0 && c.contains(&9);
-    let star = DdminOptions { dd_star: true, subsets: true, ..DdminOptions::default() };
+    let star = DdminOptions {
+        dd_star: true,
+        subsets: true,
+        ..DdminOptions::default()
+    };
     let cached = reduce(40, &oracle, &star, 1, true, Limits::none());
     let uncached = reduce(40, &oracle, &star, 1, false, Limits::none());
     assert_eq!(cached.atoms, uncached.atoms);
-    assert!(cached.tests < uncached.tests, "{} vs {}", cached.tests, uncached.tests);
+    assert!(
+        cached.tests < uncached.tests,
+        "{} vs {}",
+        cached.tests,
+        uncached.tests
+    );
 }
 
 #[test]
 fn a_test_budget_stops_early_with_an_interesting_result() {
     let oracle = contains_all(&[1, 30, 31, 60]);
-    let run = reduce(64, &oracle, &DdminOptions::default(), 2, true, Limits::none().with_max_tests(5));
+    let run = reduce(
+        64,
+        &oracle,
+        &DdminOptions::default(),
+        2,
+        true,
+        Limits::none().with_max_tests(5),
+    );
     assert_eq!(run.stopped, Some(StopReason::MaxTests));
     assert!(run.tests <= 5);
     assert!(oracle(&run.atoms));
@@ -145,7 +218,14 @@ fn a_deadline_stops_early() {
         std::thread::sleep(Duration::from_millis(2));
         c.contains(&7)
     };
-    let run = reduce(256, &oracle, &DdminOptions::default(), 1, true, Limits::none().with_max_time(Duration::from_millis(10)));
+    let run = reduce(
+        256,
+        &oracle,
+        &DdminOptions::default(),
+        1,
+        true,
+        Limits::none().with_max_time(Duration::from_millis(10)),
+    );
     assert_eq!(run.stopped, Some(StopReason::MaxTime));
     assert!(run.atoms.contains(&7));
 }
@@ -154,7 +234,11 @@ fn a_deadline_stops_early() {
 fn an_oracle_error_carries_the_best_result_so_far() {
     struct Failing;
     impl Oracle<u32> for Failing {
-        fn test(&self, c: &Candidate<'_, u32>, _: &crate::engine::Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        fn test(
+            &self,
+            c: &Candidate<'_, u32>,
+            _: &crate::engine::Cancel<'_>,
+        ) -> Result<Option<Outcome>, OracleError> {
             if c.len() < 8 {
                 return Err("disk full".into());
             }
@@ -164,7 +248,13 @@ fn an_oracle_error_carries_the_best_result_so_far() {
     use crate::engine::Outcome;
     let counters = Counters::default();
     let limits = Limits::none();
-    let ctx = Context { jobs: 1, limits: &limits, cache: None, counters: &counters, observer: &() };
+    let ctx = Context {
+        jobs: 1,
+        limits: &limits,
+        cache: None,
+        counters: &counters,
+        observer: &(),
+    };
     let err = ddmin((0..32).collect(), &Failing, &DdminOptions::default(), &ctx).unwrap_err();
     assert_eq!(err.best, (0..8).collect::<Vec<u32>>());
     assert_eq!(err.to_string(), "test failed: disk full");
@@ -181,7 +271,13 @@ fn the_observer_sees_every_reduction() {
     let sizes = Sizes(Default::default());
     let counters = Counters::default();
     let limits = Limits::none();
-    let ctx = Context { jobs: 1, limits: &limits, cache: None, counters: &counters, observer: &sizes };
+    let ctx = Context {
+        jobs: 1,
+        limits: &limits,
+        cache: None,
+        counters: &counters,
+        observer: &sizes,
+    };
     let test = |c: &Candidate<'_, u32>| c.iter().any(|&a| a == 3);
     ddmin((0..16).collect(), &test, &DdminOptions::default(), &ctx).unwrap();
     let sizes = sizes.0.into_inner().unwrap();
@@ -222,24 +318,39 @@ impl RandomOracle {
 
 fn random_oracle() -> impl Strategy<Value = RandomOracle> {
     (2u32..48, any::<bool>(), any::<u64>(), 2u64..6).prop_flat_map(|(n, monotone, seed, one_in)| {
-        proptest::collection::btree_set(0..n, 1..(n as usize).min(6)).prop_map(move |required| RandomOracle {
-            n,
-            required: required.into_iter().collect(),
-            monotone,
-            seed,
-            one_in,
+        proptest::collection::btree_set(0..n, 1..(n as usize).min(6)).prop_map(move |required| {
+            RandomOracle {
+                n,
+                required: required.into_iter().collect(),
+                monotone,
+                seed,
+                one_in,
+            }
         })
     })
 }
 
 fn variant() -> impl Strategy<Value = DdminOptions> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(subsets, complement_first, combined, backward, dd_star)| DdminOptions {
-        subsets,
-        complement_first,
-        combined,
-        iteration: if backward { Iteration::Backward } else { Iteration::Forward },
-        dd_star,
-    })
+    (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(subsets, complement_first, combined, backward, dd_star)| DdminOptions {
+                subsets,
+                complement_first,
+                combined,
+                iteration: if backward {
+                    Iteration::Backward
+                } else {
+                    Iteration::Forward
+                },
+                dd_star,
+            },
+        )
 }
 
 proptest! {
@@ -256,4 +367,3 @@ proptest! {
         prop_assert_eq!(parallel.atoms, sequential.atoms);
     }
 }
-

@@ -35,7 +35,13 @@ impl StopReason {
     }
 
     fn from_code(code: u8) -> Option<Self> {
-        [StopReason::MaxTests, StopReason::MaxTime, StopReason::Interrupted].into_iter().find(|r| r.code() == code)
+        [
+            StopReason::MaxTests,
+            StopReason::MaxTime,
+            StopReason::Interrupted,
+        ]
+        .into_iter()
+        .find(|r| r.code() == code)
     }
 }
 
@@ -78,13 +84,19 @@ impl Limits {
     }
 
     fn stop(&self, reason: StopReason) {
-        let _ = self.stopped.compare_exchange(0, reason.code(), Ordering::SeqCst, Ordering::SeqCst);
+        let _ = self
+            .stopped
+            .compare_exchange(0, reason.code(), Ordering::SeqCst, Ordering::SeqCst);
     }
 
     /// True once the interrupt flag is set or the deadline has passed
     /// (recording why); cheap enough to poll while a test runs.
     pub fn should_stop(&self) -> bool {
-        if self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+        {
             self.stop(StopReason::Interrupted);
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop(StopReason::MaxTime);
@@ -125,7 +137,9 @@ mod tests {
     #[test]
     fn interrupt_is_the_first_reason_recorded() {
         let flag = Arc::new(AtomicBool::new(false));
-        let limits = Limits::none().with_interrupt(flag.clone()).with_max_time(Duration::ZERO);
+        let limits = Limits::none()
+            .with_interrupt(flag.clone())
+            .with_max_time(Duration::ZERO);
         flag.store(true, Ordering::SeqCst);
         assert!(limits.should_stop());
         assert_eq!(limits.stop_reason(), Some(StopReason::Interrupted));

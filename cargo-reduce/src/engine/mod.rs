@@ -74,14 +74,22 @@ pub type OracleError = Box<dyn StdError + Send + Sync + 'static>;
 /// found so far.
 pub trait Oracle<A>: Sync {
     /// Tests one candidate.
-    fn test(&self, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError>;
+    fn test(
+        &self,
+        candidate: &Candidate<'_, A>,
+        cancel: &Cancel<'_>,
+    ) -> Result<Option<Outcome>, OracleError>;
 }
 
 impl<A, F> Oracle<A> for F
 where
     F: Fn(&Candidate<'_, A>) -> bool + Sync,
 {
-    fn test(&self, candidate: &Candidate<'_, A>, _cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+    fn test(
+        &self,
+        candidate: &Candidate<'_, A>,
+        _cancel: &Cancel<'_>,
+    ) -> Result<Option<Outcome>, OracleError> {
         Ok(Some(Outcome::from_bool(self(candidate))))
     }
 }

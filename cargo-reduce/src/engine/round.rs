@@ -27,14 +27,19 @@ pub struct Cancel<'a> {
 impl<'a> Cancel<'a> {
     /// A token that is cancelled only by `limits` (deadline, interrupt).
     pub fn by_limits(limits: &'a Limits) -> Self {
-        Cancel { index: 0, state: None, limits }
+        Cancel {
+            index: 0,
+            state: None,
+            limits,
+        }
     }
 
     /// True when the test should stop now: a lower-index candidate already
     /// won the round, another test failed, or a limit was reached.
     pub fn is_cancelled(&self) -> bool {
-        self.state.is_some_and(|s| s.found.load(Ordering::SeqCst) < self.index || s.failed.load(Ordering::SeqCst))
-            || self.limits.should_stop()
+        self.state.is_some_and(|s| {
+            s.found.load(Ordering::SeqCst) < self.index || s.failed.load(Ordering::SeqCst)
+        }) || self.limits.should_stop()
     }
 }
 
@@ -50,33 +55,47 @@ pub struct RoundState {
 /// returns the lowest index found interesting. `test` returns `Ok(None)`
 /// for a test that did not run to completion (cancelled, or refused by a
 /// limit). The first error stops the round.
-pub fn first_interesting<E, F>(count: usize, jobs: usize, limits: &Limits, test: F) -> Result<Option<usize>, E>
+pub fn first_interesting<E, F>(
+    count: usize,
+    jobs: usize,
+    limits: &Limits,
+    test: F,
+) -> Result<Option<usize>, E>
 where
     E: Send,
     F: Fn(usize, &Cancel<'_>) -> Result<Option<Outcome>, E> + Sync,
 {
-    let state = RoundState { next: AtomicUsize::new(0), found: AtomicUsize::new(usize::MAX), failed: AtomicBool::new(false) };
+    let state = RoundState {
+        next: AtomicUsize::new(0),
+        found: AtomicUsize::new(usize::MAX),
+        failed: AtomicBool::new(false),
+    };
     let error = Mutex::new(None);
-    let worker = || {
-        loop {
-            let i = state.next.fetch_add(1, Ordering::SeqCst);
-            if i >= count || i > state.found.load(Ordering::SeqCst) || state.failed.load(Ordering::SeqCst) {
-                break;
+    let worker = || loop {
+        let i = state.next.fetch_add(1, Ordering::SeqCst);
+        if i >= count
+            || i > state.found.load(Ordering::SeqCst)
+            || state.failed.load(Ordering::SeqCst)
+        {
+            break;
+        }
+        if limits.should_stop() {
+            break;
+        }
+        let cancel = Cancel {
+            index: i,
+            state: Some(&state),
+            limits,
+        };
+        match test(i, &cancel) {
+            Ok(Some(Outcome::Interesting)) => {
+                state.found.fetch_min(i, Ordering::SeqCst);
             }
-            if limits.should_stop() {
+            Ok(_) => {}
+            Err(e) => {
+                state.failed.store(true, Ordering::SeqCst);
+                error.lock().expect("round error lock").get_or_insert(e);
                 break;
-            }
-            let cancel = Cancel { index: i, state: Some(&state), limits };
-            match test(i, &cancel) {
-                Ok(Some(Outcome::Interesting)) => {
-                    state.found.fetch_min(i, Ordering::SeqCst);
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    state.failed.store(true, Ordering::SeqCst);
-                    error.lock().expect("round error lock").get_or_insert(e);
-                    break;
-                }
             }
         }
     };
@@ -144,7 +163,13 @@ mod tests {
 
     #[test]
     fn an_error_stops_the_round() {
-        let r = first_interesting(10, 2, &Limits::none(), |i, _| if i == 2 { Err("boom") } else { Ok(Some(Outcome::NotInteresting)) });
+        let r = first_interesting(10, 2, &Limits::none(), |i, _| {
+            if i == 2 {
+                Err("boom")
+            } else {
+                Ok(Some(Outcome::NotInteresting))
+            }
+        });
         assert_eq!(r, Err("boom"));
     }
 }

@@ -9,7 +9,10 @@ use std::ops::Range;
 
 /// `len` atoms cut into `n` contiguous, non-empty chunks (`1 ≤ n ≤ len`).
 pub fn balanced(len: usize, n: usize) -> Vec<Range<usize>> {
-    assert!(n >= 1 && n <= len.max(1), "cannot cut {len} atoms into {n} chunks");
+    assert!(
+        n >= 1 && n <= len.max(1),
+        "cannot cut {len} atoms into {n} chunks"
+    );
     let (size, extra) = (len / n, len % n);
     let mut start = 0;
     (0..n)

@@ -79,7 +79,28 @@ impl Sweep {
     pub fn new(len: usize, n: usize, iteration: Iteration) -> Self {
         let chunks = split::balanced(len, n.min(len));
         let untested = 0..chunks.len();
-        Sweep { chunks, untested, fresh: true, removed: false, iteration }
+        Sweep {
+            chunks,
+            untested,
+            fresh: true,
+            removed: false,
+            iteration,
+        }
+    }
+
+    /// Turns `config` into the candidate `pick` stands for, in place: no
+    /// allocation, so a large configuration shrinks by one `memmove`.
+    pub fn apply<A>(&self, config: &mut Vec<A>, pick: Pick) {
+        match pick {
+            Pick::Subset(i) => {
+                let keep = self.chunks[i].clone();
+                config.truncate(keep.end);
+                config.drain(..keep.start);
+            }
+            Pick::Complement(i) => {
+                config.drain(self.chunks[i].clone());
+            }
+        }
     }
 
     /// The chunk ranges, over the current configuration.
@@ -109,10 +130,20 @@ impl Sweep {
         let complements: Vec<Pick> = if with_subsets && n == 2 {
             Vec::new()
         } else {
-            self.ordered(self.untested.clone()).map(Pick::Complement).collect()
+            self.ordered(self.untested.clone())
+                .map(Pick::Complement)
+                .collect()
         };
-        let (first, second) = if shape.complement_first { (complements, subsets) } else { (subsets, complements) };
-        let groups = if shape.combined { vec![[first, second].concat()] } else { vec![first, second] };
+        let (first, second) = if shape.complement_first {
+            (complements, subsets)
+        } else {
+            (subsets, complements)
+        };
+        let groups = if shape.combined {
+            vec![[first, second].concat()]
+        } else {
+            vec![first, second]
+        };
         groups.into_iter().filter(|g| !g.is_empty()).collect()
     }
 
@@ -160,8 +191,18 @@ impl Sweep {
 mod tests {
     use super::*;
 
-    fn shape(subsets: bool, complement_first: bool, combined: bool, iteration: Iteration) -> RoundShape {
-        RoundShape { subsets, complement_first, combined, iteration }
+    fn shape(
+        subsets: bool,
+        complement_first: bool,
+        combined: bool,
+        iteration: Iteration,
+    ) -> RoundShape {
+        RoundShape {
+            subsets,
+            complement_first,
+            combined,
+            iteration,
+        }
     }
 
     #[test]
@@ -175,8 +216,14 @@ mod tests {
     fn order_follows_the_shape() {
         let s = Sweep::new(8, 4, Iteration::Backward);
         let groups = s.round(&shape(true, true, false, Iteration::Backward));
-        assert_eq!(groups[0], (0..4).rev().map(Pick::Complement).collect::<Vec<_>>());
-        assert_eq!(groups[1], (0..4).rev().map(Pick::Subset).collect::<Vec<_>>());
+        assert_eq!(
+            groups[0],
+            (0..4).rev().map(Pick::Complement).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            groups[1],
+            (0..4).rev().map(Pick::Subset).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -194,6 +241,22 @@ mod tests {
         assert!(s.remove(2));
         let groups = s.round(&shape(false, false, true, Iteration::Backward));
         assert_eq!(groups, vec![vec![Pick::Complement(1), Pick::Complement(0)]]);
+    }
+
+    #[test]
+    fn apply_matches_the_candidate() {
+        let config: Vec<u32> = (0..10).collect();
+        let s = Sweep::new(10, 4, Iteration::Forward);
+        for pick in [
+            Pick::Subset(1),
+            Pick::Complement(1),
+            Pick::Subset(3),
+            Pick::Complement(0),
+        ] {
+            let mut applied = config.clone();
+            s.apply(&mut applied, pick);
+            assert_eq!(applied, s.candidate(&config, pick).to_vec(), "{pick:?}");
+        }
     }
 
     #[test]

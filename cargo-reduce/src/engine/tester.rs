@@ -65,7 +65,12 @@ impl<A: Hash> Context<'_, A> {
     /// Tests `candidate`, from the cache when possible, within the limits.
     /// `Ok(None)`: the test did not complete (refused by a limit, or
     /// cancelled).
-    pub fn test<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+    pub fn test<O: Oracle<A> + ?Sized>(
+        &self,
+        oracle: &O,
+        candidate: &Candidate<'_, A>,
+        cancel: &Cancel<'_>,
+    ) -> Result<Option<Outcome>, OracleError> {
         let key = self.cache.map(|_| candidate.content_hash());
         if let (Some(cache), Some(key)) = (self.cache, key) {
             if let Some(outcome) = cache.get(key) {
@@ -80,7 +85,13 @@ impl<A: Hash> Context<'_, A> {
         self.run(oracle, candidate, cancel, key)
     }
 
-    fn run<O: Oracle<A> + ?Sized>(&self, oracle: &O, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>, key: Option<u128>) -> Result<Option<Outcome>, OracleError> {
+    fn run<O: Oracle<A> + ?Sized>(
+        &self,
+        oracle: &O,
+        candidate: &Candidate<'_, A>,
+        cancel: &Cancel<'_>,
+        key: Option<u128>,
+    ) -> Result<Option<Outcome>, OracleError> {
         let outcome = oracle.test(candidate, cancel)?;
         if let Some(outcome) = outcome {
             if let (Some(cache), Some(key)) = (self.cache, key) {

@@ -61,12 +61,22 @@ impl TestCommand {
         } else {
             which::which(program).map_err(|_| CommandError::NotFound(name.clone()))?
         };
-        let mode = fs::metadata(&resolved).map(|m| m.permissions().mode()).unwrap_or(0);
+        let mode = fs::metadata(&resolved)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0);
         if mode & 0o111 == 0 {
             return Err(CommandError::NotExecutable(name));
         }
-        let display = argv.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
-        Ok(TestCommand { program: resolved, args: args.to_vec(), display })
+        let display = argv
+            .iter()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Ok(TestCommand {
+            program: resolved,
+            args: args.to_vec(),
+            display,
+        })
     }
 
     /// The command as the user typed it.
@@ -158,7 +168,12 @@ impl Slot {
         fs::create_dir(&inner)?;
         let candidate = inner.join(file_name);
         let stderr = dir.path().join("stderr");
-        Ok(Slot { _dir: dir, candidate, stderr, buffer: Vec::new() })
+        Ok(Slot {
+            _dir: dir,
+            candidate,
+            stderr,
+            buffer: Vec::new(),
+        })
     }
 }
 
@@ -180,7 +195,12 @@ impl CommandOracle {
     /// An oracle running `command` on candidates named `file_name`, each
     /// test killed after `timeout`.
     pub fn new(command: TestCommand, file_name: &OsStr, timeout: Duration) -> Self {
-        CommandOracle { command, file_name: file_name.to_owned(), timeout: Mutex::new(timeout), slots: Mutex::new(Vec::new()) }
+        CommandOracle {
+            command,
+            file_name: file_name.to_owned(),
+            timeout: Mutex::new(timeout),
+            slots: Mutex::new(Vec::new()),
+        }
     }
 
     /// Changes the per-test timeout (after the input's own runs told how
@@ -195,7 +215,11 @@ impl CommandOracle {
     }
 
     /// Runs the command on the bytes `write` puts into the buffer.
-    pub fn run_with(&self, write: impl FnOnce(&mut Vec<u8>), cancel: &Cancel<'_>) -> io::Result<RunResult> {
+    pub fn run_with(
+        &self,
+        write: impl FnOnce(&mut Vec<u8>),
+        cancel: &Cancel<'_>,
+    ) -> io::Result<RunResult> {
         let mut slot = match self.slots.lock().expect("slot lock").pop() {
             Some(slot) => slot,
             None => Slot::new(&self.file_name)?,
@@ -229,10 +253,19 @@ impl CommandOracle {
             .stderr(stderr)
             .process_group(0)
             .spawn()
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot run `{}`: {e}", self.command.display)))?;
+            .map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot run `{}`: {e}", self.command.display),
+                )
+            })?;
         let timeout = *self.timeout.lock().expect("timeout lock");
         let status = wait(&mut child, started + timeout, cancel)?;
-        Ok(RunResult { status, elapsed: started.elapsed(), stderr_tail: tail(&slot.stderr) })
+        Ok(RunResult {
+            status,
+            elapsed: started.elapsed(),
+            stderr_tail: tail(&slot.stderr),
+        })
     }
 }
 
@@ -284,7 +317,11 @@ fn tail(path: &Path) -> String {
 }
 
 impl<A: ByteAtom + Sync> Oracle<A> for CommandOracle {
-    fn test(&self, candidate: &Candidate<'_, A>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+    fn test(
+        &self,
+        candidate: &Candidate<'_, A>,
+        cancel: &Cancel<'_>,
+    ) -> Result<Option<Outcome>, OracleError> {
         let run = self.run_with(|buf| concat_into(candidate.iter(), buf), cancel)?;
         Ok(match run.status {
             RunStatus::Cancelled => None,
@@ -300,23 +337,46 @@ mod tests {
 
     fn oracle(argv: &[&str], timeout_ms: u64) -> CommandOracle {
         let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
-        CommandOracle::new(TestCommand::new(&argv).unwrap(), OsStr::new("case.txt"), Duration::from_millis(timeout_ms))
+        CommandOracle::new(
+            TestCommand::new(&argv).unwrap(),
+            OsStr::new("case.txt"),
+            Duration::from_millis(timeout_ms),
+        )
     }
 
     #[test]
     fn the_candidate_path_replaces_braces_and_keeps_the_file_name() {
-        let o = oracle(&["sh", "-c", "case \"$1\" in /*/case.txt) grep -q needle \"$1\";; *) exit 9;; esac", "sh", "{}"], 5000);
+        let o = oracle(
+            &[
+                "sh",
+                "-c",
+                "case \"$1\" in /*/case.txt) grep -q needle \"$1\";; *) exit 9;; esac",
+                "sh",
+                "{}",
+            ],
+            5000,
+        );
         let limits = Limits::none();
         let cancel = Cancel::by_limits(&limits);
-        assert_eq!(o.run(b"a needle", &cancel).unwrap().status, RunStatus::Exited(0));
-        assert_eq!(o.run(b"a haystack", &cancel).unwrap().status, RunStatus::Exited(1));
+        assert_eq!(
+            o.run(b"a needle", &cancel).unwrap().status,
+            RunStatus::Exited(0)
+        );
+        assert_eq!(
+            o.run(b"a haystack", &cancel).unwrap().status,
+            RunStatus::Exited(1)
+        );
     }
 
     #[test]
     fn the_path_is_appended_without_braces() {
         let o = oracle(&["grep", "-q", "x"], 5000);
         let limits = Limits::none();
-        assert!(o.run(b"x", &Cancel::by_limits(&limits)).unwrap().status.is_interesting());
+        assert!(o
+            .run(b"x", &Cancel::by_limits(&limits))
+            .unwrap()
+            .status
+            .is_interesting());
     }
 
     #[test]
@@ -341,12 +401,18 @@ mod tests {
     #[test]
     fn bad_commands_are_named() {
         let missing = TestCommand::new(&[OsString::from("no-such-command-xyz")]).unwrap_err();
-        assert_eq!(missing.to_string(), "test command `no-such-command-xyz` not found in PATH");
+        assert_eq!(
+            missing.to_string(),
+            "test command `no-such-command-xyz` not found in PATH"
+        );
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("t.sh");
         fs::write(&script, "#!/bin/sh\n").unwrap();
         let err = TestCommand::new(&[script.clone().into_os_string()]).unwrap_err();
         assert!(matches!(err, CommandError::NotExecutable(_)), "{err}");
-        assert!(matches!(TestCommand::new(&[]).unwrap_err(), CommandError::Missing));
+        assert!(matches!(
+            TestCommand::new(&[]).unwrap_err(),
+            CommandError::Missing
+        ));
     }
 }

@@ -1,0 +1,332 @@
+//! `cargo reduce file`: reductions with real commands.
+
+use std::fs;
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::util::Sandbox;
+
+const TEXT: &str = "first line\nsecond line has the needle in it\nthird line\nfourth\n";
+
+#[test]
+fn reduces_with_grep_and_writes_beside_the_input() {
+    let sb = Sandbox::new();
+    sb.write("crash.txt", TEXT);
+    sb.run(&["file", "crash.txt", "--", "grep", "-q", "needle"])
+        .expect_code(0);
+    assert_eq!(sb.read("crash.reduced.txt"), b"needle");
+    assert_eq!(
+        sb.read("crash.txt"),
+        TEXT.as_bytes(),
+        "INPUT is never modified"
+    );
+}
+
+#[test]
+fn cargo_s_invocation_with_the_reduce_word_works_too() {
+    let sb = Sandbox::new();
+    sb.write("crash.txt", TEXT);
+    sb.run(&[
+        "reduce",
+        "file",
+        "crash.txt",
+        "-o",
+        "out.txt",
+        "--",
+        "grep",
+        "-q",
+        "needle",
+    ])
+    .expect_code(0);
+    assert_eq!(sb.read("out.txt"), b"needle");
+}
+
+#[test]
+fn braces_become_the_candidate_path_under_the_input_s_name_and_the_command_runs_here() {
+    let sb = Sandbox::new();
+    sb.write("pattern", "needle");
+    sb.write("in.log", TEXT);
+    // `pattern` is found relative to the invoking directory; the candidate
+    // keeps the name in.log; `{}` may appear more than once.
+    let script = r#"case "$1" in /*/in.log) ;; *) exit 9;; esac; [ "$1" = "$2" ] && grep -q -f pattern "$1""#;
+    sb.run(&["file", "in.log", "--", "sh", "-c", script, "sh", "{}", "{}"])
+        .expect_code(0);
+    assert_eq!(sb.read("in.reduced.log"), b"needle");
+}
+
+#[test]
+fn python_oracle_keeps_the_exception_and_the_result_is_one_minimal() {
+    let sb = Sandbox::new();
+    let program = "n = 3\nprint('n', n)\nq = n / (n - 3)\n";
+    sb.write("prog.py", program);
+    let test = sb.script(
+        "test.sh",
+        "python3 -I -S \"$1\" 2>&1 | grep -q ZeroDivisionError",
+    );
+    let test = test.to_str().unwrap();
+    sb.run(&["file", "prog.py", "--", test]).expect_code(0);
+    let reduced = String::from_utf8(sb.read("prog.reduced.py")).unwrap();
+    assert_eq!(reduced, "n=3\nq=n/(n-3)");
+    // 1-minimal: removing any single character loses the exception.
+    for i in 0..reduced.len() {
+        let mut smaller = reduced.clone();
+        smaller.remove(i);
+        sb.write("probe.py", &smaller);
+        let status = std::process::Command::new(test)
+            .arg(sb.join("probe.py"))
+            .status()
+            .unwrap();
+        assert!(
+            !status.success(),
+            "removing char {i} of {reduced:?} keeps the failure"
+        );
+    }
+}
+
+#[test]
+fn json_messages_end_with_the_exact_summary_and_count_every_test() {
+    let sb = Sandbox::new();
+    sb.write("crash.txt", TEXT);
+    // Every run appends a line to runs.log, so tests_run can be checked. At
+    // -j1, since a cancelled parallel test may die before its first line.
+    let test = sb.script(
+        "t.sh",
+        &format!(
+            "echo run >> {}/runs.log; grep -q needle \"$1\"",
+            sb.path().display()
+        ),
+    );
+    let run = sb.run(&[
+        "file",
+        "crash.txt",
+        "--message-format",
+        "json",
+        "-j1",
+        "--",
+        test.to_str().unwrap(),
+    ]);
+    run.expect_code(0);
+    let messages = run.messages();
+    assert!(messages.iter().all(|m| m["reason"].is_string()));
+    let last = messages.last().unwrap();
+    let keys: Vec<&str> = last
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "reason",
+            "input",
+            "output",
+            "original_bytes",
+            "reduced_bytes",
+            "tests_run",
+            "cache_hits",
+            "elapsed_s",
+            "minimal"
+        ]
+    );
+    assert_eq!(last["reason"], "reduction-finished");
+    assert_eq!(last["input"], "crash.txt");
+    assert_eq!(last["output"], "crash.reduced.txt");
+    assert_eq!(last["original_bytes"], TEXT.len());
+    assert_eq!(last["reduced_bytes"], 6);
+    assert_eq!(last["minimal"], true);
+    let runs = fs::read_to_string(sb.join("runs.log"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(
+        last["tests_run"], runs,
+        "tests_run counts every execution, first and last included"
+    );
+}
+
+#[test]
+fn parallel_and_sequential_runs_give_the_same_result() {
+    let sb = Sandbox::new();
+    let input: String = (0..120)
+        .map(|i| format!("item {i} value {}\n", i * 7 % 13))
+        .collect();
+    sb.write("in.txt", &input);
+    let test = [
+        "sh",
+        "-c",
+        "grep -q 'item 17 ' \"$1\" && grep -q 'item 93 ' \"$1\"",
+        "sh",
+    ];
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2", "4"] {
+        let out = format!("out{jobs}.txt");
+        let mut args = vec!["file", "in.txt", "-j", jobs, "-o", &out, "--"];
+        args.extend(test);
+        sb.run(&args).expect_code(0);
+        outputs.push(sb.read(&out));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+}
+
+#[test]
+fn every_unit_reduces() {
+    let sb = Sandbox::new();
+    sb.write(
+        "code.js",
+        "let alpha = compute(1, 2);\nlet beta = \"needle text\";\nconsole.log(alpha + beta);\n",
+    );
+    for (unit, expected) in [
+        ("line", "let beta = \"needle text\";\n"),
+        ("token", "\"needle text\""),
+        ("byte", "needle"),
+        ("char", "needle"),
+        ("line+token+char", "needle"),
+    ] {
+        let out = format!("out-{unit}.js");
+        sb.run(&[
+            "file", "code.js", "--unit", unit, "-o", &out, "--", "grep", "-q", "needle",
+        ])
+        .expect_code(0);
+        assert_eq!(
+            String::from_utf8(sb.read(&out)).unwrap(),
+            expected,
+            "--unit {unit}"
+        );
+    }
+}
+
+#[test]
+fn binary_input_is_reduced_byte_by_byte() {
+    let sb = Sandbox::new();
+    let mut input = vec![0u8; 300];
+    input[100] = 0xff;
+    input[200] = 0xfe;
+    sb.write("blob.bin", &input);
+    let test = "import sys; d = open(sys.argv[1], 'rb').read(); sys.exit(0 if b'\\xff' in d and b'\\xfe' in d and d.index(b'\\xff') < d.index(b'\\xfe') else 1)";
+    sb.run(&["file", "blob.bin", "--", "python3", "-c", test])
+        .expect_code(0);
+    assert_eq!(sb.read("blob.reduced.bin"), [0xff, 0xfe]);
+}
+
+#[test]
+fn a_test_budget_stops_early_and_says_not_minimal() {
+    let sb = Sandbox::new();
+    let input: String = (0..200).map(|i| format!("{i}\n")).collect();
+    sb.write("n.txt", &input);
+    let run = sb.run(&[
+        "file",
+        "n.txt",
+        "--max-tests",
+        "8",
+        "--message-format",
+        "json",
+        "--",
+        "grep",
+        "-q",
+        "^150$",
+    ]);
+    run.expect_code(0);
+    let last = run.messages().pop().unwrap();
+    assert_eq!(last["minimal"], false);
+    assert!(last["tests_run"].as_u64().unwrap() <= 8, "{last}");
+    let out = String::from_utf8(sb.read("n.reduced.txt")).unwrap();
+    assert!(
+        out.lines().any(|l| l == "150"),
+        "the best result so far is still interesting"
+    );
+    assert!(
+        run.stderr().contains("stopped by max-tests"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn a_time_budget_stops_early() {
+    let sb = Sandbox::new();
+    let input: String = (0..200).map(|i| format!("{i}\n")).collect();
+    sb.write("n.txt", &input);
+    let run = sb.run(&[
+        "file",
+        "n.txt",
+        "--max-time",
+        "1",
+        "-j1",
+        "--message-format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        "sleep 0.1; grep -q '^150$' \"$1\"",
+        "sh",
+    ]);
+    run.expect_code(0);
+    let last = run.messages().pop().unwrap();
+    assert_eq!(last["minimal"], false);
+    assert!(last["elapsed_s"].as_f64().unwrap() < 3.0, "{last}");
+}
+
+#[test]
+fn candidates_that_hang_are_killed_and_count_as_not_interesting() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", "keep\nloop guard\nother\n");
+    // Without the guard line the test would hang; the timeout kills it.
+    let script = "grep -q 'loop guard' \"$1\" || sleep 100; grep -q keep \"$1\"";
+    sb.run(&[
+        "file",
+        "in.txt",
+        "--unit",
+        "line",
+        "--timeout",
+        "0.5",
+        "--",
+        "sh",
+        "-c",
+        script,
+        "sh",
+    ])
+    .expect_code(0);
+    assert_eq!(sb.read("in.reduced.txt"), b"keep\nloop guard\n");
+}
+
+#[test]
+fn ctrl_c_writes_the_best_result_so_far_and_exits_130() {
+    let sb = Sandbox::new();
+    let input: String = (0..400).map(|i| format!("{i}\n")).collect();
+    sb.write("n.txt", &input);
+    let child = sb
+        .cmd(&[
+            "file",
+            "n.txt",
+            "-j2",
+            "--message-format",
+            "json",
+            "--",
+            "sh",
+            "-c",
+            "sleep 0.2; grep -q '^333$' \"$1\"",
+            "sh",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: sending SIGINT to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted") && stderr.contains("n.reduced.txt"),
+        "says where: {stderr}"
+    );
+    let out = String::from_utf8(sb.read("n.reduced.txt")).unwrap();
+    assert!(out.lines().any(|l| l == "333"));
+    assert!(out.len() < input.len());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["minimal"], false);
+}

@@ -1,0 +1,161 @@
+//! `cargo reduce file` on bad input: one line, a distinct exit code,
+//! nothing written, INPUT untouched.
+
+use crate::util::{Run, Sandbox};
+
+const TEXT: &str = "alpha\nbeta\n";
+
+/// Runs `args`, expects exit `code` and a one-line error containing `what`,
+/// and checks that no output appeared and in.txt is unchanged.
+fn expect_error(sb: &Sandbox, args: &[&str], code: i32, what: &str) -> Run {
+    let run = sb.run(args);
+    run.expect_code(code);
+    let stderr = run.stderr();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line: {stderr}");
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].contains(what),
+        "{stderr}"
+    );
+    assert!(!sb.exists("in.reduced.txt"), "nothing written");
+    if sb.exists("in.txt") {
+        assert_eq!(sb.read("in.txt"), TEXT.as_bytes());
+    }
+    run
+}
+
+fn sandbox() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write("in.txt", TEXT);
+    sb
+}
+
+#[test]
+fn missing_input() {
+    let sb = Sandbox::new();
+    expect_error(
+        &sb,
+        &["file", "in.txt", "--", "true"],
+        3,
+        "INPUT `in.txt` does not exist",
+    );
+}
+
+#[test]
+fn directory_as_input() {
+    let sb = sandbox();
+    std::fs::create_dir(sb.join("dir")).unwrap();
+    expect_error(&sb, &["file", "dir", "--", "true"], 3, "is a directory");
+}
+
+#[test]
+fn empty_input() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", "");
+    let run = sb.run(&["file", "in.txt", "--", "true"]);
+    run.expect_code(3);
+    assert!(
+        run.stderr()
+            .contains("is empty: there is nothing to reduce"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!sb.exists("in.reduced.txt"));
+}
+
+#[test]
+fn missing_test_command() {
+    expect_error(
+        &sandbox(),
+        &["file", "in.txt", "--", "no-such-tool-anywhere", "x"],
+        4,
+        "test command `no-such-tool-anywhere` not found in PATH",
+    );
+}
+
+#[test]
+fn non_executable_test_command() {
+    let sb = sandbox();
+    sb.write("test.sh", "#!/bin/sh\nexit 0\n");
+    expect_error(
+        &sb,
+        &["file", "in.txt", "--", "./test.sh"],
+        4,
+        "is not executable",
+    );
+}
+
+#[test]
+fn input_that_is_not_interesting_shows_the_status_and_stderr() {
+    let sb = sandbox();
+    let run = expect_error(
+        &sb,
+        &[
+            "file",
+            "in.txt",
+            "--",
+            "sh",
+            "-c",
+            "echo 'no crash here' >&2; exit 3",
+        ],
+        5,
+        "is not interesting",
+    );
+    assert!(
+        run.stderr().contains("exit status 3") && run.stderr().contains("no crash here"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn command_that_hangs_on_input() {
+    expect_error(
+        &sandbox(),
+        &[
+            "file",
+            "in.txt",
+            "--timeout",
+            "0.5",
+            "--",
+            "sh",
+            "-c",
+            "sleep 30",
+        ],
+        6,
+        "timed out",
+    );
+}
+
+#[test]
+fn flaky_command() {
+    let sb = sandbox();
+    // Interesting on the first run only.
+    let script = format!(
+        "if [ -e {0}/seen ]; then exit 1; fi; touch {0}/seen",
+        sb.path().display()
+    );
+    expect_error(
+        &sb,
+        &["file", "in.txt", "--", "sh", "-c", &script],
+        7,
+        "flaky",
+    );
+}
+
+#[test]
+fn output_over_the_input_is_refused() {
+    expect_error(
+        &sandbox(),
+        &["file", "in.txt", "-o", "./in.txt", "--", "true"],
+        3,
+        "is INPUT itself",
+    );
+}
+
+#[test]
+fn no_command_is_a_usage_error() {
+    let sb = sandbox();
+    sb.run(&["file", "in.txt"]).expect_code(2);
+    assert!(!sb.exists("in.reduced.txt"));
+}

@@ -12,4 +12,5 @@ pub mod cli;
 pub mod engine;
 pub mod oracle;
 pub mod output;
+pub mod pool;
 pub mod unit;

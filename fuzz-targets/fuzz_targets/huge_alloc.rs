@@ -9,13 +9,14 @@
 //! read (checksum, which takes seconds), so the resident memory really grows
 //! and stays up long enough for libFuzzer's once-a-second RSS check:
 //! with `-rss_limit_mb=2048` libFuzzer reports
-//! `ERROR: libFuzzer: out-of-memory (used: NMb; exceeds: 2048Mb)` and writes
+//! `ERROR: libFuzzer: out-of-memory (used: NMb; limit: 2048Mb)` and writes
 //! `oom-*`. (With `-s none` there are no malloc hooks, so `-malloc_limit_mb`
 //! has no effect; detection is the RSS check alone.)
 //!
-//! Minimal crashing input: `b"HA\x00\x08"` (4 bytes; declared size 2048 MiB,
-//! which with the process's own few MiB exceeds the 2048 MB RSS limit; any
-//! size from there up to 4096, `b"HA\x00\x10"`, crashes as well).
+//! Minimal crashing input: `b"HA\x00\x08"` (4 bytes: declared size 2048 MiB,
+//! which with the process's own ~30 MB exceeds the 2048 MB RSS limit; sizes
+//! from about 2020 MiB up to 4096 MiB, `b"HA\x00\x10"`, crash as well, while
+//! `b"HA\xc0\x07"`, 1984 MiB, peaks just under the limit).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -2,15 +2,20 @@
 //! `[1,[2,3],[]]`.
 //!
 //! PLANTED BUG: `parse_value` recurses once per `[` with no depth limit, and
-//! each level has a 2 KiB scratch buffer on the stack, so deeply nested input
-//! overflows the stack (about 2,000-4,000 levels with the usual 8 MiB main
-//! thread stack; the exact depth depends on `ulimit -s` and the build).
-//! With `-s none` there is no sanitizer to report it: the process dies of
-//! SIGSEGV (or SIGABRT, see corpus/README.md).
+//! each level keeps a 4 KiB scratch buffer on the stack, so deeply nested
+//! input overflows the stack. With an 8 MiB stack (`ulimit -s 8192`) that
+//! takes 1,969 nested `[` in the `-s none` build and 1,843 in the
+//! AddressSanitizer build (cargo-fuzz 0.13.2, rustc 1.95.0 / nightly
+//! 2026-05-19); the exact number depends on the stack limit and the build.
 //!
-//! Minimal crashing input: `[` repeated N times for the smallest N that
-//! overflows the stack (unclosed brackets are fine: the recursion happens
-//! before the parser notices the missing `]`).
+//! How it fails: with `-s none` the process dies of SIGSEGV, and libFuzzer
+//! prints nothing about it and writes no artifact (it has no alternate signal
+//! stack to run its handler on); with `-s address` (nightly) ASan reports
+//! `ERROR: AddressSanitizer: stack-overflow` in `parse_value`.
+//!
+//! Minimal crashing input: `[` repeated N times, N = the threshold above
+//! (unclosed brackets are fine: the recursion happens before the parser
+//! notices the missing `]`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,8 +28,8 @@ enum Value {
 
 fn parse_value(data: &[u8], pos: &mut usize) -> Option<Value> {
     // A large per-level frame (e.g. a token buffer) that makes each level of
-    // recursion cost ~2 KiB of stack.
-    let mut scratch = [0u8; 2048];
+    // recursion cost ~4 KiB of stack.
+    let mut scratch = [0u8; 4096];
     std::hint::black_box(&mut scratch);
     match *data.get(*pos)? {
         b'[' => {

@@ -6,13 +6,13 @@
 //! an explicit `panic!("unsaturated scale by {factor} overflows the register")`
 //! in `execute` (the message contains the factor, 201..=255).
 //!
-//! Minimal crashing input (arbitrary 1.4, where a field that runs out of bytes
-//! reads as zero/false, an enum variant is picked by
-//! `(u32::from_le_bytes(4 bytes) as u64 * 5) >> 32` and the last field takes
-//! the rest): `b"\x00\x00\x9a\x99\x99\x99\xc9"`, i.e. `id = 0`,
-//! `op = Scale { factor: 201, saturate: false }` (variant 3 of 5), and an
-//! empty `repeat` (0): panics with `unsaturated scale by 201 overflows the
-//! register`.
+//! Minimal crashing input (arbitrary 1.5: integers are little-endian, a
+//! field that runs out of bytes reads as zero/false, and an enum variant is
+//! `(u32 * number_of_variants) >> 32`): `b"\x00\x00\x00\x00\x00\x9a\xc9"`,
+//! 7 bytes: `id = 0` (2 bytes), variant `0x9a000000 * 5 >> 32 = 3` (`Scale`,
+//! 4 bytes), `factor = 0xc9 = 201`, then `saturate = false` and `repeat = 0`
+//! from the missing bytes. It panics with
+//! `unsaturated scale by 201 overflows the register`.
 #![no_main]
 
 use arbitrary::Arbitrary;

@@ -23,7 +23,7 @@ var __pgDiscover = (function () {
   // through `apply`, so later wrapping never re-enters this code.
   var apply = Reflect.apply;
   var getOwnNames = Object.getOwnPropertyNames;
-  var getOwnSymbols = Object.getOwnPropertySymbols;
+  var ownKeys = Reflect.ownKeys;
   var getDesc = Object.getOwnPropertyDescriptor;
   var getProto = Object.getPrototypeOf;
   var create = Object.create;
@@ -46,10 +46,16 @@ var __pgDiscover = (function () {
     return apply(testIdent, IDENT, [key]);
   }
 
+  /** protograph's own globals (`__pgDiscover`, `__pgLearn`) are not the engine's. */
+  function isOwnGlobal(name) {
+    return name.length > 4 && name[0] === '_' && name[1] === '_' && name[2] === 'p' && name[3] === 'g';
+  }
+
   function isConstructor(f) {
     try {
       // The trap answers instead of f, so f's own code never runs.
-      new ProxyCtor(f, { construct: function () { return {}; } })();
+      var probe = new ProxyCtor(f, { construct: function () { return {}; } });
+      new probe();
       return true;
     } catch (e) {
       return false;
@@ -132,12 +138,10 @@ var __pgDiscover = (function () {
   /** Records the own properties of one object, naming new objects found. */
   Walker.prototype.visit = function (obj) {
     var id = this.idOf(obj);
-    var keys = getOwnNames(obj);
-    var syms = getOwnSymbols(obj);
-    for (var s = 0; s < syms.length; s++) keys[keys.length] = syms[s];
+    var keys = ownKeys(obj);
     for (var i = 0; i < keys.length; i++) {
       var label = this.label(keys[i]);
-      if (label === undefined) continue;
+      if (label === undefined || (obj === globalThis && isOwnGlobal(label))) continue;
       var desc;
       try {
         desc = getDesc(obj, keys[i]);

@@ -1,45 +1,53 @@
-//! A candidate: the current configuration with one chunk kept (a subset) or
-//! one chunk removed (a complement), described as at most two borrowed
-//! slices so that building a candidate never copies atoms.
+//! A candidate: the current configuration with one chunk kept (a subset),
+//! one chunk removed (a complement) or one chunk replaced (a splice),
+//! described as at most three borrowed slices so that building a candidate
+//! never copies atoms.
 
 use std::hash::{Hash, Hasher};
 
-/// A sub-sequence of the current configuration, as up to two slices.
+/// A variant of the current configuration, as up to three slices.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'a, A> {
-    parts: [&'a [A]; 2],
+    parts: [&'a [A]; 3],
 }
 
 impl<'a, A> Candidate<'a, A> {
     /// The whole of `atoms`.
     pub fn whole(atoms: &'a [A]) -> Self {
         Candidate {
-            parts: [atoms, &[]],
+            parts: [atoms, &[], &[]],
         }
     }
 
     /// `atoms[range]` only.
     pub fn subset(atoms: &'a [A], range: std::ops::Range<usize>) -> Self {
         Candidate {
-            parts: [&atoms[range], &[]],
+            parts: [&atoms[range], &[], &[]],
         }
     }
 
     /// `atoms` without `atoms[range]`.
     pub fn complement(atoms: &'a [A], range: std::ops::Range<usize>) -> Self {
         Candidate {
-            parts: [&atoms[..range.start], &atoms[range.end..]],
+            parts: [&atoms[..range.start], &[], &atoms[range.end..]],
+        }
+    }
+
+    /// `atoms` with `atoms[range]` replaced by `replacement`.
+    pub fn spliced(atoms: &'a [A], range: std::ops::Range<usize>, replacement: &'a [A]) -> Self {
+        Candidate {
+            parts: [&atoms[..range.start], replacement, &atoms[range.end..]],
         }
     }
 
     /// The slices whose concatenation is the candidate.
-    pub fn parts(&self) -> [&'a [A]; 2] {
+    pub fn parts(&self) -> [&'a [A]; 3] {
         self.parts
     }
 
     /// Number of atoms.
     pub fn len(&self) -> usize {
-        self.parts[0].len() + self.parts[1].len()
+        self.parts.iter().map(|p| p.len()).sum()
     }
 
     /// True when the candidate has no atom.
@@ -49,7 +57,7 @@ impl<'a, A> Candidate<'a, A> {
 
     /// The atoms in order.
     pub fn iter(&self) -> impl Iterator<Item = &'a A> + 'a {
-        self.parts[0].iter().chain(self.parts[1].iter())
+        self.parts.into_iter().flatten()
     }
 
     /// The atoms, copied into one vector.
@@ -58,14 +66,15 @@ impl<'a, A> Candidate<'a, A> {
         A: Clone,
     {
         let mut v = Vec::with_capacity(self.len());
-        v.extend_from_slice(self.parts[0]);
-        v.extend_from_slice(self.parts[1]);
+        for part in self.parts {
+            v.extend_from_slice(part);
+        }
         v
     }
 
     /// A 128-bit hash of the candidate's content.
     ///
-    /// Both parts are fed to one streaming hasher without separators, so the
+    /// The parts are fed to one streaming hasher without separators, so the
     /// key depends on the atoms only, not on where the cut fell; with atoms
     /// whose `Hash` writes raw bytes (`u8`, [`crate::unit::Span`]) it is a
     /// hash of the candidate's bytes, and equal contents share a cache entry
@@ -75,16 +84,16 @@ impl<'a, A> Candidate<'a, A> {
         A: Hash,
     {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
-        A::hash_slice(self.parts[0], &mut h);
-        A::hash_slice(self.parts[1], &mut h);
+        self.hash(&mut h);
         h.digest128()
     }
 }
 
 impl<A: Hash> Hash for Candidate<'_, A> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        A::hash_slice(self.parts[0], state);
-        A::hash_slice(self.parts[1], state);
+        for part in self.parts {
+            A::hash_slice(part, state);
+        }
     }
 }
 
@@ -98,6 +107,10 @@ mod tests {
         assert_eq!(Candidate::subset(&atoms, 1..3).to_vec(), vec![2, 3]);
         assert_eq!(Candidate::complement(&atoms, 1..3).to_vec(), vec![1, 4, 5]);
         assert_eq!(Candidate::whole(&atoms).len(), 5);
+        assert_eq!(
+            Candidate::spliced(&atoms, 1..3, &[0]).to_vec(),
+            vec![1, 0, 4, 5]
+        );
     }
 
     #[test]

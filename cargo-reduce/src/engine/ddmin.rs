@@ -16,7 +16,6 @@
 use std::fmt;
 use std::hash::Hash;
 
-use super::round;
 use super::sweep::{Pick, RoundShape, Sweep, SweepEnd};
 use super::{Context, Iteration, Oracle, OracleError, StopReason};
 
@@ -178,9 +177,8 @@ where
     O: Oracle<A> + ?Sized,
 {
     for group in sweep.round(shape) {
-        let found = round::first_interesting(group.len(), ctx.jobs, ctx.limits, |i, cancel| {
-            ctx.test(oracle, &sweep.candidate(config, group[i]), cancel)
-        })?;
+        let found =
+            ctx.first_interesting(oracle, group.len(), &|i| sweep.candidate(config, group[i]))?;
         if let Some(i) = found {
             return Ok(Some(group[i]));
         }

@@ -212,6 +212,85 @@ fn a_test_budget_stops_early_with_an_interesting_result() {
     assert!(oracle(&run.atoms));
 }
 
+/// An oracle that takes whole rounds, testing in order until the first
+/// interesting candidate, as an in-process worker pool does.
+struct InRounds<'a>(&'a (dyn Fn(&[u32]) -> bool + Sync));
+
+impl crate::engine::Oracle<u32> for InRounds<'_> {
+    fn test(
+        &self,
+        c: &Candidate<'_, u32>,
+        _: &crate::engine::Cancel<'_>,
+    ) -> Result<Option<crate::engine::Outcome>, crate::engine::OracleError> {
+        Ok(Some(crate::engine::Outcome::from_bool((self.0)(
+            &c.to_vec(),
+        ))))
+    }
+
+    fn rounds(&self) -> Option<&dyn crate::engine::RoundOracle<u32>> {
+        Some(self)
+    }
+}
+
+impl crate::engine::RoundOracle<u32> for InRounds<'_> {
+    fn test_round(
+        &self,
+        candidates: &[Candidate<'_, u32>],
+    ) -> Result<Vec<Option<crate::engine::Outcome>>, crate::engine::OracleError> {
+        let mut outcomes = vec![None; candidates.len()];
+        for (i, c) in candidates.iter().enumerate() {
+            let outcome = crate::engine::Outcome::from_bool((self.0)(&c.to_vec()));
+            outcomes[i] = Some(outcome);
+            if outcome.is_interesting() {
+                break;
+            }
+        }
+        Ok(outcomes)
+    }
+}
+
+fn reduce_in_rounds(
+    n: u32,
+    oracle: &(dyn Fn(&[u32]) -> bool + Sync),
+    options: &DdminOptions,
+    cache: bool,
+    limits: Limits,
+) -> (Vec<u32>, Run) {
+    let counters = Counters::default();
+    let store = OutcomeCache::new();
+    let ctx = Context {
+        jobs: 1,
+        limits: &limits,
+        cache: cache.then_some(&store),
+        counters: &counters,
+        observer: &(),
+    };
+    let r = ddmin((0..n).collect(), &InRounds(oracle), options, &ctx).unwrap();
+    (
+        r.atoms.clone(),
+        Run {
+            atoms: r.atoms,
+            tests: counters.tests(),
+            stopped: r.stopped,
+        },
+    )
+}
+
+#[test]
+fn whole_rounds_respect_the_test_budget() {
+    let oracle = contains_all(&[1, 30, 31, 60]);
+    let (atoms, run) = reduce_in_rounds(
+        64,
+        &oracle,
+        &DdminOptions::default(),
+        true,
+        Limits::none().with_max_tests(5),
+    );
+    assert_eq!(run.stopped, Some(StopReason::MaxTests));
+    assert!(run.tests <= 5, "{}", run.tests);
+    assert!(oracle(&atoms));
+}
+
 #[test]
 fn a_deadline_stops_early() {
     let oracle = |c: &[u32]| {
@@ -364,6 +443,9 @@ proptest! {
         assert_one_minimal(&sequential.atoms, &call);
         // Parallelism changes the schedule, never the result.
         let parallel = reduce(oracle.n, &call, &options, 3, cache, Limits::none());
-        prop_assert_eq!(parallel.atoms, sequential.atoms);
+        prop_assert_eq!(&parallel.atoms, &sequential.atoms);
+        // Nor does handing the oracle whole rounds.
+        let (atoms, _) = reduce_in_rounds(oracle.n, &call, &options, cache, Limits::none());
+        prop_assert_eq!(atoms, sequential.atoms);
     }
 }

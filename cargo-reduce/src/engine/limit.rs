@@ -83,7 +83,14 @@ impl Limits {
         StopReason::from_code(self.stopped.load(Ordering::SeqCst))
     }
 
-    fn stop(&self, reason: StopReason) {
+    /// Tests the budget still allows, `tests` having run.
+    pub fn remaining_tests(&self, tests: u64) -> u64 {
+        self.max_tests
+            .map_or(u64::MAX, |max| max.saturating_sub(tests))
+    }
+
+    /// Records that the run stops for `reason` (the first reason wins).
+    pub fn stop(&self, reason: StopReason) {
         let _ = self
             .stopped
             .compare_exchange(0, reason.code(), Ordering::SeqCst, Ordering::SeqCst);

@@ -15,9 +15,11 @@
 //! - [`cache`]: outcomes keyed by candidate content.
 //! - [`limit`]: test-count, time and interrupt limits.
 //! - [`candidate`]: a candidate as slices of the current configuration.
+//! - [`canonical`]: afl-tmin-style value lowering after ddmin.
 
 pub mod cache;
 pub mod candidate;
+pub mod canonical;
 pub mod ddmin;
 pub mod limit;
 pub mod round;
@@ -27,6 +29,7 @@ mod tester;
 
 pub use cache::OutcomeCache;
 pub use candidate::Candidate;
+pub use canonical::canonicalize;
 pub use ddmin::{ddmin, DdminOptions, Reduction};
 pub use limit::{Limits, StopReason};
 pub use round::Cancel;
@@ -72,6 +75,12 @@ pub type OracleError = Box<dyn StdError + Send + Sync + 'static>;
 /// `Ok(None)` once it is cancelled: its outcome is then unknown and is not
 /// cached. An `Err` stops the reduction; the error carries the best result
 /// found so far.
+///
+/// An oracle that is cheaper per round than per test (in-process workers
+/// that take a whole batch through shared memory) also implements
+/// [`RoundOracle`] and returns itself from [`Oracle::rounds`]; the engine
+/// then hands it whole rounds, after taking cached candidates out and
+/// cutting the round to the test budget.
 pub trait Oracle<A>: Sync {
     /// Tests one candidate.
     fn test(
@@ -79,6 +88,23 @@ pub trait Oracle<A>: Sync {
         candidate: &Candidate<'_, A>,
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError>;
+
+    /// This oracle as a whole-round oracle, if it is one.
+    fn rounds(&self) -> Option<&dyn RoundOracle<A>> {
+        None
+    }
+}
+
+/// An oracle that tests a whole round in one call.
+pub trait RoundOracle<A> {
+    /// Tests `candidates` in order until the lowest interesting index is
+    /// known, every index below it tested (so the answer is what a
+    /// sequential run gives). Returns each candidate's outcome (`None`: not
+    /// run).
+    fn test_round(
+        &self,
+        candidates: &[Candidate<'_, A>],
+    ) -> Result<Vec<Option<Outcome>>, OracleError>;
 }
 
 impl<A, F> Oracle<A> for F

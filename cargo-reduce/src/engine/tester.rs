@@ -6,7 +6,10 @@
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache};
+use super::{
+    round, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, RoundOracle,
+    StopReason,
+};
 
 /// Test and cache-hit counters, shared by every thread of a reduction.
 #[derive(Debug, Default)]
@@ -83,6 +86,79 @@ impl<A: Hash> Context<'_, A> {
             return Ok(None);
         }
         self.run(oracle, candidate, cancel, key)
+    }
+
+    /// Tests a round: candidate `i` is `candidate(i)` for `i < count`;
+    /// returns the lowest interesting index, every index below it tested.
+    /// Whole-round oracles get the uncached part of the round at once;
+    /// others run on `jobs` threads.
+    pub fn first_interesting<'c, O>(
+        &self,
+        oracle: &O,
+        count: usize,
+        candidate: &(dyn Fn(usize) -> Candidate<'c, A> + Sync),
+    ) -> Result<Option<usize>, OracleError>
+    where
+        O: Oracle<A> + ?Sized,
+        A: Sync + 'c,
+    {
+        match oracle.rounds() {
+            Some(rounds) => self.first_interesting_in_one_go(rounds, count, candidate),
+            None => round::first_interesting(count, self.jobs, self.limits, |i, cancel| {
+                self.test(oracle, &candidate(i), cancel)
+            }),
+        }
+    }
+
+    /// The whole-round path: answers from the cache up to the first cached
+    /// interesting candidate, hands the rest (cut to the budget) to the
+    /// oracle in one call.
+    fn first_interesting_in_one_go<'c>(
+        &self,
+        oracle: &dyn RoundOracle<A>,
+        count: usize,
+        candidate: &dyn Fn(usize) -> Candidate<'c, A>,
+    ) -> Result<Option<usize>, OracleError>
+    where
+        A: 'c,
+    {
+        let mut pending = Vec::new(); // (index, cache key)
+        let mut winner = None;
+        for i in 0..count {
+            let key = self.cache.map(|_| candidate(i).content_hash());
+            match self.cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
+                Some(outcome) => {
+                    self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
+                    if outcome.is_interesting() {
+                        winner = Some(i);
+                        break;
+                    }
+                }
+                None => pending.push((i, key)),
+            }
+        }
+        let budget = self.limits.remaining_tests(self.counters.tests());
+        if pending.len() as u64 > budget {
+            pending.truncate(budget as usize);
+            self.limits.stop(StopReason::MaxTests);
+        }
+        if pending.is_empty() || self.limits.should_stop() {
+            return Ok(winner);
+        }
+        let candidates: Vec<_> = pending.iter().map(|&(i, _)| candidate(i)).collect();
+        let outcomes = oracle.test_round(&candidates)?;
+        for (&(i, key), outcome) in pending.iter().zip(outcomes) {
+            let Some(outcome) = outcome else { continue };
+            self.counters.tests.fetch_add(1, Ordering::SeqCst);
+            if let Some((cache, key)) = self.cache.zip(key) {
+                cache.insert(key, outcome);
+            }
+            self.observer.tested(outcome, self.counters);
+            if outcome.is_interesting() && winner.is_none_or(|w| i < w) {
+                winner = Some(i);
+            }
+        }
+        Ok(winner)
     }
 
     fn run<O: Oracle<A> + ?Sized>(

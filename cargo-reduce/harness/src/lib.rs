@@ -1,0 +1,342 @@
+//! cargo-reduce's stand-in for `libfuzzer-sys` 0.4.
+//!
+//! cargo-reduce writes this crate out under the exact version that the fuzz
+//! project's `Cargo.lock` holds and builds the project's unedited fuzz targets
+//! against it (`--config patch.crates-io.libfuzzer-sys.path=...`). Every
+//! public item of `libfuzzer-sys` 0.4.x is here with the same meaning for the
+//! code under test: the same macro forms, the same `Arbitrary` decoding
+//! (`Unstructured::new`, `arbitrary_take_rest`, the `size_hint` check), the
+//! same `RUST_LIBFUZZER_DEBUG_PATH` output. Instead of libFuzzer, the `main`
+//! below runs the target as a long-lived worker of cargo-reduce's pool, which
+//! hands it whole batches of inputs through shared memory (see `worker`).
+//! Run without the pool, the binary runs the files named on its command line
+//! once each, like a libFuzzer binary reproducing a crash.
+
+#![deny(missing_docs, missing_debug_implementations)]
+
+pub use arbitrary;
+
+mod capture;
+#[allow(dead_code)] // Shared with the parent side, which uses other parts.
+/// Parent <-> worker messages and shared-memory layout.
+mod protocol;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// Whether the input should be kept in the corpus or rejected. Return it from
+/// a fuzz target; `()` means `Keep`. For reduction both mean "passed".
+#[derive(Debug)]
+pub enum Corpus {
+    /// Keep the input in the corpus.
+    Keep,
+    /// Reject the input and do not keep it in the corpus.
+    Reject,
+}
+
+impl From<()> for Corpus {
+    fn from(_: ()) -> Self {
+        Self::Keep
+    }
+}
+
+impl Corpus {
+    /// libFuzzer's code for this result: -1 for reject, 0 for keep.
+    #[doc(hidden)]
+    pub fn to_libfuzzer_code(self) -> i32 {
+        match self {
+            Corpus::Keep => 0,
+            Corpus::Reject => -1,
+        }
+    }
+}
+
+// Defined by `fuzz_target!` in the binary. Unlike libfuzzer-sys (where a
+// panic aborts anyway) these use the Rust ABI: panics must unwind through them.
+extern "Rust" {
+    fn rust_fuzzer_test_input(input: &[u8]) -> i32;
+    // The `init:` code.
+    fn LLVMFuzzerInitialize(argc: *const isize, argv: *const *const *const u8) -> isize;
+}
+
+/// Runs one input through the target, as libFuzzer's `LLVMFuzzerTestOneInput`.
+/// Kept for code that calls it directly; a panic aborts, as in libfuzzer-sys.
+///
+/// # Safety
+/// `data` must point to `size` readable bytes.
+#[doc(hidden)]
+#[export_name = "LLVMFuzzerTestOneInput"]
+pub unsafe fn test_input_wrap(data: *const u8, size: usize) -> i32 {
+    let input = unsafe { std::slice::from_raw_parts(data, size) };
+    match std::panic::catch_unwind(|| unsafe { rust_fuzzer_test_input(input) }) {
+        Ok(code) => code,
+        Err(_) => std::process::abort(),
+    }
+}
+
+/// `RUST_LIBFUZZER_DEBUG_PATH`, read once: when set, targets write the
+/// `Debug` form of their input there instead of running (`cargo fuzz fmt`).
+#[doc(hidden)]
+pub fn rust_libfuzzer_debug_path() -> &'static Option<String> {
+    static PATH: OnceLock<Option<String>> = OnceLock::new();
+    PATH.get_or_init(|| std::env::var("RUST_LIBFUZZER_DEBUG_PATH").ok())
+}
+
+/// The debug path as libfuzzer-sys 0.4.2 to 0.4.7 exposed it; filled in by
+/// `rust_fuzzer_initialize`.
+#[doc(hidden)]
+pub static RUST_LIBFUZZER_DEBUG_PATH: OnceLock<String> = OnceLock::new();
+
+/// Fills in `RUST_LIBFUZZER_DEBUG_PATH` (libfuzzer-sys 0.4.2 to 0.4.7).
+#[doc(hidden)]
+pub fn rust_fuzzer_initialize() {
+    if let Some(path) = rust_libfuzzer_debug_path() {
+        let _ = RUST_LIBFUZZER_DEBUG_PATH.set(path.clone());
+    }
+}
+
+/// Called by the generated `LLVMFuzzerInitialize` before the `init:` code.
+/// libfuzzer-sys installs a panic hook that aborts here; the worker installs
+/// its own recording hook before init instead, so this only fills in the
+/// debug path.
+#[doc(hidden)]
+pub fn initialize(_argc: *const isize, _argv: *const *const *const u8) -> isize {
+    rust_fuzzer_initialize();
+    0
+}
+
+static TYPED_INPUT: AtomicBool = AtomicBool::new(false);
+
+/// Called by the generated `LLVMFuzzerInitialize` of targets that take an
+/// `Arbitrary` type, so the pool knows their input has a `Debug` form.
+#[doc(hidden)]
+pub fn __cargo_reduce_typed_input() {
+    TYPED_INPUT.store(true, Ordering::Relaxed);
+}
+
+fn typed_input() -> bool {
+    TYPED_INPUT.load(Ordering::Relaxed)
+}
+
+/// The process entry point of a `#![no_main]` fuzz target, as libFuzzer's C++
+/// `main` is for the real crate: serve the pool, or run the files named on
+/// the command line.
+///
+/// # Safety
+/// Called by the C runtime with its `argc` and `argv`.
+#[no_mangle]
+pub unsafe extern "C" fn main(
+    argc: std::os::raw::c_int,
+    argv: *const *const std::os::raw::c_char,
+) -> std::os::raw::c_int {
+    worker::main(argc, argv)
+}
+
+/// Define a fuzz target, exactly as `libfuzzer_sys::fuzz_target!`.
+///
+/// Forms: `|data| body`, `|data: &[u8]| body`, `|data: &[u8]| -> Corpus { .. }`,
+/// `|x: T| body` and `|x: T| -> Corpus { .. }` with `T: Arbitrary`, each also
+/// with a leading `init: expr,` that runs once before the first input.
+#[macro_export]
+macro_rules! fuzz_target {
+    (|$bytes:ident| $body:expr) => {
+        $crate::fuzz_target!(init: (), |$bytes: &[u8]| -> () { $body });
+    };
+    (|$bytes:ident: &[u8]| $body:expr) => {
+        $crate::fuzz_target!(init: (), |$bytes: &[u8]| -> () { $body });
+    };
+    (|$bytes:ident: &[u8]| -> $rty:ty $body:block) => {
+        $crate::fuzz_target!(init: (), |$bytes: &[u8]| -> $rty { $body });
+    };
+    (init: $init:expr, |$bytes:ident| $body:expr) => {
+        $crate::fuzz_target!(init: $init, |$bytes: &[u8]| -> () { $body });
+    };
+    (init: $init:expr, |$bytes:ident: &[u8]| $body:expr) => {
+        $crate::fuzz_target!(init: $init, |$bytes: &[u8]| -> () { $body });
+    };
+    (init: $init:expr, |$bytes:ident: &[u8]| -> $rty:ty $body:block) => {
+        const _: () = {
+            #[no_mangle]
+            pub fn LLVMFuzzerInitialize(
+                argc: *const isize,
+                argv: *const *const *const u8,
+            ) -> isize {
+                $crate::initialize(argc, argv);
+                $init;
+                0
+            }
+
+            #[no_mangle]
+            pub fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
+                if let Some(path) = $crate::rust_libfuzzer_debug_path() {
+                    use std::io::Write;
+                    let mut file = std::fs::File::create(path)
+                        .expect("failed to create `RUST_LIBFUZZER_DEBUG_PATH` file");
+                    writeln!(&mut file, "{:?}", bytes)
+                        .expect("failed to write to `RUST_LIBFUZZER_DEBUG_PATH` file");
+                    return 0;
+                }
+                $crate::Corpus::from(__libfuzzer_sys_run(bytes)).to_libfuzzer_code()
+            }
+
+            // A frame named after this target, as in libfuzzer-sys.
+            #[inline(never)]
+            fn __libfuzzer_sys_run($bytes: &[u8]) -> $rty {
+                $body
+            }
+        };
+    };
+    (|$data:ident: $dty:ty| $body:expr) => {
+        $crate::fuzz_target!(init: (), |$data: $dty| -> () { $body });
+    };
+    (|$data:ident: $dty:ty| -> $rty:ty $body:block) => {
+        $crate::fuzz_target!(init: (), |$data: $dty| -> $rty { $body });
+    };
+    (init: $init:expr, |$data:ident: $dty:ty| $body:expr) => {
+        $crate::fuzz_target!(init: $init, |$data: $dty| -> () { $body });
+    };
+    (init: $init:expr, |$data:ident: $dty:ty| -> $rty:ty $body:block) => {
+        const _: () = {
+            #[no_mangle]
+            pub fn LLVMFuzzerInitialize(
+                argc: *const isize,
+                argv: *const *const *const u8,
+            ) -> isize {
+                $crate::initialize(argc, argv);
+                $crate::__cargo_reduce_typed_input();
+                $init;
+                0
+            }
+
+            #[no_mangle]
+            pub fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
+                use $crate::arbitrary::{Arbitrary, Unstructured};
+
+                // Too short for the type: rejected before decoding, as in
+                // libfuzzer-sys (and nothing is written to the debug path).
+                if bytes.len() < <$dty as Arbitrary>::size_hint(0).0 {
+                    return -1;
+                }
+                let u = Unstructured::new(bytes);
+                let data = <$dty as Arbitrary>::arbitrary_take_rest(u);
+
+                if let Some(path) = $crate::rust_libfuzzer_debug_path() {
+                    use std::io::Write;
+                    let mut file = std::fs::File::create(path)
+                        .expect("failed to create `RUST_LIBFUZZER_DEBUG_PATH` file");
+                    (match data {
+                        Ok(data) => writeln!(&mut file, "{:#?}", data),
+                        Err(err) => writeln!(&mut file, "Arbitrary Error: {}", err),
+                    })
+                    .expect("failed to write to `RUST_LIBFUZZER_DEBUG_PATH` file");
+                    return -1;
+                }
+
+                let data = match data {
+                    Ok(data) => data,
+                    Err(_) => return -1,
+                };
+                $crate::Corpus::from(__libfuzzer_sys_run(data)).to_libfuzzer_code()
+            }
+
+            // A frame named after this target, as in libfuzzer-sys.
+            #[inline(never)]
+            fn __libfuzzer_sys_run($data: $dty) -> $rty {
+                $body
+            }
+        };
+    };
+}
+
+/// Define a custom mutator, as `libfuzzer_sys::fuzz_mutator!`. Reduction
+/// never mutates, so the function is compiled (the body must type-check as
+/// with libFuzzer) but never called.
+#[macro_export]
+macro_rules! fuzz_mutator {
+    (
+        |
+        $data:ident : &mut [u8] ,
+        $size:ident : usize ,
+        $max_size:ident : usize ,
+        $seed:ident : u32 $(,)*
+        |
+        $body:block
+    ) => {
+        /// Auto-generated custom mutator; unused by cargo-reduce.
+        #[export_name = "LLVMFuzzerCustomMutator"]
+        #[doc(hidden)]
+        pub unsafe fn rust_fuzzer_custom_mutator(
+            $data: *mut u8,
+            $size: usize,
+            $max_size: usize,
+            $seed: std::os::raw::c_uint,
+        ) -> usize {
+            let len = std::cmp::max($max_size, $size);
+            let $data: &mut [u8] = std::slice::from_raw_parts_mut($data, len);
+            let $seed = $seed as u32;
+
+            fn custom_mutator(
+                $data: &mut [u8],
+                $size: usize,
+                $max_size: usize,
+                $seed: u32,
+            ) -> usize {
+                $body
+            }
+            std::cmp::min(custom_mutator($data, $size, $max_size, $seed), $max_size)
+        }
+    };
+}
+
+/// Define a custom cross-over, as `libfuzzer_sys::fuzz_crossover!`. Compiled
+/// but never called, like `fuzz_mutator!`.
+#[macro_export]
+macro_rules! fuzz_crossover {
+    (
+        |
+        $data1:ident : &[u8] ,
+        $data2:ident : &[u8] ,
+        $out:ident : &mut [u8] ,
+        $seed:ident : u32 $(,)*
+        |
+        $body:block
+    ) => {
+        /// Auto-generated custom cross-over; unused by cargo-reduce.
+        #[export_name = "LLVMFuzzerCustomCrossOver"]
+        #[doc(hidden)]
+        pub unsafe fn rust_fuzzer_custom_crossover(
+            $data1: *const u8,
+            size1: usize,
+            $data2: *const u8,
+            size2: usize,
+            $out: *mut u8,
+            max_out_size: usize,
+            $seed: std::os::raw::c_uint,
+        ) -> usize {
+            let $data1: &[u8] = std::slice::from_raw_parts($data1, size1);
+            let $data2: &[u8] = std::slice::from_raw_parts($data2, size2);
+            let $out: &mut [u8] = std::slice::from_raw_parts_mut($out, max_out_size);
+            let $seed = $seed as u32;
+
+            fn custom_crossover(
+                $data1: &[u8],
+                $data2: &[u8],
+                $out: &mut [u8],
+                $seed: u32,
+            ) -> usize {
+                $body
+            }
+            custom_crossover($data1, $data2, $out, $seed)
+        }
+    };
+}
+
+/// libFuzzer's default mutator. There is no libFuzzer here and reduction never
+/// mutates, so this leaves the data as it is and returns its size, capped at
+/// `max_size`; the same assertions as libfuzzer-sys hold.
+pub fn fuzzer_mutate(data: &mut [u8], size: usize, max_size: usize) -> usize {
+    assert!(size <= data.len());
+    assert!(max_size <= data.len());
+    size.min(max_size)
+}

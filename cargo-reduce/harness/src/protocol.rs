@@ -1,0 +1,464 @@
+// Parent <-> worker protocol of cargo-reduce's worker pool.
+//
+// This one file is compiled twice: as a module of the `libfuzzer-sys` stand-in
+// (the worker side) and, through `include!`, as `cargo_reduce::pool::protocol`
+// (the parent side), so the two sides cannot drift apart. Because of the
+// `include!` it holds plain items only: no inner attributes or `//!` comments.
+//
+// Shared memory (one memfd, mapped by the parent and every worker):
+//
+//   [0, CONTROL_SIZE)            control: `Header`, then one `WorkerArea` per
+//                                worker slot (fixed size, never remapped)
+//   [round_offset(slots), ...)   round area, rewritten for every round:
+//                                `count + 1` u64 input offsets, `count` u8
+//                                outcome slots, then the input bytes
+//
+// Pipes carry the rest: the parent sends `Command`s to a worker, a worker
+// sends `Event`s back. Each message is a frame: u32 little-endian body length,
+// then the body (a tag byte and fixed little-endian fields, then text).
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::{io, os::raw::c_int};
+
+/// Environment variable that turns a fuzz target binary into a pool worker.
+/// Its value is `shm_fd,command_fd,event_fd,slot,flags`.
+pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
+
+/// Bumped whenever the layout or the messages change.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// First word of the shared memory, checked by workers.
+pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
+
+/// `WorkerConfig::flags` bit: exit after every failing test so that the next
+/// test starts from a fresh process (state poisoned by a panic is not reused).
+pub const FLAG_RESTART_AFTER_FAILURE: u64 = 1;
+
+/// Size of `Header`'s page.
+pub const HEADER_SIZE: usize = 4096;
+
+/// Size of one worker's area (status words and a note).
+pub const WORKER_AREA_SIZE: usize = 16 * 1024;
+
+/// Where a note's text starts inside a worker area.
+pub const NOTE_OFFSET: usize = 128;
+
+/// Longest note text; panic messages are cut to fit.
+pub const NOTE_CAPACITY: usize = WORKER_AREA_SIZE - NOTE_OFFSET;
+
+/// Mappings start at multiples of this (the largest Linux page size in use).
+pub const MAP_ALIGN: usize = 64 * 1024;
+
+/// Value of `Header::best` while no accepted index is known.
+pub const NO_INDEX: u64 = u64::MAX;
+
+/// Outcome slot: not run (yet).
+pub const SLOT_PENDING: u8 = 0;
+/// Outcome slot: the target returned normally.
+pub const SLOT_PASSED: u8 = 1;
+/// Outcome slot: the target returned `Corpus::Reject` (or the input was too
+/// short or invalid for its `Arbitrary` type).
+pub const SLOT_REJECTED: u8 = 2;
+/// Outcome slot: the test panicked; the details came in an `Event::Failed`.
+pub const SLOT_FAILED: u8 = 3;
+
+/// Note kind: none.
+pub const NOTE_NONE: u32 = 0;
+/// Note kind: a panic; the text is `location\0message`.
+pub const NOTE_PANIC: u32 = 1;
+/// Note kind: a fault in the guard zone of the test thread's stack.
+pub const NOTE_STACK_OVERFLOW: u32 = 2;
+/// Note kind: one allocation larger than the malloc limit; `arg` is its size.
+pub const NOTE_MALLOC_LIMIT: u32 = 3;
+/// Note kind: the system allocator failed; `arg` is the requested size.
+pub const NOTE_ALLOC_FAILED: u32 = 4;
+/// Note kind: a writer is filling in the text.
+pub const NOTE_BUSY: u32 = u32::MAX;
+
+/// Bytes of the control region for `slots` workers.
+pub const fn control_size(slots: usize) -> usize {
+    let end = HEADER_SIZE + slots * WORKER_AREA_SIZE;
+    end.div_ceil(MAP_ALIGN) * MAP_ALIGN
+}
+
+/// Offset of worker `slot`'s area.
+pub const fn worker_area_offset(slot: usize) -> usize {
+    HEADER_SIZE + slot * WORKER_AREA_SIZE
+}
+
+/// A 64-bit counter alone on its cache line, so that workers hammering one
+/// do not slow down readers of the others.
+#[repr(C, align(64))]
+pub struct Padded(pub AtomicU64);
+
+/// Round parameters and the two words every worker touches, at offset 0.
+#[repr(C)]
+pub struct Header {
+    /// `MAGIC`.
+    pub magic: AtomicU64,
+    /// `PROTOCOL_VERSION`.
+    pub version: AtomicU64,
+    /// Number of worker areas after the header.
+    pub slots: AtomicU64,
+    /// Inputs in the current round.
+    pub count: AtomicU64,
+    /// How many indices a worker claims at once.
+    pub chunk: AtomicU64,
+    /// 1 if a passing outcome is accepted, so workers lower `best` themselves.
+    pub accept_pass: AtomicU64,
+    /// Largest single allocation allowed during a test, in bytes (0: none).
+    pub malloc_limit: AtomicU64,
+    /// Byte offset, inside the round area, of the `count + 1` input offsets.
+    pub offsets_at: AtomicU64,
+    /// Byte offset, inside the round area, of the `count` outcome slots.
+    pub slots_at: AtomicU64,
+    /// Byte offset, inside the round area, of the input bytes.
+    pub data_at: AtomicU64,
+    /// Next index to claim.
+    pub next: Padded,
+    /// Lowest accepted index so far (`NO_INDEX` if none): later ones are skipped.
+    pub best: Padded,
+}
+
+/// One worker's status words, written by the worker and read by the parent
+/// (also after the worker died, to attribute the death to a test).
+#[repr(C)]
+pub struct WorkerArea {
+    /// Index + 1 of the test in progress or last started; 0 while idle.
+    pub current: AtomicU64,
+    /// End (exclusive) of the range of indices this worker is working through.
+    pub range_end: AtomicU64,
+    /// Set by the parent before a round: a range to run before claiming more
+    /// (what a dead predecessor in this slot left unfinished).
+    pub resume_from: AtomicU64,
+    /// End (exclusive) of the resume range.
+    pub resume_to: AtomicU64,
+    /// One of the `NOTE_*` kinds.
+    pub note_kind: AtomicU32,
+    /// Length of the note text.
+    pub note_len: AtomicU32,
+    /// Number attached to the note (fault address, allocation size).
+    pub note_arg: AtomicU64,
+}
+
+/// Why a test failed, as recorded by the worker in its area.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// One of the `NOTE_*` kinds.
+    pub kind: u32,
+    /// Number attached to the note.
+    pub arg: u64,
+    /// Text of the note (for panics `location\0message`).
+    pub text: Vec<u8>,
+}
+
+/// Records a note in the area at `area` unless one is there already: the
+/// first reason a test failed wins, as the first panic aborts libFuzzer.
+/// Async-signal-safe: no allocation, no locks.
+///
+/// # Safety
+/// `area` must point to a mapped `WORKER_AREA_SIZE` bytes worker area.
+pub unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8]) -> bool {
+    let status = unsafe { &*(area as *const WorkerArea) };
+    if status
+        .note_kind
+        .compare_exchange(NOTE_NONE, NOTE_BUSY, Ordering::AcqRel, Ordering::Relaxed)
+        .is_err()
+    {
+        return false;
+    }
+    let len = text.len().min(NOTE_CAPACITY);
+    unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), area.add(NOTE_OFFSET), len) };
+    status.note_arg.store(arg, Ordering::Relaxed);
+    status.note_len.store(len as u32, Ordering::Relaxed);
+    status.note_kind.store(kind, Ordering::Release);
+    true
+}
+
+/// Reads the note in the area at `area`, if a complete one is there.
+///
+/// # Safety
+/// `area` must point to a mapped `WORKER_AREA_SIZE` bytes worker area.
+pub unsafe fn read_note(area: *const u8) -> Option<Note> {
+    let status = unsafe { &*(area as *const WorkerArea) };
+    let kind = status.note_kind.load(Ordering::Acquire);
+    if kind == NOTE_NONE || kind == NOTE_BUSY {
+        return None;
+    }
+    let len = (status.note_len.load(Ordering::Relaxed) as usize).min(NOTE_CAPACITY);
+    let mut text = vec![0; len];
+    unsafe { std::ptr::copy_nonoverlapping(area.add(NOTE_OFFSET), text.as_mut_ptr(), len) };
+    let arg = status.note_arg.load(Ordering::Relaxed);
+    Some(Note { kind, arg, text })
+}
+
+/// Joins a panic's location and message into note or event text.
+pub fn panic_text(location: &str, message: &str) -> Vec<u8> {
+    let mut text = Vec::with_capacity(location.len() + 1 + message.len());
+    text.extend_from_slice(location.as_bytes());
+    text.push(0);
+    text.extend_from_slice(message.as_bytes());
+    text
+}
+
+/// Splits `panic_text` output back into (location, message).
+pub fn split_panic_text(text: &[u8]) -> (String, String) {
+    let cut = text.iter().position(|&b| b == 0).unwrap_or(text.len());
+    let location = String::from_utf8_lossy(&text[..cut]).into_owned();
+    let message = String::from_utf8_lossy(text.get(cut + 1..).unwrap_or(&[])).into_owned();
+    (location, message)
+}
+
+/// How the parent told a worker to run: parsed from `WORKER_ENV`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkerConfig {
+    /// File descriptor of the shared memory.
+    pub shm_fd: i32,
+    /// File descriptor the worker reads commands from.
+    pub command_fd: i32,
+    /// File descriptor the worker writes events to.
+    pub event_fd: i32,
+    /// Index of this worker's area.
+    pub slot: usize,
+    /// `FLAG_*` bits.
+    pub flags: u64,
+}
+
+impl WorkerConfig {
+    /// The value of `WORKER_ENV` for this configuration.
+    pub fn to_env(self) -> String {
+        format!(
+            "{},{},{},{},{}",
+            self.shm_fd, self.command_fd, self.event_fd, self.slot, self.flags
+        )
+    }
+
+    /// Parses a value of `WORKER_ENV`.
+    pub fn from_env(value: &str) -> Option<Self> {
+        let mut fields = value.split(',');
+        let mut next = || fields.next()?.trim().parse::<u64>().ok();
+        let config = WorkerConfig {
+            shm_fd: i32::try_from(next()?).ok()?,
+            command_fd: i32::try_from(next()?).ok()?,
+            event_fd: i32::try_from(next()?).ok()?,
+            slot: usize::try_from(next()?).ok()?,
+            flags: next()?,
+        };
+        Some(config)
+    }
+}
+
+const TAG_ROUND: u8 = 1;
+const TAG_EXIT: u8 = 2;
+const TAG_HELLO: u8 = 10;
+const TAG_FAILED: u8 = 11;
+const TAG_IDLE: u8 = 12;
+const TAG_INIT_FAILED: u8 = 13;
+
+/// Parent to worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Run a round: the header and round area are ready; `shm_len` is the
+    /// current length of the shared memory file.
+    Round {
+        /// Round number, echoed in the events.
+        generation: u64,
+        /// Length of the shared memory file.
+        shm_len: u64,
+    },
+    /// Exit cleanly.
+    Exit,
+}
+
+/// Worker to parent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Init code ran; the worker waits for rounds.
+    Hello {
+        /// The worker's `PROTOCOL_VERSION`.
+        version: u32,
+        /// Whether the target takes an `Arbitrary` type instead of bytes.
+        typed: bool,
+    },
+    /// Input `index` of round `generation` panicked.
+    Failed {
+        /// Round number.
+        generation: u64,
+        /// Index of the input.
+        index: u64,
+        /// `panic_text` of the first panic.
+        text: Vec<u8>,
+    },
+    /// The worker found no more work in round `generation`.
+    Idle {
+        /// Round number.
+        generation: u64,
+    },
+    /// The init code panicked (`panic_text`); the worker exits.
+    InitFailed {
+        /// `panic_text` of the panic.
+        text: Vec<u8>,
+    },
+}
+
+fn put_u64(body: &mut Vec<u8>, value: u64) {
+    body.extend_from_slice(&value.to_le_bytes());
+}
+
+fn get_u64(body: &[u8], at: usize) -> Option<u64> {
+    let bytes = body.get(at..at + 8)?;
+    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Wraps a message body into a frame.
+fn frame(body: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + body.len());
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// If `buf` starts with a whole frame, its body and the frame's total length.
+pub fn next_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
+    let len = u32::from_le_bytes(buf.get(..4)?.try_into().ok()?) as usize;
+    let body = buf.get(4..4 + len)?;
+    Some((body, 4 + len))
+}
+
+impl Command {
+    /// The command as a frame.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(17);
+        match self {
+            Command::Round {
+                generation,
+                shm_len,
+            } => {
+                body.push(TAG_ROUND);
+                put_u64(&mut body, *generation);
+                put_u64(&mut body, *shm_len);
+            }
+            Command::Exit => body.push(TAG_EXIT),
+        }
+        frame(body)
+    }
+
+    /// Parses a frame body.
+    pub fn decode(body: &[u8]) -> Option<Self> {
+        match *body.first()? {
+            TAG_ROUND => Some(Command::Round {
+                generation: get_u64(body, 1)?,
+                shm_len: get_u64(body, 9)?,
+            }),
+            TAG_EXIT => Some(Command::Exit),
+            _ => None,
+        }
+    }
+}
+
+impl Event {
+    /// The event as a frame.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(32);
+        match self {
+            Event::Hello { version, typed } => {
+                body.push(TAG_HELLO);
+                put_u64(&mut body, u64::from(*version));
+                body.push(u8::from(*typed));
+            }
+            Event::Failed {
+                generation,
+                index,
+                text,
+            } => {
+                body.push(TAG_FAILED);
+                put_u64(&mut body, *generation);
+                put_u64(&mut body, *index);
+                body.extend_from_slice(text);
+            }
+            Event::Idle { generation } => {
+                body.push(TAG_IDLE);
+                put_u64(&mut body, *generation);
+            }
+            Event::InitFailed { text } => {
+                body.push(TAG_INIT_FAILED);
+                body.extend_from_slice(text);
+            }
+        }
+        frame(body)
+    }
+
+    /// Parses a frame body.
+    pub fn decode(body: &[u8]) -> Option<Self> {
+        match *body.first()? {
+            TAG_HELLO => Some(Event::Hello {
+                version: u32::try_from(get_u64(body, 1)?).ok()?,
+                typed: *body.get(9)? != 0,
+            }),
+            TAG_FAILED => Some(Event::Failed {
+                generation: get_u64(body, 1)?,
+                index: get_u64(body, 9)?,
+                text: body.get(17..)?.to_vec(),
+            }),
+            TAG_IDLE => Some(Event::Idle {
+                generation: get_u64(body, 1)?,
+            }),
+            TAG_INIT_FAILED => Some(Event::InitFailed {
+                text: body.get(1..)?.to_vec(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A shared read-write mapping of part of the shared memory file.
+#[derive(Debug)]
+pub struct Mapping {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is plain shared memory; users synchronize through the
+// atomics in it.
+unsafe impl Send for Mapping {}
+
+impl Mapping {
+    /// Maps `len` bytes of `fd` from `offset` (a multiple of the page size).
+    pub fn new(fd: c_int, offset: usize, len: usize) -> io::Result<Self> {
+        // SAFETY: a fresh shared mapping; the kernel checks fd and offset.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len.max(1),
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd,
+                offset as libc::off_t,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Mapping {
+            ptr: ptr.cast(),
+            len,
+        })
+    }
+
+    /// First mapped byte.
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// Mapped length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly what `new` mapped.
+        unsafe { libc::munmap(self.ptr.cast(), self.len.max(1)) };
+    }
+}

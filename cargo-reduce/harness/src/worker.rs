@@ -1,0 +1,401 @@
+//! The worker: runs whole rounds of inputs out of shared memory, without a
+//! message per input.
+//!
+//! A round is announced by one `Command::Round`. Workers claim chunks of
+//! indices from the shared `next` counter, skip indices above the shared
+//! `best` (the lowest accepted index so far), store each outcome in its slot
+//! and send an event only for failures and when they run out of work. Before
+//! each test the worker writes the test's index to its area, so that if the
+//! test kills the process the parent knows which input did it.
+
+use crate::capture;
+use crate::protocol::{
+    control_size, Command, Event, Header, Mapping, WorkerArea, WorkerConfig,
+    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED,
+    SLOT_REJECTED, WORKER_ENV,
+};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::raw::{c_char, c_int};
+use std::os::unix::io::FromRawFd;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Stack size for the test thread when `RLIMIT_STACK` says nothing useful:
+/// the usual 8 MiB main-thread stack libFuzzer runs targets on.
+const DEFAULT_STACK: usize = 8 << 20;
+
+/// The entry point behind the crate's `main`.
+pub fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+    let args = Args { argc, argv };
+    match std::env::var(WORKER_ENV) {
+        Ok(value) => match WorkerConfig::from_env(&value) {
+            Some(config) => serve(config, args),
+            None => {
+                eprintln!("libfuzzer-sys (cargo-reduce): bad {WORKER_ENV}={value}");
+                2
+            }
+        },
+        Err(_) => standalone(args),
+    }
+}
+
+/// The process arguments, handed to `LLVMFuzzerInitialize` like libFuzzer does.
+#[derive(Clone, Copy)]
+struct Args {
+    argc: c_int,
+    argv: *const *const c_char,
+}
+
+// SAFETY: argv is immutable for the life of the process.
+unsafe impl Send for Args {}
+
+impl Args {
+    /// Runs the target's init code; the text of its panic if it panicked.
+    fn initialize(self) -> Result<(), Vec<u8>> {
+        let argc = self.argc as isize;
+        let argv = self.argv.cast::<*const u8>();
+        capture::begin_test();
+        let result = std::panic::catch_unwind(|| {
+            // SAFETY: defined by `fuzz_target!`; the pointers outlive the call.
+            unsafe { crate::LLVMFuzzerInitialize(&argc, &argv) }
+        });
+        match (capture::take_panic(), result) {
+            (Some(text), _) => Err(text),
+            (None, Err(_)) => Err(b"\0init code panicked".to_vec()),
+            (None, Ok(_)) => Ok(()),
+        }
+    }
+
+    fn strings(self) -> Vec<String> {
+        (0..usize::try_from(self.argc).unwrap_or(0))
+            .map(|i| {
+                // SAFETY: the C runtime passes argc valid C strings.
+                let arg = unsafe { std::ffi::CStr::from_ptr(*self.argv.add(i)) };
+                arg.to_string_lossy().into_owned()
+            })
+            .collect()
+    }
+}
+
+/// What one test did.
+enum Verdict {
+    Passed,
+    Rejected,
+    Failed(Vec<u8>),
+}
+
+fn run_one(input: &[u8]) -> Verdict {
+    capture::begin_test();
+    let result = std::panic::catch_unwind(|| {
+        // SAFETY: defined by `fuzz_target!`.
+        unsafe { crate::rust_fuzzer_test_input(input) }
+    });
+    match (capture::take_panic(), result) {
+        (Some(text), _) => Verdict::Failed(text),
+        (None, Err(_)) => Verdict::Failed(b"\0panicked".to_vec()),
+        (None, Ok(-1)) => Verdict::Rejected,
+        (None, Ok(_)) => Verdict::Passed,
+    }
+}
+
+/// Without the pool: run each file named on the command line once (flags are
+/// ignored), like a libFuzzer binary given crash files; abort on a panic.
+fn standalone(args: Args) -> c_int {
+    capture::install(std::ptr::null_mut());
+    if let Err(text) = args.initialize() {
+        report_and_abort("init", &text);
+    }
+    for path in args
+        .strings()
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+    {
+        let input = match std::fs::read(path) {
+            Ok(input) => input,
+            Err(err) => {
+                eprintln!("{path}: {err}");
+                return 1;
+            }
+        };
+        if let Verdict::Failed(text) = run_one(&input) {
+            report_and_abort(path, &text);
+        }
+        eprintln!("{path}: passed");
+    }
+    0
+}
+
+fn report_and_abort(what: &str, text: &[u8]) -> ! {
+    let (location, message) = crate::protocol::split_panic_text(text);
+    eprintln!("{what}: panicked at {location}:\n{message}");
+    std::process::abort()
+}
+
+/// Serve the pool: map shared memory, run init, then rounds until told to exit.
+fn serve(config: WorkerConfig, args: Args) -> c_int {
+    for fd in [config.shm_fd, config.command_fd, config.event_fd] {
+        // SAFETY: keep our pool descriptors out of processes the target spawns.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    let control = match map_control(config) {
+        Ok(control) => control,
+        Err(err) => {
+            eprintln!("libfuzzer-sys (cargo-reduce): cannot map shared memory: {err}");
+            return 2;
+        }
+    };
+    capture::install(
+        control
+            .ptr()
+            .wrapping_add(crate::protocol::worker_area_offset(config.slot)),
+    );
+    let control_ptr = control.ptr() as usize;
+    let spawned = std::thread::Builder::new()
+        .name("fuzz-target".into())
+        .stack_size(test_stack_size())
+        .spawn(move || {
+            let mut worker = Worker::new(config, control_ptr as *mut u8);
+            worker.serve(args)
+        });
+    if let Err(err) = spawned {
+        eprintln!("libfuzzer-sys (cargo-reduce): cannot start test thread: {err}");
+        return 2;
+    }
+    std::mem::forget(control);
+    exit_when_parent_is_gone(config.event_fd)
+}
+
+fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
+    let header = Mapping::new(config.shm_fd, 0, HEADER_SIZE)?;
+    // SAFETY: the header page is mapped.
+    let header_ref = unsafe { &*(header.ptr() as *const Header) };
+    if header_ref.magic.load(Ordering::Acquire) != MAGIC
+        || header_ref.version.load(Ordering::Acquire) != u64::from(PROTOCOL_VERSION)
+    {
+        return Err(io::Error::other("not a cargo-reduce pool of this version"));
+    }
+    let slots = header_ref.slots.load(Ordering::Acquire) as usize;
+    if config.slot >= slots {
+        return Err(io::Error::other("worker slot out of range"));
+    }
+    Mapping::new(config.shm_fd, 0, control_size(slots))
+}
+
+/// The main thread's job once the test thread runs: wait until the parent
+/// closes its end of the event pipe (it died), then exit, so no worker
+/// outlives its pool even while stuck in a test.
+fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
+    loop {
+        let mut poll = libc::pollfd {
+            fd: event_fd,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: polls one valid pollfd.
+        let ready = unsafe { libc::poll(&mut poll, 1, -1) };
+        if ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(3) };
+        }
+    }
+}
+
+fn test_stack_size() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: fills in `limit`.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
+    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
+        return DEFAULT_STACK;
+    }
+    usize::try_from(limit.rlim_cur)
+        .unwrap_or(DEFAULT_STACK)
+        .min(1 << 30)
+}
+
+/// The test thread's state.
+struct Worker {
+    config: WorkerConfig,
+    header: &'static Header,
+    area: &'static WorkerArea,
+    commands: File,
+    events: File,
+    round: Option<Mapping>,
+}
+
+/// One round's view of the round area (valid until the next `map_round`).
+struct RoundView {
+    generation: u64,
+    count: u64,
+    offsets: *const u64,
+    slots: *const AtomicU8,
+    data: *const u8,
+}
+
+impl RoundView {
+    fn input(&self, index: u64) -> &[u8] {
+        let i = index as usize;
+        // SAFETY: the parent wrote `count + 1` offsets and the data they
+        // delimit before announcing the round; `index < count`.
+        unsafe {
+            let (start, end) = (
+                *self.offsets.add(i) as usize,
+                *self.offsets.add(i + 1) as usize,
+            );
+            std::slice::from_raw_parts(self.data.add(start), end - start)
+        }
+    }
+
+    fn slot(&self, index: u64) -> &AtomicU8 {
+        // SAFETY: `count` slots follow the offsets; `index < count`.
+        unsafe { &*self.slots.add(index as usize) }
+    }
+}
+
+impl Worker {
+    fn new(config: WorkerConfig, control: *mut u8) -> Self {
+        // SAFETY: the descriptors were handed to us by the parent; the control
+        // mapping (checked by `map_control`) is never unmapped.
+        unsafe {
+            let area = control.add(crate::protocol::worker_area_offset(config.slot));
+            Worker {
+                config,
+                header: &*(control as *const Header),
+                area: &*(area as *const WorkerArea),
+                commands: File::from_raw_fd(config.command_fd),
+                events: File::from_raw_fd(config.event_fd),
+                round: None,
+            }
+        }
+    }
+
+    fn send(&mut self, event: &Event) {
+        if self.events.write_all(&event.encode()).is_err() {
+            // The parent is gone.
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(3) };
+        }
+    }
+
+    fn receive(&mut self) -> Option<Command> {
+        let mut len = [0u8; 4];
+        self.commands.read_exact(&mut len).ok()?;
+        let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
+        self.commands.read_exact(&mut body).ok()?;
+        Command::decode(&body)
+    }
+
+    fn serve(&mut self, args: Args) -> ! {
+        capture::enter_test_thread();
+        if let Err(text) = args.initialize() {
+            self.send(&Event::InitFailed { text });
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(0) };
+        }
+        let typed = crate::typed_input();
+        self.send(&Event::Hello {
+            version: PROTOCOL_VERSION,
+            typed,
+        });
+        while let Some(Command::Round {
+            generation,
+            shm_len,
+        }) = self.receive()
+        {
+            match self.map_round(generation, shm_len) {
+                Ok(view) => self.run_round(&view),
+                Err(err) => {
+                    eprintln!("libfuzzer-sys (cargo-reduce): cannot map round: {err}");
+                    // SAFETY: _exit has no preconditions.
+                    unsafe { libc::_exit(2) };
+                }
+            }
+        }
+        // Exit command, or the parent closed the command pipe.
+        // SAFETY: _exit has no preconditions.
+        unsafe { libc::_exit(0) }
+    }
+
+    /// Maps (more of) the round area if it grew and returns the round's view.
+    fn map_round(&mut self, generation: u64, shm_len: u64) -> io::Result<RoundView> {
+        let offset = control_size(self.header.slots.load(Ordering::Acquire) as usize);
+        let len = (shm_len as usize).saturating_sub(offset);
+        if self.round.as_ref().map_or(0, Mapping::len) < len {
+            self.round = None;
+            self.round = Some(Mapping::new(self.config.shm_fd, offset, len)?);
+        }
+        let base = self
+            .round
+            .as_ref()
+            .map_or(std::ptr::null_mut(), Mapping::ptr);
+        let at = |field: &std::sync::atomic::AtomicU64| field.load(Ordering::Acquire) as usize;
+        let header = self.header;
+        Ok(RoundView {
+            generation,
+            count: header.count.load(Ordering::Acquire),
+            offsets: base.wrapping_add(at(&header.offsets_at)) as *const u64,
+            slots: base.wrapping_add(at(&header.slots_at)) as *const AtomicU8,
+            data: base.wrapping_add(at(&header.data_at)),
+        })
+    }
+
+    fn run_round(&mut self, view: &RoundView) {
+        let header = self.header;
+        let chunk = header.chunk.load(Ordering::Acquire).max(1);
+        capture::arm(header.malloc_limit.load(Ordering::Acquire));
+        let resume_from = self.area.resume_from.swap(0, Ordering::AcqRel);
+        let resume_to = self.area.resume_to.swap(0, Ordering::AcqRel);
+        if resume_from < resume_to {
+            self.run_range(view, resume_from, resume_to.min(view.count));
+        }
+        loop {
+            let start = header.next.0.fetch_add(chunk, Ordering::Relaxed);
+            if start >= view.count || start > header.best.0.load(Ordering::Relaxed) {
+                break;
+            }
+            self.run_range(view, start, (start + chunk).min(view.count));
+        }
+        self.area.current.store(0, Ordering::Release);
+        capture::disarm();
+        self.send(&Event::Idle {
+            generation: view.generation,
+        });
+    }
+
+    fn run_range(&mut self, view: &RoundView, from: u64, to: u64) {
+        let (header, area) = (self.header, self.area);
+        area.range_end.store(to, Ordering::Relaxed);
+        let accept_pass = header.accept_pass.load(Ordering::Relaxed) != 0;
+        for index in from..to {
+            if index > header.best.0.load(Ordering::Relaxed) {
+                break;
+            }
+            area.current.store(index + 1, Ordering::Relaxed);
+            let slot = view.slot(index);
+            match run_one(view.input(index)) {
+                Verdict::Passed | Verdict::Rejected if accept_pass => {
+                    slot.store(SLOT_PASSED, Ordering::Release);
+                    header.best.0.fetch_min(index, Ordering::AcqRel);
+                }
+                Verdict::Passed => slot.store(SLOT_PASSED, Ordering::Release),
+                Verdict::Rejected => slot.store(SLOT_REJECTED, Ordering::Release),
+                Verdict::Failed(text) => {
+                    let generation = view.generation;
+                    self.send(&Event::Failed {
+                        generation,
+                        index,
+                        text,
+                    });
+                    slot.store(SLOT_FAILED, Ordering::Release);
+                    if self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
+                        // SAFETY: _exit has no preconditions.
+                        unsafe { libc::_exit(0) };
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Canonicalization after ddmin, in the spirit of afl-tmin's normalization:
+//! make the remaining bytes as plain as the failure allows.
+//!
+//! ddmin leaves a 1-minimal input whose bytes are whatever the fuzzer
+//! wrote. Two passes then lower them while the oracle still says
+//! interesting: runs of bytes become `0` (ASCII, as afl-tmin does, so text
+//! stays readable), from the whole input down to single bytes; then each
+//! byte that is not `0` gets the lowest value that still fails, found by
+//! bisection (a size field read from the input drops to the smallest size
+//! that still crashes). Lengths never change, so 1-minimality is kept.
+
+use std::hash::Hash;
+
+use super::{split, Candidate, Context, Oracle, OracleError};
+
+/// The byte runs are replaced with.
+pub const FILL: u8 = b'0';
+
+/// Every byte value, so a one-byte replacement can be borrowed.
+static BYTE_VALUES: [u8; 256] = {
+    let mut values = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        values[i] = i as u8;
+        i += 1;
+    }
+    values
+};
+
+/// Lowers the bytes of `input` (known interesting) while `oracle` stays
+/// interesting; stops early, keeping what it has, when a limit is reached.
+pub fn canonicalize<O>(
+    input: Vec<u8>,
+    oracle: &O,
+    ctx: &Context<'_, u8>,
+) -> Result<Vec<u8>, OracleError>
+where
+    O: Oracle<u8> + ?Sized,
+    u8: Hash,
+{
+    let mut bytes = input;
+    fill_runs(&mut bytes, oracle, ctx)?;
+    lower_bytes(&mut bytes, oracle, ctx)?;
+    Ok(bytes)
+}
+
+/// Replaces runs with [`FILL`], whole input first, then halves, quarters…
+/// Each granularity is one sweep: a round of all its runs, the lowest
+/// interesting one applied, the next round resuming after it.
+fn fill_runs<O: Oracle<u8> + ?Sized>(
+    bytes: &mut [u8],
+    oracle: &O,
+    ctx: &Context<'_, u8>,
+) -> Result<(), OracleError> {
+    let zeros = vec![FILL; bytes.len()];
+    let mut n = 1;
+    while n <= bytes.len() {
+        let mut chunks: Vec<_> = split::balanced(bytes.len(), n)
+            .into_iter()
+            .filter(|c| bytes[c.clone()].iter().any(|&b| b != FILL))
+            .collect();
+        while !chunks.is_empty() && ctx.limits.stop_reason().is_none() {
+            let current: &[u8] = bytes;
+            let found = ctx.first_interesting(oracle, chunks.len(), &|i| {
+                Candidate::spliced(current, chunks[i].clone(), &zeros[..chunks[i].len()])
+            })?;
+            let Some(i) = found else { break };
+            bytes[chunks[i].clone()].fill(FILL);
+            chunks.drain(..=i);
+        }
+        n *= 2;
+    }
+    Ok(())
+}
+
+/// Gives each non-[`FILL`] byte the lowest value that still fails.
+fn lower_bytes<O: Oracle<u8> + ?Sized>(
+    bytes: &mut [u8],
+    oracle: &O,
+    ctx: &Context<'_, u8>,
+) -> Result<(), OracleError> {
+    for at in 0..bytes.len() {
+        if bytes[at] == FILL {
+            continue;
+        }
+        // Invariant: `hi` (the byte's current value) is interesting.
+        let (mut lo, mut hi) = (0u8, bytes[at]);
+        while lo < hi && ctx.limits.stop_reason().is_none() {
+            let mid = lo + (hi - lo) / 2;
+            let current: &[u8] = bytes;
+            let value = &BYTE_VALUES[mid as usize..=mid as usize];
+            if ctx
+                .first_interesting(oracle, 1, &|_| {
+                    Candidate::spliced(current, at..at + 1, value)
+                })?
+                .is_some()
+            {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        bytes[at] = hi;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Counters, Limits, OutcomeCache};
+
+    fn run(input: &[u8], oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (Vec<u8>, u64) {
+        let counters = Counters::default();
+        let limits = Limits::none();
+        let cache = OutcomeCache::new();
+        let ctx = Context {
+            jobs: 1,
+            limits: &limits,
+            cache: Some(&cache),
+            counters: &counters,
+            observer: &(),
+        };
+        let test = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
+        (
+            canonicalize(input.to_vec(), &test, &ctx).unwrap(),
+            counters.tests(),
+        )
+    }
+
+    #[test]
+    fn irrelevant_bytes_become_zero_characters() {
+        let (out, _) = run(b"RX\x07junk", &|b| b.starts_with(b"RX"));
+        assert_eq!(out, b"RX00000");
+    }
+
+    #[test]
+    fn a_size_byte_drops_to_the_smallest_failing_value() {
+        // Fails when byte 2 is above 100 ("0", 48, is not enough).
+        let (out, tests) = run(b"RX\xf0abc", &|b| b.starts_with(b"RX") && b[2] > 100);
+        assert_eq!(out, b"RX\x65000");
+        assert!(tests < 40, "{tests}");
+    }
+
+    #[test]
+    fn values_are_lowered_even_below_the_fill_character() {
+        let (out, _) = run(&[0x20, 0x90], &|b| {
+            (0x10..0x30).contains(&b[0]) && b[1] > 0x80
+        });
+        assert_eq!(out, [0x10, 0x81]);
+    }
+}

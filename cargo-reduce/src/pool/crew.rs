@@ -1,0 +1,158 @@
+//! A crew: the shared memory plus one worker per slot, started together and
+//! respawned one by one; rounds are loaded into it and run by `round`.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::error::PoolError;
+use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
+use super::round::Round;
+use super::shm::{Batch, RoundParams, SharedMemory};
+use super::worker::{Launch, Worker};
+use super::{Outcome, PoolOptions};
+
+/// How long a worker may take to start and run the target's init code.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Claim granularity: enough chunks per worker to balance the load, few
+/// enough that workers rarely touch the shared counter.
+fn chunk_size(count: usize, jobs: usize) -> u64 {
+    (count / (jobs.max(1) * 64)).clamp(1, 256) as u64
+}
+
+/// Workers and their shared memory.
+#[derive(Debug)]
+pub(crate) struct Crew {
+    pub(super) launch: Launch,
+    pub(super) shm: SharedMemory,
+    pub(super) workers: Vec<Option<Worker>>,
+    pub(super) options: PoolOptions,
+    pub(super) generation: u64,
+    /// Whether the target takes an `Arbitrary` type.
+    pub typed: bool,
+}
+
+impl Crew {
+    /// Starts `options.jobs` workers of `binary` with extra environment `env`.
+    pub fn start(
+        binary: &Path,
+        options: &PoolOptions,
+        env: Vec<(OsString, OsString)>,
+    ) -> Result<Crew, PoolError> {
+        let jobs = options.jobs.max(1);
+        let shm = SharedMemory::create(jobs)?;
+        let flags = if options.restart_after_failure {
+            FLAG_RESTART_AFTER_FAILURE
+        } else {
+            0
+        };
+        let launch = Launch {
+            binary: binary.to_path_buf(),
+            shm_fd: shm.fd(),
+            flags,
+            env,
+        };
+        let mut crew = Crew {
+            launch,
+            shm,
+            workers: (0..jobs).map(|_| None).collect(),
+            options: options.clone(),
+            generation: 0,
+            typed: false,
+        };
+        crew.ensure_all()?;
+        crew.typed = crew.workers.iter().flatten().any(|w| w.typed);
+        Ok(crew)
+    }
+
+    /// Number of worker slots.
+    pub fn jobs(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Starts every missing worker; their init code runs in parallel.
+    fn ensure_all(&mut self) -> Result<(), PoolError> {
+        let missing: Vec<usize> = (0..self.jobs())
+            .filter(|&s| self.workers[s].is_none())
+            .collect();
+        for &slot in &missing {
+            self.shm.reset_area(slot);
+            self.workers[slot] = Some(Worker::spawn(&self.launch, slot)?);
+        }
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
+        for slot in missing {
+            self.handshake(slot, deadline)?;
+        }
+        Ok(())
+    }
+
+    /// Starts the worker of `slot` (which must be missing).
+    pub(super) fn respawn(&mut self, slot: usize) -> Result<&mut Worker, PoolError> {
+        self.shm.reset_area(slot);
+        self.workers[slot] = Some(Worker::spawn(&self.launch, slot)?);
+        self.handshake(slot, Instant::now() + STARTUP_TIMEOUT)?;
+        Ok(self.workers[slot].as_mut().expect("just started"))
+    }
+
+    fn handshake(&mut self, slot: usize, deadline: Instant) -> Result<(), PoolError> {
+        let worker = self.workers[slot].as_mut().expect("spawned");
+        let result = worker.handshake(deadline);
+        if result.is_err() {
+            self.workers[slot] = None;
+        }
+        result
+    }
+
+    /// Writes `batch` as the next round's inputs.
+    pub fn load(&mut self, batch: &Batch, accept_pass: bool) -> Result<(), PoolError> {
+        let params = RoundParams {
+            chunk: chunk_size(batch.len(), self.jobs()),
+            accept_pass,
+            malloc_limit: self.options.malloc_limit_mb() << 20,
+        };
+        Ok(self.shm.load_round(batch, params)?)
+    }
+
+    /// Runs the loaded round of `count` inputs; the outcome of every input
+    /// that was run (all those below the lowest accepted one, at least).
+    pub fn run_round(
+        &mut self,
+        count: usize,
+        accept: &(dyn Fn(&Outcome) -> bool + Sync),
+    ) -> Result<Vec<Option<Outcome>>, PoolError> {
+        self.ensure_all()?;
+        self.generation += 1;
+        let mut round = Round::new(self, count, accept);
+        for slot in 0..round.crew.jobs() {
+            round.start(slot, None)?;
+        }
+        round.run()
+    }
+
+    /// Sends the current round to `slot`'s worker (starting one if the slot
+    /// is empty), first giving it `resume`: a range to run before claiming.
+    pub(super) fn send_round(
+        &mut self,
+        slot: usize,
+        resume: Option<(u64, u64)>,
+    ) -> Result<(), PoolError> {
+        if self.workers[slot].is_none() {
+            self.respawn(slot)?;
+        }
+        let area = self.shm.area(slot);
+        let (from, to) = resume.unwrap_or((0, 0));
+        area.resume_from
+            .store(from, std::sync::atomic::Ordering::Relaxed);
+        area.resume_to
+            .store(to, std::sync::atomic::Ordering::Release);
+        let command = Command::Round {
+            generation: self.generation,
+            shm_len: self.shm.len(),
+        };
+        let worker = self.workers[slot].as_mut().expect("started above");
+        worker.trim_stderr();
+        worker.send(&command)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,291 @@
+//! What a failing test did ([`Failure`]), how a dead worker's exit status and
+//! note become one, and the [`Signature`] that tells whether two failures are
+//! the same bug.
+
+use std::fmt;
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use super::protocol::{
+    split_panic_text, Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
+};
+
+/// How a test failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// The target panicked (any panic, even one it caught: libfuzzer-sys
+    /// aborts on every panic).
+    Panic,
+    /// The test thread overflowed its stack.
+    StackOverflow,
+    /// Out of memory: the RSS limit, the malloc limit, or a failed allocation.
+    Oom,
+    /// The test ran longer than the pool's timeout.
+    Timeout,
+    /// The process died of this signal (abort, segfault, ...).
+    Signal(i32),
+    /// The target exited the process with this status.
+    Exit(i32),
+}
+
+/// A failing test's outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Failure {
+    /// How it failed.
+    pub kind: FailureKind,
+    /// The panic message, or a description of the crash.
+    pub message: Option<String>,
+    /// Where it panicked: `file:line:column`.
+    pub location: Option<String>,
+}
+
+/// What makes two failures "the same bug": the kind, and for panics the
+/// location plus the message with numbers and hex addresses blanked out (an
+/// index or a pointer in the message changes as the input shrinks).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// How it failed.
+    pub kind: FailureKind,
+    /// Panic location, as is.
+    pub location: Option<String>,
+    /// Panic message, normalized by [`normalize_message`].
+    pub message: Option<String>,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        Failure {
+            kind,
+            message: Some(message.into()),
+            location: None,
+        }
+    }
+
+    /// A panic from its `panic_text` (location, NUL, message).
+    pub(crate) fn from_panic_text(text: &[u8]) -> Self {
+        let (location, message) = split_panic_text(text);
+        Failure {
+            kind: FailureKind::Panic,
+            message: Some(message),
+            location: (!location.is_empty()).then_some(location),
+        }
+    }
+
+    /// This failure's signature.
+    pub fn signature(&self) -> Signature {
+        let panic = self.kind == FailureKind::Panic;
+        Signature {
+            kind: self.kind,
+            location: self.location.clone().filter(|_| panic),
+            message: self
+                .message
+                .as_deref()
+                .filter(|_| panic)
+                .map(normalize_message),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.location, &self.message) {
+            (Some(location), Some(message)) => write!(f, "panicked at {location}: {message}"),
+            (None, Some(message)) => f.write_str(message),
+            (_, None) => write!(f, "{:?}", self.kind),
+        }
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            FailureKind::Panic => write!(
+                f,
+                "panic at {}: {}",
+                self.location.as_deref().unwrap_or("?"),
+                self.message.as_deref().unwrap_or("")
+            ),
+            FailureKind::StackOverflow => f.write_str("stack overflow"),
+            FailureKind::Oom => f.write_str("out of memory"),
+            FailureKind::Timeout => f.write_str("timeout"),
+            FailureKind::Signal(signal) => write!(f, "signal {}", signal_name(signal)),
+            FailureKind::Exit(code) => write!(f, "exit status {code}"),
+        }
+    }
+}
+
+/// Replaces hex numbers (`0x...`) by `0x_` and decimal numbers by `_`.
+pub fn normalize_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '0' && matches!(chars.peek(), Some('x' | 'X')) {
+            chars.next();
+            while chars.next_if(char::is_ascii_hexdigit).is_some() {}
+            out.push_str("0x_");
+        } else if c.is_ascii_digit() {
+            while chars.next_if(char::is_ascii_digit).is_some() {}
+            out.push('_');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Why the parent killed a worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KillReason {
+    /// Its test ran past the timeout.
+    Timeout(Duration),
+    /// Its resident set grew past the limit (megabytes).
+    Rss {
+        /// Resident set when killed.
+        rss_mb: u64,
+        /// The limit.
+        limit_mb: u64,
+    },
+    /// Its test could no longer change the round's answer.
+    Stale,
+    /// The pool is shutting down or giving up on it.
+    Shutdown,
+}
+
+/// The failure of the test a worker was running when it died, or `None` if
+/// the death says nothing about that test (the parent killed it for a reason
+/// unrelated to the input).
+pub(crate) fn classify_death(
+    reason: Option<KillReason>,
+    note: Option<&Note>,
+    status: ExitStatus,
+) -> Option<Failure> {
+    match reason {
+        Some(KillReason::Stale | KillReason::Shutdown) => return None,
+        Some(KillReason::Timeout(after)) => {
+            return Some(Failure::new(
+                FailureKind::Timeout,
+                format!("timeout after {after:?}"),
+            ))
+        }
+        Some(KillReason::Rss { rss_mb, limit_mb }) => {
+            let message = format!("out-of-memory: rss {rss_mb} MB exceeds {limit_mb} MB");
+            return Some(Failure::new(FailureKind::Oom, message));
+        }
+        None => {}
+    }
+    if let Some(failure) = note.and_then(failure_from_note) {
+        return Some(failure);
+    }
+    Some(match (status.signal(), status.code()) {
+        (Some(signal), _) => Failure::new(
+            FailureKind::Signal(signal),
+            format!("killed by {}", signal_name(signal)),
+        ),
+        (None, Some(code)) => Failure::new(
+            FailureKind::Exit(code),
+            format!("exited with status {code}"),
+        ),
+        (None, None) => Failure::new(FailureKind::Exit(-1), "died"),
+    })
+}
+
+fn failure_from_note(note: &Note) -> Option<Failure> {
+    let failure = match note.kind {
+        NOTE_PANIC => Failure::from_panic_text(&note.text),
+        NOTE_STACK_OVERFLOW => Failure::new(FailureKind::StackOverflow, "stack overflow"),
+        NOTE_MALLOC_LIMIT => Failure::new(
+            FailureKind::Oom,
+            format!(
+                "out-of-memory: malloc({}) exceeds the malloc limit",
+                note.arg
+            ),
+        ),
+        NOTE_ALLOC_FAILED => Failure::new(
+            FailureKind::Oom,
+            format!("out-of-memory: allocation of {} bytes failed", note.arg),
+        ),
+        _ => return None,
+    };
+    Some(failure)
+}
+
+/// `SIGSEGV` for 11, and so on; the number for signals without a name here.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::protocol::panic_text;
+
+    #[test]
+    fn normalizes_numbers_and_addresses() {
+        let message = "index out of bounds: the len is 3 but the index is 17 at 0x7ffdA0";
+        assert_eq!(
+            normalize_message(message),
+            "index out of bounds: the len is _ but the index is _ at 0x_"
+        );
+    }
+
+    #[test]
+    fn panic_signature_keeps_location_and_blanks_values() {
+        let one = Failure::from_panic_text(&panic_text("src/a.rs:3:5", "bad 12"));
+        let two = Failure::from_panic_text(&panic_text("src/a.rs:3:5", "bad 999"));
+        let elsewhere = Failure::from_panic_text(&panic_text("src/a.rs:4:5", "bad 12"));
+        assert_eq!(one.signature(), two.signature());
+        assert_ne!(one.signature(), elsewhere.signature());
+        assert_eq!(one.signature().to_string(), "panic at src/a.rs:3:5: bad _");
+    }
+
+    #[test]
+    fn crash_signature_ignores_message() {
+        let a = Failure::new(FailureKind::Oom, "rss 3000 MB");
+        let b = Failure::new(FailureKind::Oom, "malloc(5)");
+        assert_eq!(a.signature(), b.signature());
+    }
+
+    #[test]
+    fn parent_kill_reasons_win_over_the_signal() {
+        let killed = ExitStatus::from_raw(libc::SIGKILL);
+        let timeout = classify_death(
+            Some(KillReason::Timeout(Duration::from_secs(1))),
+            None,
+            killed,
+        );
+        assert_eq!(timeout.map(|f| f.kind), Some(FailureKind::Timeout));
+        assert_eq!(classify_death(Some(KillReason::Stale), None, killed), None);
+        let plain = classify_death(None, None, killed).map(|f| f.kind);
+        assert_eq!(plain, Some(FailureKind::Signal(libc::SIGKILL)));
+    }
+
+    #[test]
+    fn notes_explain_signals() {
+        let aborted = ExitStatus::from_raw(libc::SIGABRT);
+        let note = Note {
+            kind: NOTE_MALLOC_LIMIT,
+            arg: 1 << 32,
+            text: Vec::new(),
+        };
+        let failure = classify_death(None, Some(&note), aborted).unwrap();
+        assert_eq!(failure.kind, FailureKind::Oom);
+        let exited = ExitStatus::from_raw(7 << 8);
+        assert_eq!(
+            classify_death(None, None, exited).unwrap().kind,
+            FailureKind::Exit(7)
+        );
+    }
+}

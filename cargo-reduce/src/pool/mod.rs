@@ -1,0 +1,248 @@
+//! Runs a fuzz target's inputs in long-lived worker processes.
+//!
+//! The target is built against cargo-reduce's `libfuzzer-sys` stand-in (the
+//! `harness/` crate, see [`build`]), whose `main` turns the binary into a
+//! worker. A round of inputs is written once into shared memory; workers
+//! claim chunks of indices from a shared counter, skip every index above the
+//! lowest accepted one found so far, and report only failures, so a passing
+//! test costs a function call plus a few memory writes instead of a pipe
+//! round trip or a process. Each worker writes the index it is running into
+//! its area of the shared memory before each test: when a test kills its
+//! process (abort, segfault, stack overflow, timeout, OOM) the parent knows
+//! which input did it, classifies the death ([`Failure`]), starts a new
+//! worker and the round goes on. All workers are killed on drop.
+
+pub mod build;
+mod crew;
+mod error;
+mod failure;
+#[allow(dead_code)] // Shared with the worker side, which uses other parts.
+mod protocol;
+mod round;
+mod shm;
+#[cfg(test)]
+mod tests;
+mod worker;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+pub use build::{build_patched, locked_libfuzzer_version, write_harness, BuildError};
+pub use error::PoolError;
+pub use failure::{normalize_message, Failure, FailureKind, Signature};
+
+use crew::Crew;
+use shm::Batch;
+
+/// A round's inputs are written to shared memory in parts of about this
+/// many bytes, so a round of many large candidates never needs them all at
+/// once (and a part after an accepted input is never built).
+const ROUND_BYTES: usize = 64 << 20;
+
+/// How to run workers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolOptions {
+    /// Worker processes (tests run in parallel).
+    pub jobs: usize,
+    /// A test running longer than this is killed and fails as a timeout.
+    pub timeout: Duration,
+    /// A worker whose resident set grows past this many megabytes is killed
+    /// and its test fails as out-of-memory (libFuzzer's `-rss_limit_mb`; 0:
+    /// no limit). The parent polls `/proc/PID/statm` of busy workers every
+    /// few milliseconds: unlike `setrlimit(RLIMIT_AS)` this measures what
+    /// libFuzzer measures, and cannot fail the big virtual reservations some
+    /// targets make.
+    pub rss_limit_mb: u64,
+    /// A single allocation above this many megabytes fails the test as
+    /// out-of-memory at once (libFuzzer's `-malloc_limit_mb`); `None`: the
+    /// RSS limit, as in libFuzzer.
+    pub malloc_limit_mb: Option<u64>,
+    /// Replace a worker after each failing test, so no test runs in a
+    /// process whose state an earlier panic may have poisoned (costs a
+    /// process start per failure).
+    pub restart_after_failure: bool,
+}
+
+impl Default for PoolOptions {
+    fn default() -> Self {
+        PoolOptions {
+            jobs: std::thread::available_parallelism().map_or(1, usize::from),
+            timeout: Duration::from_secs(10),
+            rss_limit_mb: 2048,
+            malloc_limit_mb: None,
+            restart_after_failure: false,
+        }
+    }
+}
+
+impl PoolOptions {
+    fn malloc_limit_mb(&self) -> u64 {
+        self.malloc_limit_mb.unwrap_or(self.rss_limit_mb)
+    }
+}
+
+/// What running one input did.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The target returned (`Corpus::Keep` or `Corpus::Reject` alike, and
+    /// inputs too short or invalid for a typed target).
+    Passed,
+    /// The test failed.
+    Failed(Failure),
+}
+
+impl Outcome {
+    /// The failure, if the test failed.
+    pub fn failure(&self) -> Option<&Failure> {
+        match self {
+            Outcome::Passed => None,
+            Outcome::Failed(failure) => Some(failure),
+        }
+    }
+}
+
+/// The answer of [`WorkerPool::first_accepted`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundResult {
+    /// The lowest index whose outcome was accepted; every input below it was
+    /// run, so this is what a sequential run would pick.
+    pub accepted: Option<usize>,
+    /// The outcome of every input that was run (`None`: not run), for a cache.
+    pub outcomes: Vec<Option<Outcome>>,
+}
+
+/// Worker processes of one fuzz target.
+#[derive(Debug)]
+pub struct WorkerPool {
+    binary: PathBuf,
+    options: PoolOptions,
+    crew: Mutex<Crew>,
+    /// Size of the parts a round is written in (`ROUND_BYTES`; small in tests).
+    round_bytes: usize,
+}
+
+impl WorkerPool {
+    /// Starts `options.jobs` workers of `binary` (a fuzz target built with
+    /// [`build_patched`]) and waits until each has run the target's init code.
+    pub fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
+        let crew = Crew::start(binary, &options, Vec::new())?;
+        Ok(WorkerPool {
+            binary: binary.to_path_buf(),
+            options,
+            crew: Mutex::new(crew),
+            round_bytes: ROUND_BYTES,
+        })
+    }
+
+    fn crew(&self) -> MutexGuard<'_, Crew> {
+        self.crew.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Number of workers.
+    pub fn jobs(&self) -> usize {
+        self.crew().jobs()
+    }
+
+    /// Whether the target takes an `Arbitrary` type (its input then has a
+    /// [`debug_format`](Self::debug_format)).
+    pub fn typed_input(&self) -> bool {
+        self.crew().typed
+    }
+
+    /// Runs one input (to reproduce an artifact).
+    pub fn run(&self, input: &[u8]) -> Result<Outcome, PoolError> {
+        let result = self.first_accepted(&[input], &|_| true)?;
+        result
+            .outcomes
+            .into_iter()
+            .next()
+            .flatten()
+            .ok_or_else(|| PoolError::Protocol("the input was not run".to_string()))
+    }
+
+    /// Runs a round: inputs in index order, in parallel, until the lowest
+    /// index whose outcome satisfies `accept` is known.
+    pub fn first_accepted(
+        &self,
+        inputs: &[&[u8]],
+        accept: &(dyn Fn(&Outcome) -> bool + Sync),
+    ) -> Result<RoundResult, PoolError> {
+        let mut produce = |index: usize, out: &mut Vec<u8>| out.extend_from_slice(inputs[index]);
+        self.first_accepted_with(inputs.len(), &mut produce, accept)
+    }
+
+    /// [`first_accepted`](Self::first_accepted) with inputs made on demand:
+    /// `produce(i, buf)` appends input `i` to `buf`. Inputs are made in
+    /// order and written to shared memory in parts; parts after the one
+    /// holding the answer are never made.
+    pub fn first_accepted_with(
+        &self,
+        count: usize,
+        produce: &mut dyn FnMut(usize, &mut Vec<u8>),
+        accept: &(dyn Fn(&Outcome) -> bool + Sync),
+    ) -> Result<RoundResult, PoolError> {
+        let mut crew = self.crew();
+        let accept_pass = accept(&Outcome::Passed);
+        let mut outcomes = Vec::with_capacity(count);
+        let mut batch = Batch::default();
+        while outcomes.len() < count {
+            let first = outcomes.len();
+            batch.clear();
+            while first + batch.len() < count
+                && (batch.len() == 0 || batch.footprint() < self.round_bytes)
+            {
+                produce(first + batch.len(), &mut batch.data);
+                batch.ends.push(batch.data.len() as u64);
+            }
+            crew.load(&batch, accept_pass)?;
+            let part = crew.run_round(batch.len(), accept)?;
+            let accepted = part.iter().position(|o| o.as_ref().is_some_and(accept));
+            outcomes.extend(part);
+            if let Some(index) = accepted {
+                outcomes.resize(count, None);
+                return Ok(RoundResult {
+                    accepted: Some(first + index),
+                    outcomes,
+                });
+            }
+        }
+        Ok(RoundResult {
+            accepted: None,
+            outcomes,
+        })
+    }
+
+    /// The `Debug` form of a typed target's input, as `cargo fuzz fmt` prints
+    /// it: a one-off worker runs the input with `RUST_LIBFUZZER_DEBUG_PATH`
+    /// set, so the target's own `fuzz_target!` expansion writes it. `None`
+    /// for raw-bytes targets and for inputs too short for the type.
+    pub fn debug_format(&self, input: &[u8]) -> Result<Option<String>, PoolError> {
+        if !self.typed_input() {
+            return Ok(None);
+        }
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("debug.txt");
+        let options = PoolOptions {
+            jobs: 1,
+            ..self.options.clone()
+        };
+        let env = vec![(
+            OsString::from("RUST_LIBFUZZER_DEBUG_PATH"),
+            path.clone().into_os_string(),
+        )];
+        let mut crew = Crew::start(&self.binary, &options, env)?;
+        let batch = Batch {
+            data: input.to_vec(),
+            ends: vec![input.len() as u64],
+        };
+        crew.load(&batch, true)?;
+        crew.run_round(1, &|_| true)?;
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text.trim_end().to_string())),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+}

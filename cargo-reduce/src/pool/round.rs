@@ -1,0 +1,301 @@
+//! One round seen from the parent: the event loop that collects failures,
+//! lowers the shared `best` index when an outcome is accepted, watches every
+//! busy worker (timeout, RSS limit, work that can no longer matter), blames a
+//! dead worker's death on the input it was running, respawns it to finish
+//! the round, and finally re-runs any input a death left unrun.
+//!
+//! Passing inputs cost the parent nothing during the round: workers only
+//! write their slots, which are read once at the end.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::crew::Crew;
+use super::error::PoolError;
+use super::failure::{classify_death, Failure, KillReason};
+use super::protocol::{Event, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
+use super::worker::wait_readable;
+use super::Outcome;
+
+/// How long a worker may go on with an input that can no longer be the
+/// answer (it lies above an accepted one) before it is killed.
+const STALE_GRACE: Duration = Duration::from_millis(20);
+
+/// Deaths without a test running, per round, before the pool gives up.
+const MAX_IDLE_DEATHS: usize = 3;
+
+/// What the parent last saw a busy worker doing.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    current: u64,
+    since: Instant,
+}
+
+/// The state of the round in progress.
+pub(crate) struct Round<'a> {
+    pub(super) crew: &'a mut Crew,
+    accept: &'a (dyn Fn(&Outcome) -> bool + Sync),
+    outcomes: Vec<Option<Outcome>>,
+    busy: Vec<bool>,
+    watch: Vec<Watch>,
+    best_at: Option<Instant>,
+    idle_deaths: usize,
+}
+
+impl<'a> Round<'a> {
+    pub fn new(
+        crew: &'a mut Crew,
+        count: usize,
+        accept: &'a (dyn Fn(&Outcome) -> bool + Sync),
+    ) -> Self {
+        let jobs = crew.jobs();
+        let watch = Watch {
+            current: 0,
+            since: Instant::now(),
+        };
+        Round {
+            crew,
+            accept,
+            outcomes: vec![None; count],
+            busy: vec![false; jobs],
+            watch: vec![watch; jobs],
+            best_at: None,
+            idle_deaths: 0,
+        }
+    }
+
+    /// Sends the round to `slot` (respawning its worker if needed, or if the
+    /// old one turns out to be dead).
+    pub fn start(&mut self, slot: usize, resume: Option<(u64, u64)>) -> Result<(), PoolError> {
+        if let Err(err) = self.crew.send_round(slot, resume) {
+            let PoolError::Io(_) = err else {
+                return Err(err);
+            };
+            // Died while idle: its pipe is closed. Replace it and try once more.
+            if let Some(mut dead) = self.crew.workers[slot].take() {
+                dead.reap_exited();
+            }
+            self.crew.send_round(slot, resume)?;
+        }
+        self.busy[slot] = true;
+        self.watch[slot] = Watch {
+            current: 0,
+            since: Instant::now(),
+        };
+        Ok(())
+    }
+
+    /// Runs the event loop until every needed input has an outcome.
+    pub fn run(mut self) -> Result<Vec<Option<Outcome>>, PoolError> {
+        let tick = (self.crew.options.timeout / 8)
+            .clamp(Duration::from_millis(2), Duration::from_millis(50));
+        let mut next_watch = Instant::now() + tick;
+        loop {
+            let busy: Vec<usize> = (0..self.busy.len()).filter(|&s| self.busy[s]).collect();
+            if busy.is_empty() {
+                if self.mop_up()? {
+                    continue;
+                }
+                return Ok(self.finish());
+            }
+            let fds: Vec<_> = busy.iter().map(|&s| self.worker_fd(s)).collect();
+            let wait = next_watch.saturating_duration_since(Instant::now());
+            for ready in wait_readable(&fds, wait.as_millis() as i32)? {
+                self.drain(busy[ready])?;
+            }
+            if Instant::now() >= next_watch {
+                self.watchdog()?;
+                next_watch = Instant::now() + tick;
+            }
+        }
+    }
+
+    fn worker_fd(&self, slot: usize) -> i32 {
+        self.crew.workers[slot]
+            .as_ref()
+            .map_or(-1, |w| w.event_fd())
+    }
+
+    /// Inputs below this index are needed: all of them, or those below the
+    /// lowest accepted one.
+    fn needed(&self) -> usize {
+        self.crew
+            .shm
+            .best()
+            .map_or(self.outcomes.len(), |b| b.min(self.outcomes.len()))
+    }
+
+    fn record(&mut self, index: usize, outcome: Outcome) {
+        if (self.accept)(&outcome) {
+            self.crew.shm.lower_best(index);
+            self.best_at = Some(Instant::now());
+        }
+        self.outcomes[index] = Some(outcome);
+    }
+
+    /// Reads `slot`'s events; handles its death if it closed the pipe.
+    fn drain(&mut self, slot: usize) -> Result<(), PoolError> {
+        let mut events = Vec::new();
+        let worker = self.crew.workers[slot]
+            .as_mut()
+            .expect("busy worker exists");
+        let eof = worker.read_events(&mut events)?;
+        for event in events {
+            match event {
+                Event::Failed {
+                    generation,
+                    index,
+                    text,
+                } if generation == self.crew.generation => {
+                    let index = index as usize;
+                    if index < self.outcomes.len() {
+                        self.record(index, Outcome::Failed(Failure::from_panic_text(&text)));
+                    }
+                }
+                Event::Idle { generation } if generation == self.crew.generation => {
+                    self.busy[slot] = false;
+                }
+                _ => {} // Left over from an earlier round.
+            }
+        }
+        if eof {
+            self.on_death(slot, None)?;
+        }
+        Ok(())
+    }
+
+    /// Kills busy workers whose test ran too long, whose memory grew too
+    /// large, or whose test can no longer change the answer.
+    fn watchdog(&mut self) -> Result<(), PoolError> {
+        let now = Instant::now();
+        let options = self.crew.options.clone();
+        if self.best_at.is_none() && self.crew.shm.best().is_some() {
+            self.best_at = Some(now); // Lowered by the workers (accepted passes).
+        }
+        for slot in 0..self.busy.len() {
+            if !self.busy[slot] {
+                continue;
+            }
+            let current = self.crew.shm.area(slot).current.load(Ordering::Relaxed);
+            let watch = &mut self.watch[slot];
+            if current != watch.current {
+                *watch = Watch {
+                    current,
+                    since: now,
+                };
+            }
+            let running = current != 0;
+            let overdue = running && now.duration_since(watch.since) >= options.timeout;
+            let rss_mb = self.crew.workers[slot]
+                .as_ref()
+                .and_then(|w| w.rss_mb())
+                .unwrap_or(0);
+            let stale = running
+                && self
+                    .crew
+                    .shm
+                    .best()
+                    .is_some_and(|best| current - 1 > best as u64)
+                && self
+                    .best_at
+                    .is_some_and(|at| now.duration_since(at) >= STALE_GRACE);
+            let reason = if overdue {
+                Some(KillReason::Timeout(options.timeout))
+            } else if options.rss_limit_mb > 0 && rss_mb > options.rss_limit_mb {
+                Some(KillReason::Rss {
+                    rss_mb,
+                    limit_mb: options.rss_limit_mb,
+                })
+            } else if stale {
+                Some(KillReason::Stale)
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                self.on_death(slot, Some(reason))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles the death of `slot`'s worker (killed for `reason`, or on its
+    /// own): blames the input it was running, then lets a new worker finish
+    /// its range if that range or the round still needs work.
+    fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
+        let mut worker = self.crew.workers[slot].take().expect("dying worker exists");
+        let status = match reason {
+            Some(reason) => worker.reap(reason),
+            None => worker.reap_exited(),
+        };
+        self.busy[slot] = false;
+        let area = self.crew.shm.area(slot);
+        let current = area.current.load(Ordering::Acquire) as usize;
+        let range_end = area.range_end.load(Ordering::Acquire);
+        let mut resume = None;
+        if current == 0 || current > self.outcomes.len() {
+            self.idle_deaths += 1;
+            if self.idle_deaths > MAX_IDLE_DEATHS {
+                let stderr = worker.stderr_tail();
+                return Err(PoolError::WorkerDied { status, stderr });
+            }
+        } else {
+            let index = current - 1;
+            let unresolved =
+                self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_PENDING;
+            // A timeout is about the test the watchdog saw; if that one
+            // finished just before the kill, the next one is rerun instead.
+            let timed_out = matches!(worker.kill_reason, Some(KillReason::Timeout(_)));
+            let moved_on = timed_out && self.watch[slot].current != current as u64;
+            if unresolved && !moved_on {
+                let note = self.crew.shm.note(slot);
+                if let Some(failure) = classify_death(worker.kill_reason, note.as_ref(), status) {
+                    self.record(index, Outcome::Failed(failure));
+                }
+            }
+            resume = Some((current as u64, range_end));
+        }
+        drop(worker);
+        let needed = self.needed();
+        let range_needed = resume.is_some_and(|(from, to)| from < to && (from as usize) < needed);
+        if range_needed || self.crew.shm.next_unclaimed() < needed {
+            self.start(slot, resume)?;
+        }
+        Ok(())
+    }
+
+    /// Hands needed inputs that no worker ran (a death cut their range short
+    /// and no replacement was started) to idle workers; false if none.
+    fn mop_up(&mut self) -> Result<bool, PoolError> {
+        let needed = self.needed();
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        for index in 0..needed {
+            if self.outcomes[index].is_some() || self.crew.shm.slot(index) != SLOT_PENDING {
+                continue;
+            }
+            match runs.last_mut() {
+                Some((_, end)) if *end == index as u64 => *end += 1,
+                _ => runs.push((index as u64, index as u64 + 1)),
+            }
+        }
+        if runs.is_empty() {
+            return Ok(false);
+        }
+        for (slot, run) in runs.into_iter().take(self.busy.len()).enumerate() {
+            self.start(slot, Some(run))?;
+        }
+        Ok(true)
+    }
+
+    /// Every outcome observed: failures as recorded, passes from the slots.
+    fn finish(mut self) -> Vec<Option<Outcome>> {
+        for (index, outcome) in self.outcomes.iter_mut().enumerate() {
+            if outcome.is_none() {
+                let slot = self.crew.shm.slot(index);
+                if slot == SLOT_PASSED || slot == SLOT_REJECTED {
+                    *outcome = Some(Outcome::Passed);
+                }
+            }
+        }
+        self.outcomes
+    }
+}

@@ -1,0 +1,373 @@
+//! End-to-end tests of the pool on the `tests-fixtures/pool-demo` cargo-fuzz
+//! crate: it is built once per test process against the harness (checking
+//! that its lock file comes back byte-identical), then each target's ways to
+//! pass and fail are checked through real workers.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use super::crew::Crew;
+use super::*;
+
+const TARGETS: &[&str] = &[
+    "bytes_panic",
+    "crashes",
+    "typed",
+    "corpus_bytes",
+    "init",
+    "mutator",
+    "trivial",
+];
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/pool-demo")
+}
+
+/// `<target dir>/pool-fixture`, next to the test binary's own build.
+fn work_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    exe.ancestors()
+        .nth(3)
+        .expect("target/debug/deps/binary")
+        .join("pool-fixture")
+}
+
+/// The fixture's binaries, built once per test process.
+fn binaries() -> &'static HashMap<&'static str, PathBuf> {
+    static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
+    BINARIES.get_or_init(|| {
+        let fuzz_dir = fuzz_dir();
+        let lock = build::lock_file(&fuzz_dir).unwrap();
+        let before = std::fs::read(&lock).unwrap();
+        let version = locked_libfuzzer_version(&fuzz_dir).unwrap();
+        let harness = work_dir().join(format!("harness/libfuzzer-sys-{version}"));
+        write_harness(&harness, &version).unwrap();
+        let built = build_patched(&fuzz_dir, &harness, TARGETS, &work_dir().join("target"))
+            .unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
+        TARGETS.iter().copied().zip(built).collect()
+    })
+}
+
+fn options() -> PoolOptions {
+    PoolOptions {
+        jobs: 2,
+        timeout: Duration::from_secs(2),
+        rss_limit_mb: 512,
+        ..PoolOptions::default()
+    }
+}
+
+fn pool(target: &str) -> WorkerPool {
+    WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
+}
+
+fn failure(outcome: &Outcome) -> &Failure {
+    outcome
+        .failure()
+        .unwrap_or_else(|| panic!("expected a failure, got {outcome:?}"))
+}
+
+#[test]
+fn raw_bytes_panic_has_location_message_and_signature() {
+    let pool = pool("bytes_panic");
+    assert!(!pool.typed_input());
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+    let outcome = pool.run(b"panic!").unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(failure.kind, FailureKind::Panic);
+    assert_eq!(
+        failure.location.as_deref(),
+        Some("fuzz_targets/bytes_panic.rs:7:9")
+    );
+    assert!(failure
+        .message
+        .as_deref()
+        .unwrap()
+        .starts_with("boom after 6 bytes at 0x"));
+    let other = pool.run(b"panic and more").unwrap();
+    assert_eq!(failure.signature(), other.failure().unwrap().signature());
+    assert_eq!(
+        failure.signature().to_string(),
+        "panic at fuzz_targets/bytes_panic.rs:7:9: boom after _ bytes at 0x_"
+    );
+}
+
+#[test]
+fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
+    let pool = pool("crashes");
+    let cases: &[(&[u8], Option<FailureKind>)] = &[
+        (b"fine", None),
+        (b"abort", Some(FailureKind::Signal(libc::SIGABRT))),
+        (b"overflow", Some(FailureKind::StackOverflow)),
+        (b"fine again", None),
+        (b"loop", Some(FailureKind::Timeout)),
+        (b"alloc", Some(FailureKind::Oom)),
+        (b"rss", Some(FailureKind::Oom)),
+        (b"segv", Some(FailureKind::Signal(libc::SIGSEGV))),
+        (b"exit", Some(FailureKind::Exit(7))),
+        (b"caught", Some(FailureKind::Panic)),
+        (b"fine at last", None),
+    ];
+    let inputs: Vec<&[u8]> = cases.iter().map(|c| c.0).collect();
+    let result = pool.first_accepted(&inputs, &|_| false).unwrap();
+    assert_eq!(result.accepted, None);
+    for ((input, expected), outcome) in cases.iter().zip(&result.outcomes) {
+        let got = outcome.as_ref().map(|o| o.failure().map(|f| f.kind));
+        assert_eq!(
+            got,
+            Some(*expected),
+            "{}: {outcome:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    let alloc = result.outcomes[5]
+        .as_ref()
+        .and_then(Outcome::failure)
+        .unwrap();
+    assert!(
+        alloc
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("malloc(3221225472)"),
+        "{alloc:?}"
+    );
+    let rss = result.outcomes[6]
+        .as_ref()
+        .and_then(Outcome::failure)
+        .unwrap();
+    assert!(rss.message.as_deref().unwrap().contains("rss"), "{rss:?}");
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+#[test]
+fn typed_input_is_decoded_like_libfuzzer_sys() {
+    let pool = pool("typed");
+    assert!(pool.typed_input());
+    // Shorter than `size_hint`'s minimum (1 + 4 bytes): rejected unrun.
+    assert_eq!(pool.run(&[42, 0xff, 0xff, 0xff]).unwrap(), Outcome::Passed);
+    // op = 0 returns Corpus::Reject.
+    assert_eq!(
+        pool.run(&[0, 0xff, 0xff, 0xff, 0xff]).unwrap(),
+        Outcome::Passed
+    );
+    let input = [42, 0xff, 0xff, 0xff, 0xff, b'n', b'm'];
+    let failed = pool.run(&input).unwrap();
+    let message = failed.failure().unwrap().message.clone().unwrap();
+    assert_eq!(message, "value 4294967295 too large for \"nm\"");
+    let debug = pool.debug_format(&input).unwrap().unwrap();
+    assert_eq!(
+        debug,
+        "Command {\n    op: 42,\n    value: 4294967295,\n    name: \"nm\",\n}"
+    );
+    assert_eq!(pool.debug_format(&[1]).unwrap(), None);
+}
+
+#[test]
+fn corpus_init_and_mutator_forms_run() {
+    let corpus = pool("corpus_bytes");
+    assert_eq!(corpus.run(b"").unwrap(), Outcome::Passed);
+    assert_eq!(corpus.run(b"x").unwrap(), Outcome::Passed);
+    let failed = corpus.run(b"corpus").unwrap();
+    assert!(failure(&failed)
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("rejected input"));
+
+    let init = pool("init");
+    assert_eq!(init.run(b"zzz").unwrap(), Outcome::Passed);
+    let failed = init.run(b"init").unwrap();
+    assert_eq!(
+        failure(&failed).message.as_deref(),
+        Some("starts with a word")
+    );
+
+    let mutator = pool("mutator");
+    assert_eq!(mutator.run(b"x").unwrap(), Outcome::Passed);
+    assert_eq!(
+        failure(&mutator.run(b"mut").unwrap()).kind,
+        FailureKind::Panic
+    );
+}
+
+#[test]
+fn init_panic_fails_the_start() {
+    let env = vec![(OsString::from("POOL_DEMO_INIT_PANIC"), OsString::from("1"))];
+    match Crew::start(&binaries()["init"], &options(), env) {
+        Err(PoolError::InitFailed(failure)) => {
+            assert_eq!(failure.message.as_deref(), Some("init asked to fail"))
+        }
+        other => panic!("expected an init failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn first_accepted_equals_a_sequential_run() {
+    let mut pool = pool("trivial");
+    pool.round_bytes = 300; // Several parts per round.
+    let mut inputs: Vec<&[u8]> = vec![b"pass"; 200];
+    inputs[57] = b"FAIL";
+    inputs[58] = b"FAIL";
+    inputs[150] = b"FAIL";
+    let failed = |o: &Outcome| o.failure().is_some();
+    let result = pool.first_accepted(&inputs, &failed).unwrap();
+    assert_eq!(result.accepted, Some(57));
+    assert!(result.outcomes[..57]
+        .iter()
+        .all(|o| *o == Some(Outcome::Passed)));
+    assert_eq!(result.outcomes.len(), 200);
+    // Accepting passes: the first input wins at once.
+    assert_eq!(
+        pool.first_accepted(&inputs, &|o| !failed(o))
+            .unwrap()
+            .accepted,
+        Some(0)
+    );
+    // Inputs made on demand.
+    let mut produce =
+        |i: usize, out: &mut Vec<u8>| out.extend_from_slice(if i == 3 { b"FAIL" } else { b"ok" });
+    let result = pool.first_accepted_with(10, &mut produce, &failed).unwrap();
+    assert_eq!(result.accepted, Some(3));
+}
+
+#[test]
+fn crashes_below_the_answer_are_run_and_respawned() {
+    let pool = pool("crashes");
+    let inputs: Vec<&[u8]> = vec![
+        b"abort", b"fine", b"segv", b"exit", b"caught", b"abort", b"caught",
+    ];
+    let panicked = |o: &Outcome| o.failure().is_some_and(|f| f.kind == FailureKind::Panic);
+    let result = pool.first_accepted(&inputs, &panicked).unwrap();
+    assert_eq!(result.accepted, Some(4));
+    let kinds: Vec<_> = result.outcomes[..4]
+        .iter()
+        .map(|o| o.as_ref().expect("run").failure().map(|f| f.kind))
+        .collect();
+    let expected = [
+        Some(FailureKind::Signal(libc::SIGABRT)),
+        None,
+        Some(FailureKind::Signal(libc::SIGSEGV)),
+        Some(FailureKind::Exit(7)),
+    ];
+    assert_eq!(kinds, expected);
+}
+
+#[test]
+fn work_above_the_answer_is_abandoned_not_waited_for() {
+    let pool = pool("crashes");
+    let inputs: Vec<&[u8]> = vec![b"fine", b"caught", b"loop", b"loop", b"loop"];
+    let panicked = |o: &Outcome| o.failure().is_some_and(|f| f.kind == FailureKind::Panic);
+    let started = Instant::now();
+    let result = pool.first_accepted(&inputs, &panicked).unwrap();
+    assert_eq!(result.accepted, Some(1));
+    assert!(
+        started.elapsed() < options().timeout / 2,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+#[test]
+fn restart_after_failure_keeps_results() {
+    let options = PoolOptions {
+        restart_after_failure: true,
+        ..options()
+    };
+    let pool = WorkerPool::start(&binaries()["trivial"], options).unwrap();
+    let inputs: Vec<&[u8]> = vec![b"FAIL", b"ok", b"FAIL", b"ok", b"ok"];
+    let result = pool.first_accepted(&inputs, &|_| false).unwrap();
+    let failed: Vec<bool> = result
+        .outcomes
+        .iter()
+        .map(|o| o.as_ref().unwrap().failure().is_some())
+        .collect();
+    assert_eq!(failed, [true, false, true, false, false]);
+}
+
+#[test]
+fn unused_patch_is_an_error_naming_both_versions() {
+    let binaries = binaries(); // Built first: both builds rewrite the lock.
+    assert!(!binaries.is_empty());
+    let fuzz_dir = fuzz_dir();
+    let lock = build::lock_file(&fuzz_dir).unwrap();
+    let before = std::fs::read(&lock).unwrap();
+    let harness = work_dir().join("harness/wrong-version");
+    write_harness(&harness, "0.4.0").unwrap();
+    let err = build_patched(
+        &fuzz_dir,
+        &harness,
+        &["trivial"],
+        &work_dir().join("target-wrong"),
+    )
+    .expect_err("the patch cannot be used");
+    let locked = locked_libfuzzer_version(&fuzz_dir).unwrap();
+    let message = err.to_string();
+    assert!(matches!(err, BuildError::PatchNotUsed { .. }), "{message}");
+    assert!(
+        message.contains("0.4.0") && message.contains(&locked),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
+}
+
+/// The fixture's `trivial` target body, for the direct-call baseline.
+#[inline(never)]
+fn trivial(data: &[u8]) {
+    if data == b"FAIL" {
+        panic!("trivial failure");
+    }
+}
+
+/// Per-test cost of a round of 1 MB of one-byte inputs against calling the
+/// same code directly. `cargo test --release -- --ignored --nocapture pool_overhead`.
+#[test]
+#[ignore = "benchmark"]
+fn pool_overhead() {
+    let count = 1_000_000;
+    let inputs: Vec<[u8; 1]> = (0..count).map(|i| [i as u8]).collect();
+    let slices: Vec<&[u8]> = inputs.iter().map(|i| &i[..]).collect();
+    let started = Instant::now();
+    for input in &slices {
+        trivial(std::hint::black_box(input));
+    }
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / count as f64;
+    println!("direct call: {:.3} us/test", per(started.elapsed()));
+    let failed = |o: &Outcome| o.failure().is_some();
+    for jobs in [1, 2] {
+        let options = PoolOptions { jobs, ..options() };
+        let pool = WorkerPool::start(&binaries()["trivial"], options.clone()).unwrap();
+        pool.first_accepted(&slices, &failed).unwrap(); // Warm up.
+        let started = Instant::now();
+        let rounds = 5;
+        for _ in 0..rounds {
+            assert_eq!(
+                pool.first_accepted(&slices, &failed).unwrap().accepted,
+                None
+            );
+        }
+        let total = per(started.elapsed()) / f64::from(rounds);
+        // The round alone, without building the batch.
+        let mut crew = Crew::start(&binaries()["trivial"], &options, Vec::new()).unwrap();
+        let batch = shm::Batch {
+            data: vec![7; count],
+            ends: (1..=count as u64).collect(),
+        };
+        crew.load(&batch, false).unwrap();
+        crew.run_round(count, &failed).unwrap();
+        let started = Instant::now();
+        crew.run_round(count, &failed).unwrap();
+        let round = per(started.elapsed());
+        let small = Instant::now();
+        for _ in 0..1000 {
+            pool.first_accepted(&slices[..8], &failed).unwrap();
+        }
+        let small = small.elapsed().as_secs_f64() * 1e3;
+        println!("{jobs} job(s): first_accepted {total:.3} us/test, round only {round:.3} us/test, round of 8: {small:.1} us");
+    }
+}

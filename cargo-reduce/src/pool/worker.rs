@@ -1,0 +1,306 @@
+//! One worker process seen from the parent: spawn it with its pipes and the
+//! shared memory, wait for its handshake, send commands, read events, watch
+//! its memory, kill it and collect its exit status.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, ExitStatus, Stdio};
+use std::time::Instant;
+
+use super::error::PoolError;
+use super::failure::{Failure, KillReason};
+use super::protocol::{next_frame, Command, Event, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
+
+/// How long a worker that closed its event pipe may take to finish exiting.
+const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Keep at most this much of a worker's stderr (it is truncated between rounds).
+const STDERR_KEEP: u64 = 1 << 20;
+
+/// How to start workers: the same for every slot of a pool.
+#[derive(Clone, Debug)]
+pub(crate) struct Launch {
+    /// The fuzz target binary built against the harness.
+    pub binary: PathBuf,
+    /// Descriptor of the shared memory.
+    pub shm_fd: RawFd,
+    /// `FLAG_*` bits for the workers.
+    pub flags: u64,
+    /// Extra environment variables.
+    pub env: Vec<(OsString, OsString)>,
+}
+
+/// A running worker.
+#[derive(Debug)]
+pub(crate) struct Worker {
+    child: Child,
+    commands: File,
+    events: File,
+    pending: Vec<u8>,
+    stderr: File,
+    /// Why the parent killed it, once it did.
+    pub kill_reason: Option<KillReason>,
+    /// Whether the target takes an `Arbitrary` type (from the handshake).
+    pub typed: bool,
+}
+
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills in two new descriptors.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn set_flag(fd: RawFd, get: libc::c_int, set: libc::c_int, flag: libc::c_int) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor the caller owns.
+    let flags = unsafe { libc::fcntl(fd, get) };
+    if flags < 0 || unsafe { libc::fcntl(fd, set, flags | flag) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+impl Worker {
+    /// Starts a worker for `slot`; call [`Worker::handshake`] next.
+    pub fn spawn(launch: &Launch, slot: usize) -> Result<Worker, PoolError> {
+        let spawn_error = |source| PoolError::Spawn {
+            binary: launch.binary.clone(),
+            source,
+        };
+        let (command_read, command_write) = pipe().map_err(spawn_error)?;
+        let (event_read, event_write) = pipe().map_err(spawn_error)?;
+        let stderr = tempfile::tempfile().map_err(spawn_error)?;
+        set_flag(
+            stderr.as_raw_fd(),
+            libc::F_GETFL,
+            libc::F_SETFL,
+            libc::O_APPEND,
+        )
+        .map_err(spawn_error)?;
+        let config = WorkerConfig {
+            shm_fd: launch.shm_fd,
+            command_fd: command_read.as_raw_fd(),
+            event_fd: event_write.as_raw_fd(),
+            slot,
+            flags: launch.flags,
+        };
+        let inherited = [config.shm_fd, config.command_fd, config.event_fd];
+        let mut command = std::process::Command::new(&launch.binary);
+        command
+            .env(WORKER_ENV, config.to_env())
+            .envs(launch.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr.try_clone().map_err(spawn_error)?);
+        // SAFETY: only fcntl, which is async-signal-safe, runs in the child.
+        unsafe {
+            command.pre_exec(move || {
+                for fd in inherited {
+                    if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().map_err(spawn_error)?;
+        drop((command_read, event_write));
+        set_flag(
+            event_read.as_raw_fd(),
+            libc::F_GETFL,
+            libc::F_SETFL,
+            libc::O_NONBLOCK,
+        )
+        .map_err(spawn_error)?;
+        Ok(Worker {
+            child,
+            commands: File::from(command_write),
+            events: File::from(event_read),
+            pending: Vec::new(),
+            stderr,
+            kill_reason: None,
+            typed: false,
+        })
+    }
+
+    /// Waits until the worker ran the target's init code and said hello.
+    pub fn handshake(&mut self, deadline: Instant) -> Result<(), PoolError> {
+        let mut events = Vec::new();
+        loop {
+            let eof = self.read_events(&mut events).map_err(PoolError::Io)?;
+            if let Some(event) = events.drain(..).next() {
+                return self.greeted(event);
+            }
+            if eof {
+                let status = self.reap_exited();
+                return Err(PoolError::WorkerDied {
+                    status,
+                    stderr: self.stderr_tail(),
+                });
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                self.reap(KillReason::Shutdown);
+                return Err(PoolError::StartTimeout {
+                    stderr: self.stderr_tail(),
+                });
+            }
+            wait_readable(&[self.event_fd()], left.as_millis().min(1000) as i32)
+                .map_err(PoolError::Io)?;
+        }
+    }
+
+    /// Handles the first event of a new worker, which must be its hello.
+    fn greeted(&mut self, event: Event) -> Result<(), PoolError> {
+        match event {
+            Event::Hello { version, typed } if version == PROTOCOL_VERSION => {
+                self.typed = typed;
+                Ok(())
+            }
+            Event::Hello { version, .. } => Err(PoolError::Protocol(format!(
+                "worker speaks protocol {version}, expected {PROTOCOL_VERSION}"
+            ))),
+            Event::InitFailed { text } => {
+                self.reap(KillReason::Shutdown);
+                Err(PoolError::InitFailed(Failure::from_panic_text(&text)))
+            }
+            other => Err(PoolError::Protocol(format!("unexpected event {other:?}"))),
+        }
+    }
+
+    /// Sends a command.
+    pub fn send(&mut self, command: &Command) -> io::Result<()> {
+        self.commands.write_all(&command.encode())
+    }
+
+    /// The descriptor to poll for events.
+    pub fn event_fd(&self) -> RawFd {
+        self.events.as_raw_fd()
+    }
+
+    /// Appends the events that arrived to `out`; true once the worker closed
+    /// its end (it died or exited).
+    pub fn read_events(&mut self, out: &mut Vec<Event>) -> io::Result<bool> {
+        let mut buf = [0u8; 64 * 1024];
+        let eof = loop {
+            match self.events.read(&mut buf) {
+                Ok(0) => break true,
+                Ok(n) => self.pending.extend_from_slice(&buf[..n]),
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break false,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        };
+        let mut used = 0;
+        while let Some((body, len)) = next_frame(&self.pending[used..]) {
+            let event = Event::decode(body)
+                .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "bad worker event"))?;
+            out.push(event);
+            used += len;
+        }
+        self.pending.drain(..used);
+        Ok(eof)
+    }
+
+    /// Collects the exit status of a worker that closed its event pipe: it
+    /// is exiting, so wait for it (killing it only if it lingers).
+    pub fn reap_exited(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + EXIT_GRACE;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status,
+                Ok(None) => std::thread::sleep(std::time::Duration::from_micros(50)),
+                Err(_) => break,
+            }
+        }
+        self.reap(KillReason::Shutdown)
+    }
+
+    /// Kills the worker for `reason` (unless it already died of its own) and
+    /// collects its exit status.
+    pub fn reap(&mut self, reason: KillReason) -> ExitStatus {
+        if self.kill_reason.is_none() && self.child.try_wait().ok().flatten().is_none() {
+            self.kill_reason = Some(reason);
+        }
+        let _ = self.child.kill();
+        loop {
+            match self.child.wait() {
+                Ok(status) => return status,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return std::os::unix::process::ExitStatusExt::from_raw(0),
+            }
+        }
+    }
+
+    /// Resident set size in megabytes, from `/proc`.
+    pub fn rss_mb(&self) -> Option<u64> {
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        // SAFETY: sysconf has no preconditions.
+        let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+        Some((pages * page) >> 20)
+    }
+
+    /// Drops old stderr output so a chatty target cannot fill the disk.
+    pub fn trim_stderr(&mut self) {
+        if self.stderr.metadata().is_ok_and(|m| m.len() > STDERR_KEEP) {
+            let _ = self.stderr.set_len(0);
+        }
+    }
+
+    /// The last few kilobytes the worker wrote to stderr.
+    pub fn stderr_tail(&mut self) -> String {
+        let len = self.stderr.metadata().map_or(0, |m| m.len());
+        let mut tail = Vec::new();
+        if self
+            .stderr
+            .seek(SeekFrom::Start(len.saturating_sub(4096)))
+            .is_ok()
+        {
+            let _ = self.stderr.read_to_end(&mut tail);
+        }
+        String::from_utf8_lossy(&tail).into_owned()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.reap(KillReason::Shutdown);
+    }
+}
+
+/// Waits until one of `fds` is readable (or hung up), or `timeout_ms`
+/// passes; returns the indices of the ready ones.
+pub(crate) fn wait_readable(fds: &[RawFd], timeout_ms: i32) -> io::Result<Vec<usize>> {
+    let mut polls: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    // SAFETY: polls a valid array of pollfds.
+    let ready = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout_ms) };
+    if ready < 0 {
+        let err = io::Error::last_os_error();
+        return if err.kind() == io::ErrorKind::Interrupted {
+            Ok(Vec::new())
+        } else {
+            Err(err)
+        };
+    }
+    Ok(polls
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.revents != 0)
+        .map(|(i, _)| i)
+        .collect())
+}

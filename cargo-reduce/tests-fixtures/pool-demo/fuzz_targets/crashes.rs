@@ -1,0 +1,40 @@
+#![no_main]
+// One way to fail per input prefix: everything but a panic kills the process.
+use libfuzzer_sys::fuzz_target;
+use std::hint::black_box;
+
+fn recurse(depth: u64) -> u64 {
+    let frame = black_box([depth; 64]);
+    if depth == 0 {
+        return frame[0];
+    }
+    recurse(depth - 1).wrapping_add(frame[1])
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.starts_with(b"abort") {
+        std::process::abort();
+    } else if data.starts_with(b"overflow") {
+        black_box(recurse(u64::MAX));
+    } else if data.starts_with(b"loop") {
+        loop {
+            black_box(data);
+        }
+    } else if data.starts_with(b"alloc") {
+        // One allocation above the malloc limit.
+        black_box(Vec::<u8>::with_capacity(3 << 30));
+    } else if data.starts_with(b"rss") {
+        // Touched allocations below the malloc limit, 4 GiB at most: only
+        // the RSS watchdog sees these.
+        for _ in 0..64 {
+            std::mem::forget(black_box(vec![1u8; 64 << 20]));
+        }
+    } else if data.starts_with(b"segv") {
+        unsafe { std::ptr::write_volatile(black_box(16usize) as *mut u8, 1) };
+    } else if data.starts_with(b"exit") {
+        std::process::exit(7);
+    } else if data.starts_with(b"caught") {
+        // libFuzzer aborts on any panic, caught or not: so does the pool.
+        let _ = std::panic::catch_unwind(|| panic!("caught inside the target"));
+    }
+});

@@ -1,0 +1,24 @@
+var a = [1, 2, 3];
+assertEq(a.push(4, 5), 5);
+assertEq(a.pop(), 5);
+assertEq(a.shift(), 1);
+assertEq(a.unshift(0), 4);
+assertArrayEq(a.slice(1, 3), [2, 3]);
+assertArrayEq(a.splice(1, 2, 'x', 'y', 'z'), [2, 3]);
+assertArrayEq(a, [0, 'x', 'y', 'z', 4]);
+assertArrayEq([1].concat([2, 3], 4), [1, 2, 3, 4]);
+assertEq([1, 2, 3].join('-'), '1-2-3');
+assertArrayEq([1, 2, 3].reverse(), [3, 2, 1]);
+assertEq([1, 2, 1].indexOf(1, 1), 2);
+assertEq([1, 2, 1].lastIndexOf(1), 2);
+assert([NaN].includes(NaN), 'includes NaN');
+assertArrayEq(new Array(3).fill(7), [7, 7, 7]);
+assertArrayEq([1, 2, 3, 4, 5].copyWithin(0, 3), [4, 5, 3, 4, 5]);
+assertArrayEq(Array.of(7, 8), [7, 8]);
+assertArrayEq(Array.from('abc'), ['a', 'b', 'c']);
+assertArrayEq(Array.from({ length: 3 }, function (_, i) { return i * i; }), [0, 1, 4]);
+assert(Array.isArray([]) && !Array.isArray({}), 'isArray');
+assertEq(Array(5).length, 5);
+assertEq([1, [2, [3]]].toString(), '1,2,3');
+// The list separator of toLocaleString is implementation-defined.
+assert(/^1.+2$/.test([1, 2].toLocaleString()), 'toLocaleString');

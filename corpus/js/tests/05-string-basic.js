@@ -1,0 +1,28 @@
+var s = 'Hello, World';
+assertEq(s.charAt(4), 'o');
+assertEq(s.charCodeAt(0), 72);
+assertEq('😀'.codePointAt(0), 0x1f600);
+assertEq(s.indexOf('o'), 4);
+assertEq(s.lastIndexOf('o'), 8);
+assertEq(s.slice(-5), 'World');
+assertEq(s.substring(7, 5), ', ');
+// Annex B methods are optional outside browsers (Boa builds them only with annex-b).
+if (typeof s.substr === 'function') assertEq(s.substr(1, 3), 'ell');
+assertEq(s.toUpperCase(), 'HELLO, WORLD');
+assertEq(s.toLowerCase(), 'hello, world');
+assertEq('  x '.trim() + '  x '.trimStart() + '  x '.trimEnd(), 'xx   x');
+assertEq('5'.padStart(3, '0') + '5'.padEnd(3, '.'), '0055..');
+assertEq('ab'.repeat(3), 'ababab');
+assert(s.startsWith('Hell') && s.endsWith('ld') && s.includes(', '), 'search');
+assertArrayEq('a,b,,c'.split(','), ['a', 'b', '', 'c']);
+assertEq('a'.concat('b', 1), 'ab1');
+assertEq(s.at(-1), 'd');
+assertEq('a'.localeCompare('b'), -1);
+assertEq(String.fromCharCode(104, 105), 'hi');
+assertEq(String.fromCodePoint(0x1f600), '😀');
+assertEq(String.raw`a\n${1}`, 'a\\n1');
+assertEq(String(123) + String(null) + String(Symbol('q')), '123nullSymbol(q)');
+assertEq(new String('abc').length, 3);
+assertEq('abc'.valueOf(), 'abc');
+assertEq('abc'.toString(), 'abc');
+assertEq('x'.isWellFormed(), true);

@@ -1,0 +1,13 @@
+var text = 'one 1 two 22 three 333';
+assertArrayEq(text.match(/\d+/g), ['1', '22', '333']);
+var all = Array.from(text.matchAll(/(\w+) (\d+)/g));
+assertEq(all.length, 3);
+assertEq(all[2][1], 'three');
+assertEq(text.replace(/\d+/, 'N'), 'one N two 22 three 333');
+assertEq(text.replaceAll(/\d/g, '#'), 'one # two ## three ###');
+assertEq('aaa'.replaceAll('a', 'b'), 'bbb');
+assertEq(text.replace(/(\w+) (\d+)/g, function (m, w, d) { return d.length; }), '1 2 3');
+assertEq(text.search(/two/), 6);
+assertArrayEq('a1b2c'.split(/\d/), ['a', 'b', 'c']);
+assertEq('\u0041\u030a'.normalize('NFC'), '\u00c5');
+assertEq('x-y_z'.replace(/[-_]/g, '$&$&'), 'x--y__z');

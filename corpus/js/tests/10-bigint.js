@@ -1,0 +1,16 @@
+var big = BigInt('123456789012345678901234567890');
+assertEq(big * 2n, 246913578024691357802469135780n);
+assertEq(BigInt(10) ** 3n, 1000n);
+assertEq(7n / 2n, 3n);
+assertEq(-7n % 3n, -1n);
+assertEq(BigInt.asIntN(8, 255n), -1n);
+assertEq(BigInt.asUintN(8, -1n), 255n);
+assertEq((255n).toString(16), 'ff');
+assertEq(big.toLocaleString().length > 0, true);
+assertEq(typeof Object(1n), 'object');
+assertEq(Object(5n).valueOf(), 5n);
+assertThrows(TypeError, function () { return 1n + 1; });
+assertThrows(SyntaxError, function () { return BigInt('1.5'); });
+assertThrows(RangeError, function () { return BigInt(1.5); });
+assertEq(1n < 2 && 2n == 2, true);
+assertEq(BigInt(Number.MAX_SAFE_INTEGER) + 2n, 9007199254740993n);

@@ -1,0 +1,15 @@
+var value = { n: 1, s: 'x', a: [true, null], o: { d: new Date(0) } };
+var text = JSON.stringify(value);
+assertEq(text, '{"n":1,"s":"x","a":[true,null],"o":{"d":"1970-01-01T00:00:00.000Z"}}');
+assertEq(JSON.stringify([1, 2], null, 2), '[\n  1,\n  2\n]');
+assertEq(JSON.stringify({ a: 1, b: 2 }, ['b']), '{"b":2}');
+assertEq(JSON.stringify({ a: 1 }, function (k, v) { return typeof v === 'number' ? v * 2 : v; }), '{"a":2}');
+assertEq(JSON.stringify({ toJSON: function () { return 'custom'; } }), '"custom"');
+assertEq(JSON.stringify(undefined), undefined);
+assertEq(JSON.stringify('\u2028'), '"\u2028"');
+var parsed = JSON.parse(text, function (k, v) { return k === 'n' ? v + 1 : v; });
+assertEq(parsed.n, 2);
+assertEq(parsed.a[0], true);
+assertEq(JSON.parse('"\\u0041"'), 'A');
+assertEq(JSON.parse(' [1, {"x": -0.5e1}] ')[1].x, -5);
+assertEq(JSON[Symbol.toStringTag], 'JSON');

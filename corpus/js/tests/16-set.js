@@ -1,0 +1,15 @@
+var s = new Set([1, 2, 2, 3]);
+assertEq(s.size, 3);
+assertEq(s.add(4), s);
+assert(s.has(4) && !s.has(5), 'has');
+assert(s.delete(1), 'delete');
+assertArrayEq(Array.from(s), [2, 3, 4]);
+assertArrayEq(Array.from(s.values()), [2, 3, 4]);
+assertArrayEq(Array.from(s.keys()), [2, 3, 4]);
+assertArrayEq(Array.from(s.entries())[0], [2, 2]);
+var sum = 0;
+s.forEach(function (v) { sum += v; });
+assertEq(sum, 9);
+assertArrayEq([...new Set('hello')], ['h', 'e', 'l', 'o']);
+s.clear();
+assertEq(s.size, 0);

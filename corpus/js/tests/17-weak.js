@@ -1,0 +1,17 @@
+var key = {};
+var wm = new WeakMap([[key, 1]]);
+assertEq(wm.get(key), 1);
+assert(wm.has(key), 'WeakMap has');
+wm.set(key, 2);
+assertEq(wm.get(key), 2);
+assert(wm.delete(key) && !wm.has(key), 'WeakMap delete');
+assertThrows(TypeError, function () { wm.set(1, 1); });
+var ws = new WeakSet();
+ws.add(key);
+assert(ws.has(key), 'WeakSet has');
+assert(ws.delete(key), 'WeakSet delete');
+var ref = new WeakRef(key);
+assertEq(ref.deref(), key);
+var registry = new FinalizationRegistry(function () {});
+registry.register(key, 'held');
+assertEq(registry.unregister(key), false);

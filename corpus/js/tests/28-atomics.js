@@ -1,0 +1,13 @@
+var sab = new SharedArrayBuffer(16);
+var ia = new Int32Array(sab);
+assertEq(Atomics.add(ia, 0, 5), 0);
+assertEq(Atomics.sub(ia, 0, 2), 5);
+assertEq(Atomics.load(ia, 0), 3);
+assertEq(Atomics.store(ia, 1, 7), 7);
+assertEq(Atomics.exchange(ia, 1, 8), 7);
+assertEq(Atomics.compareExchange(ia, 1, 8, 9), 8);
+assertEq(Atomics.and(ia, 1, 1) + Atomics.or(ia, 1, 2) + Atomics.xor(ia, 1, 1), 9 + 1 + 3);
+assert(Atomics.isLockFree(4), 'isLockFree');
+assertEq(Atomics.notify(ia, 0, 1), 0);
+assertEq(sab.byteLength, 16);
+assertEq(sab.slice(0, 8).byteLength, 8);

@@ -1,0 +1,14 @@
+var s = 'a😀b';
+assertEq(s.length, 4);
+assertEq([...s].length, 3);
+assertEq(s.codePointAt(1), 0x1f600);
+assertEq(s.charCodeAt(1), 0xd83d);
+assertEq('\ud800'.isWellFormed(), false);
+assertEq('\ud800'.toWellFormed(), '\ufffd');
+assertEq('ǅ'.toLowerCase() + 'ß'.toUpperCase(), 'ǆSS');
+assertEq('İ'.toLocaleLowerCase('en-US').length > 0, true);
+assertEq('ABC'.toLocaleUpperCase(), 'ABC');
+assertEq('café'.normalize('NFD').length, 5);
+assertEq(String.fromCharCode(0xd83d, 0xde00), '😀');
+assertArrayEq('a\u2028b'.split(/\s/), ['a', 'b']);
+assertEq(encodeURIComponent('😀'), '%F0%9F%98%80');

@@ -1,0 +1,41 @@
+//! Prototype Graph fuzzing of JavaScript engines, after Hodován's thesis.
+//!
+//! * [`Graph`] is the model: type and signature vertices joined by
+//!   `property`, `proto`, `call`, `construct`, `parameter` and `return` edges,
+//!   with a JSON form and [`Graph::merge`].
+//! * [`discover()`] builds a graph by walking an engine's builtins
+//!   (`js/discover.js`), and [`learn()`] adds the signatures seen while
+//!   running existing tests under a recording prelude (`js/learn.js`).
+//! * [`Generator`] turns random walks on a graph into programs of
+//!   `try`-wrapped call statements, deterministically for a seed.
+//! * [`mutate()`] and [`crossover()`] are libFuzzer custom-mutator hooks over
+//!   such programs.
+//!
+//! The library needs no JavaScript engine: discovery and learning run Node as
+//! a child process, or Boa in-process with the `boa` feature.
+#![deny(missing_docs)]
+
+pub mod discover;
+pub mod engine;
+mod error;
+#[cfg(test)]
+mod fixtures;
+pub mod gen;
+mod index;
+pub mod learn;
+mod model;
+mod mutate;
+pub mod program;
+mod rng;
+
+pub use discover::discover;
+pub use engine::{Engine, EngineKind};
+pub use error::Error;
+pub use gen::{Config, Generator};
+pub use learn::{learn, Learned, TestFile};
+pub use model::{Edge, Graph, SignatureVertex, Stats, TypeVertex, PRIMITIVES};
+pub use mutate::{crossover, mutate};
+pub use program::{Expr, Lit, Program, Stmt};
+
+#[cfg(feature = "cli")]
+pub mod cli;

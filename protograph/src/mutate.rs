@@ -1,0 +1,261 @@
+//! A structure-aware custom mutator for libFuzzer.
+//!
+//! Inputs are programs in generated form (see [`crate::program`]). Each call
+//! parses the input, applies one graph-guided mutation and writes the result
+//! back, never past `max_size`. Some calls defer to libFuzzer's own byte-level
+//! mutation, passed in as a closure so that this crate does not depend on
+//! libfuzzer-sys; lines those mutations break are kept verbatim.
+//!
+//! ```ignore
+//! fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+//!     protograph::mutate(data, size, max_size, seed, generator(), |d, s, m| {
+//!         libfuzzer_sys::fuzzer_mutate(d, s, m)
+//!     })
+//! });
+//! ```
+
+use crate::gen::{Generator, Walk};
+use crate::program::{parse_program, Expr, Program, Stmt};
+use crate::rng::Rng;
+
+/// Statements in a program made from nothing (an empty or unusable input).
+const FRESH_STATEMENTS: usize = 8;
+
+/// The mutations, chosen uniformly except for the libFuzzer share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mutation {
+    Append,
+    Insert,
+    Replace,
+    Regenerate,
+    Delete,
+    Duplicate,
+}
+
+const MUTATIONS: [Mutation; 6] = [
+    Mutation::Append,
+    Mutation::Insert,
+    Mutation::Replace,
+    Mutation::Regenerate,
+    Mutation::Delete,
+    Mutation::Duplicate,
+];
+
+/// Mutates the program in `data[..size]` in place and returns its new size,
+/// at most `max_size` (and `data.len()`). The result depends only on the
+/// input, `seed` and the generator. About one call in ten is handed to
+/// `fallback(data, size, max_size)` (libFuzzer's `fuzzer_mutate`), whose
+/// answer is returned as is.
+pub fn mutate(
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    generator: &Generator,
+    fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    let max_size = max_size.min(data.len());
+    let size = size.min(max_size);
+    let mut rng = Rng::new(u64::from(seed));
+    if size > 0 && rng.chance(1, 10) {
+        return fallback(data, size, max_size).min(max_size);
+    }
+    let mut program = parse_program(&String::from_utf8_lossy(&data[..size]));
+    if !program.stmts.iter().any(|s| matches!(s, Stmt::Def { .. })) {
+        program = generator.program(rng.next_u64(), FRESH_STATEMENTS);
+    } else {
+        let mutation = *rng.pick(&MUTATIONS);
+        apply(generator, &mut rng, &mut program, mutation);
+    }
+    program.renumber();
+    write_within(&mut program, data, max_size)
+}
+
+/// Splices two programs for libFuzzer's `fuzz_crossover!`: a prefix of `a`
+/// followed by a suffix of `b`, written to `out` (at most `out.len()` bytes).
+/// Returns the size written.
+pub fn crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
+    let mut rng = Rng::new(u64::from(seed));
+    let a = parse_program(&String::from_utf8_lossy(a));
+    let mut b = parse_program(&String::from_utf8_lossy(b));
+    // Move b's variables out of a's way before joining; renumber() then
+    // makes the numbering dense again.
+    let offset = a.stmts.len() as u32 + 1;
+    for stmt in &mut b.stmts {
+        if let Stmt::Def { var, expr } = stmt {
+            *var += offset;
+            expr.map_vars(&mut |v| Some(v + offset));
+        }
+    }
+    let cut_a = rng.below(a.stmts.len() + 1);
+    let cut_b = rng.below(b.stmts.len() + 1);
+    let mut joined = Program {
+        stmts: a.stmts[..cut_a].to_vec(),
+    };
+    joined.stmts.extend_from_slice(&b.stmts[cut_b..]);
+    joined.renumber();
+    let max = out.len();
+    write_within(&mut joined, out, max)
+}
+
+fn apply(generator: &Generator, rng: &mut Rng, program: &mut Program, mutation: Mutation) {
+    let n = program.stmts.len();
+    let at = rng.below(n.max(1));
+    match mutation {
+        Mutation::Append => {
+            let stmt = new_statement(generator, rng, program, n);
+            program.stmts.push(stmt);
+        }
+        Mutation::Insert => {
+            let stmt = new_statement(generator, rng, program, at);
+            program.stmts.insert(at, stmt);
+        }
+        Mutation::Replace => {
+            program.stmts[at] = new_statement(generator, rng, program, at);
+        }
+        Mutation::Regenerate => regenerate(generator, rng, program, at),
+        Mutation::Delete => {
+            program.stmts.remove(at);
+        }
+        Mutation::Duplicate => {
+            let len = 1 + rng.below((n - at).min(4));
+            let copy: Vec<Stmt> = program.stmts[at..at + len].to_vec();
+            let to = rng.below(n + 1);
+            program.stmts.splice(to..to, copy);
+        }
+    }
+}
+
+/// A fresh statement that may use the variables defined before position `at`.
+fn new_statement(generator: &Generator, rng: &mut Rng, program: &Program, at: usize) -> Stmt {
+    let mut vars = generator.var_types(program);
+    vars.truncate(at);
+    generator.statement(rng, &mut vars)
+}
+
+/// Replaces a random sub-expression of statement `at` by a new value of the
+/// same type (any type if the graph cannot tell).
+fn regenerate(generator: &Generator, rng: &mut Rng, program: &mut Program, at: usize) {
+    let mut vars = generator.var_types(program);
+    vars.truncate(at);
+    let Stmt::Def { expr, .. } = &mut program.stmts[at] else {
+        return;
+    };
+    let node = rng.below(expr.size());
+    let target = expr.nth_mut(node).expect("node is within size");
+    let ty = generator.index.type_of(target, &vars);
+    let mut walk = Walk {
+        index: &generator.index,
+        config: &generator.config,
+        rng,
+        vars: &vars,
+    };
+    *target = match ty {
+        Some(t) => walk.value(t, generator.config.max_depth),
+        None => walk.any(generator.config.max_depth),
+    };
+    if matches!(target, Expr::This) && node == 0 {
+        // A whole statement reduced to `this` is dull: make a call instead.
+        program.stmts[at] = new_statement(generator, rng, program, at);
+    }
+}
+
+/// Writes `program` into `data[..max_size]`, dropping statements from the end
+/// until it fits. Returns the size written.
+fn write_within(program: &mut Program, data: &mut [u8], max_size: usize) -> usize {
+    let mut text = program.render();
+    while text.len() > max_size && !program.stmts.is_empty() {
+        program.stmts.pop();
+        text = program.render();
+    }
+    let len = text.len().min(max_size);
+    data[..len].copy_from_slice(&text.as_bytes()[..len]);
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::figure1;
+    use crate::gen::Config;
+    use proptest::prelude::*;
+
+    fn generator() -> Generator {
+        Generator::new(&figure1(), Config::default()).unwrap()
+    }
+
+    fn run(input: &[u8], max_size: usize, seed: u32) -> Vec<u8> {
+        let mut data = input.to_vec();
+        data.resize(max_size.max(input.len()), 0);
+        let n = mutate(
+            &mut data,
+            input.len(),
+            max_size,
+            seed,
+            &generator(),
+            |_, size, _| size,
+        );
+        assert!(n <= max_size);
+        data.truncate(n);
+        data
+    }
+
+    #[test]
+    fn empty_input_grows_a_program() {
+        let out = run(b"", 4096, 1);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("try { var v0 = "), "{text}");
+        assert_eq!(parse_program(&text).render(), text);
+    }
+
+    #[test]
+    fn same_seed_same_mutant() {
+        let input = generator().program(5, 6).render().into_bytes();
+        for seed in 0..50 {
+            assert_eq!(run(&input, 4096, seed), run(&input, 4096, seed));
+        }
+    }
+
+    #[test]
+    fn mutants_stay_in_generated_form() {
+        let mut input = generator().program(9, 6).render().into_bytes();
+        for seed in 0..300 {
+            input = run(&input, 2048, seed);
+            let text = String::from_utf8(input.clone()).unwrap();
+            assert!(
+                parse_program(&text)
+                    .stmts
+                    .iter()
+                    .all(|s| matches!(s, Stmt::Def { .. })),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn crossover_joins_and_renumbers() {
+        let g = generator();
+        let (a, b) = (g.program(1, 5).render(), g.program(2, 5).render());
+        let mut out = vec![0; 4096];
+        let n = crossover(a.as_bytes(), b.as_bytes(), &mut out, 3);
+        let text = std::str::from_utf8(&out[..n]).unwrap();
+        let p = parse_program(text);
+        for (i, s) in p.stmts.iter().enumerate() {
+            assert!(
+                matches!(s, Stmt::Def { var, .. } if *var == i as u32),
+                "{text}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn never_exceeds_max_size(input in proptest::collection::vec(any::<u8>(), 0..300), max in 0usize..400, seed: u32) {
+            let mut data = input.clone();
+            data.resize(input.len().max(max), 0);
+            let size = input.len().min(max);
+            let n = mutate(&mut data, size, max, seed, &generator(), |_, s, _| s);
+            prop_assert!(n <= max);
+        }
+    }
+}

@@ -8,9 +8,11 @@
 //! - [`cli`]: the command-line interface.
 #![deny(missing_docs)]
 
+pub mod artifact;
 pub mod cli;
 pub mod engine;
 pub mod oracle;
 pub mod output;
 pub mod pool;
+pub mod project;
 pub mod unit;

@@ -15,16 +15,20 @@ pub enum Exit {
     Failure = 1,
     /// Bad command-line usage (clap's code).
     Usage = 2,
-    /// The input is missing, a directory, empty or unreadable.
+    /// The input is missing, a directory, empty or unreadable; or no fuzz
+    /// crate or artifact was found.
     BadInput = 3,
     /// The test command is missing or cannot run.
     BadCommand = 4,
-    /// The test command does not find the input interesting.
+    /// The test command does not find the input interesting (an artifact
+    /// does not reproduce).
     NotInteresting = 5,
     /// The test command hangs on the input.
     TimedOut = 6,
-    /// The test command disagrees with itself.
+    /// The test command (or fuzz target) disagrees with itself.
     Flaky = 7,
+    /// The fuzz crate does not build against the libfuzzer-sys stand-in.
+    BuildFailed = 8,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
 }
@@ -72,5 +76,47 @@ impl From<anyhow::Error> for CliError {
 impl From<crate::oracle::CommandError> for CliError {
     fn from(e: crate::oracle::CommandError) -> Self {
         CliError::new(Exit::BadCommand, e.to_string())
+    }
+}
+
+impl From<crate::project::DiscoveryError> for CliError {
+    /// Wrong names on the command line are usage errors; a project, fuzz
+    /// crate or artifact that is not there is bad input.
+    fn from(error: crate::project::DiscoveryError) -> Self {
+        use crate::project::DiscoveryError as D;
+        let exit = match &error {
+            D::UnknownPackage { .. } | D::UnknownTarget { .. } | D::NoTarget { .. } => Exit::Usage,
+            D::ArtifactMissing { .. }
+            | D::NoFuzzCrate { .. }
+            | D::NoManifest { .. }
+            | D::ManifestMissing { .. } => Exit::BadInput,
+            _ => Exit::Failure,
+        };
+        CliError::new(exit, error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::DiscoveryError;
+    use std::path::PathBuf;
+
+    #[test]
+    fn discovery_errors_map_to_exit_codes() {
+        let exit = |e: DiscoveryError| CliError::from(e).exit;
+        let path = PathBuf::from("x");
+        assert_eq!(
+            exit(DiscoveryError::ArtifactMissing { path: path.clone() }),
+            Exit::BadInput
+        );
+        assert_eq!(
+            exit(DiscoveryError::NoTarget { path: path.clone() }),
+            Exit::Usage
+        );
+        assert_eq!(
+            exit(DiscoveryError::NoManifest { start: path }),
+            Exit::BadInput
+        );
     }
 }

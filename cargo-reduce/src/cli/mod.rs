@@ -3,6 +3,8 @@
 
 pub mod error;
 pub mod file;
+pub mod fuzz;
+pub mod list;
 pub mod options;
 pub mod report;
 
@@ -17,20 +19,29 @@ use options::GlobalOptions;
 use report::Reporter;
 
 /// cargo-reduce: minimize failing inputs with delta debugging.
+///
+/// Without a subcommand, reduces the crash artifacts of the cargo-fuzz
+/// crates of the current project (all that have no `minimized-from-*` copy
+/// yet, or the ARTIFACTs named), in-process.
 #[derive(Debug, Parser)]
-#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None)]
+#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub global: GlobalOptions,
     #[command(subcommand)]
     #[allow(missing_docs)]
-    pub command: Command,
+    pub command: Option<Command>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub fuzz: fuzz::FuzzArgs,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// List fuzz crates, targets and artifacts (and whether they are reduced).
+    List(list::ListArgs),
     /// Reduce any file with an external test command (exit 0 = interesting).
     #[command(
         after_help = "Example:\n  cargo reduce file crash.js -- sh -c 'node \"$1\" 2>&1 | grep -q TypeError' sh {}"
@@ -64,7 +75,9 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let reporter = Reporter::new(&cli.global);
     let interrupt = install_interrupt_handler();
     let result = match &cli.command {
-        Command::File(args) => file::run(args, &reporter, interrupt),
+        None => fuzz::run(&cli.fuzz, &reporter, interrupt),
+        Some(Command::List(args)) => list::run(args, &reporter),
+        Some(Command::File(args)) => file::run(args, &reporter, interrupt),
     };
     match result {
         Ok(exit) => exit.code(),

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
 use crate::engine::{Counters, Observer, Outcome};
-use crate::unit::Span;
+use crate::unit::ByteAtom;
 
 /// Prints messages in the chosen format.
 #[derive(Debug, Clone)]
@@ -84,6 +84,14 @@ impl Reporter {
         eprintln!("{}: {text}", style("error").red().bold());
     }
 
+    /// A spinner showing `text` while something runs (terminal, human mode).
+    pub fn spinner(&self, text: String) -> Option<ProgressBar> {
+        let bar = self.progress_bar()?;
+        bar.set_prefix("Building");
+        bar.set_message(text);
+        Some(bar)
+    }
+
     /// A progress display, on a terminal in human mode only.
     pub fn progress_bar(&self) -> Option<ProgressBar> {
         if self.quiet || self.is_json() || !self.tty {
@@ -107,7 +115,7 @@ pub struct ReductionProgress<'r> {
     bar: Option<ProgressBar>,
     original: usize,
     current: AtomicUsize,
-    unit: Mutex<&'static str>,
+    unit: Mutex<String>,
 }
 
 impl<'r> ReductionProgress<'r> {
@@ -118,13 +126,13 @@ impl<'r> ReductionProgress<'r> {
             bar: reporter.progress_bar(),
             original,
             current: AtomicUsize::new(original),
-            unit: Mutex::new(""),
+            unit: Mutex::new(String::new()),
         }
     }
 
-    /// A new pass over `unit` atoms begins.
-    pub fn start_pass(&self, unit: &'static str) {
-        *self.unit.lock().expect("unit lock") = unit;
+    /// A new pass (over `unit` atoms, or of one artifact) begins.
+    pub fn start_pass(&self, unit: &str) {
+        *self.unit.lock().expect("unit lock") = unit.to_string();
         if let Some(bar) = &self.bar {
             bar.set_prefix(format!("{unit:>5}"));
         }
@@ -148,18 +156,18 @@ impl<'r> ReductionProgress<'r> {
     }
 }
 
-impl Observer<Span<'_>> for ReductionProgress<'_> {
+impl<A: ByteAtom> Observer<A> for ReductionProgress<'_> {
     fn tested(&self, _outcome: Outcome, counters: &Counters) {
         if let Some(bar) = &self.bar {
             bar.set_message(self.line(counters));
         }
     }
 
-    fn reduced(&self, atoms: &[Span<'_>]) {
-        let bytes = atoms.iter().map(|a| a.0.len()).sum();
+    fn reduced(&self, atoms: &[A]) {
+        let bytes = atoms.iter().map(|a| a.bytes().len()).sum();
         self.current.store(bytes, Ordering::SeqCst);
         if self.reporter.is_verbose() {
-            let unit = *self.unit.lock().expect("unit lock");
+            let unit = self.unit.lock().expect("unit lock").clone();
             let text = format!("{bytes} bytes ({} {unit} atoms)", atoms.len());
             match &self.bar {
                 Some(bar) => bar.println(format!(

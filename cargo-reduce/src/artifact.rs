@@ -1,0 +1,225 @@
+//! Minimizing one fuzz artifact in-process: build the targets against the
+//! libfuzzer-sys stand-in, reproduce the artifact, ddmin its bytes,
+//! canonicalize them, check the result once more, write it beside the
+//! original under libFuzzer's name (`minimized-from-<name>`).
+//!
+//! Nothing here prints; the CLI reports progress through the engine's
+//! observer and the values returned.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::{canonicalize, ddmin, Context, DdminOptions, OracleError, StopReason};
+use crate::oracle::HarnessOracle;
+use crate::pool::{self, BuildError, Failure, PoolError, WorkerPool};
+use crate::project::FuzzProject;
+
+/// Runs of an artifact before reducing: all must fail, the same way.
+pub const REPRODUCE_RUNS: usize = 3;
+
+/// Why an artifact cannot be reduced.
+#[derive(Debug, thiserror::Error)]
+pub enum ArtifactError {
+    /// The artifact runs without failing.
+    #[error("`{}` does not reproduce: the target ran it {REPRODUCE_RUNS} times without failing{hint}", path.display())]
+    DoesNotReproduce {
+        /// The artifact.
+        path: PathBuf,
+        /// What to try.
+        hint: &'static str,
+    },
+    /// The artifact fails in some runs only, or differently between runs.
+    #[error("`{}` is flaky: {what}; skipped", path.display())]
+    Flaky {
+        /// The artifact.
+        path: PathBuf,
+        /// What was seen.
+        what: String,
+    },
+    /// The reduced input no longer failed the same way when checked again.
+    #[error("the reduced `{}` failed differently when checked again ({seen}): the target is nondeterministic; nothing written", path.display())]
+    Unstable {
+        /// The artifact.
+        path: PathBuf,
+        /// The failure seen in the check.
+        seen: String,
+    },
+    /// The worker pool failed.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+}
+
+/// The libfuzzer-sys versions the stand-in implements.
+pub fn supported_version(version: &str) -> bool {
+    version.starts_with("0.4.")
+}
+
+/// Why building the workers failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerBuildError {
+    /// The fuzz crate locks a libfuzzer-sys the stand-in does not implement.
+    #[error("{} locks libfuzzer-sys {version}, which cargo-reduce does not support: its stand-in implements 0.4.x; update the fuzz crate with `cargo update -p libfuzzer-sys`", lock.display())]
+    Unsupported {
+        /// The lock file.
+        lock: PathBuf,
+        /// The locked version.
+        version: String,
+    },
+    /// Cargo or the harness failed.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// Builds `targets` of `project` against the stand-in; returns their
+/// binaries. The stand-in and the build live under the project's target
+/// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
+/// neither invalidates the other and rebuilds are incremental.
+pub fn build_workers(
+    project: &FuzzProject,
+    targets: &[&str],
+) -> Result<Vec<PathBuf>, WorkerBuildError> {
+    let version = pool::locked_libfuzzer_version(&project.fuzz_dir)?;
+    if !supported_version(&version) {
+        return Err(WorkerBuildError::Unsupported {
+            lock: project.lock_file.clone(),
+            version,
+        });
+    }
+    let root = project.target_dir.join("cargo-reduce");
+    let harness = root.join(format!("libfuzzer-sys-{version}"));
+    pool::write_harness(&harness, &version)?;
+    Ok(pool::build_patched(
+        &project.fuzz_dir,
+        &harness,
+        targets,
+        &root.join("build"),
+    )?)
+}
+
+/// Runs `bytes` [`REPRODUCE_RUNS`] times; returns the failure when every
+/// run fails with the same signature.
+pub fn reproduce(
+    pool: &WorkerPool,
+    path: &Path,
+    bytes: &[u8],
+    timeout_artifact: bool,
+) -> Result<Failure, ArtifactError> {
+    let mut failures = Vec::new();
+    for _ in 0..REPRODUCE_RUNS {
+        if let Some(failure) = pool.run(bytes)?.failure() {
+            failures.push(failure.clone());
+        }
+    }
+    let Some(first) = failures.first() else {
+        let hint = if timeout_artifact {
+            " within the timeout; raise --timeout if it is slow rather than endless"
+        } else {
+            ""
+        };
+        return Err(ArtifactError::DoesNotReproduce {
+            path: path.to_path_buf(),
+            hint,
+        });
+    };
+    if failures.len() < REPRODUCE_RUNS {
+        let what = format!(
+            "it failed in {} of {REPRODUCE_RUNS} runs ({})",
+            failures.len(),
+            first.signature()
+        );
+        return Err(ArtifactError::Flaky {
+            path: path.to_path_buf(),
+            what,
+        });
+    }
+    if let Some(other) = failures.iter().find(|f| f.signature() != first.signature()) {
+        let what = format!(
+            "it failed differently between runs ({} / {})",
+            first.signature(),
+            other.signature()
+        );
+        return Err(ArtifactError::Flaky {
+            path: path.to_path_buf(),
+            what,
+        });
+    }
+    Ok(first.clone())
+}
+
+/// A minimized artifact.
+#[derive(Debug, Clone)]
+pub struct Minimized {
+    /// The reduced bytes.
+    pub bytes: Vec<u8>,
+    /// Why the reduction stopped early, if it did (then not 1-minimal).
+    pub stopped: Option<StopReason>,
+}
+
+/// ddmin over bytes, then canonicalization, both through `oracle`. On an
+/// oracle error, returns the best bytes found so far with it.
+pub fn minimize(
+    bytes: Vec<u8>,
+    oracle: &HarnessOracle<'_>,
+    options: &DdminOptions,
+    ctx: &Context<'_, u8>,
+) -> Result<Minimized, (Vec<u8>, OracleError)> {
+    let reduced = ddmin(bytes, oracle, options, ctx).map_err(|e| (e.best, e.source))?;
+    if reduced.stopped.is_some() {
+        return Ok(Minimized {
+            bytes: reduced.atoms,
+            stopped: reduced.stopped,
+        });
+    }
+    let fallback = reduced.atoms.clone();
+    let bytes = canonicalize(reduced.atoms, oracle, ctx).map_err(|e| (fallback, e))?;
+    Ok(Minimized {
+        bytes,
+        stopped: ctx.limits.stop_reason(),
+    })
+}
+
+/// Runs the result once more: it must still fail the same way.
+pub fn verify(
+    pool: &WorkerPool,
+    oracle: &HarnessOracle<'_>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(), ArtifactError> {
+    let outcome = pool.run(bytes)?;
+    if oracle.matches(&outcome) {
+        return Ok(());
+    }
+    let seen = outcome
+        .failure()
+        .map_or_else(|| "no failure".to_string(), |f| f.signature().to_string());
+    Err(ArtifactError::Unstable {
+        path: path.to_path_buf(),
+        seen,
+    })
+}
+
+/// Where libFuzzer (`-minimize_crash`) and cargo-reduce put a minimized
+/// artifact: `minimized-from-<name>` beside it.
+pub fn minimized_path(artifact: &Path) -> PathBuf {
+    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
+    artifact.with_file_name(format!("{}{name}", crate::project::MINIMIZED_PREFIX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimized_names_follow_libfuzzer() {
+        assert_eq!(
+            minimized_path(Path::new("fuzz/artifacts/t/crash-abc")),
+            Path::new("fuzz/artifacts/t/minimized-from-crash-abc")
+        );
+    }
+
+    #[test]
+    fn only_0_4_is_supported() {
+        assert!(supported_version("0.4.13"));
+        assert!(!supported_version("0.3.5"));
+        assert!(!supported_version("0.5.0"));
+    }
+}

@@ -1,0 +1,279 @@
+//! `cargo reduce list`: the fuzz crates, fuzz targets and libFuzzer
+//! artifacts that `cargo reduce` finds, and whether each artifact was
+//! reduced already, so users can see what it would work on (and tools can
+//! read it as JSON lines) before running anything.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::error::{CliError, Exit};
+use super::report::Reporter;
+use crate::project::{discover, select_target, Artifact, FuzzProject, FuzzTarget};
+
+/// Arguments of `cargo reduce list`.
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// The project's or the fuzz crate's `Cargo.toml` [default: the nearest
+    /// one in the current directory or above].
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Only these fuzz packages (repeatable).
+    #[arg(short, long, value_name = "NAME")]
+    pub package: Vec<String>,
+    /// Only this fuzz target.
+    #[arg(long, value_name = "NAME")]
+    pub target: Option<String>,
+}
+
+/// Runs `cargo reduce list`: a table per fuzz crate on stdout, or with
+/// `--message-format json` one `fuzz-artifact` line per artifact and one
+/// `fuzz-target` line per target without artifacts.
+pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, CliError> {
+    let mut projects = discover(args.manifest_path.as_deref(), &args.package)?;
+    if let Some(target) = &args.target {
+        select_target(&mut projects, target)?;
+    }
+    if reporter.is_json() {
+        for message in messages(&projects) {
+            reporter.message(&message);
+        }
+    } else {
+        print!("{}", table(&projects));
+    }
+    Ok(Exit::Success)
+}
+
+/// The JSON lines of `list`, each with its `reason`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+enum ListMessage<'a> {
+    /// One artifact of a target.
+    FuzzArtifact {
+        package: &'a str,
+        manifest_path: &'a Path,
+        target: &'a str,
+        path: &'a Path,
+        name: &'a str,
+        kind: &'static str,
+        size: u64,
+        minimized: Option<&'a Path>,
+        minimized_size: Option<u64>,
+    },
+    /// A target without artifacts.
+    FuzzTarget {
+        package: &'a str,
+        manifest_path: &'a Path,
+        target: &'a str,
+        source: &'a Path,
+        artifacts_dir: &'a Path,
+    },
+}
+
+/// The messages for `projects`, in table order.
+fn messages(projects: &[FuzzProject]) -> Vec<ListMessage<'_>> {
+    let mut messages = Vec::new();
+    for project in projects {
+        for target in &project.targets {
+            if target.artifacts.is_empty() {
+                messages.push(target_message(project, target));
+            }
+            for artifact in &target.artifacts {
+                messages.push(artifact_message(project, target, artifact));
+            }
+        }
+    }
+    messages
+}
+
+fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> ListMessage<'a> {
+    ListMessage::FuzzTarget {
+        package: &project.package,
+        manifest_path: &project.manifest_path,
+        target: &target.name,
+        source: &target.source,
+        artifacts_dir: &target.artifacts_dir,
+    }
+}
+
+fn artifact_message<'a>(
+    project: &'a FuzzProject,
+    target: &'a FuzzTarget,
+    artifact: &'a Artifact,
+) -> ListMessage<'a> {
+    ListMessage::FuzzArtifact {
+        package: &project.package,
+        manifest_path: &project.manifest_path,
+        target: &target.name,
+        path: &artifact.path,
+        name: &artifact.name,
+        kind: artifact.kind.as_str(),
+        size: artifact.size,
+        minimized: artifact.minimized.as_deref(),
+        minimized_size: minimized_size(artifact),
+    }
+}
+
+/// The size of the artifact's minimized copy, if it has a readable one.
+fn minimized_size(artifact: &Artifact) -> Option<u64> {
+    let path = artifact.minimized.as_deref()?;
+    fs::metadata(path).ok().map(|m| m.len())
+}
+
+const HEADER: [&str; 5] = ["TARGET", "ARTIFACT", "KIND", "SIZE", "REDUCED"];
+
+/// The human table: per fuzz crate a heading line, then one row per
+/// artifact, and one per target without artifacts.
+fn table(projects: &[FuzzProject]) -> String {
+    let mut out = String::new();
+    for (i, project) in projects.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "{}  {}\n",
+            project.package,
+            project.manifest_path.display()
+        ));
+        out.push_str(&aligned(&rows(project)));
+    }
+    out
+}
+
+/// The header and the rows of `project`'s table.
+fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
+    let mut rows = vec![HEADER.map(String::from)];
+    for target in &project.targets {
+        if target.artifacts.is_empty() {
+            rows.push([
+                target.name.clone(),
+                "(none)".into(),
+                "".into(),
+                "".into(),
+                "".into(),
+            ]);
+        }
+        for artifact in &target.artifacts {
+            rows.push([
+                target.name.clone(),
+                artifact.name.clone(),
+                artifact.kind.to_string(),
+                artifact.size.to_string(),
+                reduced(artifact),
+            ]);
+        }
+    }
+    rows
+}
+
+/// `yes (N B)` with the minimized copy's size, or `no`.
+fn reduced(artifact: &Artifact) -> String {
+    match (&artifact.minimized, minimized_size(artifact)) {
+        (Some(_), Some(size)) => format!("yes ({size} B)"),
+        (Some(_), None) => "yes".into(),
+        (None, _) => "no".into(),
+    }
+}
+
+/// `rows` as indented columns; the size column is right-aligned.
+fn aligned(rows: &[[String; 5]]) -> String {
+    let mut widths = [0; 5];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let [target, name, kind, size, reduced] = row;
+        let line = format!(
+            "  {target:<w0$}  {name:<w1$}  {kind:<w2$}  {size:>w3$}  {reduced}",
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::ArtifactKind;
+
+    fn artifact(name: &str, kind: ArtifactKind, size: u64) -> Artifact {
+        Artifact {
+            path: PathBuf::from(format!("/p/fuzz/artifacts/parse/{name}")),
+            name: name.into(),
+            kind,
+            size,
+            minimized: None,
+        }
+    }
+
+    fn target(name: &str, artifacts: Vec<Artifact>) -> FuzzTarget {
+        FuzzTarget {
+            name: name.into(),
+            source: PathBuf::from(format!("/p/fuzz/fuzz_targets/{name}.rs")),
+            artifacts_dir: PathBuf::from(format!("/p/fuzz/artifacts/{name}")),
+            artifacts,
+        }
+    }
+
+    fn project() -> FuzzProject {
+        let mut reduced = artifact("crash-1", ArtifactKind::Crash, 1234);
+        // A minimized copy that cannot be read still counts as reduced.
+        reduced.minimized = Some(PathBuf::from("/p/nonexistent/minimized-from-crash-1"));
+        FuzzProject {
+            package: "app-fuzz".into(),
+            manifest_path: PathBuf::from("/p/fuzz/Cargo.toml"),
+            fuzz_dir: PathBuf::from("/p/fuzz"),
+            workspace_root: PathBuf::from("/p/fuzz"),
+            target_dir: PathBuf::from("/p/fuzz/target"),
+            lock_file: PathBuf::from("/p/fuzz/Cargo.lock"),
+            targets: vec![
+                target("decode", vec![]),
+                target(
+                    "parse",
+                    vec![reduced, artifact("slow-unit-2", ArtifactKind::SlowUnit, 7)],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_table_lists_targets_without_artifacts_too() {
+        let expected = "\
+app-fuzz  /p/fuzz/Cargo.toml
+  TARGET  ARTIFACT     KIND       SIZE  REDUCED
+  decode  (none)
+  parse   crash-1      crash      1234  yes
+  parse   slow-unit-2  slow-unit     7  no
+";
+        assert_eq!(table(&[project()]), expected);
+    }
+
+    #[test]
+    fn json_lines_have_a_reason_and_every_field() {
+        let project = project();
+        let lines: Vec<String> = messages(std::slice::from_ref(&project))
+            .iter()
+            .map(|m| serde_json::to_string(m).expect("serializes"))
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            lines[0],
+            r#"{"reason":"fuzz-target","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"decode","source":"/p/fuzz/fuzz_targets/decode.rs","artifacts_dir":"/p/fuzz/artifacts/decode"}"#
+        );
+        assert_eq!(
+            lines[2],
+            r#"{"reason":"fuzz-artifact","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"parse","path":"/p/fuzz/artifacts/parse/slow-unit-2","name":"slow-unit-2","kind":"slow-unit","size":7,"minimized":null,"minimized_size":null}"#
+        );
+        assert!(lines[1].contains(r#""minimized":"/p/nonexistent/minimized-from-crash-1""#));
+    }
+}

@@ -1,0 +1,146 @@
+//! The in-process oracle of `cargo reduce` for fuzz artifacts: candidates
+//! run in the target's worker pool, and a candidate is interesting only if
+//! it fails *the same way* as the original artifact.
+//!
+//! "The same way" is a [`Signature`] comparison at a chosen [`MatchLevel`]:
+//! by default the kind (panic, signal, timeout, out of memory…) and, for
+//! panics, the location and the message with numbers and addresses blanked
+//! out. Without it, ddmin happily slips from one bug to another that a
+//! shorter input reaches (the `two_panics` demo target is such a trap).
+
+use clap::ValueEnum;
+
+use crate::engine::{
+    Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
+};
+use crate::pool::{Failure, Outcome, Signature, WorkerPool};
+
+/// How closely a candidate's failure must match the artifact's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum, Default)]
+pub enum MatchLevel {
+    /// The same kind of failure (any panic, the same signal, a timeout…).
+    Kind,
+    /// The same kind, and for panics the same `file:line:column`.
+    Location,
+    /// The same kind, location and normalized panic message.
+    #[default]
+    Message,
+}
+
+impl MatchLevel {
+    /// True when `actual` matches `expected` at this level.
+    pub fn matches(self, expected: &Signature, actual: &Signature) -> bool {
+        expected.kind == actual.kind
+            && (self < MatchLevel::Location || expected.location == actual.location)
+            && (self < MatchLevel::Message || expected.message == actual.message)
+    }
+}
+
+/// Runs candidates in a [`WorkerPool`], interesting when they fail like
+/// the artifact.
+pub struct HarnessOracle<'p> {
+    pool: &'p WorkerPool,
+    expected: Signature,
+    level: MatchLevel,
+}
+
+impl<'p> HarnessOracle<'p> {
+    /// An oracle looking for `expected`'s failure at `level`.
+    pub fn new(pool: &'p WorkerPool, expected: &Failure, level: MatchLevel) -> Self {
+        HarnessOracle {
+            pool,
+            expected: expected.signature(),
+            level,
+        }
+    }
+
+    /// True when `outcome` is the failure this oracle looks for.
+    pub fn matches(&self, outcome: &Outcome) -> bool {
+        outcome
+            .failure()
+            .is_some_and(|f| self.level.matches(&self.expected, &f.signature()))
+    }
+
+    /// The failure looked for.
+    pub fn expected(&self) -> &Signature {
+        &self.expected
+    }
+}
+
+impl Oracle<u8> for HarnessOracle<'_> {
+    fn test(
+        &self,
+        candidate: &Candidate<'_, u8>,
+        _cancel: &Cancel<'_>,
+    ) -> Result<Option<EngineOutcome>, OracleError> {
+        let outcome = self.pool.run(&candidate.to_vec())?;
+        Ok(Some(EngineOutcome::from_bool(self.matches(&outcome))))
+    }
+
+    fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
+        Some(self)
+    }
+}
+
+impl RoundOracle<u8> for HarnessOracle<'_> {
+    fn test_round(
+        &self,
+        candidates: &[Candidate<'_, u8>],
+    ) -> Result<Vec<Option<EngineOutcome>>, OracleError> {
+        let mut produce = |i: usize, out: &mut Vec<u8>| {
+            for part in candidates[i].parts() {
+                out.extend_from_slice(part);
+            }
+        };
+        let accept = |outcome: &Outcome| self.matches(outcome);
+        let round = self
+            .pool
+            .first_accepted_with(candidates.len(), &mut produce, &accept)?;
+        Ok(round
+            .outcomes
+            .iter()
+            .map(|o| {
+                o.as_ref()
+                    .map(|o| EngineOutcome::from_bool(self.matches(o)))
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::FailureKind;
+
+    fn panic_at(location: &str, message: &str) -> Signature {
+        Failure {
+            kind: FailureKind::Panic,
+            message: Some(message.into()),
+            location: Some(location.into()),
+        }
+        .signature()
+    }
+
+    #[test]
+    fn levels_loosen_from_message_to_kind() {
+        let expected = panic_at("src/a.rs:3:5", "index 7 out of range");
+        let renumbered = panic_at("src/a.rs:3:5", "index 2 out of range");
+        let other_message = panic_at("src/a.rs:3:5", "slice too short");
+        let elsewhere = panic_at("src/b.rs:9:1", "index 7 out of range");
+        let abort = Failure {
+            kind: FailureKind::Signal(6),
+            message: None,
+            location: None,
+        }
+        .signature();
+        assert!(
+            MatchLevel::Message.matches(&expected, &renumbered),
+            "numbers are normalized"
+        );
+        assert!(!MatchLevel::Message.matches(&expected, &other_message));
+        assert!(MatchLevel::Location.matches(&expected, &other_message));
+        assert!(!MatchLevel::Location.matches(&expected, &elsewhere));
+        assert!(MatchLevel::Kind.matches(&expected, &elsewhere));
+        assert!(!MatchLevel::Kind.matches(&expected, &abort));
+    }
+}

@@ -1,0 +1,261 @@
+//! libFuzzer's artifacts: the files it writes into
+//! `<fuzz dir>/artifacts/<target>/` when a target fails, named after the
+//! failure (`crash-<sha1>`, `oom-…`, `timeout-…`, `leak-…`, `slow-unit-…`),
+//! and the `minimized-from-<name>` files that minimizing one leaves beside it.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::error::DiscoveryError;
+use super::FuzzProject;
+
+/// The prefix of a minimized copy's name: `cargo fuzz tmin` (and
+/// `cargo reduce`) write `minimized-from-<name>` beside artifact `<name>`.
+pub const MINIMIZED_PREFIX: &str = "minimized-from-";
+
+/// The failure an artifact records, from its file-name prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtifactKind {
+    /// `crash-`: a panic, abort, signal or sanitizer report.
+    Crash,
+    /// `oom-`: the RSS or malloc limit was exceeded.
+    Oom,
+    /// `timeout-`: one run took longer than `-timeout`.
+    Timeout,
+    /// `leak-`: LeakSanitizer found a leak.
+    Leak,
+    /// `slow-unit-`: a run was slow but did not time out.
+    SlowUnit,
+    /// No libFuzzer prefix: a file named explicitly (with `--target`), whose
+    /// failure is learned by running it.
+    Unknown,
+}
+
+/// libFuzzer's file-name prefixes (none is a prefix of another).
+const PREFIXES: [(&str, ArtifactKind); 5] = [
+    ("crash-", ArtifactKind::Crash),
+    ("oom-", ArtifactKind::Oom),
+    ("timeout-", ArtifactKind::Timeout),
+    ("leak-", ArtifactKind::Leak),
+    ("slow-unit-", ArtifactKind::SlowUnit),
+];
+
+impl ArtifactKind {
+    /// The kind libFuzzer's prefix of `file_name` records, if it has one.
+    /// A `minimized-from-` copy has the kind of its original.
+    pub fn from_file_name(file_name: &str) -> Option<ArtifactKind> {
+        let original = file_name
+            .strip_prefix(MINIMIZED_PREFIX)
+            .unwrap_or(file_name);
+        PREFIXES
+            .iter()
+            .find(|(prefix, _)| original.starts_with(prefix))
+            .map(|&(_, kind)| kind)
+    }
+
+    /// The name used in tables and JSON messages: `crash`, `oom`,
+    /// `timeout`, `leak`, `slow-unit`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArtifactKind::Crash => "crash",
+            ArtifactKind::Oom => "oom",
+            ArtifactKind::Timeout => "timeout",
+            ArtifactKind::Leak => "leak",
+            ArtifactKind::SlowUnit => "slow-unit",
+            ArtifactKind::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for ArtifactKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One input that made a fuzz target fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    /// The file.
+    pub path: PathBuf,
+    /// Its file name (libFuzzer's `<kind>-<sha1>`).
+    pub name: String,
+    /// The failure it records.
+    pub kind: ArtifactKind,
+    /// Its size in bytes.
+    pub size: u64,
+    /// `minimized-from-<name>` beside it, if that exists: it was reduced
+    /// before.
+    pub minimized: Option<PathBuf>,
+}
+
+impl Artifact {
+    /// The artifact at `path`, whose metadata (symlinks followed) is
+    /// `meta`; its kind is [`ArtifactKind::Unknown`] without a libFuzzer
+    /// prefix.
+    fn new(path: PathBuf, meta: &fs::Metadata) -> Artifact {
+        let name = file_name(&path);
+        let kind = ArtifactKind::from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
+        let minimized = path.with_file_name(format!("{MINIMIZED_PREFIX}{name}"));
+        let minimized = minimized.is_file().then_some(minimized);
+        Artifact {
+            path,
+            name,
+            kind,
+            size: meta.len(),
+            minimized,
+        }
+    }
+
+    /// The artifact file at `path`, whatever its name.
+    pub fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_file() => Ok(Artifact::new(path.to_path_buf(), &meta)),
+            Ok(_) => Err(missing(path)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(missing(path)),
+            Err(e) => Err(DiscoveryError::io(path, e)),
+        }
+    }
+}
+
+fn missing(path: &Path) -> DiscoveryError {
+    DiscoveryError::ArtifactMissing {
+        path: path.to_path_buf(),
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The artifacts in `dir`, sorted by name: files (symlinks followed) with a
+/// libFuzzer prefix. `minimized-from-` copies are outputs, not artifacts. A
+/// missing `dir` has none.
+pub fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(DiscoveryError::io(dir, e)),
+    };
+    let mut artifacts = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| DiscoveryError::io(dir, e))?.path();
+        let name = file_name(&path);
+        if name.starts_with(MINIMIZED_PREFIX) || ArtifactKind::from_file_name(&name).is_none() {
+            continue;
+        }
+        // A dangling symlink or a directory is not an artifact.
+        if let Ok(meta) = fs::metadata(&path) {
+            if meta.is_file() {
+                artifacts.push(Artifact::new(path, &meta));
+            }
+        }
+    }
+    artifacts.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(artifacts)
+}
+
+/// Where an artifact named on the command line belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactLocation {
+    /// Index of its fuzz crate in the projects searched.
+    pub project: usize,
+    /// Index of its target in that project's `targets`.
+    pub target: usize,
+    /// The artifact itself.
+    pub artifact: Artifact,
+}
+
+/// Finds the fuzz target the artifact at `path` belongs to: the one named
+/// by `target` (`--target`), else the one whose `artifacts/<target>/`
+/// directory holds it (symlinks resolved), as `cargo fuzz` lays them out.
+/// An artifact anywhere else needs `--target`.
+pub fn locate_artifact(
+    projects: &[FuzzProject],
+    path: &Path,
+    target: Option<&str>,
+) -> Result<ArtifactLocation, DiscoveryError> {
+    let artifact = Artifact::read(path)?;
+    let (project, target) = match target {
+        Some(name) => find_named(projects, name, path)?,
+        None => find_by_directory(projects, path)?,
+    };
+    Ok(ArtifactLocation {
+        project,
+        target,
+        artifact,
+    })
+}
+
+/// The target called `name`; if several crates have one, the one whose
+/// artifacts directory holds `path`, else the first.
+fn find_named(
+    projects: &[FuzzProject],
+    name: &str,
+    path: &Path,
+) -> Result<(usize, usize), DiscoveryError> {
+    let matches: Vec<(usize, usize)> = target_indices(projects)
+        .filter(|&(p, t)| projects[p].targets[t].name == name)
+        .collect();
+    let holding = find_by_directory(projects, path).ok();
+    match matches.first() {
+        None => Err(unknown_target(projects, name)),
+        Some(&first) => Ok(holding.filter(|h| matches.contains(h)).unwrap_or(first)),
+    }
+}
+
+/// The target whose `artifacts/<target>/` directory holds `path`.
+fn find_by_directory(
+    projects: &[FuzzProject],
+    path: &Path,
+) -> Result<(usize, usize), DiscoveryError> {
+    let no_target = || DiscoveryError::NoTarget {
+        path: path.to_path_buf(),
+    };
+    let dir = fs::canonicalize(path)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .ok_or_else(no_target)?;
+    if let Some(found) = target_indices(projects).find(|&(p, t)| {
+        fs::canonicalize(&projects[p].targets[t].artifacts_dir).is_ok_and(|d| d == dir)
+    }) {
+        return Ok(found);
+    }
+    // In some crate's `artifacts/NAME/` but NAME is no target: say which are.
+    let in_artifacts_of_a_crate = projects.iter().any(|project| {
+        fs::canonicalize(project.fuzz_dir.join("artifacts"))
+            .is_ok_and(|a| dir.parent() == Some(a.as_path()))
+    });
+    match dir.file_name() {
+        Some(name) if in_artifacts_of_a_crate => {
+            Err(unknown_target(projects, &name.to_string_lossy()))
+        }
+        _ => Err(no_target()),
+    }
+}
+
+/// Every (project, target) index pair, in order.
+fn target_indices(projects: &[FuzzProject]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    projects
+        .iter()
+        .enumerate()
+        .flat_map(|(p, project)| (0..project.targets.len()).map(move |t| (p, t)))
+}
+
+/// The error for a target `name` that none of `projects` has.
+pub(crate) fn unknown_target(projects: &[FuzzProject], name: &str) -> DiscoveryError {
+    let mut known: Vec<String> = projects
+        .iter()
+        .flat_map(|p| p.targets.iter().map(|t| t.name.clone()))
+        .collect();
+    known.sort();
+    known.dedup();
+    DiscoveryError::UnknownTarget {
+        name: name.to_string(),
+        known,
+    }
+}

@@ -1,0 +1,109 @@
+//! Why a fuzz project, target or artifact could not be found. Each message
+//! is one line: what went wrong, which path, and what to do about it.
+
+use std::io;
+use std::path::PathBuf;
+
+/// Why discovery failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiscoveryError {
+    /// No `Cargo.toml` in the start directory or any parent.
+    #[error(
+        "could not find `Cargo.toml` in `{}` or any parent directory; run this inside a Rust project or pass --manifest-path",
+        start.display()
+    )]
+    NoManifest {
+        /// Where the upward search began (the current directory).
+        start: PathBuf,
+    },
+    /// `--manifest-path` names no file.
+    #[error(
+        "manifest path `{}` does not exist; pass the path of a `Cargo.toml` to --manifest-path",
+        path.display()
+    )]
+    ManifestMissing {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// `cargo metadata` could not read a manifest.
+    #[error(
+        "`cargo metadata` failed for `{}`: {reason}; fix the manifest or pass another --manifest-path",
+        manifest.display()
+    )]
+    Metadata {
+        /// The manifest it was run on.
+        manifest: PathBuf,
+        /// Cargo's first error line (or why cargo could not run).
+        reason: String,
+    },
+    /// Neither the workspace nor a `fuzz/` directory beside it holds a
+    /// crate with `cargo-fuzz = true` in its `[package.metadata]`.
+    #[error(
+        "no cargo-fuzz crate found (looked in {}); run `cargo fuzz init` or pass --manifest-path <fuzz crate>/Cargo.toml",
+        list_paths(looked)
+    )]
+    NoFuzzCrate {
+        /// The manifests searched, and `fuzz/Cargo.toml` candidates tried.
+        looked: Vec<PathBuf>,
+    },
+    /// `-p NAME` names no fuzz crate.
+    #[error("no fuzz package named `{name}` (fuzz packages: {}); check -p/--package", available.join(", "))]
+    UnknownPackage {
+        /// The name given.
+        name: String,
+        /// The fuzz packages found.
+        available: Vec<String>,
+    },
+    /// The artifact path names no file.
+    #[error(
+        "artifact `{}` does not exist or is not a file; pass the path of a crash-, oom-, timeout-, leak- or slow-unit- file",
+        path.display()
+    )]
+    ArtifactMissing {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The artifact is not in `<fuzz dir>/artifacts/<target>/`, so its
+    /// target cannot be inferred.
+    #[error(
+        "`{}` is not in an `artifacts/<target>/` directory of a fuzz crate; pass --target to name its fuzz target",
+        path.display()
+    )]
+    NoTarget {
+        /// The artifact.
+        path: PathBuf,
+    },
+    /// `--target NAME` (or an `artifacts/NAME/` directory) names no target.
+    #[error("no fuzz target named `{name}` (targets: {}); check --target or the artifact's directory", known.join(", "))]
+    UnknownTarget {
+        /// The name given or inferred.
+        name: String,
+        /// The targets of the fuzz crates searched.
+        known: Vec<String>,
+    },
+    /// A directory or file could not be read.
+    #[error("cannot read `{}`: {source}; check its permissions", path.display())]
+    Io {
+        /// What could not be read.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl DiscoveryError {
+    /// The I/O error `source` on `path`.
+    pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
+        DiscoveryError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// `a`, `b`: paths quoted and joined for a one-line message.
+fn list_paths(paths: &[PathBuf]) -> String {
+    let quoted: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
+    quoted.join(", ")
+}

@@ -1,0 +1,373 @@
+//! Discovery on small projects written into a temporary directory (their
+//! manifests have no dependencies, so `cargo metadata --no-deps` works
+//! offline), and on the repository's own `fuzz-targets/` crate.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+use super::*;
+
+/// A project tree in a temporary directory.
+struct Fixture {
+    dir: TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        Fixture {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    /// The canonical path of `rel` (tempdirs may sit behind a symlink).
+    fn path(&self, rel: &str) -> PathBuf {
+        let root = fs::canonicalize(self.dir.path()).expect("canonical tempdir");
+        if rel.is_empty() {
+            root
+        } else {
+            root.join(rel)
+        }
+    }
+
+    fn write(&self, rel: &str, contents: &str) -> &Self {
+        let path = self.path(rel);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, contents).expect("write");
+        self
+    }
+
+    /// A plain library crate `name` in `dir`.
+    fn crate_(&self, dir: &str, name: &str, extra: &str) -> &Self {
+        self.write(&join(dir, "src/lib.rs"), "")
+            .write(&join(dir, "Cargo.toml"), &package_toml(name, extra))
+    }
+
+    /// A fuzz crate `name` in `dir` with one `[[bin]]` per target; its own
+    /// workspace unless `member`.
+    fn fuzz_crate(&self, dir: &str, name: &str, targets: &[&str], member: bool) -> &Self {
+        let mut extra = String::from("[package.metadata]\ncargo-fuzz = true\n");
+        if !member {
+            extra.push_str("[workspace]\nmembers = [\".\"]\n");
+        }
+        for target in targets {
+            let source = format!("fuzz_targets/{target}.rs");
+            self.write(&join(dir, &source), "fn main() {}\n");
+            extra.push_str(&format!(
+                "[[bin]]\nname = \"{target}\"\npath = \"{source}\"\ntest = false\n"
+            ));
+        }
+        self.write(&join(dir, "Cargo.toml"), &package_toml(name, &extra))
+    }
+
+    fn artifact(&self, fuzz_dir: &str, target: &str, name: &str, bytes: usize) -> &Self {
+        let rel = join(fuzz_dir, &format!("artifacts/{target}/{name}"));
+        self.write(&rel, &"x".repeat(bytes))
+    }
+
+    /// The usual layout: crate `app` with `fuzz/` (crate `app-fuzz`,
+    /// targets `parse` and `decode`) beside it.
+    fn app_with_fuzz() -> Fixture {
+        let f = Fixture::new();
+        f.crate_("", "app", "")
+            .fuzz_crate("fuzz", "app-fuzz", &["parse", "decode"], false);
+        f
+    }
+
+    fn discover(&self, cwd: &str, manifest: Option<&str>, packages: &[&str]) -> Vec<FuzzProject> {
+        self.try_discover(cwd, manifest, packages)
+            .expect("discovery succeeds")
+    }
+
+    fn try_discover(
+        &self,
+        cwd: &str,
+        manifest: Option<&str>,
+        packages: &[&str],
+    ) -> Result<Vec<FuzzProject>, DiscoveryError> {
+        let packages: Vec<String> = packages.iter().map(|p| p.to_string()).collect();
+        discover_from(&self.path(cwd), manifest.map(Path::new), &packages)
+    }
+}
+
+fn join(dir: &str, rel: &str) -> String {
+    if dir.is_empty() {
+        rel.to_string()
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+fn package_toml(name: &str, extra: &str) -> String {
+    format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n{extra}")
+}
+
+fn names(projects: &[FuzzProject]) -> Vec<&str> {
+    projects.iter().map(|p| p.package.as_str()).collect()
+}
+
+fn target_names(project: &FuzzProject) -> Vec<&str> {
+    project.targets.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[test]
+fn finds_fuzz_beside_a_normal_crate() {
+    let f = Fixture::app_with_fuzz();
+    for cwd in ["", "src"] {
+        let projects = f.discover(cwd, None, &[]);
+        assert_eq!(names(&projects), ["app-fuzz"]);
+        let project = &projects[0];
+        assert_eq!(project.manifest_path, f.path("fuzz/Cargo.toml"));
+        assert_eq!(project.fuzz_dir, f.path("fuzz"));
+        assert_eq!(project.workspace_root, f.path("fuzz"));
+        assert_eq!(project.lock_file, f.path("fuzz/Cargo.lock"));
+        assert!(project.target_dir.is_absolute());
+        assert_eq!(target_names(project), ["decode", "parse"]);
+        let decode = &project.targets[0];
+        assert_eq!(decode.source, f.path("fuzz/fuzz_targets/decode.rs"));
+        assert_eq!(decode.artifacts_dir, f.path("fuzz/artifacts/decode"));
+        assert!(decode.artifacts.is_empty());
+    }
+}
+
+#[test]
+fn finds_a_workspace_member_fuzz_crate() {
+    let f = Fixture::new();
+    f.write("Cargo.toml", "[workspace]\nmembers = [\"app\", \"fuzz\"]\n")
+        .crate_("app", "app", "")
+        .fuzz_crate("fuzz", "app-fuzz", &["parse"], true);
+    for cwd in ["", "app", "fuzz"] {
+        let projects = f.discover(cwd, None, &[]);
+        assert_eq!(names(&projects), ["app-fuzz"], "from {cwd:?}");
+        assert_eq!(projects[0].workspace_root, f.path(""));
+        assert_eq!(projects[0].lock_file, f.path("Cargo.lock"));
+    }
+}
+
+#[test]
+fn works_from_inside_the_fuzz_directory_and_with_manifest_path() {
+    let f = Fixture::app_with_fuzz();
+    f.fuzz_crate("fuzz-targets", "other-fuzz", &["t"], false);
+    assert_eq!(names(&f.discover("fuzz", None, &[])), ["app-fuzz"]);
+    assert_eq!(
+        names(&f.discover("fuzz/fuzz_targets", None, &[])),
+        ["app-fuzz"]
+    );
+    let given = |manifest| names(&f.discover("", Some(manifest), &[])).join(",");
+    assert_eq!(given("fuzz/Cargo.toml"), "app-fuzz");
+    assert_eq!(given("fuzz-targets/Cargo.toml"), "other-fuzz");
+    assert_eq!(given("fuzz-targets"), "other-fuzz");
+    assert_eq!(given("Cargo.toml"), "app-fuzz");
+}
+
+#[test]
+fn package_option_selects_fuzz_crates() {
+    let f = Fixture::new();
+    f.write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"a\", \"b\", \"lib\"]\n",
+    )
+    .fuzz_crate("a", "fuzz-a", &["x"], true)
+    .fuzz_crate("b", "fuzz-b", &["y"], true)
+    .crate_("lib", "lib", "");
+    assert_eq!(names(&f.discover("", None, &[])), ["fuzz-a", "fuzz-b"]);
+    assert_eq!(names(&f.discover("", None, &["fuzz-b"])), ["fuzz-b"]);
+    let error = f.try_discover("", None, &["lib"]).unwrap_err();
+    assert!(matches!(error, DiscoveryError::UnknownPackage { .. }));
+    assert_eq!(
+        error.to_string(),
+        "no fuzz package named `lib` (fuzz packages: fuzz-a, fuzz-b); check -p/--package"
+    );
+}
+
+#[test]
+fn artifacts_have_kinds_and_minimized_copies() {
+    let f = Fixture::app_with_fuzz();
+    for (name, size) in [
+        ("timeout-3", 3),
+        ("crash-1", 1),
+        ("slow-unit-5", 5),
+        ("oom-2", 2),
+        ("leak-4", 4),
+        ("minimized-from-crash-1", 1),
+        ("minimized-from-gone", 1),
+        ("README", 9),
+        (".gitignore", 1),
+    ] {
+        f.artifact("fuzz", "parse", name, size);
+    }
+    fs::create_dir(f.path("fuzz/artifacts/parse/crash-is-a-dir")).expect("mkdir");
+    let projects = f.discover("", None, &[]);
+    let parse = &projects[0].targets[1];
+    let found: Vec<(&str, ArtifactKind, u64)> = parse
+        .artifacts
+        .iter()
+        .map(|a| (a.name.as_str(), a.kind, a.size))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("crash-1", ArtifactKind::Crash, 1),
+            ("leak-4", ArtifactKind::Leak, 4),
+            ("oom-2", ArtifactKind::Oom, 2),
+            ("slow-unit-5", ArtifactKind::SlowUnit, 5),
+            ("timeout-3", ArtifactKind::Timeout, 3),
+        ]
+    );
+    let crash = &parse.artifacts[0];
+    assert_eq!(crash.path, f.path("fuzz/artifacts/parse/crash-1"));
+    assert_eq!(
+        crash.minimized,
+        Some(f.path("fuzz/artifacts/parse/minimized-from-crash-1"))
+    );
+    assert!(parse.artifacts[1..].iter().all(|a| a.minimized.is_none()));
+}
+
+#[cfg(unix)]
+#[test]
+fn follows_a_symlinked_artifacts_directory() {
+    let f = Fixture::app_with_fuzz();
+    f.write("corpus/artifacts/parse/crash-abc", "boom");
+    std::os::unix::fs::symlink("../corpus/artifacts", f.path("fuzz/artifacts")).expect("symlink");
+    let projects = f.discover("", None, &[]);
+    let parse = &projects[0].targets[1];
+    assert_eq!(parse.artifacts.len(), 1);
+    assert_eq!(parse.artifacts[0].size, 4);
+    // Named by its real path, the artifact still belongs to `parse`.
+    let real = f.path("corpus/artifacts/parse/crash-abc");
+    let found = locate_artifact(&projects, &real, None).expect("located");
+    assert_eq!((found.project, found.target), (0, 1));
+    assert_eq!(found.artifact.path, real);
+}
+
+#[test]
+fn locates_artifacts_by_directory_or_target() {
+    let f = Fixture::app_with_fuzz();
+    f.artifact("fuzz", "decode", "oom-1", 7)
+        .write("elsewhere/input.bin", "abc");
+    let projects = f.discover("", None, &[]);
+    let inferred =
+        locate_artifact(&projects, &f.path("fuzz/artifacts/decode/oom-1"), None).expect("inferred");
+    assert_eq!((inferred.project, inferred.target), (0, 0));
+    assert_eq!(inferred.artifact.kind, ArtifactKind::Oom);
+    assert_eq!(inferred.artifact.size, 7);
+
+    let outside = f.path("elsewhere/input.bin");
+    let named = locate_artifact(&projects, &outside, Some("parse")).expect("named");
+    assert_eq!((named.project, named.target), (0, 1));
+    assert_eq!(named.artifact.kind, ArtifactKind::Unknown);
+    assert_eq!(named.artifact.name, "input.bin");
+}
+
+#[test]
+fn select_target_keeps_one_target() {
+    let f = Fixture::app_with_fuzz();
+    let mut projects = f.discover("", None, &[]);
+    select_target(&mut projects, "parse").expect("selected");
+    assert_eq!(target_names(&projects[0]), ["parse"]);
+    let error = select_target(&mut projects, "nope").unwrap_err();
+    assert!(matches!(error, DiscoveryError::UnknownTarget { .. }));
+}
+
+#[test]
+fn kinds_come_from_libfuzzer_prefixes() {
+    let kind = ArtifactKind::from_file_name;
+    assert_eq!(kind("crash-0a"), Some(ArtifactKind::Crash));
+    assert_eq!(kind("slow-unit-0a"), Some(ArtifactKind::SlowUnit));
+    assert_eq!(kind("minimized-from-oom-0a"), Some(ArtifactKind::Oom));
+    assert_eq!(kind("crash"), None);
+    assert_eq!(kind("input.bin"), None);
+    assert_eq!(ArtifactKind::SlowUnit.to_string(), "slow-unit");
+}
+
+#[test]
+fn errors_say_what_where_and_what_to_do() {
+    let f = Fixture::app_with_fuzz();
+    f.crate_("plain", "plain", "")
+        .write("broken/Cargo.toml", "[package\n")
+        .write("outside/crash-1", "x")
+        .artifact("fuzz", "gone", "crash-2", 1);
+    let error = |cwd, manifest| f.try_discover(cwd, manifest, &[]).unwrap_err();
+
+    let missing = error("", Some("nowhere/Cargo.toml"));
+    assert!(matches!(missing, DiscoveryError::ManifestMissing { .. }));
+    assert!(missing.to_string().contains("nowhere/Cargo.toml"));
+
+    let broken = error("", Some("broken/Cargo.toml"));
+    assert!(matches!(broken, DiscoveryError::Metadata { .. }));
+    let message = broken.to_string();
+    assert!(message.contains("broken/Cargo.toml"), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+
+    let none = error("plain", None);
+    assert!(matches!(none, DiscoveryError::NoFuzzCrate { .. }));
+    let message = none.to_string();
+    assert!(message.contains("plain/fuzz/Cargo.toml"), "{message}");
+    assert!(message.contains("cargo fuzz init"), "{message}");
+
+    let projects = f.discover("", None, &[]);
+    let locate = |path: &str, target| locate_artifact(&projects, &f.path(path), target);
+    assert!(matches!(
+        locate("fuzz/artifacts/parse/crash-9", None),
+        Err(DiscoveryError::ArtifactMissing { .. })
+    ));
+    let outside = locate("outside/crash-1", None).unwrap_err();
+    assert!(matches!(outside, DiscoveryError::NoTarget { .. }));
+    assert!(outside.to_string().contains("--target"));
+    let unknown = locate("outside/crash-1", Some("nope")).unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "no fuzz target named `nope` (targets: decode, parse); check --target or the artifact's directory"
+    );
+    let stale = locate("fuzz/artifacts/gone/crash-2", None).unwrap_err();
+    assert!(matches!(stale, DiscoveryError::UnknownTarget { ref name, .. } if name == "gone"));
+}
+
+#[test]
+fn no_manifest_anywhere_upward() {
+    let f = Fixture::new();
+    f.write("empty/.keep", "");
+    let start = f.path("empty");
+    if start.ancestors().any(|d| d.join("Cargo.toml").is_file()) {
+        return; // A directory above the temporary one is a Rust project.
+    }
+    let error = f.try_discover("empty", None, &[]).unwrap_err();
+    assert!(matches!(error, DiscoveryError::NoManifest { start: ref s } if *s == start));
+    assert!(error.to_string().contains("--manifest-path"));
+}
+
+#[test]
+fn discovers_the_repository_s_fuzz_targets() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz-targets");
+    let projects = discover_from(&dir, None, &[]).expect("fuzz-targets found");
+    assert_eq!(names(&projects), ["fuzz-targets"]);
+    let project = &projects[0];
+    assert_eq!(
+        target_names(project),
+        [
+            "abort",
+            "byte_parser",
+            "endless_loop",
+            "huge_alloc",
+            "stack_overflow",
+            "two_panics",
+            "typed_arbitrary"
+        ]
+    );
+    let artifacts: Vec<&Artifact> = project.targets.iter().flat_map(|t| &t.artifacts).collect();
+    assert_eq!(artifacts.len(), 7);
+    let kinds = |k| artifacts.iter().filter(|a| a.kind == k).count();
+    assert_eq!(kinds(ArtifactKind::Crash), 5);
+    assert_eq!(kinds(ArtifactKind::Oom), 1);
+    assert_eq!(kinds(ArtifactKind::Timeout), 1);
+    // The artifacts directory is a symlink into corpus/; both paths locate.
+    let abort = &project.targets[0].artifacts[0];
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/artifacts/abort")
+        .join(&abort.name);
+    for path in [&abort.path, &real] {
+        let found = locate_artifact(&projects, path, None).expect("located");
+        assert_eq!((found.project, found.target), (0, 0));
+    }
+}

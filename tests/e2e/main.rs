@@ -1,7 +1,10 @@
 //! End-to-end tests of the `cargo-reduce` binary, run as a user would, with
-//! real test commands (sh, grep, python3). One test binary, one module per
+//! real test commands (sh, grep, python3) and the real fuzz-targets crate. One test binary, one module per
 //! subcommand (ripgrep's layout).
 
 mod file_mode;
 mod file_mode_errors;
+mod fuzz_fixture;
+mod fuzz_mode;
+mod fuzz_mode_errors;
 mod util;

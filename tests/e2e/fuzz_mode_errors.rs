@@ -1,0 +1,148 @@
+//! `cargo reduce` on bad fuzz projects and artifacts: one line, a distinct
+//! exit code, nothing written.
+
+use std::fs;
+
+use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared};
+use crate::util::{Run, Sandbox};
+
+fn error_line(run: &Run) -> String {
+    let stderr = run.stderr();
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"))
+        .to_string()
+}
+
+#[test]
+fn no_fuzz_crate() {
+    let sb = Sandbox::new();
+    sb.write(
+        "Cargo.toml",
+        "[package]\nname = \"plain\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    fs::create_dir(sb.join("src")).unwrap();
+    sb.write("src/lib.rs", "");
+    let run = sb.run(&["reduce"]);
+    run.expect_code(3);
+    assert!(
+        error_line(&run).contains("no cargo-fuzz crate found"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn unknown_target() {
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        shared().to_str().unwrap(),
+        "--target",
+        "nope",
+    ]);
+    run.expect_code(2);
+    assert!(
+        error_line(&run).contains("nope") && run.stderr().contains("byte_parser"),
+        "names the known targets: {}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn missing_artifact() {
+    let fuzz = shared();
+    let missing = fuzz.join("artifacts/byte_parser/crash-0000");
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    ]);
+    run.expect_code(3);
+    assert!(error_line(&run).contains("crash-0000"), "{}", run.stderr());
+}
+
+#[test]
+fn artifact_that_does_not_crash() {
+    let fuzz = shared();
+    let dir = tempfile::tempdir().unwrap();
+    let harmless = dir.path().join("crash-harmless");
+    fs::write(&harmless, b"hello").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        harmless.to_str().unwrap(),
+        "--target",
+        "byte_parser",
+    ]);
+    run.expect_code(5);
+    assert!(
+        error_line(&run).contains("does not reproduce"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!dir.path().join("minimized-from-crash-harmless").exists());
+}
+
+#[test]
+fn fuzz_crate_that_does_not_compile_shows_cargo_s_error() {
+    let (_dir, fuzz) = fresh_copy();
+    let source = fuzz.join("fuzz_targets/byte_parser.rs");
+    let text = fs::read_to_string(&source).unwrap();
+    fs::write(
+        &source,
+        format!("{text}\nfn broken() -> u32 {{ \"not a number\" }}\n"),
+    )
+    .unwrap();
+    let crash = artifact(&fuzz, "byte_parser");
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        crash.to_str().unwrap(),
+    ]);
+    run.expect_code(8);
+    let stderr = run.stderr();
+    assert!(
+        error_line(&run).contains("cannot build fuzz crate `fuzz-targets`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("E0308") || stderr.contains("mismatched types"),
+        "cargo's error is shown: {stderr}"
+    );
+    assert!(!crash
+        .with_file_name(format!(
+            "minimized-from-{}",
+            crash.file_name().unwrap().to_string_lossy()
+        ))
+        .exists());
+}
+
+#[test]
+fn unsupported_libfuzzer_sys_version() {
+    let (_dir, fuzz) = fresh_copy();
+    let lock_path = fuzz.join("Cargo.lock");
+    let lock = fs::read_to_string(&lock_path).unwrap();
+    let old = lock.replace(
+        "name = \"libfuzzer-sys\"\nversion = \"0.4.",
+        "name = \"libfuzzer-sys\"\nversion = \"0.3.",
+    );
+    assert_ne!(old, lock);
+    fs::write(&lock_path, &old).unwrap();
+    let run = cargo_reduce(&["reduce", "--manifest-path", fuzz.to_str().unwrap()]);
+    run.expect_code(8);
+    assert!(
+        error_line(&run).contains("does not support"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        fs::read_to_string(&lock_path).unwrap(),
+        old,
+        "the lock file is left alone"
+    );
+}

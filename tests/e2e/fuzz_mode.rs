@@ -188,3 +188,68 @@ fn the_target_is_inferred_from_the_artifacts_directory() {
     run.expect_code(0);
     assert_eq!(run.messages().pop().unwrap()["target"], "byte_parser");
 }
+
+#[test]
+fn ctrl_c_keeps_the_best_artifact_so_far() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let fuzz = shared();
+    // Build first, so the interrupt lands in the reduction.
+    cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--target",
+        "abort",
+        "--force",
+    ])
+    .expect_code(0);
+    let crash = artifact(fuzz, "stack_overflow");
+    let original = fs::read(&crash).unwrap();
+    let target_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-targets-build");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-reduce"))
+        .args([
+            "reduce",
+            "--manifest-path",
+            fuzz.to_str().unwrap(),
+            crash.to_str().unwrap(),
+            "--force",
+            "-j1",
+            "--message-format",
+            "json",
+        ])
+        .env("CARGO_TARGET_DIR", target_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once the reduction has started (the artifact reproduced).
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("artifact-reproduced") {
+        line.clear();
+        assert!(
+            std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() > 0,
+            "ended before reproducing"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sending SIGINT to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let last: serde_json::Value =
+        serde_json::from_str(rest.lines().last().expect("a reduction-finished line")).unwrap();
+    assert_eq!(last["reason"], "reduction-finished");
+    assert_eq!(last["minimal"], false);
+    let out = fs::read(last["output"].as_str().unwrap()).unwrap();
+    assert!(out.len() <= original.len());
+    assert_eq!(fs::read(&crash).unwrap(), original);
+}

@@ -13,11 +13,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use serde::Serialize;
 
 use super::error::{CliError, Exit};
 use super::options::{parse_seconds, ReduceOptions};
-use super::report::{ReductionProgress, Reporter};
+use super::report::{Finished, ReductionProgress, Reporter};
 use crate::engine::{
     ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
 };
@@ -53,20 +52,6 @@ pub struct FileArgs {
 
 /// Timeout for INPUT's own runs when `--timeout` is not given.
 const INPUT_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The `reduction-finished` JSON message, field for field.
-#[derive(Serialize)]
-struct Finished<'a> {
-    reason: &'static str,
-    input: &'a Path,
-    output: &'a Path,
-    original_bytes: usize,
-    reduced_bytes: usize,
-    tests_run: u64,
-    cache_hits: u64,
-    elapsed_s: f64,
-    minimal: bool,
-}
 
 /// Runs `cargo reduce file`.
 pub fn run(
@@ -109,14 +94,7 @@ pub fn run(
             .unwrap_or_else(|| (input_time * 10).max(Duration::from_secs(1))),
     );
 
-    let mut limits = Limits::none().with_interrupt(interrupt);
-    if let Some(max) = args.reduce.max_tests {
-        // One test stays in reserve for the final check.
-        limits = limits.with_max_tests(max.saturating_sub(1));
-    }
-    if let Some(max) = args.reduce.max_time {
-        limits = limits.with_max_time(max.saturating_sub(started.elapsed()));
-    }
+    let limits = args.reduce.limits(interrupt, started);
     let cache = OutcomeCache::new();
     let progress = ReductionProgress::new(reporter, input.len());
     let engine = Engine {
@@ -155,17 +133,14 @@ pub fn run(
             ),
         ));
     }
-    let finished = Finished {
-        reason: "reduction-finished",
-        input: &args.input,
-        output: &output,
-        original_bytes: input.len(),
-        reduced_bytes: reduced.len(),
-        tests_run: counters.tests(),
-        cache_hits: counters.cache_hits(),
-        elapsed_s: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-        minimal: stopped.is_none(),
-    };
+    let finished = Finished::new(
+        &args.input,
+        &output,
+        (input.len(), reduced.len()),
+        &counters,
+        started,
+        stopped.is_none(),
+    );
     summarize(reporter, &finished, stopped);
     reporter.message(&finished);
     Ok(if stopped == Some(StopReason::Interrupted) {

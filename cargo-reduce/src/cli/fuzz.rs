@@ -19,9 +19,9 @@ use serde::Serialize;
 
 use super::error::{CliError, Exit};
 use super::options::{parse_seconds, ReduceOptions};
-use super::report::{ReductionProgress, Reporter};
+use super::report::{Finished, ReductionProgress, Reporter};
 use crate::artifact::{self, ArtifactError, Minimized};
-use crate::engine::{Context, Counters, Limits, OutcomeCache, StopReason};
+use crate::engine::{Context, Counters, OutcomeCache, StopReason};
 use crate::oracle::{HarnessOracle, MatchLevel};
 use crate::output::write_atomically;
 use crate::pool::{PoolOptions, WorkerPool};
@@ -80,18 +80,12 @@ struct Row {
     debug: Option<String>,
 }
 
-/// The per-artifact `reduction-finished` JSON message.
+/// The per-artifact `reduction-finished` JSON message: file mode's, plus
+/// the target, the failure and a typed target's `Debug` form.
 #[derive(Serialize)]
-struct Finished<'a> {
-    reason: &'static str,
-    input: &'a Path,
-    output: &'a Path,
-    original_bytes: usize,
-    reduced_bytes: usize,
-    tests_run: u64,
-    cache_hits: u64,
-    elapsed_s: f64,
-    minimal: bool,
+struct ArtifactFinished<'a> {
+    #[serde(flatten)]
+    finished: Finished<'a>,
     target: &'a str,
     failure: String,
     debug: Option<&'a str>,
@@ -290,13 +284,7 @@ fn reduce_one(
     for _ in 0..artifact::REPRODUCE_RUNS {
         counters.add_test();
     }
-    let mut limits = Limits::none().with_interrupt(interrupt);
-    if let Some(max) = args.reduce.max_tests {
-        limits = limits.with_max_tests(max.saturating_sub(1));
-    }
-    if let Some(max) = args.reduce.max_time {
-        limits = limits.with_max_time(max);
-    }
+    let limits = args.reduce.limits(interrupt, started);
     let cache = OutcomeCache::new();
     let progress = ReductionProgress::new(reporter, bytes.len());
     progress.start_pass(&display_name(job));
@@ -343,16 +331,15 @@ fn reduce_one(
     }
     let debug = pool.debug_format(&minimized.bytes).ok().flatten();
     let signature = failure.signature().to_string();
-    reporter.message(&Finished {
-        reason: "reduction-finished",
-        input: path,
-        output: &output,
-        original_bytes: bytes.len(),
-        reduced_bytes: minimized.bytes.len(),
-        tests_run: counters.tests(),
-        cache_hits: counters.cache_hits(),
-        elapsed_s: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-        minimal: stopped.is_none(),
+    reporter.message(&ArtifactFinished {
+        finished: Finished::new(
+            path,
+            &output,
+            (bytes.len(), minimized.bytes.len()),
+            &counters,
+            started,
+            stopped.is_none(),
+        ),
         target: &job.target,
         failure: signature.clone(),
         debug: debug.as_deref(),

@@ -1,11 +1,13 @@
 //! Option groups shared by subcommands. They only check values; the
 //! subcommand builds oracles, caches and limits from them.
 
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use crate::engine::{DdminOptions, Iteration};
+use crate::engine::{DdminOptions, Iteration, Limits};
 
 /// How messages are printed (cargo's `--message-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -109,6 +111,19 @@ impl ReduceOptions {
             },
             dd_star: pick(self.dd_star, self.no_dd_star, default.dd_star),
         }
+    }
+
+    /// The limits of one reduction: `--max-tests` keeps one test in reserve
+    /// for the final check, `--max-time` counts from `started`.
+    pub fn limits(&self, interrupt: Arc<AtomicBool>, started: Instant) -> Limits {
+        let mut limits = Limits::none().with_interrupt(interrupt);
+        if let Some(max) = self.max_tests {
+            limits = limits.with_max_tests(max.saturating_sub(1));
+        }
+        if let Some(max) = self.max_time {
+            limits = limits.with_max_time(max.saturating_sub(started.elapsed()));
+        }
+        limits
     }
 
     /// Parallel tests: `-j`, or the available cores.

@@ -109,6 +109,55 @@ impl Reporter {
     }
 }
 
+/// The `reduction-finished` JSON message, field for field and in order;
+/// artifact mode flattens it into a message with a few more fields.
+#[derive(Debug, Serialize)]
+pub struct Finished<'a> {
+    /// Always `reduction-finished`.
+    pub reason: &'static str,
+    /// What was reduced.
+    pub input: &'a std::path::Path,
+    /// Where the result is.
+    pub output: &'a std::path::Path,
+    /// Size of the input.
+    pub original_bytes: usize,
+    /// Size of the result.
+    pub reduced_bytes: usize,
+    /// Every execution of the test, the checks of input and result included.
+    pub tests_run: u64,
+    /// Candidates answered from the cache.
+    pub cache_hits: u64,
+    /// Wall time, in seconds (millisecond precision).
+    pub elapsed_s: f64,
+    /// True unless a limit stopped the reduction.
+    pub minimal: bool,
+}
+
+impl<'a> Finished<'a> {
+    /// The message for a reduction of `input` (`original` bytes) into
+    /// `output` (`reduced` bytes) that started at `started`.
+    pub fn new(
+        input: &'a std::path::Path,
+        output: &'a std::path::Path,
+        (original, reduced): (usize, usize),
+        counters: &Counters,
+        started: std::time::Instant,
+        minimal: bool,
+    ) -> Self {
+        Finished {
+            reason: "reduction-finished",
+            input,
+            output,
+            original_bytes: original,
+            reduced_bytes: reduced,
+            tests_run: counters.tests(),
+            cache_hits: counters.cache_hits(),
+            elapsed_s: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+            minimal,
+        }
+    }
+}
+
 /// Shows a reduction's progress: current size, tests, cache hits, elapsed.
 pub struct ReductionProgress<'r> {
     reporter: &'r Reporter,

@@ -31,6 +31,7 @@
 pub mod artifact;
 pub mod cli;
 pub mod engine;
+pub mod hdd;
 pub mod oracle;
 pub mod output;
 pub mod pool;

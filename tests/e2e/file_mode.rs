@@ -330,3 +330,89 @@ fn ctrl_c_writes_the_best_result_so_far_and_exits_130() {
     let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(last["minimal"], false);
 }
+
+#[test]
+fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
+    let sb = Sandbox::new();
+    sb.write("lib.rs", "fn helper(x: u32) -> u32 {\n    x + 1\n}\n\npub fn main() {\n    let needle = helper(2);\n    println!(\"{}\", needle);\n}\n");
+    let run = sb.run(&[
+        "file",
+        "lib.rs",
+        "--message-format",
+        "json",
+        "--",
+        "grep",
+        "-q",
+        "needle",
+    ]);
+    run.expect_code(0);
+    let started = &run.messages()[0];
+    assert_eq!(
+        (started["lang"].as_str(), started["strategy"].as_str()),
+        (Some("rust"), Some("best"))
+    );
+    let out = String::from_utf8(sb.read("lib.reduced.rs")).unwrap();
+    assert!(out.contains("needle") && out.len() < 20, "{out:?}");
+    // Plain text keeps the unit passes; --strategy forces a tree.
+    sb.write("notes.txt", "alpha (beta needle) gamma\ndelta\n");
+    let run = sb.run(&[
+        "file",
+        "notes.txt",
+        "--message-format",
+        "json",
+        "--",
+        "grep",
+        "-q",
+        "needle",
+    ]);
+    assert_eq!(run.messages()[0]["unit"], "line+char");
+    let run = sb.run(&[
+        "file",
+        "notes.txt",
+        "--strategy",
+        "hdd",
+        "-o",
+        "tree.txt",
+        "--message-format",
+        "json",
+        "--",
+        "grep",
+        "-q",
+        "needle",
+    ]);
+    run.expect_code(0);
+    assert_eq!(
+        (
+            run.messages()[0]["lang"].as_str(),
+            run.messages()[0]["strategy"].as_str()
+        ),
+        (Some("text"), Some("hdd"))
+    );
+}
+
+#[test]
+fn unit_and_strategy_exclude_each_other_and_bad_names_are_usage_errors() {
+    let sb = Sandbox::new();
+    sb.write("in.js", "let a = 1;\n");
+    sb.run(&[
+        "file",
+        "in.js",
+        "--unit",
+        "line",
+        "--strategy",
+        "hdd",
+        "--",
+        "true",
+    ])
+    .expect_code(2);
+    let run = sb.run(&["file", "in.js", "--lang", "cobol", "--", "true"]);
+    run.expect_code(2);
+    assert!(
+        run.stderr().contains("unknown language `cobol`"),
+        "{}",
+        run.stderr()
+    );
+    sb.run(&["file", "in.js", "--strategy", "magic", "--", "true"])
+        .expect_code(2);
+    assert!(!sb.exists("in.reduced.js"));
+}

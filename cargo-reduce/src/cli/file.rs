@@ -20,9 +20,10 @@ use super::report::{Finished, ReductionProgress, Reporter};
 use crate::engine::{
     ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
 };
+use crate::hdd::{self, Lang, Strategy};
 use crate::oracle::{CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::output::{default_output_path, same_file, write_atomically};
-use crate::unit::{concat_into, Span, Units};
+use crate::unit::{concat_into, Units};
 
 /// Arguments of `cargo reduce file`.
 #[derive(Debug, Clone, Args)]
@@ -34,9 +35,19 @@ pub struct FileArgs {
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// What ddmin removes, one pass per `+`-separated unit: byte, char,
-    /// line, token [default: line+char for UTF-8 text, byte otherwise].
-    #[arg(long, value_name = "UNITS")]
+    /// line, token [default: line+char for text that is not Rust or
+    /// JavaScript, byte for binary input].
+    #[arg(long, value_name = "UNITS", conflicts_with = "strategy")]
     pub unit: Option<Units>,
+    /// INPUT's language for syntax-aware reduction: rust, js, text, or auto
+    /// (by extension, then by content).
+    #[arg(long, value_name = "LANG", default_value = "auto")]
+    pub lang: LangArg,
+    /// Syntax-aware strategy: ddmin (over tokens), hdd, hdd*, coarse-hdd,
+    /// coarse-hdd+hdd, best [default: best for Rust and JavaScript; other
+    /// text gets --unit passes unless a strategy is given].
+    #[arg(long, value_name = "STRATEGY")]
+    pub strategy: Option<Strategy>,
     /// Kill a test after SECS seconds; it then counts as not interesting
     /// [default: 60 s for INPUT itself, then 10× INPUT's time, at least 1 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -48,6 +59,68 @@ pub struct FileArgs {
     /// `{}` stands for the candidate's path (appended when absent).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<OsString>,
+}
+
+/// `--lang`: a language, or detection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LangArg {
+    /// By extension, then by content.
+    Auto,
+    /// This language.
+    Is(Lang),
+}
+
+impl std::str::FromStr for LangArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(LangArg::Auto),
+            _ => s
+                .parse()
+                .map(LangArg::Is)
+                .map_err(|e: crate::hdd::lang::UnknownLang| format!("{e} or auto")),
+        }
+    }
+}
+
+/// How INPUT is reduced.
+#[derive(Debug, Clone)]
+enum Plan {
+    /// One ddmin pass per unit.
+    Units(Units),
+    /// Syntax-aware reduction of a tree.
+    Syntax(Lang, Strategy),
+}
+
+impl Plan {
+    /// `--unit` wins; then a given strategy, or `best` for a grammar the
+    /// input is written in; plain text keeps the unit passes by default.
+    fn choose(args: &FileArgs, input: &[u8]) -> Plan {
+        if let Some(units) = &args.unit {
+            return Plan::Units(units.clone());
+        }
+        let lang = match args.lang {
+            LangArg::Auto => Lang::detect(Some(&args.input), input),
+            LangArg::Is(lang) => lang,
+        };
+        match (&args.strategy, lang) {
+            (Some(strategy), _) => Plan::Syntax(lang, *strategy),
+            (None, Lang::Text) if args.lang == LangArg::Auto => {
+                Plan::Units(Units::default_for(input))
+            }
+            (None, _) => Plan::Syntax(lang, Strategy::Best),
+        }
+    }
+
+    fn describe(&self) -> serde_json::Value {
+        match self {
+            Plan::Units(units) => serde_json::json!({ "unit": units.to_string() }),
+            Plan::Syntax(lang, strategy) => {
+                serde_json::json!({ "lang": lang.name(), "strategy": strategy.to_string() })
+            }
+        }
+    }
 }
 
 /// Timeout for INPUT's own runs when `--timeout` is not given.
@@ -77,14 +150,17 @@ pub fn run(
     let command = TestCommand::new(&args.command)?;
     let file_name = args.input.file_name().expect("a file has a name");
     let oracle = CommandOracle::new(command, file_name, args.timeout.unwrap_or(INPUT_TIMEOUT));
-    let units = args
-        .unit
-        .clone()
-        .unwrap_or_else(|| Units::default_for(&input));
-    reporter.message(&serde_json::json!({
+    let plan = Plan::choose(args, &input);
+    let mut started_message = serde_json::json!({
         "reason": "reduction-started", "input": args.input, "output": output,
-        "original_bytes": input.len(), "unit": units.to_string(), "command": oracle.command().display(),
-    }));
+        "original_bytes": input.len(), "command": oracle.command().display(),
+    });
+    if let (Some(m), serde_json::Value::Object(extra)) =
+        (started_message.as_object_mut(), plan.describe())
+    {
+        m.extend(extra);
+    }
+    reporter.message(&started_message);
 
     let counters = Counters::default();
     let interrupt_only = Limits::none().with_interrupt(interrupt.clone());
@@ -104,7 +180,12 @@ pub fn run(
         counters: &counters,
         progress: &progress,
     };
-    let reduced = reduce_passes(&input, &units, &oracle, &args.reduce, &engine, reporter);
+    let reduced = match &plan {
+        Plan::Units(units) => {
+            reduce_passes(&input, units, &oracle, &args.reduce, &engine, reporter)
+        }
+        Plan::Syntax(lang, strategy) => reduce_syntax(&input, *lang, strategy, &oracle, &engine),
+    };
     progress.finish();
     let (reduced, error) = match reduced {
         Ok(bytes) => (bytes, None),
@@ -243,7 +324,7 @@ struct Engine<'a> {
 }
 
 impl Engine<'_> {
-    fn context<'s>(&self) -> Context<'_, Span<'s>> {
+    fn context<A: crate::unit::ByteAtom>(&self) -> Context<'_, A> {
         Context {
             jobs: self.jobs,
             limits: self.limits,
@@ -288,6 +369,23 @@ fn reduce_passes(
         }
     }
     Ok(current)
+}
+
+/// Syntax-aware reduction (HDD and its transforms) of `lang` text.
+fn reduce_syntax(
+    input: &[u8],
+    lang: Lang,
+    strategy: &Strategy,
+    oracle: &CommandOracle,
+    engine: &Engine<'_>,
+) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+    engine
+        .progress
+        .start_pass(&format!("{} {strategy}", lang.name()));
+    match hdd::reduce(input, lang, strategy, oracle, &engine.context()) {
+        Ok(reduction) => Ok(reduction.atoms),
+        Err(e) => Err((e.best, e.source)),
+    }
 }
 
 /// Runs the result once more before it is written.

@@ -1,0 +1,91 @@
+//! Canonicalization after deletion: shorter names, plainer literals.
+//!
+//! Once nothing more can be deleted, what is left can still be made
+//! simpler. Each identifier (every occurrence of one spelling, at once, so
+//! the program stays consistent) gets a fresh one-letter name; each literal
+//! of a kind the language lists becomes its plainest form (`0`, `""`).
+//! Both are edit lists for [`reduce_edits`], so every rename and every
+//! shrink is kept only while the failure stays, and the set kept is
+//! 1-minimal.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::edits::{reduce_edits, Edit};
+use super::lang::Spec;
+use super::render::Change;
+use super::tester::Tester;
+use super::tree::{Body, NodeId, Tree};
+use crate::engine::OracleError;
+
+/// Renames identifiers to fresh shorter names. Returns whether the text
+/// got shorter.
+pub fn rename_identifiers(
+    tree: &mut Tree,
+    spec: &Spec,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    let mut groups: BTreeMap<Vec<u8>, Vec<NodeId>> = BTreeMap::new();
+    let mut used: HashSet<Vec<u8>> = HashSet::new();
+    for id in tree.preorder() {
+        let Some(text) = tree.leaf_text(id) else {
+            continue;
+        };
+        used.insert(text.to_vec());
+        if matches!(tree.node(id).body, Body::Token { .. })
+            && spec.identifiers.contains(&tree.node(id).kind)
+        {
+            groups.entry(text.to_vec()).or_default().push(id);
+        }
+    }
+    let mut groups: Vec<(Vec<u8>, Vec<NodeId>)> = groups.into_iter().collect();
+    groups.sort_by_key(|(name, ids)| std::cmp::Reverse(name.len() * ids.len()));
+    let mut fresh = fresh_names(used);
+    let mut edits: Vec<Edit> = Vec::new();
+    for (name, ids) in groups {
+        let Some(new) = fresh.next().filter(|n| n.len() < name.len()) else {
+            continue;
+        };
+        let new = tree.intern(&new);
+        edits.push(ids.into_iter().map(|id| (id, Change::Text(new))).collect());
+    }
+    reduce_edits(tree, edits, tester)
+}
+
+/// Shrinks literals to the plain form the language gives for their kind.
+pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<bool, OracleError> {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut stack = vec![tree.root()];
+    while let Some(id) = stack.pop() {
+        let kind = tree.node(id).kind;
+        match spec.literals.iter().find(|(k, _)| *k == kind) {
+            Some(&(_, plain)) if rendered_len(tree, id) > plain.len() => {
+                let plain = tree.intern(plain);
+                edits.push(vec![(id, Change::Text(plain))]);
+            }
+            Some(_) => {}
+            None => stack.extend(tree.children(id)),
+        }
+    }
+    reduce_edits(tree, edits, tester)
+}
+
+/// The number of bytes of `id`'s tokens (gaps not counted).
+fn rendered_len(tree: &Tree, id: NodeId) -> usize {
+    let mut len = 0;
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        len += tree.leaf_text(n).map_or(0, <[u8]>::len);
+        stack.extend(tree.children(n));
+    }
+    len
+}
+
+/// `a`…`z`, then `a0`…`z9`, skipping every name in `used`.
+fn fresh_names(used: HashSet<Vec<u8>>) -> impl Iterator<Item = String> {
+    let letters = (b'a'..=b'z').map(|c| char::from(c).to_string());
+    let pairs = (b'a'..=b'z')
+        .flat_map(|c| (b'0'..=b'9').map(move |d| format!("{}{}", char::from(c), char::from(d))));
+    letters
+        .chain(pairs)
+        .filter(move |n| !used.contains(n.as_bytes()))
+}

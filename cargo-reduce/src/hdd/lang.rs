@@ -1,0 +1,227 @@
+//! The languages HDD knows: Rust and JavaScript through tree-sitter, and
+//! plain text (brackets and lines) for everything else.
+//!
+//! A language's [`Spec`] is built once per process: its tree-sitter
+//! language, Φ for every node kind (from the grammar's `grammar.json`, see
+//! [`super::phi`]), and the kinds canonicalization renames or shrinks.
+//!
+//! The `grammar.json` files are copies of the ones shipped in the
+//! tree-sitter-rust 0.24.2 and tree-sitter-javascript 0.25.0 crates
+//! (`src/grammar.json`), kept in `grammars/`: a build script would have to
+//! find the dependency's sources itself (the crates export no path), and a
+//! copy pins Φ to the grammar version the tests check. A test compares the
+//! copies' rule names with the linked parsers' node kinds, so a version
+//! bump that forgets the copy fails.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use super::grammar::Grammar;
+use super::phi::{removable_children, rule_phis};
+
+/// A language of inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// Rust, with tree-sitter-rust.
+    Rust,
+    /// JavaScript, with tree-sitter-javascript.
+    JavaScript,
+    /// Anything else: a tree of brackets and lines.
+    Text,
+}
+
+/// What HDD needs to know about a grammar-based language.
+pub struct Spec {
+    /// The tree-sitter parser's language.
+    pub language: tree_sitter::Language,
+    /// The grammar, as read from `grammar.json`.
+    pub grammar: Grammar,
+    /// Φ by tree-sitter kind id (`None`: a node keeps its own text).
+    pub phis: Vec<Option<Box<str>>>,
+    /// `(parent kind id, child kind id)` pairs where the child may simply
+    /// go (a list element, an optional part): its Φ there is "".
+    pub removable: HashSet<(u16, u16)>,
+    /// Token kinds that are names, for renaming.
+    pub identifiers: &'static [&'static str],
+    /// Literal kinds and their plainest form.
+    pub literals: &'static [(&'static str, &'static str)],
+}
+
+const RUST_GRAMMAR: &str = include_str!("grammars/rust.json");
+const JS_GRAMMAR: &str = include_str!("grammars/javascript.json");
+
+impl Lang {
+    /// Every language, for `--lang` help.
+    pub const ALL: [Lang; 3] = [Lang::Rust, Lang::JavaScript, Lang::Text];
+
+    /// The name `--lang` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::JavaScript => "js",
+            Lang::Text => "text",
+        }
+    }
+
+    /// Guesses the language of `bytes`: by `path`'s extension, then by
+    /// which grammar parses the content without errors.
+    pub fn detect(path: Option<&Path>, bytes: &[u8]) -> Lang {
+        let ext = path.and_then(Path::extension).and_then(|e| e.to_str());
+        match ext {
+            Some("rs") => return Lang::Rust,
+            Some("js" | "mjs" | "cjs" | "jsx") => return Lang::JavaScript,
+            _ => {}
+        }
+        let errors = |lang: Lang| lang.spec().map_or(usize::MAX, |s| error_bytes(s, bytes));
+        let (rust, js) = (errors(Lang::Rust), errors(Lang::JavaScript));
+        match (rust, js) {
+            (0, 0) if looks_like_rust(bytes) => Lang::Rust,
+            (0, 0) => Lang::JavaScript,
+            (0, _) => Lang::Rust,
+            (_, 0) => Lang::JavaScript,
+            _ => Lang::Text,
+        }
+    }
+
+    /// The grammar-based spec, `None` for [`Lang::Text`].
+    pub fn spec(self) -> Option<&'static Spec> {
+        static RUST: OnceLock<Spec> = OnceLock::new();
+        static JS: OnceLock<Spec> = OnceLock::new();
+        match self {
+            Lang::Rust => Some(RUST.get_or_init(|| {
+                Spec::new(
+                    tree_sitter_rust::LANGUAGE.into(),
+                    RUST_GRAMMAR,
+                    &[("float_literal", "0.0")],
+                    &[
+                        "identifier",
+                        "type_identifier",
+                        "field_identifier",
+                        "shorthand_field_identifier",
+                    ],
+                    &[
+                        ("integer_literal", "0"),
+                        ("float_literal", "0.0"),
+                        ("string_literal", "\"\""),
+                    ],
+                )
+            })),
+            Lang::JavaScript => Some(JS.get_or_init(|| {
+                Spec::new(
+                    tree_sitter_javascript::LANGUAGE.into(),
+                    JS_GRAMMAR,
+                    &[("regex_pattern", "a")],
+                    &[
+                        "identifier",
+                        "property_identifier",
+                        "shorthand_property_identifier",
+                        "shorthand_property_identifier_pattern",
+                        "statement_identifier",
+                    ],
+                    &[
+                        ("number", "0"),
+                        ("string", "\"\""),
+                        ("template_string", "``"),
+                    ],
+                )
+            })),
+            Lang::Text => None,
+        }
+    }
+}
+
+impl Spec {
+    fn new(
+        language: tree_sitter::Language,
+        grammar_json: &str,
+        externals: &[(&str, &str)],
+        identifiers: &'static [&'static str],
+        literals: &'static [(&'static str, &'static str)],
+    ) -> Spec {
+        let grammar = Grammar::from_json(grammar_json).expect("bundled grammar.json is valid");
+        let rule_phis = rule_phis(&grammar, externals);
+        let phis = (0..language.node_kind_count() as u16)
+            .map(|id| {
+                let name = language.node_kind_for_id(id)?;
+                if !language.node_kind_is_named(id) {
+                    return Some(name.into());
+                }
+                rule_phis.named(name).map(Into::into)
+            })
+            .collect();
+        let removable = removable_children(&grammar, &rule_phis)
+            .into_iter()
+            .map(|(parent, (child, named))| {
+                (
+                    language.id_for_node_kind(&parent, true),
+                    language.id_for_node_kind(&child, named),
+                )
+            })
+            .filter(|&(p, c)| p != 0 && c != 0)
+            .collect();
+        Spec {
+            language,
+            grammar,
+            phis,
+            removable,
+            identifiers,
+            literals,
+        }
+    }
+}
+
+/// Bytes inside ERROR nodes, plus one per missing node.
+fn error_bytes(spec: &Spec, bytes: &[u8]) -> usize {
+    let mut parser = tree_sitter::Parser::new();
+    if parser.set_language(&spec.language).is_err() {
+        return usize::MAX;
+    }
+    let Some(tree) = parser.parse(bytes, None) else {
+        return usize::MAX;
+    };
+    let mut total = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            total += n.byte_range().len().max(1);
+        } else if n.has_error() {
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+    }
+    total
+}
+
+fn looks_like_rust(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    ["fn ", "::", "let mut ", "impl ", "pub "]
+        .iter()
+        .any(|k| text.contains(k))
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `--lang` value that names no language.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown language `{0}` (expected rust, js or text)")]
+pub struct UnknownLang(String);
+
+impl FromStr for Lang {
+    type Err = UnknownLang;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "rust" | "rs" => Ok(Lang::Rust),
+            "js" | "javascript" => Ok(Lang::JavaScript),
+            "text" => Ok(Lang::Text),
+            _ => Err(UnknownLang(s.to_string())),
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Syntax-aware reduction: Hierarchical Delta Debugging and its relatives
+//! on tree-sitter trees (Rust, JavaScript) or bracket-and-line trees
+//! (other text).
+//!
+//! The pipeline of [`reduce`], each step switched by [`Options`]:
+//! 1. parse ([`tree`], [`text`]) with Φ per node kind ([`phi`]);
+//! 2. flatten recursive lists and squeeze single-child chains
+//!    ([`transform`]);
+//! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
+//!    with a rendering adapter ([`tester`], [`edits`]);
+//! 4. hoisting same-kind descendants ([`hoist`]), HDD* again after a hoist;
+//! 5. renaming identifiers and shrinking literals ([`canon`]);
+//! 6. ddmin over the remaining tokens.
+//!
+//! Output keeps each kept token's original whitespace ([`render`]).
+
+pub mod canon;
+pub mod edits;
+pub mod grammar;
+pub mod hoist;
+pub mod lang;
+pub mod levels;
+pub mod pattern;
+pub mod phi;
+pub mod render;
+pub mod tester;
+pub mod text;
+pub mod transform;
+pub mod tree;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_real;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use lang::Lang;
+pub use tree::Tree;
+
+use crate::engine::ddmin::ReduceError;
+use crate::engine::{Context, DdminOptions, Oracle, OracleError, OutcomeCache, Reduction};
+use edits::{reduce_edits, Edit};
+use levels::{hdd_pass, hdd_star, LevelFilter};
+use render::{render_tree, Change};
+use tester::Tester;
+
+/// How often a family of passes runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// Not at all.
+    Never,
+    /// One pass.
+    Once,
+    /// Until a pass removes nothing (the `*` variants).
+    Fixpoint,
+}
+
+/// Every phase and transform of the pipeline, selectable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Flatten left/right-recursive chains (Listing 5).
+    pub flatten: bool,
+    /// Squeeze single-child chains with equal Φ (Listing 2).
+    pub squeeze: bool,
+    /// Hide tokens whose text is their Φ from ddmin (Listing 3).
+    pub hide_unremovable: bool,
+    /// Coarse HDD: levels restricted to nodes with empty Φ (Listing 4).
+    pub coarse: Repeat,
+    /// Plain HDD over all nodes, after the coarse passes.
+    pub fine: Repeat,
+    /// Replace nodes by same-kind descendants (then HDD* again).
+    pub hoist: bool,
+    /// Rename identifiers and shrink literals.
+    pub canonicalize: bool,
+    /// A final ddmin over the remaining tokens, syntax ignored.
+    pub tokens: bool,
+    /// The ddmin variant every phase runs.
+    pub ddmin: DdminOptions,
+}
+
+/// A named pipeline, as `--strategy` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// ddmin over the input's tokens only.
+    Ddmin,
+    /// One HDD pass, no transforms.
+    Hdd,
+    /// HDD passes until nothing changes, no transforms.
+    HddStar,
+    /// Coarse HDD* with flattening, squeezing and hidden tokens.
+    CoarseHdd,
+    /// `coarse-hdd`, then HDD*.
+    CoarseThenHdd,
+    /// The default: `coarse-hdd+hdd`, hoisting, canonicalization, tokens.
+    #[default]
+    Best,
+    /// Any combination.
+    Custom(Options),
+}
+
+impl Strategy {
+    /// The names [`Strategy::from_str`] accepts.
+    pub const NAMES: [&'static str; 6] = [
+        "ddmin",
+        "hdd",
+        "hdd*",
+        "coarse-hdd",
+        "coarse-hdd+hdd",
+        "best",
+    ];
+
+    /// The options this strategy stands for.
+    pub fn options(&self) -> Options {
+        let plain = Options {
+            flatten: false,
+            squeeze: false,
+            hide_unremovable: false,
+            coarse: Repeat::Never,
+            fine: Repeat::Never,
+            hoist: false,
+            canonicalize: false,
+            tokens: false,
+            ddmin: DdminOptions::default(),
+        };
+        let coarse = Options {
+            flatten: true,
+            squeeze: true,
+            hide_unremovable: true,
+            coarse: Repeat::Fixpoint,
+            ..plain
+        };
+        match *self {
+            Strategy::Ddmin => Options {
+                tokens: true,
+                ..plain
+            },
+            Strategy::Hdd => Options {
+                fine: Repeat::Once,
+                ..plain
+            },
+            Strategy::HddStar => Options {
+                fine: Repeat::Fixpoint,
+                ..plain
+            },
+            Strategy::CoarseHdd => coarse,
+            Strategy::CoarseThenHdd => Options {
+                fine: Repeat::Fixpoint,
+                ..coarse
+            },
+            Strategy::Best => Options {
+                fine: Repeat::Fixpoint,
+                hoist: true,
+                canonicalize: true,
+                tokens: true,
+                ..coarse
+            },
+            Strategy::Custom(options) => options,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Strategy::Ddmin => "ddmin",
+            Strategy::Hdd => "hdd",
+            Strategy::HddStar => "hdd*",
+            Strategy::CoarseHdd => "coarse-hdd",
+            Strategy::CoarseThenHdd => "coarse-hdd+hdd",
+            Strategy::Best => "best",
+            Strategy::Custom(_) => "custom",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `--strategy` value that names no strategy.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best)"
+)]
+pub struct UnknownStrategy(String);
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [
+            Strategy::Ddmin,
+            Strategy::Hdd,
+            Strategy::HddStar,
+            Strategy::CoarseHdd,
+            Strategy::CoarseThenHdd,
+            Strategy::Best,
+        ]
+        .into_iter()
+        .find(|st| st.name() == s)
+        .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
+/// text's if the parser gives up), brackets and lines otherwise.
+pub fn build_tree(input: &[u8], lang: Lang) -> Tree {
+    lang.spec()
+        .and_then(|spec| Tree::parse(input, spec))
+        .unwrap_or_else(|| text::parse_text(input))
+}
+
+/// Reduces `input` (known interesting) with `strategy`, testing rendered
+/// candidates with `oracle`. The result is the smallest interesting text
+/// found and why the run stopped early, if it did; on an oracle error, the
+/// error carries the best text found before it.
+pub fn reduce(
+    input: &[u8],
+    lang: Lang,
+    strategy: &Strategy,
+    oracle: &dyn Oracle<u8>,
+    ctx: &Context<'_, u8>,
+) -> Result<Reduction<u8>, ReduceError<u8>> {
+    let options = strategy.options();
+    let mut tree = build_tree(input, lang);
+    let private = OutcomeCache::new();
+    let tester = Tester::new(oracle, ctx, &private, options.ddmin);
+    tester.accept(input);
+    let outcome = pipeline(&mut tree, lang, &options, &tester);
+    let mut best = render_tree(&tree);
+    if best.len() > input.len() {
+        best = input.to_vec();
+    }
+    match outcome {
+        Ok(()) => Ok(Reduction {
+            atoms: best,
+            stopped: ctx.limits.stop_reason(),
+        }),
+        Err(source) => Err(ReduceError { best, source }),
+    }
+}
+
+fn pipeline(
+    tree: &mut Tree,
+    lang: Lang,
+    options: &Options,
+    tester: &Tester,
+) -> Result<(), OracleError> {
+    if options.flatten {
+        transform::flatten(tree);
+    }
+    if options.squeeze {
+        transform::squeeze(tree);
+    }
+    let filter = |coarse| LevelFilter {
+        coarse,
+        hide_unremovable: options.hide_unremovable,
+    };
+    run(tree, options.coarse, filter(true), tester)?;
+    run(tree, options.fine, filter(false), tester)?;
+    while options.hoist && hoist::hoist_pass(tree, tester)? {
+        hdd_star(tree, filter(false), tester)?;
+    }
+    if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
+        canon::rename_identifiers(tree, spec, tester)?;
+        canon::shrink_literals(tree, spec, tester)?;
+    }
+    if options.tokens {
+        token_pass(tree, tester)?;
+    }
+    Ok(())
+}
+
+fn run(
+    tree: &mut Tree,
+    repeat: Repeat,
+    filter: LevelFilter,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    match repeat {
+        Repeat::Never => Ok(false),
+        Repeat::Once => hdd_pass(tree, filter, tester),
+        Repeat::Fixpoint => hdd_star(tree, filter, tester),
+    }
+}
+
+/// ddmin over the remaining tokens, a removed token reading as nothing.
+fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+    let empty = tree.intern("");
+    let edits: Vec<Edit> = tree
+        .preorder()
+        .into_iter()
+        .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
+        .map(|id| vec![(id, Change::Text(empty))])
+        .collect();
+    reduce_edits(tree, edits, tester)
+}

@@ -1,0 +1,312 @@
+//! Φ: the smallest text each node kind can be replaced with (HDD's
+//! "minimal replacement string"), computed once per grammar.
+//!
+//! A fixpoint over the grammar's rules, each rule's Φ only ever getting
+//! shorter: `BLANK`, `REPEAT` → empty; `REPEAT1` → the content once;
+//! `CHOICE` → the shortest member; `SEQ` → the members joined (with a space
+//! where two tokens would fuse, none inside a `TOKEN` or before an
+//! immediate token); `STRING` → itself; `PATTERN` → its shortest match;
+//! `SYMBOL` → that rule's Φ; aliases, fields and precedences → their
+//! content. External tokens have no rule: a language may give them a Φ
+//! ([`super::lang`]); otherwise, like anything unknown, a node keeps its
+//! own text. Extras (comments) have Φ "", as they may appear anywhere.
+
+use std::collections::{HashMap, HashSet};
+
+use super::grammar::{Grammar, Rule};
+use super::pattern::shortest_match;
+use super::render::fuses;
+
+/// A Φ under construction: its text, and whether its first token must be
+/// glued to what comes before (`token.immediate`).
+#[derive(Debug, Clone, PartialEq)]
+struct Frag {
+    text: String,
+    glue: bool,
+}
+
+impl Frag {
+    fn new(text: impl Into<String>) -> Self {
+        Frag {
+            text: text.into(),
+            glue: false,
+        }
+    }
+
+    /// `self` followed by `next`, with a space if their tokens would fuse.
+    fn join(mut self, next: Frag, in_token: bool) -> Frag {
+        if self.text.is_empty() {
+            return Frag {
+                text: next.text,
+                glue: self.glue || next.glue,
+            };
+        }
+        let (Some(&a), Some(&b)) = (self.text.as_bytes().last(), next.text.as_bytes().first())
+        else {
+            return self;
+        };
+        if !in_token && !next.glue && fuses(a, b) {
+            self.text.push(' ');
+        }
+        self.text.push_str(&next.text);
+        self
+    }
+}
+
+/// Φ of every rule and every named alias of a grammar, by name.
+#[derive(Debug, Clone, Default)]
+pub struct RulePhis {
+    /// Φ of each rule that derives some text.
+    pub rules: HashMap<String, String>,
+    /// Φ of each named alias kind (the shortest over its occurrences).
+    pub aliases: HashMap<String, String>,
+    /// Named extras (comments): Φ "".
+    pub extras: HashSet<String>,
+}
+
+impl RulePhis {
+    /// Φ of the named node kind `kind`, if the grammar gives one.
+    pub fn named(&self, kind: &str) -> Option<&str> {
+        if self.extras.contains(kind) {
+            return Some("");
+        }
+        self.rules
+            .get(kind)
+            .or_else(|| self.aliases.get(kind))
+            .map(String::as_str)
+    }
+}
+
+/// Computes Φ for `grammar`; `externals` seeds Φ of external tokens
+/// (which have no rule).
+pub fn rule_phis(grammar: &Grammar, externals: &[(&str, &str)]) -> RulePhis {
+    let mut eval = Eval::new(grammar);
+    for &(name, phi) in externals {
+        eval.phi.insert(name.to_string(), Frag::new(phi));
+    }
+    eval.fixpoint(grammar);
+    let aliases = eval.aliases(grammar);
+    RulePhis {
+        rules: eval.phi.into_iter().map(|(k, f)| (k, f.text)).collect(),
+        aliases,
+        extras: grammar.extra_symbols().map(str::to_string).collect(),
+    }
+}
+
+struct Eval {
+    patterns: HashMap<(String, String), Option<String>>,
+    phi: HashMap<String, Frag>,
+}
+
+impl Eval {
+    fn new(grammar: &Grammar) -> Self {
+        let mut patterns = HashMap::new();
+        grammar.visit(&mut |r| {
+            if let Rule::Pattern(p, flags) = r {
+                patterns
+                    .entry((p.clone(), flags.clone()))
+                    .or_insert_with(|| shortest_match(p, flags));
+            }
+        });
+        Eval {
+            patterns,
+            phi: HashMap::new(),
+        }
+    }
+
+    /// Re-evaluates every rule until no Φ gets shorter. Values only
+    /// shrink, so this terminates.
+    fn fixpoint(&mut self, grammar: &Grammar) {
+        loop {
+            let mut changed = false;
+            for (name, rule) in &grammar.rules {
+                let Some(new) = self.eval(rule, false) else {
+                    continue;
+                };
+                let shorter = self
+                    .phi
+                    .get(name)
+                    .is_none_or(|old| new.text.len() < old.text.len());
+                if shorter {
+                    self.phi.insert(name.clone(), new);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// Φ of each named alias: the shortest Φ of the aliased contents.
+    fn aliases(&self, grammar: &Grammar) -> HashMap<String, String> {
+        let mut out: HashMap<String, String> = HashMap::new();
+        grammar.visit(&mut |r| {
+            let Rule::Alias {
+                content,
+                value,
+                named: true,
+            } = r
+            else {
+                return;
+            };
+            let Some(frag) = self.eval(content, false) else {
+                return;
+            };
+            let slot = out
+                .entry(value.clone())
+                .or_insert_with(|| frag.text.clone());
+            if frag.text.len() < slot.len() {
+                *slot = frag.text;
+            }
+        });
+        out
+    }
+
+    fn eval(&self, rule: &Rule, in_token: bool) -> Option<Frag> {
+        match rule {
+            Rule::Blank | Rule::Repeat(_) => Some(Frag::new("")),
+            Rule::String(s) => Some(Frag::new(s.as_str())),
+            Rule::Pattern(p, f) => self.patterns[&(p.clone(), f.clone())]
+                .as_deref()
+                .map(Frag::new),
+            Rule::Symbol(name) => self.phi.get(name).cloned(),
+            Rule::Seq(members) => members.iter().try_fold(Frag::new(""), |acc, m| {
+                Some(acc.join(self.eval(m, in_token)?, in_token))
+            }),
+            Rule::Choice(members) => members
+                .iter()
+                .filter_map(|m| self.eval(m, in_token))
+                .min_by_key(|f| f.text.len()),
+            Rule::Repeat1(content) => self.eval(content, in_token),
+            Rule::Token { content, immediate } => {
+                let mut frag = self.eval(content, true)?;
+                frag.glue |= *immediate;
+                Some(frag)
+            }
+            Rule::Alias {
+                content,
+                value,
+                named,
+            } => self
+                .eval(content, in_token)
+                .or_else(|| (!named).then(|| Frag::new(value.as_str()))),
+        }
+    }
+}
+
+/// The child kinds each parent kind may lose outright: list elements
+/// (children under a `REPEAT`) and optional children, whatever their own
+/// Φ. A statement's Φ is not empty, but in a block's list of statements
+/// it can go: HDD should see Φ "" there (the ECFG view of lists).
+///
+/// A kind counts as removable in a parent when every occurrence of it in
+/// the parent's rule (hidden rules expanded) sits under a `REPEAT` or an
+/// optional `CHOICE` with nothing but nullable siblings in between.
+/// Entries are `(parent, (child, child is named))`.
+pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String, (String, bool))> {
+    let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
+    let mut out = HashSet::new();
+    for (parent, rule) in &grammar.rules {
+        if parent.starts_with('_') {
+            continue;
+        }
+        let mut walk = Occurrences {
+            rules: &rules,
+            phis,
+            seen: HashSet::new(),
+            found: HashMap::new(),
+        };
+        walk.visit(rule, false);
+        for (child, removable) in walk.found {
+            if removable {
+                out.insert((parent.clone(), child));
+            }
+        }
+    }
+    out
+}
+
+/// Collects the child kinds of one parent rule and whether every
+/// occurrence is removable.
+struct Occurrences<'g> {
+    rules: &'g HashMap<&'g str, &'g Rule>,
+    phis: &'g RulePhis,
+    seen: HashSet<(&'g str, bool)>,
+    found: HashMap<(String, bool), bool>,
+}
+
+impl<'g> Occurrences<'g> {
+    fn record(&mut self, kind: &str, named: bool, removable: bool) {
+        *self.found.entry((kind.to_string(), named)).or_insert(true) &= removable;
+    }
+
+    fn nullable(&self, rule: &Rule) -> bool {
+        match rule {
+            Rule::Blank | Rule::Repeat(_) => true,
+            Rule::Symbol(name) => self.phis.rules.get(name).is_some_and(String::is_empty),
+            Rule::Choice(members) => members.iter().any(|m| self.nullable(m)),
+            Rule::Seq(members) => members.iter().all(|m| self.nullable(m)),
+            _ => false,
+        }
+    }
+
+    fn visit(&mut self, rule: &'g Rule, optional: bool) {
+        match rule {
+            Rule::Symbol(name) if name.starts_with('_') => {
+                if let Some(inner) = self.rules.get(name.as_str()).copied() {
+                    if self.seen.insert((name.as_str(), optional)) {
+                        self.visit(inner, optional);
+                    }
+                }
+            }
+            Rule::Symbol(name) => self.record(name, true, optional),
+            Rule::String(s) => self.record(s, false, optional),
+            Rule::Alias { value, named, .. } => self.record(value, *named, optional),
+            Rule::Repeat(c) | Rule::Repeat1(c) => self.visit(c, true),
+            Rule::Choice(members) => {
+                let optional = optional || members.contains(&Rule::Blank);
+                members.iter().for_each(|m| self.visit(m, optional));
+            }
+            Rule::Seq(members) => {
+                for (i, m) in members.iter().enumerate() {
+                    let alone = members
+                        .iter()
+                        .enumerate()
+                        .all(|(j, o)| j == i || self.nullable(o));
+                    self.visit(m, optional && alone);
+                }
+            }
+            Rule::Blank | Rule::Pattern(..) | Rule::Token { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grammar(json: &str) -> Grammar {
+        Grammar::from_json(json).unwrap()
+    }
+
+    #[test]
+    fn fixpoint_picks_shortest_alternatives_and_spaces_fused_tokens() {
+        let g = grammar(
+            r#"{"name":"t","rules":{
+              "file":{"type":"REPEAT","content":{"type":"SYMBOL","name":"item"}},
+              "item":{"type":"CHOICE","members":[
+                 {"type":"SYMBOL","name":"func"},
+                 {"type":"SEQ","members":[{"type":"STRING","value":"let"},{"type":"SYMBOL","name":"ident"},{"type":"STRING","value":";"}]}]},
+              "func":{"type":"SEQ","members":[{"type":"STRING","value":"fn"},{"type":"SYMBOL","name":"ident"},{"type":"STRING","value":"()"},{"type":"SYMBOL","name":"item"}]},
+              "ident":{"type":"PATTERN","value":"[a-z]+"},
+              "num":{"type":"TOKEN","content":{"type":"SEQ","members":[{"type":"STRING","value":"0x"},{"type":"PATTERN","value":"[0-9]+"}]}}
+            },"extras":[],"externals":[]}"#,
+        );
+        let phis = rule_phis(&g, &[]);
+        assert_eq!(phis.named("file"), Some(""));
+        assert_eq!(phis.named("item"), Some("let a;"));
+        assert_eq!(phis.named("func"), Some("fn a()let a;"));
+        assert_eq!(phis.named("num"), Some("0x0"));
+    }
+}

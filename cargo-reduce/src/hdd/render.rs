@@ -1,0 +1,119 @@
+//! Turning a tree, with some nodes changed, back into bytes.
+//!
+//! Every kept token is written with the whitespace that preceded it in the
+//! input, so the output keeps the input's layout; a removed node is written
+//! as its Φ (with its first token's whitespace, unless Φ is empty). Where
+//! two pieces would fuse into one token (`let` + `x`, `-` + `>`) a space is
+//! put between them, and after a line comment (a node marked
+//! [`super::tree::Node::ends_line`]) a newline.
+
+use super::tree::{Body, NodeId, StrId, Tree};
+
+/// How a node reads in one rendering, instead of its own content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Removed: its Φ.
+    Phi,
+    /// A given text (a new name, a shrunk literal, nothing at all).
+    Text(StrId),
+    /// Hoisted: the descendant `NodeId` in its place.
+    Node(NodeId),
+}
+
+/// True when byte `a` followed by byte `b` could read as one token:
+/// two word characters, two operator characters, or a digit and a dot.
+pub fn fuses(a: u8, b: u8) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let op = |c: u8| b"!#$%&*+-./:<=>?@^|~".contains(&c);
+    let number_dot = (a.is_ascii_digit() && b == b'.') || (a == b'.' && b.is_ascii_digit());
+    (word(a) && word(b)) || (op(a) && op(b)) || number_dot
+}
+
+/// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.
+pub fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> Vec<u8> {
+    let mut out = Out {
+        last_end: Some(0),
+        ..Out::default()
+    };
+    let mut stack = vec![Item::Node(tree.root())];
+    while let Some(item) = stack.pop() {
+        let id = match item {
+            Item::Node(id) => id,
+            Item::EndLine => {
+                out.line_comment = true;
+                continue;
+            }
+        };
+        let node = tree.node(id);
+        let gap = tree.source(node.gap);
+        match change(id) {
+            Some(Change::Phi) => out.piece(gap, tree.phi(id).as_bytes(), None),
+            Some(Change::Text(s)) => out.piece(gap, tree.str(s).as_bytes(), None),
+            Some(Change::Node(d)) => stack.push(Item::Node(d)),
+            None => {
+                if node.ends_line {
+                    stack.push(Item::EndLine);
+                }
+                match &node.body {
+                    Body::Token { start, end } => {
+                        let adjacent = out.last_end == Some(node.gap.0);
+                        out.piece(gap, tree.source((*start, *end)), Some(adjacent));
+                        out.last_end = Some(*end);
+                    }
+                    Body::Text(s) => out.piece(gap, tree.str(*s).as_bytes(), None),
+                    Body::Inner(children) => {
+                        stack.extend(children.iter().rev().map(|&c| Item::Node(c)))
+                    }
+                }
+            }
+        }
+    }
+    out.bytes.extend_from_slice(tree.source(tree.tail()));
+    out.bytes
+}
+
+/// What the rendering stack holds: a node, or the end of a line comment.
+enum Item {
+    Node(NodeId),
+    EndLine,
+}
+
+/// Renders `tree` as it is.
+pub fn render_tree(tree: &Tree) -> Vec<u8> {
+    render(tree, &|_| None)
+}
+
+#[derive(Default)]
+struct Out {
+    bytes: Vec<u8>,
+    /// The last piece ended a line comment.
+    line_comment: bool,
+    /// Where the last piece ended in the source, if it was a source token.
+    last_end: Option<u32>,
+}
+
+impl Out {
+    /// Writes one token-like piece and, before it, `gap` or whatever
+    /// separator keeps it apart from the previous piece. `adjacent`: the
+    /// piece is a source token that directly followed the last piece in the
+    /// input, so its gap (even an empty one) is what separated them.
+    fn piece(&mut self, gap: &[u8], text: &[u8], adjacent: Option<bool>) {
+        let Some(&first) = text.first() else {
+            return;
+        };
+        self.last_end = None;
+        let after_comment = std::mem::take(&mut self.line_comment);
+        if adjacent == Some(true) {
+            self.bytes.extend_from_slice(gap);
+        } else if self.bytes.is_empty() {
+            // Nothing before: no separator needed.
+        } else if after_comment && !gap.contains(&b'\n') {
+            self.bytes.push(b'\n');
+        } else if !gap.is_empty() {
+            self.bytes.extend_from_slice(gap);
+        } else if self.bytes.last().is_some_and(|&last| fuses(last, first)) {
+            self.bytes.push(b' ');
+        }
+        self.bytes.extend_from_slice(text);
+    }
+}

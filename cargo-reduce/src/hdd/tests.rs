@@ -1,0 +1,267 @@
+//! Tests of the HDD pipeline: Φ validity, trees, minimality with in-memory
+//! oracles. Tests with real compilers live in `tests_real.rs`.
+
+use std::collections::BTreeMap;
+
+use super::render::{render, render_tree, Change};
+use super::*;
+use crate::engine::{Candidate, Counters, Limits};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests-fixtures/hdd/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The crate's own sources: a large, real Rust corpus.
+fn crate_sources() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(std::fs::read(path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn has_error(lang: Lang, bytes: &[u8]) -> bool {
+    first_error(lang, bytes).is_some()
+}
+
+/// The text around the first syntax error, if any.
+fn first_error(lang: Lang, bytes: &[u8]) -> Option<String> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&lang.spec().unwrap().language).unwrap();
+    let tree = parser.parse(bytes, None).unwrap();
+    let mut node = tree.root_node();
+    if !node.has_error() {
+        return None;
+    }
+    'descend: while !node.is_error() && !node.is_missing() {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() || child.is_missing() {
+                node = child;
+                continue 'descend;
+            }
+        }
+        break;
+    }
+    let (start, end) = (
+        node.start_byte().saturating_sub(40),
+        (node.end_byte() + 40).min(bytes.len()),
+    );
+    Some(String::from_utf8_lossy(&bytes[start..end]).into_owned())
+}
+
+/// For each node kind of `lang` seen in `inputs` (error-free parts only),
+/// replaces up to three of its nodes by Φ, one at a time, and reparses.
+/// Returns the kinds seen and the failures (kind, rendered text).
+fn phi_failures(
+    lang: Lang,
+    inputs: &[Vec<u8>],
+) -> (BTreeMap<&'static str, usize>, Vec<(&'static str, String)>) {
+    let mut seen = BTreeMap::new();
+    let mut failures = Vec::new();
+    for input in inputs {
+        assert_eq!(first_error(lang, input), None, "fixture does not parse");
+        let tree = build_tree(input, lang);
+        for id in tree.preorder() {
+            let count = seen.entry(tree.node(id).kind).or_insert(0);
+            *count += 1;
+            if *count > 3 || id == tree.root() {
+                continue;
+            }
+            let out = render(&tree, &|n| (n == id).then_some(Change::Phi));
+            if has_error(lang, &out) {
+                let at = out.iter().zip(input).position(|(a, b)| a != b);
+                let at = at.unwrap_or(out.len().min(input.len()));
+                let window = &out[at.saturating_sub(60)..(at + 60).min(out.len())];
+                let text = format!(
+                    "Φ = {:?} in …{}…",
+                    tree.phi(id),
+                    String::from_utf8_lossy(window)
+                );
+                failures.push((tree.node(id).kind, text));
+            }
+        }
+    }
+    (seen, failures)
+}
+
+fn check_phis(lang: Lang, inputs: &[Vec<u8>], min_kinds: usize) {
+    let (seen, failures) = phi_failures(lang, inputs);
+    let kinds: Vec<&str> = failures.iter().map(|f| f.0).collect();
+    assert!(
+        failures.is_empty(),
+        "Φ rejected for {kinds:?}; first:\n{}",
+        failures[0].1
+    );
+    assert!(seen.len() >= min_kinds, "only {} kinds covered", seen.len());
+}
+
+#[test]
+fn every_rust_kind_phi_parses_in_context() {
+    let mut inputs = crate_sources();
+    inputs.push(fixture("kinds.rs"));
+    check_phis(Lang::Rust, &inputs, 200);
+}
+
+#[test]
+fn every_js_kind_phi_parses_in_context() {
+    check_phis(Lang::JavaScript, &[fixture("kinds.js")], 150);
+}
+
+#[test]
+fn trees_render_back_to_their_input() {
+    for (lang, input) in [
+        (Lang::Rust, fixture("kinds.rs")),
+        (Lang::JavaScript, fixture("kinds.js")),
+        (Lang::Text, fixture("kinds.js")),
+        (Lang::Rust, b"fn broken( {".to_vec()),
+    ] {
+        let mut tree = build_tree(&input, lang);
+        assert_eq!(render_tree(&tree), input, "{lang}");
+        transform::flatten(&mut tree);
+        transform::squeeze(&mut tree);
+        assert_eq!(render_tree(&tree), input, "{lang} after transforms");
+    }
+}
+
+/// Runs `reduce` with an in-memory oracle; returns the output and tests.
+fn reduce_with(
+    input: &[u8],
+    lang: Lang,
+    strategy: Strategy,
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+) -> (Vec<u8>, u64) {
+    let (limits, counters, cache) = (Limits::none(), Counters::default(), OutcomeCache::new());
+    let ctx = Context {
+        jobs: 1,
+        limits: &limits,
+        cache: Some(&cache),
+        counters: &counters,
+        observer: &(),
+    };
+    let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
+    let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
+    assert!(out.is_minimal());
+    (out.atoms, counters.tests())
+}
+
+const RUST_INPUT: &str = "use std::fmt;\n\nfn helper(x: u32) -> u32 {\n    x + 1\n}\n\nfn main() {\n    let a = helper(2);\n    let b = vec![a, 3];\n    if a > 2 {\n        println!(\"{}\", b.len());\n    }\n    let c: Option<u8> = None;\n    c.unwrap();\n}\n";
+
+/// Interesting: parses without error and still calls `unwrap`.
+fn calls_unwrap(bytes: &[u8]) -> bool {
+    !has_error(Lang::Rust, bytes) && bytes.windows(8).any(|w| w == b".unwrap(")
+}
+
+/// Every node of `output`'s own tree, replaced by Φ, either leaves the
+/// text as it is or loses the failure (1-tree-minimality).
+fn assert_tree_minimal(output: &[u8], lang: Lang, oracle: &dyn Fn(&[u8]) -> bool) {
+    let tree = build_tree(output, lang);
+    for id in tree.preorder() {
+        let out = render(&tree, &|n| (n == id).then_some(Change::Phi));
+        assert!(
+            out == output || !oracle(&out),
+            "removing {} still fails:\n{}",
+            tree.node(id).kind,
+            String::from_utf8_lossy(&out)
+        );
+    }
+}
+
+#[test]
+fn hdd_star_is_one_tree_minimal() {
+    for strategy in [Strategy::HddStar, Strategy::CoarseThenHdd, Strategy::Best] {
+        let (out, tests) = reduce_with(RUST_INPUT.as_bytes(), Lang::Rust, strategy, &calls_unwrap);
+        assert!(calls_unwrap(&out));
+        assert_tree_minimal(&out, Lang::Rust, &calls_unwrap);
+        assert!(tests < 200, "{strategy}: {tests} tests");
+    }
+}
+
+#[test]
+fn best_renames_and_shrinks_and_keeps_layout() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::Rust, b) && s.contains("let") && s.contains(|c: char| c.is_ascii_digit())
+    };
+    let (out, _) = reduce_with(
+        b"fn main() {\n    let counter = 12345;\n    other();\n}\n",
+        Lang::Rust,
+        Strategy::Custom(Options {
+            tokens: false,
+            ..Strategy::Best.options()
+        }),
+        &oracle,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "fn a() {\n    let a = 0;\n}\n"
+    );
+}
+
+#[test]
+fn hoisting_replaces_a_call_by_its_argument() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::JavaScript, b) && s.contains("g(") && !s.contains("f(")
+    };
+    let input = b"f(f(g(1)));\n";
+    let (out, _) = reduce_with(input, Lang::JavaScript, Strategy::Best, &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "g()\n");
+}
+
+#[test]
+fn text_inputs_reduce_through_brackets_and_lines() {
+    let oracle = |b: &[u8]| String::from_utf8_lossy(b).contains("needle");
+    let input = b"alpha (beta [gamma] delta)\n{ needle }\nomega\n";
+    let (out, tests) = reduce_with(input, Lang::Text, Strategy::Best, &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "needle\n");
+    assert!(tests < 30, "{tests} tests");
+}
+
+#[test]
+fn syntax_errors_still_reduce() {
+    let oracle = |b: &[u8]| String::from_utf8_lossy(b).contains("boom");
+    let (out, _) = reduce_with(
+        b"fn a( { let x = boom; }\nfn b() {}\n",
+        Lang::Rust,
+        Strategy::Best,
+        &oracle,
+    );
+    assert_eq!(String::from_utf8_lossy(&out).trim(), "boom");
+}
+
+#[test]
+fn language_detection_uses_extension_then_content() {
+    use std::path::Path;
+    assert_eq!(Lang::detect(Some(Path::new("a.rs")), b""), Lang::Rust);
+    assert_eq!(
+        Lang::detect(Some(Path::new("a.mjs")), b""),
+        Lang::JavaScript
+    );
+    assert_eq!(Lang::detect(None, b"fn main() { let x = 1; }"), Lang::Rust);
+    assert_eq!(
+        Lang::detect(None, b"const x = () => { return 1; };"),
+        Lang::JavaScript
+    );
+    assert_eq!(Lang::detect(None, b"key: [1, 2\n(unbalanced"), Lang::Text);
+}
+
+#[test]
+fn strategies_parse_from_their_names() {
+    for name in Strategy::NAMES {
+        assert_eq!(name.parse::<Strategy>().unwrap().to_string(), name);
+    }
+    assert!("fancy".parse::<Strategy>().is_err());
+}

@@ -1,0 +1,87 @@
+//! End-to-end tests of HDD with real oracles: `rustc` and `node` run on
+//! every candidate through the `file` mode's command oracle. Skipped when
+//! the tool is not installed.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::engine::{Counters, Limits};
+use crate::oracle::{CommandOracle, TestCommand};
+
+fn repo_file(path: &str) -> String {
+    format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn have(tool: &str) -> bool {
+    which::which(tool).is_ok()
+}
+
+/// Reduces `input` with `strategy`, the command `sh script` as oracle, at
+/// `-j2`; returns the output, the tests run and the time taken.
+fn reduce_with_script(
+    input: &[u8],
+    file_name: &str,
+    script: &Path,
+    strategy: Strategy,
+) -> (Vec<u8>, u64, Duration) {
+    let argv: Vec<OsString> = vec!["sh".into(), script.into()];
+    let command = TestCommand::new(&argv).unwrap();
+    let oracle = CommandOracle::new(command, file_name.as_ref(), Duration::from_secs(20));
+    let (limits, counters, cache) = (Limits::none(), Counters::default(), OutcomeCache::new());
+    let ctx = Context {
+        jobs: 2,
+        limits: &limits,
+        cache: Some(&cache),
+        counters: &counters,
+        observer: &(),
+    };
+    let lang = Lang::detect(Some(Path::new(file_name)), input);
+    let started = Instant::now();
+    let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
+    (out.atoms, counters.tests(), started.elapsed())
+}
+
+#[test]
+fn rust_file_keeps_the_rustc_type_mismatch() {
+    if !have("rustc") {
+        return;
+    }
+    let input = std::fs::read(repo_file("corpus/examples/inventory.rs")).unwrap();
+    let script = repo_file("corpus/examples/rustc-e0308.sh");
+    let (out, tests, time) =
+        reduce_with_script(&input, "inventory.rs", Path::new(&script), Strategy::Best);
+    let text = String::from_utf8_lossy(&out);
+    eprintln!(
+        "best: {} → {} bytes, {tests} tests, {time:?}\n{text}",
+        input.len(),
+        out.len()
+    );
+    assert!(out.len() * 4 < input.len(), "{text}");
+    assert!(text.contains("u64"));
+}
+
+#[test]
+fn js_file_keeps_the_node_exception() {
+    if !have("node") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("test.sh");
+    std::fs::write(
+        &script,
+        "node \"$1\" 2>&1 | grep -q \"TypeError: Cannot read properties of undefined (reading 'total')\"\n",
+    )
+    .unwrap();
+    let input = b"'use strict';\n\nconst orders = [\n  { id: 1, lines: [{ price: 3, qty: 2 }] },\n  { id: 2, lines: [{ price: 5, qty: 1 }, { price: 1, qty: 9 }] },\n];\n\nfunction summarize(order) {\n  const sum = order.lines.reduce((acc, l) => acc + l.price * l.qty, 0);\n  return { id: order.id, sum };\n}\n\nfunction report(list) {\n  const byId = {};\n  for (const o of list) {\n    byId[o.id] = summarize(o);\n  }\n  console.log(`order 1: ${byId[1].sum}`);\n  return byId[3].total;\n}\n\nreport(orders);\n";
+    let (out, tests, time) = reduce_with_script(input, "input.js", &script, Strategy::Best);
+    let text = String::from_utf8_lossy(&out);
+    eprintln!(
+        "js: {} → {} bytes, {tests} tests, {time:?}\n{text}",
+        input.len(),
+        out.len()
+    );
+    assert!(out.len() * 4 < input.len(), "{text}");
+    assert!(text.contains("total"));
+}

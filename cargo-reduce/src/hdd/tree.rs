@@ -1,0 +1,332 @@
+//! The tree HDD works on: an arena of nodes over the original bytes.
+//!
+//! Leaves are tokens: a byte range of the source plus the whitespace gap
+//! before it, so the output can keep the original spacing. Every node
+//! carries its kind, its Φ (interned) and the gap of its first token. A
+//! node whose reduction has been decided becomes [`Body::Text`] (its Φ, a
+//! renamed identifier, a shrunk literal): its subtree is gone.
+//!
+//! Trees come from tree-sitter ([`Tree::parse`]) or from the bracket and
+//! line structure of plain text ([`super::text`]).
+
+use std::collections::HashMap;
+
+use super::lang::Spec;
+
+/// Kind of the tokens made for text that tree-sitter shows in no node.
+pub const HIDDEN: &str = "(hidden)";
+
+/// A node of a [`Tree`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// An interned string of a [`Tree`] (a Φ, a new name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StrId(u32);
+
+/// What a node consists of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// A token: `source[start..end]`.
+    Token {
+        /// First byte.
+        start: u32,
+        /// One past the last byte.
+        end: u32,
+    },
+    /// An inner node.
+    Inner(Vec<NodeId>),
+    /// Replaced by a fixed text (its Φ, a new name…).
+    Text(StrId),
+}
+
+/// One node.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The grammar's node kind (`"identifier"`, `"{"`, `"ERROR"`).
+    pub kind: &'static str,
+    /// Φ: what the node becomes when it is removed.
+    pub phi: StrId,
+    /// The whitespace before the node's first token, as a source range.
+    pub gap: (u32, u32),
+    /// Token, children or replacement text.
+    pub body: Body,
+    /// A line comment: whatever follows must start on a new line.
+    pub ends_line: bool,
+}
+
+/// An arena tree over a source text.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    source: Vec<u8>,
+    nodes: Vec<Node>,
+    strings: Vec<Box<str>>,
+    interned: HashMap<Box<str>, StrId>,
+    root: NodeId,
+    tail: (u32, u32),
+    last_end: u32,
+}
+
+impl Tree {
+    /// An empty tree over `source`; add nodes, then [`Tree::finish`].
+    pub fn new(source: Vec<u8>) -> Self {
+        let mut tree = Tree {
+            source,
+            nodes: Vec::new(),
+            strings: Vec::new(),
+            interned: HashMap::new(),
+            root: NodeId(0),
+            tail: (0, 0),
+            last_end: 0,
+        };
+        tree.intern("");
+        tree
+    }
+
+    /// Parses `source` with the language of `spec`.
+    pub fn parse(source: &[u8], spec: &Spec) -> Option<Self> {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&spec.language).ok()?;
+        let ts = parser.parse(source, None)?;
+        let mut tree = Tree::new(source.to_vec());
+        let mut phis: Vec<Option<Option<StrId>>> = vec![None; spec.phis.len()];
+        let empty = tree.intern("");
+        let mut cursor = ts.walk();
+        let mut parents: Vec<(NodeId, usize, u16)> = Vec::new();
+        loop {
+            let n = cursor.node();
+            let kind = usize::from(n.kind_id());
+            let kind_phi = match phis.get_mut(kind) {
+                Some(slot) => {
+                    *slot.get_or_insert_with(|| spec.phis[kind].as_deref().map(|p| tree.intern(p)))
+                }
+                None => None,
+            };
+            let in_list = parents
+                .last()
+                .is_some_and(|p| spec.removable.contains(&(p.2, n.kind_id())));
+            let phi = match kind_phi {
+                _ if in_list && !n.is_missing() => empty,
+                Some(phi) if !n.is_error() && !n.is_missing() => phi,
+                _ => tree.intern_source(n.start_byte(), n.end_byte()),
+            };
+            if let Some(&(parent, _, _)) = parents.last() {
+                tree.fill_hidden(parent, n.start_byte());
+            }
+            let id = if n.child_count() == 0 {
+                tree.add_token(n.kind(), phi, n.start_byte(), n.end_byte())
+            } else {
+                tree.add(n.kind(), phi, Body::Inner(Vec::new()))
+            };
+            if let Some(&(parent, _, _)) = parents.last() {
+                tree.push_child(parent, id);
+            }
+            tree.nodes[id.0 as usize].ends_line =
+                n.is_extra() && source[n.start_byte()..].starts_with(b"//");
+            if cursor.goto_first_child() {
+                parents.push((id, n.end_byte(), n.kind_id()));
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                let Some((parent, end, _)) = parents.pop() else {
+                    tree.finish(NodeId(0));
+                    return Some(tree);
+                };
+                tree.fill_hidden(parent, end);
+                cursor.goto_parent();
+            }
+        }
+    }
+
+    /// Hidden tokens (a raw string's `r#"`) have no node of their own: the
+    /// non-blank text between the last token and `upto` becomes a token of
+    /// `parent`, whose Φ is its text.
+    fn fill_hidden(&mut self, parent: NodeId, upto: usize) {
+        let from = self.last_end as usize;
+        let Some(gap) = self.source.get(from..upto) else {
+            return;
+        };
+        let Some(first) = gap.iter().position(|c| !c.is_ascii_whitespace()) else {
+            return;
+        };
+        let last = gap
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .expect("non-blank");
+        let (start, end) = (from + first, from + last + 1);
+        let phi = self.intern_source(start, end);
+        let id = self.add_token(HIDDEN, phi, start, end);
+        self.push_child(parent, id);
+    }
+
+    /// Adds a node (children are added with [`Tree::push_child`]).
+    pub fn add(&mut self, kind: &'static str, phi: StrId, body: Body) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            kind,
+            phi,
+            gap: (0, 0),
+            body,
+            ends_line: false,
+        });
+        id
+    }
+
+    /// Adds the token `source[start..end]`; tokens must be added in text
+    /// order, so that each one's gap is what lies between it and the last.
+    pub fn add_token(
+        &mut self,
+        kind: &'static str,
+        phi: StrId,
+        start: usize,
+        end: usize,
+    ) -> NodeId {
+        let (start, end) = (start as u32, end as u32);
+        let id = self.add(kind, phi, Body::Token { start, end });
+        self.nodes[id.0 as usize].gap = (self.last_end.min(start), start);
+        self.last_end = self.last_end.max(end);
+        id
+    }
+
+    /// Appends `child` to `parent`'s children.
+    pub fn push_child(&mut self, parent: NodeId, child: NodeId) {
+        if let Body::Inner(children) = &mut self.nodes[parent.0 as usize].body {
+            children.push(child);
+        }
+    }
+
+    /// Sets the root and gives each inner node the gap of its first token.
+    pub fn finish(&mut self, root: NodeId) {
+        self.root = root;
+        self.tail = (self.last_end, self.source.len() as u32);
+        for id in self.preorder().into_iter().rev() {
+            if let Body::Inner(children) = &self.nodes[id.0 as usize].body {
+                let gap = children
+                    .first()
+                    .map_or((0, 0), |c| self.nodes[c.0 as usize].gap);
+                self.nodes[id.0 as usize].gap = gap;
+            }
+        }
+    }
+
+    /// Interns `s`.
+    pub fn intern(&mut self, s: &str) -> StrId {
+        if let Some(&id) = self.interned.get(s) {
+            return id;
+        }
+        let id = StrId(self.strings.len() as u32);
+        self.strings.push(s.into());
+        self.interned.insert(s.into(), id);
+        id
+    }
+
+    fn intern_source(&mut self, start: usize, end: usize) -> StrId {
+        let text = String::from_utf8_lossy(&self.source[start..end]).into_owned();
+        self.intern(&text)
+    }
+
+    /// The text of an interned string.
+    pub fn str(&self, id: StrId) -> &str {
+        &self.strings[id.0 as usize]
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    /// The node `id`, to change it.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.0 as usize]
+    }
+
+    /// Number of nodes ever added (ids are below this).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the tree has no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The children of `id` (none for tokens and replaced nodes).
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        match &self.node(id).body {
+            Body::Inner(children) => children,
+            _ => &[],
+        }
+    }
+
+    /// Φ of `id`, as text.
+    pub fn phi(&self, id: NodeId) -> &str {
+        self.str(self.node(id).phi)
+    }
+
+    /// The source bytes `range`.
+    pub fn source(&self, range: (u32, u32)) -> &[u8] {
+        &self.source[range.0 as usize..range.1 as usize]
+    }
+
+    /// What follows the last token (usually a final newline).
+    pub fn tail(&self) -> (u32, u32) {
+        self.tail
+    }
+
+    /// The text of a leaf (a token or a replaced node), `None` for an inner
+    /// node.
+    pub fn leaf_text(&self, id: NodeId) -> Option<&[u8]> {
+        match self.node(id).body {
+            Body::Token { start, end } => Some(self.source((start, end))),
+            Body::Text(s) => Some(self.str(s).as_bytes()),
+            Body::Inner(_) => None,
+        }
+    }
+
+    /// The live nodes, parents before children, children in order.
+    pub fn preorder(&self) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(id) = stack.pop() {
+            out.push(id);
+            stack.extend(self.children(id).iter().rev());
+        }
+        out
+    }
+
+    /// The live nodes at `depth` (the root is at depth 0), in text order.
+    pub fn level(&self, depth: usize) -> Vec<NodeId> {
+        let mut level = vec![self.root];
+        for _ in 0..depth {
+            level = level
+                .iter()
+                .flat_map(|&id| self.children(id))
+                .copied()
+                .collect();
+        }
+        level
+    }
+
+    /// The node `id` now reads `text`; its subtree is dropped.
+    pub fn replace_with_text(&mut self, id: NodeId, text: StrId) {
+        self.node_mut(id).body = Body::Text(text);
+    }
+
+    /// The node `id` is removed: it reads its Φ from now on.
+    pub fn replace_with_phi(&mut self, id: NodeId) {
+        let phi = self.node(id).phi;
+        self.replace_with_text(id, phi);
+    }
+
+    /// The node `id` takes the place of its ancestor `at` (hoisting): `at`
+    /// gets `id`'s body and keeps its own position and gap.
+    pub fn hoist(&mut self, at: NodeId, id: NodeId) {
+        let body = self.node(id).body.clone();
+        self.node_mut(at).body = body;
+    }
+}

@@ -219,7 +219,7 @@ pub fn run(
         &output,
         (input.len(), reduced.len()),
         &counters,
-        started,
+        started.elapsed(),
         stopped.is_none(),
     );
     summarize(reporter, &finished, stopped);

@@ -329,6 +329,9 @@ fn reduce_one(
             ),
         ));
     }
+    // The reduction ends here; printing a typed value's Debug form is not
+    // part of it (it costs a one-off worker).
+    let elapsed = started.elapsed();
     let debug = pool.debug_format(&minimized.bytes).ok().flatten();
     let signature = failure.signature().to_string();
     reporter.message(&ArtifactFinished {
@@ -337,7 +340,7 @@ fn reduce_one(
             &output,
             (bytes.len(), minimized.bytes.len()),
             &counters,
-            started,
+            elapsed,
             stopped.is_none(),
         ),
         target: &job.target,
@@ -353,7 +356,7 @@ fn reduce_one(
         original: bytes.len(),
         reduced: Some(minimized.bytes.len()),
         tests: counters.tests(),
-        elapsed: started.elapsed(),
+        elapsed,
         note,
         debug,
     };

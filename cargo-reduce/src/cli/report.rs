@@ -135,13 +135,13 @@ pub struct Finished<'a> {
 
 impl<'a> Finished<'a> {
     /// The message for a reduction of `input` (`original` bytes) into
-    /// `output` (`reduced` bytes) that started at `started`.
+    /// `output` (`reduced` bytes) that took `elapsed`.
     pub fn new(
         input: &'a std::path::Path,
         output: &'a std::path::Path,
         (original, reduced): (usize, usize),
         counters: &Counters,
-        started: std::time::Instant,
+        elapsed: Duration,
         minimal: bool,
     ) -> Self {
         Finished {
@@ -152,7 +152,7 @@ impl<'a> Finished<'a> {
             reduced_bytes: reduced,
             tests_run: counters.tests(),
             cache_hits: counters.cache_hits(),
-            elapsed_s: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+            elapsed_s: (elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
             minimal,
         }
     }

@@ -26,6 +26,9 @@ const CUSTOMERS = [
   { id: 'c-005', name: 'Umbrella Ltd', country: 'IE', plan: 'business', seats: 31, coupon: null },
 ];
 
+// Shown in the billing-run header, one per customer.
+const RATE_LABELS = CUSTOMERS.map((c) => `${c.id} ${c.country}: VAT ${VAT_RATES[c.country].toFixed(2)}`);
+
 const USAGE = [
   { customer: 'c-001', metric: 'api_calls', amount: 120000 },
   { customer: 'c-001', metric: 'storage_gb', amount: 40 },
@@ -46,6 +49,14 @@ function round2(x) {
 
 function money(x) {
   return `${x.toFixed(2)} ${CURRENCY}`;
+}
+
+function vatLabel(country) {
+  return `${country} ${(VAT_RATES[country] * 100).toFixed(0)}%`;
+}
+
+function percent(rate) {
+  return `${(rate * 100).toFixed(1)}%`;
 }
 
 class LineItem {
@@ -171,13 +182,18 @@ function renderSummary(summary) {
   const rows = [];
   for (const [country, entry] of [...summary.entries()].sort()) {
     const rate = VAT_RATES[country];
-    rows.push(`${country}: ${entry.count} invoices, net ${money(entry.net)}, VAT rate ${rate.toFixed(2)}`);
+    rows.push(`${country}: ${entry.count} invoices, net ${money(entry.net)}, VAT ${percent(rate)}`);
   }
   return rows.join('\n');
 }
 
 function main() {
   const period = '2024-05';
+  const countries = [...new Set(CUSTOMERS.map((c) => c.country))];
+  console.log(`Billing run ${period}: ${countries.map(vatLabel).join(', ')}`);
+  const rates = countries.map((c) => VAT_RATES[c]);
+  console.log(`Highest VAT rate: ${percent(Math.max(...rates))}`);
+  console.log(RATE_LABELS.join('\n'));
   const invoices = CUSTOMERS.map((customer) => buildInvoice(customer, period));
   for (const invoice of invoices) {
     if (invoice.customer.country in VAT_RATES) {

@@ -1,203 +1,163 @@
-"""Warehouse order reconciliation.
+"""Upload service settings and request validation.
 
-Reads a day's worth of order lines (embedded below as CSV so the module is
-self-contained), groups them per warehouse, checks stock levels, applies
-discounts and produces a summary report.
+Settings are read from a table of defaults that deployments override; sizes
+are written with a unit suffix ("512K", "25M", "2G").
 """
 
-from __future__ import annotations
+import re
 
-import csv
-import io
-from collections import defaultdict
-from dataclasses import dataclass, field
-from decimal import Decimal, ROUND_HALF_UP
-
-ORDER_LINES = """order_id,warehouse,sku,quantity,unit_price,customer
-A-1001,north,SKU-1001,4,12.50,acme
-A-1001,north,SKU-1002,1,99.00,acme
-A-1002,south,SKU-1003,10,3.20,globex
-A-1003,north,SKU-1001,2,12.50,initech
-A-1004,east,SKU-1040,6,7.75,umbrella
-A-1005,south,SKU-1002,3,99.00,hooli
-A-1006,east,SKU-1041,12,1.10,acme
-A-1007,north,SKU-1042,-3,45.00,globex
-A-1008,south,SKU-1003,5,3.20,initech
-A-1009,east,SKU-1040,1,7.75,hooli
-"""
-
-STOCK = {
-    "north": {"SKU-1001": 40, "SKU-1002": 5, "SKU-1042": 8},
-    "south": {"SKU-1002": 12, "SKU-1003": 100},
-    "east": {"SKU-1040": 30, "SKU-1041": 200},
+DEFAULTS = {
+    "service_name": "uploads",
+    "listen": "0.0.0.0:8080",
+    "workers": "4",
+    "max_upload": "25M",
+    "max_part": "512K",
+    "chunk_size": "64K",
+    "tmp_quota": "2G",
+    "timeout_s": "30s",
+    "allowed_types": "image/png,image/jpeg,application/pdf,text/csv",
 }
 
-DISCOUNTS = {
-    "acme": Decimal("0.05"),
-    "globex": Decimal("0.10"),
-    "hooli": Decimal("0.00"),
-}
+UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
 
-CENT = Decimal("0.01")
+# Used by the request loop before the settings object exists.
+WORKERS = int(DEFAULTS["workers"])
+TIMEOUT_S = int(DEFAULTS["timeout_s"])
 
 
-class ReconciliationError(Exception):
-    """Raised when the books do not balance."""
+def parse_size(text):
+    """'512K' -> 524288.  The unit is the last character, if it is a letter."""
+    text = text.strip().upper()
+    unit = text[-1] if text[-1].isalpha() else ""
+    number = text[:-1] if unit else text
+    return int(number) * UNITS[unit]
 
 
-@dataclass
-class OrderLine:
-    order_id: str
-    warehouse: str
-    sku: str
-    quantity: int
-    unit_price: Decimal
-    customer: str
-
-    @property
-    def gross(self) -> Decimal:
-        return (self.unit_price * self.quantity).quantize(CENT, ROUND_HALF_UP)
-
-
-@dataclass
-class Order:
-    order_id: str
-    customer: str
-    lines: list[OrderLine] = field(default_factory=list)
-
-    def total(self) -> Decimal:
-        return sum((line.gross for line in self.lines), Decimal("0"))
-
-
-@dataclass
-class WarehouseReport:
-    name: str
-    shipped: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    revenue: Decimal = Decimal("0")
-    backorders: list[str] = field(default_factory=list)
-
-    def describe(self) -> str:
-        parts = [f"{self.name}: revenue {self.revenue}"]
-        for sku in sorted(self.shipped):
-            parts.append(f"  {sku} x{self.shipped[sku]}")
-        if self.backorders:
-            parts.append("  backorders: " + ", ".join(self.backorders))
-        return "\n".join(parts)
-
-
-def parse_quantity(raw: str) -> int:
-    value = int(raw.strip())
+def parse_int(text, lo, hi):
+    value = int(text)
+    if not lo <= value <= hi:
+        raise ValueError(f"{value} not in [{lo}, {hi}]")
     return value
 
 
-def parse_price(raw: str) -> Decimal:
-    price = Decimal(raw.strip())
-    if price < 0:
-        raise ValueError(f"negative price {price}")
-    return price
+def parse_listen(text):
+    host, _, port = text.rpartition(":")
+    return host or "0.0.0.0", parse_int(port, 1, 65535)
 
 
-def parse_lines(text: str) -> list[OrderLine]:
-    reader = csv.DictReader(io.StringIO(text))
-    result = []
-    for row in reader:
-        result.append(
-            OrderLine(
-                order_id=row["order_id"],
-                warehouse=row["warehouse"],
-                sku=row["sku"],
-                quantity=parse_quantity(row["quantity"]),
-                unit_price=parse_price(row["unit_price"]),
-                customer=row["customer"],
-            )
-        )
-    return result
+class Settings:
+    def __init__(self, raw):
+        self.service_name = raw["service_name"]
+        self.listen = parse_listen(raw["listen"])
+        self.workers = parse_int(raw["workers"], 1, 64)
+        self.max_upload = parse_size(raw["max_upload"])
+        self.max_part = parse_size(raw["max_part"])
+        self.chunk_size = parse_size(raw["chunk_size"])
+        self.tmp_quota = parse_size(raw["tmp_quota"])
+        self.timeout_s = TIMEOUT_S
+        self.allowed_types = tuple(t.strip() for t in raw["allowed_types"].split(","))
+        if self.max_part > self.max_upload:
+            raise ValueError("max_part exceeds max_upload")
+
+    def describe(self):
+        host, port = self.listen
+        return (f"{self.service_name} on {host}:{port}, {self.workers} workers, "
+                f"uploads up to {human(self.max_upload)}")
 
 
-def group_orders(lines: list[OrderLine]) -> dict[str, Order]:
-    orders: dict[str, Order] = {}
-    for line in lines:
-        order = orders.get(line.order_id)
-        if order is None:
-            order = Order(line.order_id, line.customer)
-            orders[line.order_id] = order
-        order.lines.append(line)
-    return orders
+def human(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
 
 
-def discount_for(customer: str) -> Decimal:
-    return DISCOUNTS.get(customer, Decimal("0.02"))
+SETTINGS = Settings(DEFAULTS)
+
+FILENAME_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
-def apply_discount(amount: Decimal, customer: str) -> Decimal:
-    rate = discount_for(customer)
-    return (amount * (Decimal("1") - rate)).quantize(CENT, ROUND_HALF_UP)
+class UploadError(Exception):
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
 
 
-def validate_line(line: OrderLine) -> None:
-    if line.quantity <= 0:
-        raise ValueError(f"invalid quantity for {line.sku}: {line.quantity}")
-    if line.warehouse not in STOCK:
-        raise ReconciliationError(f"unknown warehouse {line.warehouse}")
+class Request:
+    def __init__(self, method, path, headers, body=b""):
+        self.method = method
+        self.path = path
+        self.headers = {k.lower(): v for k, v in headers.items()}
+        self.body = body
+
+    def header(self, name, default=None):
+        return self.headers.get(name.lower(), default)
 
 
-def reserve(stock: dict[str, dict[str, int]], line: OrderLine) -> bool:
-    available = stock[line.warehouse].get(line.sku, 0)
-    if available < line.quantity:
-        return False
-    stock[line.warehouse][line.sku] = available - line.quantity
-    return True
+def check_method(req):
+    if req.method not in ("POST", "PUT"):
+        raise UploadError(405, f"method {req.method} not allowed")
 
 
-def reconcile(orders: dict[str, Order]) -> dict[str, WarehouseReport]:
-    stock = {name: dict(levels) for name, levels in STOCK.items()}
-    reports = {name: WarehouseReport(name) for name in stock}
-    for order_id in sorted(orders):
-        order = orders[order_id]
-        for line in order.lines:
-            validate_line(line)
-            report = reports[line.warehouse]
-            if reserve(stock, line):
-                report.shipped[line.sku] += line.quantity
-                report.revenue += apply_discount(line.gross, order.customer)
-            else:
-                report.backorders.append(f"{order_id}/{line.sku}")
-    return reports
+def check_type(req):
+    ctype = req.header("Content-Type", "").split(";")[0].strip()
+    if ctype not in SETTINGS.allowed_types:
+        raise UploadError(415, f"type {ctype or '?'} not allowed")
+    return ctype
 
 
-def check_totals(orders: dict[str, Order], reports: dict[str, WarehouseReport]) -> None:
-    booked = sum((o.total() for o in orders.values()), Decimal("0"))
-    earned = sum((r.revenue for r in reports.values()), Decimal("0"))
-    if earned > booked:
-        raise ReconciliationError(f"earned {earned} exceeds booked {booked}")
+def check_size(req):
+    declared = req.header("Content-Length")
+    if declared is None:
+        raise UploadError(411, "length required")
+    size = int(declared)
+    if size > SETTINGS.max_upload:
+        raise UploadError(413, f"{human(size)} exceeds {human(SETTINGS.max_upload)}")
+    if size != len(req.body):
+        raise UploadError(400, "length mismatch")
+    return size
 
 
-def top_customers(orders: dict[str, Order], n: int = 3) -> list[tuple[str, Decimal]]:
-    per_customer: dict[str, Decimal] = defaultdict(Decimal)
-    for order in orders.values():
-        per_customer[order.customer] += order.total()
-    ranked = sorted(per_customer.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ranked[:n]
+def check_name(req):
+    name = req.path.rsplit("/", 1)[-1]
+    if not FILENAME_RE.match(name):
+        raise UploadError(400, f"bad file name {name!r}")
+    return name
 
 
-def render(reports: dict[str, WarehouseReport], customers: list[tuple[str, Decimal]]) -> str:
-    out = ["== warehouse summary =="]
-    for name in sorted(reports):
-        out.append(reports[name].describe())
-    out.append("== top customers ==")
-    for rank, (customer, amount) in enumerate(customers, start=1):
-        out.append(f"{rank}. {customer:<10} {amount:>10}")
-    return "\n".join(out)
+def chunks(data, size):
+    for start in range(0, len(data), size):
+        yield data[start:start + size]
 
 
-def main() -> int:
-    lines = parse_lines(ORDER_LINES)
-    orders = group_orders(lines)
-    reports = reconcile(orders)
-    check_totals(orders, reports)
-    print(render(reports, top_customers(orders)))
-    return 0
+def handle(req, store):
+    check_method(req)
+    ctype = check_type(req)
+    size = check_size(req)
+    name = check_name(req)
+    written = 0
+    for part in chunks(req.body, SETTINGS.chunk_size):
+        store.setdefault(name, bytearray()).extend(part)
+        written += len(part)
+    return 201, {"name": name, "type": ctype, "bytes": written, "declared": size}
+
+
+def demo():
+    store = {}
+    requests = [
+        Request("POST", "/upload/report.pdf", {"Content-Type": "application/pdf", "Content-Length": "5"}, b"%PDF-"),
+        Request("GET", "/upload/x.png", {}),
+        Request("PUT", "/upload/a b.csv", {"Content-Type": "text/csv", "Content-Length": "3"}, b"a,b"),
+        Request("POST", "/upload/big.png", {"Content-Type": "image/png", "Content-Length": str(1 << 30)}),
+    ]
+    for req in requests:
+        try:
+            status, info = handle(req, store)
+        except UploadError as err:
+            status, info = err.status, str(err)
+        print(req.method, req.path, status, info)
+    print(SETTINGS.describe())
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    demo()

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Interesting iff rustc reports the planted E0308 in SmallVec::swap_remove
+# (`self.pop()` returned where `A::Item` is expected) with its own message.
+[ -n "${BENCH_COUNT_FILE:-}" ] && echo >> "$BENCH_COUNT_FILE"
+timeout 20 rustc --edition 2021 --crate-type lib --emit metadata --out-dir "$(dirname "$1")" "$1" 2>&1 </dev/null |
+  grep -qF 'expected associated type, found `Option<<A as Array>::Item>`'

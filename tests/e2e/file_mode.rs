@@ -4,7 +4,7 @@ use std::fs;
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::util::Sandbox;
+use crate::util::{numbered_lines, Sandbox};
 
 const TEXT: &str = "first line\nsecond line has the needle in it\nthird line\nfourth\n";
 
@@ -213,7 +213,7 @@ fn binary_input_is_reduced_byte_by_byte() {
 #[test]
 fn a_test_budget_stops_early_and_says_not_minimal() {
     let sb = Sandbox::new();
-    let input: String = (0..200).map(|i| format!("{i}\n")).collect();
+    let input = numbered_lines(200);
     sb.write("n.txt", &input);
     let run = sb.run(&[
         "file",
@@ -246,7 +246,7 @@ fn a_test_budget_stops_early_and_says_not_minimal() {
 #[test]
 fn a_time_budget_stops_early() {
     let sb = Sandbox::new();
-    let input: String = (0..200).map(|i| format!("{i}\n")).collect();
+    let input = numbered_lines(200);
     sb.write("n.txt", &input);
     let run = sb.run(&[
         "file",
@@ -294,7 +294,7 @@ fn candidates_that_hang_are_killed_and_count_as_not_interesting() {
 #[test]
 fn ctrl_c_writes_the_best_result_so_far_and_exits_130() {
     let sb = Sandbox::new();
-    let input: String = (0..400).map(|i| format!("{i}\n")).collect();
+    let input = numbered_lines(400);
     sb.write("n.txt", &input);
     let child = sb
         .cmd(&[

@@ -4,6 +4,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `0\n1\n…` up to `n - 1`: an input whose reduction takes many tests.
+pub fn numbered_lines(n: usize) -> String {
+    (0..n).map(|i| format!("{i}\n")).collect()
+}
+
 /// A temporary directory the binary runs in.
 pub struct Sandbox {
     dir: tempfile::TempDir,

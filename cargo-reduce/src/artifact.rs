@@ -77,6 +77,8 @@ pub fn build_workers(
     project: &FuzzProject,
     targets: &[&str],
 ) -> Result<Vec<PathBuf>, WorkerBuildError> {
+    let root = project.target_dir.join("cargo-reduce");
+    let _exclusive = lock_builds(&root)?;
     let version = pool::locked_libfuzzer_version(&project.fuzz_dir)?;
     if !supported_version(&version) {
         return Err(WorkerBuildError::Unsupported {
@@ -84,7 +86,6 @@ pub fn build_workers(
             version,
         });
     }
-    let root = project.target_dir.join("cargo-reduce");
     let harness = root.join(format!("libfuzzer-sys-{version}"));
     pool::write_harness(&harness, &version)?;
     Ok(pool::build_patched(
@@ -93,6 +94,26 @@ pub fn build_workers(
         targets,
         &root.join("build"),
     )?)
+}
+
+/// Takes an exclusive lock on `<root>/build.lock`, held until the returned
+/// file is dropped. The patched build rewrites the user's Cargo.lock until
+/// it puts it back, so two cargo-reduce runs on one project must neither
+/// build at once nor read the lock while the other builds.
+fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
+    use std::os::fd::AsRawFd;
+    let path = root.join("build.lock");
+    let io = |source| BuildError::Io {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(root).map_err(io)?;
+    let file = std::fs::File::create(&path).map_err(io)?;
+    // SAFETY: flock on a file descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
 }
 
 /// Runs `bytes` [`REPRODUCE_RUNS`] times; returns the failure when every

@@ -84,6 +84,16 @@ impl std::str::FromStr for LangArg {
     }
 }
 
+/// `--lang auto`: the extension decides when there is one (a `.py` file
+/// that happens to parse as JavaScript is still not JavaScript); the
+/// content is looked at only for files without an extension.
+fn auto_lang(path: &Path, input: &[u8]) -> Lang {
+    match path.extension() {
+        Some(_) => Lang::from_extension(path).unwrap_or(Lang::Text),
+        None => Lang::detect(None, input),
+    }
+}
+
 /// How INPUT is reduced.
 #[derive(Debug, Clone)]
 enum Plan {
@@ -101,7 +111,7 @@ impl Plan {
             return Plan::Units(units.clone());
         }
         let lang = match args.lang {
-            LangArg::Auto => Lang::detect(Some(&args.input), input),
+            LangArg::Auto => auto_lang(&args.input, input),
             LangArg::Is(lang) => lang,
         };
         match (&args.strategy, lang) {

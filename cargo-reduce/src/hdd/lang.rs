@@ -66,14 +66,20 @@ impl Lang {
         }
     }
 
+    /// The grammar language `path`'s extension names, if any.
+    pub fn from_extension(path: &Path) -> Option<Lang> {
+        match path.extension()?.to_str()? {
+            "rs" => Some(Lang::Rust),
+            "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
+            _ => None,
+        }
+    }
+
     /// Guesses the language of `bytes`: by `path`'s extension, then by
     /// which grammar parses the content without errors.
     pub fn detect(path: Option<&Path>, bytes: &[u8]) -> Lang {
-        let ext = path.and_then(Path::extension).and_then(|e| e.to_str());
-        match ext {
-            Some("rs") => return Lang::Rust,
-            Some("js" | "mjs" | "cjs" | "jsx") => return Lang::JavaScript,
-            _ => {}
+        if let Some(lang) = path.and_then(Lang::from_extension) {
+            return lang;
         }
         let errors = |lang: Lang| lang.spec().map_or(usize::MAX, |s| error_bytes(s, bytes));
         let (rust, js) = (errors(Lang::Rust), errors(Lang::JavaScript));

@@ -7,10 +7,11 @@
 //! observer and the values returned.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::engine::{canonicalize, ddmin, Context, DdminOptions, OracleError, StopReason};
 use crate::oracle::HarnessOracle;
-use crate::pool::{self, BuildError, Failure, PoolError, WorkerPool};
+use crate::pool::{self, BuildError, Failure, FailureKind, PoolError, WorkerPool};
 use crate::project::FuzzProject;
 
 /// Runs of an artifact before reducing: all must fail, the same way.
@@ -173,6 +174,17 @@ pub struct Minimized {
     pub bytes: Vec<u8>,
     /// Why the reduction stopped early, if it did (then not 1-minimal).
     pub stopped: Option<StopReason>,
+    /// How long the check of the result under the real timeout took, when
+    /// the minimization made it ([`minimize_hang`] does).
+    pub checked: Option<Duration>,
+}
+
+/// Whether canonicalization lowers byte values for a failure of `kind`: not
+/// for out-of-memory, where lower values (smaller sizes) approach the limit
+/// from below, so each step fills up to the whole memory budget and none
+/// makes the input plainer.
+fn lowers_values(kind: FailureKind) -> bool {
+    kind != FailureKind::Oom
 }
 
 /// ddmin over bytes, then canonicalization, both through `oracle`. On an
@@ -188,14 +200,75 @@ pub fn minimize(
         return Ok(Minimized {
             bytes: reduced.atoms,
             stopped: reduced.stopped,
+            checked: None,
         });
     }
     let fallback = reduced.atoms.clone();
-    let bytes = canonicalize(reduced.atoms, oracle, ctx).map_err(|e| (fallback, e))?;
+    let lower = lowers_values(oracle.expected().kind);
+    let bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
     Ok(Minimized {
         bytes,
         stopped: ctx.limits.stop_reason(),
+        checked: None,
     })
+}
+
+/// The shortest timeout a timeout artifact is reduced under.
+const FIRST_PROBE: Duration = Duration::from_millis(25);
+
+/// The timeouts a timeout artifact is reduced under, shortest first, the
+/// last being `timeout` itself. A hang is usually endless, so a candidate
+/// still running after a short probe almost always hangs, and each
+/// interesting candidate then costs the probe instead of the whole timeout
+/// (libFuzzer's 1 s, for every step of `tmin`). A probe's result is
+/// checked under the real timeout; when it finishes within it (a slow, not
+/// endless, candidate was taken for a hang), the reduction starts over from
+/// the artifact under a probe 4× longer.
+pub fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
+    let mut probes: Vec<Duration> = std::iter::successors(Some(FIRST_PROBE), |p| Some(*p * 4))
+        .take_while(|p| *p < timeout)
+        .collect();
+    probes.push(timeout);
+    probes
+}
+
+/// [`minimize`] for an artifact whose failure is a timeout, under the
+/// [`probe_timeouts`] of the pool's timeout in turn. A probe's result comes
+/// back [`checked`](Minimized::checked) under the full timeout; the last
+/// attempt's (under the full timeout itself) does not. When a limit stops a
+/// probe, its result is kept only if it passes that check, and the
+/// artifact's bytes otherwise.
+pub fn minimize_hang(
+    bytes: Vec<u8>,
+    oracle: &HarnessOracle<'_>,
+    options: &DdminOptions,
+    ctx: &Context<'_, u8>,
+) -> Result<Minimized, (Vec<u8>, OracleError)> {
+    let pool = oracle.pool();
+    let timeout = pool.timeout();
+    let probes = probe_timeouts(timeout);
+    for &probe in &probes[..probes.len() - 1] {
+        pool.set_timeout(probe);
+        let result = minimize(bytes.clone(), oracle, options, ctx);
+        pool.set_timeout(timeout);
+        let mut minimized = result.map_err(|(_, e)| (bytes.clone(), e))?;
+        let started = Instant::now();
+        ctx.counters.add_test();
+        let outcome = pool
+            .run(&minimized.bytes)
+            .map_err(|e| (bytes.clone(), e.into()))?;
+        minimized.checked = Some(started.elapsed());
+        if oracle.matches(&outcome) {
+            return Ok(minimized);
+        }
+        if minimized.stopped.is_some() {
+            return Ok(Minimized { bytes, ..minimized });
+        }
+        if let Some(cache) = ctx.cache {
+            cache.clear();
+        }
+    }
+    minimize(bytes, oracle, options, ctx)
 }
 
 /// Runs the result once more: it must still fail the same way.
@@ -234,6 +307,45 @@ mod tests {
         assert_eq!(
             minimized_path(Path::new("fuzz/artifacts/t/crash-abc")),
             Path::new("fuzz/artifacts/t/minimized-from-crash-abc")
+        );
+    }
+
+    #[test]
+    fn probes_grow_4x_up_to_the_timeout() {
+        let ms = |v: &[u64]| {
+            v.iter()
+                .map(|&m| Duration::from_millis(m))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            probe_timeouts(Duration::from_secs(1)),
+            ms(&[25, 100, 400, 1000])
+        );
+        assert_eq!(probe_timeouts(Duration::from_millis(20)), ms(&[20]));
+    }
+
+    /// `slow` sleeps 60 ms, `slow…L` hangs: under the first probe (25 ms)
+    /// `slow` looks like a hang, so the probe's result fails the check
+    /// under the real timeout and the reduction starts over under a longer
+    /// probe, which keeps the `L`.
+    #[test]
+    fn a_slow_candidate_taken_for_a_hang_makes_the_probe_grow() {
+        use crate::engine::TestRun;
+        use crate::oracle::MatchLevel;
+        let pool = crate::pool::tests::pool("crashes");
+        let artifact = b"slowxL".to_vec();
+        let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
+        assert_eq!(failure.kind, FailureKind::Timeout);
+        let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
+        let run = TestRun::new();
+        let minimized =
+            minimize_hang(artifact, &oracle, &DdminOptions::default(), &run.ctx(1)).unwrap();
+        assert_eq!(minimized.bytes, b"slowL");
+        assert!(minimized.checked.is_some());
+        assert_eq!(
+            pool.timeout(),
+            Duration::from_secs(2),
+            "the timeout is restored"
         );
     }
 

@@ -24,7 +24,7 @@ use crate::artifact::{self, ArtifactError, Minimized};
 use crate::engine::{Context, Counters, OutcomeCache, StopReason};
 use crate::oracle::{HarnessOracle, MatchLevel};
 use crate::output::write_atomically;
-use crate::pool::{PoolOptions, WorkerPool};
+use crate::pool::{FailureKind, PoolOptions, WorkerPool};
 use crate::project::{self, Artifact, ArtifactKind, FuzzProject};
 
 /// Arguments of the default command.
@@ -89,6 +89,27 @@ struct ArtifactFinished<'a> {
     target: &'a str,
     failure: String,
     debug: Option<&'a str>,
+    phases: Phases,
+}
+
+/// Wall time of each phase of one artifact's reduction, in seconds
+/// (microsecond precision); `elapsed_s` is their sum. The reproduction and
+/// the final check are bound by the failure itself (a timeout artifact's
+/// runs take the whole timeout); the reduction phase is what the algorithms
+/// and the pool decide.
+#[derive(Serialize, Clone, Copy)]
+struct Phases {
+    /// Running the artifact [`artifact::REPRODUCE_RUNS`] times.
+    reproduce_s: f64,
+    /// ddmin and canonicalization (with a timeout artifact's probes and
+    /// their checks).
+    reduce_s: f64,
+    /// The result's final check and its writing.
+    verify_s: f64,
+}
+
+fn seconds(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1e6).round() / 1e6
 }
 
 /// Runs `cargo reduce [ARTIFACT…]`.
@@ -277,6 +298,7 @@ fn reduce_one(
         job.artifact.kind == ArtifactKind::Timeout,
     )
     .map_err(artifact_error)?;
+    let reproduced_at = Instant::now();
     reporter.message(&serde_json::json!({"reason": "artifact-reproduced", "path": path, "target": job.target, "failure": failure.signature().to_string()}));
     let oracle = HarnessOracle::new(pool, &failure, args.matching);
 
@@ -295,20 +317,28 @@ fn reduce_one(
         counters: &counters,
         observer: &progress,
     };
-    let result = artifact::minimize(bytes.clone(), &oracle, &args.reduce.ddmin_options(), &ctx);
+    let options = args.reduce.ddmin_options();
+    let result = if failure.kind == FailureKind::Timeout {
+        artifact::minimize_hang(bytes.clone(), &oracle, &options, &ctx)
+    } else {
+        artifact::minimize(bytes.clone(), &oracle, &options, &ctx)
+    };
     progress.finish();
+    let reduced_at = Instant::now();
     let (minimized, error) = match result {
         Ok(m) => (m, None),
         Err((best, e)) => (
             Minimized {
                 bytes: best,
                 stopped: None,
+                checked: None,
             },
             Some(e),
         ),
     };
     let stopped = limits.stop_reason();
-    if stopped != Some(StopReason::Interrupted) && error.is_none() {
+    let checked = minimized.checked.unwrap_or_default();
+    if minimized.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         counters.add_test();
         artifact::verify(pool, &oracle, path, &minimized.bytes).map_err(artifact_error)?;
     }
@@ -331,6 +361,11 @@ fn reduce_one(
     }
     // The reduction ends here; printing a typed value's Debug form is not
     // part of it (it costs a one-off worker).
+    let phases = Phases {
+        reproduce_s: seconds(reproduced_at - started),
+        reduce_s: seconds(reduced_at - reproduced_at - checked),
+        verify_s: seconds(reduced_at.elapsed() + checked),
+    };
     let elapsed = started.elapsed();
     let debug = pool.debug_format(&minimized.bytes).ok().flatten();
     let signature = failure.signature().to_string();
@@ -346,6 +381,7 @@ fn reduce_one(
         target: &job.target,
         failure: signature.clone(),
         debug: debug.as_deref(),
+        phases,
     });
     let note = match stopped {
         None => signature,

@@ -34,6 +34,11 @@ impl OutcomeCache {
         self.map.lock().expect("cache lock").insert(key, outcome);
     }
 
+    /// Forgets every outcome (the oracle changed, e.g. a shorter timeout).
+    pub fn clear(&self) {
+        self.map.lock().expect("cache lock").clear();
+    }
+
     /// Number of recorded outcomes.
     pub fn len(&self) -> usize {
         self.map.lock().expect("cache lock").len()

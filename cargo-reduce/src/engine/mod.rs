@@ -34,6 +34,8 @@ pub use ddmin::{ddmin, DdminOptions, Reduction};
 pub use limit::{Limits, StopReason};
 pub use round::Cancel;
 pub use sweep::Iteration;
+#[cfg(test)]
+pub(crate) use tester::TestRun;
 pub use tester::{Context, Counters, Observer};
 
 use std::error::Error as StdError;

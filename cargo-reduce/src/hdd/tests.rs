@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::render::{render, render_tree, Change};
 use super::*;
-use crate::engine::{Candidate, Counters, Limits};
+use crate::engine::{Candidate, TestRun};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/tests-fixtures/hdd/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -143,18 +143,12 @@ fn reduce_with(
     strategy: Strategy,
     oracle: &(dyn Fn(&[u8]) -> bool + Sync),
 ) -> (Vec<u8>, u64) {
-    let (limits, counters, cache) = (Limits::none(), Counters::default(), OutcomeCache::new());
-    let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: Some(&cache),
-        counters: &counters,
-        observer: &(),
-    };
+    let run = TestRun::new();
+    let ctx = run.ctx(1);
     let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
     let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
     assert!(out.is_minimal());
-    (out.atoms, counters.tests())
+    (out.atoms, run.counters.tests())
 }
 
 const RUST_INPUT: &str = "use std::fmt;\n\nfn helper(x: u32) -> u32 {\n    x + 1\n}\n\nfn main() {\n    let a = helper(2);\n    let b = vec![a, 3];\n    if a > 2 {\n        println!(\"{}\", b.len());\n    }\n    let c: Option<u8> = None;\n    c.unwrap();\n}\n";

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::engine::{Counters, Limits};
+use crate::engine::TestRun;
 use crate::oracle::{CommandOracle, TestCommand};
 
 fn repo_file(path: &str) -> String {
@@ -29,18 +29,12 @@ fn reduce_with_script(
     let argv: Vec<OsString> = vec!["sh".into(), script.into()];
     let command = TestCommand::new(&argv).unwrap();
     let oracle = CommandOracle::new(command, file_name.as_ref(), Duration::from_secs(20));
-    let (limits, counters, cache) = (Limits::none(), Counters::default(), OutcomeCache::new());
-    let ctx = Context {
-        jobs: 2,
-        limits: &limits,
-        cache: Some(&cache),
-        counters: &counters,
-        observer: &(),
-    };
+    let run = TestRun::new();
+    let ctx = run.ctx(2);
     let lang = Lang::detect(Some(Path::new(file_name)), input);
     let started = Instant::now();
     let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
-    (out.atoms, counters.tests(), started.elapsed())
+    (out.atoms, run.counters.tests(), started.elapsed())
 }
 
 #[test]

@@ -61,6 +61,11 @@ impl<'p> HarnessOracle<'p> {
             .is_some_and(|f| self.level.matches(&self.expected, &f.signature()))
     }
 
+    /// The pool candidates run in.
+    pub fn pool(&self) -> &'p WorkerPool {
+        self.pool
+    }
+
     /// The failure looked for.
     pub fn expected(&self) -> &Signature {
         &self.expected

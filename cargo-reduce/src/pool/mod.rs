@@ -21,7 +21,7 @@ mod protocol;
 mod round;
 mod shm;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod worker;
 
 use std::ffi::OsString;
@@ -149,6 +149,17 @@ impl WorkerPool {
     /// [`debug_format`](Self::debug_format)).
     pub fn typed_input(&self) -> bool {
         self.crew().typed
+    }
+
+    /// The timeout tests run under.
+    pub fn timeout(&self) -> Duration {
+        self.crew().options.timeout
+    }
+
+    /// Changes the timeout of the next rounds (a timeout artifact is reduced
+    /// under shorter probes first, see [`crate::artifact::probe_timeouts`]).
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.crew().options.timeout = timeout;
     }
 
     /// Runs one input (to reproduce an artifact).

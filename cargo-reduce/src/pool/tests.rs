@@ -61,7 +61,8 @@ fn options() -> PoolOptions {
     }
 }
 
-fn pool(target: &str) -> WorkerPool {
+/// A pool of the fixture's `target`.
+pub(crate) fn pool(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
 }
 

@@ -20,6 +20,15 @@ fuzz_target!(|data: &[u8]| {
         loop {
             black_box(data);
         }
+    } else if data.starts_with(b"slow") {
+        // Slow but finite, unless an `L` follows: a short timeout probe
+        // takes `slow` for a hang, the real timeout does not.
+        if data[4..].contains(&b'L') {
+            loop {
+                black_box(data);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(60));
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.
         black_box(Vec::<u8>::with_capacity(3 << 30));

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::engine::{canonicalize, ddmin, Context, DdminOptions, OracleError, StopReason};
+use crate::hdd::{self, Lang, Strategy};
 use crate::oracle::HarnessOracle;
 use crate::pool::{self, BuildError, Failure, FailureKind, PoolError, WorkerPool};
 use crate::project::FuzzProject;
@@ -187,9 +188,40 @@ fn lowers_values(kind: FailureKind) -> bool {
     kind != FailureKind::Oom
 }
 
-/// ddmin over bytes, then canonicalization, both through `oracle`. On an
-/// oracle error, returns the best bytes found so far with it.
+/// How an artifact is reduced.
+#[derive(Debug, Clone)]
+pub enum Method {
+    /// ddmin over bytes, then afl-tmin-style canonicalization.
+    Bytes(DdminOptions),
+    /// Syntax-aware reduction, for targets whose inputs are source text
+    /// (a JavaScript engine, a parser).
+    Syntax(Lang, Strategy),
+}
+
+/// Reduces `bytes` through `oracle` by `method`. On an oracle error,
+/// returns the best bytes found so far with it.
 pub fn minimize(
+    bytes: Vec<u8>,
+    oracle: &HarnessOracle<'_>,
+    method: &Method,
+    ctx: &Context<'_, u8>,
+) -> Result<Minimized, (Vec<u8>, OracleError)> {
+    match method {
+        Method::Bytes(options) => minimize_bytes(bytes, oracle, options, ctx),
+        Method::Syntax(lang, strategy) => {
+            let reduced = hdd::reduce(&bytes, *lang, strategy, oracle, ctx)
+                .map_err(|e| (e.best, e.source))?;
+            Ok(Minimized {
+                bytes: reduced.atoms,
+                stopped: reduced.stopped,
+                checked: None,
+            })
+        }
+    }
+}
+
+/// ddmin over bytes, then canonicalization.
+fn minimize_bytes(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
     options: &DdminOptions,
@@ -241,7 +273,7 @@ pub fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
 pub fn minimize_hang(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
-    options: &DdminOptions,
+    method: &Method,
     ctx: &Context<'_, u8>,
 ) -> Result<Minimized, (Vec<u8>, OracleError)> {
     let pool = oracle.pool();
@@ -249,7 +281,7 @@ pub fn minimize_hang(
     let probes = probe_timeouts(timeout);
     for &probe in &probes[..probes.len() - 1] {
         pool.set_timeout(probe);
-        let result = minimize(bytes.clone(), oracle, options, ctx);
+        let result = minimize(bytes.clone(), oracle, method, ctx);
         pool.set_timeout(timeout);
         let mut minimized = result.map_err(|(_, e)| (bytes.clone(), e))?;
         let started = Instant::now();
@@ -268,7 +300,7 @@ pub fn minimize_hang(
             cache.clear();
         }
     }
-    minimize(bytes, oracle, options, ctx)
+    minimize(bytes, oracle, method, ctx)
 }
 
 /// Runs the result once more: it must still fail the same way.
@@ -338,8 +370,13 @@ mod tests {
         assert_eq!(failure.kind, FailureKind::Timeout);
         let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
         let run = TestRun::new();
-        let minimized =
-            minimize_hang(artifact, &oracle, &DdminOptions::default(), &run.ctx(1)).unwrap();
+        let minimized = minimize_hang(
+            artifact,
+            &oracle,
+            &Method::Bytes(DdminOptions::default()),
+            &run.ctx(1),
+        )
+        .unwrap();
         assert_eq!(minimized.bytes, b"slowL");
         assert!(minimized.checked.is_some());
         assert_eq!(
@@ -347,6 +384,22 @@ mod tests {
             Duration::from_secs(2),
             "the timeout is restored"
         );
+    }
+
+    /// A target of source text, reduced as JavaScript: whole statements
+    /// and arguments go, the call and its parentheses stay.
+    #[test]
+    fn syntax_aware_reduction_keeps_programs_well_formed() {
+        use crate::engine::TestRun;
+        use crate::oracle::MatchLevel;
+        let pool = crate::pool::tests::pool("source");
+        let artifact = b"let total = 0;\nfor (const x of [1, 2]) {\n  total += x;\n}\nif (total > 2) {\n  app.crash(total, \"now\");\n}\nconsole.log(total);\n".to_vec();
+        let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
+        let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
+        let run = TestRun::new();
+        let method = Method::Syntax(Lang::JavaScript, Strategy::Best);
+        let minimized = minimize(artifact, &oracle, &method, &run.ctx(1)).unwrap();
+        assert_eq!(String::from_utf8_lossy(&minimized.bytes), "crash()\n");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::error::{CliError, Exit};
-use super::options::{parse_seconds, ReduceOptions};
+use super::options::{parse_seconds, LangArg, ReduceOptions};
 use super::report::{Finished, ReductionProgress, Reporter};
 use crate::engine::{
     ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
@@ -59,29 +59,6 @@ pub struct FileArgs {
     /// `{}` stands for the candidate's path (appended when absent).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<OsString>,
-}
-
-/// `--lang`: a language, or detection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LangArg {
-    /// By extension, then by content.
-    Auto,
-    /// This language.
-    Is(Lang),
-}
-
-impl std::str::FromStr for LangArg {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(LangArg::Auto),
-            _ => s
-                .parse()
-                .map(LangArg::Is)
-                .map_err(|e: crate::hdd::lang::UnknownLang| format!("{e} or auto")),
-        }
-    }
 }
 
 /// `--lang auto`: the extension decides when there is one (a `.py` file

@@ -18,10 +18,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::error::{CliError, Exit};
-use super::options::{parse_seconds, ReduceOptions};
+use super::options::{parse_seconds, LangArg, ReduceOptions};
 use super::report::{Finished, ReductionProgress, Reporter};
-use crate::artifact::{self, ArtifactError, Minimized};
+use crate::artifact::{self, ArtifactError, Method, Minimized};
 use crate::engine::{Context, Counters, OutcomeCache, StopReason};
+use crate::hdd::{Lang, Strategy};
 use crate::oracle::{HarnessOracle, MatchLevel};
 use crate::output::write_atomically;
 use crate::pool::{FailureKind, PoolOptions, WorkerPool};
@@ -52,6 +53,15 @@ pub struct FuzzArgs {
     /// A test running longer fails as a timeout [default: 1 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Reduce the artifacts as source text of this language (rust, js,
+    /// text, or auto: by content), syntax-aware, instead of as bytes; for
+    /// targets whose inputs are programs.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<LangArg>,
+    /// Syntax-aware strategy with --lang: ddmin (over tokens), hdd, hdd*,
+    /// coarse-hdd, coarse-hdd+hdd, best [default: best].
+    #[arg(long, value_name = "STRATEGY", requires = "lang")]
+    pub strategy: Option<Strategy>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb).
     #[arg(long, value_name = "MB", default_value_t = 2048)]
     pub rss_limit_mb: u64,
@@ -317,11 +327,11 @@ fn reduce_one(
         counters: &counters,
         observer: &progress,
     };
-    let options = args.reduce.ddmin_options();
+    let method = method(args, &bytes);
     let result = if failure.kind == FailureKind::Timeout {
-        artifact::minimize_hang(bytes.clone(), &oracle, &options, &ctx)
+        artifact::minimize_hang(bytes.clone(), &oracle, &method, &ctx)
     } else {
-        artifact::minimize(bytes.clone(), &oracle, &options, &ctx)
+        artifact::minimize(bytes.clone(), &oracle, &method, &ctx)
     };
     progress.finish();
     let reduced_at = Instant::now();
@@ -397,6 +407,17 @@ fn reduce_one(
         debug,
     };
     Ok((row, stopped))
+}
+
+/// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
+/// artifacts have no extension).
+fn method(args: &FuzzArgs, bytes: &[u8]) -> Method {
+    let lang = match args.lang {
+        None => return Method::Bytes(args.reduce.ddmin_options()),
+        Some(LangArg::Auto) => Lang::detect(None, bytes),
+        Some(LangArg::Is(lang)) => lang,
+    };
+    Method::Syntax(lang, args.strategy.unwrap_or(Strategy::Best))
 }
 
 fn display_name(job: &Job) -> String {

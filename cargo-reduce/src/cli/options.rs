@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use crate::engine::{DdminOptions, Iteration, Limits};
+use crate::hdd::Lang;
 
 /// How messages are printed (cargo's `--message-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -185,5 +186,28 @@ mod tests {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("abc").is_err());
+    }
+}
+
+/// `--lang`: a language, or detection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LangArg {
+    /// By extension, then by content.
+    Auto,
+    /// This language.
+    Is(Lang),
+}
+
+impl std::str::FromStr for LangArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(LangArg::Auto),
+            _ => s
+                .parse()
+                .map(LangArg::Is)
+                .map_err(|e: crate::hdd::lang::UnknownLang| format!("{e} or auto")),
+        }
     }
 }

@@ -20,6 +20,7 @@ const TARGETS: &[&str] = &[
     "init",
     "mutator",
     "trivial",
+    "source",
 ];
 
 fn fuzz_dir() -> PathBuf {

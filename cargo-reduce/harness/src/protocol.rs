@@ -25,7 +25,7 @@ use std::{io, os::raw::c_int};
 pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// First word of the shared memory, checked by workers.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
@@ -254,6 +254,7 @@ const TAG_HELLO: u8 = 10;
 const TAG_FAILED: u8 = 11;
 const TAG_IDLE: u8 = 12;
 const TAG_INIT_FAILED: u8 = 13;
+const TAG_CHILD_DIED: u8 = 14;
 
 /// Parent to worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,12 +274,22 @@ pub enum Command {
 /// Worker to parent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Init code ran; the worker waits for rounds.
+    /// Init code ran; the worker waits for rounds. Sent by each process
+    /// that runs tests: the worker itself, or each child its fork server
+    /// starts.
     Hello {
         /// The worker's `PROTOCOL_VERSION`.
         version: u32,
         /// Whether the target takes an `Arbitrary` type instead of bytes.
         typed: bool,
+        /// The process that runs the tests (to kill, and to measure).
+        pid: u32,
+    },
+    /// The fork server's test process died (`waitpid` status); the next
+    /// one says hello.
+    ChildDied {
+        /// The raw wait status.
+        status: i32,
     },
     /// Input `index` of round `generation` panicked.
     Failed {
@@ -361,10 +372,19 @@ impl Event {
     pub fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(32);
         match self {
-            Event::Hello { version, typed } => {
+            Event::Hello {
+                version,
+                typed,
+                pid,
+            } => {
                 body.push(TAG_HELLO);
                 put_u64(&mut body, u64::from(*version));
                 body.push(u8::from(*typed));
+                put_u64(&mut body, u64::from(*pid));
+            }
+            Event::ChildDied { status } => {
+                body.push(TAG_CHILD_DIED);
+                put_u64(&mut body, u64::from(*status as u32));
             }
             Event::Failed {
                 generation,
@@ -394,6 +414,10 @@ impl Event {
             TAG_HELLO => Some(Event::Hello {
                 version: u32::try_from(get_u64(body, 1)?).ok()?,
                 typed: *body.get(9)? != 0,
+                pid: u32::try_from(get_u64(body, 10)?).ok()?,
+            }),
+            TAG_CHILD_DIED => Some(Event::ChildDied {
+                status: u32::try_from(get_u64(body, 1)?).ok()? as i32,
             }),
             TAG_FAILED => Some(Event::Failed {
                 generation: get_u64(body, 1)?,

@@ -201,6 +201,29 @@ fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     }
 }
 
+/// Whether this process runs only the main thread and the test thread:
+/// a forked child has just the thread that forked, so a target whose init
+/// code started threads of its own is served without forking.
+fn only_threads_are_ours() -> bool {
+    std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 2)
+}
+
+/// The wait status of `child`, once it has ended.
+fn wait_for(child: libc::pid_t) -> i32 {
+    let mut status = 0;
+    loop {
+        // SAFETY: waits for our own child; `status` is a valid out-pointer.
+        let done = unsafe { libc::waitpid(child, &mut status, 0) };
+        if done == child {
+            return status;
+        }
+        if done < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(2) };
+        }
+    }
+}
+
 fn test_stack_size() -> usize {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -296,9 +319,14 @@ impl Worker {
             unsafe { libc::_exit(0) };
         }
         let typed = crate::typed_input();
+        if only_threads_are_ours() {
+            self.serve_forks();
+        }
         self.send(&Event::Hello {
             version: PROTOCOL_VERSION,
             typed,
+            // SAFETY: getpid has no preconditions.
+            pid: unsafe { libc::getpid() } as u32,
         });
         while let Some(Command::Round {
             generation,
@@ -317,6 +345,38 @@ impl Worker {
         // Exit command, or the parent closed the command pipe.
         // SAFETY: _exit has no preconditions.
         unsafe { libc::_exit(0) }
+    }
+
+    /// The fork server: with the target initialized, fork a child to run
+    /// the tests; when it dies, report its wait status and fork the next
+    /// one, so that a crash costs a `fork` (no `exec`, no init code) rather
+    /// than a process start. Returns in each child. The child dies with
+    /// this process (`PR_SET_PDEATHSIG`), which dies with the parent.
+    fn serve_forks(&mut self) {
+        loop {
+            // SAFETY: this thread is the only one that runs target code;
+            // the child continues on this thread alone.
+            let child = unsafe { libc::fork() };
+            if child == 0 {
+                // SAFETY: plain prctl and getppid calls.
+                unsafe {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    if libc::getppid() == 1 {
+                        libc::_exit(3); // The fork server died meanwhile.
+                    }
+                }
+                return;
+            }
+            if child < 0 {
+                eprintln!(
+                    "libfuzzer-sys (cargo-reduce): fork failed: {}",
+                    io::Error::last_os_error()
+                );
+                return; // Run the tests in this process instead.
+            }
+            let status = wait_for(child);
+            self.send(&Event::ChildDied { status });
+        }
     }
 
     /// Maps (more of) the round area if it grew and returns the round's view.

@@ -137,7 +137,17 @@ impl Crew {
         slot: usize,
         resume: Option<(u64, u64)>,
     ) -> Result<(), PoolError> {
-        if self.workers[slot].is_none() {
+        let ready = match &self.workers[slot] {
+            None => false,
+            // A fork server's new child: wait for its hello; if none comes
+            // (the server died), start a new worker.
+            Some(worker) if worker.awaiting_hello() => self
+                .handshake(slot, Instant::now() + STARTUP_TIMEOUT)
+                .is_ok(),
+            Some(_) => true,
+        };
+        if !ready {
+            self.workers[slot] = None;
             self.respawn(slot)?;
         }
         let area = self.shm.area(slot);

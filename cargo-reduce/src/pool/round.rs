@@ -133,13 +133,27 @@ impl<'a> Round<'a> {
         self.outcomes[index] = Some(outcome);
     }
 
-    /// Reads `slot`'s events; handles its death if it closed the pipe.
+    /// Reads `slot`'s events; handles the death of its test process, or of
+    /// the whole worker if it closed the pipe.
     fn drain(&mut self, slot: usize) -> Result<(), PoolError> {
         let mut events = Vec::new();
         let worker = self.crew.workers[slot]
             .as_mut()
             .expect("busy worker exists");
         let eof = worker.read_events(&mut events)?;
+        let death = worker.take_death();
+        self.handle(slot, events);
+        if let Some(death) = death {
+            self.blame(slot, death.kill_reason, death.status, String::new)?;
+        }
+        if eof && self.crew.workers[slot].is_some() {
+            self.on_death(slot, None)?;
+        }
+        Ok(())
+    }
+
+    /// Records the failures and idleness `slot`'s worker reported.
+    fn handle(&mut self, slot: usize, events: Vec<Event>) {
         for event in events {
             match event {
                 Event::Failed {
@@ -158,10 +172,6 @@ impl<'a> Round<'a> {
                 _ => {} // Left over from an earlier round.
             }
         }
-        if eof {
-            self.on_death(slot, None)?;
-        }
-        Ok(())
     }
 
     /// Kills busy workers whose test ran too long, whose memory grew too
@@ -222,11 +232,37 @@ impl<'a> Round<'a> {
     /// own): blames the input it was running, then lets a new worker finish
     /// its range if that range or the round still needs work.
     fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
+        if let Some(reason) = reason {
+            // Under a fork server only the test process is killed.
+            let mut events = Vec::new();
+            let worker = self.crew.workers[slot].as_mut().expect("busy worker");
+            let death = worker.kill_test(reason, &mut events);
+            self.handle(slot, events);
+            if let Some(death) = death {
+                return self.blame(slot, death.kill_reason, death.status, String::new);
+            }
+        }
         let mut worker = self.crew.workers[slot].take().expect("dying worker exists");
         let status = match reason {
             Some(reason) => worker.reap(reason),
             None => worker.reap_exited(),
         };
+        let kill_reason = worker.kill_reason;
+        let stderr = move || worker.stderr_tail();
+        self.blame(slot, kill_reason, status, stderr)
+    }
+
+    /// Blames the death of `slot`'s test process (killed for `kill_reason`,
+    /// or on its own) on the input it was running, then lets the slot's
+    /// next process finish its range if that range or the round still
+    /// needs work.
+    fn blame(
+        &mut self,
+        slot: usize,
+        kill_reason: Option<KillReason>,
+        status: std::process::ExitStatus,
+        mut stderr: impl FnMut() -> String,
+    ) -> Result<(), PoolError> {
         self.busy[slot] = false;
         let area = self.crew.shm.area(slot);
         let current = area.current.load(Ordering::Acquire) as usize;
@@ -235,7 +271,7 @@ impl<'a> Round<'a> {
         if current == 0 || current > self.outcomes.len() {
             self.idle_deaths += 1;
             if self.idle_deaths > MAX_IDLE_DEATHS {
-                let stderr = worker.stderr_tail();
+                let stderr = stderr();
                 return Err(PoolError::WorkerDied { status, stderr });
             }
         } else {
@@ -244,17 +280,17 @@ impl<'a> Round<'a> {
                 self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_PENDING;
             // A timeout is about the test the watchdog saw; if that one
             // finished just before the kill, the next one is rerun instead.
-            let timed_out = matches!(worker.kill_reason, Some(KillReason::Timeout(_)));
+            let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
             let moved_on = timed_out && self.watch[slot].current != current as u64;
             if unresolved && !moved_on {
                 let note = self.crew.shm.note(slot);
-                if let Some(failure) = classify_death(worker.kill_reason, note.as_ref(), status) {
+                if let Some(failure) = classify_death(kill_reason, note.as_ref(), status) {
                     self.record(index, Outcome::Failed(failure));
                 }
             }
             resume = Some((current as u64, range_end));
         }
-        drop(worker);
+        self.crew.shm.reset_area(slot);
         let needed = self.needed();
         let range_needed = resume.is_some_and(|(from, to)| from < to && (from as usize) < needed);
         if range_needed || self.crew.shm.next_unclaimed() < needed {

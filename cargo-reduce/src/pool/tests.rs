@@ -98,6 +98,23 @@ fn raw_bytes_panic_has_location_message_and_signature() {
     );
 }
 
+/// A crash kills the fork server's child, not the worker: the next test
+/// runs in a new child of the same worker.
+#[test]
+fn a_crash_costs_a_fork_not_a_worker() {
+    let options = PoolOptions { jobs: 1, ..options() };
+    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    let pids = || pool.crew().workers[0].as_ref().unwrap().pids();
+    let (server, child) = pids();
+    assert_ne!(server, child, "the tests run in a forked child");
+    let outcome = pool.run(b"abort").unwrap();
+    assert_eq!(failure(&outcome).kind, FailureKind::Signal(libc::SIGABRT));
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+    let (server_after, child_after) = pids();
+    assert_eq!(server_after, server);
+    assert_ne!(child_after, child);
+}
+
 #[test]
 fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
     let pool = pool("crashes");

@@ -35,6 +35,12 @@ pub(crate) struct Launch {
 }
 
 /// A running worker.
+///
+/// When the target's init code leaves it alone with its test thread, the
+/// worker is a fork server: the tests run in a child it forks, and when
+/// that child dies the worker reports it ([`Event::ChildDied`]) and forks
+/// the next one, which says hello again. The parent then kills and measures
+/// the child (`pid`), and a death costs a fork instead of a process start.
 #[derive(Debug)]
 pub(crate) struct Worker {
     child: Child,
@@ -42,10 +48,25 @@ pub(crate) struct Worker {
     events: File,
     pending: Vec<u8>,
     stderr: File,
-    /// Why the parent killed it, once it did.
+    /// The process that runs the tests: the worker's own pid, or its child's.
+    pid: u32,
+    /// Between a start (or a child's death) and the next hello.
+    awaiting_hello: bool,
+    /// A test process's death reported by the fork server, not yet handled.
+    death: Option<Death>,
+    /// Why the parent killed the test process, once it did.
     pub kill_reason: Option<KillReason>,
     /// Whether the target takes an `Arbitrary` type (from the handshake).
     pub typed: bool,
+}
+
+/// How a fork server's test process ended.
+#[derive(Debug)]
+pub(crate) struct Death {
+    /// Its wait status.
+    pub status: ExitStatus,
+    /// Why the parent killed it, if it did.
+    pub kill_reason: Option<KillReason>,
 }
 
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
@@ -120,23 +141,42 @@ impl Worker {
         )
         .map_err(spawn_error)?;
         Ok(Worker {
+            pid: child.id(),
             child,
             commands: File::from(command_write),
             events: File::from(event_read),
             pending: Vec::new(),
             stderr,
+            awaiting_hello: true,
+            death: None,
             kill_reason: None,
             typed: false,
         })
     }
 
-    /// Waits until the worker ran the target's init code and said hello.
+    /// The worker process and the process that runs its tests (the same
+    /// one unless the worker is a fork server).
+    #[cfg(test)]
+    pub fn pids(&self) -> (u32, u32) {
+        (self.child.id(), self.pid)
+    }
+
+    /// Whether a test process must say hello before it gets a round.
+    pub fn awaiting_hello(&self) -> bool {
+        self.awaiting_hello
+    }
+
+    /// Waits until the worker ran the target's init code and said hello
+    /// (or, under a fork server, until its next child did).
     pub fn handshake(&mut self, deadline: Instant) -> Result<(), PoolError> {
         let mut events = Vec::new();
         loop {
             let eof = self.read_events(&mut events).map_err(PoolError::Io)?;
             if let Some(event) = events.drain(..).next() {
-                return self.greeted(event);
+                return self.unexpected(event);
+            }
+            if !self.awaiting_hello {
+                return Ok(());
             }
             if eof {
                 let status = self.reap_exited();
@@ -157,13 +197,9 @@ impl Worker {
         }
     }
 
-    /// Handles the first event of a new worker, which must be its hello.
-    fn greeted(&mut self, event: Event) -> Result<(), PoolError> {
+    /// The error for an event other than a hello from a starting worker.
+    fn unexpected(&mut self, event: Event) -> Result<(), PoolError> {
         match event {
-            Event::Hello { version, typed } if version == PROTOCOL_VERSION => {
-                self.typed = typed;
-                Ok(())
-            }
             Event::Hello { version, .. } => Err(PoolError::Protocol(format!(
                 "worker speaks protocol {version}, expected {PROTOCOL_VERSION}"
             ))),
@@ -202,11 +238,73 @@ impl Worker {
         while let Some((body, len)) = next_frame(&self.pending[used..]) {
             let event = Event::decode(body)
                 .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "bad worker event"))?;
-            out.push(event);
             used += len;
+            if let Some(event) = self.lifecycle(event) {
+                out.push(event);
+            }
         }
         self.pending.drain(..used);
         Ok(eof)
+    }
+
+    /// Takes in hellos and deaths of test processes; other events are the
+    /// caller's.
+    fn lifecycle(&mut self, event: Event) -> Option<Event> {
+        match event {
+            Event::Hello {
+                version,
+                typed,
+                pid,
+            } if version == PROTOCOL_VERSION => {
+                self.typed = typed;
+                self.pid = pid;
+                self.awaiting_hello = false;
+                None
+            }
+            Event::ChildDied { status } => {
+                self.death = Some(Death {
+                    status: std::os::unix::process::ExitStatusExt::from_raw(status),
+                    kill_reason: self.kill_reason.take(),
+                });
+                self.awaiting_hello = true;
+                None
+            }
+            other => Some(other),
+        }
+    }
+
+    /// The fork server's report of its test process's death, once read.
+    pub fn take_death(&mut self) -> Option<Death> {
+        self.death.take()
+    }
+
+    /// Under a fork server, kills the test process for `reason` and waits
+    /// for the report of its death (events read meanwhile go to `out`);
+    /// the worker then forks the next one. `None` without a fork server,
+    /// or when the report does not come: the caller kills the worker.
+    pub fn kill_test(&mut self, reason: KillReason, out: &mut Vec<Event>) -> Option<Death> {
+        if self.pid == self.child.id() {
+            return None;
+        }
+        let mut eof = self.read_events(out).ok()?;
+        if self.death.is_none() {
+            self.kill_reason = Some(reason);
+            // SAFETY: kill has no memory preconditions; the pid is our
+            // worker's child, which the worker has not reaped yet.
+            unsafe { libc::kill(self.pid as libc::pid_t, libc::SIGKILL) };
+        }
+        let deadline = Instant::now() + EXIT_GRACE;
+        loop {
+            if let Some(death) = self.death.take() {
+                return Some(death);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if eof || left.is_zero() {
+                return None;
+            }
+            wait_readable(&[self.event_fd()], left.as_millis().max(1) as i32).ok()?;
+            eof = self.read_events(out).ok()?;
+        }
     }
 
     /// Collects the exit status of a worker that closed its event pipe: it
@@ -241,7 +339,7 @@ impl Worker {
 
     /// Resident set size in megabytes, from `/proc`.
     pub fn rss_mb(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.child.id())).ok()?;
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid)).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
         // SAFETY: sysconf has no preconditions.
         let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;

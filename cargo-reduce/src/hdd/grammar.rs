@@ -56,6 +56,8 @@ pub struct Grammar {
     pub extras: Vec<Rule>,
     /// Tokens produced by the grammar's hand-written scanner.
     pub externals: Vec<Rule>,
+    /// Hidden rules that stand for a class of node kinds (`_expression`).
+    pub supertypes: Vec<String>,
 }
 
 /// A `grammar.json` that does not have the expected shape.
@@ -85,6 +87,12 @@ impl Grammar {
             rules,
             extras: rule_list(&doc["extras"])?,
             externals: rule_list(&doc["externals"])?,
+            supertypes: doc["supertypes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect(),
         })
     }
 
@@ -94,6 +102,38 @@ impl Grammar {
             Rule::Symbol(name) => Some(name.as_str()),
             _ => None,
         })
+    }
+
+    /// The rule named `name`.
+    pub fn rule(&self, name: &str) -> Option<&Rule> {
+        self.rules.iter().find(|(n, _)| n == name).map(|(_, r)| r)
+    }
+
+    /// The visible node kinds a supertype stands for: its choices, with
+    /// hidden rules and nested supertypes expanded.
+    pub fn supertype_members(&self, supertype: &str) -> Vec<String> {
+        let mut members = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![supertype.to_string()];
+        while let Some(name) = stack.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(Rule::Choice(choices)) = self.rule(&name) else {
+                continue;
+            };
+            for choice in choices {
+                match choice {
+                    Rule::Symbol(s) if s.starts_with('_') => stack.push(s.clone()),
+                    Rule::Symbol(s) => members.push(s.clone()),
+                    Rule::Alias {
+                        value, named: true, ..
+                    } => members.push(value.clone()),
+                    _ => {}
+                }
+            }
+        }
+        members
     }
 
     /// Calls `f` on every rule and sub-rule of the grammar.

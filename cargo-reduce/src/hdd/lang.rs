@@ -13,7 +13,7 @@
 //! copies' rule names with the linked parsers' node kinds, so a version
 //! bump that forgets the copy fails.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -48,6 +48,10 @@ pub struct Spec {
     pub identifiers: &'static [&'static str],
     /// Literal kinds and their plainest form.
     pub literals: &'static [(&'static str, &'static str)],
+    /// For each node kind in a supertype (`_expression`, `_type`…), the
+    /// indices of its supertypes in `grammar.supertypes`: a node may be
+    /// hoisted into the place of another of a shared supertype.
+    pub supertypes_of: HashMap<String, Vec<usize>>,
 }
 
 const RUST_GRAMMAR: &str = include_str!("grammars/rust.json");
@@ -168,6 +172,7 @@ impl Spec {
             })
             .filter(|&(p, c)| p != 0 && c != 0)
             .collect();
+        let supertypes_of = supertypes_of(&grammar);
         Spec {
             language,
             grammar,
@@ -175,8 +180,30 @@ impl Spec {
             removable,
             identifiers,
             literals,
+            supertypes_of,
         }
     }
+
+    /// Whether a node of kind `b` may stand where one of kind `a` stood:
+    /// the same kind, or kinds of a common supertype.
+    pub fn interchangeable(&self, a: &str, b: &str) -> bool {
+        a == b
+            || self.supertypes_of.get(a).is_some_and(|sa| {
+                self.supertypes_of
+                    .get(b)
+                    .is_some_and(|sb| sa.iter().any(|s| sb.contains(s)))
+            })
+    }
+}
+
+fn supertypes_of(grammar: &Grammar) -> HashMap<String, Vec<usize>> {
+    let mut of: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, supertype) in grammar.supertypes.iter().enumerate() {
+        for member in grammar.supertype_members(supertype) {
+            of.entry(member).or_default().push(i);
+        }
+    }
+    of
 }
 
 /// Bytes inside ERROR nodes, plus one per missing node.

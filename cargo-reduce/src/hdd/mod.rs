@@ -8,7 +8,8 @@
 //!    ([`transform`]);
 //! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
 //!    with a rendering adapter ([`tester`], [`edits`]);
-//! 4. hoisting same-kind descendants ([`hoist`]), HDD* again after a hoist;
+//! 4. hoisting descendants of the same kind or supertype ([`hoist`]), HDD*
+//!    again after a hoist;
 //! 5. renaming identifiers and shrinking literals ([`canon`]);
 //! 6. ddmin over the remaining tokens.
 //!
@@ -260,7 +261,7 @@ fn pipeline(
     };
     run(tree, options.coarse, filter(true), tester)?;
     run(tree, options.fine, filter(false), tester)?;
-    while options.hoist && hoist::hoist_pass(tree, tester)? {
+    while options.hoist && hoist::hoist_pass(tree, lang.spec(), tester)? {
         hdd_star(tree, filter(false), tester)?;
     }
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {

@@ -187,7 +187,10 @@ fn hdd_star_is_one_tree_minimal() {
 fn best_renames_and_shrinks_and_keeps_layout() {
     let oracle = |b: &[u8]| {
         let s = String::from_utf8_lossy(b);
-        !has_error(Lang::Rust, b) && s.contains("let") && s.contains(|c: char| c.is_ascii_digit())
+        !has_error(Lang::Rust, b)
+            && s.contains("fn ")
+            && s.contains("let")
+            && s.contains(|c: char| c.is_ascii_digit())
     };
     let (out, _) = reduce_with(
         b"fn main() {\n    let counter = 12345;\n    other();\n}\n",
@@ -213,6 +216,41 @@ fn hoisting_replaces_a_call_by_its_argument() {
     let input = b"f(f(g(1)));\n";
     let (out, _) = reduce_with(input, Lang::JavaScript, Strategy::Best, &oracle);
     assert_eq!(String::from_utf8_lossy(&out), "g()\n");
+}
+
+/// `h(x) + 1` is a binary expression, `x` an identifier: different kinds
+/// of one supertype (`_expression`), so hoisting can put the one in the
+/// other's place, which neither HDD (Φ of a binary expression is not `x`)
+/// nor same-kind hoisting can.
+#[test]
+fn hoisting_crosses_kinds_of_a_supertype() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::Rust, b) && s.contains("planted") && !s.contains("h(")
+    };
+    let input = b"fn f() -> u32 {\n    h(planted) + 1\n}\n";
+    let options = Options {
+        canonicalize: false,
+        tokens: false,
+        ..Strategy::Best.options()
+    };
+    let (out, _) = reduce_with(input, Lang::Rust, Strategy::Custom(options), &oracle);
+    // The return type stays: `->` and the type go only together.
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "fn a() -> u8 {\n    planted\n}\n"
+    );
+}
+
+#[test]
+fn supertypes_group_the_grammar_s_kinds() {
+    let spec = Lang::Rust.spec().unwrap();
+    assert!(spec.interchangeable("binary_expression", "identifier"));
+    assert!(spec.interchangeable("call_expression", "integer_literal"));
+    assert!(!spec.interchangeable("binary_expression", "block_comment"));
+    let js = Lang::JavaScript.spec().unwrap();
+    assert!(js.interchangeable("call_expression", "identifier"));
+    assert!(js.interchangeable("if_statement", "expression_statement"));
 }
 
 #[test]

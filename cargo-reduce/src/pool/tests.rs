@@ -102,7 +102,10 @@ fn raw_bytes_panic_has_location_message_and_signature() {
 /// runs in a new child of the same worker.
 #[test]
 fn a_crash_costs_a_fork_not_a_worker() {
-    let options = PoolOptions { jobs: 1, ..options() };
+    let options = PoolOptions {
+        jobs: 1,
+        ..options()
+    };
     let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
     let pids = || pool.crew().workers[0].as_ref().unwrap().pids();
     let (server, child) = pids();

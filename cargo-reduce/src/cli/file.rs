@@ -44,8 +44,10 @@ pub struct FileArgs {
     #[arg(long, value_name = "LANG", default_value = "auto")]
     pub lang: LangArg,
     /// Syntax-aware strategy: ddmin (over tokens), hdd, hdd*, coarse-hdd,
-    /// coarse-hdd+hdd, best [default: best for Rust and JavaScript; other
-    /// text gets --unit passes unless a strategy is given].
+    /// coarse-hdd+hdd, best, then any `,+PART`/`,-PART` to switch flatten,
+    /// squeeze, hide, hoist, canon or tokens [default: best for Rust and
+    /// JavaScript; other text gets --unit passes unless a strategy is
+    /// given].
     #[arg(long, value_name = "STRATEGY")]
     pub strategy: Option<Strategy>,
     /// Kill a test after SECS seconds; it then counts as not interesting

@@ -58,8 +58,8 @@ pub struct FuzzArgs {
     /// targets whose inputs are programs.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<LangArg>,
-    /// Syntax-aware strategy with --lang: ddmin (over tokens), hdd, hdd*,
-    /// coarse-hdd, coarse-hdd+hdd, best [default: best].
+    /// Syntax-aware strategy with --lang, as `file --strategy` takes it
+    /// [default: best].
     #[arg(long, value_name = "STRATEGY", requires = "lang")]
     pub strategy: Option<Strategy>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb).

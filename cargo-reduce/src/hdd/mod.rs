@@ -24,6 +24,7 @@ pub mod levels;
 pub mod pattern;
 pub mod phi;
 pub mod render;
+pub mod strategy;
 pub mod tester;
 pub mod text;
 pub mod transform;
@@ -34,176 +35,16 @@ mod tests;
 #[cfg(test)]
 mod tests_real;
 
-use std::fmt;
-use std::str::FromStr;
-
 pub use lang::Lang;
+pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::Tree;
 
 use crate::engine::ddmin::ReduceError;
-use crate::engine::{Context, DdminOptions, Oracle, OracleError, OutcomeCache, Reduction};
+use crate::engine::{Context, Oracle, OracleError, OutcomeCache, Reduction};
 use edits::{reduce_edits, Edit};
 use levels::{hdd_pass, hdd_star, LevelFilter};
 use render::{render_tree, Change};
 use tester::Tester;
-
-/// How often a family of passes runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Repeat {
-    /// Not at all.
-    Never,
-    /// One pass.
-    Once,
-    /// Until a pass removes nothing (the `*` variants).
-    Fixpoint,
-}
-
-/// Every phase and transform of the pipeline, selectable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
-    /// Flatten left/right-recursive chains (Listing 5).
-    pub flatten: bool,
-    /// Squeeze single-child chains with equal Φ (Listing 2).
-    pub squeeze: bool,
-    /// Hide tokens whose text is their Φ from ddmin (Listing 3).
-    pub hide_unremovable: bool,
-    /// Coarse HDD: levels restricted to nodes with empty Φ (Listing 4).
-    pub coarse: Repeat,
-    /// Plain HDD over all nodes, after the coarse passes.
-    pub fine: Repeat,
-    /// Replace nodes by same-kind descendants (then HDD* again).
-    pub hoist: bool,
-    /// Rename identifiers and shrink literals.
-    pub canonicalize: bool,
-    /// A final ddmin over the remaining tokens, syntax ignored.
-    pub tokens: bool,
-    /// The ddmin variant every phase runs.
-    pub ddmin: DdminOptions,
-}
-
-/// A named pipeline, as `--strategy` takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Strategy {
-    /// ddmin over the input's tokens only.
-    Ddmin,
-    /// One HDD pass, no transforms.
-    Hdd,
-    /// HDD passes until nothing changes, no transforms.
-    HddStar,
-    /// Coarse HDD* with flattening, squeezing and hidden tokens.
-    CoarseHdd,
-    /// `coarse-hdd`, then HDD*.
-    CoarseThenHdd,
-    /// The default: `coarse-hdd+hdd`, hoisting, canonicalization, tokens.
-    #[default]
-    Best,
-    /// Any combination.
-    Custom(Options),
-}
-
-impl Strategy {
-    /// The names [`Strategy::from_str`] accepts.
-    pub const NAMES: [&'static str; 6] = [
-        "ddmin",
-        "hdd",
-        "hdd*",
-        "coarse-hdd",
-        "coarse-hdd+hdd",
-        "best",
-    ];
-
-    /// The options this strategy stands for.
-    pub fn options(&self) -> Options {
-        let plain = Options {
-            flatten: false,
-            squeeze: false,
-            hide_unremovable: false,
-            coarse: Repeat::Never,
-            fine: Repeat::Never,
-            hoist: false,
-            canonicalize: false,
-            tokens: false,
-            ddmin: DdminOptions::default(),
-        };
-        let coarse = Options {
-            flatten: true,
-            squeeze: true,
-            hide_unremovable: true,
-            coarse: Repeat::Fixpoint,
-            ..plain
-        };
-        match *self {
-            Strategy::Ddmin => Options {
-                tokens: true,
-                ..plain
-            },
-            Strategy::Hdd => Options {
-                fine: Repeat::Once,
-                ..plain
-            },
-            Strategy::HddStar => Options {
-                fine: Repeat::Fixpoint,
-                ..plain
-            },
-            Strategy::CoarseHdd => coarse,
-            Strategy::CoarseThenHdd => Options {
-                fine: Repeat::Fixpoint,
-                ..coarse
-            },
-            Strategy::Best => Options {
-                fine: Repeat::Fixpoint,
-                hoist: true,
-                canonicalize: true,
-                tokens: true,
-                ..coarse
-            },
-            Strategy::Custom(options) => options,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Strategy::Ddmin => "ddmin",
-            Strategy::Hdd => "hdd",
-            Strategy::HddStar => "hdd*",
-            Strategy::CoarseHdd => "coarse-hdd",
-            Strategy::CoarseThenHdd => "coarse-hdd+hdd",
-            Strategy::Best => "best",
-            Strategy::Custom(_) => "custom",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A `--strategy` value that names no strategy.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best)"
-)]
-pub struct UnknownStrategy(String);
-
-impl FromStr for Strategy {
-    type Err = UnknownStrategy;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [
-            Strategy::Ddmin,
-            Strategy::Hdd,
-            Strategy::HddStar,
-            Strategy::CoarseHdd,
-            Strategy::CoarseThenHdd,
-            Strategy::Best,
-        ]
-        .into_iter()
-        .find(|st| st.name() == s)
-        .ok_or_else(|| UnknownStrategy(s.to_string()))
-    }
-}
 
 /// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
 /// text's if the parser gives up), brackets and lines otherwise.

@@ -296,4 +296,17 @@ fn strategies_parse_from_their_names() {
         assert_eq!(name.parse::<Strategy>().unwrap().to_string(), name);
     }
     assert!("fancy".parse::<Strategy>().is_err());
+    assert!("hdd,squeeze".parse::<Strategy>().is_err());
+    assert!("hdd,+fancy".parse::<Strategy>().is_err());
+    let thesis: Strategy = "hdd*,+squeeze,+hide".parse().unwrap();
+    let options = thesis.options();
+    assert!(options.squeeze && options.hide_unremovable && !options.flatten);
+    assert_eq!(options.fine, Repeat::Fixpoint);
+    assert_eq!(thesis.to_string(), "hdd*,+squeeze,+hide");
+    let coarse: Strategy = "coarse-hdd,-flatten".parse().unwrap();
+    assert!(!coarse.options().flatten && coarse.options().squeeze);
+    assert_eq!(
+        "best,-hoist".parse::<Strategy>().unwrap().to_string(),
+        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+tokens"
+    );
 }

@@ -1,0 +1,225 @@
+//! Strategies: which phases and transforms of the HDD pipeline run, by
+//! name (`--strategy`) or part by part.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::engine::DdminOptions;
+
+/// How often a family of passes runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// Not at all.
+    Never,
+    /// One pass.
+    Once,
+    /// Until a pass removes nothing (the `*` variants).
+    Fixpoint,
+}
+
+/// Every phase and transform of the pipeline, selectable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Flatten left/right-recursive chains (Listing 5).
+    pub flatten: bool,
+    /// Squeeze single-child chains with equal Φ (Listing 2).
+    pub squeeze: bool,
+    /// Hide tokens whose text is their Φ from ddmin (Listing 3).
+    pub hide_unremovable: bool,
+    /// Coarse HDD: levels restricted to nodes with empty Φ (Listing 4).
+    pub coarse: Repeat,
+    /// Plain HDD over all nodes, after the coarse passes.
+    pub fine: Repeat,
+    /// Replace nodes by same-kind descendants (then HDD* again).
+    pub hoist: bool,
+    /// Rename identifiers and shrink literals.
+    pub canonicalize: bool,
+    /// A final ddmin over the remaining tokens, syntax ignored.
+    pub tokens: bool,
+    /// The ddmin variant every phase runs.
+    pub ddmin: DdminOptions,
+}
+
+/// A named pipeline, as `--strategy` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// ddmin over the input's tokens only.
+    Ddmin,
+    /// One HDD pass, no transforms.
+    Hdd,
+    /// HDD passes until nothing changes, no transforms.
+    HddStar,
+    /// Coarse HDD* with flattening, squeezing and hidden tokens.
+    CoarseHdd,
+    /// `coarse-hdd`, then HDD*.
+    CoarseThenHdd,
+    /// The default: `coarse-hdd+hdd`, hoisting, canonicalization, tokens.
+    #[default]
+    Best,
+    /// Any combination.
+    Custom(Options),
+}
+
+impl Strategy {
+    /// The names [`Strategy::from_str`] accepts.
+    pub const NAMES: [&'static str; 6] = [
+        "ddmin",
+        "hdd",
+        "hdd*",
+        "coarse-hdd",
+        "coarse-hdd+hdd",
+        "best",
+    ];
+
+    /// The options this strategy stands for.
+    pub fn options(&self) -> Options {
+        let plain = Options {
+            flatten: false,
+            squeeze: false,
+            hide_unremovable: false,
+            coarse: Repeat::Never,
+            fine: Repeat::Never,
+            hoist: false,
+            canonicalize: false,
+            tokens: false,
+            ddmin: DdminOptions::default(),
+        };
+        let coarse = Options {
+            flatten: true,
+            squeeze: true,
+            hide_unremovable: true,
+            coarse: Repeat::Fixpoint,
+            ..plain
+        };
+        match *self {
+            Strategy::Ddmin => Options {
+                tokens: true,
+                ..plain
+            },
+            Strategy::Hdd => Options {
+                fine: Repeat::Once,
+                ..plain
+            },
+            Strategy::HddStar => Options {
+                fine: Repeat::Fixpoint,
+                ..plain
+            },
+            Strategy::CoarseHdd => coarse,
+            Strategy::CoarseThenHdd => Options {
+                fine: Repeat::Fixpoint,
+                ..coarse
+            },
+            Strategy::Best => Options {
+                fine: Repeat::Fixpoint,
+                hoist: true,
+                canonicalize: true,
+                tokens: true,
+                ..coarse
+            },
+            Strategy::Custom(options) => options,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Strategy::Ddmin => "ddmin",
+            Strategy::Hdd => "hdd",
+            Strategy::HddStar => "hdd*",
+            Strategy::CoarseHdd => "coarse-hdd",
+            Strategy::CoarseThenHdd => "coarse-hdd+hdd",
+            Strategy::Best => "best",
+            Strategy::Custom(_) => "custom",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    /// The name; for a custom strategy its passes and switched-on parts
+    /// (`coarse-hdd*,hdd*,+flatten,+squeeze,+hide`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Strategy::Custom(options) = self else {
+            return f.write_str(self.name());
+        };
+        let passes = [(options.coarse, "coarse-hdd"), (options.fine, "hdd")];
+        let mut words: Vec<String> = passes
+            .iter()
+            .filter_map(|&(repeat, name)| match repeat {
+                Repeat::Never => None,
+                Repeat::Once => Some(name.to_string()),
+                Repeat::Fixpoint => Some(format!("{name}*")),
+            })
+            .collect();
+        let mut switches = *options;
+        for part in PARTS {
+            if switches.part(part).is_some_and(|on| *on) {
+                words.push(format!("+{part}"));
+            }
+        }
+        f.write_str(&words.join(","))
+    }
+}
+
+/// A `--strategy` value that names no strategy.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of flatten, squeeze, hide, hoist, canon, tokens)"
+)]
+pub struct UnknownStrategy(String);
+
+/// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
+const PARTS: [&str; 6] = ["flatten", "squeeze", "hide", "hoist", "canon", "tokens"];
+
+impl Options {
+    /// The switch of part `name` (one of [`PARTS`]).
+    fn part(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "flatten" => &mut self.flatten,
+            "squeeze" => &mut self.squeeze,
+            "hide" => &mut self.hide_unremovable,
+            "hoist" => &mut self.hoist,
+            "canon" => &mut self.canonicalize,
+            "tokens" => &mut self.tokens,
+            _ => return None,
+        })
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    /// A strategy's name, then optionally `,+PART` / `,-PART` modifiers
+    /// that switch one transform or phase on or off, so the thesis'
+    /// comparisons can be rerun (`hdd*,+squeeze,+hide`, `coarse-hdd,-flatten`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let unknown = || UnknownStrategy(s.to_string());
+        let mut parts = s.split(',');
+        let base = parts.next().unwrap_or_default();
+        let named = [
+            Strategy::Ddmin,
+            Strategy::Hdd,
+            Strategy::HddStar,
+            Strategy::CoarseHdd,
+            Strategy::CoarseThenHdd,
+            Strategy::Best,
+        ]
+        .into_iter()
+        .find(|st| st.name() == base)
+        .ok_or_else(unknown)?;
+        let mut options = named.options();
+        let mut modified = false;
+        for modifier in parts {
+            let (on, part) = match modifier.split_at_checked(1) {
+                Some(("+", part)) => (true, part),
+                Some(("-", part)) => (false, part),
+                _ => return Err(unknown()),
+            };
+            *options.part(part).ok_or_else(unknown)? = on;
+            modified = true;
+        }
+        Ok(if modified {
+            Strategy::Custom(options)
+        } else {
+            named
+        })
+    }
+}

@@ -123,8 +123,19 @@ impl Crew {
     ) -> Result<Vec<Option<Outcome>>, PoolError> {
         self.ensure_all()?;
         self.generation += 1;
+        // A fork server's new child that has not said hello yet joins a
+        // later round rather than holding this one up, unless no worker is
+        // ready at all.
+        let ready: Vec<usize> = (0..self.jobs())
+            .filter(|&s| self.workers[s].as_mut().is_some_and(Worker::ready))
+            .collect();
+        let slots = if ready.is_empty() {
+            (0..self.jobs()).collect()
+        } else {
+            ready
+        };
         let mut round = Round::new(self, count, accept);
-        for slot in 0..round.crew.jobs() {
+        for slot in slots {
             round.start(slot, None)?;
         }
         round.run()

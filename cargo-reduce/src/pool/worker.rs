@@ -166,6 +166,16 @@ impl Worker {
         self.awaiting_hello
     }
 
+    /// Whether the worker can take a round now: reads a pending hello
+    /// without waiting (other events read here are left over from earlier
+    /// rounds).
+    pub fn ready(&mut self) -> bool {
+        if self.awaiting_hello {
+            let _ = self.read_events(&mut Vec::new());
+        }
+        !self.awaiting_hello
+    }
+
     /// Waits until the worker ran the target's init code and said hello
     /// (or, under a fork server, until its next child did).
     pub fn handshake(&mut self, deadline: Instant) -> Result<(), PoolError> {

@@ -1,7 +1,9 @@
 //! Canonicalization after deletion: shorter names, plainer literals.
 //!
 //! Once nothing more can be deleted, what is left can still be made
-//! simpler. Each identifier (every occurrence of one spelling, at once, so
+//! simpler. An expression may become the plainest one (`0`) where that is
+//! no longer: a name or a call gone from the program may let HDD delete
+//! what it referred to (`c(a); function a() {}` → `c(0)`). Each identifier (every occurrence of one spelling, at once, so
 //! the program stays consistent) gets a fresh one-letter name; each literal
 //! of a kind the language lists becomes its plainest form (`0`, `""`).
 //! Both are edit lists for [`reduce_edits`], so every rename and every
@@ -12,7 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::edits::{reduce_edits, Edit};
 use super::lang::Spec;
-use super::render::Change;
+use super::render::{render_tree, Change};
 use super::tester::Tester;
 use super::tree::{Body, NodeId, Tree};
 use crate::engine::OracleError;
@@ -32,7 +34,7 @@ pub fn rename_identifiers(
         };
         used.insert(text.to_vec());
         if matches!(tree.node(id).body, Body::Token { .. })
-            && spec.identifiers.contains(&tree.node(id).kind)
+            && spec.canon.identifiers.contains(&tree.node(id).kind)
         {
             groups.entry(text.to_vec()).or_default().push(id);
         }
@@ -51,13 +53,42 @@ pub fn rename_identifiers(
     reduce_edits(tree, edits, tester)
 }
 
+/// Replaces expressions by the language's plainest expression where that
+/// is not longer. Returns whether anything was replaced (the text may be
+/// as long as before).
+pub fn plain_expressions(
+    tree: &mut Tree,
+    spec: &Spec,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    let (supertype, plain) = spec.canon.plain_expression;
+    let plain_id = tree.intern(plain);
+    let edits: Vec<Edit> = tree
+        .preorder()
+        .into_iter()
+        .filter(|&id| {
+            let node = tree.node(id);
+            spec.is_a(node.kind, supertype)
+                && !node
+                    .field
+                    .is_some_and(|f| spec.canon.binding_fields.contains(&f))
+                && rendered_len(tree, id) >= plain.len()
+                && render_node(tree, id) != plain.as_bytes()
+        })
+        .map(|id| vec![(id, Change::Text(plain_id))])
+        .collect();
+    let before = render_tree(tree);
+    reduce_edits(tree, edits, tester)?;
+    Ok(render_tree(tree) != before)
+}
+
 /// Shrinks literals to the plain form the language gives for their kind.
 pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<bool, OracleError> {
     let mut edits: Vec<Edit> = Vec::new();
     let mut stack = vec![tree.root()];
     while let Some(id) = stack.pop() {
         let kind = tree.node(id).kind;
-        match spec.literals.iter().find(|(k, _)| *k == kind) {
+        match spec.canon.literals.iter().find(|(k, _)| *k == kind) {
             Some(&(_, plain)) if rendered_len(tree, id) > plain.len() => {
                 let plain = tree.intern(plain);
                 edits.push(vec![(id, Change::Text(plain))]);
@@ -67,6 +98,17 @@ pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<
         }
     }
     reduce_edits(tree, edits, tester)
+}
+
+/// The text of `id`'s tokens, without gaps.
+fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        text.extend_from_slice(tree.leaf_text(n).unwrap_or_default());
+        stack.extend(tree.children(n).iter().rev());
+    }
+    text
 }
 
 /// The number of bytes of `id`'s tokens (gaps not counted).

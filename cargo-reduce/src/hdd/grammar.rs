@@ -110,7 +110,8 @@ impl Grammar {
     }
 
     /// The visible node kinds a supertype stands for: its choices, with
-    /// hidden rules and nested supertypes expanded.
+    /// hidden rules (a choice, or an alias such as `_type_identifier`) and
+    /// nested supertypes expanded.
     pub fn supertype_members(&self, supertype: &str) -> Vec<String> {
         let mut members = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -119,12 +120,16 @@ impl Grammar {
             if !seen.insert(name.clone()) {
                 continue;
             }
-            let Some(Rule::Choice(choices)) = self.rule(&name) else {
-                continue;
+            let choices = match self.rule(&name) {
+                Some(Rule::Choice(choices)) => choices.as_slice(),
+                Some(rule @ Rule::Alias { .. }) => std::slice::from_ref(rule),
+                _ => continue,
             };
             for choice in choices {
                 match choice {
-                    Rule::Symbol(s) if s.starts_with('_') => stack.push(s.clone()),
+                    Rule::Symbol(s) if s.starts_with('_') || self.supertypes.contains(s) => {
+                        stack.push(s.clone())
+                    }
                     Rule::Symbol(s) => members.push(s.clone()),
                     Rule::Alias {
                         value, named: true, ..

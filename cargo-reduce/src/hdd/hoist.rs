@@ -1,26 +1,35 @@
-//! Hoisting: replacing a node by a descendant that can stand in its place.
+//! Hoisting: replacing a node by descendants that can stand in its place.
 //!
 //! HDD can only replace a node by its Φ; `f(g(h(x)))` cannot become
 //! `h(x)` that way. Perses and the Fuzzing Book's GrammarReducer replace a
 //! node by a same-symbol descendant instead. Here a descendant qualifies if
 //! it has the node's kind or shares a grammar supertype with it (Perses'
 //! compatible replacements: any `_expression` for an `_expression`, so
-//! `a + f(b)` can become `b`). Nodes are visited top down (larger subtrees
-//! first); each one's candidates are tried nearest first (the
-//! GrammarReducer's depth-oriented order, which tries the largest
-//! replacements first), at most [`MAX_TRIES`] of them. A successful hoist
-//! is retried on the same node, whose content is new.
+//! `a + f(b)` can become `b`).
+//!
+//! A list element may also be replaced by *several* descendants at once:
+//! the elements of a list inside it that fit where it stands (unwrapping,
+//! shrinkray's "lift", C-Vise's removal of a brace pair). So
+//! `function f() { g(a); function a() {} }` among statements can become
+//! `g(a); function a() {}`, and `impl S { fn f() {} }` among items
+//! `fn f() {}` — moves no single-node hoist or deletion makes.
+//!
+//! Nodes are visited top down (larger subtrees first); each one's
+//! candidates are tried nearest first (the GrammarReducer's depth-oriented
+//! order, which tries the largest replacements first), at most
+//! [`MAX_TRIES`] of them. A successful hoist is retried on the same node,
+//! whose content is new.
 
 use std::collections::VecDeque;
 
-use super::edits::try_edit;
+use super::edits::{try_edit, Edit};
 use super::lang::Spec;
 use super::render::Change;
 use super::tester::Tester;
 use super::tree::{NodeId, Tree};
 use crate::engine::OracleError;
 
-/// Descendants tried per node.
+/// Replacements tried per node.
 pub const MAX_TRIES: usize = 8;
 
 /// One hoisting pass over the tree. Returns whether the text got shorter.
@@ -50,33 +59,65 @@ fn hoist_once(
     spec: Option<&Spec>,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    for d in candidates(tree, id, spec) {
-        if try_edit(tree, vec![(id, Change::Node(d))], tester)? {
+    for edit in candidates(tree, id, spec) {
+        if try_edit(tree, edit, tester)? {
             return Ok(true);
         }
     }
     Ok(false)
 }
 
-/// Up to [`MAX_TRIES`] descendants of `id` that can stand in its place
-/// (its kind, or with a grammar, a kind of a shared supertype), nearest
-/// first.
-fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<NodeId> {
+/// Up to [`MAX_TRIES`] replacements of `id`, nearest first: a descendant
+/// that fits in its place, or (for a list element) the fitting children
+/// of a node in its subtree, the others blanked.
+pub fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Edit> {
     let kind = tree.node(id).kind;
-    let fits = |other: &str| match spec {
-        Some(spec) => spec.interchangeable(kind, other),
-        None => other == kind,
+    let fits = |n: NodeId| {
+        let other = tree.node(n).kind;
+        match spec {
+            Some(spec) => spec.interchangeable(kind, other),
+            None => other == kind,
+        }
     };
+    let list_element = tree.phi(id).is_empty();
     let mut found = Vec::new();
-    let mut queue: VecDeque<NodeId> = tree.children(id).iter().copied().collect();
+    let mut queue = VecDeque::from([id]);
     while let Some(n) = queue.pop_front() {
-        if fits(tree.node(n).kind) {
-            found.push(n);
-            if found.len() == MAX_TRIES {
-                break;
-            }
+        if n != id && fits(n) {
+            found.push(vec![(id, Change::Node(n))]);
+        }
+        if list_element {
+            found.extend(unwrap(tree, id, n, &fits));
+        }
+        if found.len() >= MAX_TRIES {
+            found.truncate(MAX_TRIES);
+            break;
         }
         queue.extend(tree.children(n));
     }
     found
+}
+
+/// `id` replaced by the children of `list` (in its subtree, or itself)
+/// that fit in its place, when there are two or more (one is a hoist);
+/// the other children of `list` (delimiters, mostly) read as nothing.
+fn unwrap(tree: &Tree, id: NodeId, list: NodeId, fits: &dyn Fn(NodeId) -> bool) -> Option<Edit> {
+    let children = tree.children(list);
+    if children.iter().filter(|&&c| fits(c)).count() < 2 {
+        return None;
+    }
+    let nothing = tree.empty();
+    // `id` itself as the list: its fitting children stay where they are.
+    let mut edit = if list == id {
+        Vec::new()
+    } else {
+        vec![(id, Change::Node(list))]
+    };
+    edit.extend(
+        children
+            .iter()
+            .filter(|&&c| !fits(c))
+            .map(|&c| (c, Change::Text(nothing))),
+    );
+    Some(edit)
 }

@@ -44,15 +44,60 @@ pub struct Spec {
     /// `(parent kind id, child kind id)` pairs where the child may simply
     /// go (a list element, an optional part): its Φ there is "".
     pub removable: HashSet<(u16, u16)>,
-    /// Token kinds that are names, for renaming.
-    pub identifiers: &'static [&'static str],
-    /// Literal kinds and their plainest form.
-    pub literals: &'static [(&'static str, &'static str)],
+    /// What canonicalization renames, shrinks and simplifies.
+    pub canon: Canon,
     /// For each node kind in a supertype (`_expression`, `_type`…), the
     /// indices of its supertypes in `grammar.supertypes`: a node may be
     /// hoisted into the place of another of a shared supertype.
     pub supertypes_of: HashMap<String, Vec<usize>>,
 }
+
+/// The node kinds and fields canonicalization ([`super::canon`]) needs.
+pub struct Canon {
+    /// Token kinds that are names, for renaming.
+    pub identifiers: &'static [&'static str],
+    /// Literal kinds and their plainest form.
+    pub literals: &'static [(&'static str, &'static str)],
+    /// The expression supertype and the plainest expression (`0`).
+    pub plain_expression: (&'static str, &'static str),
+    /// Fields whose node binds a name (`let PATTERN`, `function NAME`):
+    /// never replaced by the plain expression, though some are
+    /// expression kinds.
+    pub binding_fields: &'static [&'static str],
+}
+
+const RUST_CANON: Canon = Canon {
+    identifiers: &[
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "shorthand_field_identifier",
+    ],
+    literals: &[
+        ("integer_literal", "0"),
+        ("float_literal", "0.0"),
+        ("string_literal", "\"\""),
+    ],
+    plain_expression: ("_expression", "0"),
+    binding_fields: &["pattern", "name"],
+};
+
+const JS_CANON: Canon = Canon {
+    identifiers: &[
+        "identifier",
+        "property_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+        "statement_identifier",
+    ],
+    literals: &[
+        ("number", "0"),
+        ("string", "\"\""),
+        ("template_string", "``"),
+    ],
+    plain_expression: ("expression", "0"),
+    binding_fields: &["name", "pattern", "parameter", "label"],
+};
 
 const RUST_GRAMMAR: &str = include_str!("grammars/rust.json");
 const JS_GRAMMAR: &str = include_str!("grammars/javascript.json");
@@ -106,17 +151,7 @@ impl Lang {
                     tree_sitter_rust::LANGUAGE.into(),
                     RUST_GRAMMAR,
                     &[("float_literal", "0.0")],
-                    &[
-                        "identifier",
-                        "type_identifier",
-                        "field_identifier",
-                        "shorthand_field_identifier",
-                    ],
-                    &[
-                        ("integer_literal", "0"),
-                        ("float_literal", "0.0"),
-                        ("string_literal", "\"\""),
-                    ],
+                    RUST_CANON,
                 )
             })),
             Lang::JavaScript => Some(JS.get_or_init(|| {
@@ -124,18 +159,7 @@ impl Lang {
                     tree_sitter_javascript::LANGUAGE.into(),
                     JS_GRAMMAR,
                     &[("regex_pattern", "a")],
-                    &[
-                        "identifier",
-                        "property_identifier",
-                        "shorthand_property_identifier",
-                        "shorthand_property_identifier_pattern",
-                        "statement_identifier",
-                    ],
-                    &[
-                        ("number", "0"),
-                        ("string", "\"\""),
-                        ("template_string", "``"),
-                    ],
+                    JS_CANON,
                 )
             })),
             Lang::Text => None,
@@ -148,8 +172,7 @@ impl Spec {
         language: tree_sitter::Language,
         grammar_json: &str,
         externals: &[(&str, &str)],
-        identifiers: &'static [&'static str],
-        literals: &'static [(&'static str, &'static str)],
+        canon: Canon,
     ) -> Spec {
         let grammar = Grammar::from_json(grammar_json).expect("bundled grammar.json is valid");
         let rule_phis = rule_phis(&grammar, externals);
@@ -178,10 +201,16 @@ impl Spec {
             grammar,
             phis,
             removable,
-            identifiers,
-            literals,
+            canon,
             supertypes_of,
         }
+    }
+
+    /// Whether node kind `kind` is one of the supertype `supertype`'s.
+    pub fn is_a(&self, kind: &str, supertype: &str) -> bool {
+        self.supertypes_of
+            .get(kind)
+            .is_some_and(|of| of.iter().any(|&i| self.grammar.supertypes[i] == supertype))
     }
 
     /// Whether a node of kind `b` may stand where one of kind `a` stood:

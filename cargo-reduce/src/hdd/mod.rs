@@ -8,8 +8,9 @@
 //!    ([`transform`]);
 //! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
 //!    with a rendering adapter ([`tester`], [`edits`]);
-//! 4. hoisting descendants of the same kind or supertype ([`hoist`]), HDD*
-//!    again after a hoist;
+//! 4. hoisting descendants of the same kind or supertype, or a list's
+//!    fitting elements ([`hoist`]), and plain expressions ([`canon`]), HDD*
+//!    again after each change;
 //! 5. renaming identifiers and shrinking literals ([`canon`]);
 //! 6. ddmin over the remaining tokens.
 //!
@@ -102,7 +103,15 @@ fn pipeline(
     };
     run(tree, options.coarse, filter(true), tester)?;
     run(tree, options.fine, filter(false), tester)?;
-    while options.hoist && hoist::hoist_pass(tree, lang.spec(), tester)? {
+    let plain = lang.spec().filter(|_| options.canonicalize);
+    loop {
+        let mut changed = options.hoist && hoist::hoist_pass(tree, lang.spec(), tester)?;
+        if let Some(spec) = plain {
+            changed |= canon::plain_expressions(tree, spec, tester)?;
+        }
+        if !changed {
+            break;
+        }
         hdd_star(tree, filter(false), tester)?;
     }
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {

@@ -201,7 +201,7 @@ impl Eval {
 /// it can go: HDD should see Φ "" there (the ECFG view of lists).
 ///
 /// A kind counts as removable in a parent when every occurrence of it in
-/// the parent's rule (hidden rules expanded) sits under a `REPEAT` or an
+/// the parent's rule (hidden rules and supertypes expanded) sits under a `REPEAT` or an
 /// optional `CHOICE` with nothing but nullable siblings in between.
 /// Entries are `(parent, (child, child is named))`.
 pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String, (String, bool))> {
@@ -213,6 +213,7 @@ pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String
         }
         let mut walk = Occurrences {
             rules: &rules,
+            supertypes: &grammar.supertypes,
             phis,
             seen: HashSet::new(),
             found: HashMap::new(),
@@ -231,6 +232,8 @@ pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String
 /// occurrence is removable.
 struct Occurrences<'g> {
     rules: &'g HashMap<&'g str, &'g Rule>,
+    /// Supertypes are hidden in trees even without a leading `_`.
+    supertypes: &'g [String],
     phis: &'g RulePhis,
     seen: HashSet<(&'g str, bool)>,
     found: HashMap<(String, bool), bool>,
@@ -253,7 +256,7 @@ impl<'g> Occurrences<'g> {
 
     fn visit(&mut self, rule: &'g Rule, optional: bool) {
         match rule {
-            Rule::Symbol(name) if name.starts_with('_') => {
+            Rule::Symbol(name) if name.starts_with('_') || self.supertypes.contains(name) => {
                 if let Some(inner) = self.rules.get(name.as_str()).copied() {
                     if self.seen.insert((name.as_str(), optional)) {
                         self.visit(inner, optional);

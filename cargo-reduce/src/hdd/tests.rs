@@ -242,6 +242,57 @@ fn hoisting_crosses_kinds_of_a_supertype() {
     );
 }
 
+/// Options of `best` without renaming and the final token pass, so a
+/// test sees what hoisting and plain expressions alone do.
+fn structural() -> Strategy {
+    Strategy::Custom(Options {
+        tokens: false,
+        ..Strategy::Best.options()
+    })
+}
+
+/// `g(…)` and `h` must stay, so deleting `f`'s declaration fails; only
+/// unwrapping (its block's statements in its place) can remove `f`.
+#[test]
+fn unwrapping_puts_a_block_s_statements_in_the_place_of_its_owner() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::JavaScript, b) && s.contains("g(") && s.contains("function h")
+    };
+    let input = b"function f() {\n  g(1);\n  function h() {}\n}\nf();\n";
+    let (out, _) = reduce_with(input, Lang::JavaScript, structural(), &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "g();\n  function h() {}\n");
+}
+
+/// An argument that must stay becomes `0`, not a one-letter name: the
+/// function it named can then go.
+#[test]
+fn plain_expressions_let_definitions_go() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::JavaScript, b) && s.contains("g(") && !s.contains("g()")
+    };
+    let input = b"g(helper);\nfunction helper() { return 1; }\n";
+    let (out, _) = reduce_with(input, Lang::JavaScript, structural(), &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "g(0);\n");
+}
+
+/// Names in binding places (`let PATTERN`, a function's name) are never
+/// replaced by `0`, even where the oracle would allow it.
+#[test]
+fn plain_expressions_keep_bindings() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::Rust, b) && s.contains("fn ") && s.contains("let")
+    };
+    let input = b"fn main() {\n    let counter = other;\n}\n";
+    let (out, _) = reduce_with(input, Lang::Rust, structural(), &oracle);
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "fn a() {\n    let a = 0;\n}\n"
+    );
+}
+
 #[test]
 fn supertypes_group_the_grammar_s_kinds() {
     let spec = Lang::Rust.spec().unwrap();
@@ -251,6 +302,12 @@ fn supertypes_group_the_grammar_s_kinds() {
     let js = Lang::JavaScript.spec().unwrap();
     assert!(js.interchangeable("call_expression", "identifier"));
     assert!(js.interchangeable("if_statement", "expression_statement"));
+    // Nested supertypes: `declaration` and `primary_expression` are
+    // members of `statement` and `expression`.
+    assert!(js.interchangeable("function_declaration", "expression_statement"));
+    assert!(js.interchangeable("binary_expression", "call_expression"));
+    // A hidden alias (`_type_identifier`) is a member too.
+    assert!(spec.interchangeable("generic_type", "type_identifier"));
 }
 
 #[test]

@@ -53,6 +53,9 @@ pub struct Node {
     pub body: Body,
     /// A line comment: whatever follows must start on a new line.
     pub ends_line: bool,
+    /// The grammar's name for the node's place in its parent (`pattern`
+    /// in `let PATTERN = …`), if it has one.
+    pub field: Option<&'static str>,
 }
 
 /// An arena tree over a source text.
@@ -123,6 +126,7 @@ impl Tree {
             }
             tree.nodes[id.0 as usize].ends_line =
                 n.is_extra() && source[n.start_byte()..].starts_with(b"//");
+            tree.nodes[id.0 as usize].field = cursor.field_name();
             if cursor.goto_first_child() {
                 parents.push((id, n.end_byte(), n.kind_id()));
                 continue;
@@ -168,6 +172,7 @@ impl Tree {
             gap: (0, 0),
             body,
             ends_line: false,
+            field: None,
         });
         id
     }
@@ -218,6 +223,11 @@ impl Tree {
         self.strings.push(s.into());
         self.interned.insert(s.into(), id);
         id
+    }
+
+    /// The empty string, interned by [`Tree::new`] before anything else.
+    pub fn empty(&self) -> StrId {
+        StrId(0)
     }
 
     fn intern_source(&mut self, start: usize, end: usize) -> StrId {

@@ -44,7 +44,7 @@ fn main() {
     let mut nodes = 0;
     for _ in 0..5 {
         let (tree, took) = time(|| {
-            let mut tree = build_tree(&input, Lang::Rust);
+            let mut tree = build_tree(&input, Lang::Rust, true);
             transform::flatten(&mut tree);
             transform::squeeze(&mut tree);
             tree

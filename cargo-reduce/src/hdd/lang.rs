@@ -20,7 +20,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::grammar::Grammar;
-use super::phi::{removable_children, rule_phis};
+use super::phi::{child_phis, rule_phis};
 
 /// A language of inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,9 +41,14 @@ pub struct Spec {
     pub grammar: Grammar,
     /// Φ by tree-sitter kind id (`None`: a node keeps its own text).
     pub phis: Vec<Option<Box<str>>>,
-    /// `(parent kind id, child kind id)` pairs where the child may simply
-    /// go (a list element, an optional part): its Φ there is "".
-    pub removable: HashSet<(u16, u16)>,
+    /// Φ of a child kind in a parent kind, by `(parent kind id, child
+    /// kind id)`, where it is shorter than the child's own: "" for list
+    /// elements and optional parts, the slot's Φ elsewhere
+    /// ([`super::phi::child_phis`]).
+    pub child_phis: HashMap<(u16, u16), Box<str>>,
+    /// `(parent kind id, token kind id)`: the token separates list
+    /// elements in the parent (`,`).
+    pub separators: HashSet<(u16, u16)>,
     /// What canonicalization renames, shrinks and simplifies.
     pub canon: Canon,
     /// For each node kind in a supertype (`_expression`, `_type`…), the
@@ -176,7 +181,7 @@ impl Spec {
     ) -> Spec {
         let grammar = Grammar::from_json(grammar_json).expect("bundled grammar.json is valid");
         let rule_phis = rule_phis(&grammar, externals);
-        let phis = (0..language.node_kind_count() as u16)
+        let phis: Vec<Option<Box<str>>> = (0..language.node_kind_count() as u16)
             .map(|id| {
                 let name = language.node_kind_for_id(id)?;
                 if !language.node_kind_is_named(id) {
@@ -185,22 +190,36 @@ impl Spec {
                 rule_phis.named(name).map(Into::into)
             })
             .collect();
-        let removable = removable_children(&grammar, &rule_phis)
+        let children = child_phis(&grammar, &rule_phis, canon.plain_expression);
+        let child_phis = children
+            .phis
             .into_iter()
-            .map(|(parent, (child, named))| {
+            .filter_map(|((parent, (child, named)), phi)| {
+                let parent = language.id_for_node_kind(&parent, true);
+                let child = language.id_for_node_kind(&child, named);
+                let own = phis.get(usize::from(child))?.as_deref();
+                let shorter = own.is_none_or(|own| phi.len() < own.len());
+                (parent != 0 && child != 0 && shorter).then(|| ((parent, child), phi.into()))
+            })
+            .collect();
+        let separators = children
+            .separators
+            .into_iter()
+            .map(|(parent, sep)| {
                 (
                     language.id_for_node_kind(&parent, true),
-                    language.id_for_node_kind(&child, named),
+                    language.id_for_node_kind(&sep, false),
                 )
             })
-            .filter(|&(p, c)| p != 0 && c != 0)
+            .filter(|&(p, s)| p != 0 && s != 0)
             .collect();
         let supertypes_of = supertypes_of(&grammar);
         Spec {
             language,
             grammar,
             phis,
-            removable,
+            child_phis,
+            separators,
             canon,
             supertypes_of,
         }

@@ -7,6 +7,12 @@
 //! nodes whose Φ is empty, the ones syntax lets disappear entirely; hiding
 //! unremovable tokens (Listing 3) leaves out tokens that already read as
 //! their Φ, since replacing them changes nothing.
+//!
+//! An element of a separated list (`a, b, c`) is neither optional nor a
+//! plain list element in the grammar: `sepBy(',', x)` repeats `',' x`. So
+//! an element next to a separator is removed *with* it, as one edit that
+//! reads as nothing (Coarse HDD includes it): the ECFG view of the
+//! repeated group, which tree-sitter's flat children do not show.
 
 use super::edits::{reduce_edits, Edit};
 use super::render::Change;
@@ -30,19 +36,25 @@ pub fn hdd_pass(
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     let mut changed = false;
-    let mut depth = 0;
+    let mut parents = Vec::new();
     loop {
-        let level = tree.level(depth);
-        if level.is_empty() || tester.stopped() {
+        let edits = level_edits(tree, &parents, filter);
+        if tester.stopped() {
             return Ok(changed);
         }
-        let edits: Vec<Edit> = level
-            .into_iter()
-            .filter(|&id| is_candidate(tree, id, filter))
-            .map(|id| vec![(id, Change::Phi)])
-            .collect();
         changed |= reduce_edits(tree, edits, tester)?;
-        depth += 1;
+        parents = if parents.is_empty() {
+            vec![tree.root()]
+        } else {
+            parents
+                .iter()
+                .flat_map(|&p| tree.children(p))
+                .copied()
+                .collect()
+        };
+        if parents.iter().all(|&p| tree.children(p).is_empty()) {
+            return Ok(changed);
+        }
     }
 }
 
@@ -59,15 +71,59 @@ pub fn hdd_star(
     Ok(changed)
 }
 
-fn is_candidate(tree: &Tree, id: NodeId, filter: LevelFilter) -> bool {
-    let node = tree.node(id);
-    let phi = tree.phi(id);
-    match node.body {
-        Body::Text(_) => false,
-        _ if filter.coarse && !phi.is_empty() => false,
-        Body::Token { start, end } => {
-            !(filter.hide_unremovable && tree.source((start, end)) == phi.as_bytes())
-        }
-        Body::Inner(_) => true,
+/// The edits of the level below `parents` (the root's level when there
+/// are none): each candidate node replaced by its Φ, or, for a list
+/// element next to a separator, both removed.
+fn level_edits(tree: &Tree, parents: &[NodeId], filter: LevelFilter) -> Vec<Edit> {
+    if parents.is_empty() {
+        let root = tree.root();
+        return candidate_edit(tree, root, &[root], 0, filter)
+            .into_iter()
+            .collect();
     }
+    parents
+        .iter()
+        .flat_map(|&p| {
+            let children = tree.children(p);
+            (0..children.len())
+                .filter_map(move |i| candidate_edit(tree, children[i], children, i, filter))
+        })
+        .collect()
+}
+
+/// The edit of `id`, child `i` of `siblings`, if it is a candidate.
+fn candidate_edit(
+    tree: &Tree,
+    id: NodeId,
+    siblings: &[NodeId],
+    i: usize,
+    filter: LevelFilter,
+) -> Option<Edit> {
+    let node = tree.node(id);
+    if node.separator || matches!(node.body, Body::Text(_)) {
+        return None;
+    }
+    let phi = tree.phi(id);
+    let separator = |j: Option<usize>| {
+        j.and_then(|j| siblings.get(j))
+            .filter(|&&s| tree.node(s).separator)
+            .copied()
+    };
+    if !phi.is_empty() {
+        if let Some(sep) = separator(Some(i + 1)).or_else(|| separator(i.checked_sub(1))) {
+            let nothing = tree.empty();
+            return Some(vec![
+                (id, Change::Text(nothing)),
+                (sep, Change::Text(nothing)),
+            ]);
+        }
+    }
+    if filter.coarse && !phi.is_empty() {
+        return None;
+    }
+    let unremovable = match node.body {
+        Body::Token { start, end } => tree.source((start, end)) == phi.as_bytes(),
+        _ => false,
+    };
+    (!(filter.hide_unremovable && unremovable)).then(|| vec![(id, Change::Phi)])
 }

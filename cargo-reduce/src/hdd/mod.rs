@@ -48,10 +48,11 @@ use render::{render_tree, Change};
 use tester::Tester;
 
 /// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
-/// text's if the parser gives up), brackets and lines otherwise.
-pub fn build_tree(input: &[u8], lang: Lang) -> Tree {
+/// text's if the parser gives up), brackets and lines otherwise. `slots`:
+/// Φ by the slot a node fills ([`Tree::parse`]).
+pub fn build_tree(input: &[u8], lang: Lang, slots: bool) -> Tree {
     lang.spec()
-        .and_then(|spec| Tree::parse(input, spec))
+        .and_then(|spec| Tree::parse(input, spec, slots))
         .unwrap_or_else(|| text::parse_text(input))
 }
 
@@ -67,7 +68,7 @@ pub fn reduce(
     ctx: &Context<'_, u8>,
 ) -> Result<Reduction<u8>, ReduceError<u8>> {
     let options = strategy.options();
-    let mut tree = build_tree(input, lang);
+    let mut tree = build_tree(input, lang, options.slots);
     let private = OutcomeCache::new();
     let tester = Tester::new(oracle, ctx, &private, options.ddmin);
     tester.accept(input);

@@ -54,7 +54,6 @@ impl Frag {
 }
 
 /// Φ of every rule and every named alias of a grammar, by name.
-#[derive(Debug, Clone, Default)]
 pub struct RulePhis {
     /// Φ of each rule that derives some text.
     pub rules: HashMap<String, String>,
@@ -62,6 +61,8 @@ pub struct RulePhis {
     pub aliases: HashMap<String, String>,
     /// Named extras (comments): Φ "".
     pub extras: HashSet<String>,
+    /// The fixpoint's evaluator, for Φ of any part of a rule.
+    eval: Eval,
 }
 
 impl RulePhis {
@@ -75,6 +76,11 @@ impl RulePhis {
             .or_else(|| self.aliases.get(kind))
             .map(String::as_str)
     }
+
+    /// Φ of `rule`, a part of some rule of the grammar.
+    pub fn of(&self, rule: &Rule) -> Option<String> {
+        self.eval.eval(rule, false).map(|f| f.text)
+    }
 }
 
 /// Computes Φ for `grammar`; `externals` seeds Φ of external tokens
@@ -87,9 +93,14 @@ pub fn rule_phis(grammar: &Grammar, externals: &[(&str, &str)]) -> RulePhis {
     eval.fixpoint(grammar);
     let aliases = eval.aliases(grammar);
     RulePhis {
-        rules: eval.phi.into_iter().map(|(k, f)| (k, f.text)).collect(),
+        rules: eval
+            .phi
+            .iter()
+            .map(|(k, f)| (k.clone(), f.text.clone()))
+            .collect(),
         aliases,
         extras: grammar.extra_symbols().map(str::to_string).collect(),
+        eval,
     }
 }
 
@@ -195,18 +206,27 @@ impl Eval {
     }
 }
 
-/// The child kinds each parent kind may lose outright: list elements
-/// (children under a `REPEAT`) and optional children, whatever their own
-/// Φ. A statement's Φ is not empty, but in a block's list of statements
-/// it can go: HDD should see Φ "" there (the ECFG view of lists).
+/// The Φ a child kind has in a parent kind, where the parent's rule says
+/// more than the child's own Φ, and the tokens that separate list
+/// elements.
 ///
-/// A kind counts as removable in a parent when every occurrence of it in
-/// the parent's rule (hidden rules and supertypes expanded) sits under a `REPEAT` or an
-/// optional `CHOICE` with nothing but nullable siblings in between.
-/// Entries are `(parent, (child, child is named))`.
-pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String, (String, bool))> {
+/// - **List elements and optional children** get "": a statement's Φ is
+///   not empty, but in a block's list of statements it can go (the ECFG
+///   view of lists). A kind counts as removable in a parent when every
+///   occurrence of it in the parent's rule (hidden rules and supertypes
+///   expanded) sits under a `REPEAT` or an optional `CHOICE` with nothing
+///   but nullable siblings in between.
+/// - **Slots**: otherwise the Φ of the *slot* the child fills, the member
+///   of the parent's sequence it stands in (Perses' minimal replacement of
+///   the symbol the parent expects). Where a parent expects any
+///   `_expression`, a call `f(x)` can become `0`, not only the smallest
+///   call. Given only when every occurrence of the kind in the parent has
+///   the same slot Φ. `plain` is the language's expression supertype and
+///   its plainest expression (`0`): a slot that takes any expression
+///   reads as that rather than as a name (`a`), which would not resolve.
+pub fn child_phis(grammar: &Grammar, phis: &RulePhis, plain: (&str, &str)) -> Children {
     let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
-    let mut out = HashSet::new();
+    let mut out = Children::default();
     for (parent, rule) in &grammar.rules {
         if parent.starts_with('_') {
             continue;
@@ -215,33 +235,104 @@ pub fn removable_children(grammar: &Grammar, phis: &RulePhis) -> HashSet<(String
             rules: &rules,
             supertypes: &grammar.supertypes,
             phis,
+            plain,
             seen: HashSet::new(),
             found: HashMap::new(),
+            separators: HashSet::new(),
         };
-        walk.visit(rule, false);
-        for (child, removable) in walk.found {
-            if removable {
-                out.insert((parent.clone(), child));
-            }
+        walk.visit(rule, false, None);
+        for sep in walk.separators {
+            out.separators.insert((parent.clone(), sep));
+        }
+        for (child, place) in walk.found {
+            let phi = match place {
+                Place {
+                    removable: true, ..
+                } => String::new(),
+                Place {
+                    slot: Slot::One(phi),
+                    ..
+                } => phi,
+                _ => continue,
+            };
+            out.phis.insert((parent.clone(), child), phi);
         }
     }
     out
 }
 
-/// Collects the child kinds of one parent rule and whether every
-/// occurrence is removable.
+/// What [`child_phis`] finds out about the children of each parent kind.
+#[derive(Debug, Default)]
+pub struct Children {
+    /// Φ of a child kind in a parent kind: `(parent, (child, named))`.
+    pub phis: HashMap<(String, (String, bool)), String>,
+    /// `(parent, token)`: the token separates the elements of a list in
+    /// the parent (`,` in `sepBy(',', …)`): the grammar repeats it
+    /// together with an element, so an element goes with one of its
+    /// separators.
+    pub separators: HashSet<(String, String)>,
+}
+
+/// What the occurrences of one child kind in a parent rule agree on.
+struct Place {
+    /// Every occurrence is a list element or optional.
+    removable: bool,
+    /// The slot Φ of the occurrences.
+    slot: Slot,
+}
+
+/// The slot Φ of a child kind's occurrences so far.
+enum Slot {
+    /// Every occurrence so far fills a slot with this Φ.
+    One(String),
+    /// Some occurrence has no slot, or two have different Φs.
+    Mixed,
+}
+
+/// Collects the child kinds of one parent rule, whether every occurrence
+/// is removable, and the Φ of the slots they fill.
 struct Occurrences<'g> {
     rules: &'g HashMap<&'g str, &'g Rule>,
     /// Supertypes are hidden in trees even without a leading `_`.
     supertypes: &'g [String],
     phis: &'g RulePhis,
-    seen: HashSet<(&'g str, bool)>,
-    found: HashMap<(String, bool), bool>,
+    plain: (&'g str, &'g str),
+    /// Hidden rules entered, with the context they were entered in.
+    seen: HashSet<(&'g str, bool, usize)>,
+    found: HashMap<(String, bool), Place>,
+    separators: HashSet<String>,
 }
 
 impl<'g> Occurrences<'g> {
-    fn record(&mut self, kind: &str, named: bool, removable: bool) {
-        *self.found.entry((kind.to_string(), named)).or_insert(true) &= removable;
+    fn record(&mut self, kind: &str, named: bool, removable: bool, slot: Option<&Rule>) {
+        let phi = slot.and_then(|r| self.slot_phi(r));
+        let place = self
+            .found
+            .entry((kind.to_string(), named))
+            .or_insert_with(|| Place {
+                removable: true,
+                slot: phi.clone().map_or(Slot::Mixed, Slot::One),
+            });
+        place.removable &= removable;
+        if !matches!((&place.slot, &phi), (Slot::One(a), Some(b)) if a == b) {
+            place.slot = Slot::Mixed;
+        }
+    }
+
+    /// Φ of a slot: the plain expression where any expression goes.
+    fn slot_phi(&self, slot: &Rule) -> Option<String> {
+        let phi = self.phis.of(slot)?;
+        let (expression, plain) = self.plain;
+        let any_expression = |r: &Rule| matches!(r, Rule::Symbol(s) if s == expression);
+        let takes_expression = match slot {
+            Rule::Choice(members) => members.iter().any(any_expression),
+            other => any_expression(other),
+        };
+        Some(if takes_expression && plain.len() <= phi.len() {
+            plain.to_string()
+        } else {
+            phi
+        })
     }
 
     fn nullable(&self, rule: &Rule) -> bool {
@@ -254,22 +345,35 @@ impl<'g> Occurrences<'g> {
         }
     }
 
-    fn visit(&mut self, rule: &'g Rule, optional: bool) {
+    /// Visits `rule`; `optional`: it may be left out where it stands;
+    /// `slot`: the member of the enclosing sequence it is part of.
+    fn visit(&mut self, rule: &'g Rule, optional: bool, slot: Option<&'g Rule>) {
         match rule {
             Rule::Symbol(name) if name.starts_with('_') || self.supertypes.contains(name) => {
                 if let Some(inner) = self.rules.get(name.as_str()).copied() {
-                    if self.seen.insert((name.as_str(), optional)) {
-                        self.visit(inner, optional);
+                    let at = slot.map_or(0, |r| r as *const Rule as usize);
+                    if self.seen.insert((name.as_str(), optional, at)) {
+                        self.visit(inner, optional, slot);
                     }
                 }
             }
-            Rule::Symbol(name) => self.record(name, true, optional),
-            Rule::String(s) => self.record(s, false, optional),
-            Rule::Alias { value, named, .. } => self.record(value, *named, optional),
-            Rule::Repeat(c) | Rule::Repeat1(c) => self.visit(c, true),
+            Rule::Symbol(name) => self.record(name, true, optional, slot),
+            Rule::String(s) => self.record(s, false, optional, slot),
+            Rule::Alias { value, named, .. } => self.record(value, *named, optional, slot),
+            Rule::Repeat(c) | Rule::Repeat1(c) => {
+                if let Rule::Seq(members) = &**c {
+                    let ends = [members.first(), members.last()];
+                    let seps = ends.into_iter().flatten().filter_map(|m| match m {
+                        Rule::String(s) if members.len() > 1 => Some(s.clone()),
+                        _ => None,
+                    });
+                    self.separators.extend(seps);
+                }
+                self.visit(c, true, Some(c))
+            }
             Rule::Choice(members) => {
                 let optional = optional || members.contains(&Rule::Blank);
-                members.iter().for_each(|m| self.visit(m, optional));
+                members.iter().for_each(|m| self.visit(m, optional, slot));
             }
             Rule::Seq(members) => {
                 for (i, m) in members.iter().enumerate() {
@@ -277,7 +381,7 @@ impl<'g> Occurrences<'g> {
                         .iter()
                         .enumerate()
                         .all(|(j, o)| j == i || self.nullable(o));
-                    self.visit(m, optional && alone);
+                    self.visit(m, optional && alone, Some(m));
                 }
             }
             Rule::Blank | Rule::Pattern(..) | Rule::Token { .. } => {}

@@ -5,7 +5,8 @@
 //! as its Φ (with its first token's whitespace, unless Φ is empty). Where
 //! two pieces would fuse into one token (`let` + `x`, `-` + `>`) a space is
 //! put between them, and after a line comment (a node marked
-//! [`super::tree::Node::ends_line`]) a newline.
+//! [`super::tree::Node::ends_line`]) a newline. Spaces that separated
+//! something now gone are dropped after `(`/`[` and before `)`/`]`/`,`/`;`.
 
 use super::tree::{Body, NodeId, StrId, Tree};
 
@@ -109,11 +110,19 @@ impl Out {
             // Nothing before: no separator needed.
         } else if after_comment && !gap.contains(&b'\n') {
             self.bytes.push(b'\n');
-        } else if !gap.is_empty() {
+        } else if !gap.is_empty() && !self.tight(gap, first) {
             self.bytes.extend_from_slice(gap);
         } else if self.bytes.last().is_some_and(|&last| fuses(last, first)) {
             self.bytes.push(b' ');
         }
         self.bytes.extend_from_slice(text);
+    }
+
+    /// A gap that no longer separates what it did in the input and would
+    /// read oddly here: spaces (no line break) right after `(`/`[` or
+    /// before `)`/`]`/`,`/`;`, as left by removing `a, ` from `(a, b)`.
+    fn tight(&self, gap: &[u8], next: u8) -> bool {
+        let after_open = self.bytes.last().is_some_and(|c| b"([".contains(c));
+        !gap.contains(&b'\n') && (after_open || b")],;".contains(&next))
     }
 }

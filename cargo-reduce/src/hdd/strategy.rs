@@ -20,6 +20,9 @@ pub enum Repeat {
 /// Every phase and transform of the pipeline, selectable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
+    /// Φ of a node by the slot it fills in its parent, where shorter than
+    /// its kind's (`0` for any expression where any expression goes).
+    pub slots: bool,
     /// Flatten left/right-recursive chains (Listing 5).
     pub flatten: bool,
     /// Squeeze single-child chains with equal Φ (Listing 2).
@@ -71,9 +74,11 @@ impl Strategy {
         "best",
     ];
 
-    /// The options this strategy stands for.
-    pub fn options(&self) -> Options {
-        let plain = Options {
+    /// No pass and no transform: what the parts of a custom strategy are
+    /// shown against.
+    fn plain() -> Options {
+        Options {
+            slots: true,
             flatten: false,
             squeeze: false,
             hide_unremovable: false,
@@ -83,7 +88,12 @@ impl Strategy {
             canonicalize: false,
             tokens: false,
             ddmin: DdminOptions::default(),
-        };
+        }
+    }
+
+    /// The options this strategy stands for.
+    pub fn options(&self) -> Options {
+        let plain = Self::plain();
         let coarse = Options {
             flatten: true,
             squeeze: true,
@@ -134,8 +144,9 @@ impl Strategy {
 }
 
 impl fmt::Display for Strategy {
-    /// The name; for a custom strategy its passes and switched-on parts
-    /// (`coarse-hdd*,hdd*,+flatten,+squeeze,+hide`).
+    /// The name; for a custom strategy its passes and the parts switched
+    /// from the plain options (`coarse-hdd*,hdd*,+flatten,+squeeze,+hide`,
+    /// `hdd,-slots`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Strategy::Custom(options) = self else {
             return f.write_str(self.name());
@@ -149,10 +160,13 @@ impl fmt::Display for Strategy {
                 Repeat::Fixpoint => Some(format!("{name}*")),
             })
             .collect();
-        let mut switches = *options;
+        let (mut switches, mut plain) = (*options, Self::plain());
         for part in PARTS {
-            if switches.part(part).is_some_and(|on| *on) {
-                words.push(format!("+{part}"));
+            let (on, default) = (switches.part(part), plain.part(part));
+            if let (Some(&mut on), Some(&mut default)) = (on, default) {
+                if on != default {
+                    words.push(format!("{}{part}", if on { '+' } else { '-' }));
+                }
             }
         }
         f.write_str(&words.join(","))
@@ -162,17 +176,20 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of flatten, squeeze, hide, hoist, canon, tokens)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, tokens)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 6] = ["flatten", "squeeze", "hide", "hoist", "canon", "tokens"];
+const PARTS: [&str; 7] = [
+    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "tokens",
+];
 
 impl Options {
     /// The switch of part `name` (one of [`PARTS`]).
     fn part(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
+            "slots" => &mut self.slots,
             "flatten" => &mut self.flatten,
             "squeeze" => &mut self.squeeze,
             "hide" => &mut self.hide_unremovable,

@@ -73,7 +73,7 @@ fn phi_failures(
     let mut failures = Vec::new();
     for input in inputs {
         assert_eq!(first_error(lang, input), None, "fixture does not parse");
-        let tree = build_tree(input, lang);
+        let tree = build_tree(input, lang, true);
         for id in tree.preorder() {
             let count = seen.entry(tree.node(id).kind).or_insert(0);
             *count += 1;
@@ -128,7 +128,7 @@ fn trees_render_back_to_their_input() {
         (Lang::Text, fixture("kinds.js")),
         (Lang::Rust, b"fn broken( {".to_vec()),
     ] {
-        let mut tree = build_tree(&input, lang);
+        let mut tree = build_tree(&input, lang, true);
         assert_eq!(render_tree(&tree), input, "{lang}");
         transform::flatten(&mut tree);
         transform::squeeze(&mut tree);
@@ -161,7 +161,7 @@ fn calls_unwrap(bytes: &[u8]) -> bool {
 /// Every node of `output`'s own tree, replaced by Φ, either leaves the
 /// text as it is or loses the failure (1-tree-minimality).
 fn assert_tree_minimal(output: &[u8], lang: Lang, oracle: &dyn Fn(&[u8]) -> bool) {
-    let tree = build_tree(output, lang);
+    let tree = build_tree(output, lang, true);
     for id in tree.preorder() {
         let out = render(&tree, &|n| (n == id).then_some(Change::Phi));
         assert!(
@@ -238,7 +238,7 @@ fn hoisting_crosses_kinds_of_a_supertype() {
     // The return type stays: `->` and the type go only together.
     assert_eq!(
         String::from_utf8_lossy(&out),
-        "fn a() -> u8 {\n    planted\n}\n"
+        "fn a() -> a {\n    planted\n}\n"
     );
 }
 
@@ -290,6 +290,23 @@ fn plain_expressions_keep_bindings() {
     assert_eq!(
         String::from_utf8_lossy(&out),
         "fn a() {\n    let a = 0;\n}\n"
+    );
+}
+
+/// In `sepBy(',', …)` lists an element goes together with a comma, and a
+/// removed expression reads as `0` where any expression goes (the slot's
+/// Φ), not as the smallest call `a()`.
+#[test]
+fn hdd_removes_separated_elements_and_uses_slot_phis() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::Rust, b) && s.contains("keep: u8") && s.contains("let total: u64 =")
+    };
+    let input = b"fn f(a: u8, keep: u8, c: u8) {\n    let total: u64 = items.iter().sum();\n}\n";
+    let (out, _) = reduce_with(input, Lang::Rust, Strategy::Hdd, &oracle);
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "fn a(keep: u8) {\n    let total: u64 = 0;\n}\n"
     );
 }
 
@@ -360,6 +377,10 @@ fn strategies_parse_from_their_names() {
     assert!(options.squeeze && options.hide_unremovable && !options.flatten);
     assert_eq!(options.fine, Repeat::Fixpoint);
     assert_eq!(thesis.to_string(), "hdd*,+squeeze,+hide");
+    assert_eq!(
+        "hdd,-slots".parse::<Strategy>().unwrap().to_string(),
+        "hdd,-slots"
+    );
     let coarse: Strategy = "coarse-hdd,-flatten".parse().unwrap();
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(

@@ -56,6 +56,9 @@ pub struct Node {
     /// The grammar's name for the node's place in its parent (`pattern`
     /// in `let PATTERN = …`), if it has one.
     pub field: Option<&'static str>,
+    /// A token separating list elements in its parent (`,`): an element
+    /// is removed together with one.
+    pub separator: bool,
 }
 
 /// An arena tree over a source text.
@@ -86,14 +89,15 @@ impl Tree {
         tree
     }
 
-    /// Parses `source` with the language of `spec`.
-    pub fn parse(source: &[u8], spec: &Spec) -> Option<Self> {
+    /// Parses `source` with the language of `spec`. `slots`: a node's Φ
+    /// is that of the slot it fills in its parent where that is shorter
+    /// (list elements read as "" either way).
+    pub fn parse(source: &[u8], spec: &Spec, slots: bool) -> Option<Self> {
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(&spec.language).ok()?;
         let ts = parser.parse(source, None)?;
         let mut tree = Tree::new(source.to_vec());
         let mut phis: Vec<Option<Option<StrId>>> = vec![None; spec.phis.len()];
-        let empty = tree.intern("");
         let mut cursor = ts.walk();
         let mut parents: Vec<(NodeId, usize, u16)> = Vec::new();
         loop {
@@ -105,12 +109,13 @@ impl Tree {
                 }
                 None => None,
             };
-            let in_list = parents
+            let in_parent = parents
                 .last()
-                .is_some_and(|p| spec.removable.contains(&(p.2, n.kind_id())));
-            let phi = match kind_phi {
-                _ if in_list && !n.is_missing() => empty,
-                Some(phi) if !n.is_error() && !n.is_missing() => phi,
+                .and_then(|p| spec.child_phis.get(&(p.2, n.kind_id())))
+                .filter(|phi| slots || phi.is_empty());
+            let phi = match (in_parent, kind_phi) {
+                (Some(phi), _) if !n.is_missing() => tree.intern(phi),
+                (_, Some(phi)) if !n.is_error() && !n.is_missing() => phi,
                 _ => tree.intern_source(n.start_byte(), n.end_byte()),
             };
             if let Some(&(parent, _, _)) = parents.last() {
@@ -124,9 +129,13 @@ impl Tree {
             if let Some(&(parent, _, _)) = parents.last() {
                 tree.push_child(parent, id);
             }
-            tree.nodes[id.0 as usize].ends_line =
-                n.is_extra() && source[n.start_byte()..].starts_with(b"//");
-            tree.nodes[id.0 as usize].field = cursor.field_name();
+            let node = &mut tree.nodes[id.0 as usize];
+            node.ends_line = n.is_extra() && source[n.start_byte()..].starts_with(b"//");
+            node.field = cursor.field_name();
+            node.separator = !n.is_named()
+                && parents
+                    .last()
+                    .is_some_and(|p| spec.separators.contains(&(p.2, n.kind_id())));
             if cursor.goto_first_child() {
                 parents.push((id, n.end_byte(), n.kind_id()));
                 continue;
@@ -173,6 +182,7 @@ impl Tree {
             body,
             ends_line: false,
             field: None,
+            separator: false,
         });
         id
     }

@@ -176,6 +176,7 @@ pub fn run(
         Plan::Syntax(lang, strategy) => reduce_syntax(&input, *lang, strategy, &oracle, &engine),
     };
     progress.finish();
+    let steps = progress.steps(&counters);
     let (reduced, error) = match reduced {
         Ok(bytes) => (bytes, None),
         Err((best, e)) => (best, Some(e)),
@@ -210,7 +211,8 @@ pub fn run(
         &counters,
         started.elapsed(),
         stopped.is_none(),
-    );
+    )
+    .with_steps(steps);
     summarize(reporter, &finished, stopped);
     reporter.message(&finished);
     Ok(if stopped == Some(StopReason::Interrupted) {

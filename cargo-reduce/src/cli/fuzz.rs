@@ -334,6 +334,7 @@ fn reduce_one(
         artifact::minimize(bytes.clone(), &oracle, &method, &ctx)
     };
     progress.finish();
+    let steps = progress.steps(&counters);
     let reduced_at = Instant::now();
     let (minimized, error) = match result {
         Ok(m) => (m, None),
@@ -387,7 +388,8 @@ fn reduce_one(
             &counters,
             elapsed,
             stopped.is_none(),
-        ),
+        )
+        .with_steps(steps),
         target: &job.target,
         failure: signature.clone(),
         debug: debug.as_deref(),

@@ -131,6 +131,20 @@ pub struct Finished<'a> {
     pub elapsed_s: f64,
     /// True unless a limit stopped the reduction.
     pub minimal: bool,
+    /// Tests per step of a syntax-aware reduction, in the order the steps
+    /// first ran (absent for plain ddmin).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepTests>,
+}
+
+/// The tests one step of a reduction ran (every run of it together).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct StepTests {
+    /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
+    /// `literals`, `tokens`).
+    pub step: &'static str,
+    /// Tests it ran, cache hits not counted.
+    pub tests: u64,
 }
 
 impl<'a> Finished<'a> {
@@ -154,7 +168,14 @@ impl<'a> Finished<'a> {
             cache_hits: counters.cache_hits(),
             elapsed_s: (elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
             minimal,
+            steps: Vec::new(),
         }
+    }
+
+    /// The message with the tests per step of a syntax-aware reduction.
+    pub fn with_steps(mut self, steps: Vec<StepTests>) -> Self {
+        self.steps = steps;
+        self
     }
 }
 
@@ -165,6 +186,26 @@ pub struct ReductionProgress<'r> {
     original: usize,
     current: AtomicUsize,
     unit: Mutex<String>,
+    steps: Mutex<Steps>,
+}
+
+/// Tests per step so far: the steps in the order they first ran, the one
+/// running, and the test count where it (last) began.
+#[derive(Default)]
+struct Steps {
+    list: Vec<StepTests>,
+    current: Option<usize>,
+    since: u64,
+}
+
+impl Steps {
+    /// Charges the tests since the current step began to it.
+    fn close(&mut self, tests: u64) {
+        if let Some(i) = self.current {
+            self.list[i].tests += tests - self.since;
+        }
+        self.since = tests;
+    }
 }
 
 impl<'r> ReductionProgress<'r> {
@@ -176,6 +217,7 @@ impl<'r> ReductionProgress<'r> {
             original,
             current: AtomicUsize::new(original),
             unit: Mutex::new(String::new()),
+            steps: Mutex::new(Steps::default()),
         }
     }
 
@@ -185,6 +227,15 @@ impl<'r> ReductionProgress<'r> {
         if let Some(bar) = &self.bar {
             bar.set_prefix(format!("{unit:>5}"));
         }
+    }
+
+    /// Tests per step, in the order the steps first ran, the current step
+    /// ending now; call it when the reduction is over.
+    pub fn steps(&self, counters: &Counters) -> Vec<StepTests> {
+        let mut steps = self.steps.lock().expect("steps lock");
+        steps.close(counters.tests());
+        steps.current = None;
+        steps.list.clone()
     }
 
     /// Removes the progress display.
@@ -209,6 +260,31 @@ impl<A: ByteAtom> Observer<A> for ReductionProgress<'_> {
     fn tested(&self, _outcome: Outcome, counters: &Counters) {
         if let Some(bar) = &self.bar {
             bar.set_message(self.line(counters));
+        }
+    }
+
+    fn step(&self, name: &'static str, counters: &Counters) {
+        let tests = counters.tests();
+        let mut steps = self.steps.lock().expect("steps lock");
+        steps.close(tests);
+        let index = match steps.list.iter().position(|s| s.step == name) {
+            Some(i) => i,
+            None => {
+                steps.list.push(StepTests {
+                    step: name,
+                    tests: 0,
+                });
+                steps.list.len() - 1
+            }
+        };
+        steps.current = Some(index);
+        drop(steps);
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("{name:>10}"));
+        }
+        if self.reporter.is_verbose() && self.bar.is_none() {
+            self.reporter
+                .status("Step", format!("{name} ({tests} tests so far)"));
         }
     }
 

@@ -44,6 +44,9 @@ pub trait Observer<A>: Sync {
     fn tested(&self, _outcome: Outcome, _counters: &Counters) {}
     /// The configuration shrank to `atoms`.
     fn reduced(&self, _atoms: &[A]) {}
+    /// A reduction made of several steps (HDD's phases) begins step
+    /// `name`; the steps' tests are the counters' growth in between.
+    fn step(&self, _name: &'static str, _counters: &Counters) {}
 }
 
 /// The observer that ignores everything.

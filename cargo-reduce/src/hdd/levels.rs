@@ -8,9 +8,11 @@
 //! unremovable tokens (Listing 3) leaves out tokens that already read as
 //! their Φ, since replacing them changes nothing.
 //!
-//! An element of a separated list (`a, b, c`) is neither optional nor a
-//! plain list element in the grammar: `sepBy(',', x)` repeats `',' x`. So
-//! an element next to a separator is removed *with* it, as one edit that
+//! An element of a separated list (`a, b, c`) goes with a separator: in
+//! the grammar `sepBy(',', x)` repeats `',' x`, so the element is not
+//! optional alone, and where it is (`{a: 1, b: 2}`: JavaScript's
+//! `commaSep(optional(…))`) removing it alone leaves a stray comma. So an
+//! element next to a separator is removed *with* it, as one edit that
 //! reads as nothing (Coarse HDD includes it): the ECFG view of the
 //! repeated group, which tree-sitter's flat children do not show.
 
@@ -109,14 +111,12 @@ fn candidate_edit(
             .filter(|&&s| tree.node(s).separator)
             .copied()
     };
-    if !phi.is_empty() {
-        if let Some(sep) = separator(Some(i + 1)).or_else(|| separator(i.checked_sub(1))) {
-            let nothing = tree.empty();
-            return Some(vec![
-                (id, Change::Text(nothing)),
-                (sep, Change::Text(nothing)),
-            ]);
-        }
+    if let Some(sep) = separator(Some(i + 1)).or_else(|| separator(i.checked_sub(1))) {
+        let nothing = tree.empty();
+        return Some(vec![
+            (id, Change::Text(nothing)),
+            (sep, Change::Text(nothing)),
+        ]);
     }
     if filter.coarse && !phi.is_empty() {
         return None;

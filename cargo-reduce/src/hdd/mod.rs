@@ -102,24 +102,32 @@ fn pipeline(
         coarse,
         hide_unremovable: options.hide_unremovable,
     };
+    tester.step("coarse-hdd");
     run(tree, options.coarse, filter(true), tester)?;
+    tester.step("hdd");
     run(tree, options.fine, filter(false), tester)?;
     let plain = lang.spec().filter(|_| options.canonicalize);
     loop {
+        tester.step("hoist");
         let mut changed = options.hoist && hoist::hoist_pass(tree, lang.spec(), tester)?;
         if let Some(spec) = plain {
+            tester.step("plain");
             changed |= canon::plain_expressions(tree, spec, tester)?;
         }
         if !changed {
             break;
         }
+        tester.step("hdd");
         hdd_star(tree, filter(false), tester)?;
     }
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
+        tester.step("rename");
         canon::rename_identifiers(tree, spec, tester)?;
+        tester.step("literals");
         canon::shrink_literals(tree, spec, tester)?;
     }
     if options.tokens {
+        tester.step("tokens");
         token_pass(tree, tester)?;
     }
     Ok(())

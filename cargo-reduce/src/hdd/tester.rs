@@ -63,6 +63,11 @@ impl<'a> Tester<'a> {
         self.ctx.observer.reduced(bytes);
     }
 
+    /// Step `name` of the pipeline begins (for progress and statistics).
+    pub fn step(&self, name: &'static str) {
+        self.ctx.observer.step(name, self.ctx.counters);
+    }
+
     /// Tests `bytes` once (cached, counted, within the limits).
     pub fn test(&self, bytes: &[u8]) -> Result<bool, OracleError> {
         let cancel = Cancel::by_limits(self.ctx.limits);

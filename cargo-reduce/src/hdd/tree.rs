@@ -98,6 +98,7 @@ impl Tree {
         let ts = parser.parse(source, None)?;
         let mut tree = Tree::new(source.to_vec());
         let mut phis: Vec<Option<Option<StrId>>> = vec![None; spec.phis.len()];
+        let mut in_parent_phis: HashMap<(u16, u16), Option<StrId>> = HashMap::new();
         let mut cursor = ts.walk();
         let mut parents: Vec<(NodeId, usize, u16)> = Vec::new();
         loop {
@@ -109,12 +110,18 @@ impl Tree {
                 }
                 None => None,
             };
-            let in_parent = parents
-                .last()
-                .and_then(|p| spec.child_phis.get(&(p.2, n.kind_id())))
-                .filter(|phi| slots || phi.is_empty());
+            let in_parent = parents.last().and_then(|p| {
+                let key = (p.2, n.kind_id());
+                *in_parent_phis.entry(key).or_insert_with(|| {
+                    let phi = spec
+                        .child_phis
+                        .get(&key)
+                        .filter(|phi| slots || phi.is_empty());
+                    phi.map(|phi| tree.intern(phi))
+                })
+            });
             let phi = match (in_parent, kind_phi) {
-                (Some(phi), _) if !n.is_missing() => tree.intern(phi),
+                (Some(phi), _) if !n.is_missing() => phi,
                 (_, Some(phi)) if !n.is_error() && !n.is_missing() => phi,
                 _ => tree.intern_source(n.start_byte(), n.end_byte()),
             };

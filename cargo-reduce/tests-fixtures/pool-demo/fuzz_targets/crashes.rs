@@ -34,9 +34,14 @@ fuzz_target!(|data: &[u8]| {
         black_box(Vec::<u8>::with_capacity(3 << 30));
     } else if data.starts_with(b"rss") {
         // Touched allocations below the malloc limit, 4 GiB at most: only
-        // the RSS watchdog sees these.
+        // the RSS watchdog sees these. Then wait for it: on a loaded
+        // machine its poll may come after the last allocation, and a test
+        // that returned would pass.
         for _ in 0..64 {
             std::mem::forget(black_box(vec![1u8; 64 << 20]));
+        }
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     } else if data.starts_with(b"segv") {
         unsafe { std::ptr::write_volatile(black_box(16usize) as *mut u8, 1) };

@@ -20,7 +20,8 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::grammar::Grammar;
-use super::phi::{child_phis, rule_phis};
+use super::phi::rule_phis;
+use super::slots::child_phis;
 
 /// A language of inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,7 +45,7 @@ pub struct Spec {
     /// Φ of a child kind in a parent kind, by `(parent kind id, child
     /// kind id)`, where it is shorter than the child's own: "" for list
     /// elements and optional parts, the slot's Φ elsewhere
-    /// ([`super::phi::child_phis`]).
+    /// ([`super::slots::child_phis`]).
     pub child_phis: HashMap<(u16, u16), Box<str>>,
     /// `(parent kind id, token kind id)`: the token separates list
     /// elements in the parent (`,`).
@@ -69,6 +70,27 @@ pub struct Canon {
     /// never replaced by the plain expression, though some are
     /// expression kinds.
     pub binding_fields: &'static [&'static str],
+    /// The token kind of a variable's name where it is bound or used.
+    pub variable: &'static str,
+    /// Token kinds that may name a variable (the variable kind, object
+    /// shorthands): every one is a use when inlining counts uses.
+    pub references: &'static [&'static str],
+    /// Nodes that bind a name to a value, for inlining.
+    pub bindings: &'static [Binding],
+}
+
+/// A node that binds a variable to a value (`let x = v;`, `x = v`).
+pub struct Binding {
+    /// Its kind.
+    pub kind: &'static str,
+    /// The field of the name.
+    pub name: &'static str,
+    /// The field of the value.
+    pub value: &'static str,
+    /// The statement kinds it sits in and goes with (`var x = v;` is a
+    /// `variable_declaration` around a `variable_declarator`); empty when
+    /// the node is the statement itself.
+    pub parents: &'static [&'static str],
 }
 
 const RUST_CANON: Canon = Canon {
@@ -85,6 +107,14 @@ const RUST_CANON: Canon = Canon {
     ],
     plain_expression: ("_expression", "0"),
     binding_fields: &["pattern", "name"],
+    variable: "identifier",
+    references: &["identifier", "shorthand_field_identifier"],
+    bindings: &[Binding {
+        kind: "let_declaration",
+        name: "pattern",
+        value: "value",
+        parents: &[],
+    }],
 };
 
 const JS_CANON: Canon = Canon {
@@ -102,6 +132,26 @@ const JS_CANON: Canon = Canon {
     ],
     plain_expression: ("expression", "0"),
     binding_fields: &["name", "pattern", "parameter", "label"],
+    variable: "identifier",
+    references: &[
+        "identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+    ],
+    bindings: &[
+        Binding {
+            kind: "variable_declarator",
+            name: "name",
+            value: "value",
+            parents: &["lexical_declaration", "variable_declaration"],
+        },
+        Binding {
+            kind: "assignment_expression",
+            name: "left",
+            value: "right",
+            parents: &["expression_statement"],
+        },
+    ],
 };
 
 const RUST_GRAMMAR: &str = include_str!("grammars/rust.json");

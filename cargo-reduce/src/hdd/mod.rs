@@ -9,8 +9,9 @@
 //! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
 //!    with a rendering adapter ([`tester`], [`edits`]);
 //! 4. hoisting descendants of the same kind or supertype, or a list's
-//!    fitting elements ([`hoist`]), and plain expressions ([`canon`]), HDD*
-//!    again after each change;
+//!    fitting elements ([`hoist`]), plain expressions ([`canon`]) and
+//!    inlining single-use bindings ([`inline`]), HDD* again after each
+//!    change;
 //! 5. renaming identifiers and shrinking literals ([`canon`]);
 //! 6. ddmin over the remaining tokens.
 //!
@@ -20,11 +21,13 @@ pub mod canon;
 pub mod edits;
 pub mod grammar;
 pub mod hoist;
+pub mod inline;
 pub mod lang;
 pub mod levels;
 pub mod pattern;
 pub mod phi;
 pub mod render;
+pub mod slots;
 pub mod strategy;
 pub mod tester;
 pub mod text;
@@ -113,6 +116,10 @@ fn pipeline(
         if let Some(spec) = plain {
             tester.step("plain");
             changed |= canon::plain_expressions(tree, spec, tester)?;
+        }
+        if let Some(spec) = lang.spec().filter(|_| options.inline) {
+            tester.step("inline");
+            changed |= inline::inline_pass(tree, spec, tester)?;
         }
         if !changed {
             break;

@@ -35,8 +35,10 @@ pub struct Options {
     pub fine: Repeat,
     /// Replace nodes by same-kind descendants (then HDD* again).
     pub hoist: bool,
-    /// Rename identifiers and shrink literals.
+    /// Rename identifiers and shrink literals; plain expressions.
     pub canonicalize: bool,
+    /// Inline single-use bindings.
+    pub inline: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
     /// The ddmin variant every phase runs.
@@ -86,6 +88,7 @@ impl Strategy {
             fine: Repeat::Never,
             hoist: false,
             canonicalize: false,
+            inline: false,
             tokens: false,
             ddmin: DdminOptions::default(),
         }
@@ -122,6 +125,7 @@ impl Strategy {
             Strategy::Best => Options {
                 fine: Repeat::Fixpoint,
                 hoist: true,
+                inline: true,
                 canonicalize: true,
                 tokens: true,
                 ..coarse
@@ -176,13 +180,13 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, tokens)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, inline, tokens)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 7] = [
-    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "tokens",
+const PARTS: [&str; 8] = [
+    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens",
 ];
 
 impl Options {
@@ -195,6 +199,7 @@ impl Options {
             "hide" => &mut self.hide_unremovable,
             "hoist" => &mut self.hoist,
             "canon" => &mut self.canonicalize,
+            "inline" => &mut self.inline,
             "tokens" => &mut self.tokens,
             _ => return None,
         })

@@ -310,6 +310,41 @@ fn hdd_removes_separated_elements_and_uses_slot_phis() {
     );
 }
 
+/// A name bound once and used once gives way to its value: `f` must get
+/// the array, directly or through a variable; the variable may go.
+#[test]
+fn inlining_moves_a_single_use_value_to_its_use() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        let Some(arg) = s.split("f(").nth(1).and_then(|r| r.split(')').next()) else {
+            return false;
+        };
+        let bound = |name: &str| s.contains(&format!("var {name} = [7"));
+        !has_error(Lang::JavaScript, b) && (arg.starts_with("[7") || bound(arg))
+    };
+    let input = b"var list = [7, 8];\nf(list);\n";
+    let (out, _) = reduce_with(input, Lang::JavaScript, structural(), &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "f([7]);\n");
+}
+
+/// `fn f() {}` may end in `;` instead: the sibling kind
+/// `function_signature_item` differs from `function_item` only there.
+#[test]
+fn sibling_kinds_lend_their_phi() {
+    let spec = Lang::Rust.spec().unwrap();
+    let l = &spec.language;
+    let key = (
+        l.id_for_node_kind("function_item", true),
+        l.id_for_node_kind("block", true),
+    );
+    assert_eq!(spec.child_phis.get(&key).map(|p| &**p), Some(";"));
+    let key = (
+        l.id_for_node_kind("struct_item", true),
+        l.id_for_node_kind("field_declaration_list", true),
+    );
+    assert_eq!(spec.child_phis.get(&key).map(|p| &**p), Some(";"));
+}
+
 #[test]
 fn supertypes_group_the_grammar_s_kinds() {
     let spec = Lang::Rust.spec().unwrap();
@@ -385,6 +420,6 @@ fn strategies_parse_from_their_names() {
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(
         "best,-hoist".parse::<Strategy>().unwrap().to_string(),
-        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+tokens"
+        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+inline,+tokens"
     );
 }

@@ -111,6 +111,7 @@ impl ReduceOptions {
                 IterationArg::Backward => Iteration::Backward,
             },
             dd_star: pick(self.dd_star, self.no_dd_star, default.dd_star),
+            start: default.start,
         }
     }
 

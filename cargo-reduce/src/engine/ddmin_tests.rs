@@ -18,13 +18,16 @@ fn all_variants() -> Vec<DdminOptions> {
             for combined in [false, true] {
                 for iteration in [Iteration::Forward, Iteration::Backward] {
                     for dd_star in [false, true] {
-                        v.push(DdminOptions {
-                            subsets,
-                            complement_first,
-                            combined,
-                            iteration,
-                            dd_star,
-                        });
+                        for start in [Start::Halves, Start::Atoms] {
+                            v.push(DdminOptions {
+                                subsets,
+                                complement_first,
+                                combined,
+                                iteration,
+                                dd_star,
+                                start,
+                            });
+                        }
                     }
                 }
             }
@@ -416,9 +419,10 @@ fn variant() -> impl Strategy<Value = DdminOptions> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(subsets, complement_first, combined, backward, dd_star)| DdminOptions {
+            |(subsets, complement_first, combined, backward, dd_star, atoms)| DdminOptions {
                 subsets,
                 complement_first,
                 combined,
@@ -428,6 +432,7 @@ fn variant() -> impl Strategy<Value = DdminOptions> {
                     Iteration::Forward
                 },
                 dd_star,
+                start: if atoms { Start::Atoms } else { Start::Halves },
             },
         )
 }

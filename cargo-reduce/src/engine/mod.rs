@@ -30,7 +30,7 @@ mod tester;
 pub use cache::OutcomeCache;
 pub use candidate::Candidate;
 pub use canonical::canonicalize;
-pub use ddmin::{ddmin, DdminOptions, Reduction};
+pub use ddmin::{ddmin, DdminOptions, Reduction, Start};
 pub use limit::{Limits, StopReason};
 pub use round::Cancel;
 pub use sweep::Iteration;

@@ -17,7 +17,7 @@ use super::lang::Spec;
 use super::render::{render_tree, Change};
 use super::tester::Tester;
 use super::tree::{Body, NodeId, Tree};
-use crate::engine::OracleError;
+use crate::engine::{OracleError, Start};
 
 /// Renames identifiers to fresh shorter names. Returns whether the text
 /// got shorter.
@@ -50,7 +50,7 @@ pub fn rename_identifiers(
         let new = tree.intern(&new);
         edits.push(ids.into_iter().map(|id| (id, Change::Text(new))).collect());
     }
-    reduce_edits(tree, edits, tester)
+    reduce_edits(tree, edits, Start::Halves, tester)
 }
 
 /// Replaces expressions by the language's plainest expression where that
@@ -78,7 +78,7 @@ pub fn plain_expressions(
         .map(|id| vec![(id, Change::Text(plain_id))])
         .collect();
     let before = render_tree(tree);
-    reduce_edits(tree, edits, tester)?;
+    reduce_edits(tree, edits, Start::Halves, tester)?;
     Ok(render_tree(tree) != before)
 }
 
@@ -97,7 +97,7 @@ pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<
             None => stack.extend(tree.children(id)),
         }
     }
-    reduce_edits(tree, edits, tester)
+    reduce_edits(tree, edits, Start::Halves, tester)
 }
 
 /// The text of `id`'s tokens, without gaps.

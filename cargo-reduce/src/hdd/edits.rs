@@ -12,17 +12,19 @@
 use super::render::{render, render_tree, Change};
 use super::tester::Tester;
 use super::tree::{NodeId, Tree};
-use crate::engine::OracleError;
+use crate::engine::{OracleError, Start};
 
 /// Changes to some nodes, applied together.
 pub type Edit = Vec<(NodeId, Change)>;
 
-/// Applies as many of `edits` as the failure allows. Returns whether the
-/// text got shorter. On an oracle error the best configuration found is
+/// Applies as many of `edits` as the failure allows, ddmin starting at
+/// `start` (single edits when they are expected to stay, most of them).
+/// Returns whether the text got shorter. On an oracle error the best configuration found is
 /// committed before the error is returned.
 pub fn reduce_edits(
     tree: &mut Tree,
     edits: Vec<Edit>,
+    start: Start,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     if edits.is_empty() || tester.stopped() {
@@ -43,7 +45,7 @@ pub fn reduce_edits(
         c.iter().for_each(|&i| kept[i as usize] = true);
         render_edits(tree, &edits, &mut |i| !kept[i])
     };
-    let (kept, error) = match tester.ddmin(atoms, &render) {
+    let (kept, error) = match tester.ddmin(atoms, start, &render) {
         Ok(kept) => (kept, None),
         Err(e) => (e.best, Some(e.source)),
     };

@@ -20,7 +20,7 @@ use super::edits::{reduce_edits, Edit};
 use super::render::Change;
 use super::tester::Tester;
 use super::tree::{Body, NodeId, Tree};
-use crate::engine::OracleError;
+use crate::engine::{OracleError, Start};
 
 /// Which nodes of a level ddmin sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,10 +31,12 @@ pub struct LevelFilter {
     pub hide_unremovable: bool,
 }
 
-/// One HDD pass over every level. Returns whether the text got shorter.
+/// One HDD pass over every level, each level's ddmin starting at `start`.
+/// Returns whether the text got shorter.
 pub fn hdd_pass(
     tree: &mut Tree,
     filter: LevelFilter,
+    start: Start,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     let mut changed = false;
@@ -44,7 +46,7 @@ pub fn hdd_pass(
         if tester.stopped() {
             return Ok(changed);
         }
-        changed |= reduce_edits(tree, edits, tester)?;
+        changed |= reduce_edits(tree, edits, start, tester)?;
         parents = if parents.is_empty() {
             vec![tree.root()]
         } else {
@@ -60,15 +62,20 @@ pub fn hdd_pass(
     }
 }
 
-/// HDD passes until one removes nothing (HDD*).
+/// HDD passes until one removes nothing (HDD*). The first pass starts
+/// each level at `start`; later passes at single nodes, since every node
+/// they see survived a pass and most will again.
 pub fn hdd_star(
     tree: &mut Tree,
     filter: LevelFilter,
+    start: Start,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     let mut changed = false;
-    while hdd_pass(tree, filter, tester)? {
+    let mut start = start;
+    while hdd_pass(tree, filter, start, tester)? {
         changed = true;
+        start = Start::Atoms;
     }
     Ok(changed)
 }

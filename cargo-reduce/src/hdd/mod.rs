@@ -44,7 +44,7 @@ pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::Tree;
 
 use crate::engine::ddmin::ReduceError;
-use crate::engine::{Context, Oracle, OracleError, OutcomeCache, Reduction};
+use crate::engine::{Context, Oracle, OracleError, OutcomeCache, Reduction, Start};
 use edits::{reduce_edits, Edit};
 use levels::{hdd_pass, hdd_star, LevelFilter};
 use render::{render_tree, Change};
@@ -125,7 +125,7 @@ fn pipeline(
             break;
         }
         tester.step("hdd");
-        hdd_star(tree, filter(false), tester)?;
+        hdd_star(tree, filter(false), Start::Atoms, tester)?;
     }
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
         tester.step("rename");
@@ -148,8 +148,8 @@ fn run(
 ) -> Result<bool, OracleError> {
     match repeat {
         Repeat::Never => Ok(false),
-        Repeat::Once => hdd_pass(tree, filter, tester),
-        Repeat::Fixpoint => hdd_star(tree, filter, tester),
+        Repeat::Once => hdd_pass(tree, filter, Start::Halves, tester),
+        Repeat::Fixpoint => hdd_star(tree, filter, Start::Halves, tester),
     }
 }
 
@@ -162,5 +162,5 @@ fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
         .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
         .map(|id| vec![(id, Change::Text(empty))])
         .collect();
-    reduce_edits(tree, edits, tester)
+    reduce_edits(tree, edits, Start::Halves, tester)
 }

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, Counters, DdminOptions, Observer, Oracle, OracleError,
-    Outcome, OutcomeCache,
+    Outcome, OutcomeCache, Start,
 };
 
 /// The byte oracle, its context and the cache of rendered texts.
@@ -85,10 +85,12 @@ impl<'a> Tester<'a> {
         Ok(outcome.is_some_and(Outcome::is_interesting))
     }
 
-    /// ddmin over `atoms`, each candidate tested as `render(candidate)`.
+    /// ddmin over `atoms` from granularity `start`, each candidate tested
+    /// as `render(candidate)`.
     pub fn ddmin<A>(
         &self,
         atoms: Vec<A>,
+        start: Start,
         render: &(dyn Fn(&Candidate<'_, A>) -> Vec<u8> + Sync),
     ) -> Result<Vec<A>, ReduceError<A>>
     where
@@ -106,7 +108,11 @@ impl<'a> Tester<'a> {
             tester: self,
             render,
         };
-        ddmin(atoms, &oracle, &self.options, &ctx).map(|r| r.atoms)
+        let options = DdminOptions {
+            start,
+            ..self.options
+        };
+        ddmin(atoms, &oracle, &options, &ctx).map(|r| r.atoms)
     }
 
     fn cached(&self, bytes: &[u8]) -> Option<Outcome> {

@@ -351,9 +351,18 @@ impl Tree {
     }
 
     /// The node `id` takes the place of its ancestor `at` (hoisting): `at`
-    /// gets `id`'s body and keeps its own position and gap.
+    /// becomes what `id` is (kind, body) and keeps what belongs to the
+    /// place (gap, field, Φ, separator role).
     pub fn hoist(&mut self, at: NodeId, id: NodeId) {
-        let body = self.node(id).body.clone();
-        self.node_mut(at).body = body;
+        let Node {
+            kind,
+            body,
+            ends_line,
+            ..
+        } = self.node(id).clone();
+        let at = self.node_mut(at);
+        at.kind = kind;
+        at.body = body;
+        at.ends_line = ends_line;
     }
 }

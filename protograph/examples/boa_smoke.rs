@@ -3,7 +3,15 @@
 //!
 //! `cargo run --release -p protograph --features boa --example boa_smoke -- [PROGRAMS] [STATEMENTS] [GRAPH]`
 //! runs PROGRAMS generated programs; `… --example boa_smoke -- --time FILE`
-//! runs FILE line by line in one context and prints the lines slower than 50 ms.
+//! runs FILE line by line in one context and prints the lines slower than 50 ms;
+//! `… --example boa_smoke -- --errors [PROGRAMS] [STATEMENTS] [GRAPH]` runs
+//! each generated statement without its `try` (one context per program) and
+//! prints how many throw, by error type and message;
+//! `… --example boa_smoke -- --hunt FIRST COUNT [STATEMENTS] [GRAPH]` runs the
+//! programs of seeds FIRST.. and prints `seed S` before each and
+//! `panic seed S at LOCATION: MESSAGE` for each panic, unbuffered, so that a
+//! driver can resume after the seed that aborted the process (a failed
+//! allocation or a stack overflow cannot be caught).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -19,6 +27,27 @@ fn main() {
             &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}")),
         );
     }
+    if args.peek().map(String::as_str) == Some("--hunt") {
+        args.next();
+        let mut number = |name: &str, default: u64| {
+            args.next().map_or(default, |a| {
+                a.parse().unwrap_or_else(|_| panic!("{name} is a number"))
+            })
+        };
+        let (first, count, statements) = (
+            number("FIRST", 0),
+            number("COUNT", 1000),
+            number("STATEMENTS", 12),
+        );
+        let path = args.next().unwrap_or_else(|| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/js/boa-learned.json").into()
+        });
+        return hunt(&load(&path), first, count, statements as usize);
+    }
+    let errors = args.peek().map(String::as_str) == Some("--errors");
+    if errors {
+        args.next();
+    }
     let programs: u64 = args
         .next()
         .map_or(200, |a| a.parse().expect("PROGRAMS is a number"));
@@ -28,13 +57,10 @@ fn main() {
     let path = args.next().unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/js/boa-learned.json").into()
     });
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read graph {path}: {e}"));
-    let generator = Generator::new(
-        &Graph::from_json(&text).expect("valid graph"),
-        Config::default(),
-    )
-    .expect("graph compiles");
+    let generator = load(&path);
+    if errors {
+        return count_errors(&generator, programs, statements);
+    }
     std::panic::set_hook(Box::new(|_| {}));
     let (mut completed, mut threw, mut panicked) = (0, 0, Vec::new());
     let mut slowest = (0.0f64, 0u64);
@@ -91,6 +117,95 @@ fn time_lines(source: &str) {
         let ms = started.elapsed().as_secs_f64() * 1e3;
         if ms > 50.0 {
             println!("line {}: {ms:.0} ms: {line}", n + 1);
+        }
+    }
+}
+
+/// Runs every statement of `programs` generated programs unwrapped, one
+/// context per program, and prints the share that throws, by error.
+fn count_errors(generator: &Generator, programs: u64, statements: usize) {
+    use std::collections::HashMap;
+    let mut by_error: HashMap<String, usize> = HashMap::new();
+    let (mut total, mut threw) = (0usize, 0usize);
+    for seed in 0..programs {
+        let program = generator.program(seed, statements);
+        let mut context = limited_context();
+        for stmt in &program.stmts {
+            let protograph::Stmt::Def { var, expr } = stmt else {
+                continue;
+            };
+            total += 1;
+            let source = format!("var v{var} = {expr};");
+            if let Err(e) = context.eval(Source::from_bytes(&source)) {
+                threw += 1;
+                let text = e.to_string();
+                let digits_out: String = text
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .map(|c| if c.is_ascii_digit() { 'N' } else { c })
+                    .take(70)
+                    .collect();
+                *by_error.entry(digits_out).or_default() += 1;
+            }
+        }
+    }
+    println!(
+        "{total} statements, {threw} threw ({:.1} %)",
+        100.0 * threw as f64 / total.max(1) as f64
+    );
+    let mut rows: Vec<_> = by_error.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for (error, count) in rows.iter().take(30) {
+        println!("{count:6} {error}");
+    }
+}
+
+/// The generator for the graph at `path`.
+fn load(path: &str) -> Generator {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read graph {path}: {e}"));
+    Generator::new(
+        &Graph::from_json(&text).expect("valid graph"),
+        Config::default(),
+    )
+    .expect("graph compiles")
+}
+
+/// Runs the programs of seeds `first..first + count` as `boa_eval` would
+/// and reports each panic's location as it happens.
+fn hunt(generator: &Generator, first: u64, count: u64, statements: usize) {
+    use std::io::Write;
+    use std::sync::Mutex;
+    static LAST: Mutex<String> = Mutex::new(String::new());
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+            .unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        *LAST.lock().unwrap_or_else(|e| e.into_inner()) = format!("{location}: {message}");
+    }));
+    let mut out = std::io::stdout().lock();
+    for seed in first..first + count {
+        let _ = writeln!(out, "seed {seed}");
+        let _ = out.flush();
+        let source = generator.program(seed, statements).render();
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            let mut context = limited_context();
+            context.runtime_limits_mut().set_stack_size_limit(10 * 1024);
+            let _ = context.eval(Source::from_bytes(&source));
+            let _ = context.run_jobs();
+        }));
+        if run.is_err() {
+            let last = LAST.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let _ = writeln!(out, "panic seed {seed} at {last}");
         }
     }
 }

@@ -85,7 +85,10 @@ const NUMBERS: [&str; 34] = [
     "0.1",
 ];
 
-const STRINGS: [&str; 20] = [
+/// Strings: boundary cases first, then the shapes that date, time and
+/// Temporal parsers, unit and option arguments accept (a random string would
+/// make those calls throw at once and never reach the arithmetic behind them).
+const STRINGS: [&str; 40] = [
     r#""""#,
     r#""a""#,
     r#""abc""#,
@@ -106,6 +109,26 @@ const STRINGS: [&str; 20] = [
     r#""utf-8""#,
     r#""aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa""#,
     r#""x y""#,
+    r#""2020-02-29""#,
+    r#""1970-01-01T00:00:00Z""#,
+    r#""2024-03-10T02:30:15.123456789-08:00[UTC]""#,
+    r#""+275760-09-13T00:00Z""#,
+    r#""-271821-04-19""#,
+    r#""12:34:56.789""#,
+    r#""2020-12""#,
+    r#""--02-29""#,
+    r#""P1Y2M3W4DT5H6M7.008009010S""#,
+    r#""-PT36H""#,
+    r#""PT0.000000001S""#,
+    r#""UTC""#,
+    r#""+05:30""#,
+    r#""iso8601""#,
+    r#""day""#,
+    r#""hours""#,
+    r#""nanosecond""#,
+    r#""month""#,
+    r#""halfExpand""#,
+    r#""Thu, 01 Jan 1970 00:00:00 GMT""#,
 ];
 
 const BIGINTS: [&str; 7] = [
@@ -178,6 +201,19 @@ impl LitKind {
 mod tests {
     use super::*;
     use crate::program::parse_expr;
+
+    #[test]
+    fn strings_include_date_and_duration_shapes() {
+        let mut rng = Rng::new(11);
+        let drawn: Vec<Lit> = (0..2000)
+            .map(|_| LitKind::String.random(&mut rng))
+            .collect();
+        let has = |text: &str| drawn.contains(&Lit::Str(text.into()));
+        assert!(has(r#""2020-02-29""#));
+        assert!(has(r#""P1Y2M3W4DT5H6M7.008009010S""#));
+        assert!(has(r#""day""#));
+        assert!(has(r#""""#));
+    }
 
     #[test]
     fn every_literal_round_trips_through_the_parser() {

@@ -1,0 +1,1 @@
+Array.prototype.toLocaleString.call({length: 2**53-1});

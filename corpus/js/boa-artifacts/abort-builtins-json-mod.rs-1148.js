@@ -1,0 +1,1 @@
+JSON.stringify(Array(4294967295));

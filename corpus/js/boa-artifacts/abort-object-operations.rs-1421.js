@@ -1,0 +1,12 @@
+try { var v0 = new (this.Function)(1n); } catch (e) {}
+try { var v1 = v0.bind.apply("utf-8", "-1"); } catch (e) {}
+try { var v2 = v0.apply[Symbol.hasInstance]([].sort); } catch (e) {}
+try { var v3 = v0.apply(null, new ([255, "-1"].constructor)(4294967295)); } catch (e) {}
+try { var v4 = this.WeakRef.name.at(undefined); } catch (e) {}
+try { var v5 = (-18446744073709551617n).call(new (this.RegExp)(Symbol("abc").description, Symbol("utf-8")[Symbol.toStringTag]), this.RangeError.name, v0.bind.name); } catch (e) {}
+try { var v6 = this.TypedArray.length.toFixed(this.Number.POSITIVE_INFINITY); } catch (e) {}
+try { var v7 = this.Math.SQRT1_2.toFixed.apply(65535, null); } catch (e) {}
+try { var v8 = v3.toLocaleString(); } catch (e) {}
+try { var v9 = (new (this.Int32Array)(null, true, v4)).map((function () {}).constructor((18446744073709551616n)[Symbol.toStringTag])); } catch (e) {}
+try { var v10 = this.WeakSet.bind.length.valueOf(); } catch (e) {}
+try { var v11 = this.Reflect.defineProperty.name.toString(); } catch (e) {}

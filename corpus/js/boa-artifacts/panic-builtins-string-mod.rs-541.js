@@ -1,0 +1,12 @@
+try { var v0 = this.RegExp.length.toFixed.apply((false).hasOwnProperty, Symbol("Thu, 01 Jan 1970 00:00:00 GMT")); } catch (e) {}
+try { var v1 = this.toLocaleString.length.toPrecision(("\ud800").constructor.length); } catch (e) {}
+try { var v2 = this.String(-18446744073709551617n); } catch (e) {}
+try { var v3 = this.propertyIsEnumerable.name.at(v2); } catch (e) {}
+try { var v4 = this.String(null); } catch (e) {}
+try { var v5 = this.String(v1.charCodeAt.length); } catch (e) {}
+try { var v6 = this.String(v1.substring.name); } catch (e) {}
+try { var v7 = ({}).toLocaleString(); } catch (e) {}
+try { var v8 = this.String(new (this.RegExp)(null, "P1Y2M3W4DT5H6M7.008009010S")); } catch (e) {}
+try { var v9 = (new ((Infinity).constructor)(65536)).valueOf(); } catch (e) {}
+try { var v10 = this.String(56074); } catch (e) {}
+try { var v11 = this.RegExp.name.repeat(v1.padStart.length); } catch (e) {}

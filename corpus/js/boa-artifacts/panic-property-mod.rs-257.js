@@ -1,0 +1,12 @@
+try { var v0 = this.Temporal.PlainMonthDay.length.toLocaleString(undefined, ["x y", undefined, undefined].forEach((function () {}))); } catch (e) {}
+try { var v1 = this.constructor.prototype.__defineSetter__[Symbol.hasInstance](null); } catch (e) {}
+try { var v2 = this.__defineSetter__.name.startsWith([].fill.name); } catch (e) {}
+try { var v3 = this.Temporal.PlainTime(); } catch (e) {}
+try { var v4 = this.isPrototypeOf(new ([18446744073709551616n, null].constructor)(Symbol("+05:30"))); } catch (e) {}
+try { var v5 = this.Temporal.PlainTime.prototype.__lookupSetter__("nanosecond"); } catch (e) {}
+try { var v6 = (-1n).valueOf().constructor(null); } catch (e) {}
+try { var v7 = this.valueOf.name.search(Symbol("-271821-04-19")); } catch (e) {}
+try { var v8 = this.Temporal.ZonedDateTime([undefined].toReversed, v4); } catch (e) {}
+try { var v9 = this.__defineSetter__[Symbol.hasInstance].constructor(v0.match.name); } catch (e) {}
+try { var v10 = ({}).hasOwnProperty(v9.bind.name); } catch (e) {}
+try { var v11 = this.hasOwnProperty.length.constructor.parseInt(v2.valueOf.name); } catch (e) {}

@@ -1,0 +1,12 @@
+try { var v0 = new ((new (this.Uint16Array)(this.Math.SQRT1_2)).constructor)(65910, Symbol(""), 18446744073709551616n); } catch (e) {}
+try { var v1 = new (this.Boolean.name.replaceAll.constructor)(v0); } catch (e) {}
+try { var v2 = v1[Symbol.hasInstance](Symbol("😀")); } catch (e) {}
+try { var v3 = new (this.Temporal.PlainYearMonth)(Symbol("😀"), true); } catch (e) {}
+try { var v4 = this.parseFloat(("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa").matchAll.name); } catch (e) {}
+try { var v5 = new (this.Float32Array)(5e-324, null, Symbol("constructor")); } catch (e) {}
+try { var v6 = new (this.EvalError)(null); } catch (e) {}
+try { var v7 = (new (this.Int16Array)(this.Float32Array, "abc", 22738))[Symbol.iterator](); } catch (e) {}
+try { var v8 = v4.valueOf.name.slice(-1n, this.BigUint64Array.of); } catch (e) {}
+try { var v9 = this.parseInt[Symbol.hasInstance](null); } catch (e) {}
+try { var v10 = this.RangeError.prototype.message.repeat(false); } catch (e) {}
+try { var v11 = this.encodeURIComponent.name.substring(2147483647, v6); } catch (e) {}

@@ -44,7 +44,7 @@ pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::Tree;
 
 use crate::engine::ddmin::ReduceError;
-use crate::engine::{Context, Oracle, OracleError, OutcomeCache, Reduction, Start};
+use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
 use edits::{reduce_edits, Edit};
 use levels::{hdd_pass, hdd_star, LevelFilter};
 use render::{render_tree, Change};
@@ -72,8 +72,7 @@ pub fn reduce(
 ) -> Result<Reduction<u8>, ReduceError<u8>> {
     let options = strategy.options();
     let mut tree = build_tree(input, lang, options.slots);
-    let private = OutcomeCache::new();
-    let tester = Tester::new(oracle, ctx, &private, options.ddmin);
+    let tester = Tester::new(oracle, ctx, options.ddmin);
     tester.accept(input);
     let outcome = pipeline(&mut tree, lang, &options, &tester);
     let mut best = render_tree(&tree);

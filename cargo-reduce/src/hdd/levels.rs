@@ -6,9 +6,7 @@
 //! choose the level's nodes: Coarse HDD (Hodován, Listing 4) keeps only the
 //! nodes whose Φ is empty, the ones syntax lets disappear entirely; hiding
 //! unremovable tokens (Listing 3) leaves out tokens that already read as
-//! their Φ, since replacing them changes nothing, and (going further than
-//! the thesis) inner nodes that do, such as `()` or a block already
-//! emptied to `{}`.
+//! their Φ, since replacing them changes nothing.
 //!
 //! An element of a separated list (`a, b, c`) goes with a separator: in
 //! the grammar `sepBy(',', x)` repeats `',' x`, so the element is not
@@ -29,7 +27,7 @@ use crate::engine::{OracleError, Start};
 pub struct LevelFilter {
     /// Only nodes whose Φ is empty (Coarse HDD).
     pub coarse: bool,
-    /// Leave out nodes whose text is their Φ.
+    /// Leave out tokens whose text is their Φ.
     pub hide_unremovable: bool,
 }
 
@@ -130,59 +128,9 @@ fn candidate_edit(
     if filter.coarse && !phi.is_empty() {
         return None;
     }
-    (!(filter.hide_unremovable && reads_as(tree, id, phi))).then(|| vec![(id, Change::Phi)])
-}
-
-/// Whether the live subtree of `id` reads `phi`, the spacing between its
-/// tokens aside: then replacing it by Φ changes nothing but spacing. (A
-/// token's own spaces count: `" "` does not read `""`.)
-fn reads_as(tree: &Tree, id: NodeId, phi: &str) -> bool {
-    let mut want = phi.bytes().filter(|b| !b.is_ascii_whitespace());
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        match tree.leaf_text(n) {
-            Some(text) => {
-                if !text.iter().all(|&b| want.next() == Some(b)) {
-                    return false;
-                }
-            }
-            None => stack.extend(tree.children(n).iter().rev()),
-        }
-    }
-    want.next().is_none()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hdd::{build_tree, Lang};
-
-    /// The kinds of the nodes that the edits of the first node of kind
-    /// `kind` and its siblings touch.
-    fn edited_kinds(tree: &Tree, kind: &str, filter: LevelFilter) -> Vec<&'static str> {
-        let parent = tree
-            .preorder()
-            .into_iter()
-            .find(|&p| tree.children(p).iter().any(|&c| tree.node(c).kind == kind))
-            .expect("a parent of that kind");
-        level_edits(tree, &[parent], filter)
-            .iter()
-            .flat_map(|edit| edit.iter().map(|&(id, _)| tree.node(id).kind))
-            .collect()
-    }
-
-    /// `()` already reads as its Φ: with hiding it is no candidate, the
-    /// body `{ g(); }` still is.
-    #[test]
-    fn hiding_leaves_out_subtrees_that_read_as_their_phi() {
-        let tree = build_tree(b"fn f() { g(); }\n", Lang::Rust, true);
-        let filter = |hide| LevelFilter {
-            coarse: false,
-            hide_unremovable: hide,
-        };
-        let shown = edited_kinds(&tree, "parameters", filter(false));
-        let hidden = edited_kinds(&tree, "parameters", filter(true));
-        assert!(shown.contains(&"parameters") && shown.contains(&"block"));
-        assert!(!hidden.contains(&"parameters") && hidden.contains(&"block"));
-    }
+    let unremovable = match node.body {
+        Body::Token { start, end } => tree.source((start, end)) == phi.as_bytes(),
+        _ => false,
+    };
+    (!(filter.hide_unremovable && unremovable)).then(|| vec![(id, Change::Phi)])
 }

@@ -71,14 +71,21 @@ pub fn reduce(
     ctx: &Context<'_, u8>,
 ) -> Result<Reduction<u8>, ReduceError<u8>> {
     let options = strategy.options();
-    let mut tree = build_tree(input, lang, options.slots);
     let tester = Tester::new(oracle, ctx, options.ddmin);
     tester.accept(input);
-    let outcome = pipeline(&mut tree, lang, &options, &tester);
-    let mut best = render_tree(&tree);
-    if best.len() > input.len() {
-        best = input.to_vec();
-    }
+    let mut best = input.to_vec();
+    let outcome = loop {
+        let mut tree = build_tree(&best, lang, options.slots);
+        let outcome = pipeline(&mut tree, lang, &options, &tester);
+        let text = render_tree(&tree);
+        let shrunk = text.len() < best.len();
+        if text.len() <= best.len() {
+            best = text;
+        }
+        if outcome.is_err() || !shrunk || !options.rounds || tester.stopped() {
+            break outcome;
+        }
+    };
     match outcome {
         Ok(()) => Ok(Reduction {
             atoms: best,
@@ -145,10 +152,10 @@ fn moves(
     }
 }
 
-/// Renaming, literal shrinking and the token ddmin. The pipeline ends
-/// here: running the moves again after the token ddmin (a fixpoint over
-/// the whole pipeline) cost 15–25% more tests on the benchmark tasks and
-/// gave the same outputs.
+/// Renaming, literal shrinking and the token ddmin. With `rounds` the
+/// pipeline then starts again on the reparsed text: on the same tree the
+/// moves found nothing new (15–25% more tests, same outputs), on a fresh
+/// parse they see what the token ddmin left (underscore: 135 → 93 tokens).
 fn last_steps(
     tree: &mut Tree,
     lang: Lang,

@@ -41,6 +41,10 @@ pub struct Options {
     pub inline: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
+    /// Run the pipeline again on the reparsed result while a round
+    /// shrinks it: what the token ddmin removed (a `var`) leaves new
+    /// nodes for the moves (`a = f()` hoists to `f()`).
+    pub rounds: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,
 }
@@ -90,6 +94,7 @@ impl Strategy {
             canonicalize: false,
             inline: false,
             tokens: false,
+            rounds: false,
             ddmin: DdminOptions::default(),
         }
     }
@@ -128,6 +133,7 @@ impl Strategy {
                 inline: true,
                 canonicalize: true,
                 tokens: true,
+                rounds: true,
                 ..coarse
             },
             Strategy::Custom(options) => options,
@@ -180,13 +186,13 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, inline, tokens)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 8] = [
-    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens",
+const PARTS: [&str; 9] = [
+    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens", "rounds",
 ];
 
 impl Options {
@@ -201,6 +207,7 @@ impl Options {
             "canon" => &mut self.canonicalize,
             "inline" => &mut self.inline,
             "tokens" => &mut self.tokens,
+            "rounds" => &mut self.rounds,
             _ => return None,
         })
     }

@@ -420,6 +420,6 @@ fn strategies_parse_from_their_names() {
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(
         "best,-hoist".parse::<Strategy>().unwrap().to_string(),
-        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+inline,+tokens"
+        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+inline,+tokens,+rounds"
     );
 }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use cargo_reduce::hdd::{build_tree, transform, Lang};
+use cargo_reduce::hdd::{build_tree, transform, Lang, Strategy};
 
 /// A 10,000-line Rust file: the inventory example, repeated.
 fn input() -> Vec<u8> {
@@ -44,7 +44,7 @@ fn main() {
     let mut nodes = 0;
     for _ in 0..5 {
         let (tree, took) = time(|| {
-            let mut tree = build_tree(&input, Lang::Rust, true);
+            let mut tree = build_tree(&input, Lang::Rust, &Strategy::Hdd.options());
             transform::flatten(&mut tree);
             transform::squeeze(&mut tree);
             tree

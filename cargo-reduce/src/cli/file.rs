@@ -44,8 +44,9 @@ pub struct FileArgs {
     #[arg(long, value_name = "LANG", default_value = "auto")]
     pub lang: LangArg,
     /// Syntax-aware strategy: ddmin (over tokens), hdd, hdd*, coarse-hdd,
-    /// coarse-hdd+hdd, best, then any `,+PART`/`,-PART` to switch flatten,
-    /// squeeze, hide, hoist, canon or tokens [default: best for Rust and
+    /// coarse-hdd+hdd, best, then any `,+PART`/`,-PART` to switch slots,
+    /// groups, flatten, squeeze, hide, hoist, canon, inline, tokens or
+    /// rounds [default: best for Rust and
     /// JavaScript; other text gets --unit passes unless a strategy is
     /// given].
     #[arg(long, value_name = "STRATEGY")]

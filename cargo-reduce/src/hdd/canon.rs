@@ -101,7 +101,7 @@ pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<
 }
 
 /// The text of `id`'s tokens, without gaps.
-fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
+pub(super) fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
     let mut text = Vec::new();
     let mut stack = vec![id];
     while let Some(n) = stack.pop() {

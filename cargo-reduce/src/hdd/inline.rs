@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::edits::{try_edit, Edit};
 use super::lang::{Binding, Spec};
+use super::optional::is_group;
 use super::render::Change;
 use super::tester::Tester;
 use super::tree::{Body, NodeId, Tree};
@@ -94,15 +95,25 @@ pub fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
 
 /// The name token and the value of binding node `id`, by field.
 fn parts(tree: &Tree, id: NodeId, binding: &Binding, variable: &str) -> Option<(NodeId, NodeId)> {
-    let child = |field| {
-        tree.children(id)
-            .iter()
-            .copied()
-            .find(|&c| tree.node(c).field == Some(field))
-    };
-    let name = child(binding.name)?;
+    let name = field_child(tree, id, binding.name)?;
     let is_token = matches!(tree.node(name).body, Body::Token { .. });
-    (is_token && tree.node(name).kind == variable).then_some((name, child(binding.value)?))
+    let value = field_child(tree, id, binding.value)?;
+    (is_token && tree.node(name).kind == variable).then_some((name, value))
+}
+
+/// The child of `id` in place `field`, also inside an optional group
+/// (`= value` in `let x = value`).
+fn field_child(tree: &Tree, id: NodeId, field: &str) -> Option<NodeId> {
+    tree.children(id).iter().find_map(|&c| {
+        let node = tree.node(c);
+        if node.field == Some(field) {
+            Some(c)
+        } else if is_group(node.kind) {
+            field_child(tree, c, field)
+        } else {
+            None
+        }
+    })
 }
 
 /// `parent` is a statement the binding may take along: of a kind the

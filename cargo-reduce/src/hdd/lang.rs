@@ -20,6 +20,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::grammar::Grammar;
+use super::optional::{optional_groups, Group};
 use super::phi::rule_phis;
 use super::slots::child_phis;
 
@@ -56,6 +57,9 @@ pub struct Spec {
     /// indices of its supertypes in `grammar.supertypes`: a node may be
     /// hoisted into the place of another of a shared supertype.
     pub supertypes_of: HashMap<String, Vec<usize>>,
+    /// The optional sequences of each parent kind's rule led by a token
+    /// (`-> T`), which trees show as nodes ([`super::optional`]).
+    pub groups: HashMap<String, Vec<Group>>,
 }
 
 /// The node kinds and fields canonicalization ([`super::canon`]) needs.
@@ -264,6 +268,7 @@ impl Spec {
             .filter(|&(p, s)| p != 0 && s != 0)
             .collect();
         let supertypes_of = supertypes_of(&grammar);
+        let groups = optional_groups(&grammar);
         Spec {
             language,
             grammar,
@@ -272,6 +277,7 @@ impl Spec {
             separators,
             canon,
             supertypes_of,
+            groups,
         }
     }
 

@@ -3,7 +3,8 @@
 //! (other text).
 //!
 //! The pipeline of [`reduce`], each step switched by [`Options`]:
-//! 1. parse ([`tree`], [`text`]) with Φ per node kind ([`phi`]);
+//! 1. parse ([`tree`], [`text`]) with Φ per node kind ([`phi`]), optional
+//!    sequences as nodes ([`optional`]);
 //! 2. flatten recursive lists and squeeze single-child chains
 //!    ([`transform`]);
 //! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
@@ -24,6 +25,7 @@ pub mod hoist;
 pub mod inline;
 pub mod lang;
 pub mod levels;
+pub mod optional;
 pub mod pattern;
 pub mod phi;
 pub mod render;
@@ -51,12 +53,20 @@ use render::{render_tree, Change};
 use tester::Tester;
 
 /// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
-/// text's if the parser gives up), brackets and lines otherwise. `slots`:
-/// Φ by the slot a node fills ([`Tree::parse`]).
-pub fn build_tree(input: &[u8], lang: Lang, slots: bool) -> Tree {
-    lang.spec()
-        .and_then(|spec| Tree::parse(input, spec, slots))
-        .unwrap_or_else(|| text::parse_text(input))
+/// text's if the parser gives up), brackets and lines otherwise. Of
+/// `options`, `slots` (Φ by the slot a node fills, [`Tree::parse`]) and
+/// `groups` (optional sequences as nodes, [`optional`]) shape the tree.
+pub fn build_tree(input: &[u8], lang: Lang, options: &Options) -> Tree {
+    let Some((spec, mut tree)) = lang
+        .spec()
+        .and_then(|spec| Some((spec, Tree::parse(input, spec, options.slots)?)))
+    else {
+        return text::parse_text(input);
+    };
+    if options.groups {
+        optional::wrap_groups(&mut tree, &spec.groups);
+    }
+    tree
 }
 
 /// Reduces `input` (known interesting) with `strategy`, testing rendered
@@ -75,7 +85,7 @@ pub fn reduce(
     tester.accept(input);
     let mut best = input.to_vec();
     let outcome = loop {
-        let mut tree = build_tree(&best, lang, options.slots);
+        let mut tree = build_tree(&best, lang, &options);
         let outcome = pipeline(&mut tree, lang, &options, &tester);
         let text = render_tree(&tree);
         let shrunk = text.len() < best.len();

@@ -23,6 +23,9 @@ pub struct Options {
     /// Φ of a node by the slot it fills in its parent, where shorter than
     /// its kind's (`0` for any expression where any expression goes).
     pub slots: bool,
+    /// Optional sequences of the grammar (`-> T`, `= value`) as nodes
+    /// with Φ "" (the ECFG view, [`super::optional`]).
+    pub groups: bool,
     /// Flatten left/right-recursive chains (Listing 5).
     pub flatten: bool,
     /// Squeeze single-child chains with equal Φ (Listing 2).
@@ -85,6 +88,7 @@ impl Strategy {
     fn plain() -> Options {
         Options {
             slots: true,
+            groups: true,
             flatten: false,
             squeeze: false,
             hide_unremovable: false,
@@ -127,7 +131,12 @@ impl Strategy {
                 fine: Repeat::Fixpoint,
                 ..coarse
             },
+            // Optional groups off: removing `= value` early (`var x;`)
+            // left `best` 190 tokens of underscore instead of 93, and 31
+            // of inventory instead of 30; the other moves reach further
+            // from the values kept.
             Strategy::Best => Options {
+                groups: false,
                 fine: Repeat::Fixpoint,
                 hoist: true,
                 inline: true,
@@ -186,13 +195,13 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 9] = [
-    "slots", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens", "rounds",
+const PARTS: [&str; 10] = [
+    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens", "rounds",
 ];
 
 impl Options {
@@ -200,6 +209,7 @@ impl Options {
     fn part(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
             "slots" => &mut self.slots,
+            "groups" => &mut self.groups,
             "flatten" => &mut self.flatten,
             "squeeze" => &mut self.squeeze,
             "hide" => &mut self.hide_unremovable,

@@ -73,7 +73,7 @@ fn phi_failures(
     let mut failures = Vec::new();
     for input in inputs {
         assert_eq!(first_error(lang, input), None, "fixture does not parse");
-        let tree = build_tree(input, lang, true);
+        let tree = build_tree(input, lang, &Strategy::Hdd.options());
         for id in tree.preorder() {
             let count = seen.entry(tree.node(id).kind).or_insert(0);
             *count += 1;
@@ -128,7 +128,7 @@ fn trees_render_back_to_their_input() {
         (Lang::Text, fixture("kinds.js")),
         (Lang::Rust, b"fn broken( {".to_vec()),
     ] {
-        let mut tree = build_tree(&input, lang, true);
+        let mut tree = build_tree(&input, lang, &Strategy::Hdd.options());
         assert_eq!(render_tree(&tree), input, "{lang}");
         transform::flatten(&mut tree);
         transform::squeeze(&mut tree);
@@ -160,8 +160,13 @@ fn calls_unwrap(bytes: &[u8]) -> bool {
 
 /// Every node of `output`'s own tree, replaced by Φ, either leaves the
 /// text as it is or loses the failure (1-tree-minimality).
-fn assert_tree_minimal(output: &[u8], lang: Lang, oracle: &dyn Fn(&[u8]) -> bool) {
-    let tree = build_tree(output, lang, true);
+fn assert_tree_minimal(
+    output: &[u8],
+    lang: Lang,
+    strategy: &Strategy,
+    oracle: &dyn Fn(&[u8]) -> bool,
+) {
+    let tree = build_tree(output, lang, &strategy.options());
     for id in tree.preorder() {
         let out = render(&tree, &|n| (n == id).then_some(Change::Phi));
         assert!(
@@ -178,7 +183,7 @@ fn hdd_star_is_one_tree_minimal() {
     for strategy in [Strategy::HddStar, Strategy::CoarseThenHdd, Strategy::Best] {
         let (out, tests) = reduce_with(RUST_INPUT.as_bytes(), Lang::Rust, strategy, &calls_unwrap);
         assert!(calls_unwrap(&out));
-        assert_tree_minimal(&out, Lang::Rust, &calls_unwrap);
+        assert_tree_minimal(&out, Lang::Rust, &strategy, &calls_unwrap);
         assert!(tests < 200, "{strategy}: {tests} tests");
     }
 }
@@ -235,7 +240,8 @@ fn hoisting_crosses_kinds_of_a_supertype() {
         ..Strategy::Best.options()
     };
     let (out, _) = reduce_with(input, Lang::Rust, Strategy::Custom(options), &oracle);
-    // The return type stays: `->` and the type go only together.
+    // `best` keeps optional groups off: `->` and the type go only
+    // together, which HDD alone cannot do.
     assert_eq!(
         String::from_utf8_lossy(&out),
         "fn a() -> a {\n    planted\n}\n"
@@ -291,6 +297,36 @@ fn plain_expressions_keep_bindings() {
         String::from_utf8_lossy(&out),
         "fn a() {\n    let a = 0;\n}\n"
     );
+}
+
+/// `-> T`, `: T` and `= value` are optional sequences of their rules:
+/// each is one node with Φ "", so Coarse HDD removes them whole.
+#[test]
+fn optional_sequences_are_nodes_coarse_hdd_removes() {
+    let input = b"fn f() -> u8 {\n    let y: u8 = 1;\n}\n";
+    let tree = build_tree(input, Lang::Rust, &Strategy::Hdd.options());
+    let groups: Vec<(&str, Vec<u8>)> = tree
+        .preorder()
+        .into_iter()
+        .filter(|&id| optional::is_group(tree.node(id).kind))
+        .map(|id| (tree.node(id).kind, canon::render_node(&tree, id)))
+        .collect();
+    let expected: [(&str, &[u8]); 3] = [
+        ("(optional ->)", b"->u8"),
+        ("(optional :)", b":u8"),
+        ("(optional =)", b"=1"),
+    ];
+    assert_eq!(groups, expected.map(|(k, t)| (k, t.to_vec())));
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        !has_error(Lang::Rust, b) && s.contains("let y")
+    };
+    let (out, _) = reduce_with(input, Lang::Rust, Strategy::CoarseHdd, &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "fn f() {\n    let y;\n}\n");
+    let js = |b: &[u8]| !has_error(Lang::JavaScript, b) && b.starts_with(b"var x");
+    let input = b"var x = f(1, 2);\n";
+    let (out, _) = reduce_with(input, Lang::JavaScript, Strategy::CoarseHdd, &js);
+    assert_eq!(String::from_utf8_lossy(&out), "var x;\n");
 }
 
 /// In `sepBy(',', …)` lists an element goes together with a comma, and a
@@ -420,8 +456,10 @@ fn strategies_parse_from_their_names() {
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(
         "best,-hoist".parse::<Strategy>().unwrap().to_string(),
-        "coarse-hdd*,hdd*,+flatten,+squeeze,+hide,+canon,+inline,+tokens,+rounds"
+        "coarse-hdd*,hdd*,-groups,+flatten,+squeeze,+hide,+canon,+inline,+tokens,+rounds"
     );
+    let best_groups: Strategy = "best,+groups".parse().unwrap();
+    assert!(best_groups.options().groups && !Strategy::Best.options().groups);
 }
 
 /// One round leaves `a = 0 .y()`: its token ddmin dropped the `var` of

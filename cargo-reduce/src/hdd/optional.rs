@@ -1,0 +1,287 @@
+//! Optional groups as nodes: the ECFG view of `optional(seq(…))`.
+//!
+//! In an extended CFG, `('->' type)?` is one quantified unit that can go
+//! as a whole; picireny's ANTLR trees give it a node of its own (a
+//! quantifier node with Φ ""). tree-sitter's trees do not: `->` and the
+//! type are plain children of `function_item`, the `->` reads as itself
+//! and the type as its Φ, so HDD can only make `-> a` of `-> u64`, and
+//! Coarse HDD cannot touch either. Here every run of children that matches
+//! an optional sequence of the parent's rule led by a token (`-> T`, `: T`
+//! and `= value` in `let`, `if guard` in a match arm) is wrapped in a node
+//! of its own with Φ "", so a single edit removes it.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::grammar::{Grammar, Rule};
+use super::tree::{Body, NodeId, Tree};
+
+/// Start of the kind of every group node (`"(optional ->)"`).
+pub const PREFIX: &str = "(optional ";
+
+/// An optional sequence of a parent rule: what its members match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// Kind of the node a match is wrapped in: [`PREFIX`], the leading
+    /// token, `)`.
+    pub kind: &'static str,
+    /// The sequence's members; the first one is the leading token.
+    pub members: Vec<Member>,
+}
+
+/// What one member of a group matches among a node's children.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Member {
+    /// One child of one of these kinds (a token's kind is its text).
+    One(BTreeSet<String>),
+    /// A nested optional sequence, matched if it can be.
+    Optional(Vec<Member>),
+}
+
+/// Whether `kind` is the kind of a group node.
+pub fn is_group(kind: &str) -> bool {
+    kind.starts_with(PREFIX)
+}
+
+/// The optional groups of every visible rule of `grammar`, by parent kind.
+pub fn optional_groups(grammar: &Grammar) -> HashMap<String, Vec<Group>> {
+    let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
+    let mut out: HashMap<String, Vec<Group>> = HashMap::new();
+    for (parent, rule) in &grammar.rules {
+        if parent.starts_with('_') || grammar.supertypes.contains(parent) {
+            continue;
+        }
+        let finder = Finder {
+            grammar,
+            rules: &rules,
+        };
+        let mut found = Vec::new();
+        finder.walk(rule, &mut HashSet::new(), &mut found);
+        let groups = found.into_iter().filter_map(|members| {
+            let Some(Member::One(lead)) = members.first() else {
+                return None;
+            };
+            let kind = group_kind(lead.iter().next()?);
+            Some(Group { kind, members })
+        });
+        let groups: Vec<Group> = groups.collect();
+        if !groups.is_empty() {
+            out.insert(parent.clone(), groups);
+        }
+    }
+    out
+}
+
+/// Walks a parent's rule, hidden rules inlined, for optional sequences.
+struct Finder<'g> {
+    grammar: &'g Grammar,
+    rules: &'g HashMap<&'g str, &'g Rule>,
+}
+
+impl<'g> Finder<'g> {
+    /// `rule` without hidden, non-supertype symbols around it: what
+    /// tree-sitter inlines into the parent.
+    fn inlined(&self, mut rule: &'g Rule, seen: &mut HashSet<&'g str>) -> &'g Rule {
+        while let Rule::Symbol(name) = rule {
+            let hidden = name.starts_with('_') && !self.grammar.supertypes.contains(name);
+            match self.rules.get(name.as_str()) {
+                Some(inner) if hidden && seen.insert(name.as_str()) => rule = inner,
+                _ => break,
+            }
+        }
+        rule
+    }
+
+    fn walk(&self, rule: &'g Rule, seen: &mut HashSet<&'g str>, found: &mut Vec<Vec<Member>>) {
+        let rule = self.inlined(rule, seen);
+        match rule {
+            Rule::Choice(members) => {
+                if let Some(group) = self.optional_seq(members) {
+                    found.push(group);
+                }
+                members.iter().for_each(|m| self.walk(m, seen, found));
+            }
+            Rule::Seq(members) => members.iter().for_each(|m| self.walk(m, seen, found)),
+            Rule::Repeat(c) | Rule::Repeat1(c) => self.walk(c, seen, found),
+            _ => {}
+        }
+    }
+
+    /// The members of `choice(seq(TOKEN, …), blank)` when each member is
+    /// one child or a nested optional sequence.
+    fn optional_seq(&self, choice: &'g [Rule]) -> Option<Vec<Member>> {
+        let [seq] = optional_content(choice)? else {
+            return None;
+        };
+        let Rule::Seq(members) = self.inlined(seq, &mut HashSet::new()) else {
+            return None;
+        };
+        if members.len() < 2 || !matches!(members[0], Rule::String(_)) {
+            return None;
+        }
+        members.iter().map(|m| self.member(m)).collect()
+    }
+
+    fn member(&self, rule: &'g Rule) -> Option<Member> {
+        match self.inlined(rule, &mut HashSet::new()) {
+            Rule::Choice(members) if members.contains(&Rule::Blank) => {
+                let content = optional_content(members)?;
+                match content {
+                    [Rule::Seq(seq)] => seq.iter().map(|m| self.member(m)).collect(),
+                    _ => Some(vec![Member::One(self.kinds(content)?)]),
+                }
+                .map(Member::Optional)
+            }
+            other => Some(Member::One(self.kinds(std::slice::from_ref(other))?)),
+        }
+    }
+
+    /// The kinds of the single node one of `rules` becomes, if each does
+    /// become a single node.
+    fn kinds(&self, rules: &'g [Rule]) -> Option<BTreeSet<String>> {
+        let mut kinds = BTreeSet::new();
+        for rule in rules {
+            match self.inlined(rule, &mut HashSet::new()) {
+                Rule::String(s) => {
+                    kinds.insert(s.clone());
+                }
+                Rule::Alias { value, .. } => {
+                    kinds.insert(value.clone());
+                }
+                Rule::Symbol(name) if self.grammar.supertypes.contains(name) => {
+                    kinds.extend(self.grammar.supertype_members(name));
+                }
+                Rule::Symbol(name) => {
+                    kinds.insert(name.clone());
+                }
+                Rule::Choice(members) if !members.contains(&Rule::Blank) => {
+                    kinds.extend(self.kinds(members)?);
+                }
+                _ => return None,
+            }
+        }
+        Some(kinds)
+    }
+}
+
+/// The non-blank members of an optional choice (`None`: not optional).
+fn optional_content(choice: &[Rule]) -> Option<&[Rule]> {
+    let blank = choice.iter().position(|m| *m == Rule::Blank)?;
+    match (blank, choice.len()) {
+        (1, 2) => Some(&choice[..1]),
+        (0, 2) => Some(&choice[1..]),
+        _ => None,
+    }
+}
+
+/// Wraps every run of children that matches one of its parent's groups
+/// (the longest, where several do) in a node of the group's kind, Φ "".
+pub fn wrap_groups(tree: &mut Tree, groups: &HashMap<String, Vec<Group>>) {
+    for id in tree.preorder() {
+        let Some(groups) = groups.get(tree.node(id).kind) else {
+            continue;
+        };
+        let children = tree.children(id).to_vec();
+        let mut wrapped = Vec::with_capacity(children.len());
+        let mut i = 0;
+        while i < children.len() {
+            let best = groups
+                .iter()
+                .filter_map(|g| {
+                    let (end, pieces) = matches(tree, &g.members, &children, i)?;
+                    Some((end, g.kind, pieces))
+                })
+                .max_by_key(|(end, _, _)| *end);
+            match best {
+                Some((end, kind, pieces)) if end - i >= 2 => {
+                    wrapped.push(build(tree, kind, pieces));
+                    i = end;
+                }
+                _ => {
+                    wrapped.push(children[i]);
+                    i += 1;
+                }
+            }
+        }
+        tree.node_mut(id).body = Body::Inner(wrapped);
+    }
+    let root = tree.root();
+    tree.finish(root);
+}
+
+/// A matched child, or a nested group's match.
+enum Piece {
+    Child(NodeId),
+    Group(&'static str, Vec<Piece>),
+}
+
+/// Matches `members` against `children` from `at` (greedily, nested
+/// optional sequences taken where they match): the end and the pieces.
+fn matches(
+    tree: &Tree,
+    members: &[Member],
+    children: &[NodeId],
+    at: usize,
+) -> Option<(usize, Vec<Piece>)> {
+    let mut pos = at;
+    let mut pieces = Vec::new();
+    for member in members {
+        match member {
+            Member::One(kinds) => {
+                let child = *children.get(pos)?;
+                let node = tree.node(child);
+                if node.separator || !kinds.contains(node.kind) {
+                    return None;
+                }
+                pieces.push(Piece::Child(child));
+                pos += 1;
+            }
+            Member::Optional(inner) => {
+                if let Some((end, inner_pieces)) = matches(tree, inner, children, pos) {
+                    match inner_pieces.len() {
+                        0 => {}
+                        1 => pieces.extend(inner_pieces),
+                        _ => {
+                            pieces.push(Piece::Group(inner_kind(tree, &inner_pieces), inner_pieces))
+                        }
+                    }
+                    pos = end;
+                }
+            }
+        }
+    }
+    Some((pos, pieces))
+}
+
+/// A nested group's kind: that of a group led by its first token.
+fn inner_kind(tree: &Tree, pieces: &[Piece]) -> &'static str {
+    match pieces.first() {
+        Some(Piece::Child(c)) => group_kind(tree.node(*c).kind),
+        _ => group_kind("…"),
+    }
+}
+
+/// The kind of a group led by `lead`. Kinds are `&'static` in trees;
+/// there are a few dozen, made once per process.
+fn group_kind(lead: &str) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static KINDS: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
+    let mut kinds = KINDS
+        .get_or_init(Default::default)
+        .lock()
+        .expect("not poisoned");
+    kinds
+        .entry(lead.to_string())
+        .or_insert_with(|| Box::leak(format!("{PREFIX}{lead})").into_boxed_str()))
+}
+
+fn build(tree: &mut Tree, kind: &'static str, pieces: Vec<Piece>) -> NodeId {
+    let children = pieces
+        .into_iter()
+        .map(|p| match p {
+            Piece::Child(c) => c,
+            Piece::Group(kind, inner) => build(tree, kind, inner),
+        })
+        .collect();
+    let empty = tree.empty();
+    tree.add(kind, empty, Body::Inner(children))
+}

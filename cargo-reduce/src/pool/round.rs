@@ -209,13 +209,17 @@ impl<'a> Round<'a> {
                 && self
                     .best_at
                     .is_some_and(|at| now.duration_since(at) >= STALE_GRACE);
-            let reason = if overdue {
-                Some(KillReason::Timeout(options.timeout))
-            } else if options.rss_limit_mb > 0 && rss_mb > options.rss_limit_mb {
+            // Memory first: a test over the limit is out of memory even if
+            // it is overdue too (on a loaded machine the watchdog's tick can
+            // come late enough to see both), as libFuzzer's RSS thread
+            // would have said.
+            let reason = if options.rss_limit_mb > 0 && rss_mb > options.rss_limit_mb {
                 Some(KillReason::Rss {
                     rss_mb,
                     limit_mb: options.rss_limit_mb,
                 })
+            } else if overdue {
+                Some(KillReason::Timeout(options.timeout))
             } else if stale {
                 Some(KillReason::Stale)
             } else {

@@ -34,7 +34,22 @@ pub enum Member {
     /// One child of one of these kinds (a token's kind is its text).
     One(BTreeSet<String>),
     /// A nested optional sequence, matched if it can be.
-    Optional(Vec<Member>),
+    Optional(Group),
+}
+
+impl Group {
+    /// A group of `members`, its kind named after the first member's
+    /// first kind (`…` when that is a nested group itself).
+    fn new(members: Vec<Member>) -> Group {
+        let lead = match members.first() {
+            Some(Member::One(kinds)) => kinds.iter().next().map_or("…", String::as_str),
+            _ => "…",
+        };
+        Group {
+            kind: group_kind(lead),
+            members,
+        }
+    }
 }
 
 /// Whether `kind` is the kind of a group node.
@@ -45,25 +60,17 @@ pub fn is_group(kind: &str) -> bool {
 /// The optional groups of every visible rule of `grammar`, by parent kind.
 pub fn optional_groups(grammar: &Grammar) -> HashMap<String, Vec<Group>> {
     let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
+    let finder = Finder {
+        grammar,
+        rules: &rules,
+    };
     let mut out: HashMap<String, Vec<Group>> = HashMap::new();
     for (parent, rule) in &grammar.rules {
         if parent.starts_with('_') || grammar.supertypes.contains(parent) {
             continue;
         }
-        let finder = Finder {
-            grammar,
-            rules: &rules,
-        };
-        let mut found = Vec::new();
-        finder.walk(rule, &mut HashSet::new(), &mut found);
-        let groups = found.into_iter().filter_map(|members| {
-            let Some(Member::One(lead)) = members.first() else {
-                return None;
-            };
-            let kind = group_kind(lead.iter().next()?);
-            Some(Group { kind, members })
-        });
-        let groups: Vec<Group> = groups.collect();
+        let mut groups = Vec::new();
+        finder.walk(rule, &mut HashSet::new(), &mut groups);
         if !groups.is_empty() {
             out.insert(parent.clone(), groups);
         }
@@ -91,7 +98,7 @@ impl<'g> Finder<'g> {
         rule
     }
 
-    fn walk(&self, rule: &'g Rule, seen: &mut HashSet<&'g str>, found: &mut Vec<Vec<Member>>) {
+    fn walk(&self, rule: &'g Rule, seen: &mut HashSet<&'g str>, found: &mut Vec<Group>) {
         let rule = self.inlined(rule, seen);
         match rule {
             Rule::Choice(members) => {
@@ -106,9 +113,9 @@ impl<'g> Finder<'g> {
         }
     }
 
-    /// The members of `choice(seq(TOKEN, …), blank)` when each member is
+    /// The group of `choice(seq(TOKEN, …), blank)` when each member is
     /// one child or a nested optional sequence.
-    fn optional_seq(&self, choice: &'g [Rule]) -> Option<Vec<Member>> {
+    fn optional_seq(&self, choice: &'g [Rule]) -> Option<Group> {
         let [seq] = optional_content(choice)? else {
             return None;
         };
@@ -118,7 +125,8 @@ impl<'g> Finder<'g> {
         if members.len() < 2 || !matches!(members[0], Rule::String(_)) {
             return None;
         }
-        members.iter().map(|m| self.member(m)).collect()
+        let members: Option<Vec<Member>> = members.iter().map(|m| self.member(m)).collect();
+        members.map(Group::new)
     }
 
     fn member(&self, rule: &'g Rule) -> Option<Member> {
@@ -129,7 +137,7 @@ impl<'g> Finder<'g> {
                     [Rule::Seq(seq)] => seq.iter().map(|m| self.member(m)).collect(),
                     _ => Some(vec![Member::One(self.kinds(content)?)]),
                 }
-                .map(Member::Optional)
+                .map(|members| Member::Optional(Group::new(members)))
             }
             other => Some(Member::One(self.kinds(std::slice::from_ref(other))?)),
         }
@@ -236,13 +244,11 @@ fn matches(
                 pos += 1;
             }
             Member::Optional(inner) => {
-                if let Some((end, inner_pieces)) = matches(tree, inner, children, pos) {
+                if let Some((end, inner_pieces)) = matches(tree, &inner.members, children, pos) {
                     match inner_pieces.len() {
                         0 => {}
                         1 => pieces.extend(inner_pieces),
-                        _ => {
-                            pieces.push(Piece::Group(inner_kind(tree, &inner_pieces), inner_pieces))
-                        }
+                        _ => pieces.push(Piece::Group(inner.kind, inner_pieces)),
                     }
                     pos = end;
                 }
@@ -252,16 +258,8 @@ fn matches(
     Some((pos, pieces))
 }
 
-/// A nested group's kind: that of a group led by its first token.
-fn inner_kind(tree: &Tree, pieces: &[Piece]) -> &'static str {
-    match pieces.first() {
-        Some(Piece::Child(c)) => group_kind(tree.node(*c).kind),
-        _ => group_kind("…"),
-    }
-}
-
 /// The kind of a group led by `lead`. Kinds are `&'static` in trees;
-/// there are a few dozen, made once per process.
+/// there are a few dozen, made once per grammar when its spec is built.
 fn group_kind(lead: &str) -> &'static str {
     use std::sync::{Mutex, OnceLock};
     static KINDS: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();

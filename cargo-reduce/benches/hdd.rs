@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use cargo_reduce::hdd::{build_tree, transform, Lang, Strategy};
+use cargo_reduce::syntax::{build_tree, transform, Lang, Strategy};
 
 /// A 10,000-line Rust file: the inventory example, repeated.
 fn input() -> Vec<u8> {

@@ -28,12 +28,11 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod artifact;
 pub mod cli;
+pub mod command;
 pub mod engine;
-pub mod hdd;
-pub mod oracle;
+pub mod error;
+pub mod fuzz;
 pub mod output;
-pub mod pool;
-pub mod project;
+pub mod syntax;
 pub mod unit;

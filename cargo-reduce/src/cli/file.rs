@@ -14,15 +14,15 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::error::{CliError, Exit};
 use super::options::{parse_seconds, LangArg, ReduceOptions};
 use super::report::{Finished, ReductionProgress, Reporter};
+use crate::command::{CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::engine::{
     ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
 };
-use crate::hdd::{self, Lang, Strategy};
-use crate::oracle::{CommandOracle, RunResult, RunStatus, TestCommand};
+use crate::error::{CliError, Exit};
 use crate::output::{default_output_path, same_file, write_atomically};
+use crate::syntax::{self, Lang, Strategy};
 use crate::unit::{concat_into, Units};
 
 /// Arguments of `cargo reduce file`.
@@ -374,7 +374,7 @@ fn reduce_syntax(
     engine
         .progress
         .start_pass(&format!("{} {strategy}", lang.name()));
-    match hdd::reduce(input, lang, strategy, oracle, &engine.context()) {
+    match syntax::reduce(input, lang, strategy, oracle, &engine.context()) {
         Ok(reduction) => Ok(reduction.atoms),
         Err(e) => Err((e.best, e.source)),
     }

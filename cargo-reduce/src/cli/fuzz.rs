@@ -17,16 +17,17 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 
-use super::error::{CliError, Exit};
 use super::options::{parse_seconds, LangArg, ReduceOptions};
 use super::report::{Finished, ReductionProgress, Reporter};
-use crate::artifact::{self, ArtifactError, Method, Minimized};
 use crate::engine::{Context, Counters, OutcomeCache, StopReason};
-use crate::hdd::{Lang, Strategy};
-use crate::oracle::{HarnessOracle, MatchLevel};
+use crate::error::{CliError, Exit};
+use crate::fuzz::build;
+use crate::fuzz::minimize::{self, ArtifactError, Method, Minimized};
+use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
+use crate::fuzz::pool::{FailureKind, PoolOptions, WorkerPool};
+use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject};
 use crate::output::write_atomically;
-use crate::pool::{FailureKind, PoolOptions, WorkerPool};
-use crate::project::{self, Artifact, ArtifactKind, FuzzProject};
+use crate::syntax::{Lang, Strategy};
 
 /// Arguments of the default command.
 #[derive(Debug, Clone, Args)]
@@ -109,7 +110,7 @@ struct ArtifactFinished<'a> {
 /// and the pool decide.
 #[derive(Serialize, Clone, Copy)]
 struct Phases {
-    /// Running the artifact [`artifact::REPRODUCE_RUNS`] times.
+    /// Running the artifact [`minimize::REPRODUCE_RUNS`] times.
     reproduce_s: f64,
     /// ddmin and canonicalization (with a timeout artifact's probes and
     /// their checks).
@@ -249,7 +250,7 @@ fn build(
             project.package,
             targets.join(", ")
         ));
-        let built = artifact::build_workers(project, &targets);
+        let built = build::build_workers(project, &targets);
         if let Some(spinner) = spinner {
             spinner.finish_and_clear();
         }
@@ -301,7 +302,7 @@ fn reduce_one(
             format!("cannot read artifact `{}`: {e}", path.display()),
         )
     })?;
-    let failure = artifact::reproduce(
+    let failure = minimize::reproduce(
         pool,
         path,
         &bytes,
@@ -313,7 +314,7 @@ fn reduce_one(
     let oracle = HarnessOracle::new(pool, &failure, args.matching);
 
     let counters = Counters::default();
-    for _ in 0..artifact::REPRODUCE_RUNS {
+    for _ in 0..minimize::REPRODUCE_RUNS {
         counters.add_test();
     }
     let limits = args.reduce.limits(interrupt, started);
@@ -329,9 +330,9 @@ fn reduce_one(
     };
     let method = method(args, &bytes);
     let result = if failure.kind == FailureKind::Timeout {
-        artifact::minimize_hang(bytes.clone(), &oracle, &method, &ctx)
+        minimize::minimize_hang(bytes.clone(), &oracle, &method, &ctx)
     } else {
-        artifact::minimize(bytes.clone(), &oracle, &method, &ctx)
+        minimize::minimize(bytes.clone(), &oracle, &method, &ctx)
     };
     progress.finish();
     let steps = progress.steps(&counters);
@@ -351,9 +352,9 @@ fn reduce_one(
     let checked = minimized.checked.unwrap_or_default();
     if minimized.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         counters.add_test();
-        artifact::verify(pool, &oracle, path, &minimized.bytes).map_err(artifact_error)?;
+        minimize::verify(pool, &oracle, path, &minimized.bytes).map_err(artifact_error)?;
     }
-    let output = artifact::minimized_path(path);
+    let output = minimize::minimized_path(path);
     write_atomically(&output, &minimized.bytes, None).map_err(|e| {
         CliError::new(
             Exit::Failure,

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use super::error::{CliError, Exit};
 use super::report::Reporter;
-use crate::project::{discover, select_target, Artifact, FuzzProject, FuzzTarget};
+use crate::error::{CliError, Exit};
+use crate::fuzz::project::{discover, select_target, Artifact, FuzzProject, FuzzTarget};
 
 /// Arguments of `cargo reduce list`.
 #[derive(Debug, Clone, Args)]
@@ -204,7 +204,7 @@ fn aligned(rows: &[[String; 5]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::ArtifactKind;
+    use crate::fuzz::project::ArtifactKind;
 
     fn artifact(name: &str, kind: ArtifactKind, size: u64) -> Artifact {
         Artifact {

@@ -1,7 +1,6 @@
 //! The command-line interface: argument parsing and one module per
 //! subcommand. `main.rs` only calls [`main`].
 
-pub mod error;
 pub mod file;
 pub mod fuzz;
 pub mod list;
@@ -14,7 +13,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-pub use error::{CliError, Exit};
+pub use crate::error::{CliError, Exit};
 use options::GlobalOptions;
 use report::Reporter;
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use crate::engine::{DdminOptions, Iteration, Limits};
-use crate::hdd::Lang;
+use crate::syntax::Lang;
 
 /// How messages are printed (cargo's `--message-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -208,7 +208,7 @@ impl std::str::FromStr for LangArg {
             _ => s
                 .parse()
                 .map(LangArg::Is)
-                .map_err(|e: crate::hdd::lang::UnknownLang| format!("{e} or auto")),
+                .map_err(|e: crate::syntax::lang::UnknownLang| format!("{e} or auto")),
         }
     }
 }

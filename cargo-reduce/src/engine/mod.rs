@@ -10,7 +10,7 @@
 //! - [`ddmin`]: the minimizing delta debugging loop and its variants.
 //! - [`sweep`]: which subsets and complements a round tests, in which order.
 //! - [`split`]: cutting a configuration into chunks.
-//! - [`round`]: running one round's candidates on `jobs` threads, picking the
+//! - [`parallel`]: running one round's candidates on `jobs` threads, picking the
 //!   lowest-index interesting one so parallel runs equal sequential ones.
 //! - [`cache`]: outcomes keyed by candidate content.
 //! - [`limit`]: test-count, time and interrupt limits.
@@ -22,7 +22,7 @@ pub mod candidate;
 pub mod canonical;
 pub mod ddmin;
 pub mod limit;
-pub mod round;
+pub mod parallel;
 pub mod split;
 pub mod sweep;
 mod tester;
@@ -32,7 +32,7 @@ pub use candidate::Candidate;
 pub use canonical::canonicalize;
 pub use ddmin::{ddmin, DdminOptions, Reduction, Start};
 pub use limit::{Limits, StopReason};
-pub use round::Cancel;
+pub use parallel::Cancel;
 pub use sweep::Iteration;
 #[cfg(test)]
 pub(crate) use tester::TestRun;

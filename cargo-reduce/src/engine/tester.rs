@@ -7,7 +7,7 @@ use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{
-    round, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, RoundOracle,
+    parallel, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, RoundOracle,
     StopReason,
 };
 
@@ -139,7 +139,7 @@ impl<A: Hash> Context<'_, A> {
     {
         match oracle.rounds() {
             Some(rounds) => self.first_interesting_in_one_go(rounds, count, candidate),
-            None => round::first_interesting(count, self.jobs, self.limits, |i, cancel| {
+            None => parallel::first_interesting(count, self.jobs, self.limits, |i, cancel| {
                 self.test(oracle, &candidate(i), cancel)
             }),
         }

@@ -13,7 +13,7 @@ use clap::ValueEnum;
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
 };
-use crate::pool::{Failure, Outcome, Signature, WorkerPool};
+use crate::fuzz::pool::{Failure, Outcome, Signature, WorkerPool};
 
 /// How closely a candidate's failure must match the artifact's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum, Default)]
@@ -115,7 +115,7 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::FailureKind;
+    use crate::fuzz::pool::FailureKind;
 
     fn panic_at(location: &str, message: &str) -> Signature {
         Failure {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::crew::Crew;
 use super::*;
+use crate::fuzz::build::{build_patched, locked_libfuzzer_version, write_harness, BuildError};
 
 const TARGETS: &[&str] = &[
     "bytes_panic",
@@ -41,7 +42,7 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
         let fuzz_dir = fuzz_dir();
-        let lock = build::lock_file(&fuzz_dir).unwrap();
+        let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
         let before = std::fs::read(&lock).unwrap();
         let version = locked_libfuzzer_version(&fuzz_dir).unwrap();
         let harness = work_dir().join(format!("harness/libfuzzer-sys-{version}"));
@@ -317,7 +318,7 @@ fn unused_patch_is_an_error_naming_both_versions() {
     let binaries = binaries(); // Built first: both builds rewrite the lock.
     assert!(!binaries.is_empty());
     let fuzz_dir = fuzz_dir();
-    let lock = build::lock_file(&fuzz_dir).unwrap();
+    let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let harness = work_dir().join("harness/wrong-version");
     write_harness(&harness, "0.4.0").unwrap();

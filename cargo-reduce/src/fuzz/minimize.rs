@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::engine::{canonicalize, ddmin, Context, DdminOptions, OracleError, StopReason};
-use crate::hdd::{self, Lang, Strategy};
-use crate::oracle::HarnessOracle;
-use crate::pool::{self, BuildError, Failure, FailureKind, PoolError, WorkerPool};
-use crate::project::FuzzProject;
+use crate::fuzz::oracle::HarnessOracle;
+use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
+use crate::syntax::{self, Lang, Strategy};
 
 /// Runs of an artifact before reducing: all must fail, the same way.
 pub const REPRODUCE_RUNS: usize = 3;
@@ -48,74 +47,6 @@ pub enum ArtifactError {
     /// The worker pool failed.
     #[error(transparent)]
     Pool(#[from] PoolError),
-}
-
-/// The libfuzzer-sys versions the stand-in implements.
-pub fn supported_version(version: &str) -> bool {
-    version.starts_with("0.4.")
-}
-
-/// Why building the workers failed.
-#[derive(Debug, thiserror::Error)]
-pub enum WorkerBuildError {
-    /// The fuzz crate locks a libfuzzer-sys the stand-in does not implement.
-    #[error("{} locks libfuzzer-sys {version}, which cargo-reduce does not support: its stand-in implements 0.4.x; update the fuzz crate with `cargo update -p libfuzzer-sys`", lock.display())]
-    Unsupported {
-        /// The lock file.
-        lock: PathBuf,
-        /// The locked version.
-        version: String,
-    },
-    /// Cargo or the harness failed.
-    #[error(transparent)]
-    Build(#[from] BuildError),
-}
-
-/// Builds `targets` of `project` against the stand-in; returns their
-/// binaries. The stand-in and the build live under the project's target
-/// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
-/// neither invalidates the other and rebuilds are incremental.
-pub fn build_workers(
-    project: &FuzzProject,
-    targets: &[&str],
-) -> Result<Vec<PathBuf>, WorkerBuildError> {
-    let root = project.target_dir.join("cargo-reduce");
-    let _exclusive = lock_builds(&root)?;
-    let version = pool::locked_libfuzzer_version(&project.fuzz_dir)?;
-    if !supported_version(&version) {
-        return Err(WorkerBuildError::Unsupported {
-            lock: project.lock_file.clone(),
-            version,
-        });
-    }
-    let harness = root.join(format!("libfuzzer-sys-{version}"));
-    pool::write_harness(&harness, &version)?;
-    Ok(pool::build_patched(
-        &project.fuzz_dir,
-        &harness,
-        targets,
-        &root.join("build"),
-    )?)
-}
-
-/// Takes an exclusive lock on `<root>/build.lock`, held until the returned
-/// file is dropped. The patched build rewrites the user's Cargo.lock until
-/// it puts it back, so two cargo-reduce runs on one project must neither
-/// build at once nor read the lock while the other builds.
-fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
-    use std::os::fd::AsRawFd;
-    let path = root.join("build.lock");
-    let io = |source| BuildError::Io {
-        path: path.clone(),
-        source,
-    };
-    std::fs::create_dir_all(root).map_err(io)?;
-    let file = std::fs::File::create(&path).map_err(io)?;
-    // SAFETY: flock on a file descriptor this function owns.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(io(std::io::Error::last_os_error()));
-    }
-    Ok(file)
 }
 
 /// Runs `bytes` [`REPRODUCE_RUNS`] times; returns the failure when every
@@ -209,7 +140,7 @@ pub fn minimize(
     match method {
         Method::Bytes(options) => minimize_bytes(bytes, oracle, options, ctx),
         Method::Syntax(lang, strategy) => {
-            let reduced = hdd::reduce(&bytes, *lang, strategy, oracle, ctx)
+            let reduced = syntax::reduce(&bytes, *lang, strategy, oracle, ctx)
                 .map_err(|e| (e.best, e.source))?;
             Ok(Minimized {
                 bytes: reduced.atoms,
@@ -327,7 +258,7 @@ pub fn verify(
 /// artifact: `minimized-from-<name>` beside it.
 pub fn minimized_path(artifact: &Path) -> PathBuf {
     let name = artifact.file_name().unwrap_or_default().to_string_lossy();
-    artifact.with_file_name(format!("{}{name}", crate::project::MINIMIZED_PREFIX))
+    artifact.with_file_name(format!("{}{name}", crate::fuzz::project::MINIMIZED_PREFIX))
 }
 
 #[cfg(test)]
@@ -363,8 +294,8 @@ mod tests {
     #[test]
     fn a_slow_candidate_taken_for_a_hang_makes_the_probe_grow() {
         use crate::engine::TestRun;
-        use crate::oracle::MatchLevel;
-        let pool = crate::pool::tests::pool("crashes");
+        use crate::fuzz::oracle::MatchLevel;
+        let pool = crate::fuzz::pool::tests::pool("crashes");
         let artifact = b"slowxL".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         assert_eq!(failure.kind, FailureKind::Timeout);
@@ -391,8 +322,8 @@ mod tests {
     #[test]
     fn syntax_aware_reduction_keeps_programs_well_formed() {
         use crate::engine::TestRun;
-        use crate::oracle::MatchLevel;
-        let pool = crate::pool::tests::pool("source");
+        use crate::fuzz::oracle::MatchLevel;
+        let pool = crate::fuzz::pool::tests::pool("source");
         let artifact = b"let total = 0;\nfor (const x of [1, 2]) {\n  total += x;\n}\nif (total > 2) {\n  app.crash(total, \"now\");\n}\nconsole.log(total);\n".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
@@ -400,12 +331,5 @@ mod tests {
         let method = Method::Syntax(Lang::JavaScript, Strategy::Best);
         let minimized = minimize(artifact, &oracle, &method, &run.ctx(1)).unwrap();
         assert_eq!(String::from_utf8_lossy(&minimized.bytes), "crash()\n");
-    }
-
-    #[test]
-    fn only_0_4_is_supported() {
-        assert!(supported_version("0.4.13"));
-        assert!(!supported_version("0.3.5"));
-        assert!(!supported_version("0.5.0"));
     }
 }

@@ -12,7 +12,6 @@
 //! which input did it, classifies the death ([`Failure`]), starts a new
 //! worker and the round goes on. All workers are killed on drop.
 
-pub mod build;
 mod crew;
 mod error;
 mod failure;
@@ -29,7 +28,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-pub use build::{build_patched, locked_libfuzzer_version, write_harness, BuildError};
 pub use error::PoolError;
 pub use failure::{normalize_message, Failure, FailureKind, Signature};
 
@@ -157,7 +155,7 @@ impl WorkerPool {
     }
 
     /// Changes the timeout of the next rounds (a timeout artifact is reduced
-    /// under shorter probes first, see [`crate::artifact::probe_timeouts`]).
+    /// under shorter probes first, see [`crate::fuzz::minimize::probe_timeouts`]).
     pub fn set_timeout(&self, timeout: Duration) {
         self.crew().options.timeout = timeout;
     }

@@ -137,7 +137,7 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hdd::render::render_tree;
+    use crate::syntax::render::render_tree;
 
     #[test]
     fn text_tree_renders_back_to_its_input_and_groups_brackets() {

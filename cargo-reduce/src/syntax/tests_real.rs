@@ -7,8 +7,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::command::{CommandOracle, TestCommand};
 use crate::engine::TestRun;
-use crate::oracle::{CommandOracle, TestCommand};
 
 fn repo_file(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))

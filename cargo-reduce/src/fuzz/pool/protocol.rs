@@ -2,4 +2,4 @@
 //! notes. The text is the harness's own `protocol.rs`, included here so both
 //! sides always compile the same definitions.
 
-include!("../../harness/src/protocol.rs");
+include!("../../../harness/src/protocol.rs");

@@ -246,7 +246,7 @@ pub fn signal_name(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::protocol::panic_text;
+    use crate::fuzz::pool::protocol::panic_text;
 
     #[test]
     fn locations_read_from_the_crate_or_the_library_on() {

@@ -9,6 +9,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
+use crate::fuzz::project::FuzzProject;
+
 /// The harness crate's files, relative to its directory.
 pub const HARNESS_FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
@@ -374,6 +376,74 @@ fn run_for_output(command: &mut Command) -> Result<String, BuildError> {
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// The libfuzzer-sys versions the stand-in implements.
+pub fn supported_version(version: &str) -> bool {
+    version.starts_with("0.4.")
+}
+
+/// Why building the workers failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerBuildError {
+    /// The fuzz crate locks a libfuzzer-sys the stand-in does not implement.
+    #[error("{} locks libfuzzer-sys {version}, which cargo-reduce does not support: its stand-in implements 0.4.x; update the fuzz crate with `cargo update -p libfuzzer-sys`", lock.display())]
+    Unsupported {
+        /// The lock file.
+        lock: PathBuf,
+        /// The locked version.
+        version: String,
+    },
+    /// Cargo or the harness failed.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// Builds `targets` of `project` against the stand-in; returns their
+/// binaries. The stand-in and the build live under the project's target
+/// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
+/// neither invalidates the other and rebuilds are incremental.
+pub fn build_workers(
+    project: &FuzzProject,
+    targets: &[&str],
+) -> Result<Vec<PathBuf>, WorkerBuildError> {
+    let root = project.target_dir.join("cargo-reduce");
+    let _exclusive = lock_builds(&root)?;
+    let version = locked_libfuzzer_version(&project.fuzz_dir)?;
+    if !supported_version(&version) {
+        return Err(WorkerBuildError::Unsupported {
+            lock: project.lock_file.clone(),
+            version,
+        });
+    }
+    let harness = root.join(format!("libfuzzer-sys-{version}"));
+    write_harness(&harness, &version)?;
+    Ok(build_patched(
+        &project.fuzz_dir,
+        &harness,
+        targets,
+        &root.join("build"),
+    )?)
+}
+
+/// Takes an exclusive lock on `<root>/build.lock`, held until the returned
+/// file is dropped. The patched build rewrites the user's Cargo.lock until
+/// it puts it back, so two cargo-reduce runs on one project must neither
+/// build at once nor read the lock while the other builds.
+fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
+    use std::os::fd::AsRawFd;
+    let path = root.join("build.lock");
+    let io = |source| BuildError::Io {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(root).map_err(io)?;
+    let file = std::fs::File::create(&path).map_err(io)?;
+    // SAFETY: flock on a file descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,5 +500,12 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
         let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
         assert!(manifest.contains("version = \"0.4.7\""));
         assert!(dir.path().join("src/worker.rs").exists());
+    }
+
+    #[test]
+    fn only_0_4_is_supported() {
+        assert!(supported_version("0.4.13"));
+        assert!(!supported_version("0.3.5"));
+        assert!(!supported_version("0.5.0"));
     }
 }

@@ -73,17 +73,17 @@ impl From<anyhow::Error> for CliError {
     }
 }
 
-impl From<crate::oracle::CommandError> for CliError {
-    fn from(e: crate::oracle::CommandError) -> Self {
+impl From<crate::command::CommandError> for CliError {
+    fn from(e: crate::command::CommandError) -> Self {
         CliError::new(Exit::BadCommand, e.to_string())
     }
 }
 
-impl From<crate::project::DiscoveryError> for CliError {
+impl From<crate::fuzz::project::DiscoveryError> for CliError {
     /// Wrong names on the command line are usage errors; a project, fuzz
     /// crate or artifact that is not there is bad input.
-    fn from(error: crate::project::DiscoveryError) -> Self {
-        use crate::project::DiscoveryError as D;
+    fn from(error: crate::fuzz::project::DiscoveryError) -> Self {
+        use crate::fuzz::project::DiscoveryError as D;
         let exit = match &error {
             D::UnknownPackage { .. } | D::UnknownTarget { .. } | D::NoTarget { .. } => Exit::Usage,
             D::ArtifactMissing { .. }
@@ -99,7 +99,7 @@ impl From<crate::project::DiscoveryError> for CliError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::DiscoveryError;
+    use crate::fuzz::project::DiscoveryError;
     use std::path::PathBuf;
 
     #[test]

@@ -41,45 +41,39 @@ impl Exit {
 }
 
 /// An error for the user: one line, and the exit status it ends with.
-#[derive(Debug)]
-pub struct CliError {
+#[derive(Debug, Clone)]
+pub struct Error {
     /// The exit status.
     pub exit: Exit,
     /// What went wrong, which file, what to do.
     pub message: String,
 }
 
-impl CliError {
+impl Error {
     /// An error with exit status `exit`.
     pub fn new(exit: Exit, message: impl Into<String>) -> Self {
-        CliError {
+        Error {
             exit,
             message: message.into(),
         }
     }
 }
 
-impl fmt::Display for CliError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for Error {}
 
-impl From<anyhow::Error> for CliError {
-    fn from(e: anyhow::Error) -> Self {
-        CliError::new(Exit::Failure, format!("{e:#}"))
-    }
-}
-
-impl From<crate::command::CommandError> for CliError {
+impl From<crate::command::CommandError> for Error {
     fn from(e: crate::command::CommandError) -> Self {
-        CliError::new(Exit::BadCommand, e.to_string())
+        Error::new(Exit::BadCommand, e.to_string())
     }
 }
 
-impl From<crate::fuzz::project::DiscoveryError> for CliError {
+impl From<crate::fuzz::project::DiscoveryError> for Error {
     /// Wrong names on the command line are usage errors; a project, fuzz
     /// crate or artifact that is not there is bad input.
     fn from(error: crate::fuzz::project::DiscoveryError) -> Self {
@@ -92,7 +86,7 @@ impl From<crate::fuzz::project::DiscoveryError> for CliError {
             | D::ManifestMissing { .. } => Exit::BadInput,
             _ => Exit::Failure,
         };
-        CliError::new(exit, error.to_string())
+        Error::new(exit, error.to_string())
     }
 }
 
@@ -104,7 +98,7 @@ mod tests {
 
     #[test]
     fn discovery_errors_map_to_exit_codes() {
-        let exit = |e: DiscoveryError| CliError::from(e).exit;
+        let exit = |e: DiscoveryError| Error::from(e).exit;
         let path = PathBuf::from("x");
         assert_eq!(
             exit(DiscoveryError::ArtifactMissing { path: path.clone() }),

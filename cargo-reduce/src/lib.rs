@@ -33,6 +33,7 @@ pub mod command;
 pub mod engine;
 pub mod error;
 pub mod fuzz;
+pub mod job;
 pub mod output;
 pub mod syntax;
 pub mod unit;

@@ -4,14 +4,14 @@
 //! read it as JSON lines) before running anything.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
 use super::report::Reporter;
-use crate::error::{CliError, Exit};
-use crate::fuzz::project::{discover, select_target, Artifact, FuzzProject, FuzzTarget};
+use crate::error::{Error, Exit};
+use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget};
+use crate::job::{Events, Message};
 
 /// Arguments of `cargo reduce list`.
 #[derive(Debug, Clone, Args)]
@@ -31,14 +31,15 @@ pub struct ListArgs {
 /// Runs `cargo reduce list`: a table per fuzz crate on stdout, or with
 /// `--message-format json` one `fuzz-artifact` line per artifact and one
 /// `fuzz-target` line per target without artifacts.
-pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, CliError> {
-    let mut projects = discover(args.manifest_path.as_deref(), &args.package)?;
-    if let Some(target) = &args.target {
-        select_target(&mut projects, target)?;
-    }
+pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
+    let projects = crate::job::fuzz::find(
+        args.manifest_path.as_deref(),
+        &args.package,
+        args.target.as_deref(),
+    )?;
     if reporter.is_json() {
         for message in messages(&projects) {
-            reporter.message(&message);
+            reporter.emit(&message);
         }
     } else {
         print!("{}", table(&projects));
@@ -46,34 +47,8 @@ pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, CliError> {
     Ok(Exit::Success)
 }
 
-/// The JSON lines of `list`, each with its `reason`.
-#[derive(Debug, Serialize)]
-#[serde(tag = "reason", rename_all = "kebab-case")]
-enum ListMessage<'a> {
-    /// One artifact of a target.
-    FuzzArtifact {
-        package: &'a str,
-        manifest_path: &'a Path,
-        target: &'a str,
-        path: &'a Path,
-        name: &'a str,
-        kind: &'static str,
-        size: u64,
-        minimized: Option<&'a Path>,
-        minimized_size: Option<u64>,
-    },
-    /// A target without artifacts.
-    FuzzTarget {
-        package: &'a str,
-        manifest_path: &'a Path,
-        target: &'a str,
-        source: &'a Path,
-        artifacts_dir: &'a Path,
-    },
-}
-
 /// The messages for `projects`, in table order.
-fn messages(projects: &[FuzzProject]) -> Vec<ListMessage<'_>> {
+fn messages(projects: &[FuzzProject]) -> Vec<Message<'_>> {
     let mut messages = Vec::new();
     for project in projects {
         for target in &project.targets {
@@ -88,8 +63,8 @@ fn messages(projects: &[FuzzProject]) -> Vec<ListMessage<'_>> {
     messages
 }
 
-fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> ListMessage<'a> {
-    ListMessage::FuzzTarget {
+fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> Message<'a> {
+    Message::FuzzTarget {
         package: &project.package,
         manifest_path: &project.manifest_path,
         target: &target.name,
@@ -102,8 +77,8 @@ fn artifact_message<'a>(
     project: &'a FuzzProject,
     target: &'a FuzzTarget,
     artifact: &'a Artifact,
-) -> ListMessage<'a> {
-    ListMessage::FuzzArtifact {
+) -> Message<'a> {
+    Message::FuzzArtifact {
         package: &project.package,
         manifest_path: &project.manifest_path,
         target: &target.name,

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-pub use crate::error::{CliError, Exit};
+pub use crate::error::{Error, Exit};
 use options::GlobalOptions;
 use report::Reporter;
 

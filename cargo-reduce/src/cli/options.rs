@@ -3,12 +3,12 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::engine::{DdminOptions, Iteration, Limits};
-use crate::syntax::Lang;
+use crate::engine::{DdminOptions, Iteration};
+use crate::job::Settings;
 
 /// How messages are printed (cargo's `--message-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -115,17 +115,16 @@ impl ReduceOptions {
         }
     }
 
-    /// The limits of one reduction: `--max-tests` keeps one test in reserve
-    /// for the final check, `--max-time` counts from `started`.
-    pub fn limits(&self, interrupt: Arc<AtomicBool>, started: Instant) -> Limits {
-        let mut limits = Limits::none().with_interrupt(interrupt);
-        if let Some(max) = self.max_tests {
-            limits = limits.with_max_tests(max.saturating_sub(1));
+    /// The job settings these options select; Ctrl-C sets `interrupt`.
+    pub fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
+        Settings {
+            jobs: self.jobs(),
+            max_tests: self.max_tests,
+            max_time: self.max_time,
+            ddmin: self.ddmin_options(),
+            cache: !self.no_cache,
+            interrupt,
         }
-        if let Some(max) = self.max_time {
-            limits = limits.with_max_time(max.saturating_sub(started.elapsed()));
-        }
-        limits
     }
 
     /// Parallel tests: `-j`, or the available cores.
@@ -187,28 +186,5 @@ mod tests {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("abc").is_err());
-    }
-}
-
-/// `--lang`: a language, or detection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LangArg {
-    /// By extension, then by content.
-    Auto,
-    /// This language.
-    Is(Lang),
-}
-
-impl std::str::FromStr for LangArg {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(LangArg::Auto),
-            _ => s
-                .parse()
-                .map(LangArg::Is)
-                .map_err(|e: crate::syntax::lang::UnknownLang| format!("{e} or auto")),
-        }
     }
 }

@@ -5,7 +5,6 @@
 //! progress display appear only on a terminal (or with `--color always`).
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -14,16 +13,19 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
-use crate::engine::{Counters, Observer, Outcome};
-use crate::unit::ByteAtom;
+use crate::engine::Counters;
+use crate::job::message::Finished;
+use crate::job::{Events, Message, View};
 
 /// Prints messages in the chosen format.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Reporter {
     format: MessageFormat,
     quiet: bool,
     verbose: bool,
     tty: bool,
+    /// The spinner of a build under way.
+    spinner: Mutex<Option<ProgressBar>>,
 }
 
 impl Reporter {
@@ -42,6 +44,7 @@ impl Reporter {
             quiet: options.quiet,
             verbose: options.verbose,
             tty,
+            spinner: Mutex::new(None),
         }
     }
 
@@ -56,7 +59,7 @@ impl Reporter {
     }
 
     /// Prints `message` as one JSON line on stdout (JSON format only).
-    pub fn message<T: Serialize>(&self, message: &T) {
+    fn json<T: Serialize>(&self, message: &T) {
         if self.is_json() {
             let mut out = std::io::stdout().lock();
             let _ = serde_json::to_writer(&mut out, message);
@@ -79,17 +82,85 @@ impl Reporter {
         }
     }
 
-    /// An error on stderr, whatever the options.
-    pub fn error(&self, text: impl std::fmt::Display) {
+    /// An error: on stderr whatever the options, and as an `error`
+    /// message in JSON.
+    pub fn error(&self, error: &crate::error::Error) {
+        self.emit(&Message::Error {
+            message: &error.message,
+            exit: error.exit.code(),
+        });
+    }
+
+    fn print_error(&self, text: &str) {
+        self.stop_spinner();
         eprintln!("{}: {text}", style("error").red().bold());
     }
 
     /// A spinner showing `text` while something runs (terminal, human mode).
-    pub fn spinner(&self, text: String) -> Option<ProgressBar> {
-        let bar = self.progress_bar()?;
-        bar.set_prefix("Building");
-        bar.set_message(text);
-        Some(bar)
+    fn start_spinner(&self, text: String) {
+        if let Some(bar) = self.progress_bar() {
+            bar.set_prefix("Building");
+            bar.set_message(text);
+            *self.spinner.lock().expect("spinner lock") = Some(bar);
+        }
+    }
+
+    fn stop_spinner(&self) {
+        if let Some(bar) = self.spinner.lock().expect("spinner lock").take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Human rendering of `message` on stderr: most messages are for
+    /// tools only.
+    fn render(&self, message: &Message<'_>) {
+        match message {
+            Message::BuildStarted { package, targets } => self.start_spinner(format!(
+                "{package} ({}) against the libfuzzer-sys stand-in",
+                targets.join(", ")
+            )),
+            Message::BuildFinished {
+                package,
+                targets,
+                elapsed_s,
+            } => {
+                self.stop_spinner();
+                self.status(
+                    "Built",
+                    format!(
+                        "{} target(s) of {package} in {elapsed_s:.1}s",
+                        targets.len()
+                    ),
+                );
+            }
+            Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
+            Message::Error { message, .. } => self.print_error(message),
+            _ => {}
+        }
+    }
+
+    /// The status line of a finished `file` reduction.
+    fn summarize(&self, f: &Finished<'_>) {
+        let percent = 100.0 * (1.0 - f.reduced_bytes as f64 / f.original_bytes as f64);
+        let text = format!(
+            "{}: {} → {} bytes ({percent:.1}% smaller), {} tests, {} cache hits, {:.2}s → {}",
+            f.input.display(),
+            f.original_bytes,
+            f.reduced_bytes,
+            f.tests_run,
+            f.cache_hits,
+            f.elapsed_s,
+            f.output.display()
+        );
+        match f.stopped {
+            None => self.status("Reduced", text),
+            Some("interrupted") => self.warning(format!(
+                "interrupted; the best result so far was written. {text}"
+            )),
+            Some(reason) => self.warning(format!(
+                "stopped by {reason}; the result is not 1-minimal. {text}"
+            )),
+        }
     }
 
     /// A progress display, on a terminal in human mode only.
@@ -109,198 +180,70 @@ impl Reporter {
     }
 }
 
-/// The `reduction-finished` JSON message, field for field and in order;
-/// artifact mode flattens it into a message with a few more fields.
-#[derive(Debug, Serialize)]
-pub struct Finished<'a> {
-    /// Always `reduction-finished`.
-    pub reason: &'static str,
-    /// What was reduced.
-    pub input: &'a std::path::Path,
-    /// Where the result is.
-    pub output: &'a std::path::Path,
-    /// Size of the input.
-    pub original_bytes: usize,
-    /// Size of the result.
-    pub reduced_bytes: usize,
-    /// Every execution of the test, the checks of input and result included.
-    pub tests_run: u64,
-    /// Candidates answered from the cache.
-    pub cache_hits: u64,
-    /// Wall time, in seconds (millisecond precision).
-    pub elapsed_s: f64,
-    /// True unless a limit stopped the reduction.
-    pub minimal: bool,
-    /// Tests per step of a syntax-aware reduction, in the order the steps
-    /// first ran (absent for plain ddmin).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub steps: Vec<StepTests>,
-}
-
-/// The tests one step of a reduction ran (every run of it together).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct StepTests {
-    /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
-    /// `literals`, `tokens`).
-    pub step: &'static str,
-    /// Tests it ran, cache hits not counted.
-    pub tests: u64,
-}
-
-impl<'a> Finished<'a> {
-    /// The message for a reduction of `input` (`original` bytes) into
-    /// `output` (`reduced` bytes) that took `elapsed`.
-    pub fn new(
-        input: &'a std::path::Path,
-        output: &'a std::path::Path,
-        (original, reduced): (usize, usize),
-        counters: &Counters,
-        elapsed: Duration,
-        minimal: bool,
-    ) -> Self {
-        Finished {
-            reason: "reduction-finished",
-            input,
-            output,
-            original_bytes: original,
-            reduced_bytes: reduced,
-            tests_run: counters.tests(),
-            cache_hits: counters.cache_hits(),
-            elapsed_s: (elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
-            minimal,
-            steps: Vec::new(),
-        }
+impl Events for Reporter {
+    /// JSON on stdout in JSON mode; the human rendering on stderr always
+    /// (its status lines keep quiet in JSON mode, warnings and errors do
+    /// not).
+    fn emit(&self, message: &Message<'_>) {
+        self.json(message);
+        self.render(message);
     }
 
-    /// The message with the tests per step of a syntax-aware reduction.
-    pub fn with_steps(mut self, steps: Vec<StepTests>) -> Self {
-        self.steps = steps;
-        self
+    fn view(&self) -> Box<dyn View + '_> {
+        Box::new(Progress {
+            reporter: self,
+            bar: self.progress_bar(),
+        })
     }
 }
 
-/// Shows a reduction's progress: current size, tests, cache hits, elapsed.
-pub struct ReductionProgress<'r> {
+/// A reduction's progress on screen: a spinner line on a terminal, and
+/// with `-v` a line per step and per shrink.
+struct Progress<'r> {
     reporter: &'r Reporter,
     bar: Option<ProgressBar>,
-    original: usize,
-    current: AtomicUsize,
-    unit: Mutex<String>,
-    steps: Mutex<Steps>,
 }
 
-/// Tests per step so far: the steps in the order they first ran, the one
-/// running, and the test count where it (last) began.
-#[derive(Default)]
-struct Steps {
-    list: Vec<StepTests>,
-    current: Option<usize>,
-    since: u64,
-}
-
-impl Steps {
-    /// Charges the tests since the current step began to it.
-    fn close(&mut self, tests: u64) {
-        if let Some(i) = self.current {
-            self.list[i].tests += tests - self.since;
-        }
-        self.since = tests;
-    }
-}
-
-impl<'r> ReductionProgress<'r> {
-    /// Progress of reducing `original` bytes.
-    pub fn new(reporter: &'r Reporter, original: usize) -> Self {
-        ReductionProgress {
-            reporter,
-            bar: reporter.progress_bar(),
-            original,
-            current: AtomicUsize::new(original),
-            unit: Mutex::new(String::new()),
-            steps: Mutex::new(Steps::default()),
-        }
-    }
-
-    /// A new pass (over `unit` atoms, or of one artifact) begins.
-    pub fn start_pass(&self, unit: &str) {
-        *self.unit.lock().expect("unit lock") = unit.to_string();
+impl View for Progress<'_> {
+    fn stage(&self, name: &str, tests: u64, is_step: bool) {
         if let Some(bar) = &self.bar {
-            bar.set_prefix(format!("{unit:>5}"));
+            let width = if is_step { 10 } else { 5 };
+            bar.set_prefix(format!("{name:>width$}"));
         }
-    }
-
-    /// Tests per step, in the order the steps first ran, the current step
-    /// ending now; call it when the reduction is over.
-    pub fn steps(&self, counters: &Counters) -> Vec<StepTests> {
-        let mut steps = self.steps.lock().expect("steps lock");
-        steps.close(counters.tests());
-        steps.current = None;
-        steps.list.clone()
-    }
-
-    /// Removes the progress display.
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-
-    fn line(&self, counters: &Counters) -> String {
-        let current = self.current.load(Ordering::SeqCst);
-        let percent = 100.0 * current as f64 / self.original.max(1) as f64;
-        format!(
-            "{current} B ({percent:.1}%) · {} tests · {} cache hits",
-            counters.tests(),
-            counters.cache_hits()
-        )
-    }
-}
-
-impl<A: ByteAtom> Observer<A> for ReductionProgress<'_> {
-    fn tested(&self, _outcome: Outcome, counters: &Counters) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(self.line(counters));
-        }
-    }
-
-    fn step(&self, name: &'static str, counters: &Counters) {
-        let tests = counters.tests();
-        let mut steps = self.steps.lock().expect("steps lock");
-        steps.close(tests);
-        let index = match steps.list.iter().position(|s| s.step == name) {
-            Some(i) => i,
-            None => {
-                steps.list.push(StepTests {
-                    step: name,
-                    tests: 0,
-                });
-                steps.list.len() - 1
-            }
-        };
-        steps.current = Some(index);
-        drop(steps);
-        if let Some(bar) = &self.bar {
-            bar.set_prefix(format!("{name:>10}"));
-        }
-        if self.reporter.is_verbose() && self.bar.is_none() {
+        if is_step && self.reporter.is_verbose() && self.bar.is_none() {
             self.reporter
                 .status("Step", format!("{name} ({tests} tests so far)"));
         }
     }
 
-    fn reduced(&self, atoms: &[A]) {
-        let bytes = atoms.iter().map(|a| a.bytes().len()).sum();
-        self.current.store(bytes, Ordering::SeqCst);
-        if self.reporter.is_verbose() {
-            let unit = self.unit.lock().expect("unit lock").clone();
-            let text = format!("{bytes} bytes ({} {unit} atoms)", atoms.len());
-            match &self.bar {
-                Some(bar) => bar.println(format!(
-                    "{} {text}",
-                    style(format!("{:>12}", "Reduced")).green().bold()
-                )),
-                None => self.reporter.status("Reduced", text),
-            }
+    fn tested(&self, current: usize, original: usize, counters: &Counters) {
+        if let Some(bar) = &self.bar {
+            let percent = 100.0 * current as f64 / original.max(1) as f64;
+            bar.set_message(format!(
+                "{current} B ({percent:.1}%) · {} tests · {} cache hits",
+                counters.tests(),
+                counters.cache_hits()
+            ));
+        }
+    }
+
+    fn reduced(&self, bytes: usize, atoms: usize, unit: &str) {
+        if !self.reporter.is_verbose() {
+            return;
+        }
+        let text = format!("{bytes} bytes ({atoms} {unit} atoms)");
+        match &self.bar {
+            Some(bar) => bar.println(format!(
+                "{} {text}",
+                style(format!("{:>12}", "Reduced")).green().bold()
+            )),
+            None => self.reporter.status("Reduced", text),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
         }
     }
 }

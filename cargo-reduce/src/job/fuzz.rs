@@ -1,0 +1,389 @@
+//! Fuzz mode: every artifact of the project's cargo-fuzz crates (or the
+//! ones named), reduced in-process. The targets are built once against the
+//! stand-in; each artifact is reproduced, reduced in its target's worker
+//! pool while it fails the same way, checked, and written as
+//! `minimized-from-<name>` beside it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::message::{How, Plan};
+use super::{Described, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
+use crate::engine::{OracleError, StopReason};
+use crate::error::{Error, Exit};
+use crate::fuzz::build::build_workers;
+use crate::fuzz::minimize::{self, ArtifactError, Method};
+use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
+use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
+use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject};
+use crate::syntax::{Lang, Strategy};
+
+/// What `cargo reduce [ARTIFACT…]` was asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct FuzzRequest {
+    /// Artifacts named on the command line (none: every unreduced one).
+    pub artifacts: Vec<PathBuf>,
+    /// `--manifest-path`.
+    pub manifest_path: Option<PathBuf>,
+    /// `-p`: only these fuzz crates.
+    pub packages: Vec<String>,
+    /// `--target`.
+    pub target: Option<String>,
+    /// `--force`: reduce artifacts that have a minimized copy, too.
+    pub force: bool,
+    /// `--match`.
+    pub matching: MatchLevel,
+    /// `--timeout` [default: 1 s].
+    pub timeout: Option<Duration>,
+    /// `--lang`: reduce the artifacts as source text.
+    pub lang: Option<LangChoice>,
+    /// `--strategy`, with `--lang`.
+    pub strategy: Option<Strategy>,
+    /// `--rss-limit-mb`.
+    pub rss_limit_mb: u64,
+}
+
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// What became of one artifact.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// `target/artifact-name`.
+    pub name: String,
+    /// The artifact's size.
+    pub original: usize,
+    /// Wall time spent on it.
+    pub elapsed: Duration,
+    /// The result, or why there is none.
+    pub result: Result<super::Done, Error>,
+}
+
+/// The whole run.
+#[derive(Debug)]
+pub struct Summary {
+    /// One row per artifact tried, in order.
+    pub rows: Vec<Row>,
+    /// Artifacts found (also those not tried, being reduced already).
+    pub found: usize,
+    /// The exit status: the first error's, or interrupted.
+    pub exit: Exit,
+}
+
+/// The fuzz crates `request` names, narrowed to its target.
+pub fn find(
+    manifest_path: Option<&Path>,
+    packages: &[String],
+    target: Option<&str>,
+) -> Result<Vec<FuzzProject>, Error> {
+    let mut projects = project::discover(manifest_path, packages)?;
+    if let Some(target) = target {
+        project::select_target(&mut projects, target)?;
+    }
+    Ok(projects)
+}
+
+/// One artifact to reduce.
+struct Work {
+    project: usize,
+    target: String,
+    artifact: Artifact,
+}
+
+impl Work {
+    fn name(&self) -> String {
+        format!("{}/{}", self.target, self.artifact.name)
+    }
+}
+
+/// Reduces the artifacts `request` selects.
+pub fn run(
+    request: &FuzzRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Summary, Error> {
+    let projects = find(
+        request.manifest_path.as_deref(),
+        &request.packages,
+        request.target.as_deref(),
+    )?;
+    let found = projects
+        .iter()
+        .flat_map(|p| &p.targets)
+        .map(|t| t.artifacts.len())
+        .sum();
+    let work = select(request, &projects)?;
+    let mut summary = Summary {
+        rows: Vec::new(),
+        found,
+        exit: Exit::Success,
+    };
+    if work.is_empty() {
+        return Ok(summary);
+    }
+    let binaries = build(&projects, &work, events)?;
+    let options = PoolOptions {
+        jobs: settings.jobs,
+        timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        rss_limit_mb: request.rss_limit_mb,
+        ..PoolOptions::default()
+    };
+    let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
+    for item in &work {
+        let binary = binaries[&(item.project, item.target.clone())].as_path();
+        if !pools.contains_key(binary) {
+            let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
+                Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+            })?;
+            pools.insert(binary, pool);
+        }
+        let row = reduce_one(item, &pools[binary], request, settings, events);
+        let interrupted = row
+            .result
+            .as_ref()
+            .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
+        if let Err(e) = &row.result {
+            events.emit(&Message::Error {
+                message: &e.message,
+                exit: e.exit.code(),
+            });
+            if summary.exit == Exit::Success {
+                summary.exit = e.exit;
+            }
+        }
+        summary.rows.push(row);
+        if interrupted {
+            summary.exit = Exit::Interrupted;
+            break;
+        }
+    }
+    Ok(summary)
+}
+
+/// The artifacts to reduce: the named ones, or every one not yet reduced.
+fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, Error> {
+    if !request.artifacts.is_empty() {
+        return request
+            .artifacts
+            .iter()
+            .map(|path| {
+                let found = project::locate_artifact(projects, path, request.target.as_deref())?;
+                Ok(Work {
+                    target: projects[found.project].targets[found.target].name.clone(),
+                    project: found.project,
+                    artifact: found.artifact,
+                })
+            })
+            .collect();
+    }
+    let mut work = Vec::new();
+    for (p, project) in projects.iter().enumerate() {
+        for target in &project.targets {
+            for artifact in target
+                .artifacts
+                .iter()
+                .filter(|a| request.force || a.minimized.is_none())
+            {
+                work.push(Work {
+                    project: p,
+                    target: target.name.clone(),
+                    artifact: artifact.clone(),
+                });
+            }
+        }
+    }
+    Ok(work)
+}
+
+/// Builds every target the work needs, one cargo build per project.
+fn build(
+    projects: &[FuzzProject],
+    work: &[Work],
+    events: &dyn Events,
+) -> Result<HashMap<(usize, String), PathBuf>, Error> {
+    let mut binaries = HashMap::new();
+    for (p, project) in projects.iter().enumerate() {
+        let mut targets: Vec<&str> = work
+            .iter()
+            .filter(|w| w.project == p)
+            .map(|w| w.target.as_str())
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        if targets.is_empty() {
+            continue;
+        }
+        let started = Instant::now();
+        events.emit(&Message::BuildStarted {
+            package: &project.package,
+            targets: &targets,
+        });
+        let built = build_workers(project, &targets).map_err(|e| {
+            Error::new(
+                Exit::BuildFailed,
+                format!("cannot build fuzz crate `{}`: {e}", project.package),
+            )
+        })?;
+        events.emit(&Message::BuildFinished {
+            package: &project.package,
+            targets: &targets,
+            elapsed_s: started.elapsed().as_secs_f64(),
+        });
+        for (target, binary) in targets.iter().zip(built) {
+            binaries.insert((p, target.to_string()), binary);
+        }
+    }
+    Ok(binaries)
+}
+
+/// Reproduces, reduces, checks and writes one artifact; times it.
+fn reduce_one(
+    work: &Work,
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Row {
+    let started = Instant::now();
+    let result = reduce_artifact(work, pool, request, settings, events);
+    Row {
+        name: work.name(),
+        original: work.artifact.size as usize,
+        elapsed: started.elapsed(),
+        result,
+    }
+}
+
+fn reduce_artifact(
+    work: &Work,
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<super::Done, Error> {
+    let path = &work.artifact.path;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot read artifact `{}`: {e}", path.display()),
+        )
+    })?;
+    let output = minimize::minimized_path(path);
+    let mut subject = ArtifactSubject {
+        pool,
+        target: &work.target,
+        path,
+        timeout_artifact: work.artifact.kind == ArtifactKind::Timeout,
+        matching: request.matching,
+        method: method(request, settings, &bytes),
+        failure: None,
+    };
+    let job = Job {
+        input: path,
+        label: work.name(),
+        bytes,
+        output: &output,
+    };
+    super::reduce(&mut subject, job, settings, events)
+}
+
+/// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
+/// artifacts have no extension).
+fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
+    let lang = match request.lang {
+        None => return Method::Bytes(settings.ddmin),
+        Some(LangChoice::Auto) => Lang::detect(None, bytes),
+        Some(LangChoice::Is(lang)) => lang,
+    };
+    Method::Syntax(lang, request.strategy.unwrap_or(Strategy::Best))
+}
+
+/// One artifact in its target's worker pool.
+struct ArtifactSubject<'a> {
+    pool: &'a WorkerPool,
+    target: &'a str,
+    path: &'a Path,
+    timeout_artifact: bool,
+    matching: MatchLevel,
+    method: Method,
+    /// The artifact's failure, once reproduced.
+    failure: Option<Failure>,
+}
+
+impl ArtifactSubject<'_> {
+    fn failure(&self) -> &Failure {
+        self.failure.as_ref().expect("checked before use")
+    }
+
+    fn oracle(&self) -> HarnessOracle<'_> {
+        HarnessOracle::new(self.pool, self.failure(), self.matching)
+    }
+}
+
+impl Subject for ArtifactSubject<'_> {
+    fn how(&self) -> How<'_> {
+        How::Target {
+            target: self.target,
+            plan: match &self.method {
+                Method::Bytes(_) => Plan::Units {
+                    unit: "byte".into(),
+                },
+                Method::Syntax(lang, strategy) => Plan::Syntax {
+                    lang: lang.name(),
+                    strategy: strategy.to_string(),
+                },
+            },
+        }
+    }
+
+    fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error> {
+        let failure = minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
+            .map_err(artifact_error)?;
+        for _ in 0..minimize::REPRODUCE_RUNS {
+            run.counters.add_test();
+        }
+        run.emit(&Message::ArtifactReproduced {
+            path: self.path,
+            target: self.target,
+            failure: &failure.signature().to_string(),
+        });
+        self.failure = Some(failure);
+        Ok(())
+    }
+
+    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
+        let oracle = self.oracle();
+        let ctx = run.context();
+        let minimized = if self.failure().kind == FailureKind::Timeout {
+            minimize::minimize_hang(input, &oracle, &self.method, &ctx)?
+        } else {
+            minimize::minimize(input, &oracle, &self.method, &ctx)?
+        };
+        Ok(Reduced {
+            bytes: minimized.bytes,
+            checked: minimized.checked,
+        })
+    }
+
+    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
+        run.counters.add_test();
+        minimize::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
+    }
+
+    fn describe(&self, reduced: &[u8]) -> Option<Described> {
+        Some(Described {
+            target: self.target.to_string(),
+            failure: self.failure().signature().to_string(),
+            debug: self.pool.debug_format(reduced).ok().flatten(),
+        })
+    }
+}
+
+fn artifact_error(e: ArtifactError) -> Error {
+    let exit = match &e {
+        ArtifactError::DoesNotReproduce { .. } => Exit::NotInteresting,
+        ArtifactError::Flaky { .. } | ArtifactError::Unstable { .. } => Exit::Flaky,
+        ArtifactError::Pool(_) => Exit::Failure,
+    };
+    Error::new(exit, e.to_string())
+}

@@ -1,0 +1,311 @@
+//! The one reduction workflow. Every mode reduces an input the same way:
+//! check it (it must fail, and fail alike each time), reduce it, run the
+//! result once more, write it atomically, and end with one message. The
+//! modes differ only in where inputs come from and which oracle runs them:
+//! that is a [`Subject`] ([`file`]: a file and a test command; [`fuzz`]: a
+//! fuzz artifact in a worker pool).
+//!
+//! Nothing here prints: every event is a [`Message`] handed to [`Events`],
+//! which the CLI renders as human lines or JSON.
+
+pub mod file;
+pub mod fuzz;
+pub mod message;
+mod progress;
+mod write;
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use message::Message;
+pub use progress::View;
+
+use crate::engine::{
+    Context, Counters, DdminOptions, Limits, OracleError, OutcomeCache, StopReason,
+};
+use crate::error::{Error, Exit};
+use crate::syntax::Lang;
+use crate::unit::ByteAtom;
+use message::{ArtifactFields, Finished, Phases, Started};
+use progress::Progress;
+
+/// Where a job's messages go; the CLI renders them.
+pub trait Events: Sync {
+    /// One event.
+    fn emit(&self, message: &Message<'_>);
+    /// How a reduction shows its progress.
+    fn view(&self) -> Box<dyn View + '_>;
+}
+
+/// `--lang`: a language, or detection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LangChoice {
+    /// By extension, then by content.
+    Auto,
+    /// This language.
+    Is(Lang),
+}
+
+impl std::str::FromStr for LangChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(LangChoice::Auto),
+            _ => s
+                .parse()
+                .map(LangChoice::Is)
+                .map_err(|e: crate::syntax::lang::UnknownLang| format!("{e} or auto")),
+        }
+    }
+}
+
+/// How to reduce, whatever the input: parallelism, budgets, the ddmin
+/// variant, the cache, and Ctrl-C.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Tests in parallel.
+    pub jobs: usize,
+    /// Stop after this many test runs in all (the final check included).
+    pub max_tests: Option<u64>,
+    /// Stop after this long.
+    pub max_time: Option<Duration>,
+    /// The ddmin variant.
+    pub ddmin: DdminOptions,
+    /// Answer repeated candidates from the outcome cache.
+    pub cache: bool,
+    /// Set by Ctrl-C.
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Settings {
+    /// The limits of one reduction: `max_tests` keeps one test in reserve
+    /// for the final check, `max_time` counts from `started`.
+    fn limits(&self, started: Instant) -> Limits {
+        let mut limits = Limits::none().with_interrupt(self.interrupt.clone());
+        if let Some(max) = self.max_tests {
+            limits = limits.with_max_tests(max.saturating_sub(1));
+        }
+        if let Some(max) = self.max_time {
+            limits = limits.with_max_time(max.saturating_sub(started.elapsed()));
+        }
+        limits
+    }
+}
+
+/// What one reduction shares between its steps.
+pub struct Run<'a> {
+    /// The settings.
+    pub settings: &'a Settings,
+    /// The reduction's limits.
+    pub limits: &'a Limits,
+    /// Only Ctrl-C: for the input's own checks, which no budget cuts short.
+    pub interrupt_only: &'a Limits,
+    /// Tests and cache hits.
+    pub counters: &'a Counters,
+    cache: Option<&'a OutcomeCache>,
+    progress: &'a Progress<'a>,
+    events: &'a dyn Events,
+}
+
+impl Run<'_> {
+    /// The engine context over `A` atoms.
+    pub fn context<A: ByteAtom>(&self) -> Context<'_, A> {
+        Context {
+            jobs: self.settings.jobs,
+            limits: self.limits,
+            cache: self.cache,
+            counters: self.counters,
+            observer: self.progress,
+        }
+    }
+
+    /// Emits `message`.
+    pub fn emit(&self, message: &Message<'_>) {
+        self.events.emit(message);
+    }
+
+    /// A new pass (over `unit` atoms) begins.
+    pub fn start_pass(&self, unit: &str) {
+        self.progress.start_pass(unit);
+    }
+}
+
+/// A reduction's result.
+#[derive(Debug, Clone)]
+pub struct Reduced {
+    /// The reduced bytes.
+    pub bytes: Vec<u8>,
+    /// How long the check of the result took, when the reduction already
+    /// made it (a hang's probes do); the workflow then skips its own.
+    pub checked: Option<Duration>,
+}
+
+impl Reduced {
+    /// A result still to be checked.
+    pub fn unchecked(bytes: Vec<u8>) -> Self {
+        Reduced {
+            bytes,
+            checked: None,
+        }
+    }
+}
+
+/// What one mode does with one input.
+pub trait Subject {
+    /// What `reduction-started` says about how the input is tested.
+    fn how(&self) -> message::How<'_>;
+    /// Checks the input: it must fail, the same way every time. Counts its
+    /// tests in `run.counters`.
+    fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error>;
+    /// Reduces `input`; on an oracle error, the best bytes so far with it.
+    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)>;
+    /// Runs the result once more: it must still fail the same way.
+    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error>;
+    /// What fuzz mode adds to `reduction-finished` for `reduced` (none in
+    /// `file` mode).
+    fn describe(&self, _reduced: &[u8]) -> Option<Described> {
+        None
+    }
+}
+
+/// A fuzz artifact's failure and value, for `reduction-finished`.
+#[derive(Debug, Clone)]
+pub struct Described {
+    /// The fuzz target.
+    pub target: String,
+    /// The failure's signature.
+    pub failure: String,
+    /// A typed target's value, as its `Debug` form.
+    pub debug: Option<String>,
+}
+
+/// One input to reduce and where its result goes.
+pub struct Job<'a> {
+    /// The input's path (never opened for writing).
+    pub input: &'a Path,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Where the result goes.
+    pub output: &'a Path,
+    /// The pass label the progress display starts with.
+    pub label: String,
+}
+
+/// A finished reduction, as the summary needs it.
+#[derive(Debug, Clone)]
+pub struct Done {
+    /// Size of the input.
+    pub original: usize,
+    /// The reduced bytes' size.
+    pub reduced: usize,
+    /// Tests run, checks included.
+    pub tests: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Why a limit stopped it, if one did (then not 1-minimal).
+    pub stopped: Option<StopReason>,
+    /// What fuzz mode adds.
+    pub described: Option<Described>,
+}
+
+/// Reduces `job` with `subject`: check, reduce, verify, write, report.
+/// On an oracle error the best result so far is still written, and the
+/// error says where.
+pub fn reduce(
+    subject: &mut dyn Subject,
+    job: Job<'_>,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Done, Error> {
+    let started = Instant::now();
+    events.emit(&Message::ReductionStarted(Started {
+        input: job.input,
+        output: job.output,
+        original_bytes: job.bytes.len(),
+        how: subject.how(),
+    }));
+    let counters = Counters::default();
+    let limits = settings.limits(started);
+    let interrupt_only = Limits::none().with_interrupt(settings.interrupt.clone());
+    let cache = OutcomeCache::new();
+    let view = events.view();
+    let progress = Progress::new(view.as_ref(), job.bytes.len());
+    let run = Run {
+        settings,
+        limits: &limits,
+        interrupt_only: &interrupt_only,
+        counters: &counters,
+        cache: settings.cache.then_some(&cache),
+        progress: &progress,
+        events,
+    };
+    subject.check(&job.bytes, &run)?;
+    let checked_at = Instant::now();
+    progress.start_pass(&job.label);
+    let result = subject.reduce(job.bytes.clone(), &run);
+    progress.finish();
+    let steps = progress.steps(&counters);
+    let reduced_at = Instant::now();
+    let (reduced, error) = match result {
+        Ok(reduced) => (reduced, None),
+        Err((best, e)) => (Reduced::unchecked(best), Some(e)),
+    };
+    let stopped = limits.stop_reason();
+    if let Some(reason) = stopped {
+        events.emit(&Message::ReductionStopped { why: reason.name() });
+    }
+    if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
+        subject.verify(&reduced.bytes, &run)?;
+    }
+    write::result(job.output, &reduced.bytes, job.input)?;
+    if let Some(e) = error {
+        return Err(Error::new(
+            Exit::Failure,
+            format!(
+                "reducing `{}` failed: {e}; the best result so far ({} bytes) is in `{}`",
+                job.input.display(),
+                reduced.bytes.len(),
+                job.output.display()
+            ),
+        ));
+    }
+    let checked = reduced.checked.unwrap_or_default();
+    let phases = Phases {
+        reproduce_s: message::seconds(checked_at - started, 6),
+        reduce_s: message::seconds(reduced_at - checked_at - checked, 6),
+        verify_s: message::seconds(reduced_at.elapsed() + checked, 6),
+    };
+    let elapsed = started.elapsed();
+    // Not part of the reduction: a typed value's Debug form costs a
+    // one-off worker.
+    let described = subject.describe(&reduced.bytes);
+    events.emit(&Message::ReductionFinished(Finished {
+        input: job.input,
+        output: job.output,
+        original_bytes: job.bytes.len(),
+        reduced_bytes: reduced.bytes.len(),
+        tests_run: counters.tests(),
+        cache_hits: counters.cache_hits(),
+        elapsed_s: message::seconds(elapsed, 3),
+        minimal: stopped.is_none(),
+        stopped: stopped.map(StopReason::name),
+        steps,
+        artifact: described.as_ref().map(|d| ArtifactFields {
+            target: &d.target,
+            failure: &d.failure,
+            debug: d.debug.as_deref(),
+            phases,
+        }),
+    }));
+    Ok(Done {
+        original: job.bytes.len(),
+        reduced: reduced.bytes.len(),
+        tests: counters.tests(),
+        elapsed,
+        stopped,
+        described,
+    })
+}

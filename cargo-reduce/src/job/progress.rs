@@ -1,0 +1,148 @@
+//! A reduction's progress as the engine reports it: the current size, the
+//! tests each pipeline step ran (for the JSON `steps`), and what to show.
+//! Showing it is the CLI's [`View`]; counting it is here, so that every
+//! mode reports steps alike.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::message::StepTests;
+use crate::engine::{Counters, Observer, Outcome};
+use crate::unit::ByteAtom;
+
+/// How progress is shown (a terminal's progress bar, `-v` status lines, or
+/// nothing). Every method has a default that shows nothing.
+pub trait View: Sync {
+    /// A pass (`line`, an artifact's name) or a pipeline step begins;
+    /// `tests` have run so far.
+    fn stage(&self, _name: &str, _tests: u64, _is_step: bool) {}
+    /// A test ended; the configuration is `current` of `original` bytes.
+    fn tested(&self, _current: usize, _original: usize, _counters: &Counters) {}
+    /// The configuration shrank to `bytes` in `atoms` atoms of `unit`.
+    fn reduced(&self, _bytes: usize, _atoms: usize, _unit: &str) {}
+    /// The reduction is over: remove whatever is on screen.
+    fn finish(&self) {}
+}
+
+/// Nothing shown.
+impl View for () {}
+
+/// Counts a reduction's progress and forwards it to a [`View`].
+pub struct Progress<'v> {
+    view: &'v dyn View,
+    original: usize,
+    current: AtomicUsize,
+    unit: Mutex<String>,
+    steps: Mutex<Steps>,
+}
+
+/// Tests per step so far: the steps in the order they first ran, the one
+/// running, and the test count where it (last) began.
+#[derive(Default)]
+struct Steps {
+    list: Vec<StepTests>,
+    current: Option<usize>,
+    since: u64,
+}
+
+impl Steps {
+    /// Charges the tests since the current step began to it.
+    fn close(&mut self, tests: u64) {
+        if let Some(i) = self.current {
+            self.list[i].tests += tests - self.since;
+        }
+        self.since = tests;
+    }
+
+    /// Makes `name` the current step (a new one at the end if unseen).
+    fn open(&mut self, name: &'static str, tests: u64) {
+        self.close(tests);
+        let index = match self.list.iter().position(|s| s.step == name) {
+            Some(i) => i,
+            None => {
+                self.list.push(StepTests {
+                    step: name,
+                    tests: 0,
+                });
+                self.list.len() - 1
+            }
+        };
+        self.current = Some(index);
+    }
+}
+
+impl<'v> Progress<'v> {
+    /// Progress of reducing `original` bytes, shown by `view`.
+    pub fn new(view: &'v dyn View, original: usize) -> Self {
+        Progress {
+            view,
+            original,
+            current: AtomicUsize::new(original),
+            unit: Mutex::new(String::new()),
+            steps: Mutex::new(Steps::default()),
+        }
+    }
+
+    /// A new pass (over `unit` atoms, or of one artifact) begins.
+    pub fn start_pass(&self, unit: &str) {
+        *self.unit.lock().expect("unit lock") = unit.to_string();
+        self.view.stage(unit, 0, false);
+    }
+
+    /// Tests per step, in the order the steps first ran, the current step
+    /// ending now; call it when the reduction is over.
+    pub fn steps(&self, counters: &Counters) -> Vec<StepTests> {
+        let mut steps = self.steps.lock().expect("steps lock");
+        steps.close(counters.tests());
+        steps.current = None;
+        steps.list.clone()
+    }
+
+    /// Removes the progress display.
+    pub fn finish(&self) {
+        self.view.finish();
+    }
+}
+
+impl<A: ByteAtom> Observer<A> for Progress<'_> {
+    fn tested(&self, _outcome: Outcome, counters: &Counters) {
+        let current = self.current.load(Ordering::SeqCst);
+        self.view.tested(current, self.original, counters);
+    }
+
+    fn step(&self, name: &'static str, counters: &Counters) {
+        let tests = counters.tests();
+        self.steps.lock().expect("steps lock").open(name, tests);
+        self.view.stage(name, tests, true);
+    }
+
+    fn reduced(&self, atoms: &[A]) {
+        let bytes = atoms.iter().map(|a| a.bytes().len()).sum();
+        self.current.store(bytes, Ordering::SeqCst);
+        let unit = self.unit.lock().expect("unit lock").clone();
+        self.view.reduced(bytes, atoms.len(), &unit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_charged_the_tests_run_while_they_were_current() {
+        let progress = Progress::new(&(), 10);
+        let counters = Counters::default();
+        let observer: &dyn Observer<u8> = &progress;
+        observer.step("hdd", &counters);
+        for _ in 0..3 {
+            counters.add_test();
+        }
+        observer.step("tokens", &counters);
+        counters.add_test();
+        observer.step("hdd", &counters);
+        counters.add_test();
+        let steps = progress.steps(&counters);
+        let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step, s.tests)).collect();
+        assert_eq!(pairs, [("hdd", 4), ("tokens", 1)]);
+    }
+}

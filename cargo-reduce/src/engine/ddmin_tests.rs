@@ -394,7 +394,7 @@ impl RandomOracle {
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.seed, c).hash(&mut h);
-        h.finish() % self.one_in != 0
+        !h.finish().is_multiple_of(self.one_in)
     }
 }
 

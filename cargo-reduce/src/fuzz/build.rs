@@ -1,9 +1,10 @@
 //! Builds a fuzz project's targets against the `libfuzzer-sys` stand-in:
 //! writes the harness crate (shipped inside cargo-reduce) under the version
-//! the project's `Cargo.lock` holds, runs `cargo build --release` with a
+//! the project's `Cargo.lock` holds, and runs `cargo build --release` with a
 //! `--config patch.crates-io.libfuzzer-sys.path=...` and cargo-fuzz's
-//! `RUSTFLAGS` minus instrumentation, and puts the lock file back as it was
-//! (cargo rewrites it when patching).
+//! `RUSTFLAGS` minus instrumentation, on a [shadow](super::shadow) of the
+//! fuzz crate's manifest and lock (cargo rewrites the lock when patching;
+//! the user's is never written).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -46,6 +47,20 @@ pub enum BuildError {
         path: PathBuf,
         /// What failed.
         source: std::io::Error,
+    },
+    /// A manifest could not be read or understood.
+    #[error("cannot read the manifest {}: {reason}", path.display())]
+    Manifest {
+        /// The manifest.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The fuzz crate has no lock file: the stand-in's version comes from it.
+    #[error("{} has no Cargo.lock: run `cargo generate-lockfile --manifest-path {}` (or `cargo fuzz build`) first", manifest.display(), manifest.display())]
+    NoLock {
+        /// The fuzz crate's manifest.
+        manifest: PathBuf,
     },
     /// A command could not be started.
     #[error("cannot run `{command}`: {source}")]
@@ -118,11 +133,22 @@ pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
     Ok(manifest.with_file_name("Cargo.lock"))
 }
 
+/// [`lock_file`], which must exist: the stand-in takes its version from it.
+fn existing_lock(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
+    let lock = lock_file(fuzz_dir)?;
+    if lock.is_file() {
+        return Ok(lock);
+    }
+    Err(BuildError::NoLock {
+        manifest: fuzz_dir.join("Cargo.toml"),
+    })
+}
+
 /// The version of `libfuzzer-sys` (from crates.io) that `fuzz_dir`'s lock
 /// file holds: the harness is written under exactly this version so that
 /// cargo's patch replaces it without re-resolving anything else.
 pub fn locked_libfuzzer_version(fuzz_dir: &Path) -> Result<String, BuildError> {
-    let lock = lock_file(fuzz_dir)?;
+    let lock = existing_lock(fuzz_dir)?;
     let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
     let mut versions = registry_versions(&text, "libfuzzer-sys");
     match versions.len() {
@@ -179,35 +205,37 @@ pub fn write_harness(dir: &Path, version: &str) -> Result<(), BuildError> {
 /// Builds `targets` of the fuzz project in `fuzz_dir` against the harness in
 /// `harness_dir` (written by [`write_harness`]; keep it in one place across
 /// runs so cargo rebuilds nothing) into `target_dir`; returns the binaries,
-/// in `targets`' order. The lock file is byte-identical afterwards, whatever
-/// happened. A lock without `libc` (libfuzzer-sys before 0.4.4) makes cargo
-/// look `libc` up in the registry index for the harness.
+/// in `targets`' order. The build runs on a [shadow](super::shadow) of the
+/// fuzz crate's manifest and lock inside `target_dir`, so the user's files
+/// are never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
+/// makes cargo look `libc` up in the registry index for the harness.
 pub fn build_patched(
     fuzz_dir: &Path,
     harness_dir: &Path,
     targets: &[&str],
     target_dir: &Path,
 ) -> Result<Vec<PathBuf>, BuildError> {
-    let lock = lock_file(fuzz_dir)?;
-    let saved = std::fs::read(&lock).ok();
-    let locked = match &saved {
-        Some(bytes) => {
-            registry_versions(&String::from_utf8_lossy(bytes), "libfuzzer-sys").join(", ")
-        }
-        None => "nothing (there is no lock file)".to_string(),
-    };
+    let lock = existing_lock(fuzz_dir)?;
+    let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
+    let locked = registry_versions(&text, "libfuzzer-sys").join(", ");
     let unused = |harness| BuildError::PatchNotUsed {
         harness,
         locked: locked.clone(),
         lock: lock.clone(),
     };
-    let result = build_with_lock_saved(fuzz_dir, harness_dir, targets, target_dir, &unused);
-    restore(&lock, saved.as_deref())?;
-    result
+    let shadow = super::shadow::prepare(
+        &fuzz_dir.join("Cargo.toml"),
+        &lock,
+        &target_dir.join("cargo-reduce-shadow"),
+    )?;
+    build_shadow(fuzz_dir, &shadow, harness_dir, targets, target_dir, &unused)
 }
 
-fn build_with_lock_saved(
+/// Builds the shadow manifest `shadow` with cargo run in `fuzz_dir` (so the
+/// user's `.cargo/config.toml` applies as for their own builds).
+fn build_shadow(
     fuzz_dir: &Path,
+    shadow: &super::shadow::Shadow,
     harness_dir: &Path,
     targets: &[&str],
     target_dir: &Path,
@@ -219,7 +247,7 @@ fn build_with_lock_saved(
         command
             .current_dir(fuzz_dir)
             .args(["build", "--release", "--target", &host, "--manifest-path"])
-            .arg(fuzz_dir.join("Cargo.toml"))
+            .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
             .arg("--config")
@@ -227,7 +255,11 @@ fn build_with_lock_saved(
                 "patch.crates-io.libfuzzer-sys.path={}",
                 toml_string(harness_dir)
             ))
-            .env("RUSTFLAGS", rustflags(extra_flags));
+            .env_remove("RUSTFLAGS")
+            .env(
+                "CARGO_ENCODED_RUSTFLAGS",
+                rustflags(extra_flags, &shadow.root),
+            );
         for target in targets {
             command.args(["--bin", target]);
         }
@@ -245,15 +277,30 @@ fn build_with_lock_saved(
     Ok(targets.iter().map(|t| release.join(t)).collect())
 }
 
-/// cargo-fuzz's flags after any the user set, as cargo-fuzz does.
-fn rustflags(extra: &str) -> String {
-    let user = std::env::var("RUSTFLAGS").unwrap_or_default();
-    [user.as_str(), RUSTFLAGS, extra]
-        .iter()
-        .filter(|s| !s.is_empty())
-        .copied()
+/// cargo-fuzz's flags after any the user set, as cargo-fuzz does, then a
+/// remapping of `root/` to nothing: the shadow names every source by its
+/// absolute path, and `file!()` (so every panic location) must read as in
+/// the user's own builds, relative to their workspace root. Encoded for
+/// `CARGO_ENCODED_RUSTFLAGS` (separated by 0x1f), so a path with spaces
+/// stays one argument.
+fn rustflags(extra: &str, root: &Path) -> String {
+    let user: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
+        _ => std::env::var("RUSTFLAGS")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+    };
+    let ours = RUSTFLAGS
+        .split(' ')
+        .chain(extra.split(' ').filter(|s| !s.is_empty()));
+    let remap = format!("--remap-path-prefix={}/=", root.display());
+    user.into_iter()
+        .chain(ours.map(String::from))
+        .chain([remap])
         .collect::<Vec<_>>()
-        .join(" ")
+        .join("\x1f")
 }
 
 /// `path` as a TOML basic string.
@@ -325,19 +372,6 @@ fn harness_version(harness_dir: &Path) -> String {
         .lines()
         .find_map(|l| l.strip_prefix("version = "))
         .map_or("?".to_string(), |v| v.trim_matches('"').to_string())
-}
-
-/// Puts the lock file back as it was (or removes it if there was none).
-fn restore(lock: &Path, saved: Option<&[u8]>) -> Result<(), BuildError> {
-    let current = std::fs::read(lock).ok();
-    if current.as_deref() == saved {
-        return Ok(());
-    }
-    match saved {
-        Some(bytes) => std::fs::write(lock, bytes),
-        None => std::fs::remove_file(lock),
-    }
-    .map_err(io_error(lock))
 }
 
 /// The host target triple of the toolchain that builds `fuzz_dir` (passing
@@ -425,11 +459,9 @@ pub fn build_workers(
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned
-/// file is dropped. The patched build rewrites the user's Cargo.lock until
-/// it puts it back, so two cargo-reduce runs on one project must neither
-/// build at once nor read the lock while the other builds.
+/// file is dropped: two cargo-reduce runs on one project write the same
+/// stand-in and shadow files, so they build one after the other.
 fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
-    use std::os::fd::AsRawFd;
     let path = root.join("build.lock");
     let io = |source| BuildError::Io {
         path: path.clone(),
@@ -437,10 +469,7 @@ fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
     };
     std::fs::create_dir_all(root).map_err(io)?;
     let file = std::fs::File::create(&path).map_err(io)?;
-    // SAFETY: flock on a file descriptor this function owns.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(io(std::io::Error::last_os_error()));
-    }
+    file.lock().map_err(io)?;
     Ok(file)
 }
 
@@ -471,8 +500,10 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
 
     #[test]
     fn rustflags_follow_the_users() {
-        assert!(rustflags("").ends_with(RUSTFLAGS));
-        assert!(rustflags(SYSTEM_ALLOC_CFG).ends_with(SYSTEM_ALLOC_CFG));
+        let flags = |extra| rustflags(extra, Path::new("/my project"));
+        let ours = RUSTFLAGS.replace(' ', "\x1f");
+        assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
+        assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
     }
 
     #[test]

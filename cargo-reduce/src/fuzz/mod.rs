@@ -7,3 +7,4 @@ pub mod minimize;
 pub mod oracle;
 pub mod pool;
 pub mod project;
+mod shadow;

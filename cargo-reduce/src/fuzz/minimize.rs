@@ -254,24 +254,9 @@ pub fn verify(
     })
 }
 
-/// Where libFuzzer (`-minimize_crash`) and cargo-reduce put a minimized
-/// artifact: `minimized-from-<name>` beside it.
-pub fn minimized_path(artifact: &Path) -> PathBuf {
-    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
-    artifact.with_file_name(format!("{}{name}", crate::fuzz::project::MINIMIZED_PREFIX))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn minimized_names_follow_libfuzzer() {
-        assert_eq!(
-            minimized_path(Path::new("fuzz/artifacts/t/crash-abc")),
-            Path::new("fuzz/artifacts/t/minimized-from-crash-abc")
-        );
-    }
 
     #[test]
     fn probes_grow_4x_up_to_the_timeout() {

@@ -3,8 +3,8 @@
 //! in long-lived worker pools, and reducing one failing input.
 
 pub mod build;
+pub mod libfuzzer;
 pub mod minimize;
 pub mod oracle;
 pub mod pool;
 pub mod project;
-mod shadow;

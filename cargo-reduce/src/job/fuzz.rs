@@ -13,6 +13,7 @@ use super::{Described, Events, Job, LangChoice, Message, Reduced, Run, Settings,
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::build::build_workers;
+use crate::fuzz::libfuzzer::{self, LIBFUZZER_SYS};
 use crate::fuzz::minimize::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
@@ -218,7 +219,7 @@ fn build(
             package: &project.package,
             targets: &targets,
         });
-        let built = build_workers(project, &targets).map_err(|e| {
+        let built = build_workers(&LIBFUZZER_SYS, project, &targets).map_err(|e| {
             Error::new(
                 Exit::BuildFailed,
                 format!("cannot build fuzz crate `{}`: {e}", project.package),
@@ -268,7 +269,7 @@ fn reduce_artifact(
             format!("cannot read artifact `{}`: {e}", path.display()),
         )
     })?;
-    let output = minimize::minimized_path(path);
+    let output = libfuzzer::minimized_path(path);
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use super::crew::Crew;
 use super::*;
-use crate::fuzz::build::{build_patched, locked_libfuzzer_version, write_harness, BuildError};
+use crate::fuzz::build::{build_patched, BuildError};
+use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 
 const TARGETS: &[&str] = &[
     "bytes_panic",
@@ -44,11 +45,17 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
         let fuzz_dir = fuzz_dir();
         let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
         let before = std::fs::read(&lock).unwrap();
-        let version = locked_libfuzzer_version(&fuzz_dir).unwrap();
+        let version = LIBFUZZER_SYS.locked_version(&fuzz_dir).unwrap();
         let harness = work_dir().join(format!("harness/libfuzzer-sys-{version}"));
-        write_harness(&harness, &version).unwrap();
-        let built = build_patched(&fuzz_dir, &harness, TARGETS, &work_dir().join("target"))
-            .unwrap_or_else(|err| panic!("{err}"));
+        LIBFUZZER_SYS.write(&harness, &version).unwrap();
+        let built = build_patched(
+            &LIBFUZZER_SYS,
+            &fuzz_dir,
+            &harness,
+            TARGETS,
+            &work_dir().join("target"),
+        )
+        .unwrap_or_else(|err| panic!("{err}"));
         assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
         TARGETS.iter().copied().zip(built).collect()
     })
@@ -321,15 +328,16 @@ fn unused_patch_is_an_error_naming_both_versions() {
     let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let harness = work_dir().join("harness/wrong-version");
-    write_harness(&harness, "0.4.0").unwrap();
+    LIBFUZZER_SYS.write(&harness, "0.4.0").unwrap();
     let err = build_patched(
+        &LIBFUZZER_SYS,
         &fuzz_dir,
         &harness,
         &["trivial"],
         &work_dir().join("target-wrong"),
     )
     .expect_err("the patch cannot be used");
-    let locked = locked_libfuzzer_version(&fuzz_dir).unwrap();
+    let locked = LIBFUZZER_SYS.locked_version(&fuzz_dir).unwrap();
     let message = err.to_string();
     assert!(matches!(err, BuildError::PatchNotUsed { .. }), "{message}");
     assert!(

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use cargo_metadata::{MetadataCommand, Package, TargetKind};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
-use super::build::BuildError;
+use super::error::BuildError;
 
 /// Dependency tables of a manifest (and of each `[target.X]`).
 const DEPENDENCY_TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];

@@ -1,0 +1,112 @@
+//! Why a build against a stand-in failed.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+
+/// Why building against the harness failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// A manifest could not be read or understood.
+    #[error("cannot read the manifest {}: {reason}", path.display())]
+    Manifest {
+        /// The manifest.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The fuzz crate has no lock file: the stand-in's version comes from it.
+    #[error("{} has no Cargo.lock: run `cargo generate-lockfile --manifest-path {}` (or `cargo fuzz build`) first", manifest.display(), manifest.display())]
+    NoLock {
+        /// The fuzz crate's manifest.
+        manifest: PathBuf,
+    },
+    /// A command could not be started.
+    #[error("cannot run `{command}`: {source}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The lock file holds no `package` from crates.io.
+    #[error("{} locks no {package} from crates.io", lock.display())]
+    NotLocked {
+        /// The lock file.
+        lock: PathBuf,
+        /// The engine crate.
+        package: &'static str,
+    },
+    /// The lock file holds several versions of `package`.
+    #[error("{} locks several {package} versions: {}", lock.display(), versions.join(", "))]
+    SeveralVersions {
+        /// The lock file.
+        lock: PathBuf,
+        /// The engine crate.
+        package: &'static str,
+        /// The versions.
+        versions: Vec<String>,
+    },
+    /// Cargo said the patch was not used: the build would link the real
+    /// engine.
+    #[error(
+        "cargo did not use the {package} {harness} stand-in: {} locks {package} {locked}",
+        lock.display()
+    )]
+    PatchNotUsed {
+        /// The engine crate.
+        package: &'static str,
+        /// Version the harness was written with.
+        harness: String,
+        /// Version(s) in the lock file.
+        locked: String,
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// A cargo command failed.
+    #[error("`{command}` failed ({status}):\n{stderr}")]
+    Cargo {
+        /// The command line.
+        command: String,
+        /// Its exit status.
+        status: ExitStatus,
+        /// The end of its stderr.
+        stderr: String,
+    },
+}
+
+/// Why building the workers failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerBuildError {
+    /// The fuzz crate locks an engine version the stand-in does not
+    /// implement.
+    #[error("{} locks {package} {version}, which cargo-reduce does not support: its stand-in implements {supported}; update the fuzz crate with `cargo update -p {package}`", lock.display())]
+    Unsupported {
+        /// The lock file.
+        lock: PathBuf,
+        /// The engine crate.
+        package: &'static str,
+        /// The versions the stand-in implements.
+        supported: &'static str,
+        /// The locked version.
+        version: String,
+    },
+    /// Cargo or the harness failed.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {
+    move |source| BuildError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}

@@ -1,0 +1,80 @@
+//! What is particular to libFuzzer (through cargo-fuzz and libfuzzer-sys):
+//! the stand-in for `libfuzzer-sys`, which fuzz crates are cargo-fuzz's,
+//! and libFuzzer's artifact names. Everything else about building and
+//! running targets is shared with other engines.
+
+use std::path::{Path, PathBuf};
+
+use super::build::standin::StandIn;
+use super::project::MINIMIZED_PREFIX;
+
+/// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
+/// every public form of libfuzzer-sys 0.4.x.
+pub const LIBFUZZER_SYS: StandIn = StandIn {
+    package: "libfuzzer-sys",
+    files: &[
+        ("Cargo.toml", include_str!("../../harness/Cargo.toml.in")),
+        ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
+        (
+            "src/protocol.rs",
+            include_str!("../../harness/src/protocol.rs"),
+        ),
+        ("src/worker.rs", include_str!("../../harness/src/worker.rs")),
+        (
+            "src/capture.rs",
+            include_str!("../../harness/src/capture.rs"),
+        ),
+    ],
+    versions: "0.4.x",
+    supports: supported_version,
+};
+
+/// The libfuzzer-sys versions the stand-in implements.
+fn supported_version(version: &str) -> bool {
+    version.starts_with("0.4.")
+}
+
+/// Where libFuzzer (`-minimize_crash`) and cargo-reduce put a minimized
+/// artifact: `minimized-from-<name>` beside it.
+pub fn minimized_path(artifact: &Path) -> PathBuf {
+    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
+    artifact.with_file_name(format!("{MINIMIZED_PREFIX}{name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_harness_source_is_shipped() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/src");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| format!("src/{}", e.unwrap().file_name().to_string_lossy()))
+            .collect();
+        let mut shipped: Vec<String> = LIBFUZZER_SYS
+            .files
+            .iter()
+            .map(|f| f.0.to_string())
+            .filter(|f| f.starts_with("src/"))
+            .collect();
+        on_disk.sort();
+        shipped.sort();
+        assert_eq!(on_disk, shipped);
+    }
+
+    #[test]
+    fn minimized_names_follow_libfuzzer() {
+        assert_eq!(
+            minimized_path(Path::new("fuzz/artifacts/t/crash-abc")),
+            Path::new("fuzz/artifacts/t/minimized-from-crash-abc")
+        );
+    }
+
+    #[test]
+    fn only_0_4_is_supported() {
+        assert!(supported_version("0.4.13"));
+        assert!(!supported_version("0.3.5"));
+        assert!(!supported_version("0.5.0"));
+    }
+}

@@ -1,6 +1,7 @@
 //! End-to-end checks against a real engine: discovery and learning in Node,
-//! and generated programs accepted by Node's parser. Each test skips, saying
-//! why, when `node` is not installed.
+//! and generated programs accepted by Node's parser. Each test fails, saying
+//! how to install it, when `node` is not on PATH: a missing engine must not
+//! pass as a green run.
 
 use std::path::Path;
 use std::process::Command;
@@ -8,15 +9,17 @@ use std::process::Command;
 use protograph::engine::Node;
 use protograph::{discover, learn, Config, Generator, Graph, TestFile};
 
-fn node_present() -> bool {
+/// Panics, naming the tool and how to install it, unless `node --version`
+/// runs and succeeds.
+fn require_node() {
     let found = Command::new("node")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("skipped: `node` is not on PATH");
-    }
-    found
+    assert!(
+        found,
+        "this test needs node on PATH: apt-get install nodejs"
+    );
 }
 
 fn corpus(file: &str) -> std::path::PathBuf {
@@ -27,9 +30,7 @@ fn corpus(file: &str) -> std::path::PathBuf {
 
 #[test]
 fn discovery_in_node_finds_the_builtins() {
-    if !node_present() {
-        return;
-    }
+    require_node();
     let graph = discover(&Node::default()).expect("discovery runs in node");
     let stats = graph.stats();
     assert!(
@@ -67,9 +68,7 @@ fn discovery_in_node_finds_the_builtins() {
 
 #[test]
 fn learning_in_node_records_signatures() {
-    if !node_present() {
-        return;
-    }
+    require_node();
     let tests = [
         TestFile {
             name: "ok".into(),
@@ -106,9 +105,7 @@ fn learning_in_node_records_signatures() {
 
 #[test]
 fn generated_programs_pass_node_check() {
-    if !node_present() {
-        return;
-    }
+    require_node();
     let text = std::fs::read_to_string(corpus("boa-learned.json")).expect("committed graph");
     let generator = Generator::new(&Graph::from_json(&text).unwrap(), Config::default()).unwrap();
     let dir = std::env::temp_dir().join(format!("protograph-check-{}", std::process::id()));

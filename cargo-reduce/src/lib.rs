@@ -2,13 +2,20 @@
 //!
 //! The library holds everything the `cargo-reduce` binary does, so that a
 //! project's own tests can reduce inputs too:
-//! - [`engine`]: delta debugging over atoms, generic over an oracle.
-//! - [`unit`]: cutting bytes into atoms (bytes, characters, lines, tokens).
-//! - [`oracle`]: oracles that run real things (an external command, a
-//!   fuzz target's worker pool).
-//! - [`project`], [`artifact`], [`pool`]: cargo-fuzz crates, their
-//!   artifacts, and the in-process workers that run them.
-//! - [`cli`]: the command-line interface.
+//! - `engine`: delta debugging over atoms, generic over an oracle.
+//! - `unit`: cutting bytes into atoms (bytes, characters, lines, tokens).
+//! - `command`: the oracle that runs an external test command.
+//! - `syntax` (feature `syntax`): Hierarchical Delta Debugging and its
+//!   relatives on tree-sitter trees.
+//! - `fuzz` (feature `fuzz`): cargo-fuzz crates, their artifacts, the
+//!   patched build against a stand-in, and the in-process worker pools.
+//! - `job` (feature `job`): the one reduction workflow every mode runs,
+//!   and its machine messages.
+//! - `cli` (feature `cli`, default): the command-line interface.
+//!
+//! With `default-features = false` only the engine, units, the command
+//! oracle and output writing are built: no tree-sitter, clap, indicatif or
+//! cargo_metadata.
 //!
 //! Reducing with an in-memory oracle:
 //!
@@ -28,12 +35,17 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod command;
 pub mod engine;
+#[cfg(feature = "job")]
 pub mod error;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
+#[cfg(feature = "job")]
 pub mod job;
 pub mod output;
+#[cfg(feature = "syntax")]
 pub mod syntax;
 pub mod unit;

@@ -8,15 +8,14 @@
 //! out. Without it, ddmin happily slips from one bug to another that a
 //! shorter input reaches (the `two_panics` demo target is such a trap).
 
-use clap::ValueEnum;
-
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
 };
 use crate::fuzz::pool::{Failure, Outcome, Signature, WorkerPool};
 
 /// How closely a candidate's failure must match the artifact's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum MatchLevel {
     /// The same kind of failure (any panic, the same signal, a timeout…).
     Kind,

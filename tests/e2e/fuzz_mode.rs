@@ -253,3 +253,51 @@ fn ctrl_c_keeps_the_best_artifact_so_far() {
     assert!(out.len() <= original.len());
     assert_eq!(fs::read(&crash).unwrap(), original);
 }
+
+/// A `slow-unit-*` artifact fails by running longer than the slow-unit
+/// threshold, and is reduced like a timeout; a `leak-*` one is skipped
+/// with the reason (no LeakSanitizer in-process), not failed.
+#[test]
+fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
+    let (_dir, fuzz) = fresh_copy();
+    let hang = fs::read(artifact(&fuzz, "endless_loop")).unwrap();
+    let dir = fuzz.join("artifacts/endless_loop");
+    fs::write(dir.join("slow-unit-0123"), &hang).unwrap();
+    fs::write(dir.join("leak-4567"), &hang).unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--target",
+        "endless_loop",
+        "--slow-unit-secs",
+        "0.5",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let messages = run.messages();
+    let skipped: Vec<_> = messages
+        .iter()
+        .filter(|m| m["reason"] == "artifact-skipped")
+        .collect();
+    assert_eq!(skipped.len(), 1, "{}", run.stdout());
+    assert!(skipped[0]["path"].as_str().unwrap().ends_with("leak-4567"));
+    assert!(skipped[0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("LeakSanitizer"));
+    let slow = messages
+        .iter()
+        .find(|m| {
+            m["reason"] == "reduction-finished"
+                && m["input"].as_str().unwrap().ends_with("slow-unit-0123")
+        })
+        .expect("the slow unit was reduced");
+    assert_eq!(slow["failure"], "timeout");
+    assert_eq!(
+        fs::read(dir.join("minimized-from-slow-unit-0123")).unwrap(),
+        b"LP\x00"
+    );
+    assert!(!dir.join("minimized-from-leak-4567").exists());
+}

@@ -53,6 +53,10 @@ pub struct FuzzArgs {
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb).
     #[arg(long, value_name = "MB", default_value_t = 2048)]
     pub rss_limit_mb: u64,
+    /// A `slow-unit-*` artifact fails by running longer than SECS
+    /// (libFuzzer's -report_slow_units) [default: 10].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub slow_unit_secs: Option<Duration>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub reduce: ReduceOptions,
@@ -72,6 +76,7 @@ impl FuzzArgs {
             lang: self.lang,
             strategy: self.strategy,
             rss_limit_mb: self.rss_limit_mb,
+            slow_unit: self.slow_unit_secs,
         }
     }
 }

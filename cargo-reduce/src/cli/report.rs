@@ -134,6 +134,9 @@ impl Reporter {
                 );
             }
             Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
+            Message::ArtifactSkipped { path, why, .. } => {
+                self.warning(format!("skipped `{}`: {why}", path.display()))
+            }
             Message::Error { message, .. } => self.print_error(message),
             _ => {}
         }

@@ -43,9 +43,18 @@ pub struct FuzzRequest {
     pub strategy: Option<Strategy>,
     /// `--rss-limit-mb`.
     pub rss_limit_mb: u64,
+    /// `--slow-unit-secs`: a `slow-unit-*` artifact fails by running longer
+    /// than this (libFuzzer's `-report_slow_units`, default 10 s).
+    pub slow_unit: Option<Duration>,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// libFuzzer's `-report_slow_units` default.
+const DEFAULT_SLOW_UNIT: Duration = Duration::from_secs(10);
+
+/// Why `leak-*` artifacts are not reduced.
+const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-process stand-in does not run; reduce it with `cargo fuzz tmin` on a sanitizer build";
 
 /// What became of one artifact.
 #[derive(Debug, Clone)]
@@ -113,7 +122,16 @@ pub fn run(
         .flat_map(|p| &p.targets)
         .map(|t| t.artifacts.len())
         .sum();
-    let work = select(request, &projects)?;
+    let (work, leaks): (Vec<Work>, Vec<Work>) = select(request, &projects)?
+        .into_iter()
+        .partition(|w| w.artifact.kind != ArtifactKind::Leak);
+    for leak in &leaks {
+        events.emit(&Message::ArtifactSkipped {
+            path: &leak.artifact.path,
+            target: &leak.target,
+            why: LEAK_SKIPPED,
+        });
+    }
     let mut summary = Summary {
         rows: Vec::new(),
         found,
@@ -270,11 +288,14 @@ fn reduce_artifact(
         )
     })?;
     let output = libfuzzer::minimized_path(path);
+    let kind = work.artifact.kind;
+    let _slow = (kind == ArtifactKind::SlowUnit)
+        .then(|| TimeoutOverride::new(pool, request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)));
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,
         path,
-        timeout_artifact: work.artifact.kind == ArtifactKind::Timeout,
+        timeout_artifact: matches!(kind, ArtifactKind::Timeout | ArtifactKind::SlowUnit),
         matching: request.matching,
         method: method(request, settings, &bytes),
         failure: None,
@@ -286,6 +307,28 @@ fn reduce_artifact(
         output: &output,
     };
     super::reduce(&mut subject, job, settings, events)
+}
+
+/// A slow unit fails by taking longer than the slow-unit threshold: while
+/// one is reduced, that is the pool's timeout (and it is reduced like a
+/// timeout, under probes). The pool's own timeout comes back on drop.
+struct TimeoutOverride<'p> {
+    pool: &'p WorkerPool,
+    saved: Duration,
+}
+
+impl<'p> TimeoutOverride<'p> {
+    fn new(pool: &'p WorkerPool, timeout: Duration) -> Self {
+        let saved = pool.timeout();
+        pool.set_timeout(timeout);
+        TimeoutOverride { pool, saved }
+    }
+}
+
+impl Drop for TimeoutOverride<'_> {
+    fn drop(&mut self) {
+        self.pool.set_timeout(self.saved);
+    }
 }
 
 /// Bytes, or with `--lang` syntax-aware (`auto`: by content, since

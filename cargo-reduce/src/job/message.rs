@@ -38,6 +38,16 @@ pub enum Message<'a> {
         /// The failure's signature.
         failure: &'a str,
     },
+    /// A fuzz artifact is not reduced, and why (a `leak-*`: no
+    /// LeakSanitizer in-process).
+    ArtifactSkipped {
+        /// The artifact.
+        path: &'a Path,
+        /// Its fuzz target.
+        target: &'a str,
+        /// Why.
+        why: &'a str,
+    },
     /// One ddmin pass over one unit ended (`file` mode's unit passes).
     PassFinished {
         /// The unit (`line`, `char`…).

@@ -329,9 +329,12 @@ fn no_manifest_anywhere_upward() {
     let f = Fixture::new();
     f.write("empty/.keep", "");
     let start = f.path("empty");
-    if start.ancestors().any(|d| d.join("Cargo.toml").is_file()) {
-        return; // A directory above the temporary one is a Rust project.
-    }
+    let above = start.ancestors().find(|d| d.join("Cargo.toml").is_file());
+    assert!(
+        above.is_none(),
+        "this test needs a temporary directory with no Cargo.toml above it, but {} has one: set TMPDIR elsewhere",
+        above.unwrap_or(&start).display()
+    );
     let error = f.try_discover("empty", None, &[]).unwrap_err();
     assert!(matches!(error, DiscoveryError::NoManifest { start: ref s } if *s == start));
     assert!(error.to_string().contains("--manifest-path"));

@@ -29,6 +29,11 @@ pub enum Exit {
     Flaky = 7,
     /// The fuzz crate does not build against the libfuzzer-sys stand-in.
     BuildFailed = 8,
+    /// Another cargo-reduce run is writing the same output.
+    OutputBusy = 9,
+    /// The environment is unusable: the temporary directory cannot be
+    /// written (TMPDIR), or a test removed cargo-reduce's own files.
+    Environment = 10,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
 }
@@ -39,6 +44,23 @@ impl Exit {
         self as i32
     }
 }
+
+/// The exit codes, as `--help` lists them (a test keeps this in step with
+/// [`Exit`]).
+pub const EXIT_CODES: &str = "\
+Exit codes:
+    0  done
+    1  unexpected failure (I/O…); a finished result that could not be written is saved elsewhere
+    2  usage error: unknown option, target or package; an output that cannot be written
+    3  bad input: missing, directory or empty INPUT; no fuzz crate; missing artifact
+    4  the test command is missing or cannot run
+    5  INPUT is not interesting / an artifact does not reproduce
+    6  the test command times out on INPUT
+    7  flaky: the test disagrees with itself
+    8  the fuzz crate does not build against the stand-in
+    9  another cargo-reduce run is writing the same output
+   10  the environment is unusable: TMPDIR cannot be written, or a test removed cargo-reduce's files
+  130  interrupted; the best result so far was written";
 
 /// An error for the user: one line, and the exit status it ends with.
 #[derive(Debug, Clone)]
@@ -67,6 +89,14 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl From<crate::output::OutputError> for Error {
+    /// An output that cannot be written is a wrong argument, refused
+    /// before anything runs.
+    fn from(e: crate::output::OutputError) -> Self {
+        Error::new(Exit::Usage, e.to_string())
+    }
+}
+
 impl From<crate::command::CommandError> for Error {
     fn from(e: crate::command::CommandError) -> Self {
         Error::new(Exit::BadCommand, e.to_string())
@@ -93,6 +123,27 @@ impl From<crate::fuzz::project::DiscoveryError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_lists_every_exit_code() {
+        for exit in [
+            Exit::Success,
+            Exit::Failure,
+            Exit::Usage,
+            Exit::BadInput,
+            Exit::BadCommand,
+            Exit::NotInteresting,
+            Exit::TimedOut,
+            Exit::Flaky,
+            Exit::BuildFailed,
+            Exit::OutputBusy,
+            Exit::Environment,
+            Exit::Interrupted,
+        ] {
+            let line = format!("\n{:>5}  ", exit.code());
+            assert!(EXIT_CODES.contains(&line), "{exit:?} missing");
+        }
+    }
     use crate::fuzz::project::DiscoveryError;
     use std::path::PathBuf;
 

@@ -1,7 +1,12 @@
-//! Writing results without ever touching the input: default output names,
-//! and atomic writes (a temporary file in the target directory, renamed
-//! into place), so an interrupted write never leaves a half-written file.
+//! Writing results without ever touching the input or replacing what is
+//! not a file: default output names, the output location checked before
+//! the first test ([`Destination::check`]), atomic writes (a temporary file
+//! in the target directory, renamed into place, so an interrupted write
+//! never leaves a half-written file), a symlink's target written rather
+//! than the link replaced, and a fallback place when the write fails at
+//! the end, so a finished reduction is never lost.
 
+use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -16,20 +21,163 @@ pub fn default_output_path(input: &Path) -> PathBuf {
     input.with_file_name(name)
 }
 
+/// Where a result goes, checked for writing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (`-o -`).
+    Stdout,
+    /// A regular file, written atomically: `path` as given, `resolved` the
+    /// file actually replaced (a symlink's target, so the link stays).
+    File {
+        /// The path as the user gave it (for messages).
+        path: PathBuf,
+        /// The path written.
+        resolved: PathBuf,
+    },
+}
+
+/// Why an output location cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// It exists and is not a regular file (a directory, a device, a FIFO).
+    #[error("output `{}` is {what}, not a regular file: give the path of a file to write, or `-o -` for standard output", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is.
+        what: &'static str,
+    },
+    /// A symlink to nothing: writing would create a file somewhere else.
+    #[error("output `{}` is a symlink to a missing file: remove it or choose another path", path.display())]
+    DanglingSymlink {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Its directory does not exist.
+    #[error("output directory `{}` does not exist: create it or choose another path", dir.display())]
+    NoDirectory {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// Its directory cannot be written.
+    #[error("output directory `{}` is not writable ({source}): choose another path", dir.display())]
+    NotWritable {
+        /// The directory.
+        dir: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+}
+
+impl Destination {
+    /// `path` as a destination (`-` is standard output), refused at once
+    /// when it cannot be written: it exists and is not a regular file, it
+    /// is a dangling symlink, or its directory is missing or not writable.
+    pub fn check(path: &Path) -> Result<Destination, OutputError> {
+        if path == Path::new("-") {
+            return Ok(Destination::Stdout);
+        }
+        let resolved = resolve(path)?;
+        let dir = parent(&resolved);
+        if !dir.is_dir() {
+            return Err(OutputError::NoDirectory {
+                dir: dir.to_path_buf(),
+            });
+        }
+        tempfile::Builder::new()
+            .prefix(".cargo-reduce-check-")
+            .tempfile_in(dir)
+            .map_err(|source| OutputError::NotWritable {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+        Ok(Destination::File {
+            path: path.to_path_buf(),
+            resolved,
+        })
+    }
+
+    /// The path as the user gave it (`-` for standard output).
+    pub fn path(&self) -> &Path {
+        match self {
+            Destination::Stdout => Path::new("-"),
+            Destination::File { path, .. } => path,
+        }
+    }
+
+    /// Writes `bytes`, with the permissions of `permissions_of` when given
+    /// (a reduced script stays executable; a private input stays private).
+    pub fn write(&self, bytes: &[u8], permissions_of: Option<&Path>) -> io::Result<()> {
+        match self {
+            Destination::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(bytes)?;
+                out.flush()
+            }
+            Destination::File { resolved, .. } => write_atomically(resolved, bytes, permissions_of),
+        }
+    }
+}
+
+impl fmt::Display for Destination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path().display())
+    }
+}
+
+/// The file `path` names: itself, or the target of the symlink it is. An
+/// existing path must be a regular file.
+fn resolve(path: &Path) -> Result<PathBuf, OutputError> {
+    let link = fs::symlink_metadata(path);
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(fs::canonicalize(path).unwrap_or_else(|_| path.into())),
+        Ok(meta) => Err(OutputError::NotAFile {
+            path: path.to_path_buf(),
+            what: file_type_name(&meta.file_type()),
+        }),
+        Err(_) if link.is_ok_and(|m| m.file_type().is_symlink()) => {
+            Err(OutputError::DanglingSymlink {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(_) => Ok(path.to_path_buf()),
+    }
+}
+
+fn file_type_name(kind: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `bytes` to `path` atomically, with the permissions of
-/// `permissions_of` when given (a reduced script stays executable).
+/// `permissions_of` when given.
 pub fn write_atomically(
     path: &Path,
     bytes: &[u8],
     permissions_of: Option<&Path>,
 ) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     let mut tmp = tempfile::Builder::new()
         .prefix(".cargo-reduce-")
-        .tempfile_in(dir)?;
+        .tempfile_in(parent(path))?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if let Some(source) = permissions_of {
@@ -37,6 +185,75 @@ pub fn write_atomically(
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Saves `bytes` somewhere writable when the real output could not be
+/// written: the temporary directory, else the current one. Returns where.
+pub fn save_elsewhere(name: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let file_name = name.file_name().unwrap_or(name.as_os_str());
+    let mut last = io::Error::other("no place to save the result");
+    for dir in [std::env::temp_dir(), PathBuf::from(".")] {
+        let saved = tempfile::Builder::new()
+            .prefix(&format!("{}.", file_name.to_string_lossy()))
+            .suffix(".cargo-reduce-saved")
+            .tempfile_in(&dir)
+            .and_then(|mut tmp| {
+                tmp.write_all(bytes)?;
+                tmp.as_file().sync_all()?;
+                tmp.keep().map_err(|e| e.error)
+            });
+        match saved {
+            Ok((_, path)) => return Ok(fs::canonicalize(&path).unwrap_or(path)),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+/// Takes the exclusive right to write `destination` for as long as the
+/// returned file is open: two runs writing one output would both report
+/// success, one result silently lost. `Ok(None)` when another run holds
+/// it. The lock files live in a private directory under the temporary
+/// one, never beside the user's files.
+pub fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let Destination::File { resolved, .. } = destination else {
+        return Ok(Some(fs::File::open("/dev/null")?));
+    };
+    let uid = fs::metadata("/proc/self")?.uid();
+    let dir = std::env::temp_dir().join(format!("cargo-reduce-locks-{uid}"));
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)?;
+    let absolute = std::path::absolute(resolved)?;
+    let key = xxhash_rust::xxh3::xxh3_128(absolute.as_os_str().as_encoded_bytes());
+    let file = fs::File::create(dir.join(format!("{key:032x}.lock")))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(fs::TryLockError::WouldBlock) => Ok(None),
+        Err(fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// `path` for a one-line message: control characters (a newline, an ESC
+/// that would drive the terminal) escaped.
+pub fn shown(path: &Path) -> String {
+    escape_controls(&path.display().to_string())
+}
+
+/// `text` with every control character written as an escape (`\n`,
+/// `\u{1b}`).
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| match c {
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// True when `a` and `b` name the same existing file.
@@ -50,6 +267,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn default_names_insert_reduced_before_the_extension() {
@@ -69,7 +287,6 @@ mod tests {
 
     #[test]
     fn atomic_writes_replace_and_keep_permissions() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let src = dir.path().join("t.sh");
         fs::write(&src, "old").unwrap();
@@ -87,5 +304,74 @@ mod tests {
             "no temporary file left"
         );
         assert!(same_file(&src, &dir.path().join("./t.sh")));
+    }
+
+    #[test]
+    fn what_is_not_a_file_is_refused_before_anything_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let refused = |p: &Path| Destination::check(p).unwrap_err().to_string();
+        assert!(refused(Path::new("/dev/null")).contains("a character device"));
+        assert!(refused(dir.path()).contains("a directory"));
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        assert!(refused(&fifo).contains("a FIFO"));
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        assert!(refused(&dangling).contains("symlink to a missing file"));
+        assert!(refused(&dir.path().join("no/such/dir/out")).contains("does not exist"));
+        assert_eq!(
+            Destination::check(Path::new("-")).unwrap(),
+            Destination::Stdout
+        );
+    }
+
+    #[test]
+    fn a_symlink_is_followed_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real");
+        fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        Destination::check(&link)
+            .unwrap()
+            .write(b"new", None)
+            .unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_for_messages() {
+        assert_eq!(shown(Path::new("a\nb\u{1b}[31m")), "a\\nb\\u{1b}[31m");
+        assert_eq!(shown(Path::new("plain é")), "plain é");
+    }
+
+    #[test]
+    fn one_output_is_written_by_one_run_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Destination::check(&dir.path().join("out")).unwrap();
+        let held = lock(&out).unwrap().expect("free");
+        assert!(lock(&out).unwrap().is_none(), "held by the first");
+        drop(held);
+        assert!(lock(&out).unwrap().is_some(), "free again");
+    }
+
+    #[test]
+    fn a_result_that_cannot_go_where_asked_is_saved_elsewhere() {
+        let saved = save_elsewhere(Path::new("/nowhere/x.reduced.js"), b"kept").unwrap();
+        assert_eq!(fs::read(&saved).unwrap(), b"kept");
+        assert!(saved
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("x.reduced.js."));
+        fs::remove_file(saved).unwrap();
     }
 }

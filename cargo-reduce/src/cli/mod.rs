@@ -23,7 +23,7 @@ use report::Reporter;
 /// crates of the current project (all that have no `minimized-from-*` copy
 /// yet, or the ARTIFACTs named), in-process.
 #[derive(Debug, Parser)]
-#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = crate::error::EXIT_CODES)]
 pub struct Cli {
     #[command(flatten)]
     #[allow(missing_docs)]

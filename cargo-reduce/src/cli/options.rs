@@ -66,7 +66,7 @@ pub struct ReduceOptions {
     pub jobs: Option<u32>,
     /// Stop after N test runs in all (the best result so far is written, and
     /// reported as not 1-minimal).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tests: Option<u64>,
     /// Stop after SECS seconds (the best result so far is written).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -145,10 +145,19 @@ fn pick(yes: bool, no: bool, default: bool) -> bool {
     }
 }
 
-/// Parses a positive number of seconds (fractions allowed).
+/// The longest duration an option takes: a year. Longer ones overflow the
+/// clock's arithmetic and mean "no limit", which is the default anyway.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Parses a positive number of seconds (fractions allowed), at most a year.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
-        Ok(secs) if secs.is_finite() && secs > 0.0 => Ok(Duration::from_secs_f64(secs)),
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS => {
+            Ok(Duration::from_secs_f64(secs))
+        }
+        Ok(secs) if secs > MAX_SECONDS => Err(format!(
+            "`{s}` seconds is more than a year ({MAX_SECONDS} s); leave the option out for no limit"
+        )),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
     }
 }
@@ -186,5 +195,9 @@ mod tests {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("abc").is_err());
+        assert!(parse_seconds("1e19").is_err());
+        assert!(parse_seconds("1e300").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("31536000").is_ok());
     }
 }

@@ -137,6 +137,7 @@ impl Reporter {
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", path.display()))
             }
+            Message::Warning { message } => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}
         }

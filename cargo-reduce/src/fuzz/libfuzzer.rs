@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::build::standin::StandIn;
-use super::project::MINIMIZED_PREFIX;
+use super::project::{MINIMIZED_PREFIX, PARTIAL_PREFIX};
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
 /// every public form of libfuzzer-sys 0.4.x.
@@ -39,6 +39,15 @@ fn supported_version(version: &str) -> bool {
 pub fn minimized_path(artifact: &Path) -> PathBuf {
     let name = artifact.file_name().unwrap_or_default().to_string_lossy();
     artifact.with_file_name(format!("{MINIMIZED_PREFIX}{name}"))
+}
+
+/// Where a result that is not 1-minimal (a limit or Ctrl-C stopped the
+/// reduction) goes: `partial-from-<name>` beside the artifact, never under
+/// the final name, so the next run does not take the artifact for done
+/// (and resumes from it).
+pub fn partial_path(artifact: &Path) -> PathBuf {
+    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
+    artifact.with_file_name(format!("{PARTIAL_PREFIX}{name}"))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::{Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
 use crate::command::{CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::engine::{ddmin, Cancel, OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::output::{default_output_path, same_file};
+use crate::output::{default_output_path, same_file, shown, Destination};
 use crate::syntax::{self, Lang, Strategy};
 use crate::unit::{concat_into, Units};
 
@@ -51,10 +51,11 @@ pub fn run(request: &FileRequest, settings: &Settings, events: &dyn Events) -> R
             Exit::BadInput,
             format!(
                 "output `{}` is INPUT itself: choose another path with -o",
-                output.display()
+                shown(&output)
             ),
         ));
     }
+    let output = Destination::check(&output)?;
     let command = TestCommand::new(&request.command)?;
     let file_name = request.input.file_name().expect("a file has a name");
     let mut subject = FileSubject {
@@ -68,6 +69,7 @@ pub fn run(request: &FileRequest, settings: &Settings, events: &dyn Events) -> R
         label: String::new(),
         bytes,
         output: &output,
+        partial: None,
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     Ok(match done.stopped {

@@ -18,6 +18,7 @@ use crate::fuzz::minimize::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
 use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject};
+use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
 
 /// What `cargo reduce [ARTIFACT…]` was asked to do.
@@ -122,16 +123,18 @@ pub fn run(
         .flat_map(|p| &p.targets)
         .map(|t| t.artifacts.len())
         .sum();
-    let (work, leaks): (Vec<Work>, Vec<Work>) = select(request, &projects)?
-        .into_iter()
-        .partition(|w| w.artifact.kind != ArtifactKind::Leak);
-    for leak in &leaks {
-        events.emit(&Message::ArtifactSkipped {
-            path: &leak.artifact.path,
-            target: &leak.target,
-            why: LEAK_SKIPPED,
-        });
-    }
+    let mut work = select(request, &projects)?;
+    work.retain(|w| match skip_reason(w.artifact.kind, request) {
+        Some(why) => {
+            events.emit(&Message::ArtifactSkipped {
+                path: &w.artifact.path,
+                target: &w.target,
+                why,
+            });
+            false
+        }
+        None => true,
+    });
     let mut summary = Summary {
         rows: Vec::new(),
         found,
@@ -142,7 +145,7 @@ pub fn run(
     }
     let binaries = build(&projects, &work, events)?;
     let options = PoolOptions {
-        jobs: settings.jobs,
+        jobs: workers(settings.jobs, events),
         timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
         rss_limit_mb: request.rss_limit_mb,
         ..PoolOptions::default()
@@ -177,6 +180,31 @@ pub fn run(
         }
     }
     Ok(summary)
+}
+
+/// Why an artifact of `kind` cannot be reduced with these options.
+fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<&'static str> {
+    match kind {
+        ArtifactKind::Leak => Some(LEAK_SKIPPED),
+        ArtifactKind::Oom if request.rss_limit_mb == 0 => Some(
+            "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
+        ),
+        _ => None,
+    }
+}
+
+/// Worker processes for `-j jobs`: tests run in-process and use a core
+/// each, so more workers than cores only slow every test down (and take
+/// start-up time from the budget).
+fn workers(jobs: usize, events: &dyn Events) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if jobs <= cores {
+        return jobs;
+    }
+    events.emit(&Message::Warning {
+        message: &format!("-j {jobs}: using {cores} workers, one per core (tests run in-process)"),
+    });
+    cores
 }
 
 /// The artifacts to reduce: the named ones, or every one not yet reduced.
@@ -287,7 +315,8 @@ fn reduce_artifact(
             format!("cannot read artifact `{}`: {e}", path.display()),
         )
     })?;
-    let output = libfuzzer::minimized_path(path);
+    let output = Destination::check(&libfuzzer::minimized_path(path))?;
+    let partial = Destination::check(&libfuzzer::partial_path(path))?;
     let kind = work.artifact.kind;
     let _slow = (kind == ArtifactKind::SlowUnit)
         .then(|| TimeoutOverride::new(pool, request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)));
@@ -299,12 +328,16 @@ fn reduce_artifact(
         matching: request.matching,
         method: method(request, settings, &bytes),
         failure: None,
+        resume: std::fs::read(libfuzzer::partial_path(path))
+            .ok()
+            .filter(|partial| partial.len() < bytes.len()),
     };
     let job = Job {
         input: path,
         label: work.name(),
         bytes,
         output: &output,
+        partial: Some(&partial),
     };
     super::reduce(&mut subject, job, settings, events)
 }
@@ -352,6 +385,9 @@ struct ArtifactSubject<'a> {
     method: Method,
     /// The artifact's failure, once reproduced.
     failure: Option<Failure>,
+    /// An earlier run's partial result, to start from if it still fails
+    /// the same way.
+    resume: Option<Vec<u8>>,
 }
 
 impl ArtifactSubject<'_> {
@@ -398,6 +434,21 @@ impl Subject for ArtifactSubject<'_> {
     fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
         let oracle = self.oracle();
         let ctx = run.context();
+        let input = match &self.resume {
+            Some(partial) => {
+                run.counters.add_test();
+                let outcome = self
+                    .pool
+                    .run(partial)
+                    .map_err(|e| (input.clone(), e.into()))?;
+                if oracle.matches(&outcome) {
+                    partial.clone()
+                } else {
+                    input
+                }
+            }
+            None => input,
+        };
         let minimized = if self.failure().kind == FailureKind::Timeout {
             minimize::minimize_hang(input, &oracle, &self.method, &ctx)?
         } else {

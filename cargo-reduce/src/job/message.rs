@@ -101,6 +101,11 @@ pub enum Message<'a> {
         /// Where its artifacts would be.
         artifacts_dir: &'a Path,
     },
+    /// Something the user should know that does not stop the run.
+    Warning {
+        /// The one-line message.
+        message: &'a str,
+    },
     /// The run (or one artifact of it) ended in an error.
     Error {
         /// The one-line message shown to humans.

@@ -14,7 +14,7 @@ pub mod message;
 mod progress;
 mod write;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,6 +26,7 @@ use crate::engine::{
     Context, Counters, DdminOptions, Limits, OracleError, OutcomeCache, StopReason,
 };
 use crate::error::{Error, Exit};
+use crate::output::{shown, Destination};
 use crate::syntax::Lang;
 use crate::unit::ByteAtom;
 use message::{ArtifactFields, Finished, Phases, Started};
@@ -188,8 +189,12 @@ pub struct Job<'a> {
     pub input: &'a Path,
     /// Its bytes.
     pub bytes: Vec<u8>,
-    /// Where the result goes.
-    pub output: &'a Path,
+    /// Where the result goes, checked before the first test.
+    pub output: &'a Destination,
+    /// Where a result that is not 1-minimal goes instead (fuzz mode's
+    /// `partial-from-<name>`, so that it never stands under the final name
+    /// and the next run finishes it); `None`: to `output` too.
+    pub partial: Option<&'a Destination>,
     /// The pass label the progress display starts with.
     pub label: String,
 }
@@ -197,6 +202,8 @@ pub struct Job<'a> {
 /// A finished reduction, as the summary needs it.
 #[derive(Debug, Clone)]
 pub struct Done {
+    /// Where the result was written.
+    pub output: PathBuf,
     /// Size of the input.
     pub original: usize,
     /// The reduced bytes' size.
@@ -221,9 +228,10 @@ pub fn reduce(
     events: &dyn Events,
 ) -> Result<Done, Error> {
     let started = Instant::now();
+    let _exclusive = lock_output(job.output)?;
     events.emit(&Message::ReductionStarted(Started {
         input: job.input,
-        output: job.output,
+        output: job.output.path(),
         original_bytes: job.bytes.len(),
         how: subject.how(),
     }));
@@ -260,15 +268,24 @@ pub fn reduce(
     if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         subject.verify(&reduced.bytes, &run)?;
     }
-    write::result(job.output, &reduced.bytes, job.input)?;
+    let minimal = stopped.is_none() && error.is_none();
+    let output = match job.partial {
+        Some(partial) if !minimal => partial,
+        _ => job.output,
+    };
+    write::result(output, &reduced.bytes, job.input)?;
+    if let (true, Some(Destination::File { resolved, .. })) = (minimal, job.partial) {
+        // An earlier run's partial result (this tool's own file) is done.
+        let _ = std::fs::remove_file(resolved);
+    }
     if let Some(e) = error {
         return Err(Error::new(
             Exit::Failure,
             format!(
                 "reducing `{}` failed: {e}; the best result so far ({} bytes) is in `{}`",
-                job.input.display(),
+                shown(job.input),
                 reduced.bytes.len(),
-                job.output.display()
+                shown(output.path())
             ),
         ));
     }
@@ -284,7 +301,7 @@ pub fn reduce(
     let described = subject.describe(&reduced.bytes);
     events.emit(&Message::ReductionFinished(Finished {
         input: job.input,
-        output: job.output,
+        output: output.path(),
         original_bytes: job.bytes.len(),
         reduced_bytes: reduced.bytes.len(),
         tests_run: counters.tests(),
@@ -301,6 +318,7 @@ pub fn reduce(
         }),
     }));
     Ok(Done {
+        output: output.path().to_path_buf(),
         original: job.bytes.len(),
         reduced: reduced.bytes.len(),
         tests: counters.tests(),
@@ -308,4 +326,23 @@ pub fn reduce(
         stopped,
         described,
     })
+}
+
+/// The exclusive right to write `output` for this run (see
+/// [`crate::output::lock`]).
+fn lock_output(output: &Destination) -> Result<std::fs::File, Error> {
+    match crate::output::lock(output) {
+        Ok(Some(file)) => Ok(file),
+        Ok(None) => Err(Error::new(
+            Exit::OutputBusy,
+            format!(
+                "another cargo-reduce run is writing `{}`: wait for it to finish, or choose another output",
+                shown(output.path())
+            ),
+        )),
+        Err(e) => Err(Error::new(
+            Exit::Failure,
+            format!("cannot lock `{}` for writing: {e}", shown(output.path())),
+        )),
+    }
 }

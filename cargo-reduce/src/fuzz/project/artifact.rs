@@ -15,6 +15,10 @@ use super::FuzzProject;
 /// `cargo reduce`) write `minimized-from-<name>` beside artifact `<name>`.
 pub const MINIMIZED_PREFIX: &str = "minimized-from-";
 
+/// The prefix of a result that is not 1-minimal yet (a limit or Ctrl-C
+/// stopped its reduction): `partial-from-<name>`.
+pub const PARTIAL_PREFIX: &str = "partial-from-";
+
 /// The failure an artifact records, from its file-name prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArtifactKind {

@@ -23,6 +23,7 @@ use cargo_metadata::{Metadata, MetadataCommand, Package, TargetKind};
 
 pub use artifact::{
     locate_artifact, scan_artifacts, Artifact, ArtifactKind, ArtifactLocation, MINIMIZED_PREFIX,
+    PARTIAL_PREFIX,
 };
 pub use error::DiscoveryError;
 

@@ -26,6 +26,7 @@ pub mod inline;
 pub mod lang;
 pub mod levels;
 pub mod optional;
+pub mod parse;
 pub mod pattern;
 pub mod phi;
 pub mod render;
@@ -33,6 +34,7 @@ pub mod slots;
 pub mod strategy;
 pub mod tester;
 pub mod text;
+pub mod tokens;
 pub mod transform;
 pub mod tree;
 
@@ -54,17 +56,17 @@ use tester::Tester;
 
 /// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
 /// text's if the parser gives up), brackets and lines otherwise. Of
-/// `options`, `slots` (Φ by the slot a node fills, [`Tree::parse`]) and
-/// `groups` (optional sequences as nodes, [`optional`]) shape the tree.
+/// `options`, `slots` (Φ by the slot a node fills, [`parse::parse`]) and
+/// `groups` (optional sequences as nodes, [`parse::wrap_groups`]) shape the tree.
 pub fn build_tree(input: &[u8], lang: Lang, options: &Options) -> Tree {
     let Some((spec, mut tree)) = lang
         .spec()
-        .and_then(|spec| Some((spec, Tree::parse(input, spec, options.slots)?)))
+        .and_then(|spec| Some((spec, parse::parse(input, spec, options.slots)?)))
     else {
         return text::parse_text(input);
     };
     if options.groups {
-        optional::wrap_groups(&mut tree, &spec.groups);
+        parse::wrap_groups(&mut tree, &spec.groups);
     }
     tree
 }

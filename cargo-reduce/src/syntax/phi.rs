@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::grammar::{Grammar, Rule};
 use super::pattern::shortest_match;
-use super::render::fuses;
+use super::tokens::fuses;
 
 /// A Φ under construction: its text, and whether its first token must be
 /// glued to what comes before (`token.immediate`).

@@ -8,6 +8,7 @@
 //! [`super::tree::Node::ends_line`]) a newline. Spaces that separated
 //! something now gone are dropped after `(`/`[` and before `)`/`]`/`,`/`;`.
 
+use super::tokens::fuses;
 use super::tree::{Body, NodeId, StrId, Tree};
 
 /// How a node reads in one rendering, instead of its own content.
@@ -19,15 +20,6 @@ pub enum Change {
     Text(StrId),
     /// Hoisted: the descendant `NodeId` in its place.
     Node(NodeId),
-}
-
-/// True when byte `a` followed by byte `b` could read as one token:
-/// two word characters, two operator characters, or a digit and a dot.
-pub fn fuses(a: u8, b: u8) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-    let op = |c: u8| b"!#$%&*+-./:<=>?@^|~".contains(&c);
-    let number_dot = (a.is_ascii_digit() && b == b'.') || (a == b'.' && b.is_ascii_digit());
-    (word(a) && word(b)) || (op(a) && op(b)) || number_dot
 }
 
 /// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.

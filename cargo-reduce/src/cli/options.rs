@@ -208,7 +208,7 @@ impl std::str::FromStr for LangArg {
             _ => s
                 .parse()
                 .map(LangArg::Is)
-                .map_err(|e: crate::syntax::lang::UnknownLang| format!("{e} or auto")),
+                .map_err(|e: crate::syntax::UnknownLang| format!("{e} or auto")),
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The tree of a grammar language: tree-sitter's parse turned into the
 //! arena ([`super::tree`]), with Φ of every node from the language's
 //! [`Spec`], and optional sequences of the grammar wrapped as nodes of
-//! their own ([`wrap_groups`], the groups found by [`super::optional`]).
+//! their own ([`wrap_groups`], the groups found by [`super::grammar`]).
 
 use std::collections::HashMap;
 
+use super::grammar::{Group, Member};
 use super::lang::Spec;
-use super::optional::{Group, Member};
 use super::tree::{Body, NodeId, StrId, Tree};
 
 /// Parses `source` with the language of `spec`. `slots`: a node's Φ

@@ -9,12 +9,12 @@
 //! an optional sequence of the parent's rule led by a token (`-> T`, `: T`
 //! and `= value` in `let`, `if guard` in a match arm) is wrapped in a node
 //! of its own with Φ "", so a single edit removes it. This module finds the
-//! groups in the grammar; [`super::parse::wrap_groups`] wraps them in a
+//! groups in the grammar; [`crate::syntax::parse::wrap_groups`] wraps them in a
 //! tree.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::grammar::{Grammar, Rule};
+use super::{Grammar, Rule};
 
 /// Start of the kind of every group node (`"(optional ->)"`).
 pub const PREFIX: &str = "(optional ";

@@ -7,7 +7,18 @@
 //! renamed identifier, a shrunk literal): its subtree is gone.
 //!
 //! Trees come from tree-sitter ([`super::parse`]) or from the bracket and
-//! line structure of plain text ([`super::text`]).
+//! line structure of plain text ([`text`]). What works on a tree without
+//! knowing its language lives beside the arena: turning it back into
+//! bytes ([`render`](mod@render)) and the thesis' transforms
+//! ([`transform`]). Nothing here reads a grammar or calls tree-sitter.
+
+mod render;
+mod text;
+mod transform;
+
+pub use render::{render, render_node, render_tree, Change};
+pub use text::parse_text;
+pub use transform::{flatten, squeeze};
 
 use std::collections::HashMap;
 

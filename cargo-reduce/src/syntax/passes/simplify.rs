@@ -1,4 +1,5 @@
-//! Canonicalization after deletion: shorter names, plainer literals.
+//! Simplifying after deletion (the `canon` part of a strategy): plain
+//! expressions, shorter names, plainer literals.
 //!
 //! Once nothing more can be deleted, what is left can still be made
 //! simpler. An expression may become the plainest one (`0`) where that is

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use cargo_reduce::syntax::{build_tree, transform, Lang, Strategy};
+use cargo_reduce::syntax::{build_tree, flatten, squeeze, Lang, Strategy};
 
 /// A 10,000-line Rust file: the inventory example, repeated.
 fn input() -> Vec<u8> {
@@ -45,8 +45,8 @@ fn main() {
     for _ in 0..5 {
         let (tree, took) = time(|| {
             let mut tree = build_tree(&input, Lang::Rust, &Strategy::Hdd.options());
-            transform::flatten(&mut tree);
-            transform::squeeze(&mut tree);
+            flatten(&mut tree);
+            squeeze(&mut tree);
             tree
         });
         nodes = tree.len();

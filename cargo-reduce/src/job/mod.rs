@@ -58,7 +58,7 @@ impl std::str::FromStr for LangChoice {
             _ => s
                 .parse()
                 .map(LangChoice::Is)
-                .map_err(|e: crate::syntax::lang::UnknownLang| format!("{e} or auto")),
+                .map_err(|e: crate::syntax::UnknownLang| format!("{e} or auto")),
         }
     }
 }

@@ -1,15 +1,17 @@
 //! The languages HDD knows: Rust and JavaScript through tree-sitter, and
-//! plain text (brackets and lines) for everything else.
+//! plain text (brackets and lines) for everything else. The top of the
+//! analysis layer: it puts a grammar's analysis (`grammar/`) together with
+//! the tree-sitter language, and knows no tree.
 //!
 //! A language's [`Spec`] is built once per process: its tree-sitter
 //! language, Φ for every node kind (from the grammar's `grammar.json`, see
-//! [`super::phi`]), and the kinds canonicalization renames or shrinks.
+//! `grammar/phi.rs`), and the kinds canonicalization renames or shrinks.
 //!
 //! The `grammar.json` files are copies of the ones shipped in the
 //! tree-sitter-rust 0.24.2 and tree-sitter-javascript 0.25.0 crates
-//! (`src/grammar.json`), kept in `grammars/`: a build script would have to
-//! find the dependency's sources itself (the crates export no path), and a
-//! copy pins Φ to the grammar version the tests check. A test compares the
+//! (`src/grammar.json`), kept in `grammar/grammars/`: a build script would
+//! have to find the dependency's sources itself (the crates export no
+//! path), and a copy pins Φ to the grammar version the tests check. A test compares the
 //! copies' rule names with the linked parsers' node kinds, so a version
 //! bump that forgets the copy fails.
 
@@ -19,10 +21,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::grammar::Grammar;
-use super::optional::{optional_groups, Group};
-use super::phi::rule_phis;
-use super::slots::child_phis;
+use super::grammar::{child_phis, optional_groups, rule_phis, Grammar, Group};
 
 /// A language of inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,7 +45,7 @@ pub struct Spec {
     /// Φ of a child kind in a parent kind, by `(parent kind id, child
     /// kind id)`, where it is shorter than the child's own: "" for list
     /// elements and optional parts, the slot's Φ elsewhere
-    /// ([`super::slots::child_phis`]).
+    /// (`grammar/slots.rs`).
     pub child_phis: HashMap<(u16, u16), Box<str>>,
     /// `(parent kind id, token kind id)`: the token separates list
     /// elements in the parent (`,`).
@@ -58,11 +57,11 @@ pub struct Spec {
     /// hoisted into the place of another of a shared supertype.
     pub supertypes_of: HashMap<String, Vec<usize>>,
     /// The optional sequences of each parent kind's rule led by a token
-    /// (`-> T`), which trees show as nodes ([`super::optional`]).
+    /// (`-> T`), which trees show as nodes (`grammar/groups.rs`).
     pub groups: HashMap<String, Vec<Group>>,
 }
 
-/// The node kinds and fields canonicalization ([`super::canon`]) needs.
+/// The node kinds and fields canonicalization (`passes/simplify.rs`) needs.
 pub struct Canon {
     /// Token kinds that are names, for renaming.
     pub identifiers: &'static [&'static str],
@@ -158,8 +157,8 @@ const JS_CANON: Canon = Canon {
     ],
 };
 
-const RUST_GRAMMAR: &str = include_str!("grammars/rust.json");
-const JS_GRAMMAR: &str = include_str!("grammars/javascript.json");
+const RUST_GRAMMAR: &str = include_str!("grammar/grammars/rust.json");
+const JS_GRAMMAR: &str = include_str!("grammar/grammars/javascript.json");
 
 impl Lang {
     /// Every language, for `--lang` help.

@@ -2,69 +2,78 @@
 //! on tree-sitter trees (Rust, JavaScript) or bracket-and-line trees
 //! (other text).
 //!
-//! The pipeline of [`reduce`], each step switched by [`Options`]:
-//! 1. parse ([`tree`], [`text`]) with Φ per node kind ([`phi`]), optional
-//!    sequences as nodes ([`optional`]);
-//! 2. flatten recursive lists and squeeze single-child chains
-//!    ([`transform`]);
-//! 3. Coarse HDD, then HDD or HDD* ([`levels`]), through the engine's ddmin
-//!    with a rendering adapter ([`tester`], [`edits`]);
-//! 4. hoisting descendants of the same kind or supertype, or a list's
-//!    fitting elements ([`hoist`]), plain expressions ([`canon`]) and
-//!    inlining single-use bindings ([`inline`]), HDD* again after each
-//!    change;
-//! 5. renaming identifiers and shrinking literals ([`canon`]);
-//! 6. ddmin over the remaining tokens.
+//! The modules are layers; each imports only from the ones before it:
+//! - `tokens.rs`: the one lexical rule both bottom layers share (which
+//!   pieces of text fuse into one token);
+//! - `grammar/`: grammar analysis, no trees: `grammar.json` read, Φ per
+//!   node kind, Φ per slot, list separators, optional groups;
+//! - `lang.rs`: [`Lang`] and its [`Spec`], a language's grammar analysis
+//!   and tree-sitter language, built once per process;
+//! - `tree/`: the arena [`Tree`] and what works on it knowing no grammar:
+//!   rendering, bracket-and-line trees of plain text, the transforms;
+//! - `parse.rs`: tree-sitter's parse turned into the arena, Φ from the
+//!   [`Spec`], optional groups wrapped as nodes;
+//! - `passes/`: the reduction passes, testing rendered candidates;
+//! - `strategy.rs`: which steps run ([`Options`]), by name ([`Strategy`]);
+//! - this file: [`build_tree`] and the pipeline of [`reduce`].
 //!
-//! Output keeps each kept token's original whitespace ([`render`]).
+//! The pipeline of [`reduce`], each step switched by [`Options`]:
+//! 1. parse (`parse.rs`, or `tree/text.rs` for plain text) with Φ per node
+//!    kind (`grammar/phi.rs`, `grammar/slots.rs`), optional sequences as
+//!    nodes (`grammar/groups.rs`);
+//! 2. flatten recursive lists and squeeze single-child chains
+//!    (`tree/transform.rs`);
+//! 3. Coarse HDD, then HDD or HDD* (`passes/levels.rs`), through the
+//!    engine's ddmin with a rendering adapter (`passes/render_oracle.rs`,
+//!    `passes/edits.rs`);
+//! 4. hoisting descendants of the same kind or supertype, or a list's
+//!    fitting elements (`passes/hoist.rs`), plain expressions
+//!    (`passes/simplify.rs`) and inlining single-use bindings
+//!    (`passes/inline.rs`), HDD* again after each change;
+//! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
+//! 6. ddmin over the remaining tokens (`passes/edits.rs`).
+//!
+//! Output keeps each kept token's original whitespace (`tree/render.rs`).
 
-pub mod canon;
-pub mod edits;
-pub mod grammar;
-pub mod hoist;
-pub mod inline;
-pub mod lang;
-pub mod levels;
-pub mod optional;
-pub mod pattern;
-pub mod phi;
-pub mod render;
-pub mod slots;
-pub mod strategy;
-pub mod tester;
-pub mod text;
-pub mod transform;
-pub mod tree;
+mod grammar;
+mod lang;
+mod parse;
+mod passes;
+mod strategy;
+mod tokens;
+mod tree;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_real;
 
-pub use lang::Lang;
+pub use lang::{Lang, Spec, UnknownLang};
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
-pub use tree::Tree;
+pub use tree::{flatten, squeeze, Tree};
 
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
-use edits::{reduce_edits, Edit};
-use levels::{hdd_pass, hdd_star, LevelFilter};
-use render::{render_tree, Change};
-use tester::Tester;
+use passes::{
+    hdd_pass, hdd_star, hoist_pass, inline_pass, plain_expressions, rename_identifiers,
+    shrink_literals, token_pass, LevelFilter, Tester,
+};
+use tree::render_tree;
 
 /// Builds the tree HDD reduces: tree-sitter's for grammar languages (plain
 /// text's if the parser gives up), brackets and lines otherwise. Of
-/// `options`, `slots` (Φ by the slot a node fills, [`Tree::parse`]) and
-/// `groups` (optional sequences as nodes, [`optional`]) shape the tree.
+/// `options`, `slots` (Φ by the slot a node fills, `parse::parse`) and
+/// `groups` (optional sequences as nodes, `parse::wrap_groups`) shape the
+/// tree.
 pub fn build_tree(input: &[u8], lang: Lang, options: &Options) -> Tree {
     let Some((spec, mut tree)) = lang
         .spec()
-        .and_then(|spec| Some((spec, Tree::parse(input, spec, options.slots)?)))
+        .and_then(|spec| Some((spec, parse::parse(input, spec, options.slots)?)))
     else {
-        return text::parse_text(input);
+        return tree::parse_text(input);
     };
     if options.groups {
-        optional::wrap_groups(&mut tree, &spec.groups);
+        parse::wrap_groups(&mut tree, &spec.groups);
     }
     tree
 }
@@ -112,10 +121,10 @@ fn pipeline(
     tester: &Tester,
 ) -> Result<(), OracleError> {
     if options.flatten {
-        transform::flatten(tree);
+        flatten(tree);
     }
     if options.squeeze {
-        transform::squeeze(tree);
+        squeeze(tree);
     }
     let filter = |coarse| LevelFilter {
         coarse,
@@ -144,15 +153,15 @@ fn moves(
         let mut changed = false;
         if options.hoist {
             tester.step("hoist");
-            changed |= hoist::hoist_pass(tree, lang.spec(), tester)?;
+            changed |= hoist_pass(tree, lang.spec(), tester)?;
         }
         if let Some(spec) = canon {
             tester.step("plain");
-            changed |= canon::plain_expressions(tree, spec, tester)?;
+            changed |= plain_expressions(tree, spec, tester)?;
         }
         if let Some(spec) = inline {
             tester.step("inline");
-            changed |= inline::inline_pass(tree, spec, tester)?;
+            changed |= inline_pass(tree, spec, tester)?;
         }
         if !changed || tester.stopped() {
             return Ok(());
@@ -174,9 +183,9 @@ fn last_steps(
 ) -> Result<(), OracleError> {
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
         tester.step("rename");
-        canon::rename_identifiers(tree, spec, tester)?;
+        rename_identifiers(tree, spec, tester)?;
         tester.step("literals");
-        canon::shrink_literals(tree, spec, tester)?;
+        shrink_literals(tree, spec, tester)?;
     }
     if options.tokens {
         tester.step("tokens");
@@ -196,18 +205,4 @@ fn run(
         Repeat::Once => hdd_pass(tree, filter, Start::Halves, tester),
         Repeat::Fixpoint => hdd_star(tree, filter, Start::Halves, tester),
     }
-}
-
-/// ddmin over the remaining tokens, a removed token reading as nothing.
-fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
-    let empty = tree.intern("");
-    let edits: Vec<Edit> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
-        .map(|id| vec![(id, Change::Text(empty))])
-        .collect();
-    // Halves, not single tokens: what is left often goes only in pairs
-    // (`: u64`), which single-token complements never find.
-    reduce_edits(tree, edits, Start::Halves, tester)
 }

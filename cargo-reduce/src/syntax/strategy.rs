@@ -24,7 +24,7 @@ pub struct Options {
     /// its kind's (`0` for any expression where any expression goes).
     pub slots: bool,
     /// Optional sequences of the grammar (`-> T`, `= value`) as nodes
-    /// with Φ "" (the ECFG view, [`super::optional`]).
+    /// with Φ "" (the ECFG view, `grammar/groups.rs`).
     pub groups: bool,
     /// Flatten left/right-recursive chains (Listing 5).
     pub flatten: bool,

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::render::{render, render_tree, Change};
+use super::grammar::is_group;
+use super::tree::{render, render_node, render_tree, Change};
 use super::*;
 use crate::engine::{Candidate, TestRun};
 
@@ -130,8 +131,8 @@ fn trees_render_back_to_their_input() {
     ] {
         let mut tree = build_tree(&input, lang, &Strategy::Hdd.options());
         assert_eq!(render_tree(&tree), input, "{lang}");
-        transform::flatten(&mut tree);
-        transform::squeeze(&mut tree);
+        flatten(&mut tree);
+        squeeze(&mut tree);
         assert_eq!(render_tree(&tree), input, "{lang} after transforms");
     }
 }
@@ -308,8 +309,8 @@ fn optional_sequences_are_nodes_coarse_hdd_removes() {
     let groups: Vec<(&str, Vec<u8>)> = tree
         .preorder()
         .into_iter()
-        .filter(|&id| optional::is_group(tree.node(id).kind))
-        .map(|id| (tree.node(id).kind, canon::render_node(&tree, id)))
+        .filter(|&id| is_group(tree.node(id).kind))
+        .map(|id| (tree.node(id).kind, render_node(&tree, id)))
         .collect();
     let expected: [(&str, &[u8]); 3] = [
         ("(optional ->)", b"->u8"),

@@ -1,6 +1,6 @@
 //! End-to-end tests of HDD with real oracles: `rustc` and `node` run on
-//! every candidate through the `file` mode's command oracle. Skipped when
-//! the tool is not installed.
+//! every candidate through the `file` mode's command oracle. A test fails,
+//! naming the tool, when its tool is not on PATH.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -14,8 +14,11 @@ fn repo_file(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn have(tool: &str) -> bool {
-    which::which(tool).is_ok()
+/// Panics unless `tool` is on PATH, saying how to install it.
+fn require_tool(tool: &str, package: &str) {
+    if which::which(tool).is_err() {
+        panic!("this test needs `{tool}` on PATH: install it ({package})");
+    }
 }
 
 /// Reduces `input` with `strategy`, the command `sh script` as oracle, at
@@ -39,9 +42,7 @@ fn reduce_with_script(
 
 #[test]
 fn rust_file_keeps_the_rustc_type_mismatch() {
-    if !have("rustc") {
-        return;
-    }
+    require_tool("rustc", "rustup, https://rustup.rs");
     let input = std::fs::read(repo_file("corpus/examples/inventory.rs")).unwrap();
     let script = repo_file("corpus/examples/rustc-e0308.sh");
     let (out, tests, time) =
@@ -58,9 +59,7 @@ fn rust_file_keeps_the_rustc_type_mismatch() {
 
 #[test]
 fn js_file_keeps_the_node_exception() {
-    if !have("node") {
-        return;
-    }
+    require_tool("node", "apt-get install nodejs");
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("test.sh");
     std::fs::write(

@@ -7,7 +7,7 @@
 //!   into the node and the rest of the node is wrapped into a new node with
 //!   Φ "", so every list element becomes a removable sibling.
 
-use super::tree::{Body, NodeId, Tree};
+use super::{Body, NodeId, Tree};
 
 /// Kind of the nodes [`flatten`] creates.
 pub const FLATTENED: &str = "(flattened)";

@@ -1,4 +1,5 @@
-//! Canonicalization after deletion: shorter names, plainer literals.
+//! Simplifying after deletion (the `canon` part of a strategy): plain
+//! expressions, shorter names, plainer literals.
 //!
 //! Once nothing more can be deleted, what is left can still be made
 //! simpler. An expression may become the plainest one (`0`) where that is
@@ -13,11 +14,10 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::edits::{reduce_edits, Edit};
-use super::lang::Spec;
-use super::render::{render_tree, Change};
-use super::tester::Tester;
-use super::tree::{Body, NodeId, Tree};
+use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
+use crate::syntax::lang::Spec;
+use crate::syntax::tree::{render_node, render_tree, Body, Change, NodeId, Tree};
 
 /// Renames identifiers to fresh shorter names. Returns whether the text
 /// got shorter.
@@ -98,17 +98,6 @@ pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<
         }
     }
     reduce_edits(tree, edits, Start::Halves, tester)
-}
-
-/// The text of `id`'s tokens, without gaps.
-pub(super) fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
-    let mut text = Vec::new();
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        text.extend_from_slice(tree.leaf_text(n).unwrap_or_default());
-        stack.extend(tree.children(n).iter().rev());
-    }
-    text
 }
 
 /// The number of bytes of `id`'s tokens (gaps not counted).

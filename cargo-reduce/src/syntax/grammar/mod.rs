@@ -1,9 +1,23 @@
-//! A tree-sitter grammar's rules, read from its `grammar.json`.
+//! Grammar analysis, no trees: what a tree-sitter grammar says about the
+//! text of its node kinds, worked out once per language from its
+//! `grammar.json` (copies in `grammars/`).
 //!
-//! Only what Φ needs is kept: the rule tree of every named rule, the
-//! extras and the external tokens. Precedence, fields and reserved-word
-//! sets change how text parses, not which text a rule derives, so they are
-//! read as their content.
+//! This file reads the rules. Only what Φ needs is kept: the rule tree of
+//! every named rule, the extras and the external tokens. Precedence,
+//! fields and reserved-word sets change how text parses, not which text a
+//! rule derives, so they are read as their content. From the rules come Φ
+//! of every kind ([`phi`], with [`pattern`] for token patterns), Φ of a
+//! child by the slot it fills and the list separators ([`slots`]), and the
+//! optional sequences trees show as nodes ([`groups`]).
+
+mod groups;
+mod pattern;
+mod phi;
+mod slots;
+
+pub use groups::{is_group, optional_groups, Group, Member};
+pub use phi::rule_phis;
+pub use slots::child_phis;
 
 use serde_json::Value;
 

@@ -23,11 +23,10 @@
 use std::collections::VecDeque;
 
 use super::edits::{try_edit, Edit};
-use super::lang::Spec;
-use super::render::Change;
-use super::tester::Tester;
-use super::tree::{NodeId, Tree};
+use super::render_oracle::Tester;
 use crate::engine::OracleError;
+use crate::syntax::lang::Spec;
+use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// Replacements tried per node.
 pub const MAX_TRIES: usize = 8;

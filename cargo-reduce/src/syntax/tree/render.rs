@@ -5,10 +5,11 @@
 //! as its Φ (with its first token's whitespace, unless Φ is empty). Where
 //! two pieces would fuse into one token (`let` + `x`, `-` + `>`) a space is
 //! put between them, and after a line comment (a node marked
-//! [`super::tree::Node::ends_line`]) a newline. Spaces that separated
+//! [`super::Node::ends_line`]) a newline. Spaces that separated
 //! something now gone are dropped after `(`/`[` and before `)`/`]`/`,`/`;`.
 
-use super::tree::{Body, NodeId, StrId, Tree};
+use super::{Body, NodeId, StrId, Tree};
+use crate::syntax::tokens::fuses;
 
 /// How a node reads in one rendering, instead of its own content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,15 +20,6 @@ pub enum Change {
     Text(StrId),
     /// Hoisted: the descendant `NodeId` in its place.
     Node(NodeId),
-}
-
-/// True when byte `a` followed by byte `b` could read as one token:
-/// two word characters, two operator characters, or a digit and a dot.
-pub fn fuses(a: u8, b: u8) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-    let op = |c: u8| b"!#$%&*+-./:<=>?@^|~".contains(&c);
-    let number_dot = (a.is_ascii_digit() && b == b'.') || (a == b'.' && b.is_ascii_digit());
-    (word(a) && word(b)) || (op(a) && op(b)) || number_dot
 }
 
 /// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.
@@ -82,6 +74,17 @@ enum Item {
 /// Renders `tree` as it is.
 pub fn render_tree(tree: &Tree) -> Vec<u8> {
     render(tree, &|_| None)
+}
+
+/// The text of `id`'s tokens, without gaps.
+pub fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        text.extend_from_slice(tree.leaf_text(n).unwrap_or_default());
+        stack.extend(tree.children(n).iter().rev());
+    }
+    text
 }
 
 #[derive(Default)]

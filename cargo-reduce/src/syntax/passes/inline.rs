@@ -12,12 +12,11 @@
 use std::collections::HashMap;
 
 use super::edits::{try_edit, Edit};
-use super::lang::{Binding, Spec};
-use super::optional::is_group;
-use super::render::Change;
-use super::tester::Tester;
-use super::tree::{Body, NodeId, Tree};
+use super::render_oracle::Tester;
 use crate::engine::OracleError;
+use crate::syntax::grammar::is_group;
+use crate::syntax::lang::{Binding, Spec};
+use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
 /// Inlines single-use bindings until none can go. Returns whether the
 /// text got shorter.

@@ -8,14 +8,14 @@
 //! immediate token); `STRING` → itself; `PATTERN` → its shortest match;
 //! `SYMBOL` → that rule's Φ; aliases, fields and precedences → their
 //! content. External tokens have no rule: a language may give them a Φ
-//! ([`super::lang`]); otherwise, like anything unknown, a node keeps its
+//! ([`crate::syntax::lang`]); otherwise, like anything unknown, a node keeps its
 //! own text. Extras (comments) have Φ "", as they may appear anywhere.
 
 use std::collections::{HashMap, HashSet};
 
-use super::grammar::{Grammar, Rule};
 use super::pattern::shortest_match;
-use super::render::fuses;
+use super::{Grammar, Rule};
+use crate::syntax::tokens::fuses;
 
 /// A Φ under construction: its text, and whether its first token must be
 /// glued to what comes before (`token.immediate`).

@@ -8,12 +8,13 @@
 //! Coarse HDD cannot touch either. Here every run of children that matches
 //! an optional sequence of the parent's rule led by a token (`-> T`, `: T`
 //! and `= value` in `let`, `if guard` in a match arm) is wrapped in a node
-//! of its own with Φ "", so a single edit removes it.
+//! of its own with Φ "", so a single edit removes it. This module finds the
+//! groups in the grammar; [`crate::syntax::parse::wrap_groups`] wraps them in a
+//! tree.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::grammar::{Grammar, Rule};
-use super::tree::{Body, NodeId, Tree};
+use super::{Grammar, Rule};
 
 /// Start of the kind of every group node (`"(optional ->)"`).
 pub const PREFIX: &str = "(optional ";
@@ -181,83 +182,6 @@ fn optional_content(choice: &[Rule]) -> Option<&[Rule]> {
     }
 }
 
-/// Wraps every run of children that matches one of its parent's groups
-/// (the longest, where several do) in a node of the group's kind, Φ "".
-pub fn wrap_groups(tree: &mut Tree, groups: &HashMap<String, Vec<Group>>) {
-    for id in tree.preorder() {
-        let Some(groups) = groups.get(tree.node(id).kind) else {
-            continue;
-        };
-        let children = tree.children(id).to_vec();
-        let mut wrapped = Vec::with_capacity(children.len());
-        let mut i = 0;
-        while i < children.len() {
-            let best = groups
-                .iter()
-                .filter_map(|g| {
-                    let (end, pieces) = matches(tree, &g.members, &children, i)?;
-                    Some((end, g.kind, pieces))
-                })
-                .max_by_key(|(end, _, _)| *end);
-            match best {
-                Some((end, kind, pieces)) if end - i >= 2 => {
-                    wrapped.push(build(tree, kind, pieces));
-                    i = end;
-                }
-                _ => {
-                    wrapped.push(children[i]);
-                    i += 1;
-                }
-            }
-        }
-        tree.node_mut(id).body = Body::Inner(wrapped);
-    }
-    let root = tree.root();
-    tree.finish(root);
-}
-
-/// A matched child, or a nested group's match.
-enum Piece {
-    Child(NodeId),
-    Group(&'static str, Vec<Piece>),
-}
-
-/// Matches `members` against `children` from `at` (greedily, nested
-/// optional sequences taken where they match): the end and the pieces.
-fn matches(
-    tree: &Tree,
-    members: &[Member],
-    children: &[NodeId],
-    at: usize,
-) -> Option<(usize, Vec<Piece>)> {
-    let mut pos = at;
-    let mut pieces = Vec::new();
-    for member in members {
-        match member {
-            Member::One(kinds) => {
-                let child = *children.get(pos)?;
-                let node = tree.node(child);
-                if node.separator || !kinds.contains(node.kind) {
-                    return None;
-                }
-                pieces.push(Piece::Child(child));
-                pos += 1;
-            }
-            Member::Optional(inner) => {
-                if let Some((end, inner_pieces)) = matches(tree, &inner.members, children, pos) {
-                    match inner_pieces.len() {
-                        0 => {}
-                        1 => pieces.extend(inner_pieces),
-                        _ => pieces.push(Piece::Group(inner.kind, inner_pieces)),
-                    }
-                    pos = end;
-                }
-            }
-        }
-    }
-    Some((pos, pieces))
-}
-
 /// The kind of a group led by `lead`. Kinds are `&'static` in trees;
 /// there are a few dozen, made once per grammar when its spec is built.
 fn group_kind(lead: &str) -> &'static str {
@@ -270,16 +194,4 @@ fn group_kind(lead: &str) -> &'static str {
     kinds
         .entry(lead.to_string())
         .or_insert_with(|| Box::leak(format!("{PREFIX}{lead})").into_boxed_str()))
-}
-
-fn build(tree: &mut Tree, kind: &'static str, pieces: Vec<Piece>) -> NodeId {
-    let children = pieces
-        .into_iter()
-        .map(|p| match p {
-            Piece::Child(c) => c,
-            Piece::Group(kind, inner) => build(tree, kind, inner),
-        })
-        .collect();
-    let empty = tree.empty();
-    tree.add(kind, empty, Body::Inner(children))
 }

@@ -5,8 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::grammar::{Grammar, Rule};
 use super::phi::RulePhis;
+use super::{Grammar, Rule};
 
 /// The Φ a child kind has in a parent kind, where the parent's rule says
 /// more than the child's own Φ, and the tokens that separate list

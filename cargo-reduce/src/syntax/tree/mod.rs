@@ -6,12 +6,21 @@
 //! node whose reduction has been decided becomes [`Body::Text`] (its Φ, a
 //! renamed identifier, a shrunk literal): its subtree is gone.
 //!
-//! Trees come from tree-sitter ([`Tree::parse`]) or from the bracket and
-//! line structure of plain text ([`super::text`]).
+//! Trees come from tree-sitter ([`super::parse`]) or from the bracket and
+//! line structure of plain text ([`text`]). What works on a tree without
+//! knowing its language lives beside the arena: turning it back into
+//! bytes ([`render`](mod@render)) and the thesis' transforms
+//! ([`transform`]). Nothing here reads a grammar or calls tree-sitter.
+
+mod render;
+mod text;
+mod transform;
+
+pub use render::{render, render_node, render_tree, Change};
+pub use text::parse_text;
+pub use transform::{flatten, squeeze};
 
 use std::collections::HashMap;
-
-use super::lang::Spec;
 
 /// Kind of the tokens made for text that tree-sitter shows in no node.
 pub const HIDDEN: &str = "(hidden)";
@@ -89,79 +98,10 @@ impl Tree {
         tree
     }
 
-    /// Parses `source` with the language of `spec`. `slots`: a node's Φ
-    /// is that of the slot it fills in its parent where that is shorter
-    /// (list elements read as "" either way).
-    pub fn parse(source: &[u8], spec: &Spec, slots: bool) -> Option<Self> {
-        let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&spec.language).ok()?;
-        let ts = parser.parse(source, None)?;
-        let mut tree = Tree::new(source.to_vec());
-        let mut phis: Vec<Option<Option<StrId>>> = vec![None; spec.phis.len()];
-        let mut in_parent_phis: HashMap<(u16, u16), Option<StrId>> = HashMap::new();
-        let mut cursor = ts.walk();
-        let mut parents: Vec<(NodeId, usize, u16)> = Vec::new();
-        loop {
-            let n = cursor.node();
-            let kind = usize::from(n.kind_id());
-            let kind_phi = match phis.get_mut(kind) {
-                Some(slot) => {
-                    *slot.get_or_insert_with(|| spec.phis[kind].as_deref().map(|p| tree.intern(p)))
-                }
-                None => None,
-            };
-            let in_parent = parents.last().and_then(|p| {
-                let key = (p.2, n.kind_id());
-                *in_parent_phis.entry(key).or_insert_with(|| {
-                    let phi = spec
-                        .child_phis
-                        .get(&key)
-                        .filter(|phi| slots || phi.is_empty());
-                    phi.map(|phi| tree.intern(phi))
-                })
-            });
-            let phi = match (in_parent, kind_phi) {
-                (Some(phi), _) if !n.is_missing() => phi,
-                (_, Some(phi)) if !n.is_error() && !n.is_missing() => phi,
-                _ => tree.intern_source(n.start_byte(), n.end_byte()),
-            };
-            if let Some(&(parent, _, _)) = parents.last() {
-                tree.fill_hidden(parent, n.start_byte());
-            }
-            let id = if n.child_count() == 0 {
-                tree.add_token(n.kind(), phi, n.start_byte(), n.end_byte())
-            } else {
-                tree.add(n.kind(), phi, Body::Inner(Vec::new()))
-            };
-            if let Some(&(parent, _, _)) = parents.last() {
-                tree.push_child(parent, id);
-            }
-            let node = &mut tree.nodes[id.0 as usize];
-            node.ends_line = n.is_extra() && source[n.start_byte()..].starts_with(b"//");
-            node.field = cursor.field_name();
-            node.separator = !n.is_named()
-                && parents
-                    .last()
-                    .is_some_and(|p| spec.separators.contains(&(p.2, n.kind_id())));
-            if cursor.goto_first_child() {
-                parents.push((id, n.end_byte(), n.kind_id()));
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                let Some((parent, end, _)) = parents.pop() else {
-                    tree.finish(NodeId(0));
-                    return Some(tree);
-                };
-                tree.fill_hidden(parent, end);
-                cursor.goto_parent();
-            }
-        }
-    }
-
     /// Hidden tokens (a raw string's `r#"`) have no node of their own: the
     /// non-blank text between the last token and `upto` becomes a token of
     /// `parent`, whose Φ is its text.
-    fn fill_hidden(&mut self, parent: NodeId, upto: usize) {
+    pub(crate) fn fill_hidden(&mut self, parent: NodeId, upto: usize) {
         let from = self.last_end as usize;
         let Some(gap) = self.source.get(from..upto) else {
             return;
@@ -247,7 +187,8 @@ impl Tree {
         StrId(0)
     }
 
-    fn intern_source(&mut self, start: usize, end: usize) -> StrId {
+    /// Interns the source text `start..end` (lossily decoded).
+    pub(crate) fn intern_source(&mut self, start: usize, end: usize) -> StrId {
         let text = String::from_utf8_lossy(&self.source[start..end]).into_owned();
         self.intern(&text)
     }

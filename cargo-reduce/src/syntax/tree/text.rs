@@ -8,7 +8,7 @@
 //! as Φ, so HDD removes a group whole or keeps it balanced (the final token
 //! pass may still remove a lone bracket).
 
-use super::tree::{NodeId, StrId, Tree};
+use super::{Body, NodeId, StrId, Tree};
 
 /// Builds the bracket-and-line tree of `source`.
 pub fn parse_text(source: &[u8]) -> Tree {
@@ -66,7 +66,7 @@ impl Builder {
     fn new(source: Vec<u8>) -> Self {
         let mut tree = Tree::new(source);
         let empty = tree.intern("");
-        let root = tree.add("file", empty, super::tree::Body::Inner(Vec::new()));
+        let root = tree.add("file", empty, Body::Inner(Vec::new()));
         Builder {
             tree,
             empty,
@@ -87,9 +87,7 @@ impl Builder {
         match top.line {
             Some(line) if !newline => line,
             _ => {
-                let line = self
-                    .tree
-                    .add("line", self.empty, super::tree::Body::Inner(Vec::new()));
+                let line = self.tree.add("line", self.empty, Body::Inner(Vec::new()));
                 self.tree.push_child(top.node, line);
                 top.line = Some(line);
                 line
@@ -109,9 +107,7 @@ impl Builder {
         }
         let line = self.line();
         if let Some(close) = closing(c) {
-            let group = self
-                .tree
-                .add("group", self.empty, super::tree::Body::Inner(Vec::new()));
+            let group = self.tree.add("group", self.empty, Body::Inner(Vec::new()));
             self.tree.push_child(line, group);
             let phi = self.tree.intern(&char::from(c).to_string());
             let open = self.tree.add_token("bracket", phi, start, end);
@@ -137,7 +133,7 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::render::render_tree;
+    use crate::syntax::tree::render_tree;
 
     #[test]
     fn text_tree_renders_back_to_its_input_and_groups_brackets() {

@@ -7,12 +7,12 @@
 //! all of them at once, then runs ddmin over the edits left *unapplied*,
 //! so the result is 1-minimal in the sense of HDD: applying any single
 //! further edit loses the failure. [`try_edit`] tests one edit alone
-//! (hoisting tries alternatives one by one).
+//! (hoisting tries alternatives one by one). [`token_pass`], the pipeline's
+//! last step, is the plainest list: drop this token.
 
-use super::render::{render, render_tree, Change};
-use super::tester::Tester;
-use super::tree::{NodeId, Tree};
+use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
+use crate::syntax::tree::{render, render_tree, Change, NodeId, Tree};
 
 /// Changes to some nodes, applied together.
 pub type Edit = Vec<(NodeId, Change)>;
@@ -94,4 +94,18 @@ fn commit<'e>(tree: &mut Tree, edits: impl Iterator<Item = &'e Edit>, tester: &T
         }
     }
     tester.accept(&render_tree(tree));
+}
+
+/// ddmin over the remaining tokens, a removed token reading as nothing.
+pub fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+    let empty = tree.intern("");
+    let edits: Vec<Edit> = tree
+        .preorder()
+        .into_iter()
+        .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
+        .map(|id| vec![(id, Change::Text(empty))])
+        .collect();
+    // Halves, not single tokens: what is left often goes only in pairs
+    // (`: u64`), which single-token complements never find.
+    reduce_edits(tree, edits, Start::Halves, tester)
 }

@@ -17,10 +17,9 @@
 //! repeated group, which tree-sitter's flat children do not show.
 
 use super::edits::{reduce_edits, Edit};
-use super::render::Change;
-use super::tester::Tester;
-use super::tree::{Body, NodeId, Tree};
+use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
+use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
 /// Which nodes of a level ddmin sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

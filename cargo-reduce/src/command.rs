@@ -19,6 +19,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use rustix::process::{kill_process_group, Pid, Signal};
 use wait_timeout::ChildExt;
 
 use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
@@ -295,10 +296,8 @@ fn wait(child: &mut Child, deadline: Instant, cancel: &Cancel<'_>) -> io::Result
 fn kill_group(child: &Child) {
     // The child leads its own group (process_group(0)), so its pid is the
     // group id; it has not been reaped yet, so the id cannot be reused.
-    let pgid = child.id() as libc::pid_t;
-    // SAFETY: killpg only sends a signal; a stale id is harmless here.
-    unsafe {
-        libc::killpg(pgid, libc::SIGKILL);
+    if let Some(pgid) = Pid::from_raw(child.id() as i32) {
+        let _ = kill_process_group(pgid, Signal::KILL);
     }
 }
 

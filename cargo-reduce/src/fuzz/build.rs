@@ -429,7 +429,6 @@ pub fn build_workers(
 /// it puts it back, so two cargo-reduce runs on one project must neither
 /// build at once nor read the lock while the other builds.
 fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
-    use std::os::fd::AsRawFd;
     let path = root.join("build.lock");
     let io = |source| BuildError::Io {
         path: path.clone(),
@@ -437,10 +436,8 @@ fn lock_builds(root: &Path) -> Result<std::fs::File, BuildError> {
     };
     std::fs::create_dir_all(root).map_err(io)?;
     let file = std::fs::File::create(&path).map_err(io)?;
-    // SAFETY: flock on a file descriptor this function owns.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(io(std::io::Error::last_os_error()));
-    }
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|errno| io(errno.into()))?;
     Ok(file)
 }
 

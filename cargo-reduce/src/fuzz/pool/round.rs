@@ -98,10 +98,9 @@ impl<'a> Round<'a> {
                 }
                 return Ok(self.finish());
             }
-            let fds: Vec<_> = busy.iter().map(|&s| self.worker_fd(s)).collect();
             let wait = next_watch.saturating_duration_since(Instant::now());
-            for ready in wait_readable(&fds, wait.as_millis() as i32)? {
-                self.drain(busy[ready])?;
+            for slot in self.wait_busy(&busy, wait)? {
+                self.drain(slot)?;
             }
             if Instant::now() >= next_watch {
                 self.watchdog()?;
@@ -110,10 +109,15 @@ impl<'a> Round<'a> {
         }
     }
 
-    fn worker_fd(&self, slot: usize) -> i32 {
-        self.crew.workers[slot]
-            .as_ref()
-            .map_or(-1, |w| w.event_fd())
+    /// Waits up to `wait` for events of the `busy` slots' workers; the
+    /// slots that have some (a busy slot without a worker is skipped).
+    fn wait_busy(&self, busy: &[usize], wait: Duration) -> Result<Vec<usize>, PoolError> {
+        let (slots, fds): (Vec<usize>, Vec<_>) = busy
+            .iter()
+            .filter_map(|&s| Some((s, self.crew.workers[s].as_ref()?.event_fd())))
+            .unzip();
+        let ready = wait_readable(&fds, wait.as_millis() as i32)?;
+        Ok(ready.into_iter().map(|i| slots[i]).collect())
     }
 
     /// Inputs below this index are needed: all of them, or those below the

@@ -4,14 +4,16 @@
 //! input's own file name (tools often look at the extension), the command
 //! runs in the invoking directory with the candidate's absolute path in
 //! place of every `{}` argument (or appended), and exit status 0 means
-//! interesting. Every test runs in a process group of its own, so a timeout
-//! or a cancelled test kills the whole group, grandchildren included, and a
+//! interesting. Every test runs in a process group of its own, which is
+//! killed when the test ends (by exiting, by a timeout or by a cancel), so
+//! nothing a test leaves running in the background outlives it, and a
 //! terminal's Ctrl-C reaches cargo-reduce alone, which then stops the tests
 //! it started.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -19,8 +21,11 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rustix::process::{kill_process_group, Pid, Signal};
-use wait_timeout::ChildExt;
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::io::Errno;
+use rustix::process::{
+    kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
+};
 
 use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
 use crate::unit::{concat_into, ByteAtom};
@@ -189,7 +194,8 @@ pub struct CommandOracle {
 }
 
 /// How often a running test looks at its cancel token. A child that exits
-/// wakes the waiter at once; this only bounds how late a cancel is seen.
+/// wakes the waiter at once (through a pidfd); this only bounds how late a
+/// cancel is seen.
 const CANCEL_POLL: Duration = Duration::from_millis(10);
 
 impl CommandOracle {
@@ -270,34 +276,88 @@ impl CommandOracle {
     }
 }
 
-/// Waits for `child` until `deadline` or until cancelled; kills its
-/// process group in those cases.
+/// Waits for `child` until it exits, `deadline` passes or `cancel` says
+/// so; then kills its process group in every case, so nothing the test
+/// started outlives it (`sleep 1000 &` in a test that exits at once), and
+/// reaps it.
 fn wait(child: &mut Child, deadline: Instant, cancel: &Cancel<'_>) -> io::Result<RunStatus> {
-    loop {
+    let pid = Pid::from_raw(child.id() as i32).expect("a child's pid is positive");
+    let exit = ExitWatch::new(pid);
+    let stopped = loop {
         let now = Instant::now();
-        let stop = if now >= deadline {
-            Some(RunStatus::TimedOut)
-        } else if cancel.is_cancelled() {
-            Some(RunStatus::Cancelled)
-        } else {
-            None
-        };
-        if let Some(why) = stop {
-            kill_group(child);
-            child.wait()?;
-            return Ok(why);
+        if now >= deadline {
+            break Some(RunStatus::TimedOut);
         }
-        if let Some(status) = child.wait_timeout((deadline - now).min(CANCEL_POLL))? {
-            return Ok(RunStatus::from_exit(status));
+        if cancel.is_cancelled() {
+            break Some(RunStatus::Cancelled);
         }
-    }
+        if exit.wait((deadline - now).min(CANCEL_POLL))? {
+            break None;
+        }
+    };
+    // The child leads its own group (process_group(0)), so its pid is the
+    // group id; it has not been reaped yet (after an exit it is a zombie),
+    // so the id cannot have been reused: the signal reaches the test's
+    // processes and nothing else. Processes that left the group (setsid,
+    // daemons) are out of reach.
+    let _ = kill_process_group(pid, Signal::KILL);
+    let status = child.wait()?;
+    Ok(stopped.unwrap_or_else(|| RunStatus::from_exit(status)))
 }
 
-fn kill_group(child: &Child) {
-    // The child leads its own group (process_group(0)), so its pid is the
-    // group id; it has not been reaped yet, so the id cannot be reused.
-    if let Some(pgid) = Pid::from_raw(child.id() as i32) {
-        let _ = kill_process_group(pgid, Signal::KILL);
+/// Waits for a child to exit without reaping it, so its process group can
+/// still be killed safely afterwards.
+enum ExitWatch {
+    /// A pidfd, readable once the process exited (Linux 5.3 and later).
+    PidFd(OwnedFd),
+    /// Without pidfds: `waitid(WNOWAIT)` every [`EXIT_POLL`].
+    Poll(Pid),
+}
+
+/// How often [`ExitWatch::Poll`] looks.
+const EXIT_POLL: Duration = Duration::from_millis(1);
+
+impl ExitWatch {
+    fn new(pid: Pid) -> Self {
+        match pidfd_open(pid, PidfdFlags::empty()) {
+            Ok(fd) => ExitWatch::PidFd(fd),
+            Err(_) => ExitWatch::Poll(pid),
+        }
+    }
+
+    /// Whether the process exited within `timeout`.
+    fn wait(&self, timeout: Duration) -> io::Result<bool> {
+        match self {
+            ExitWatch::PidFd(fd) => {
+                let mut fds = [PollFd::new(fd, PollFlags::IN)];
+                let timeout = Timespec {
+                    tv_sec: timeout.as_secs() as i64,
+                    tv_nsec: timeout.subsec_nanos().into(),
+                };
+                match poll(&mut fds, Some(&timeout)) {
+                    Ok(ready) => Ok(ready > 0),
+                    Err(Errno::INTR) => Ok(false),
+                    Err(err) => Err(err.into()),
+                }
+            }
+            ExitWatch::Poll(pid) => {
+                let until = Instant::now() + timeout;
+                loop {
+                    let options =
+                        WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+                    match waitid(WaitId::Pid(*pid), options) {
+                        Ok(Some(_)) => return Ok(true),
+                        Ok(None) | Err(Errno::INTR) => {}
+                        Err(err) => return Err(err.into()),
+                    }
+                    let now = Instant::now();
+                    if now >= until {
+                        return Ok(false);
+                    }
+                    std::thread::sleep(EXIT_POLL.min(until - now));
+                }
+            }
+        }
     }
 }
 
@@ -386,6 +446,75 @@ mod tests {
         let run = o.run(b"", &Cancel::by_limits(&limits)).unwrap();
         assert_eq!(run.status, RunStatus::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// Whether `pid` runs (a zombie does not: a PID 1 that does not reap
+    /// leaves the killed orphan as one).
+    fn running(pid: i32) -> bool {
+        match fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                !state.starts_with(['Z', 'X'])
+            }
+            Err(_) => false,
+        }
+    }
+
+    #[test]
+    fn background_processes_die_when_the_test_exits() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let o = oracle(
+            &[
+                "sh",
+                "-c",
+                "sleep 1000 & echo $! > \"$1\"; grep -q needle \"$2\"",
+                "sh",
+                pid_file.to_str().unwrap(),
+                "{}",
+            ],
+            5000,
+        );
+        let limits = Limits::none();
+        let run = o.run(b"needle", &Cancel::by_limits(&limits)).unwrap();
+        assert_eq!(run.status, RunStatus::Exited(0));
+        let pid: i32 = fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SIGKILL is sent before `run` returns; the orphan is reaped soon after.
+        let until = Instant::now() + Duration::from_secs(5);
+        while running(pid) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let survived = running(pid);
+        if survived {
+            let _ = rustix::process::kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
+        }
+        assert!(!survived, "the background `sleep 1000` outlived its test");
+    }
+
+    #[test]
+    fn exits_are_seen_without_reaping() {
+        for fallback in [false, true] {
+            let mut child = Command::new("sh").args(["-c", "exit 3"]).spawn().unwrap();
+            let pid = Pid::from_raw(child.id() as i32).unwrap();
+            let exit = if fallback {
+                ExitWatch::Poll(pid)
+            } else {
+                ExitWatch::new(pid)
+            };
+            let until = Instant::now() + Duration::from_secs(5);
+            while !exit.wait(Duration::from_millis(10)).unwrap() {
+                assert!(
+                    Instant::now() < until,
+                    "no exit seen (fallback: {fallback})"
+                );
+            }
+            // Not reaped yet: the status is still there to collect.
+            assert_eq!(child.wait().unwrap().code(), Some(3));
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The external-command oracle of `cargo reduce file`.
 //!
-//! Each candidate is written into a private temporary directory under the
-//! input's own file name (tools often look at the extension), the command
+//! Each candidate is written into a private temporary directory (0700,
+//! named `cargo-reduce-<pid>-…`, removed by a later run if this one is
+//! killed) under the input's own file name and with its permission bits
+//! (tools often look at the extension; a script stays executable), the command
 //! runs in the invoking directory with the candidate's absolute path in
 //! place of every `{}` argument (or appended), and exit status 0 means
 //! interesting. Every test runs in a process group of its own, which is
@@ -12,9 +14,9 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -24,7 +26,8 @@ use std::time::{Duration, Instant};
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{
-    kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
+    geteuid, kill_process_group, pidfd_open, test_kill_process, waitid, Pid, PidfdFlags, Signal,
+    WaitId, WaitIdOptions,
 };
 
 use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
@@ -158,8 +161,14 @@ pub struct RunResult {
     pub stderr_tail: String,
 }
 
-/// A private directory for one test at a time: the candidate file (under
-/// the input's name) and the captured standard error.
+/// The private directories are `cargo-reduce-<pid>-<random>` in the
+/// temporary directory: the pid tells a later run whether their owner is
+/// gone (a run killed by SIGKILL cannot remove them itself).
+const DIR_PREFIX: &str = "cargo-reduce-";
+
+/// A private directory for one test at a time (mode 0700): the candidate
+/// file (under the input's name, in a subdirectory, also 0700) and the
+/// captured standard error.
 struct Slot {
     _dir: tempfile::TempDir,
     candidate: PathBuf,
@@ -168,10 +177,13 @@ struct Slot {
 }
 
 impl Slot {
-    fn new(file_name: &OsStr) -> io::Result<Self> {
-        let dir = tempfile::Builder::new().prefix("cargo-reduce-").tempdir()?;
+    fn new(root: &Path, file_name: &OsStr) -> io::Result<Self> {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{DIR_PREFIX}{}-", std::process::id()))
+            .permissions(fs::Permissions::from_mode(0o700))
+            .tempdir_in(root)?;
         let inner = dir.path().join("candidate");
-        fs::create_dir(&inner)?;
+        fs::DirBuilder::new().mode(0o700).create(&inner)?;
         let candidate = inner.join(file_name);
         let stderr = dir.path().join("stderr");
         Ok(Slot {
@@ -183,10 +195,67 @@ impl Slot {
     }
 }
 
+/// Writes the candidate as a new file with exactly the permission bits
+/// `mode`, whatever the umask. A new file each time: the last one has
+/// `mode` too, which may not allow writing, and the test may have changed it.
+fn write_candidate(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.set_permissions(fs::Permissions::from_mode(mode))
+}
+
+/// Removes the `cargo-reduce-<pid>-*` directories in `root` that belong to
+/// this user and whose process no longer exists: what runs killed by
+/// SIGKILL (or a crash) left behind. Best effort; errors are ignored.
+fn remove_stale_dirs(root: &Path) {
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
+    let me = geteuid().as_raw();
+    for entry in entries.flatten() {
+        let Some(pid) = owner_pid(&entry.file_name()) else {
+            continue;
+        };
+        // The entry's own metadata: a symbolic link is never followed.
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if ours && !process_exists(pid) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The pid in a private directory's name `cargo-reduce-<pid>-<random>`.
+fn owner_pid(name: &OsStr) -> Option<Pid> {
+    let rest = name.to_str()?.strip_prefix(DIR_PREFIX)?;
+    let (pid, random) = rest.split_once('-')?;
+    if random.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Pid::from_raw(pid.parse().ok()?)
+}
+
+/// Whether a process `pid` exists (a zombie does; so does one of another
+/// user, which cannot have made a directory of ours but may reuse the pid).
+fn process_exists(pid: Pid) -> bool {
+    !matches!(test_kill_process(pid), Err(Errno::SRCH))
+}
+
 /// Runs the test command on candidates; an [`Oracle`] over byte atoms.
 pub struct CommandOracle {
     command: TestCommand,
     file_name: OsString,
+    /// The candidates' permission bits: INPUT's.
+    mode: u32,
+    /// Where the private directories go (`TMPDIR`).
+    temp_root: PathBuf,
     timeout: Mutex<Duration>,
     /// Free slots; a test takes one and gives it back, so `-j N` tests use
     /// N directories however many tests run.
@@ -199,12 +268,18 @@ pub struct CommandOracle {
 const CANCEL_POLL: Duration = Duration::from_millis(10);
 
 impl CommandOracle {
-    /// An oracle running `command` on candidates named `file_name`, each
-    /// test killed after `timeout`.
-    pub fn new(command: TestCommand, file_name: &OsStr, timeout: Duration) -> Self {
+    /// An oracle running `command` on candidates named `file_name` with
+    /// permission bits `mode` (INPUT's: `0o777` of its mode is used), each
+    /// test killed after `timeout`. Removes the private directories that
+    /// earlier runs, since dead, left in the temporary directory.
+    pub fn new(command: TestCommand, file_name: &OsStr, mode: u32, timeout: Duration) -> Self {
+        let temp_root = std::env::temp_dir();
+        remove_stale_dirs(&temp_root);
         CommandOracle {
             command,
             file_name: file_name.to_owned(),
+            mode: mode & 0o777,
+            temp_root,
             timeout: Mutex::new(timeout),
             slots: Mutex::new(Vec::new()),
         }
@@ -229,7 +304,7 @@ impl CommandOracle {
     ) -> io::Result<RunResult> {
         let mut slot = match self.slots.lock().expect("slot lock").pop() {
             Some(slot) => slot,
-            None => Slot::new(&self.file_name)?,
+            None => Slot::new(&self.temp_root, &self.file_name)?,
         };
         write(&mut slot.buffer);
         let result = self.run_in(&slot, cancel);
@@ -249,8 +324,13 @@ impl CommandOracle {
     }
 
     fn run_in(&self, slot: &Slot, cancel: &Cancel<'_>) -> io::Result<RunResult> {
-        fs::write(&slot.candidate, &slot.buffer)?;
-        let stderr = File::create(&slot.stderr)?;
+        write_candidate(&slot.candidate, &slot.buffer, self.mode)?;
+        let stderr = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&slot.stderr)?;
         let started = Instant::now();
         let mut child = self
             .command
@@ -395,12 +475,114 @@ mod tests {
     use crate::engine::Limits;
 
     fn oracle(argv: &[&str], timeout_ms: u64) -> CommandOracle {
+        oracle_with_mode(argv, 0o644, timeout_ms)
+    }
+
+    fn oracle_with_mode(argv: &[&str], mode: u32, timeout_ms: u64) -> CommandOracle {
         let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
         CommandOracle::new(
             TestCommand::new(&argv).unwrap(),
             OsStr::new("case.txt"),
+            mode,
             Duration::from_millis(timeout_ms),
         )
+    }
+
+    fn mode_of(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn directories_are_private_and_candidates_keep_the_input_mode() {
+        let out = tempfile::tempdir().unwrap();
+        let seen = out.path().join("candidate-path");
+        // Modes the umask would change, a read-only one (written twice),
+        // an executable one; setuid is not passed on.
+        for mode in [0o666, 0o444, 0o755, 0o600, 0o4755] {
+            let o = oracle_with_mode(
+                &[
+                    "sh",
+                    "-c",
+                    "printf %s \"$1\" > \"$0\"",
+                    seen.to_str().unwrap(),
+                ],
+                mode,
+                5000,
+            );
+            let limits = Limits::none();
+            for _ in 0..2 {
+                let run = o.run(b"bytes", &Cancel::by_limits(&limits)).unwrap();
+                assert_eq!(run.status, RunStatus::Exited(0));
+            }
+            let candidate = PathBuf::from(fs::read_to_string(&seen).unwrap());
+            assert_eq!(fs::read(&candidate).unwrap(), b"bytes");
+            assert_eq!(mode_of(&candidate), mode & 0o777, "candidate of {mode:o}");
+            let inner = candidate.parent().unwrap();
+            let dir = inner.parent().unwrap();
+            assert_eq!(mode_of(inner), 0o700);
+            assert_eq!(mode_of(dir), 0o700);
+            assert_eq!(mode_of(&dir.join("stderr")), 0o600);
+            let name = dir.file_name().unwrap().to_str().unwrap();
+            let own = format!("cargo-reduce-{}-", std::process::id());
+            assert!(name.starts_with(&own), "{name}");
+            drop(o);
+            assert!(!dir.exists(), "removed with the oracle");
+        }
+    }
+
+    #[test]
+    fn stale_directories_of_dead_runs_are_removed() {
+        let root = tempfile::tempdir().unwrap();
+        let make = |name: String| {
+            let dir = root.path().join(name);
+            fs::create_dir(&dir).unwrap();
+            fs::create_dir(dir.join("candidate")).unwrap();
+            fs::write(dir.join("candidate/case.txt"), "x").unwrap();
+            dir
+        };
+        // No process has this pid: the kernel's limit is 2^22.
+        let dead = 2_000_000_000;
+        let own = std::process::id();
+        let stale = make(format!("cargo-reduce-{dead}-a1B2c3"));
+        let live = make(format!("cargo-reduce-{own}-a1B2c3"));
+        let kept = [
+            live.clone(),
+            make("cargo-reduce-a1B2c3".to_string()), // older runs: no pid
+            make(format!("cargo-reduce-{dead}-")),
+            make(format!("cargo-reducer-{dead}-a1B2c3")),
+            make(format!("other-{dead}-a1B2c3")),
+        ];
+        let file = root.path().join(format!("cargo-reduce-{dead}-file"));
+        fs::write(&file, "").unwrap();
+        let link = root.path().join(format!("cargo-reduce-{dead}-link"));
+        std::os::unix::fs::symlink(&live, &link).unwrap();
+        // Another user's: only root can make one.
+        let foreign = geteuid().is_root().then(|| {
+            let dir = make(format!("cargo-reduce-{dead}-foreign"));
+            std::os::unix::fs::chown(&dir, Some(12345), Some(12345)).unwrap();
+            dir
+        });
+        remove_stale_dirs(root.path());
+        assert!(!stale.exists(), "stale directory removed");
+        for dir in kept.iter().chain(&foreign) {
+            assert!(dir.join("candidate/case.txt").exists(), "{}", dir.display());
+        }
+        assert!(file.exists());
+        assert!(fs::symlink_metadata(&link).is_ok());
+        assert_eq!(
+            owner_pid(OsStr::new("cargo-reduce-17-x")),
+            Pid::from_raw(17)
+        );
+        assert_eq!(owner_pid(OsStr::new("cargo-reduce-0-x")), None);
+        assert_eq!(owner_pid(OsStr::new("cargo-reduce-+17-x")), None);
+    }
+
+    #[test]
+    fn a_new_oracle_removes_stale_directories_in_the_temp_dir() {
+        let stale = std::env::temp_dir().join("cargo-reduce-2000000001-StAlE0");
+        fs::create_dir_all(stale.join("candidate")).unwrap();
+        let _oracle = oracle(&["true"], 5000);
+        assert!(!stale.exists());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! result so far.
 
 use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -123,7 +124,7 @@ pub fn run(
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, CliError> {
     let started = Instant::now();
-    let input = read_input(&args.input)?;
+    let (input, mode) = read_input(&args.input)?;
     let output = args
         .output
         .clone()
@@ -139,7 +140,8 @@ pub fn run(
     }
     let command = TestCommand::new(&args.command)?;
     let file_name = args.input.file_name().expect("a file has a name");
-    let oracle = CommandOracle::new(command, file_name, args.timeout.unwrap_or(INPUT_TIMEOUT));
+    let timeout = args.timeout.unwrap_or(INPUT_TIMEOUT);
+    let oracle = CommandOracle::new(command, file_name, mode, timeout);
     let plan = Plan::choose(args, &input);
     let mut started_message = serde_json::json!({
         "reason": "reduction-started", "input": args.input, "output": output,
@@ -223,8 +225,9 @@ pub fn run(
     })
 }
 
-/// Reads INPUT, refusing what cannot be reduced.
-fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
+/// Reads INPUT, refusing what cannot be reduced; its bytes and its mode
+/// (candidates get its permission bits).
+fn read_input(path: &Path) -> Result<(Vec<u8>, u32), CliError> {
     let bad = |what: String| CliError::new(Exit::BadInput, what);
     if path.is_dir() {
         return Err(bad(format!(
@@ -232,20 +235,25 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
             path.display()
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+    let unreadable = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => bad(format!(
             "INPUT `{}` does not exist: check the path",
             path.display()
         )),
         _ => bad(format!("cannot read INPUT `{}`: {e}", path.display())),
-    })?;
+    };
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let mode = std::fs::metadata(path)
+        .map_err(unreadable)?
+        .permissions()
+        .mode();
     if bytes.is_empty() {
         return Err(bad(format!(
             "INPUT `{}` is empty: there is nothing to reduce",
             path.display()
         )));
     }
-    Ok(bytes)
+    Ok((bytes, mode))
 }
 
 /// Runs the command on INPUT twice: it must be interesting both times.

@@ -45,6 +45,54 @@ pub enum CommandError {
     /// The program exists but cannot be executed.
     #[error("test command `{0}` is not executable: run `chmod +x {0}` or call it through its interpreter")]
     NotExecutable(String),
+    /// The program could not be started (after [`TestCommand::new`] found
+    /// it).
+    #[error("cannot run the test command `{command}`: {source}")]
+    Spawn {
+        /// The command as the user typed it.
+        command: String,
+        /// What failed.
+        source: io::Error,
+    },
+    /// Waiting for the test command failed (a system error, not the
+    /// command's fault).
+    #[error("cannot wait for the test command: {0}")]
+    Wait(#[source] io::Error),
+    /// The temporary directory cannot hold the candidates: `TMPDIR` is
+    /// missing, not a directory, not writable or full, or a test deleted
+    /// its private directory. Not the test command's fault as such: the
+    /// cure is a writable `TMPDIR`. The message names the directory
+    /// (never a private directory or file in it).
+    #[error("cannot write candidates in the temporary directory `{}`: {source}; set TMPDIR to a writable directory (and keep the test command from deleting its candidate's directory)", path.display())]
+    TempDir {
+        /// The temporary directory (`TMPDIR`, or `/tmp` without it).
+        path: PathBuf,
+        /// What failed, without the names of temporary files.
+        source: io::Error,
+    },
+}
+
+impl CommandError {
+    fn temp_dir(root: &Path, source: io::Error) -> Self {
+        CommandError::TempDir {
+            path: root.to_path_buf(),
+            source: without_path(source, root),
+        }
+    }
+}
+
+/// `error` without a file name in its message: `tempfile` adds the path it
+/// tried to its errors, which would leak a temporary name; the system's
+/// own error about `root` says the same without one.
+fn without_path(error: io::Error, root: &Path) -> io::Error {
+    if error.raw_os_error().is_some() || error.get_ref().is_none() {
+        return error;
+    }
+    match fs::metadata(root) {
+        Err(e) => e,
+        Ok(m) if !m.is_dir() => Errno::NOTDIR.into(),
+        Ok(_) => io::Error::from(error.kind()),
+    }
 }
 
 /// A test command, resolved: the program and its argument template.
@@ -157,7 +205,8 @@ pub struct RunResult {
     pub status: RunStatus,
     /// Wall time.
     pub elapsed: Duration,
-    /// The last lines of its standard error.
+    /// The last lines of its standard error, where the candidate's
+    /// temporary path reads as its file name (INPUT's).
     pub stderr_tail: String,
 }
 
@@ -296,15 +345,23 @@ impl CommandOracle {
         &self.command
     }
 
+    /// The private directories go into `root` rather than `TMPDIR`.
+    #[cfg(test)]
+    fn in_temp_dir(mut self, root: &Path) -> Self {
+        self.temp_root = root.to_path_buf();
+        self
+    }
+
     /// Runs the command on the bytes `write` puts into the buffer.
     pub fn run_with(
         &self,
         write: impl FnOnce(&mut Vec<u8>),
         cancel: &Cancel<'_>,
-    ) -> io::Result<RunResult> {
+    ) -> Result<RunResult, CommandError> {
         let mut slot = match self.slots.lock().expect("slot lock").pop() {
             Some(slot) => slot,
-            None => Slot::new(&self.temp_root, &self.file_name)?,
+            None => Slot::new(&self.temp_root, &self.file_name)
+                .map_err(|e| CommandError::temp_dir(&self.temp_root, e))?,
         };
         write(&mut slot.buffer);
         let result = self.run_in(&slot, cancel);
@@ -313,7 +370,7 @@ impl CommandOracle {
     }
 
     /// Runs the command on `bytes`.
-    pub fn run(&self, bytes: &[u8], cancel: &Cancel<'_>) -> io::Result<RunResult> {
+    pub fn run(&self, bytes: &[u8], cancel: &Cancel<'_>) -> Result<RunResult, CommandError> {
         self.run_with(
             |buf| {
                 buf.clear();
@@ -323,14 +380,16 @@ impl CommandOracle {
         )
     }
 
-    fn run_in(&self, slot: &Slot, cancel: &Cancel<'_>) -> io::Result<RunResult> {
-        write_candidate(&slot.candidate, &slot.buffer, self.mode)?;
+    fn run_in(&self, slot: &Slot, cancel: &Cancel<'_>) -> Result<RunResult, CommandError> {
+        let temp_dir = |e| CommandError::temp_dir(&self.temp_root, e);
+        write_candidate(&slot.candidate, &slot.buffer, self.mode).map_err(temp_dir)?;
         let stderr = fs::OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
             .mode(0o600)
-            .open(&slot.stderr)?;
+            .open(&slot.stderr)
+            .map_err(temp_dir)?;
         let started = Instant::now();
         let mut child = self
             .command
@@ -340,18 +399,19 @@ impl CommandOracle {
             .stderr(stderr)
             .process_group(0)
             .spawn()
-            .map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot run `{}`: {e}", self.command.display),
-                )
+            .map_err(|source| CommandError::Spawn {
+                command: self.command.display.clone(),
+                source,
             })?;
         let timeout = *self.timeout.lock().expect("timeout lock");
-        let status = wait(&mut child, started + timeout, cancel)?;
+        let status = wait(&mut child, started + timeout, cancel).map_err(CommandError::Wait)?;
         Ok(RunResult {
             status,
             elapsed: started.elapsed(),
-            stderr_tail: tail(&slot.stderr),
+            stderr_tail: tail(&slot.stderr).replace(
+                &*slot.candidate.to_string_lossy(),
+                &self.file_name.to_string_lossy(),
+            ),
         })
     }
 }
@@ -697,6 +757,71 @@ mod tests {
             // Not reaped yet: the status is still there to collect.
             assert_eq!(child.wait().unwrap().code(), Some(3));
         }
+    }
+
+    /// The error of a run that cannot write its candidate, checked for a
+    /// message that names `root`, says what to do and leaks no temporary name.
+    fn expect_temp_dir_error(result: Result<RunResult, CommandError>, root: &Path) {
+        let err = result.unwrap_err();
+        let message = err.to_string();
+        assert!(
+            matches!(&err, CommandError::TempDir { path, .. } if path == root),
+            "{err:?}"
+        );
+        assert!(
+            message.contains(&format!("`{}`", root.display())),
+            "{message}"
+        );
+        assert!(
+            message.contains("set TMPDIR to a writable directory"),
+            "{message}"
+        );
+        assert!(!message.contains(DIR_PREFIX), "{message}");
+    }
+
+    #[test]
+    fn a_missing_or_unusable_temp_dir_is_its_own_error() {
+        let limits = Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        for root in [missing, file] {
+            let o = oracle(&["true"], 5000).in_temp_dir(&root);
+            expect_temp_dir_error(o.run(b"x", &cancel), &root);
+        }
+    }
+
+    #[test]
+    fn a_test_that_deletes_its_directory_gets_the_temp_dir_error() {
+        let limits = Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        let root = tempfile::tempdir().unwrap();
+        let o = oracle(
+            &[
+                "sh",
+                "-c",
+                "rm -rf \"$(dirname \"$(dirname \"$1\")\")\"",
+                "sh",
+                "{}",
+            ],
+            5000,
+        )
+        .in_temp_dir(root.path());
+        assert_eq!(o.run(b"x", &cancel).unwrap().status, RunStatus::Exited(0));
+        expect_temp_dir_error(o.run(b"x", &cancel), root.path());
+    }
+
+    #[test]
+    fn stderr_names_the_candidate_by_its_file_name() {
+        let o = oracle(
+            &["sh", "-c", "echo \"$1: bad\" >&2; exit 1", "sh", "{}"],
+            5000,
+        );
+        let limits = Limits::none();
+        let run = o.run(b"", &Cancel::by_limits(&limits)).unwrap();
+        assert_eq!(run.stderr_tail, "case.txt: bad");
     }
 
     #[test]

@@ -75,7 +75,19 @@ impl From<anyhow::Error> for CliError {
 
 impl From<crate::command::CommandError> for CliError {
     fn from(e: crate::command::CommandError) -> Self {
-        CliError::new(Exit::BadCommand, e.to_string())
+        CliError::new(command_exit(&e), e.to_string())
+    }
+}
+
+/// The exit status for a test command's error: the command's own problems
+/// are [`Exit::BadCommand`]; an unusable temporary directory
+/// (`CommandError::TempDir`, the environment's problem) and a failed wait
+/// are [`Exit::Failure`] for now.
+pub fn command_exit(e: &crate::command::CommandError) -> Exit {
+    use crate::command::CommandError as C;
+    match e {
+        C::Missing | C::NotFound(_) | C::NotExecutable(_) | C::Spawn { .. } => Exit::BadCommand,
+        C::TempDir { .. } | C::Wait(_) => Exit::Failure,
     }
 }
 

@@ -17,11 +17,11 @@ use clap::Args;
 
 use super::options::{parse_seconds, LangArg, ReduceOptions};
 use super::report::{Finished, ReductionProgress, Reporter};
-use crate::command::{CommandOracle, RunResult, RunStatus, TestCommand};
+use crate::command::{CommandError, CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::engine::{
     ddmin, Cancel, Context, Counters, Limits, OracleError, OutcomeCache, StopReason,
 };
-use crate::error::{CliError, Exit};
+use crate::error::{command_exit, CliError, Exit};
 use crate::output::{default_output_path, same_file, write_atomically};
 use crate::syntax::{self, Lang, Strategy};
 use crate::unit::{concat_into, Units};
@@ -198,8 +198,12 @@ pub fn run(
         )
     })?;
     if let Some(e) = error {
+        let exit = match e.downcast_ref::<CommandError>() {
+            Some(e @ CommandError::TempDir { .. }) => command_exit(e),
+            _ => Exit::Failure,
+        };
         return Err(CliError::new(
-            Exit::Failure,
+            exit,
             format!(
                 "{e}; the best result so far ({} bytes) is in `{}`",
                 reduced.len(),
@@ -268,12 +272,7 @@ fn check_input(
     let cancel = Cancel::by_limits(limits);
     let mut slowest = Duration::ZERO;
     for attempt in 0..2 {
-        let run = oracle.run(input, &cancel).map_err(|e| {
-            CliError::new(
-                Exit::BadCommand,
-                format!("cannot run the test command: {e}"),
-            )
-        })?;
+        let run = oracle.run(input, &cancel)?;
         counters.add_test();
         slowest = slowest.max(run.elapsed);
         match run.status {
@@ -397,7 +396,11 @@ fn final_check(
     let limits = Limits::none();
     let run = oracle
         .run(reduced, &Cancel::by_limits(&limits))
-        .map_err(|e| CliError::new(Exit::Failure, format!("cannot run the test command: {e}")))?;
+        .map_err(|e| match e {
+            // It ran before: a failure now is not the command's fault.
+            CommandError::Spawn { .. } => CliError::new(Exit::Failure, e.to_string()),
+            e => CliError::from(e),
+        })?;
     counters.add_test();
     if run.status.is_interesting() {
         return Ok(());

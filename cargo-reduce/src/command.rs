@@ -33,7 +33,7 @@ use rustix::process::{
 use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
 use crate::unit::{concat_into, ByteAtom};
 
-/// Why a test command cannot be used.
+/// Why a test command cannot be used, or a test cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
     /// No command was given after `--`.

@@ -99,7 +99,20 @@ impl From<crate::output::OutputError> for Error {
 
 impl From<crate::command::CommandError> for Error {
     fn from(e: crate::command::CommandError) -> Self {
-        Error::new(Exit::BadCommand, e.to_string())
+        Error::new(command_exit(&e), e.to_string())
+    }
+}
+
+/// The exit status for a test command's error: the command's own problems
+/// are [`Exit::BadCommand`]; an unusable temporary directory
+/// (`CommandError::TempDir`, the environment's problem) is
+/// [`Exit::Environment`]; a failed wait is [`Exit::Failure`].
+pub fn command_exit(e: &crate::command::CommandError) -> Exit {
+    use crate::command::CommandError as C;
+    match e {
+        C::Missing | C::NotFound(_) | C::NotExecutable(_) | C::Spawn { .. } => Exit::BadCommand,
+        C::TempDir { .. } => Exit::Environment,
+        C::Wait(_) => Exit::Failure,
     }
 }
 

@@ -222,10 +222,17 @@ pub fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
     };
     let uid = fs::metadata("/proc/self")?.uid();
     let dir = std::env::temp_dir().join(format!("cargo-reduce-locks-{uid}"));
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)?;
+    // Not recursive: a missing TMPDIR is the user's to fix, not to create.
+    match fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    if fs::symlink_metadata(&dir)?.uid() != uid {
+        return Err(io::Error::other(format!(
+            "`{}` belongs to another user",
+            dir.display()
+        )));
+    }
     let absolute = std::path::absolute(resolved)?;
     let key = xxhash_rust::xxh3::xxh3_128(absolute.as_os_str().as_encoded_bytes());
     let file = fs::File::create(dir.join(format!("{key:032x}.lock")))?;

@@ -159,3 +159,26 @@ fn no_command_is_a_usage_error() {
     sb.run(&["file", "in.txt"]).expect_code(2);
     assert!(!sb.exists("in.reduced.txt"));
 }
+
+#[test]
+fn unusable_tmpdir_is_named_without_temporary_names() {
+    let sb = sandbox();
+    let missing = sb.join("no-such-dir");
+    let run = Run(sb
+        .cmd(&["file", "in.txt", "--", "grep", "-q", "alpha"])
+        .env("TMPDIR", &missing)
+        .output()
+        .expect("spawn cargo-reduce"));
+    // The environment's problem, not the test command's (4).
+    assert_eq!(run.code(), 10, "{}", run.stderr());
+    assert!(!missing.exists(), "TMPDIR is not created");
+    let stderr = run.stderr();
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(
+        stderr.contains(&format!("`{}`", missing.display()))
+            && stderr.contains("set TMPDIR to a writable directory")
+            && !stderr.contains("cargo-reduce-"),
+        "{stderr}"
+    );
+    assert!(!sb.exists("in.reduced.txt"));
+}

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use super::message::{How, Plan as PlanMessage};
 use super::{Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
-use crate::command::{CommandOracle, RunResult, RunStatus, TestCommand};
+use std::os::unix::fs::MetadataExt;
+
+use crate::command::{CommandError, CommandOracle, RunResult, RunStatus, TestCommand};
 use crate::engine::{ddmin, Cancel, OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::output::{default_output_path, same_file, shown, Destination};
@@ -41,7 +43,7 @@ const INPUT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Reduces one file; returns the exit status (success, or interrupted).
 pub fn run(request: &FileRequest, settings: &Settings, events: &dyn Events) -> Result<Exit, Error> {
-    let bytes = read_input(&request.input)?;
+    let (bytes, mode) = read_input(&request.input)?;
     let output = request
         .output
         .clone()
@@ -59,7 +61,12 @@ pub fn run(request: &FileRequest, settings: &Settings, events: &dyn Events) -> R
     let command = TestCommand::new(&request.command)?;
     let file_name = request.input.file_name().expect("a file has a name");
     let mut subject = FileSubject {
-        oracle: CommandOracle::new(command, file_name, request.timeout.unwrap_or(INPUT_TIMEOUT)),
+        oracle: CommandOracle::new(
+            command,
+            file_name,
+            mode,
+            request.timeout.unwrap_or(INPUT_TIMEOUT),
+        ),
         plan: Plan::choose(request, &bytes),
         timeout: request.timeout,
         path: &request.input,
@@ -130,29 +137,32 @@ impl Plan {
     }
 }
 
-/// Reads INPUT, refusing what cannot be reduced.
-fn read_input(path: &Path) -> Result<Vec<u8>, Error> {
+/// Reads INPUT, refusing what cannot be reduced; its bytes and its mode
+/// (candidates get its permission bits).
+fn read_input(path: &Path) -> Result<(Vec<u8>, u32), Error> {
     let bad = |what: String| Error::new(Exit::BadInput, what);
     if path.is_dir() {
         return Err(bad(format!(
             "INPUT `{}` is a directory: give the path of one file to reduce",
-            path.display()
+            shown(path)
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+    let unreadable = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => bad(format!(
             "INPUT `{}` does not exist: check the path",
-            path.display()
+            shown(path)
         )),
-        _ => bad(format!("cannot read INPUT `{}`: {e}", path.display())),
-    })?;
+        _ => bad(format!("cannot read INPUT `{}`: {e}", shown(path))),
+    };
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let mode = std::fs::metadata(path).map_err(unreadable)?.mode();
     if bytes.is_empty() {
         return Err(bad(format!(
             "INPUT `{}` is empty: there is nothing to reduce",
-            path.display()
+            shown(path)
         )));
     }
-    Ok(bytes)
+    Ok((bytes, mode))
 }
 
 /// A file and its test command.
@@ -212,7 +222,11 @@ impl Subject for FileSubject<'_> {
         let result = self
             .oracle
             .run(bytes, &Cancel::by_limits(&crate::engine::Limits::none()))
-            .map_err(|e| Error::new(Exit::Failure, format!("cannot run the test command: {e}")))?;
+            .map_err(|e| match e {
+                // It ran before: a failure now is not the command's fault.
+                CommandError::Spawn { .. } => Error::new(Exit::Failure, e.to_string()),
+                e => Error::from(e),
+            })?;
         run.counters.add_test();
         if result.status.is_interesting() {
             return Ok(());

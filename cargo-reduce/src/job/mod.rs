@@ -279,8 +279,12 @@ pub fn reduce(
         let _ = std::fs::remove_file(resolved);
     }
     if let Some(e) = error {
+        let exit = match e.downcast_ref::<crate::command::CommandError>() {
+            Some(e) => crate::error::command_exit(e),
+            None => Exit::Failure,
+        };
         return Err(Error::new(
-            Exit::Failure,
+            exit,
             format!(
                 "reducing `{}` failed: {e}; the best result so far ({} bytes) is in `{}`",
                 shown(job.input),
@@ -341,8 +345,11 @@ fn lock_output(output: &Destination) -> Result<std::fs::File, Error> {
             ),
         )),
         Err(e) => Err(Error::new(
-            Exit::Failure,
-            format!("cannot lock `{}` for writing: {e}", shown(output.path())),
+            Exit::Environment,
+            format!(
+                "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
+                shown(&std::env::temp_dir())
+            ),
         )),
     }
 }

@@ -31,7 +31,7 @@ fn reduce_with_script(
 ) -> (Vec<u8>, u64, Duration) {
     let argv: Vec<OsString> = vec!["sh".into(), script.into()];
     let command = TestCommand::new(&argv).unwrap();
-    let oracle = CommandOracle::new(command, file_name.as_ref(), Duration::from_secs(20));
+    let oracle = CommandOracle::new(command, file_name.as_ref(), 0o644, Duration::from_secs(20));
     let run = TestRun::new();
     let ctx = run.ctx(2);
     let lang = Lang::detect(Some(Path::new(file_name)), input);

@@ -1,5 +1,6 @@
 //! A crew: the shared memory plus one worker per slot, started together and
-//! respawned one by one; rounds are loaded into it and run by `round`.
+//! respawned one by one; rounds are loaded into it and run by `round`
+//! (which uses the crew; the crew knows nothing of rounds).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -7,10 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::error::PoolError;
 use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
-use super::round::Round;
 use super::shm::{Batch, RoundParams, SharedMemory};
 use super::worker::{Launch, Worker};
-use super::{Outcome, PoolOptions};
+use super::PoolOptions;
 
 /// How long a worker may take to start and run the target's init code.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
@@ -114,31 +114,21 @@ impl Crew {
         Ok(self.shm.load_round(batch, params)?)
     }
 
-    /// Runs the loaded round of `count` inputs; the outcome of every input
-    /// that was run (all those below the lowest accepted one, at least).
-    pub fn run_round(
-        &mut self,
-        count: usize,
-        accept: &(dyn Fn(&Outcome) -> bool + Sync),
-    ) -> Result<Vec<Option<Outcome>>, PoolError> {
+    /// Prepares the next round: starts missing workers, counts the
+    /// generation, and returns the slots to send it to. A fork server's new
+    /// child that has not said hello yet joins a later round rather than
+    /// holding this one up, unless no worker is ready at all.
+    pub(super) fn begin_round(&mut self) -> Result<Vec<usize>, PoolError> {
         self.ensure_all()?;
         self.generation += 1;
-        // A fork server's new child that has not said hello yet joins a
-        // later round rather than holding this one up, unless no worker is
-        // ready at all.
         let ready: Vec<usize> = (0..self.jobs())
             .filter(|&s| self.workers[s].as_mut().is_some_and(Worker::ready))
             .collect();
-        let slots = if ready.is_empty() {
+        Ok(if ready.is_empty() {
             (0..self.jobs()).collect()
         } else {
             ready
-        };
-        let mut round = Round::new(self, count, accept);
-        for slot in slots {
-            round.start(slot, None)?;
-        }
-        round.run()
+        })
     }
 
     /// Sends the current round to `slot`'s worker (starting one if the slot

@@ -7,6 +7,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Duration;
 
+use rustix::process::Signal;
+
 use super::protocol::{
     split_panic_text, Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
 };
@@ -226,21 +228,25 @@ fn failure_from_note(note: &Note) -> Option<Failure> {
     Some(failure)
 }
 
+/// The signals a failure names: how fuzz targets die.
+const SIGNAL_NAMES: [(Signal, &str); 9] = [
+    (Signal::ABORT, "SIGABRT"),
+    (Signal::BUS, "SIGBUS"),
+    (Signal::FPE, "SIGFPE"),
+    (Signal::ILL, "SIGILL"),
+    (Signal::KILL, "SIGKILL"),
+    (Signal::SEGV, "SIGSEGV"),
+    (Signal::TRAP, "SIGTRAP"),
+    (Signal::PIPE, "SIGPIPE"),
+    (Signal::TERM, "SIGTERM"),
+];
+
 /// `SIGSEGV` for 11, and so on; the number for signals without a name here.
 pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGTRAP => "SIGTRAP",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGTERM => "SIGTERM",
-        _ => return format!("signal {signal}"),
-    };
-    name.to_string()
+    match SIGNAL_NAMES.iter().find(|(s, _)| s.as_raw() == signal) {
+        Some((_, name)) => name.to_string(),
+        None => format!("signal {signal}"),
+    }
 }
 
 #[cfg(test)]
@@ -292,7 +298,7 @@ mod tests {
 
     #[test]
     fn parent_kill_reasons_win_over_the_signal() {
-        let killed = ExitStatus::from_raw(libc::SIGKILL);
+        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
         let timeout = classify_death(
             Some(KillReason::Timeout(Duration::from_secs(1))),
             None,
@@ -301,12 +307,12 @@ mod tests {
         assert_eq!(timeout.map(|f| f.kind), Some(FailureKind::Timeout));
         assert_eq!(classify_death(Some(KillReason::Stale), None, killed), None);
         let plain = classify_death(None, None, killed).map(|f| f.kind);
-        assert_eq!(plain, Some(FailureKind::Signal(libc::SIGKILL)));
+        assert_eq!(plain, Some(FailureKind::Signal(Signal::KILL.as_raw())));
     }
 
     #[test]
     fn notes_explain_signals() {
-        let aborted = ExitStatus::from_raw(libc::SIGABRT);
+        let aborted = ExitStatus::from_raw(Signal::ABORT.as_raw());
         let note = Note {
             kind: NOTE_MALLOC_LIMIT,
             arg: 1 << 32,

@@ -32,6 +32,7 @@ pub use error::PoolError;
 pub use failure::{normalize_message, Failure, FailureKind, Signature};
 
 use crew::Crew;
+use round::run_round;
 use shm::Batch;
 
 /// A round's inputs are written to shared memory in parts of about this
@@ -206,7 +207,7 @@ impl WorkerPool {
                 batch.ends.push(batch.data.len() as u64);
             }
             crew.load(&batch, accept_pass)?;
-            let part = crew.run_round(batch.len(), accept)?;
+            let part = run_round(&mut crew, batch.len(), accept)?;
             let accepted = part.iter().position(|o| o.as_ref().is_some_and(accept));
             outcomes.extend(part);
             if let Some(index) = accepted {
@@ -247,7 +248,7 @@ impl WorkerPool {
             ends: vec![input.len() as u64],
         };
         crew.load(&batch, true)?;
-        crew.run_round(1, &|_| true)?;
+        run_round(&mut crew, 1, &|_| true)?;
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(Some(text.trim_end().to_string())),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),

@@ -31,9 +31,25 @@ struct Watch {
     since: Instant,
 }
 
+/// Runs the round of `count` inputs loaded into `crew`; the outcome of
+/// every input that was run (all those below the lowest accepted one, at
+/// least).
+pub(crate) fn run_round(
+    crew: &mut Crew,
+    count: usize,
+    accept: &(dyn Fn(&Outcome) -> bool + Sync),
+) -> Result<Vec<Option<Outcome>>, PoolError> {
+    let slots = crew.begin_round()?;
+    let mut round = Round::new(crew, count, accept);
+    for slot in slots {
+        round.start(slot, None)?;
+    }
+    round.run()
+}
+
 /// The state of the round in progress.
-pub(crate) struct Round<'a> {
-    pub(super) crew: &'a mut Crew,
+struct Round<'a> {
+    crew: &'a mut Crew,
     accept: &'a (dyn Fn(&Outcome) -> bool + Sync),
     outcomes: Vec<Option<Outcome>>,
     busy: Vec<bool>,
@@ -43,7 +59,7 @@ pub(crate) struct Round<'a> {
 }
 
 impl<'a> Round<'a> {
-    pub fn new(
+    fn new(
         crew: &'a mut Crew,
         count: usize,
         accept: &'a (dyn Fn(&Outcome) -> bool + Sync),
@@ -66,7 +82,7 @@ impl<'a> Round<'a> {
 
     /// Sends the round to `slot` (respawning its worker if needed, or if the
     /// old one turns out to be dead).
-    pub fn start(&mut self, slot: usize, resume: Option<(u64, u64)>) -> Result<(), PoolError> {
+    fn start(&mut self, slot: usize, resume: Option<(u64, u64)>) -> Result<(), PoolError> {
         if let Err(err) = self.crew.send_round(slot, resume) {
             let PoolError::Io(_) = err else {
                 return Err(err);
@@ -86,7 +102,7 @@ impl<'a> Round<'a> {
     }
 
     /// Runs the event loop until every needed input has an outcome.
-    pub fn run(mut self) -> Result<Vec<Option<Outcome>>, PoolError> {
+    fn run(mut self) -> Result<Vec<Option<Outcome>>, PoolError> {
         let tick = (self.crew.options.timeout / 8)
             .clamp(Duration::from_millis(2), Duration::from_millis(50));
         let mut next_watch = Instant::now() + tick;
@@ -98,10 +114,9 @@ impl<'a> Round<'a> {
                 }
                 return Ok(self.finish());
             }
-            let fds: Vec<_> = busy.iter().map(|&s| self.worker_fd(s)).collect();
             let wait = next_watch.saturating_duration_since(Instant::now());
-            for ready in wait_readable(&fds, wait.as_millis() as i32)? {
-                self.drain(busy[ready])?;
+            for slot in self.wait_busy(&busy, wait)? {
+                self.drain(slot)?;
             }
             if Instant::now() >= next_watch {
                 self.watchdog()?;
@@ -110,10 +125,15 @@ impl<'a> Round<'a> {
         }
     }
 
-    fn worker_fd(&self, slot: usize) -> i32 {
-        self.crew.workers[slot]
-            .as_ref()
-            .map_or(-1, |w| w.event_fd())
+    /// Waits up to `wait` for events of the `busy` slots' workers; the
+    /// slots that have some (a busy slot without a worker is skipped).
+    fn wait_busy(&self, busy: &[usize], wait: Duration) -> Result<Vec<usize>, PoolError> {
+        let (slots, fds): (Vec<usize>, Vec<_>) = busy
+            .iter()
+            .filter_map(|&s| Some((s, self.crew.workers[s].as_ref()?.event_fd())))
+            .unzip();
+        let ready = wait_readable(&fds, wait.as_millis() as i32)?;
+        Ok(ready.into_iter().map(|i| slots[i]).collect())
     }
 
     /// Inputs below this index are needed: all of them, or those below the

@@ -3,8 +3,10 @@
 //! slots, input bytes), which grows with the largest round.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU8, Ordering};
+
+use rustix::fs::{memfd_create, MemfdFlags};
 
 use super::protocol::{
     control_size, read_note, worker_area_offset, Header, Mapping, Note, WorkerArea, MAGIC,
@@ -70,13 +72,7 @@ pub(crate) struct SharedMemory {
 impl SharedMemory {
     /// A new memfd with a control region for `slots` workers.
     pub fn create(slots: usize) -> io::Result<Self> {
-        // SAFETY: memfd_create with a valid C string; the fd is owned below.
-        let fd = unsafe { libc::memfd_create(c"cargo-reduce-pool".as_ptr(), libc::MFD_CLOEXEC) };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a fresh descriptor nobody else owns.
-        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let fd = memfd_create(c"cargo-reduce-pool", MemfdFlags::CLOEXEC)?;
         let len = control_size(slots);
         set_len(&fd, len)?;
         let control = Mapping::new(fd.as_raw_fd(), 0, len)?;
@@ -227,9 +223,5 @@ impl SharedMemory {
 }
 
 fn set_len(fd: &OwnedFd, len: usize) -> io::Result<()> {
-    // SAFETY: ftruncate on a descriptor we own.
-    if unsafe { libc::ftruncate(fd.as_raw_fd(), len as libc::off_t) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+    Ok(rustix::fs::ftruncate(fd, len as u64)?)
 }

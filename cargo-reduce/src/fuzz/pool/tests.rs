@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use rustix::process::Signal;
+
 use super::crew::Crew;
 use super::*;
 use crate::fuzz::build::{build_patched, BuildError};
@@ -119,7 +121,10 @@ fn a_crash_costs_a_fork_not_a_worker() {
     let (server, child) = pids();
     assert_ne!(server, child, "the tests run in a forked child");
     let outcome = pool.run(b"abort").unwrap();
-    assert_eq!(failure(&outcome).kind, FailureKind::Signal(libc::SIGABRT));
+    assert_eq!(
+        failure(&outcome).kind,
+        FailureKind::Signal(Signal::ABORT.as_raw())
+    );
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
     let (server_after, child_after) = pids();
     assert_eq!(server_after, server);
@@ -131,13 +136,13 @@ fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
     let pool = pool("crashes");
     let cases: &[(&[u8], Option<FailureKind>)] = &[
         (b"fine", None),
-        (b"abort", Some(FailureKind::Signal(libc::SIGABRT))),
+        (b"abort", Some(FailureKind::Signal(Signal::ABORT.as_raw()))),
         (b"overflow", Some(FailureKind::StackOverflow)),
         (b"fine again", None),
         (b"loop", Some(FailureKind::Timeout)),
         (b"alloc", Some(FailureKind::Oom)),
         (b"rss", Some(FailureKind::Oom)),
-        (b"segv", Some(FailureKind::Signal(libc::SIGSEGV))),
+        (b"segv", Some(FailureKind::Signal(Signal::SEGV.as_raw()))),
         (b"exit", Some(FailureKind::Exit(7))),
         (b"caught", Some(FailureKind::Panic)),
         (b"fine at last", None),
@@ -279,9 +284,9 @@ fn crashes_below_the_answer_are_run_and_respawned() {
         .map(|o| o.as_ref().expect("run").failure().map(|f| f.kind))
         .collect();
     let expected = [
-        Some(FailureKind::Signal(libc::SIGABRT)),
+        Some(FailureKind::Signal(Signal::ABORT.as_raw())),
         None,
-        Some(FailureKind::Signal(libc::SIGSEGV)),
+        Some(FailureKind::Signal(Signal::SEGV.as_raw())),
         Some(FailureKind::Exit(7)),
     ];
     assert_eq!(kinds, expected);
@@ -390,9 +395,9 @@ fn pool_overhead() {
             ends: (1..=count as u64).collect(),
         };
         crew.load(&batch, false).unwrap();
-        crew.run_round(count, &failed).unwrap();
+        run_round(&mut crew, count, &failed).unwrap();
         let started = Instant::now();
-        crew.run_round(count, &failed).unwrap();
+        run_round(&mut crew, count, &failed).unwrap();
         let round = per(started.elapsed());
         let small = Instant::now();
         for _ in 0..1000 {

@@ -5,11 +5,17 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::Instant;
+
+use rustix::event::{PollFd, PollFlags, Timespec};
+use rustix::fs::OFlags;
+use rustix::io::{Errno, FdFlags};
+use rustix::pipe::PipeFlags;
+use rustix::process::{kill_process, Pid, Signal};
 
 use super::error::PoolError;
 use super::failure::{Failure, KillReason};
@@ -69,23 +75,16 @@ pub(crate) struct Death {
     pub kill_reason: Option<KillReason>,
 }
 
+/// A pipe whose ends are closed on exec (the worker's ends are inherited
+/// through `pre_exec`, see [`Worker::spawn`]).
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 fills in two new descriptors.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: fresh descriptors owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    Ok(rustix::pipe::pipe_with(PipeFlags::CLOEXEC)?)
 }
 
-fn set_flag(fd: RawFd, get: libc::c_int, set: libc::c_int, flag: libc::c_int) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor the caller owns.
-    let flags = unsafe { libc::fcntl(fd, get) };
-    if flags < 0 || unsafe { libc::fcntl(fd, set, flags | flag) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+/// Adds `flag` to the file status flags of `fd`.
+fn add_status_flag(fd: impl AsFd, flag: OFlags) -> io::Result<()> {
+    let flags = rustix::fs::fcntl_getfl(&fd)?;
+    Ok(rustix::fs::fcntl_setfl(&fd, flags | flag)?)
 }
 
 impl Worker {
@@ -98,13 +97,7 @@ impl Worker {
         let (command_read, command_write) = pipe().map_err(spawn_error)?;
         let (event_read, event_write) = pipe().map_err(spawn_error)?;
         let stderr = tempfile::tempfile().map_err(spawn_error)?;
-        set_flag(
-            stderr.as_raw_fd(),
-            libc::F_GETFL,
-            libc::F_SETFL,
-            libc::O_APPEND,
-        )
-        .map_err(spawn_error)?;
+        add_status_flag(&stderr, OFlags::APPEND).map_err(spawn_error)?;
         let config = WorkerConfig {
             shm_fd: launch.shm_fd,
             command_fd: command_read.as_raw_fd(),
@@ -120,26 +113,21 @@ impl Worker {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr.try_clone().map_err(spawn_error)?);
-        // SAFETY: only fcntl, which is async-signal-safe, runs in the child.
+        // SAFETY: only fcntl (a plain system call, async-signal-safe) runs in
+        // the child, on descriptors that stay open in the parent until the
+        // child has exec'd: `command_read` and `event_write` are dropped
+        // after `spawn`, the shared memory lives as long as the pool.
         unsafe {
             command.pre_exec(move || {
                 for fd in inherited {
-                    if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
+                    rustix::io::fcntl_setfd(BorrowedFd::borrow_raw(fd), FdFlags::empty())?;
                 }
                 Ok(())
             });
         }
         let child = command.spawn().map_err(spawn_error)?;
         drop((command_read, event_write));
-        set_flag(
-            event_read.as_raw_fd(),
-            libc::F_GETFL,
-            libc::F_SETFL,
-            libc::O_NONBLOCK,
-        )
-        .map_err(spawn_error)?;
+        add_status_flag(&event_read, OFlags::NONBLOCK).map_err(spawn_error)?;
         Ok(Worker {
             pid: child.id(),
             child,
@@ -227,8 +215,8 @@ impl Worker {
     }
 
     /// The descriptor to poll for events.
-    pub fn event_fd(&self) -> RawFd {
-        self.events.as_raw_fd()
+    pub fn event_fd(&self) -> BorrowedFd<'_> {
+        self.events.as_fd()
     }
 
     /// Appends the events that arrived to `out`; true once the worker closed
@@ -299,9 +287,11 @@ impl Worker {
         let mut eof = self.read_events(out).ok()?;
         if self.death.is_none() {
             self.kill_reason = Some(reason);
-            // SAFETY: kill has no memory preconditions; the pid is our
-            // worker's child, which the worker has not reaped yet.
-            unsafe { libc::kill(self.pid as libc::pid_t, libc::SIGKILL) };
+            // The pid is our worker's child, which the worker has not
+            // reaped yet (it reports the death first), so it is not reused.
+            if let Some(pid) = Pid::from_raw(self.pid as i32) {
+                let _ = kill_process(pid, Signal::KILL);
+            }
         }
         let deadline = Instant::now() + EXIT_GRACE;
         loop {
@@ -351,8 +341,7 @@ impl Worker {
     pub fn rss_mb(&self) -> Option<u64> {
         let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid)).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-        // SAFETY: sysconf has no preconditions.
-        let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+        let page = rustix::param::page_size() as u64;
         Some((pages * page) >> 20)
     }
 
@@ -385,30 +374,25 @@ impl Drop for Worker {
 }
 
 /// Waits until one of `fds` is readable (or hung up), or `timeout_ms`
-/// passes; returns the indices of the ready ones.
-pub(crate) fn wait_readable(fds: &[RawFd], timeout_ms: i32) -> io::Result<Vec<usize>> {
-    let mut polls: Vec<libc::pollfd> = fds
+/// passes (never, if negative); returns the indices of the ready ones.
+pub(crate) fn wait_readable(fds: &[BorrowedFd<'_>], timeout_ms: i32) -> io::Result<Vec<usize>> {
+    let mut polls: Vec<PollFd<'_>> = fds
         .iter()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
+        .map(|fd| PollFd::from_borrowed_fd(*fd, PollFlags::IN))
         .collect();
-    // SAFETY: polls a valid array of pollfds.
-    let ready = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout_ms) };
-    if ready < 0 {
-        let err = io::Error::last_os_error();
-        return if err.kind() == io::ErrorKind::Interrupted {
-            Ok(Vec::new())
-        } else {
-            Err(err)
-        };
+    let timeout = (timeout_ms >= 0).then(|| Timespec {
+        tv_sec: (timeout_ms / 1000).into(),
+        tv_nsec: ((timeout_ms % 1000) * 1_000_000).into(),
+    });
+    match rustix::event::poll(&mut polls, timeout.as_ref()) {
+        Ok(_) => {}
+        Err(Errno::INTR) => return Ok(Vec::new()),
+        Err(err) => return Err(err.into()),
     }
     Ok(polls
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.revents != 0)
+        .filter(|(_, p)| !p.revents().is_empty())
         .map(|(i, _)| i)
         .collect())
 }

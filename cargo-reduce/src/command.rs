@@ -403,6 +403,7 @@ impl CommandOracle {
                 command: self.command.display.clone(),
                 source,
             })?;
+        let _group = crate::children::register(child.id());
         let timeout = *self.timeout.lock().expect("timeout lock");
         let status = wait(&mut child, started + timeout, cancel).map_err(CommandError::Wait)?;
         Ok(RunResult {

@@ -43,6 +43,16 @@ impl Exit {
     pub fn code(self) -> i32 {
         self as i32
     }
+
+    /// The status of a run that already has `self`, after `other`: the
+    /// first failure wins.
+    pub fn or(self, other: Exit) -> Exit {
+        if self == Exit::Success {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// The exit codes, as `--help` lists them (a test keeps this in step with

@@ -35,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod children;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod command;

@@ -94,6 +94,7 @@ fn install_interrupt_handler() -> Arc<AtomicBool> {
     let handler_flag = flag.clone();
     let _ = ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::SeqCst) {
+            crate::children::kill_all();
             std::process::exit(Exit::Interrupted.code());
         }
     });

@@ -12,7 +12,7 @@ use super::message::{How, Plan};
 use super::{Described, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::fuzz::build::build_workers;
+use crate::fuzz::build::{build_workers, BuildError, WorkerBuildError};
 use crate::fuzz::libfuzzer::{self, LIBFUZZER_SYS};
 use crate::fuzz::minimize::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
@@ -143,7 +143,7 @@ pub fn run(
     if work.is_empty() {
         return Ok(summary);
     }
-    let binaries = build(&projects, &work, events)?;
+    let binaries = build(&projects, &work, settings, events)?;
     let options = PoolOptions {
         jobs: workers(settings.jobs, events),
         timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
@@ -152,7 +152,23 @@ pub fn run(
     };
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     for item in &work {
-        let binary = binaries[&(item.project, item.target.clone())].as_path();
+        let binary = match &binaries[&(item.project, item.target.clone())] {
+            Ok(binary) => binary.as_path(),
+            Err(e) => {
+                summary.exit = summary.exit.or(e.exit);
+                events.emit(&Message::Error {
+                    message: &e.message,
+                    exit: e.exit.code(),
+                });
+                summary.rows.push(Row {
+                    name: item.name(),
+                    original: item.artifact.size as usize,
+                    elapsed: Duration::ZERO,
+                    result: Err(e.clone()),
+                });
+                continue;
+            }
+        };
         if !pools.contains_key(binary) {
             let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
                 Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
@@ -169,9 +185,7 @@ pub fn run(
                 message: &e.message,
                 exit: e.exit.code(),
             });
-            if summary.exit == Exit::Success {
-                summary.exit = e.exit;
-            }
+            summary.exit = summary.exit.or(e.exit);
         }
         summary.rows.push(row);
         if interrupted {
@@ -242,12 +256,17 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
     Ok(work)
 }
 
-/// Builds every target the work needs, one cargo build per project.
+/// Each target's binary, or why it cannot be had.
+type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
+
+/// Builds every target the work needs, one cargo build per project. A
+/// target that does not compile fails its own artifacts only.
 fn build(
     projects: &[FuzzProject],
     work: &[Work],
+    settings: &Settings,
     events: &dyn Events,
-) -> Result<HashMap<(usize, String), PathBuf>, Error> {
+) -> Result<Binaries, Error> {
     let mut binaries = HashMap::new();
     for (p, project) in projects.iter().enumerate() {
         let mut targets: Vec<&str> = work
@@ -265,22 +284,40 @@ fn build(
             package: &project.package,
             targets: &targets,
         });
-        let built = build_workers(&LIBFUZZER_SYS, project, &targets).map_err(|e| {
-            Error::new(
-                Exit::BuildFailed,
-                format!("cannot build fuzz crate `{}`: {e}", project.package),
-            )
-        })?;
+        let built = build_workers(&LIBFUZZER_SYS, project, &targets, &settings.interrupt)
+            .map_err(|e| build_error(e, &project.package))?;
         events.emit(&Message::BuildFinished {
             package: &project.package,
             targets: &targets,
             elapsed_s: started.elapsed().as_secs_f64(),
         });
         for (target, binary) in targets.iter().zip(built) {
+            let binary = binary.map_err(|errors| {
+                Error::new(
+                    Exit::BuildFailed,
+                    format!(
+                        "cannot build fuzz target `{target}` of `{}` against the stand-in:\n{}",
+                        project.package,
+                        errors.trim_end()
+                    ),
+                )
+            });
             binaries.insert((p, target.to_string()), binary);
         }
     }
     Ok(binaries)
+}
+
+fn build_error(e: WorkerBuildError, package: &str) -> Error {
+    match e {
+        WorkerBuildError::Build(BuildError::Interrupted) => {
+            Error::new(Exit::Interrupted, BuildError::Interrupted.to_string())
+        }
+        e => Error::new(
+            Exit::BuildFailed,
+            format!("cannot build fuzz crate `{package}`: {e}"),
+        ),
+    }
 }
 
 /// Reproduces, reduces, checks and writes one artifact; times it.

@@ -71,6 +71,9 @@ pub enum BuildError {
         /// The lock file.
         lock: PathBuf,
     },
+    /// Ctrl-C stopped the build.
+    #[error("interrupted during the build; nothing was written")]
+    Interrupted,
     /// A cargo command failed.
     #[error("`{command}` failed ({status}):\n{stderr}")]
     Cargo {

@@ -6,13 +6,14 @@
 //! [shadow](shadow) of the fuzz crate's manifest and lock (cargo
 //! rewrites the lock when patching; the user's is never written).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
 
 mod command;
 mod error;
 mod lockfile;
+mod run;
 mod shadow;
 pub mod standin;
 
@@ -32,10 +33,14 @@ const RUSTFLAGS: &str = "--cfg fuzzing -Cdebug-assertions -Coverflow-checks";
 /// `capture` module).
 const SYSTEM_ALLOC_CFG: &str = "--cfg cargo_reduce_system_alloc";
 
+/// What building one target gave: its binary, or the compiler's errors.
+pub type Target = Result<PathBuf, String>;
+
 /// Builds `targets` of the fuzz project in `fuzz_dir` against the harness in
 /// `harness_dir` (written by [`write_harness`]; keep it in one place across
 /// runs so cargo rebuilds nothing) into `target_dir`; returns the binaries,
-/// in `targets`' order. The build runs on a [shadow](shadow) of the
+/// in `targets`' order (a target that does not compile does not keep the
+/// others from being built). The build runs on a [shadow](shadow) of the
 /// fuzz crate's manifest and lock inside `target_dir`, so the user's files
 /// are never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
 /// makes cargo look `libc` up in the registry index for the harness.
@@ -45,7 +50,8 @@ pub fn build_patched(
     harness_dir: &Path,
     targets: &[&str],
     target_dir: &Path,
-) -> Result<Vec<PathBuf>, BuildError> {
+    interrupt: &AtomicBool,
+) -> Result<Vec<Target>, BuildError> {
     let lock = existing_lock(fuzz_dir)?;
     let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
     let locked = registry_versions(&text, stand_in.package).join(", ");
@@ -65,28 +71,6 @@ pub fn build_patched(
         stand_in.package,
         toml_string(harness_dir)
     );
-    build_shadow(
-        fuzz_dir,
-        &shadow,
-        &patch,
-        harness_dir,
-        targets,
-        target_dir,
-        &unused,
-    )
-}
-
-/// Builds the shadow manifest `shadow` with cargo run in `fuzz_dir` (so the
-/// user's `.cargo/config.toml` applies as for their own builds).
-fn build_shadow(
-    fuzz_dir: &Path,
-    shadow: &shadow::Shadow,
-    patch: &str,
-    harness_dir: &Path,
-    targets: &[&str],
-    target_dir: &Path,
-    unused: &dyn Fn(String) -> BuildError,
-) -> Result<Vec<PathBuf>, BuildError> {
     let host = host_triple(fuzz_dir)?;
     let build = |extra_flags: &str| {
         let mut command = Command::new("cargo");
@@ -96,7 +80,7 @@ fn build_shadow(
             .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
-            .args(["--config", patch])
+            .args(["--config", &patch])
             .env_remove("RUSTFLAGS")
             .env(
                 "CARGO_ENCODED_RUSTFLAGS",
@@ -105,18 +89,49 @@ fn build_shadow(
         for target in targets {
             command.args(["--bin", target]);
         }
-        run_cargo(&mut command, harness_dir, unused)
-    };
-    match build("") {
-        Err(BuildError::Cargo { stderr, .. })
-            if stderr.contains("conflicts with global allocator") =>
-        {
-            build(SYSTEM_ALLOC_CFG)?
+        match run::run(&mut command, interrupt)? {
+            (_, true) => Err(unused(harness_version(harness_dir))),
+            (output, false) => Ok((output, command_line(&command))),
         }
-        other => other?,
+    };
+    let mut built = build("")?;
+    if built
+        .0
+        .diagnostics()
+        .contains("conflicts with global allocator")
+    {
+        built = build(SYSTEM_ALLOC_CFG)?;
     }
-    let release = target_dir.join(&host).join("release");
-    Ok(targets.iter().map(|t| release.join(t)).collect())
+    per_target(built.0, built.1, targets)
+}
+
+/// Each target's binary or errors. A build that made no binary at all
+/// failed before any target (resolution, the lock, a dependency): that is
+/// the whole build's error.
+fn per_target(
+    output: run::Output,
+    command: String,
+    targets: &[&str],
+) -> Result<Vec<Target>, BuildError> {
+    let status = output.status.expect("the build ended");
+    if !status.success() && !targets.iter().any(|t| output.binaries.contains_key(*t)) {
+        return Err(BuildError::Cargo {
+            command,
+            status,
+            stderr: output.diagnostics(),
+        });
+    }
+    Ok(targets
+        .iter()
+        .map(|t| match output.binaries.get(*t) {
+            Some(binary) => Ok(binary.clone()),
+            None => Err(output
+                .errors
+                .get(*t)
+                .cloned()
+                .unwrap_or_else(|| output.diagnostics())),
+        })
+        .collect())
 }
 
 /// cargo-fuzz's flags after any the user set, as cargo-fuzz does, then a
@@ -149,54 +164,6 @@ fn rustflags(extra: &str, root: &Path) -> String {
 fn toml_string(path: &Path) -> String {
     let text = path.to_string_lossy();
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-/// Runs a cargo build, watching its stderr for the "patch was not used"
-/// warning (then it stops the build: it would link real libFuzzer).
-fn run_cargo(
-    command: &mut Command,
-    harness_dir: &Path,
-    unused: &dyn Fn(String) -> BuildError,
-) -> Result<(), BuildError> {
-    let line = command_line(command);
-    let spawn_error = |source| BuildError::Spawn {
-        command: line.clone(),
-        source,
-    };
-    let mut child = command
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(spawn_error)?;
-    let mut stderr = String::new();
-    let mut unused_patch = false;
-    for text in BufReader::new(child.stderr.take().expect("piped")).lines() {
-        let text = text.unwrap_or_default();
-        unused_patch |= text.contains("was not used in the crate graph");
-        stderr.push_str(&text);
-        stderr.push('\n');
-        if unused_patch {
-            let _ = child.kill();
-            break;
-        }
-    }
-    let status = child.wait().map_err(spawn_error)?;
-    if unused_patch {
-        return Err(unused(harness_version(harness_dir)));
-    }
-    if !status.success() {
-        let tail = stderr.len().saturating_sub(8000);
-        let tail = stderr
-            .char_indices()
-            .find(|&(i, _)| i >= tail)
-            .map_or("", |(i, _)| &stderr[i..]);
-        return Err(BuildError::Cargo {
-            command: line,
-            status,
-            stderr: tail.to_string(),
-        });
-    }
-    Ok(())
 }
 
 /// The version a harness was written with (for messages).
@@ -232,7 +199,8 @@ pub fn build_workers(
     stand_in: &StandIn,
     project: &FuzzProject,
     targets: &[&str],
-) -> Result<Vec<PathBuf>, WorkerBuildError> {
+    interrupt: &AtomicBool,
+) -> Result<Vec<Target>, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
     let version = stand_in.locked_version(&project.fuzz_dir)?;
@@ -252,6 +220,7 @@ pub fn build_workers(
         &harness,
         targets,
         &root.join("build"),
+        interrupt,
     )?)
 }
 

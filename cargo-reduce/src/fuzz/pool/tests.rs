@@ -56,9 +56,13 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
             &harness,
             TARGETS,
             &work_dir().join("target"),
+            &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap_or_else(|err| panic!("{err}"));
         assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
+        let built = built
+            .into_iter()
+            .map(|b| b.unwrap_or_else(|e| panic!("{e}")));
         TARGETS.iter().copied().zip(built).collect()
     })
 }
@@ -340,6 +344,7 @@ fn unused_patch_is_an_error_naming_both_versions() {
         &harness,
         &["trivial"],
         &work_dir().join("target-wrong"),
+        &std::sync::atomic::AtomicBool::new(false),
     )
     .expect_err("the patch cannot be used");
     let locked = LIBFUZZER_SYS.locked_version(&fuzz_dir).unwrap();

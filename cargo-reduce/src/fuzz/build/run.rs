@@ -1,0 +1,158 @@
+//! Running the patched `cargo build`: in its own process group (ended if
+//! Ctrl-C interrupts the build), with `--keep-going`, so that one target
+//! that does not compile does not keep the others from being built, and
+//! with cargo's JSON messages, which say which binary each target became
+//! and which target each compiler error belongs to.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use cargo_metadata::Message;
+
+use super::command::command_line;
+use super::error::BuildError;
+
+/// What one cargo build produced.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Each binary target built, by name.
+    pub binaries: HashMap<String, PathBuf>,
+    /// Rendered compiler errors, by target name.
+    pub errors: HashMap<String, String>,
+    /// cargo's own stderr (progress, its errors, warnings), its end.
+    pub stderr: String,
+    /// How cargo ended.
+    pub status: Option<ExitStatus>,
+}
+
+impl Output {
+    /// All compiler errors, rendered, then cargo's stderr.
+    pub fn diagnostics(&self) -> String {
+        let mut text: String = self.errors.values().map(String::as_str).collect();
+        text.push_str(&self.stderr);
+        tail(&text, 8000).to_string()
+    }
+}
+
+/// How often the build checks whether Ctrl-C was pressed.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `command` (a `cargo build`, to which this adds `--keep-going` and
+/// JSON messages). Stops the build when cargo warns that a patch was not
+/// used (it would link the real engine) and when `interrupt` is set.
+pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, bool), BuildError> {
+    command.args(["--keep-going", "--message-format", "json"]);
+    let line = command_line(command);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|source| BuildError::Spawn {
+            command: line.clone(),
+            source,
+        })?;
+    let _group = crate::children::register(child.id());
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let done = AtomicBool::new(false);
+    let (mut output, unused_patch, interrupted) = std::thread::scope(|scope| {
+        let messages = scope.spawn(|| read_messages(stdout));
+        let watcher = scope.spawn(|| watch(&child, interrupt, &done));
+        let (stderr, unused_patch) = read_stderr(stderr, &child);
+        let output = messages.join().expect("message reader");
+        done.store(true, Ordering::SeqCst);
+        let interrupted = watcher.join().expect("watcher");
+        (Output { stderr, ..output }, unused_patch, interrupted)
+    });
+    output.status = Some(child.wait().map_err(|source| BuildError::Spawn {
+        command: line.clone(),
+        source,
+    })?);
+    if interrupted || interrupt.load(Ordering::SeqCst) {
+        return Err(BuildError::Interrupted);
+    }
+    Ok((output, unused_patch))
+}
+
+/// Kills the build's process group when `interrupt` is set; returns
+/// whether it did. Ends when `done` is set.
+fn watch(child: &Child, interrupt: &AtomicBool, done: &AtomicBool) -> bool {
+    while !done.load(Ordering::SeqCst) {
+        if interrupt.load(Ordering::SeqCst) {
+            kill_group(child);
+            return true;
+        }
+        std::thread::sleep(INTERRUPT_POLL);
+    }
+    false
+}
+
+fn kill_group(child: &Child) {
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+/// cargo's stderr, and whether it warned that the patch was not used (then
+/// the build is stopped at once).
+fn read_stderr(stderr: impl Read, child: &Child) -> (String, bool) {
+    let mut text = String::new();
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap_or_default();
+        let unused = line.contains("was not used in the crate graph");
+        text.push_str(&line);
+        text.push('\n');
+        if unused {
+            kill_group(child);
+            return (text, true);
+        }
+    }
+    (tail(&text, 8000).to_string(), false)
+}
+
+/// The binaries built and the compiler errors, from cargo's JSON messages.
+fn read_messages(stdout: impl Read) -> Output {
+    let mut output = Output::default();
+    for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
+        match message {
+            Message::CompilerArtifact(artifact) => {
+                if let Some(executable) = artifact.executable {
+                    output
+                        .binaries
+                        .insert(artifact.target.name.clone(), executable.into_std_path_buf());
+                }
+            }
+            Message::CompilerMessage(message) => {
+                let diagnostic = &message.message;
+                if diagnostic.level == cargo_metadata::diagnostic::DiagnosticLevel::Error {
+                    let rendered = diagnostic
+                        .rendered
+                        .as_deref()
+                        .unwrap_or(&diagnostic.message);
+                    let errors = output
+                        .errors
+                        .entry(message.target.name.clone())
+                        .or_default();
+                    errors.push_str(rendered.trim_end());
+                    errors.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    output
+}
+
+/// The last `max` bytes of `text` (at a character boundary).
+fn tail(text: &str, max: usize) -> &str {
+    let start = text.len().saturating_sub(max);
+    text.char_indices()
+        .find(|&(i, _)| i >= start)
+        .map_or("", |(i, _)| &text[i..])
+}

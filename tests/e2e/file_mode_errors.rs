@@ -182,3 +182,75 @@ fn unusable_tmpdir_is_named_without_temporary_names() {
     );
     assert!(!sb.exists("in.reduced.txt"));
 }
+
+#[test]
+fn an_output_that_is_not_a_file_is_refused_before_any_test() {
+    let sb = sandbox();
+    // The test command would leave a mark if it ever ran.
+    let mark = sb.join("ran");
+    let cmd = format!("touch '{}'; grep -q alpha \"$1\"", mark.display());
+    for (output, what) in [
+        ("/dev/null", "a character device"),
+        (".", "a directory"),
+        ("missing-dir/out.txt", "does not exist"),
+    ] {
+        let run = sb.run(&["file", "in.txt", "-o", output, "--", "sh", "-c", &cmd, "sh"]);
+        run.expect_code(2);
+        assert!(run.stderr().contains(what), "{output}: {}", run.stderr());
+        assert_eq!(run.stderr().lines().count(), 1, "{}", run.stderr());
+        assert!(!mark.exists(), "{output}: no test ran");
+    }
+    assert_eq!(
+        std::fs::metadata("/dev/null")
+            .map(|m| m.file_type().is_file())
+            .ok(),
+        Some(false),
+        "/dev/null is still a device"
+    );
+}
+
+#[test]
+fn dash_means_standard_output_and_a_symlink_is_followed() {
+    let sb = sandbox();
+    let run = sb.run(&[
+        "file", "in.txt", "-o", "-", "-q", "--", "grep", "-q", "alpha",
+    ]);
+    run.expect_code(0);
+    assert_eq!(run.stdout(), "alpha");
+    assert!(!sb.exists("-"), "no file named -");
+    sb.write("real.txt", "old");
+    std::os::unix::fs::symlink(sb.join("real.txt"), sb.join("link.txt")).unwrap();
+    sb.run(&[
+        "file", "in.txt", "-o", "link.txt", "--", "grep", "-q", "alpha",
+    ])
+    .expect_code(0);
+    let link = std::fs::symlink_metadata(sb.join("link.txt")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+    assert_eq!(sb.read("real.txt"), b"alpha");
+}
+
+#[test]
+fn control_characters_in_names_are_escaped() {
+    let sb = Sandbox::new();
+    let name = "a\u{1b}[31mred\nx.txt";
+    sb.write(name, TEXT);
+    let run = sb.run(&["file", name, "--", "grep", "-q", "alpha"]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(stderr.contains("a\\u{1b}[31mred\\nx.txt"), "{stderr:?}");
+}
+
+#[test]
+fn out_of_range_values_are_usage_errors() {
+    let sb = sandbox();
+    for args in [
+        ["--timeout", "1e19"],
+        ["--max-time", "1e300"],
+        ["--max-tests", "0"],
+    ] {
+        let run = sb.run(&[&["file", "in.txt"][..], &args, &["--", "true"]].concat());
+        run.expect_code(2);
+        assert!(!run.stderr().contains("panicked"), "{}", run.stderr());
+    }
+}

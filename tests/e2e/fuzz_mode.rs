@@ -249,6 +249,10 @@ fn ctrl_c_keeps_the_best_artifact_so_far() {
         serde_json::from_str(rest.lines().last().expect("a reduction-finished line")).unwrap();
     assert_eq!(last["reason"], "reduction-finished");
     assert_eq!(last["minimal"], false);
+    assert!(
+        last["output"].as_str().unwrap().contains("/partial-from-"),
+        "not 1-minimal, so not under the final name: {last}"
+    );
     let out = fs::read(last["output"].as_str().unwrap()).unwrap();
     assert!(out.len() <= original.len());
     assert_eq!(fs::read(&crash).unwrap(), original);
@@ -300,4 +304,71 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         b"LP\x00"
     );
     assert!(!dir.join("minimized-from-leak-4567").exists());
+}
+
+/// An artifact linked into `artifacts/<target>/` from elsewhere belongs to
+/// that target, named explicitly as in `list`; the link's target is read,
+/// never written.
+#[test]
+fn a_symlinked_artifact_named_explicitly_is_reduced() {
+    let (dir, fuzz) = fresh_copy();
+    let crash = artifact(&fuzz, "abort");
+    let elsewhere = dir.path().join("crash-elsewhere");
+    fs::rename(&crash, &elsewhere).unwrap();
+    let link = crash.with_file_name("crash-linked");
+    std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+    let original = fs::read(&elsewhere).unwrap();
+    cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        link.to_str().unwrap(),
+    ])
+    .expect_code(0);
+    assert_eq!(
+        fs::read(link.with_file_name("minimized-from-crash-linked")).unwrap(),
+        b"ZAP"
+    );
+    assert_eq!(fs::read(&elsewhere).unwrap(), original);
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
+
+/// A capped reduction is saved as `partial-from-<name>`, never over (or
+/// as) the final `minimized-from-<name>`; the next run finishes it from
+/// there and removes the partial file.
+#[test]
+fn a_capped_result_is_partial_and_the_next_run_finishes_it() {
+    let (_dir, fuzz) = fresh_copy();
+    let crash = artifact(&fuzz, "stack_overflow");
+    let name = crash.file_name().unwrap().to_string_lossy().into_owned();
+    let partial = crash.with_file_name(format!("partial-from-{name}"));
+    let minimized = crash.with_file_name(format!("minimized-from-{name}"));
+    let reduce = |extra: &[&str]| {
+        let base = [
+            "reduce",
+            "--manifest-path",
+            fuzz.to_str().unwrap(),
+            "--target",
+            "stack_overflow",
+        ];
+        cargo_reduce(&[&base[..], extra, &["--message-format", "json"]].concat())
+    };
+    let capped = reduce(&["--max-tests", "40"]);
+    capped.expect_code(0);
+    assert!(
+        partial.exists() && !minimized.exists(),
+        "{}",
+        capped.stdout()
+    );
+    let partial_len = fs::read(&partial).unwrap().len();
+    assert!(partial_len < fs::read(&crash).unwrap().len());
+    let again = reduce(&[]);
+    again.expect_code(0);
+    let last = again.messages().pop().unwrap();
+    assert_eq!(last["minimal"], true, "{last}");
+    assert!(minimized.exists() && !partial.exists());
+    assert!(fs::read(&minimized).unwrap().len() <= partial_len);
 }

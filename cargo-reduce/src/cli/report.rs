@@ -16,6 +16,7 @@ use super::options::{ColorChoice, GlobalOptions, MessageFormat};
 use crate::engine::Counters;
 use crate::job::message::Finished;
 use crate::job::{Events, Message, View};
+use crate::output::{escape_controls, shown};
 
 /// Prints messages in the chosen format.
 #[derive(Debug)]
@@ -71,6 +72,7 @@ impl Reporter {
     /// A cargo-style status line: a right-aligned green verb, then text.
     pub fn status(&self, verb: &str, text: impl std::fmt::Display) {
         if !self.quiet && !self.is_json() {
+            let text = terminal_safe(&text.to_string());
             eprintln!("{} {text}", style(format!("{verb:>12}")).green().bold());
         }
     }
@@ -78,6 +80,7 @@ impl Reporter {
     /// A warning on stderr.
     pub fn warning(&self, text: impl std::fmt::Display) {
         if !self.quiet {
+            let text = terminal_safe(&text.to_string());
             eprintln!("{}: {text}", style("warning").yellow().bold());
         }
     }
@@ -93,7 +96,7 @@ impl Reporter {
 
     fn print_error(&self, text: &str) {
         self.stop_spinner();
-        eprintln!("{}: {text}", style("error").red().bold());
+        eprintln!("{}: {}", style("error").red().bold(), terminal_safe(text));
     }
 
     /// A spinner showing `text` while something runs (terminal, human mode).
@@ -135,7 +138,7 @@ impl Reporter {
             }
             Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
             Message::ArtifactSkipped { path, why, .. } => {
-                self.warning(format!("skipped `{}`: {why}", path.display()))
+                self.warning(format!("skipped `{}`: {why}", shown(path)))
             }
             Message::Warning { message } => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
@@ -148,13 +151,13 @@ impl Reporter {
         let percent = 100.0 * (1.0 - f.reduced_bytes as f64 / f.original_bytes as f64);
         let text = format!(
             "{}: {} → {} bytes ({percent:.1}% smaller), {} tests, {} cache hits, {:.2}s → {}",
-            f.input.display(),
+            shown(f.input),
             f.original_bytes,
             f.reduced_bytes,
             f.tests_run,
             f.cache_hits,
             f.elapsed_s,
-            f.output.display()
+            shown(f.output)
         );
         match f.stopped {
             None => self.status("Reduced", text),
@@ -182,6 +185,16 @@ impl Reporter {
         bar.enable_steady_tick(Duration::from_millis(120));
         Some(bar)
     }
+}
+
+/// `text` as it may reach a terminal: control characters escaped (an ESC
+/// in a file name must not drive the terminal), line breaks kept (cargo's
+/// errors span lines).
+fn terminal_safe(text: &str) -> String {
+    text.split('\n')
+        .map(escape_controls)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 impl Events for Reporter {

@@ -188,6 +188,9 @@ impl Lang {
         if let Some(lang) = path.and_then(Lang::from_extension) {
             return lang;
         }
+        if !has_code_punctuation(bytes) {
+            return Lang::Text;
+        }
         let errors = |lang: Lang| lang.spec().map_or(usize::MAX, |s| error_bytes(s, bytes));
         let (rust, js) = (errors(Lang::Rust), errors(Lang::JavaScript));
         match (rust, js) {
@@ -329,6 +332,12 @@ fn error_bytes(spec: &Spec, bytes: &[u8]) -> usize {
         }
     }
     total
+}
+
+/// Words alone (`hello\nneedle`) parse as JavaScript expressions; a
+/// program has brackets, braces, a `;` or an `=` somewhere.
+fn has_code_punctuation(bytes: &[u8]) -> bool {
+    bytes.iter().any(|b| b"(){};=".contains(b))
 }
 
 fn looks_like_rust(bytes: &[u8]) -> bool {

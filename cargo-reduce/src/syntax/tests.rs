@@ -434,6 +434,11 @@ fn language_detection_uses_extension_then_content() {
         Lang::JavaScript
     );
     assert_eq!(Lang::detect(None, b"key: [1, 2\n(unbalanced"), Lang::Text);
+    assert_eq!(
+        Lang::detect(None, b"hello\nneedle"),
+        Lang::Text,
+        "words alone are text"
+    );
 }
 
 #[test]

@@ -176,7 +176,8 @@ pub struct ArtifactLocation {
 
 /// Finds the fuzz target the artifact at `path` belongs to: the one named
 /// by `target` (`--target`), else the one whose `artifacts/<target>/`
-/// directory holds it (symlinks resolved), as `cargo fuzz` lays them out.
+/// directory holds it (the directory's symlinks resolved, not the
+/// artifact's), as `cargo fuzz` lays them out.
 /// An artifact anywhere else needs `--target`.
 pub fn locate_artifact(
     projects: &[FuzzProject],
@@ -220,10 +221,13 @@ fn find_by_directory(
     let no_target = || DiscoveryError::NoTarget {
         path: path.to_path_buf(),
     };
-    let dir = fs::canonicalize(path)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .ok_or_else(no_target)?;
+    // The directory the path names, not its symlink's: an artifact linked
+    // into `artifacts/<target>/` belongs to that target, as `list` shows.
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = fs::canonicalize(parent).map_err(|_| no_target())?;
     if let Some(found) = target_indices(projects).find(|&(p, t)| {
         fs::canonicalize(&projects[p].targets[t].artifacts_dir).is_ok_and(|d| d == dir)
     }) {

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::command::run_for_output;
 use super::error::BuildError;
+use super::invoke::run_for_output;
 
 /// The `Cargo.lock` that governs `fuzz_dir` (its workspace's).
 pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {

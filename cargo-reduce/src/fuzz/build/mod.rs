@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
-mod command;
 mod error;
+mod invoke;
 mod lockfile;
 mod run;
 mod shadow;
@@ -21,8 +21,8 @@ pub use error::{BuildError, WorkerBuildError};
 pub use lockfile::lock_file;
 
 use crate::fuzz::project::FuzzProject;
-use command::{command_line, run_for_output};
 use error::io_error;
+use invoke::{command_line, run_for_output};
 use lockfile::{existing_lock, registry_versions};
 use standin::StandIn;
 

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use cargo_metadata::Message;
 
-use super::command::command_line;
 use super::error::BuildError;
+use super::invoke::command_line;
 
 /// What one cargo build produced.
 #[derive(Debug, Default)]

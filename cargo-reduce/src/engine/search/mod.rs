@@ -17,7 +17,8 @@
 //! - `search-mutate`: libFuzzer-style mutations that never grow the input
 //!   (erase, lower or clear bits of a byte, copy a part over another,
 //!   erase and adjust, shrink a binary or ASCII integer, shuffle a few
-//!   bytes), drawn from a seeded generator.
+//!   bytes), drawn from a seeded generator; only in a round whose
+//!   deterministic passes found nothing, as they are the cheaper way.
 //!
 //! A candidate is accepted only if it is interesting *and* strictly smaller
 //! in [`order`] (shorter, or as long and lower by rank), so the search
@@ -227,7 +228,7 @@ impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
         loop {
             let mut found = false;
             for pass in Pass::ALL {
-                if self.done() {
+                if self.done() || (pass == Pass::Mutate && found) {
                     break;
                 }
                 if pass == Pass::Moves && !self.options.lower_values {

@@ -61,9 +61,15 @@ pub struct FuzzArgs {
     /// How far to search past ddmin and canonicalization, for inputs whose
     /// own lengths stop ddmin (`arbitrary`'s, read from the end): quick (no
     /// search), default (coordinated two-byte edits, chunk deletions and
-    /// moves, a few hundred seeded mutations; a couple of thousand tests
-    /// at most), max (budgets a hundred times larger). Not with --lang.
-    #[arg(long, value_enum, default_value_t, value_name = "LEVEL")]
+    /// moves, a few hundred seeded mutations; 2,000 candidates at most),
+    /// max (budgets a hundred times larger). Not with --lang.
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "LEVEL",
+        conflicts_with = "lang"
+    )]
     pub effort: Effort,
     #[command(flatten)]
     #[allow(missing_docs)]

@@ -131,11 +131,11 @@ fn lowers_values(kind: FailureKind) -> bool {
 pub enum Effort {
     /// ddmin and canonicalization only.
     Quick,
-    /// Then the search: its deterministic passes and a few hundred seeded
-    /// mutations, within a couple of thousand candidates.
+    /// ddmin, canonicalization, then a search of 2,000 candidates at most.
     #[default]
     Default,
-    /// The search with budgets a hundred times larger.
+    /// ddmin, canonicalization, then a search of 200,000 candidates at
+    /// most.
     Max,
 }
 

@@ -121,48 +121,67 @@ pub struct Reach {
     pub trailing: usize,
 }
 
-/// Coordinated two-byte edits: delete 1–4 bytes and lower a nearby or
-/// trailing byte by the count (or by one), as a length field that counted
-/// them would need. Keys: `[size, deletion offset, 0]`.
+/// Coordinated two-byte edits: delete 1–4 bytes and lower another byte by
+/// the count (or by one), as a length field that counted them would need.
+/// The candidate length bytes are ranked: the trailing ones, last first
+/// (where `arbitrary` reads lengths), then the window's, nearest first;
+/// every deletion offset is tried with one rank before the next rank, so
+/// a budget that stops the pass early has still tried each offset with
+/// the likeliest length bytes. Keys: `[size, rank, deletion offset]`.
 pub fn two_byte(b: &[u8], from: Key, reach: Reach) -> impl Iterator<Item = (Key, Edit)> + '_ {
     let n = b.len();
+    let ranks = reach.trailing + 2 * reach.window;
     (from[0]..DELETE_SIZES.len()).flat_map(move |s| {
         let k = DELETE_SIZES[s];
-        let first = if s == from[0] { from[1] } else { 0 };
+        let first_rank = if s == from[0] { from[1] } else { 0 };
         let last = if k < n { n - k + 1 } else { 0 };
-        (first..last).flat_map(move |i| {
-            partners(n, i..i + k, reach).flat_map(move |j| {
-                let v = b[j];
-                let by_count = v.checked_sub(k as u8);
-                let by_one = (k > 1).then(|| v.checked_sub(1)).flatten();
-                [by_count, by_one].into_iter().flatten().map(move |value| {
-                    let edit = Edit::DeleteAdjust {
-                        at: i..i + k,
-                        byte: j,
-                        value,
-                    };
-                    ([s, i, 0], edit)
+        (first_rank..ranks).flat_map(move |r| {
+            let first = if [s, r] == [from[0], from[1]] {
+                from[2]
+            } else {
+                0
+            };
+            (first..last)
+                .filter_map(move |i| partner(n, i..i + k, r, reach).map(|j| (i, j)))
+                .flat_map(move |(i, j)| {
+                    let v = b[j];
+                    let by_count = v.checked_sub(k as u8);
+                    let by_one = (k > 1).then(|| v.checked_sub(1)).flatten();
+                    [by_count, by_one].into_iter().flatten().map(move |value| {
+                        let edit = Edit::DeleteAdjust {
+                            at: i..i + k,
+                            byte: j,
+                            value,
+                        };
+                        ([s, r, i], edit)
+                    })
                 })
-            })
         })
     })
 }
 
-/// The bytes tried as the length of a deletion at `at`: the trailing ones,
-/// last first, then the window's, nearest first; never inside `at`.
-fn partners(n: usize, at: Range<usize>, reach: Reach) -> impl Iterator<Item = usize> {
-    let (start, end) = (at.start, at.end);
+/// The length byte of rank `r` for a deletion at `at`: the `r`-th byte from
+/// the end while `r < trailing`, then, alternately before and after `at`,
+/// the window's bytes nearest first (those in the trailing bytes were
+/// tried already); never inside `at`.
+fn partner(n: usize, at: Range<usize>, r: usize, reach: Reach) -> Option<usize> {
     let tail = n.saturating_sub(reach.trailing);
-    let trailing = (tail..n).rev();
-    let near = (1..=reach.window).flat_map(move |d| {
-        let before = start.checked_sub(d);
-        let after = Some(end - 1 + d).filter(|&j| j < n);
-        [before, after].into_iter().flatten()
-    });
-    let outside = move |j: &usize| !(start..end).contains(j);
-    trailing
-        .chain(near.filter(move |&j| j < tail))
-        .filter(outside)
+    let j = if r < reach.trailing {
+        n.checked_sub(1 + r)?
+    } else {
+        let q = r - reach.trailing;
+        let d = q / 2 + 1;
+        let j = if q.is_multiple_of(2) {
+            at.start.checked_sub(d)?
+        } else {
+            at.end - 1 + d
+        };
+        if j >= tail {
+            return None;
+        }
+        j
+    };
+    (!at.contains(&j)).then_some(j)
 }
 
 /// Chunk deletions ddmin's splits did not try: one copy of a repeated
@@ -250,20 +269,25 @@ mod tests {
     }
 
     #[test]
-    fn two_byte_edits_try_trailing_bytes_first_then_the_window() {
+    fn two_byte_edits_try_every_offset_with_the_last_byte_first() {
         let b = [b'a', b'b', 3, b'c', 2];
         let reach = Reach {
             window: 1,
             trailing: 1,
         };
-        let first: Vec<_> = two_byte(&b, [0, 0, 0], reach).take(3).collect();
+        let all: Vec<_> = two_byte(&b, [0, 0, 0], reach).collect();
         let edit = |at: Range<usize>, byte, value| Edit::DeleteAdjust { at, byte, value };
-        assert_eq!(first[0], ([0, 0, 0], edit(0..1, 4, 1)));
-        assert_eq!(first[1], ([0, 0, 0], edit(0..1, 1, b'b' - 1)));
-        assert_eq!(first[2], ([0, 1, 0], edit(1..2, 4, 1)));
+        // Single bytes with the last byte (rank 0) at every offset but its own.
+        assert_eq!(all[0], ([0, 0, 0], edit(0..1, 4, 1)));
+        assert_eq!(all[3], ([0, 0, 3], edit(3..4, 4, 1)));
+        // Then the byte before each deletion (rank 1), then after (rank 2).
+        assert_eq!(all[4], ([0, 1, 1], edit(1..2, 0, b'a' - 1)));
+        assert_eq!(all[7], ([0, 1, 4], edit(4..5, 3, b'c' - 1)));
+        assert_eq!(all[8], ([0, 2, 0], edit(0..1, 1, b'b' - 1)));
+        assert!(all.windows(2).all(|w| w[0].0 <= w[1].0), "keys grow");
         // Resuming at a key skips what lies before it.
-        let resumed = two_byte(&b, [1, 2, 0], reach).next().unwrap();
-        assert_eq!(resumed, ([1, 2, 0], edit(2..4, 4, 0)));
+        let resumed = two_byte(&b, [1, 0, 2], reach).next().unwrap();
+        assert_eq!(resumed, ([1, 0, 2], edit(2..4, 4, 0)));
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn an_oracle_error_returns_the_best_input_so_far() {
             c: &Candidate<'_, u8>,
             _: &Cancel<'_>,
         ) -> Result<Option<Outcome>, OracleError> {
-            if self.0.fetch_add(1, Ordering::SeqCst) == 40 {
+            if self.0.fetch_add(1, Ordering::SeqCst) == 100 {
                 return Err("worker lost".into());
             }
             Ok(Some(Outcome::from_bool(length_prefixed(&c.to_vec()))))

@@ -20,9 +20,9 @@
 //!   bytes), drawn from a seeded generator; only in a round whose
 //!   deterministic passes found nothing, as they are the cheaper way.
 //!
-//! A candidate is accepted only if it is interesting *and* strictly smaller
-//! in [`order`] (shorter, or as long and lower by rank), so the search
-//! ends. After a round that accepted anything, `search-settle` runs ddmin
+//! A candidate is accepted only if it is interesting *and* strictly
+//! [`smaller`] (shorter, or as long and lower byte by byte, the fill
+//! character counting as the lowest value), so the search ends. After a round that accepted anything, `search-settle` runs ddmin
 //! over single bytes and canonicalization again, so the result is as
 //! 1-minimal and canonical as ddmin's; a round that accepts nothing ends
 //! the search.

@@ -172,6 +172,64 @@ fn a_careless_match_slips_to_the_other_bug_and_the_default_does_not() {
     );
 }
 
+/// `--effort quick` is ddmin and canonicalization alone, as before the
+/// search existed; the default search never makes the result larger (here
+/// it gives the fifth byte the fill character, which canonicalization's
+/// runs never reached), keeps the failure, and names its steps.
+#[test]
+fn effort_quick_keeps_the_plain_result_and_the_search_is_never_larger() {
+    let fuzz = shared();
+    let crash = artifact(fuzz, "typed_arbitrary");
+    let out = crash.with_file_name(format!(
+        "minimized-from-{}",
+        crash.file_name().unwrap().to_string_lossy()
+    ));
+    let reduce = |effort: &str, jobs: &str| {
+        let run = cargo_reduce(&[
+            "reduce",
+            "--manifest-path",
+            fuzz.to_str().unwrap(),
+            crash.to_str().unwrap(),
+            "--force",
+            "--effort",
+            effort,
+            jobs,
+            "--message-format",
+            "json",
+        ]);
+        run.expect_code(0);
+        (fs::read(&out).unwrap(), run.messages().pop().unwrap())
+    };
+    let (quick, finished) = reduce("quick", "-j1");
+    assert_eq!(quick, b"0000\x00\x9a\xc9");
+    assert!(finished.get("steps").is_none(), "{finished}");
+    let (searched, finished) = reduce("default", "-j1");
+    assert_eq!(searched, b"00000\x9a\xc9");
+    assert_eq!(finished["minimal"], true);
+    assert!(finished["debug"].as_str().unwrap().contains("factor: 201"));
+    let steps: Vec<&str> = finished["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps[..6],
+        [
+            "ddmin",
+            "canonical",
+            "search-2byte",
+            "search-chunks",
+            "search-move",
+            "search-mutate"
+        ]
+    );
+    let (parallel, _) = reduce("default", "-j2");
+    assert_eq!(parallel, searched, "-j2 finds what -j1 finds");
+    let (max, _) = reduce("max", "-j2");
+    assert!(max.len() <= searched.len());
+}
+
 #[test]
 fn the_target_is_inferred_from_the_artifacts_directory() {
     let fuzz = shared();

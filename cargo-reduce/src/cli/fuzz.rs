@@ -11,6 +11,7 @@ use clap::Args;
 use super::options::{parse_seconds, ReduceOptions};
 use super::report::Reporter;
 use crate::error::{Error, Exit};
+use crate::fuzz::minimize::Effort;
 use crate::fuzz::oracle::MatchLevel;
 use crate::job::fuzz::{FuzzRequest, Row, Summary};
 use crate::job::LangChoice;
@@ -57,6 +58,19 @@ pub struct FuzzArgs {
     /// (libFuzzer's -report_slow_units) [default: 10].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub slow_unit_secs: Option<Duration>,
+    /// How far to search past ddmin and canonicalization, for inputs whose
+    /// own lengths stop ddmin (`arbitrary`'s, read from the end): quick (no
+    /// search), default (coordinated two-byte edits, chunk deletions and
+    /// moves, a few hundred seeded mutations; 2,000 candidates at most),
+    /// max (budgets a hundred times larger). Not with --lang.
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "LEVEL",
+        conflicts_with = "lang"
+    )]
+    pub effort: Effort,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub reduce: ReduceOptions,
@@ -77,6 +91,7 @@ impl FuzzArgs {
             strategy: self.strategy,
             rss_limit_mb: self.rss_limit_mb,
             slow_unit: self.slow_unit_secs,
+            effort: self.effort,
         }
     }
 }

@@ -112,6 +112,23 @@ mod tests {
     }
 
     #[test]
+    fn effort_defaults_to_default_and_is_for_bytes_only() {
+        use crate::fuzz::minimize::Effort;
+        let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce"], args].concat());
+        assert_eq!(parse(&[]).unwrap().fuzz.effort, Effort::Default);
+        assert_eq!(
+            parse(&["--effort", "quick"]).unwrap().fuzz.effort,
+            Effort::Quick
+        );
+        assert_eq!(
+            parse(&["--effort", "max"]).unwrap().fuzz.effort,
+            Effort::Max
+        );
+        assert!(parse(&["--lang", "js"]).is_ok());
+        assert!(parse(&["--lang", "js", "--effort", "max"]).is_err());
+    }
+
+    #[test]
     fn cargo_s_reduce_word_is_optional() {
         let direct = strip_cargo_word(vec!["cargo-reduce".into(), "file".into()]);
         let via_cargo =

@@ -16,6 +16,8 @@
 //! - [`limit`]: test-count, time and interrupt limits.
 //! - [`candidate`]: a candidate as slices of the current configuration.
 //! - [`canonical`]: afl-tmin-style value lowering after ddmin.
+//! - [`search`]: searches past 1-minimality after canonicalization
+//!   (coordinated two-byte edits, chunks, moves, seeded mutations).
 
 pub mod cache;
 pub mod candidate;
@@ -23,6 +25,7 @@ pub mod canonical;
 pub mod ddmin;
 pub mod limit;
 pub mod parallel;
+pub mod search;
 pub mod split;
 pub mod sweep;
 mod tester;
@@ -33,6 +36,7 @@ pub use canonical::canonicalize;
 pub use ddmin::{ddmin, DdminOptions, Reduction, Start};
 pub use limit::{Limits, StopReason};
 pub use parallel::Cancel;
+pub use search::{search, Budget, SearchOptions};
 pub use sweep::Iteration;
 #[cfg(test)]
 pub(crate) use tester::TestRun;

@@ -1,7 +1,8 @@
 //! Minimizing one fuzz artifact in-process: build the targets against the
 //! libfuzzer-sys stand-in, reproduce the artifact, ddmin its bytes,
-//! canonicalize them, check the result once more, write it beside the
-//! original under libFuzzer's name (`minimized-from-<name>`).
+//! canonicalize them, search further as the [`Effort`] allows, check the
+//! result once more, write it beside the original under libFuzzer's name
+//! (`minimized-from-<name>`).
 //!
 //! Nothing here prints; the CLI reports progress through the engine's
 //! observer and the values returned.
@@ -9,7 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::engine::{canonicalize, ddmin, Context, DdminOptions, OracleError, StopReason};
+use crate::engine::search::SEED;
+use crate::engine::{
+    canonicalize, ddmin, search, Budget, Context, DdminOptions, OracleError, SearchOptions,
+    StopReason,
+};
 use crate::fuzz::oracle::HarnessOracle;
 use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
@@ -119,11 +124,57 @@ fn lowers_values(kind: FailureKind) -> bool {
     kind != FailureKind::Oom
 }
 
+/// How hard a byte reduction searches past ddmin and canonicalization
+/// (`--effort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Effort {
+    /// ddmin and canonicalization only.
+    Quick,
+    /// ddmin, canonicalization, then a search of 2,000 candidates at most.
+    #[default]
+    Default,
+    /// ddmin, canonicalization, then a search of 200,000 candidates at
+    /// most.
+    Max,
+}
+
+impl Effort {
+    /// The search budget of this effort. The default one keeps the
+    /// reduction of a tiny artifact within a few milliseconds (2,000
+    /// candidates at most, each a few microseconds in a worker pool), and
+    /// its byte budget gives a large input proportionally fewer candidates.
+    pub fn budget(self) -> Budget {
+        match self {
+            Effort::Quick => Budget::NONE,
+            Effort::Default => Budget {
+                candidates: 2_000,
+                bytes: 32 << 20,
+                per_pass: 500,
+                mutations: 300,
+                scan: 20_000,
+                window: 8,
+                trailing: 8,
+            },
+            Effort::Max => Budget {
+                candidates: 200_000,
+                bytes: 4 << 30,
+                per_pass: 50_000,
+                mutations: 20_000,
+                scan: 2_000_000,
+                window: 64,
+                trailing: 32,
+            },
+        }
+    }
+}
+
 /// How an artifact is reduced.
 #[derive(Debug, Clone)]
 pub enum Method {
-    /// ddmin over bytes, then afl-tmin-style canonicalization.
-    Bytes(DdminOptions),
+    /// ddmin over bytes, then afl-tmin-style canonicalization, then the
+    /// search the effort allows.
+    Bytes(DdminOptions, Effort),
     /// Syntax-aware reduction, for targets whose inputs are source text
     /// (a JavaScript engine, a parser).
     Syntax(Lang, Strategy),
@@ -138,7 +189,7 @@ pub fn minimize(
     ctx: &Context<'_, u8>,
 ) -> Result<Minimized, (Vec<u8>, OracleError)> {
     match method {
-        Method::Bytes(options) => minimize_bytes(bytes, oracle, options, ctx),
+        Method::Bytes(options, effort) => minimize_bytes(bytes, oracle, options, *effort, ctx),
         Method::Syntax(lang, strategy) => {
             let reduced = syntax::reduce(&bytes, *lang, strategy, oracle, ctx)
                 .map_err(|e| (e.best, e.source))?;
@@ -151,13 +202,21 @@ pub fn minimize(
     }
 }
 
-/// ddmin over bytes, then canonicalization.
+/// ddmin over bytes, then canonicalization, then the search `effort`
+/// allows (its steps named, with ddmin's and canonicalization's, when
+/// there is one).
 fn minimize_bytes(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
     options: &DdminOptions,
+    effort: Effort,
     ctx: &Context<'_, u8>,
 ) -> Result<Minimized, (Vec<u8>, OracleError)> {
+    let budget = effort.budget();
+    let searching = budget.candidates > 0;
+    if searching {
+        ctx.observer.step("ddmin", ctx.counters);
+    }
     let reduced = ddmin(bytes, oracle, options, ctx).map_err(|e| (e.best, e.source))?;
     if reduced.stopped.is_some() {
         return Ok(Minimized {
@@ -168,7 +227,19 @@ fn minimize_bytes(
     }
     let fallback = reduced.atoms.clone();
     let lower = lowers_values(oracle.expected().kind);
-    let bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
+    if searching {
+        ctx.observer.step("canonical", ctx.counters);
+    }
+    let mut bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
+    if searching && ctx.limits.stop_reason().is_none() {
+        let options = SearchOptions {
+            budget,
+            ddmin: *options,
+            lower_values: lower,
+            seed: SEED,
+        };
+        bytes = search(bytes, oracle, &options, ctx).map_err(|e| (e.best, e.source))?;
+    }
     Ok(Minimized {
         bytes,
         stopped: ctx.limits.stop_reason(),
@@ -275,7 +346,9 @@ mod tests {
     /// `slow` sleeps 60 ms, `slow…L` hangs: under the first probe (25 ms)
     /// `slow` looks like a hang, so the probe's result fails the check
     /// under the real timeout and the reduction starts over under a longer
-    /// probe, which keeps the `L`.
+    /// probe, which keeps the `L`. (Quick: the search would go on to
+    /// `loop`, another hang, which a timeout's signature cannot tell
+    /// apart.)
     #[test]
     fn a_slow_candidate_taken_for_a_hang_makes_the_probe_grow() {
         use crate::engine::TestRun;
@@ -289,7 +362,7 @@ mod tests {
         let minimized = minimize_hang(
             artifact,
             &oracle,
-            &Method::Bytes(DdminOptions::default()),
+            &Method::Bytes(DdminOptions::default(), Effort::Quick),
             &run.ctx(1),
         )
         .unwrap();
@@ -299,6 +372,35 @@ mod tests {
             pool.timeout(),
             Duration::from_secs(2),
             "the timeout is restored"
+        );
+    }
+
+    /// `arbitrary` reads `path`'s length from the last byte: ddmin cannot
+    /// delete a byte of the path without re-cutting the fields after it,
+    /// the search deletes it and lowers the length together. `--effort
+    /// quick` stops where ddmin and canonicalization stop.
+    #[test]
+    fn the_search_goes_past_ddmin_on_lengths_read_from_the_end() {
+        use crate::engine::TestRun;
+        use crate::fuzz::oracle::MatchLevel;
+        let pool = crate::fuzz::pool::tests::pool("typed_lengths");
+        let artifact = b"xx..yyGrm -rf\x06".to_vec();
+        let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
+        let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
+        let reduce = |effort| {
+            let run = TestRun::new();
+            let method = Method::Bytes(DdminOptions::default(), effort);
+            let minimized = minimize(artifact.clone(), &oracle, &method, &run.ctx(1)).unwrap();
+            (minimized.bytes, run.counters.tests())
+        };
+        let (quick, _) = reduce(Effort::Quick);
+        assert_eq!(quick, b"00..000rm\x06");
+        let (searched, tests) = reduce(Effort::Default);
+        assert_eq!(searched, b"..0rm\x02");
+        assert!(tests < 2_000, "{tests} tests");
+        assert_eq!(
+            pool.debug_format(&searched).unwrap().unwrap(),
+            "Request {\n    path: \"..\",\n    verb: 48,\n    body: \"rm\",\n}"
         );
     }
 

@@ -14,7 +14,7 @@ use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::build::{build_workers, BuildError, WorkerBuildError};
 use crate::fuzz::libfuzzer::{self, LIBFUZZER_SYS};
-use crate::fuzz::minimize::{self, ArtifactError, Method};
+use crate::fuzz::minimize::{self, ArtifactError, Effort, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
 use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject};
@@ -47,6 +47,8 @@ pub struct FuzzRequest {
     /// `--slow-unit-secs`: a `slow-unit-*` artifact fails by running longer
     /// than this (libFuzzer's `-report_slow_units`, default 10 s).
     pub slow_unit: Option<Duration>,
+    /// `--effort`: how far a byte reduction searches past ddmin.
+    pub effort: Effort,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -405,7 +407,7 @@ impl Drop for TimeoutOverride<'_> {
 /// artifacts have no extension).
 fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
     let lang = match request.lang {
-        None => return Method::Bytes(settings.ddmin),
+        None => return Method::Bytes(settings.ddmin, request.effort),
         Some(LangChoice::Auto) => Lang::detect(None, bytes),
         Some(LangChoice::Is(lang)) => lang,
     };
@@ -442,7 +444,7 @@ impl Subject for ArtifactSubject<'_> {
         How::Target {
             target: self.target,
             plan: match &self.method {
-                Method::Bytes(_) => Plan::Units {
+                Method::Bytes(..) => Plan::Units {
                     unit: "byte".into(),
                 },
                 Method::Syntax(lang, strategy) => Plan::Syntax {

@@ -192,8 +192,9 @@ pub struct Finished<'a> {
     /// something did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<&'static str>,
-    /// Tests per step of a syntax-aware reduction, in the order the steps
-    /// first ran (absent for plain ddmin).
+    /// Tests per step of a syntax-aware reduction, or of a fuzz artifact's
+    /// byte reduction with a search (`--effort` above quick), in the order
+    /// the steps first ran (absent for plain ddmin).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<StepTests>,
     /// What fuzz mode adds.
@@ -205,7 +206,8 @@ pub struct Finished<'a> {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct StepTests {
     /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
-    /// `literals`, `tokens`).
+    /// `literals`, `tokens`; `ddmin`, `canonical`, `search-2byte`,
+    /// `search-chunks`, `search-move`, `search-mutate`, `search-settle`).
     pub step: &'static str,
     /// Tests it ran, cache hits not counted.
     pub tests: u64,

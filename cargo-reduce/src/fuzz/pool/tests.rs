@@ -20,6 +20,7 @@ const TARGETS: &[&str] = &[
     "bytes_panic",
     "crashes",
     "typed",
+    "typed_lengths",
     "corpus_bytes",
     "init",
     "mutator",

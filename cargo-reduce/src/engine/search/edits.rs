@@ -1,0 +1,317 @@
+//! The deterministic passes' edits, listed lazily in a fixed order.
+//!
+//! An edit is a small description ([`Edit`]); it becomes bytes only when
+//! the search keeps it for a round. Each pass lists its edits under a
+//! [`Key`] that grows along the list, so after an accepted edit the pass
+//! resumes at the same key on the new input (a sweep, as ddmin's), instead
+//! of starting over.
+
+use std::ops::Range;
+
+use super::order::parts_smaller;
+
+/// Where an edit stands in its pass's order; compared lexicographically.
+pub type Key = [usize; 3];
+
+/// The sizes the two-byte pass deletes: single bytes, then the 2–4 byte
+/// sequences of a UTF-8 character.
+const DELETE_SIZES: [usize; 4] = [1, 2, 3, 4];
+
+/// The longest chunk the chunk pass deletes at every offset (ddmin only
+/// tried chunks aligned to its splits, and single bytes).
+pub const MAX_CHUNK: usize = 8;
+
+/// The longest repeated chunk the chunk pass looks for.
+const MAX_REPEAT: usize = 256;
+
+/// Inputs longer than this are not searched for repeats (a look at every
+/// offset for every length).
+const MAX_REPEAT_INPUT: usize = 1 << 16;
+
+/// The chunk lengths the move pass moves: 1–8, then powers of two.
+fn move_lengths(n: usize) -> impl Iterator<Item = usize> {
+    (1..=MAX_CHUNK)
+        .chain(std::iter::successors(Some(2 * MAX_CHUNK), |l| Some(l * 2)))
+        .take_while(move |&l| l < n)
+}
+
+/// One change to the current input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Remove `at`.
+    Delete(Range<usize>),
+    /// Remove `at` and give the byte at `byte` (outside `at`) the value
+    /// `value`: a length field that counted the removed bytes.
+    DeleteAdjust {
+        /// The bytes removed.
+        at: Range<usize>,
+        /// The adjusted byte's index (in the input before the removal).
+        byte: usize,
+        /// Its new value.
+        value: u8,
+    },
+    /// Move `chunk` so that it starts at `to` in the input without it.
+    Move {
+        /// The bytes moved.
+        chunk: Range<usize>,
+        /// Where they go, counted in the input without them.
+        to: usize,
+    },
+}
+
+impl Edit {
+    /// True when the edit makes the input shorter (so smaller, whatever
+    /// the values).
+    pub fn shrinks(&self) -> bool {
+        !matches!(self, Edit::Move { .. })
+    }
+
+    /// The edited input as up to four slices (`byte` is a one-byte scratch
+    /// for an adjusted value).
+    fn parts<'a>(&self, b: &'a [u8], byte: &'a mut [u8; 1]) -> [&'a [u8]; 5] {
+        match self {
+            Edit::Delete(at) => [&b[..at.start], &b[at.end..], &[], &[], &[]],
+            Edit::DeleteAdjust { at, byte: j, value } => {
+                byte[0] = *value;
+                let j = *j;
+                let byte: &[u8] = byte;
+                if j < at.start {
+                    [&b[..j], byte, &b[j + 1..at.start], &b[at.end..], &[]]
+                } else {
+                    [&b[..at.start], &b[at.end..j], byte, &b[j + 1..], &[]]
+                }
+            }
+            Edit::Move { chunk, to } => {
+                let (s, e, to) = (chunk.start, chunk.end, *to);
+                if to <= s {
+                    [&b[..to], &b[s..e], &b[to..s], &b[e..], &[]]
+                } else {
+                    let d = e + (to - s);
+                    [&b[..s], &b[e..d], &b[s..e], &b[d..], &[]]
+                }
+            }
+        }
+    }
+
+    /// True when the edited input comes strictly before `b` (see
+    /// [`super::order`]).
+    pub fn makes_smaller(&self, b: &[u8]) -> bool {
+        self.shrinks() || parts_smaller(&self.parts(b, &mut [0]), b)
+    }
+
+    /// The edited input.
+    pub fn apply(&self, b: &[u8]) -> Vec<u8> {
+        let mut scratch = [0];
+        let parts = self.parts(b, &mut scratch);
+        let mut out = Vec::with_capacity(b.len());
+        for part in parts {
+            out.extend_from_slice(part);
+        }
+        out
+    }
+}
+
+/// Tuning of the deterministic passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    /// Length bytes tried within this distance of a deletion.
+    pub window: usize,
+    /// The input's last bytes, tried as length bytes for every deletion
+    /// (where `arbitrary` reads its lengths).
+    pub trailing: usize,
+}
+
+/// Coordinated two-byte edits: delete 1–4 bytes and lower another byte by
+/// the count (or by one), as a length field that counted them would need.
+/// The candidate length bytes are ranked: the trailing ones, last first
+/// (where `arbitrary` reads lengths), then the window's, nearest first;
+/// every deletion offset is tried with one rank before the next rank, so
+/// a budget that stops the pass early has still tried each offset with
+/// the likeliest length bytes. Keys: `[size, rank, deletion offset]`.
+pub fn two_byte(b: &[u8], from: Key, reach: Reach) -> impl Iterator<Item = (Key, Edit)> + '_ {
+    let n = b.len();
+    let ranks = reach.trailing + 2 * reach.window;
+    (from[0]..DELETE_SIZES.len()).flat_map(move |s| {
+        let k = DELETE_SIZES[s];
+        let first_rank = if s == from[0] { from[1] } else { 0 };
+        let last = if k < n { n - k + 1 } else { 0 };
+        (first_rank..ranks).flat_map(move |r| {
+            let first = if [s, r] == [from[0], from[1]] {
+                from[2]
+            } else {
+                0
+            };
+            (first..last)
+                .filter_map(move |i| partner(n, i..i + k, r, reach).map(|j| (i, j)))
+                .flat_map(move |(i, j)| {
+                    let v = b[j];
+                    let by_count = v.checked_sub(k as u8);
+                    let by_one = (k > 1).then(|| v.checked_sub(1)).flatten();
+                    [by_count, by_one].into_iter().flatten().map(move |value| {
+                        let edit = Edit::DeleteAdjust {
+                            at: i..i + k,
+                            byte: j,
+                            value,
+                        };
+                        ([s, r, i], edit)
+                    })
+                })
+        })
+    })
+}
+
+/// The length byte of rank `r` for a deletion at `at`: the `r`-th byte from
+/// the end while `r < trailing`, then, alternately before and after `at`,
+/// the window's bytes nearest first (those in the trailing bytes were
+/// tried already); never inside `at`.
+fn partner(n: usize, at: Range<usize>, r: usize, reach: Reach) -> Option<usize> {
+    let tail = n.saturating_sub(reach.trailing);
+    let j = if r < reach.trailing {
+        n.checked_sub(1 + r)?
+    } else {
+        let q = r - reach.trailing;
+        let d = q / 2 + 1;
+        let j = if q.is_multiple_of(2) {
+            at.start.checked_sub(d)?
+        } else {
+            at.end - 1 + d
+        };
+        if j >= tail {
+            return None;
+        }
+        j
+    };
+    (!at.contains(&j)).then_some(j)
+}
+
+/// Chunk deletions ddmin's splits did not try: one copy of a repeated
+/// chunk (longest first, up to [`MAX_REPEAT`] bytes; adjacent copies; not
+/// in inputs over [`MAX_REPEAT_INPUT`] bytes),
+/// then every chunk of [`MAX_CHUNK`] down to 2 bytes at every offset.
+/// Keys: `[0, MAX_REPEAT - length, offset]`, then `[1, MAX_CHUNK - length,
+/// offset]`.
+pub fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+    let n = b.len();
+    let longest = if n <= MAX_REPEAT_INPUT {
+        (n / 2).min(MAX_REPEAT)
+    } else {
+        0
+    };
+    let repeats = (from[0] == 0)
+        .then(|| (from[1]..MAX_REPEAT).map(|r| MAX_REPEAT - r))
+        .into_iter()
+        .flatten()
+        .filter(move |&k| k <= longest && k > MAX_CHUNK)
+        .flat_map(move |k| {
+            let first = if MAX_REPEAT - k == from[1] && from[0] == 0 {
+                from[2]
+            } else {
+                0
+            };
+            (first..=n - 2 * k)
+                .filter(move |&i| b[i..i + k] == b[i + k..i + 2 * k])
+                .map(move |i| ([0, MAX_REPEAT - k, i], Edit::Delete(i + k..i + 2 * k)))
+        });
+    let (start, at) = if from[0] == 1 {
+        (from[1], from[2])
+    } else {
+        (0, 0)
+    };
+    let spans = (start..MAX_CHUNK - 1)
+        .map(|r| (r, MAX_CHUNK - r))
+        .filter(move |&(_, k)| k < n)
+        .flat_map(move |(r, k)| {
+            let first = if r == start { at } else { 0 };
+            (first..=n - k).map(move |i| ([1, r, i], Edit::Delete(i..i + k)))
+        });
+    repeats.chain(spans)
+}
+
+/// Block moves: each chunk of [`move_lengths`] to every other offset.
+/// Only the moves that make the input smaller are kept by the search.
+/// Keys: `[length index, from, to]`.
+pub fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+    let n = b.len();
+    move_lengths(n)
+        .enumerate()
+        .skip(from[0])
+        .flat_map(move |(li, len)| {
+            let first = if li == from[0] { from[1] } else { 0 };
+            (first..=n - len).flat_map(move |s| {
+                (0..=n - len).filter(move |&to| to != s).map(move |to| {
+                    let edit = Edit::Move {
+                        chunk: s..s + len,
+                        to,
+                    };
+                    ([li, s, to], edit)
+                })
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_apply_as_described() {
+        let b = b"abcdef";
+        assert_eq!(Edit::Delete(1..3).apply(b), b"adef");
+        let adjust = |at: Range<usize>, byte, value| Edit::DeleteAdjust { at, byte, value };
+        assert_eq!(adjust(1..2, 5, b'x').apply(b), b"acdex");
+        assert_eq!(adjust(3..5, 0, b'x').apply(b), b"xbcf");
+        let mv = |chunk: Range<usize>, to| Edit::Move { chunk, to };
+        assert_eq!(mv(3..5, 0).apply(b), b"deabcf");
+        assert_eq!(mv(0..2, 3).apply(b), b"cdeabf");
+        assert_eq!(mv(0..2, 4).apply(b), b"cdefab");
+        assert!(mv(3..4, 0).makes_smaller(b"bca\x00"));
+        assert!(!mv(0..1, 1).makes_smaller(b"abc"));
+    }
+
+    #[test]
+    fn two_byte_edits_try_every_offset_with_the_last_byte_first() {
+        let b = [b'a', b'b', 3, b'c', 2];
+        let reach = Reach {
+            window: 1,
+            trailing: 1,
+        };
+        let all: Vec<_> = two_byte(&b, [0, 0, 0], reach).collect();
+        let edit = |at: Range<usize>, byte, value| Edit::DeleteAdjust { at, byte, value };
+        // Single bytes with the last byte (rank 0) at every offset but its own.
+        assert_eq!(all[0], ([0, 0, 0], edit(0..1, 4, 1)));
+        assert_eq!(all[3], ([0, 0, 3], edit(3..4, 4, 1)));
+        // Then the byte before each deletion (rank 1), then after (rank 2).
+        assert_eq!(all[4], ([0, 1, 1], edit(1..2, 0, b'a' - 1)));
+        assert_eq!(all[7], ([0, 1, 4], edit(4..5, 3, b'c' - 1)));
+        assert_eq!(all[8], ([0, 2, 0], edit(0..1, 1, b'b' - 1)));
+        assert!(all.windows(2).all(|w| w[0].0 <= w[1].0), "keys grow");
+        // Resuming at a key skips what lies before it.
+        let resumed = two_byte(&b, [1, 0, 2], reach).next().unwrap();
+        assert_eq!(resumed, ([1, 0, 2], edit(2..4, 4, 0)));
+    }
+
+    #[test]
+    fn chunks_delete_repeats_then_every_short_span() {
+        let b: Vec<u8> = [&[b'x'; 3][..], &[b'a'; 20], b"bc"].concat();
+        let all: Vec<_> = chunks(&b, [0, 0, 0]).collect();
+        assert_eq!(all[0], ([0, MAX_REPEAT - 10, 3], Edit::Delete(13..23)));
+        let spans = all.iter().filter(|(k, _)| k[0] == 1).count();
+        assert_eq!(
+            spans,
+            (2..=MAX_CHUNK).map(|k| b.len() - k + 1).sum::<usize>()
+        );
+        let resumed = chunks(&b, [1, MAX_CHUNK - 2, 5]).next().unwrap();
+        assert_eq!(resumed, ([1, MAX_CHUNK - 2, 5], Edit::Delete(5..7)));
+    }
+
+    #[test]
+    fn moves_cover_every_chunk_and_destination() {
+        let b = b"abcd";
+        let all: Vec<_> = moves(b, [0, 0, 0]).collect();
+        // Lengths 1..=3: 4·3 + 3·2 + 2·1 moves.
+        assert_eq!(all.len(), 12 + 6 + 2);
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "keys grow");
+        let resumed: Vec<_> = moves(b, [1, 2, 0]).collect();
+        assert_eq!(resumed.len(), 2 + 2);
+    }
+}

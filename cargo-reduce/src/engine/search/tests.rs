@@ -1,0 +1,371 @@
+//! The search on toy formats that stop a 1-minimal ddmin (lengths read from
+//! the end, as `arbitrary` reads them; a length prefix), its budget, and a
+//! property test: results are interesting, never larger, and the same
+//! whatever `jobs` and however the oracle takes rounds.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::engine::{
+    Cancel, Counters, Limits, Observer, Outcome, OutcomeCache, RoundOracle, StopReason, TestRun,
+};
+
+/// A search budget small enough for tests, large enough to finish them.
+const BUDGET: Budget = Budget {
+    candidates: 5_000,
+    bytes: 1 << 30,
+    per_pass: 2_000,
+    mutations: 200,
+    scan: 100_000,
+    window: 8,
+    trailing: 8,
+};
+
+fn options(budget: Budget) -> SearchOptions {
+    SearchOptions {
+        budget,
+        ddmin: DdminOptions::default(),
+        lower_values: true,
+        seed: SEED,
+    }
+}
+
+/// What `arbitrary` 1.x's `Unstructured::arbitrary_byte_size` does: the
+/// length of the next byte string comes from the end of the data, 1 byte
+/// wide up to 256 bytes of data, 2 bytes (big-endian) above, modulo the
+/// bytes left.
+fn byte_size(data: &mut &[u8]) -> usize {
+    let n = data.len();
+    if n <= 1 {
+        *data = &[];
+        return 0;
+    }
+    let width = if n <= 256 { 1 } else { 2 };
+    let (rest, size) = data.split_at(n - width);
+    *data = rest;
+    let x = size.iter().fold(0usize, |x, &b| (x << 8) | usize::from(b));
+    x % (rest.len() + 1)
+}
+
+/// A toy `#[derive(Arbitrary)] struct { name: &[u8], flag: u8, body: &[u8] }`
+/// (the last field takes the rest): fails when the name has an `X` and the
+/// body starts with `rm`.
+fn toy_arbitrary(data: &[u8]) -> bool {
+    let mut d = data;
+    let len = byte_size(&mut d);
+    let (name, rest) = d.split_at(len);
+    let body = rest.get(1..).unwrap_or_default();
+    name.contains(&b'X') && body.starts_with(b"rm")
+}
+
+/// A length-prefixed payload followed by a trailer: fails when the prefix
+/// is the payload's exact length, the payload has an `X` and the trailer is
+/// `!`.
+fn length_prefixed(data: &[u8]) -> bool {
+    let Some((&len, rest)) = data.split_first() else {
+        return false;
+    };
+    let len = usize::from(len);
+    rest.len() == len + 1 && rest[..len].contains(&b'X') && rest[len] == b'!'
+}
+
+fn closure(f: fn(&[u8]) -> bool) -> impl Fn(&Candidate<'_, u8>) -> bool + Sync {
+    move |c: &Candidate<'_, u8>| f(&c.to_vec())
+}
+
+/// ddmin, canonicalization, then the search; the result after
+/// canonicalization and the final one, and the tests run.
+fn reduce(
+    input: &[u8],
+    oracle: &dyn Oracle<u8>,
+    options: &SearchOptions,
+    jobs: usize,
+) -> (Vec<u8>, Vec<u8>, u64) {
+    let run = TestRun::new();
+    let ctx = run.ctx(jobs);
+    let reduced = ddmin(input.to_vec(), oracle, &options.ddmin, &ctx).unwrap();
+    let canonical = canonicalize(reduced.atoms, oracle, options.lower_values, &ctx).unwrap();
+    let found = search(canonical.clone(), oracle, options, &ctx).unwrap();
+    (canonical, found, run.counters.tests())
+}
+
+#[test]
+fn lengths_read_from_the_end_need_a_deletion_and_a_lowered_length() {
+    let input = b"abXcd\x07rmjunk\x05";
+    assert!(toy_arbitrary(input));
+    let oracle = closure(toy_arbitrary);
+    let (canonical, found, tests) = reduce(input, &oracle, &options(BUDGET), 1);
+    assert!(canonical.len() > 5, "ddmin stops early: {canonical:?}");
+    assert_eq!(found, b"X0rm\x01", "the smallest failing input");
+    assert!(tests < 3_000, "{tests} tests");
+}
+
+#[test]
+fn a_length_prefix_is_lowered_with_each_deletion_in_its_window() {
+    let input = b"\x06abXcde!";
+    assert!(length_prefixed(input));
+    let oracle = closure(length_prefixed);
+    let (canonical, found, _) = reduce(input, &oracle, &options(BUDGET), 1);
+    assert_eq!(canonical, b"\x0600X000!", "every single deletion breaks it");
+    assert_eq!(found, b"\x01X!");
+}
+
+#[test]
+fn no_budget_no_search() {
+    let run = TestRun::new();
+    let oracle = closure(toy_arbitrary);
+    let input = b"abXcd\x07rm\x05".to_vec();
+    let found = search(input.clone(), &oracle, &options(Budget::NONE), &run.ctx(1)).unwrap();
+    assert_eq!(found, input);
+    assert_eq!(run.counters.tests(), 0);
+}
+
+#[test]
+fn the_budget_bounds_the_candidates_tried() {
+    let input = b"some input that nothing smaller reproduces".to_vec();
+    let exact = input.clone();
+    let oracle = move |c: &Candidate<'_, u8>| c.to_vec() == exact;
+    for candidates in [1, 10, 250] {
+        let run = TestRun::new();
+        let budget = Budget {
+            candidates,
+            ..BUDGET
+        };
+        let found = search(input.clone(), &oracle, &options(budget), &run.ctx(1)).unwrap();
+        assert_eq!(found, input);
+        assert_eq!(run.counters.tests(), candidates);
+    }
+}
+
+#[test]
+fn without_value_lowering_only_shorter_inputs_are_accepted() {
+    let oracle = |c: &Candidate<'_, u8>| c.len() == 3;
+    let run = TestRun::new();
+    let found = search(b"zzz".to_vec(), &oracle, &options(BUDGET), &run.ctx(1)).unwrap();
+    assert_eq!(found, b"000", "values are lowered (to the fill character)");
+    let kept = SearchOptions {
+        lower_values: false,
+        ..options(BUDGET)
+    };
+    let run = TestRun::new();
+    let found = search(b"zzz".to_vec(), &oracle, &kept, &run.ctx(1)).unwrap();
+    assert_eq!(found, b"zzz");
+}
+
+#[test]
+fn steps_name_the_passes() {
+    struct Steps(std::sync::Mutex<Vec<&'static str>>);
+    impl Observer<u8> for Steps {
+        fn step(&self, name: &'static str, _: &Counters) {
+            self.0.lock().unwrap().push(name);
+        }
+    }
+    let steps = Steps(Default::default());
+    let run = TestRun::new();
+    let ctx = Context {
+        observer: &steps,
+        ..run.ctx(1)
+    };
+    let oracle = closure(length_prefixed);
+    search(b"\x02Xa!".to_vec(), &oracle, &options(BUDGET), &ctx).unwrap();
+    let steps = steps.0.into_inner().unwrap();
+    // The first round's deterministic passes find `\x01X!`: no mutations
+    // then. The last round finds nothing, mutations included.
+    assert_eq!(
+        steps,
+        [
+            "search-2byte",
+            "search-chunks",
+            "search-move",
+            "search-settle",
+            "search-2byte",
+            "search-chunks",
+            "search-move",
+            "search-mutate",
+        ]
+    );
+}
+
+#[test]
+fn a_limit_stops_the_search_with_an_interesting_result() {
+    let counters = Counters::default();
+    let limits = Limits::none().with_max_tests(7);
+    let ctx = Context {
+        jobs: 1,
+        limits: &limits,
+        cache: None,
+        counters: &counters,
+        observer: &(),
+    };
+    let oracle = closure(toy_arbitrary);
+    let found = search(b"abXcd\x07rm\x05".to_vec(), &oracle, &options(BUDGET), &ctx).unwrap();
+    assert!(toy_arbitrary(&found));
+    assert_eq!(limits.stop_reason(), Some(StopReason::MaxTests));
+    assert!(counters.tests() <= 7);
+}
+
+#[test]
+fn an_oracle_error_returns_the_best_input_so_far() {
+    struct Failing(AtomicU64);
+    impl Oracle<u8> for Failing {
+        fn test(
+            &self,
+            c: &Candidate<'_, u8>,
+            _: &Cancel<'_>,
+        ) -> Result<Option<Outcome>, OracleError> {
+            if self.0.fetch_add(1, Ordering::SeqCst) == 100 {
+                return Err("worker lost".into());
+            }
+            Ok(Some(Outcome::from_bool(length_prefixed(&c.to_vec()))))
+        }
+    }
+    let run = TestRun::new();
+    let input = b"\x06abXcde!".to_vec();
+    let err = search(
+        input.clone(),
+        &Failing(AtomicU64::new(0)),
+        &options(BUDGET),
+        &run.ctx(1),
+    )
+    .unwrap_err();
+    assert!(length_prefixed(&err.best));
+    assert!(smaller(&err.best, &input));
+    assert_eq!(err.source.to_string(), "worker lost");
+}
+
+/// Hands the oracle whole rounds, as a worker pool takes them.
+struct InRounds<F>(F);
+
+impl<F: Fn(&[u8]) -> bool + Sync> Oracle<u8> for InRounds<F> {
+    fn test(&self, c: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        Ok(Some(Outcome::from_bool((self.0)(&c.to_vec()))))
+    }
+
+    fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
+        Some(self)
+    }
+}
+
+impl<F: Fn(&[u8]) -> bool + Sync> RoundOracle<u8> for InRounds<F> {
+    fn test_round(
+        &self,
+        candidates: &[Candidate<'_, u8>],
+    ) -> Result<Vec<Option<Outcome>>, OracleError> {
+        // Like a pool at -j2: the candidate after the winner may have run.
+        let mut outcomes = vec![None; candidates.len()];
+        let mut winner = None;
+        for (i, c) in candidates.iter().enumerate() {
+            if winner.is_some_and(|w| i > w + 1) {
+                break;
+            }
+            let outcome = Outcome::from_bool((self.0)(&c.to_vec()));
+            outcomes[i] = Some(outcome);
+            if outcome.is_interesting() && winner.is_none() {
+                winner = Some(i);
+            }
+        }
+        Ok(outcomes)
+    }
+}
+
+/// A random oracle over bytes: the toy `arbitrary` decoding or the length
+/// prefix with random required bytes, or a hash coin over the content on
+/// top of required bytes (not monotone); always true on the input.
+#[derive(Debug, Clone)]
+struct RandomOracle {
+    input: Vec<u8>,
+    kind: u8,
+    required: Vec<u8>,
+    seed: u64,
+}
+
+impl RandomOracle {
+    fn call(&self, c: &[u8]) -> bool {
+        if c == self.input {
+            return true;
+        }
+        let has = |s: &[u8]| self.required.iter().all(|r| s.contains(r));
+        match self.kind {
+            0 => {
+                let mut d = c;
+                let len = byte_size(&mut d);
+                let (name, rest) = d.split_at(len);
+                has(name) && rest.len() >= 2
+            }
+            1 => c
+                .split_first()
+                .is_some_and(|(&len, rest)| rest.len() == usize::from(len) && has(rest)),
+            _ => {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (self.seed, c).hash(&mut h);
+                has(c) && !h.finish().is_multiple_of(3)
+            }
+        }
+    }
+}
+
+fn random_oracle() -> impl Strategy<Value = RandomOracle> {
+    (
+        proptest::collection::vec(
+            prop_oneof![Just(0u8), Just(1u8), Just(b'0'), 2u8..8, Just(0xffu8)],
+            1..24,
+        ),
+        0u8..3,
+        proptest::collection::vec(2u8..5, 0..3),
+        any::<u64>(),
+    )
+        .prop_map(|(input, kind, required, seed)| RandomOracle {
+            input,
+            kind,
+            required,
+            seed,
+        })
+}
+
+fn search_with(oracle: &RandomOracle, jobs: usize, rounds: bool) -> (Vec<u8>, u64) {
+    let budget = Budget {
+        candidates: 400,
+        per_pass: 150,
+        mutations: 60,
+        ..BUDGET
+    };
+    let call = |c: &[u8]| oracle.call(c);
+    let counters = Counters::default();
+    let limits = Limits::none();
+    let cache = OutcomeCache::new();
+    let ctx = Context {
+        jobs,
+        limits: &limits,
+        cache: Some(&cache),
+        counters: &counters,
+        observer: &(),
+    };
+    let options = options(budget);
+    let found = if rounds {
+        search(oracle.input.clone(), &InRounds(call), &options, &ctx)
+    } else {
+        let closure = |c: &Candidate<'_, u8>| call(&c.to_vec());
+        search(oracle.input.clone(), &closure, &options, &ctx)
+    };
+    (found.unwrap(), counters.tests())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn results_are_interesting_never_larger_and_independent_of_jobs(oracle in random_oracle()) {
+        let (sequential, _) = search_with(&oracle, 1, false);
+        prop_assert!(oracle.call(&sequential));
+        prop_assert!(sequential == oracle.input || smaller(&sequential, &oracle.input));
+        let (again, _) = search_with(&oracle, 1, false);
+        prop_assert_eq!(&again, &sequential, "reproducible");
+        let (parallel, _) = search_with(&oracle, 3, false);
+        prop_assert_eq!(&parallel, &sequential, "-j3 picks what -j1 picks");
+        let (in_rounds, _) = search_with(&oracle, 1, true);
+        prop_assert_eq!(&in_rounds, &sequential, "whole rounds pick it too");
+    }
+}

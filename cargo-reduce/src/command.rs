@@ -281,8 +281,9 @@ fn remove_stale_dirs(root: &Path) {
     }
 }
 
-/// The pid in a private directory's name `cargo-reduce-<pid>-<random>`.
-fn owner_pid(name: &OsStr) -> Option<Pid> {
+/// The pid in a private directory's name `cargo-reduce-<pid>-<random>`
+/// (also the name of an output's temporary file, after its dot).
+pub(crate) fn owner_pid(name: &OsStr) -> Option<Pid> {
     let rest = name.to_str()?.strip_prefix(DIR_PREFIX)?;
     let (pid, random) = rest.split_once('-')?;
     if random.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
@@ -293,7 +294,7 @@ fn owner_pid(name: &OsStr) -> Option<Pid> {
 
 /// Whether a process `pid` exists (a zombie does; so does one of another
 /// user, which cannot have made a directory of ours but may reuse the pid).
-fn process_exists(pid: Pid) -> bool {
+pub(crate) fn process_exists(pid: Pid) -> bool {
     !matches!(test_kill_process(pid), Err(Errno::SRCH))
 }
 

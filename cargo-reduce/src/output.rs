@@ -239,6 +239,14 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// Checks that the temporary directory (`TMPDIR`) can hold a file, without
+/// leaving one there.
+pub fn check_temp_dir() -> io::Result<()> {
+    tempfile::tempfile_in(std::env::temp_dir())
+        .map(drop)
+        .map_err(without_temp_name)
+}
+
 /// Saves `bytes` somewhere writable when the real output could not be
 /// written: the temporary directory, else the current one. Returns where.
 pub fn save_elsewhere(name: &Path, bytes: &[u8]) -> io::Result<PathBuf> {

@@ -143,6 +143,7 @@ pub fn run(
     if work.is_empty() {
         return Ok(summary);
     }
+    super::check_temp_dir()?;
     let binaries = build(&projects, &work, events)?;
     let options = PoolOptions {
         jobs: workers(settings.jobs, events),

@@ -344,12 +344,24 @@ fn lock_output(output: &Destination) -> Result<std::fs::File, Error> {
                 shown(output.path())
             ),
         )),
-        Err(e) => Err(Error::new(
-            Exit::Environment,
-            format!(
-                "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
-                shown(&std::env::temp_dir())
-            ),
-        )),
+        Err(e) => Err(temp_dir_error(e)),
     }
+}
+
+/// Checks that the temporary directory can be written: fuzz mode's build
+/// and worker pool need it (each worker's stderr is kept there), so an
+/// unusable one is refused before building, as its own error.
+pub(crate) fn check_temp_dir() -> Result<(), Error> {
+    crate::output::check_temp_dir().map_err(temp_dir_error)
+}
+
+/// The error for a temporary directory that cannot be written.
+fn temp_dir_error(e: std::io::Error) -> Error {
+    Error::new(
+        Exit::Environment,
+        format!(
+            "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
+            shown(&std::env::temp_dir())
+        ),
+    )
 }

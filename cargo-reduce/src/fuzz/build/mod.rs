@@ -163,6 +163,7 @@ fn run_cargo(
         command: line.clone(),
         source,
     };
+    die_with_this_process(command);
     let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -197,6 +198,29 @@ fn run_cargo(
         });
     }
     Ok(())
+}
+
+/// Makes `command`'s process die (SIGKILL) when the thread that starts it
+/// ends, which for a build is when cargo-reduce ends: a cargo-reduce
+/// killed by SIGKILL (or an OOM killer) cannot stop its build, which
+/// would otherwise run on to its end without it. (The rustc processes
+/// cargo started finish the crate they compile.) Builds start on the main
+/// thread, which lives as long as the process.
+fn die_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = rustix::process::getpid();
+    // SAFETY: only prctl and getppid (plain system calls, async-signal-
+    // safe) run in the child between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+            // The parent died before the prctl: the signal will never come.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(std::io::Error::other("cargo-reduce ended"));
+            }
+            Ok(())
+        });
+    }
 }
 
 /// The version a harness was written with (for messages).
@@ -280,6 +304,23 @@ mod tests {
         let ours = RUSTFLAGS.replace(' ', "\x1f");
         assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
         assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
+    }
+
+    #[test]
+    fn a_build_dies_with_the_thread_that_started_it() {
+        use std::os::unix::process::ExitStatusExt;
+        let started = std::time::Instant::now();
+        let mut child = std::thread::spawn(|| {
+            let mut command = Command::new("sleep");
+            command.arg("30");
+            die_with_this_process(&mut command);
+            command.spawn().unwrap()
+        })
+        .join()
+        .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 
     #[test]

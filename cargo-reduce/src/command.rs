@@ -281,8 +281,9 @@ fn remove_stale_dirs(root: &Path) {
     }
 }
 
-/// The pid in a private directory's name `cargo-reduce-<pid>-<random>`.
-fn owner_pid(name: &OsStr) -> Option<Pid> {
+/// The pid in a private directory's name `cargo-reduce-<pid>-<random>`
+/// (also the name of an output's temporary file, after its dot).
+pub(crate) fn owner_pid(name: &OsStr) -> Option<Pid> {
     let rest = name.to_str()?.strip_prefix(DIR_PREFIX)?;
     let (pid, random) = rest.split_once('-')?;
     if random.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
@@ -293,7 +294,7 @@ fn owner_pid(name: &OsStr) -> Option<Pid> {
 
 /// Whether a process `pid` exists (a zombie does; so does one of another
 /// user, which cannot have made a directory of ours but may reuse the pid).
-fn process_exists(pid: Pid) -> bool {
+pub(crate) fn process_exists(pid: Pid) -> bool {
     !matches!(test_kill_process(pid), Err(Errno::SRCH))
 }
 
@@ -443,7 +444,38 @@ fn wait(child: &mut Child, deadline: Instant, cancel: &Cancel<'_>) -> io::Result
     // daemons) are out of reach.
     let _ = kill_process_group(pid, Signal::KILL);
     let status = child.wait()?;
-    Ok(stopped.unwrap_or_else(|| RunStatus::from_exit(status)))
+    Ok(
+        stopped.unwrap_or_else(|| match RunStatus::from_exit(status) {
+            RunStatus::Signaled(signal) if interrupted(signal, cancel) => RunStatus::Cancelled,
+            status => status,
+        }),
+    )
+}
+
+/// How long a test that died of SIGINT or SIGTERM waits for the run's own
+/// interrupt to be seen (the handler sets it a moment after the signal).
+const INTERRUPT_GRACE: Duration = Duration::from_millis(200);
+
+/// Whether a test that died of `signal` was hit by the interrupt that
+/// stops the run: a SIGINT or SIGTERM sent to cargo-reduce's process
+/// group (a terminal's Ctrl-C, `kill -- -PGID`) also reaches a test that
+/// is starting, before it moves to a process group of its own. Such a
+/// test has no verdict: taken for "not interesting", it made INPUT's
+/// checks or the final check fail as flaky.
+fn interrupted(signal: i32, cancel: &Cancel<'_>) -> bool {
+    if signal != Signal::INT.as_raw() && signal != Signal::TERM.as_raw() {
+        return false;
+    }
+    let until = Instant::now() + INTERRUPT_GRACE;
+    loop {
+        if cancel.is_cancelled() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// Waits for a child to exit without reaping it, so its process group can
@@ -736,6 +768,30 @@ mod tests {
             let _ = rustix::process::kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
         }
         assert!(!survived, "the background `sleep 1000` outlived its test");
+    }
+
+    #[test]
+    fn a_test_killed_by_the_run_s_interrupt_has_no_verdict() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let flag = Arc::new(AtomicBool::new(false));
+        let limits = Limits::none().with_interrupt(flag.clone());
+        let cancel = Cancel::by_limits(&limits);
+        // Without an interrupt, a test that dies of SIGTERM has a verdict.
+        let o = oracle(&["sh", "-c", "kill -TERM $$"], 5000);
+        assert_eq!(o.run(b"", &cancel).unwrap().status, RunStatus::Signaled(15));
+        // The interrupt is seen a moment after the signal.
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        assert!(interrupted(Signal::INT.as_raw(), &cancel));
+        setter.join().unwrap();
+        assert!(interrupted(Signal::TERM.as_raw(), &cancel));
+        assert!(!interrupted(Signal::KILL.as_raw(), &cancel), "not ours");
     }
 
     #[test]

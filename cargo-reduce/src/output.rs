@@ -4,7 +4,10 @@
 //! in the target directory, renamed into place, so an interrupted write
 //! never leaves a half-written file), a symlink's target written rather
 //! than the link replaced, and a fallback place when the write fails at
-//! the end, so a finished reduction is never lost.
+//! the end, so a finished reduction is never lost. The temporary files are
+//! `.cargo-reduce-<pid>-<random>`: one that a run killed while writing
+//! (SIGKILL) left behind is removed by the next run that writes into the
+//! same directory.
 
 use std::fmt;
 use std::fs;
@@ -84,12 +87,13 @@ impl Destination {
                 dir: dir.to_path_buf(),
             });
         }
+        remove_stale_temps(dir);
         tempfile::Builder::new()
-            .prefix(".cargo-reduce-check-")
+            .prefix(&temp_prefix())
             .tempfile_in(dir)
             .map_err(|source| OutputError::NotWritable {
                 dir: dir.to_path_buf(),
-                source,
+                source: without_temp_name(source),
             })?;
         Ok(Destination::File {
             path: path.to_path_buf(),
@@ -168,6 +172,52 @@ fn parent(path: &Path) -> &Path {
     }
 }
 
+/// The prefix of this process's temporary files beside an output.
+fn temp_prefix() -> String {
+    format!(".cargo-reduce-{}-", std::process::id())
+}
+
+/// Removes the temporary files `.cargo-reduce-<pid>-*` in `dir` that
+/// belong to this user and whose process no longer exists: what a run
+/// killed while writing (SIGKILL cannot be caught) left beside its output.
+/// Best effort; errors are ignored.
+fn remove_stale_temps(dir: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let me = rustix::process::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .as_encoded_bytes()
+            .strip_prefix(b".")
+            .and_then(|rest| std::str::from_utf8(rest).ok())
+            .and_then(|rest| crate::command::owner_pid(rest.as_ref()))
+        else {
+            continue;
+        };
+        // The entry's own metadata: a symbolic link is never followed.
+        let ours = entry.metadata().is_ok_and(|m| m.is_file() && m.uid() == me);
+        if ours && !crate::command::process_exists(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// `error` without the name of the temporary file that `tempfile` adds to
+/// it (`… at path "dir/.cargo-reduce-…"`): by the time the message is read
+/// that file is gone, and naming it only misleads.
+fn without_temp_name(error: io::Error) -> io::Error {
+    if error.raw_os_error().is_some() {
+        return error;
+    }
+    match error.to_string().split_once(" at path ") {
+        Some((what, _)) => io::Error::new(error.kind(), what.to_string()),
+        None => error,
+    }
+}
+
 /// Writes `bytes` to `path` atomically, with the permissions of
 /// `permissions_of` when given.
 pub fn write_atomically(
@@ -176,15 +226,25 @@ pub fn write_atomically(
     permissions_of: Option<&Path>,
 ) -> io::Result<()> {
     let mut tmp = tempfile::Builder::new()
-        .prefix(".cargo-reduce-")
-        .tempfile_in(parent(path))?;
-    tmp.write_all(bytes)?;
+        .prefix(&temp_prefix())
+        .tempfile_in(parent(path))
+        .map_err(without_temp_name)?;
+    // Through the file itself: its errors do not name the temporary file.
+    tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if let Some(source) = permissions_of {
         fs::set_permissions(tmp.path(), fs::metadata(source)?.permissions())?;
     }
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(path).map_err(|e| without_temp_name(e.error))?;
     Ok(())
+}
+
+/// Checks that the temporary directory (`TMPDIR`) can hold a file, without
+/// leaving one there.
+pub fn check_temp_dir() -> io::Result<()> {
+    tempfile::tempfile_in(std::env::temp_dir())
+        .map(drop)
+        .map_err(without_temp_name)
 }
 
 /// Saves `bytes` somewhere writable when the real output could not be
@@ -311,6 +371,51 @@ mod tests {
             "no temporary file left"
         );
         assert!(same_file(&src, &dir.path().join("./t.sh")));
+    }
+
+    #[test]
+    fn temporaries_of_killed_runs_are_removed_by_the_next_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| {
+            let path = dir.path().join(name);
+            fs::write(&path, "partial").unwrap();
+            path
+        };
+        // No process has this pid: the kernel's limit is 2^22.
+        let dead = 2_000_000_000;
+        let stale = file(&format!(".cargo-reduce-{dead}-a1B2c3"));
+        let kept = [
+            file(&format!(".cargo-reduce-{}-a1B2c3", std::process::id())),
+            file(".cargo-reduce-a1B2c3"), // older runs: no pid
+            file(&format!("cargo-reduce-{dead}-a1B2c3")),
+            file(&format!(".cargo-reduce-{dead}-")),
+            file("out.txt"),
+        ];
+        let link = dir.path().join(format!(".cargo-reduce-{dead}-link"));
+        std::os::unix::fs::symlink(&kept[4], &link).unwrap();
+        Destination::check(&dir.path().join("out.txt")).unwrap();
+        assert!(!stale.exists(), "the dead run's temporary file is removed");
+        for path in &kept {
+            assert_eq!(fs::read(path).unwrap(), b"partial", "{}", path.display());
+        }
+        assert!(fs::symlink_metadata(&link).is_ok(), "links are left alone");
+    }
+
+    #[test]
+    fn errors_do_not_name_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("gone/out.txt");
+        let err = write_atomically(&missing, b"x", None).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        assert!(!err.to_string().contains(".cargo-reduce-"), "{err}");
+        let wrapped = io::Error::new(
+            io::ErrorKind::StorageFull,
+            "No space left on device (os error 28) at path \"/d/.cargo-reduce-1-x\"",
+        );
+        assert_eq!(
+            without_temp_name(wrapped).to_string(),
+            "No space left on device (os error 28)"
+        );
     }
 
     #[test]

@@ -39,23 +39,27 @@ pub fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let crate_dir = dir.path().join("fuzz-targets");
     copy_tree(&repo().join("fuzz-targets"), &crate_dir);
-    for leftover in glob_minimized(&crate_dir.join("artifacts")) {
+    for leftover in written_files(&crate_dir.join("artifacts")) {
         fs::remove_file(leftover).unwrap();
     }
     (dir, crate_dir)
 }
 
-fn glob_minimized(artifacts: &Path) -> Vec<PathBuf> {
+/// What cargo-reduce writes beside an artifact (results, partial results,
+/// temporary files), as opposed to artifacts.
+pub fn is_written_by_us(name: &str) -> bool {
+    name.starts_with("minimized-from-")
+        || name.starts_with("partial-from-")
+        || name.starts_with(".cargo-reduce-")
+}
+
+/// Every file cargo-reduce wrote under `artifacts/` (see [`is_written_by_us`]).
+pub fn written_files(artifacts: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for target in fs::read_dir(artifacts).unwrap() {
         for file in fs::read_dir(target.unwrap().path()).unwrap() {
             let path = file.unwrap().path();
-            if path
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("minimized-from-")
-            {
+            if is_written_by_us(&path.file_name().unwrap().to_string_lossy()) {
                 out.push(path);
             }
         }
@@ -70,14 +74,38 @@ pub fn shared() -> &'static Path {
     &SHARED.get_or_init(fresh_copy).1
 }
 
+/// The build directory shared by all tests and runs.
+pub fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-targets-build")
+}
+
+/// `cargo-reduce ARGS…` building into `target_dir`, not started yet.
+pub fn command(args: &[&str], target_dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-reduce"));
+    command.args(args).env("CARGO_TARGET_DIR", target_dir);
+    command
+}
+
 /// `cargo-reduce ARGS…` with the shared build directory.
 pub fn cargo_reduce(args: &[&str]) -> Run {
-    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-targets-build");
-    Run(Command::new(env!("CARGO_BIN_EXE_cargo-reduce"))
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir)
+    Run(command(args, &target_dir())
         .output()
         .expect("spawn cargo-reduce"))
+}
+
+/// Where the 1-minimal result of `artifact` goes (libFuzzer's name).
+pub fn minimized_path(artifact: &Path) -> PathBuf {
+    derived(artifact, "minimized-from-")
+}
+
+/// Where a result of `artifact` that is not 1-minimal goes.
+pub fn partial_path(artifact: &Path) -> PathBuf {
+    derived(artifact, "partial-from-")
+}
+
+fn derived(artifact: &Path, prefix: &str) -> PathBuf {
+    let name = artifact.file_name().unwrap().to_string_lossy();
+    artifact.with_file_name(format!("{prefix}{name}"))
 }
 
 /// The artifact of `target` in the copy at `crate_dir`.
@@ -86,12 +114,7 @@ pub fn artifact(crate_dir: &Path, target: &str) -> PathBuf {
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            !p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("minimized-from-")
-        })
+        .filter(|p| !is_written_by_us(&p.file_name().unwrap().to_string_lossy()))
         .collect();
     assert_eq!(files.len(), 1, "one artifact in {}", dir.display());
     files.pop().unwrap()

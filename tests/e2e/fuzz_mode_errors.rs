@@ -159,3 +159,35 @@ fn unsupported_libfuzzer_sys_version() {
         "the lock file is left alone"
     );
 }
+
+#[test]
+fn unusable_tmpdir_is_refused_before_the_build() {
+    let sb = Sandbox::new();
+    let missing = sb.join("no-such-dir");
+    let run = Run(crate::fuzz_fixture::command(
+        &[
+            "reduce",
+            "--manifest-path",
+            shared().to_str().unwrap(),
+            "--force",
+        ],
+        &crate::fuzz_fixture::target_dir(),
+    )
+    .env("TMPDIR", &missing)
+    .output()
+    .expect("spawn cargo-reduce"));
+    // The environment's problem: not a dead worker (1) or a build failure.
+    assert_eq!(run.code(), 10, "{}", run.stderr());
+    let stderr = run.stderr();
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "one line, nothing built: {stderr}"
+    );
+    assert!(
+        error_line(&run).contains(&format!("`{}`", missing.display()))
+            && stderr.contains("set TMPDIR to a writable directory"),
+        "{stderr}"
+    );
+    assert!(!missing.exists(), "TMPDIR is not created");
+}

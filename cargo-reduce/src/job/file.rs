@@ -218,10 +218,12 @@ impl Subject for FileSubject<'_> {
         Ok(Reduced::unchecked(bytes))
     }
 
+    /// Runs the result once more; only Ctrl-C stops it (then the result
+    /// stands unchecked, as the best so far: [`Exit::Interrupted`]).
     fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
         let result = self
             .oracle
-            .run(bytes, &Cancel::by_limits(&crate::engine::Limits::none()))
+            .run(bytes, &Cancel::by_limits(run.interrupt_only))
             .map_err(|e| match e {
                 // It ran before: a failure now is not the command's fault.
                 CommandError::Spawn { .. } => Error::new(Exit::Failure, e.to_string()),
@@ -230,6 +232,12 @@ impl Subject for FileSubject<'_> {
         run.counters.add_test();
         if result.status.is_interesting() {
             return Ok(());
+        }
+        if result.status == RunStatus::Cancelled {
+            return Err(Error::new(
+                Exit::Interrupted,
+                "interrupted during the final check",
+            ));
         }
         Err(Error::new(
             Exit::Flaky,

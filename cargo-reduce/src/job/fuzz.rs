@@ -145,6 +145,7 @@ pub fn run(
     if work.is_empty() {
         return Ok(summary);
     }
+    super::check_temp_dir()?;
     let binaries = build(&projects, &work, settings, events)?;
     let options = PoolOptions {
         jobs: workers(settings.jobs, events),

@@ -163,7 +163,9 @@ pub trait Subject {
     fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error>;
     /// Reduces `input`; on an oracle error, the best bytes so far with it.
     fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)>;
-    /// Runs the result once more: it must still fail the same way.
+    /// Runs the result once more: it must still fail the same way. An
+    /// error with [`Exit::Interrupted`] means Ctrl-C stopped the check: the
+    /// result is then written as the best so far, not 1-minimal.
     fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error>;
     /// What fuzz mode adds to `reduction-finished` for `reduced` (none in
     /// `file` mode).
@@ -261,12 +263,19 @@ pub fn reduce(
         Ok(reduced) => (reduced, None),
         Err((best, e)) => (Reduced::unchecked(best), Some(e)),
     };
-    let stopped = limits.stop_reason();
+    let mut stopped = limits.stop_reason();
+    if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
+        match subject.verify(&reduced.bytes, &run) {
+            // Ctrl-C during the final check: the result is the best so far.
+            Err(e) if e.exit == Exit::Interrupted => {
+                limits.stop(StopReason::Interrupted);
+                stopped = limits.stop_reason();
+            }
+            other => other?,
+        }
+    }
     if let Some(reason) = stopped {
         events.emit(&Message::ReductionStopped { why: reason.name() });
-    }
-    if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
-        subject.verify(&reduced.bytes, &run)?;
     }
     let minimal = stopped.is_none() && error.is_none();
     let output = match job.partial {
@@ -344,12 +353,24 @@ fn lock_output(output: &Destination) -> Result<std::fs::File, Error> {
                 shown(output.path())
             ),
         )),
-        Err(e) => Err(Error::new(
-            Exit::Environment,
-            format!(
-                "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
-                shown(&std::env::temp_dir())
-            ),
-        )),
+        Err(e) => Err(temp_dir_error(e)),
     }
+}
+
+/// Checks that the temporary directory can be written: fuzz mode's build
+/// and worker pool need it (each worker's stderr is kept there), so an
+/// unusable one is refused before building, as its own error.
+pub(crate) fn check_temp_dir() -> Result<(), Error> {
+    crate::output::check_temp_dir().map_err(temp_dir_error)
+}
+
+/// The error for a temporary directory that cannot be written.
+fn temp_dir_error(e: std::io::Error) -> Error {
+    Error::new(
+        Exit::Environment,
+        format!(
+            "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
+            shown(&std::env::temp_dir())
+        ),
+    )
 }

@@ -48,6 +48,7 @@ const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, bool), BuildError> {
     command.args(["--keep-going", "--message-format", "json"]);
     let line = command_line(command);
+    die_with_this_process(command);
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -78,6 +79,29 @@ pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, boo
         return Err(BuildError::Interrupted);
     }
     Ok((output, unused_patch))
+}
+
+/// Makes `command`'s process die (SIGKILL) when the thread that starts it
+/// ends, which for a build is when cargo-reduce ends: a cargo-reduce
+/// killed by SIGKILL (or an OOM killer) cannot stop its build, which
+/// would otherwise run on to its end without it. (The rustc processes
+/// cargo started finish the crate they compile.) Builds start on the main
+/// thread, which lives as long as the process.
+fn die_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = rustix::process::getpid();
+    // SAFETY: only prctl and getppid (plain system calls, async-signal-
+    // safe) run in the child between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+            // The parent died before the prctl: the signal will never come.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(std::io::Error::other("cargo-reduce ended"));
+            }
+            Ok(())
+        });
+    }
 }
 
 /// Kills the build's process group when `interrupt` is set; returns
@@ -155,4 +179,26 @@ fn tail(text: &str, max: usize) -> &str {
     text.char_indices()
         .find(|&(i, _)| i >= start)
         .map_or("", |(i, _)| &text[i..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_dies_with_the_thread_that_started_it() {
+        use std::os::unix::process::ExitStatusExt;
+        let started = std::time::Instant::now();
+        let mut child = std::thread::spawn(|| {
+            let mut command = Command::new("sleep");
+            command.arg("30");
+            die_with_this_process(&mut command);
+            command.spawn().unwrap()
+        })
+        .join()
+        .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
 }

@@ -136,6 +136,19 @@ fn a_crash_costs_a_fork_not_a_worker() {
     assert_ne!(child_after, child);
 }
 
+/// A terminal's Ctrl-C goes to its foreground process group: the workers
+/// and their test processes are not in cargo-reduce's, so the interrupt
+/// reaches cargo-reduce alone (which stops and writes its best result).
+#[test]
+fn workers_and_their_tests_are_out_of_the_terminal_s_process_group() {
+    use rustix::process::{getpgid, getpgrp, Pid};
+    let pool = pool("crashes");
+    let (server, child) = pool.crew().workers[0].as_ref().unwrap().pids();
+    let group = |pid: u32| getpgid(Pid::from_raw(pid as i32)).unwrap();
+    assert_ne!(group(server), getpgrp());
+    assert_eq!(group(child), group(server));
+}
+
 #[test]
 fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
     let pool = pool("crashes");

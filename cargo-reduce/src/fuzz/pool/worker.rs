@@ -112,7 +112,16 @@ impl Worker {
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(stderr.try_clone().map_err(spawn_error)?);
+            .stderr(stderr.try_clone().map_err(spawn_error)?)
+            // A process group of its own (its fork server's test processes
+            // join it): a terminal's Ctrl-C reaches cargo-reduce alone,
+            // which stops the reduction and writes the best result so far,
+            // instead of killing the workers under it (a run interrupted
+            // while they started, or reproduced or checked an artifact,
+            // failed as a dead worker, a flaky or a not reproducing
+            // artifact). A worker still ends with cargo-reduce: its event
+            // pipe closes.
+            .process_group(0);
         // SAFETY: only fcntl (a plain system call, async-signal-safe) runs in
         // the child, on descriptors that stay open in the parent until the
         // child has exec'd: `command_read` and `event_write` are dropped

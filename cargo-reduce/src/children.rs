@@ -1,12 +1,69 @@
 //! The process groups cargo-reduce has started and not yet ended (test
 //! commands, cargo builds), so that leaving at once (a second Ctrl-C) can
 //! end them first: nothing a run started outlives it.
+//!
+//! A SIGKILL cannot be caught, so the binary also starts a *guardian*
+//! ([`start_guardian`]): a copy of itself in a process group of its own
+//! that learns every group through a pipe and, when the pipe closes
+//! because cargo-reduce died however it died, kills the groups still
+//! registered. A forking test's `sleep 1000 &` then dies with the run.
 
+use std::io::{BufRead, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::Mutex;
 
 use rustix::process::{kill_process_group, Pid, Signal};
 
 static GROUPS: Mutex<Vec<Pid>> = Mutex::new(Vec::new());
+
+/// The pipe to the guardian, once started.
+static GUARDIAN: Mutex<Option<ChildStdin>> = Mutex::new(None);
+
+/// The argument that makes the binary a guardian (not a user command).
+pub const GUARDIAN_ARG: &str = "__cargo-reduce-guardian";
+
+/// Starts the guardian: `exe GUARDIAN_ARG`, reading `+PGID`/`-PGID` lines.
+/// Without it (a library user's process), groups are still killed on a
+/// second Ctrl-C, only not after a SIGKILL.
+pub fn start_guardian(exe: &std::path::Path) -> std::io::Result<()> {
+    let child = Command::new(exe)
+        .arg(GUARDIAN_ARG)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()?;
+    *GUARDIAN.lock().unwrap_or_else(|e| e.into_inner()) = child.stdin;
+    Ok(())
+}
+
+/// The guardian's life: follow the registrations on stdin; when it closes,
+/// kill the groups still registered.
+pub fn guard(input: impl BufRead) {
+    let mut groups: Vec<Pid> = Vec::new();
+    for line in input.lines().map_while(Result::ok) {
+        let (sign, number) = line.split_at(line.len().min(1));
+        let Some(pid) = number.parse().ok().and_then(Pid::from_raw) else {
+            continue;
+        };
+        match sign {
+            "+" => groups.push(pid),
+            "-" => groups.retain(|p| *p != pid),
+            _ => {}
+        }
+    }
+    for pid in groups {
+        let _ = kill_process_group(pid, Signal::KILL);
+    }
+}
+
+/// Tells the guardian, if there is one.
+fn tell_guardian(line: &str) {
+    if let Some(pipe) = GUARDIAN.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        let _ = writeln!(pipe, "{line}");
+    }
+}
 
 /// A registered process group, unregistered on drop. The owner still kills
 /// and reaps its group itself; the registry only serves [`kill_all`].
@@ -17,6 +74,7 @@ pub struct Registered(Pid);
 pub fn register(pgid: u32) -> Option<Registered> {
     let pid = Pid::from_raw(i32::try_from(pgid).ok()?)?;
     GROUPS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+    tell_guardian(&format!("+{pgid}"));
     Some(Registered(pid))
 }
 
@@ -26,6 +84,8 @@ impl Drop for Registered {
         if let Some(i) = groups.iter().position(|p| *p == self.0) {
             groups.swap_remove(i);
         }
+        drop(groups);
+        tell_guardian(&format!("-{}", self.0.as_raw_nonzero()));
     }
 }
 
@@ -40,8 +100,27 @@ pub fn kill_all() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::process::CommandExt;
-    use std::process::Command;
+
+    #[test]
+    fn the_guardian_kills_what_is_still_registered_when_its_pipe_closes() {
+        let spawn = || {
+            Command::new("sleep")
+                .arg("1000")
+                .process_group(0)
+                .spawn()
+                .unwrap()
+        };
+        let (mut ended, mut kept) = (spawn(), spawn());
+        let input = format!("+{}\n+{}\n-{}\n", ended.id(), kept.id(), kept.id());
+        guard(input.as_bytes());
+        assert!(!ended.wait().unwrap().success(), "killed");
+        assert!(
+            kept.try_wait().unwrap().is_none(),
+            "unregistered: left alone"
+        );
+        kept.kill().unwrap();
+        kept.wait().unwrap();
+    }
 
     #[test]
     fn kill_all_ends_registered_groups() {

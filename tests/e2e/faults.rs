@@ -1125,11 +1125,10 @@ fn tests_that_leave_children_leave_nothing_after_the_run() {
     }
 }
 
-/// A SIGKILL cannot be caught: the process groups of the tests running at
-/// that moment are not killed, and what a forking test left in the
-/// background outlives the run.
+/// A SIGKILL cannot be caught, but the guardian sees the run die and kills
+/// the process groups of the tests running at that moment: what a forking
+/// test left in the background does not outlive the run.
 #[test]
-#[ignore = "defect: after a SIGKILL of cargo-reduce, the background children of the tests it was running (here `sleep 1000`) are left for good; the fix needs a supervisor or the next run killing the recorded process groups of dead runs"]
 fn a_sigkill_leaves_nothing_of_a_forking_test() {
     let name = "forking test, SIGKILL";
     let seed = base_seed(name);

@@ -520,7 +520,6 @@ fn fuzz_sigkill_during_the_build() {
 }
 
 #[test]
-#[ignore = "defect (in flux in the lead's branch): SIGINT/SIGTERM during the fuzz build does not stop it; sent to cargo-reduce alone the build runs to its end and the original is then written as partial-from-<name>, sent to the group (a terminal's Ctrl-C) the dying cargo makes it exit 8"]
 fn fuzz_sigint_and_sigterm_during_the_build_end_at_once_with_nothing_written() {
     build_signal_points(
         "fuzz-build-sigint-sigterm",

@@ -60,6 +60,13 @@ pub fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
 /// Runs the command line `args` (program name first) and returns the exit
 /// status.
 pub fn main(args: Vec<OsString>) -> i32 {
+    if args
+        .get(1)
+        .is_some_and(|a| a == crate::children::GUARDIAN_ARG)
+    {
+        crate::children::guard(std::io::stdin().lock());
+        return Exit::Success.code();
+    }
     let cli = match Cli::try_parse_from(strip_cargo_word(args)) {
         Ok(cli) => cli,
         Err(e) => {
@@ -71,6 +78,12 @@ pub fn main(args: Vec<OsString>) -> i32 {
             };
         }
     };
+    if !matches!(cli.command, Some(Command::List(_))) {
+        if let Ok(exe) = std::env::current_exe() {
+            // Best effort: without it, only a SIGKILL leaves test groups behind.
+            let _ = crate::children::start_guardian(&exe);
+        }
+    }
     let reporter = Reporter::new(&cli.global);
     let interrupt = install_interrupt_handler();
     let result = match &cli.command {

@@ -228,6 +228,15 @@ fn check_point(
                     );
                 }
                 let (target, _, partial) = states[open];
+                let file = crate_.artifact(target);
+                let reproduced = ended.when(&[
+                    "\"reason\":\"artifact-reproduced\"",
+                    file.file_name().unwrap().to_str().unwrap(),
+                ]);
+                assert!(
+                    partial || reproduced.is_none(),
+                    "{ctx}: interrupted while reducing {target}, but its best result so far was not written\n{show}"
+                );
                 if partial {
                     let finished = ended.finished();
                     let last = finished.last().unwrap_or_else(|| {
@@ -417,9 +426,10 @@ fn build_dir() -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
     (guard, dir)
 }
 
-/// `count` points of `sig` during a build from scratch: after each, the
-/// crate is untouched and nothing written; a SIGTERM or SIGINT ends the
-/// run at once with 130. An undisturbed run then builds and reduces.
+/// `count` points of `sig` during a build from scratch (or while the fuzz
+/// crate is looked up, before it): after each, the crate is untouched and
+/// nothing written, no cargo left; a SIGTERM or SIGINT ends the run at once
+/// with 130. An undisturbed run then builds and reduces.
 fn build_signal_points(name: &str, signals: &[Sig], count: usize) {
     let seed = base_seed(name);
     let (_guard, build) = build_dir();
@@ -436,7 +446,13 @@ fn build_signal_points(name: &str, signals: &[Sig], count: usize) {
         } else {
             *rng.pick(&[To::Process, To::Group])
         };
-        let delay = rng.between(Duration::from_millis(200), Duration::from_millis(3000));
+        // Mostly during the build; one point in four while the fuzz crate
+        // is looked up (`cargo metadata`), before it.
+        let discovery = rng.below(4) == 0;
+        let delay = match discovery {
+            true => rng.between(Duration::ZERO, Duration::from_millis(150)),
+            false => rng.between(Duration::from_millis(200), Duration::from_millis(3000)),
+        };
         let point = Point {
             fault: name.to_string(),
             seed,
@@ -444,15 +460,22 @@ fn build_signal_points(name: &str, signals: &[Sig], count: usize) {
             signal: sig,
             to,
             delay,
-            after: "build-started (a build from scratch)".to_string(),
+            after: match discovery {
+                true => "the start (cargo metadata)".to_string(),
+                false => "build-started (a build from scratch)".to_string(),
+            },
         };
         let _ = fs::remove_dir_all(build.join("cargo-reduce/build"));
         crate_.reset();
         let watched = Watched::spawn(reduce_command(&crate_, &targets, 1, &tmp, &build));
-        let Some(from) = watched.wait_line(
-            |l| l.contains("\"reason\":\"build-started\""),
-            Duration::from_secs(120),
-        ) else {
+        let from = match discovery {
+            true => Some(watched.started),
+            false => watched.wait_line(
+                |l| l.contains("\"reason\":\"build-started\""),
+                Duration::from_secs(120),
+            ),
+        };
+        let Some(from) = from else {
             let ended = watched.finish(std::time::Instant::now(), Duration::from_secs(5), &point);
             panic!("{point}: no build-started\n{}", ended.show());
         };
@@ -467,6 +490,8 @@ fn build_signal_points(name: &str, signals: &[Sig], count: usize) {
         let written = written_files(&crate_.path.join("artifacts"));
         match sig {
             Sig::Kill => assert!(ended.killed_by(Sig::Kill), "{point}\n{show}"),
+            // Before the handler was installed: nothing happened yet.
+            _ if ended.killed_by(sig) && ended.stdout.is_empty() && ended.stderr.is_empty() => {}
             _ => {
                 assert_eq!(ended.code(), Some(130), "{point}\n{show}");
                 assert!(

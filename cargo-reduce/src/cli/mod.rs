@@ -87,10 +87,22 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let reporter = Reporter::new(&cli.global);
     let interrupt = install_interrupt_handler();
     let result = match &cli.command {
-        None => fuzz::run(&cli.fuzz, &reporter, interrupt),
+        None => fuzz::run(&cli.fuzz, &reporter, interrupt.clone()),
         Some(Command::List(args)) => list::run(args, &reporter),
-        Some(Command::File(args)) => file::run(args, &reporter, interrupt),
+        Some(Command::File(args)) => file::run(args, &reporter, interrupt.clone()),
     };
+    // Ctrl-C that killed a child cargo (metadata, a build) shows as that
+    // child's failure: it is the interruption.
+    let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
+        true if e.exit != Exit::Interrupted => Error::new(
+            Exit::Interrupted,
+            format!(
+                "interrupted ({}); nothing more was written",
+                e.message.lines().next().unwrap_or("")
+            ),
+        ),
+        _ => e,
+    });
     match result {
         Ok(exit) => exit.code(),
         Err(e) => {

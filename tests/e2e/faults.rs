@@ -663,22 +663,27 @@ fn needle_input() -> Vec<u8> {
 
 fn file_command(sb: &Sandbox, tmp: &Path, jobs: u64, test: &str) -> Command {
     let jobs = jobs.to_string();
-    let mut cmd = sb.cmd(&[
-        "file",
-        "in.txt",
-        "-o",
+    shell_test_command(
+        sb,
+        tmp,
         "out.txt",
-        "-j",
-        &jobs,
-        "--message-format",
-        "json",
-        "--",
-        "sh",
-        "-c",
+        &["-j", &jobs, "--message-format", "json"],
         test,
-        "sh",
-        "{}",
-    ]);
+    )
+}
+
+/// `cargo-reduce file in.txt -o OUTPUT EXTRA… -- sh -c TEST sh {}` with
+/// TMPDIR set to `tmp`.
+fn shell_test_command(
+    sb: &Sandbox,
+    tmp: &Path,
+    output: &str,
+    extra: &[&str],
+    test: &str,
+) -> Command {
+    let head = ["file", "in.txt", "-o", output];
+    let tail = ["--", "sh", "-c", test, "sh", "{}"];
+    let mut cmd = sb.cmd(&[&head[..], extra, &tail[..]].concat());
     cmd.env("TMPDIR", tmp);
     cmd
 }
@@ -929,19 +934,7 @@ fn a_disk_that_fills_up_saves_the_result_elsewhere_and_names_it() {
         "[ -e {d}/filler ] || {{ head -c 1000000 /dev/zero > {d}/filler; }} 2>/dev/null; grep -q needle \"$1\"",
         d = dir.display()
     );
-    let mut cmd = sb.cmd(&[
-        "file",
-        "in.txt",
-        "-o",
-        "out/out.txt",
-        "--",
-        "sh",
-        "-c",
-        &test,
-        "sh",
-        "{}",
-    ]);
-    cmd.env("TMPDIR", &tmp);
+    let cmd = shell_test_command(&sb, &tmp, "out/out.txt", &[], &test);
     let ctx = "full disk (file mode)";
     let ended = run_watched(cmd, Duration::from_secs(60), &ctx);
     assert_one_line_error(
@@ -1005,19 +998,7 @@ fn a_read_only_output_directory_is_refused_before_the_first_test() {
     };
     mount.read_only();
     let test = marking_grep(&marks);
-    let mut cmd = sb.cmd(&[
-        "file",
-        "in.txt",
-        "-o",
-        "out/out.txt",
-        "--",
-        "sh",
-        "-c",
-        &test,
-        "sh",
-        "{}",
-    ]);
-    cmd.env("TMPDIR", &tmp);
+    let cmd = shell_test_command(&sb, &tmp, "out/out.txt", &[], &test);
     let ctx = "read-only output (file mode)";
     let ended = run_watched(cmd, Duration::from_secs(60), &ctx);
     assert_one_line_error(

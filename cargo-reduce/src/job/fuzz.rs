@@ -83,6 +83,21 @@ pub struct Summary {
     pub exit: Exit,
 }
 
+impl Summary {
+    /// Adds `row`; a failed one is reported as an `error` message and sets
+    /// the exit status if none is set yet.
+    fn record(&mut self, row: Row, events: &dyn Events) {
+        if let Err(e) = &row.result {
+            events.emit(&Message::Error {
+                message: &e.message,
+                exit: e.exit.code(),
+            });
+            self.exit = self.exit.or(e.exit);
+        }
+        self.rows.push(row);
+    }
+}
+
 /// The fuzz crates `request` names, narrowed to its target.
 pub fn find(
     manifest_path: Option<&Path>,
@@ -158,17 +173,13 @@ pub fn run(
         let binary = match &binaries[&(item.project, item.target.clone())] {
             Ok(binary) => binary.as_path(),
             Err(e) => {
-                summary.exit = summary.exit.or(e.exit);
-                events.emit(&Message::Error {
-                    message: &e.message,
-                    exit: e.exit.code(),
-                });
-                summary.rows.push(Row {
+                let row = Row {
                     name: item.name(),
                     original: item.artifact.size as usize,
                     elapsed: Duration::ZERO,
                     result: Err(e.clone()),
-                });
+                };
+                summary.record(row, events);
                 continue;
             }
         };
@@ -183,14 +194,7 @@ pub fn run(
             .result
             .as_ref()
             .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
-        if let Err(e) = &row.result {
-            events.emit(&Message::Error {
-                message: &e.message,
-                exit: e.exit.code(),
-            });
-            summary.exit = summary.exit.or(e.exit);
-        }
-        summary.rows.push(row);
+        summary.record(row, events);
         if interrupted {
             summary.exit = Exit::Interrupted;
             break;

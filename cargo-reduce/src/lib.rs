@@ -4,6 +4,7 @@
 //! project's own tests can reduce inputs too:
 //! - `engine`: delta debugging over atoms, generic over an oracle.
 //! - `unit`: cutting bytes into atoms (bytes, characters, lines, tokens).
+//! - `typed`: reduction of inputs decoded with `arbitrary`, as values.
 //! - `command`: the oracle that runs an external test command.
 //! - `syntax` (feature `syntax`): Hierarchical Delta Debugging and its
 //!   relatives on tree-sitter trees.
@@ -49,4 +50,5 @@ pub mod job;
 pub mod output;
 #[cfg(feature = "syntax")]
 pub mod syntax;
+pub mod typed;
 pub mod unit;

@@ -16,7 +16,10 @@ fn expected() -> Vec<(&'static str, Option<&'static [u8]>, &'static str)> {
         ("huge_alloc", None, "out of memory"),
         ("stack_overflow", None, "stack overflow"),
         ("two_panics", Some(b"ABXYZ"), "bug A: authenticated XYZ request"),
-        ("typed_arbitrary", None, "unsaturated scale by _ overflows the register"),
+        // The enum tags are the lowest `u32`s that pick `Scale` (the 4th of
+        // 5 variants) and `Multiline` (the 2nd of 3).
+        ("typed_arbitrary", Some(b"\0\0\x9a\x99\x99\x99\xc9"), "unsaturated scale by _ overflows the register"),
+        ("typed_query", Some(b"*?\x01VUUU\x02"), "panic at fuzz_targets/typed_query.rs:47:5: index out of bounds"),
     ]
 }
 
@@ -47,7 +50,7 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         .collect();
     assert_eq!(
         finished.len(),
-        7,
+        8,
         "one reduction-finished per artifact: {}",
         run.stdout()
     );
@@ -90,10 +93,14 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
                 .as_u64()
                 .unwrap()
     );
-    let debug = finished["typed_arbitrary"]["debug"].as_str().unwrap();
-    assert!(
-        debug.contains("factor: 201") && debug.contains("saturate: false"),
-        "the Debug form of the smallest failing value: {debug}"
+    // The smallest failing values: nothing can be dropped or lowered.
+    assert_eq!(
+        finished["typed_arbitrary"]["debug"],
+        "Command {\n    id: 0,\n    op: Scale {\n        factor: 201,\n        saturate: false,\n    },\n    repeat: 0,\n}"
+    );
+    assert_eq!(
+        finished["typed_query"]["debug"],
+        "Query {\n    pattern: \"*?\",\n    flags: [\n        Multiline,\n    ],\n    limit: None,\n    haystack: \"\",\n}"
     );
     assert_eq!(
         fs::read(fuzz.join("Cargo.lock")).unwrap(),
@@ -173,9 +180,9 @@ fn a_careless_match_slips_to_the_other_bug_and_the_default_does_not() {
 }
 
 /// `--effort quick` is ddmin and canonicalization alone, as before the
-/// search existed; the default search never makes the result larger (here
-/// it gives the fifth byte the fill character, which canonicalization's
-/// runs never reached), keeps the failure, and names its steps.
+/// searches existed; the default never makes the result larger (here the
+/// typed reduction lowers `id` to 0 and the enum tag to the lowest that
+/// still picks `Scale`), keeps the failure, and names its steps.
 #[test]
 fn effort_quick_keeps_the_plain_result_and_the_search_is_never_larger() {
     let fuzz = shared();
@@ -204,7 +211,7 @@ fn effort_quick_keeps_the_plain_result_and_the_search_is_never_larger() {
     assert_eq!(quick, b"0000\x00\x9a\xc9");
     assert!(finished.get("steps").is_none(), "{finished}");
     let (searched, finished) = reduce("default", "-j1");
-    assert_eq!(searched, b"00000\x9a\xc9");
+    assert_eq!(searched, b"\0\0\x9a\x99\x99\x99\xc9");
     assert_eq!(finished["minimal"], true);
     assert!(finished["debug"].as_str().unwrap().contains("factor: 201"));
     let steps: Vec<&str> = finished["steps"]
@@ -214,16 +221,11 @@ fn effort_quick_keeps_the_plain_result_and_the_search_is_never_larger() {
         .map(|s| s["step"].as_str().unwrap())
         .collect();
     assert_eq!(
-        steps[..6],
-        [
-            "ddmin",
-            "canonical",
-            "search-2byte",
-            "search-chunks",
-            "search-move",
-            "search-mutate"
-        ]
+        steps[..4],
+        ["ddmin", "canonical", "typed-drop", "typed-fields"],
+        "{steps:?}"
     );
+    assert!(steps.contains(&"typed-lower") && steps.contains(&"search-2byte"));
     let (parallel, _) = reduce("default", "-j2");
     assert_eq!(parallel, searched, "-j2 finds what -j1 finds");
     let (max, _) = reduce("max", "-j2");

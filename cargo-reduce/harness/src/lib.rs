@@ -106,6 +106,32 @@ pub fn initialize(_argc: *const isize, _argv: *const *const *const u8) -> isize 
     0
 }
 
+/// Starts recording what decoding `bytes` draws, when the decoding is
+/// only being shown (`RUST_LIBFUZZER_DEBUG_PATH`) and `arbitrary` is
+/// cargo-reduce's instrumented copy (`--cfg cargo_reduce_trace`).
+#[doc(hidden)]
+pub fn __cargo_reduce_decode_begin(bytes: &[u8]) {
+    #[cfg(cargo_reduce_trace)]
+    if rust_libfuzzer_debug_path().is_some() {
+        arbitrary::__cargo_reduce::begin(bytes);
+    }
+    let _ = bytes;
+}
+
+/// Stops the recording and writes the draws beside the debug output, to
+/// `<RUST_LIBFUZZER_DEBUG_PATH>.draws`, for cargo-reduce's typed reduction.
+#[doc(hidden)]
+pub fn __cargo_reduce_decode_end() {
+    #[cfg(cargo_reduce_trace)]
+    if let (Some(path), Some(draws)) = (
+        rust_libfuzzer_debug_path(),
+        arbitrary::__cargo_reduce::finish(),
+    ) {
+        std::fs::write(format!("{path}.draws"), draws)
+            .expect("failed to write the draws beside `RUST_LIBFUZZER_DEBUG_PATH`");
+    }
+}
+
 static TYPED_INPUT: AtomicBool = AtomicBool::new(false);
 
 /// Called by the generated `LLVMFuzzerInitialize` of targets that take an
@@ -219,7 +245,9 @@ macro_rules! fuzz_target {
                     return -1;
                 }
                 let u = Unstructured::new(bytes);
+                $crate::__cargo_reduce_decode_begin(bytes);
                 let data = <$dty as Arbitrary>::arbitrary_take_rest(u);
+                $crate::__cargo_reduce_decode_end();
 
                 if let Some(path) = $crate::rust_libfuzzer_debug_path() {
                     use std::io::Write;

@@ -18,6 +18,7 @@ use crate::engine::{
 use crate::fuzz::oracle::HarnessOracle;
 use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
+use crate::typed::{self, TypedOptions};
 
 /// Runs of an artifact before reducing: all must fail, the same way.
 pub const REPRODUCE_RUNS: usize = 3;
@@ -167,6 +168,22 @@ impl Effort {
             },
         }
     }
+
+    /// The typed reduction this effort runs on a typed target's input:
+    /// none, 5,000 tests at most, or 200,000.
+    pub fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
+        let (budget, window) = match self {
+            Effort::Quick => (0, 0),
+            Effort::Default => (5_000, 8),
+            Effort::Max => (200_000, 32),
+        };
+        TypedOptions {
+            budget,
+            window,
+            ddmin,
+            lower_values,
+        }
+    }
 }
 
 /// How an artifact is reduced.
@@ -230,21 +247,61 @@ fn minimize_bytes(
     if searching {
         ctx.observer.step("canonical", ctx.counters);
     }
-    let mut bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
-    if searching && ctx.limits.stop_reason().is_none() {
+    let bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
+    let bytes = if searching && ctx.limits.stop_reason().is_none() {
         let options = SearchOptions {
             budget,
             ddmin: *options,
             lower_values: lower,
             seed: SEED,
         };
-        bytes = search(bytes, oracle, &options, ctx).map_err(|e| (e.best, e.source))?;
-    }
+        search_all(
+            bytes,
+            oracle,
+            &options,
+            &effort.typed(options.ddmin, lower),
+            ctx,
+        )?
+    } else {
+        bytes
+    };
     Ok(Minimized {
         bytes,
         stopped: ctx.limits.stop_reason(),
         checked: None,
     })
+}
+
+/// The searches past ddmin and canonicalization: for a typed target, the
+/// typed reduction first (it makes the structural cuts the byte search
+/// would take many candidates to find), then the byte search, then the
+/// typed reduction again if the search changed anything, so that the
+/// result's values are the lowest the type allows (the byte search ranks
+/// `'0'` lowest, the type ranks `0` lowest).
+fn search_all(
+    bytes: Vec<u8>,
+    oracle: &HarnessOracle<'_>,
+    options: &SearchOptions,
+    typed_options: &TypedOptions,
+    ctx: &Context<'_, u8>,
+) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+    let decoder = match oracle.pool().decoder() {
+        Ok(decoder) => decoder,
+        Err(err) => return Err((bytes, err.into())),
+    };
+    let typed = |bytes: Vec<u8>| match &decoder {
+        Some(decoder) if ctx.limits.stop_reason().is_none() => {
+            typed::reduce(bytes, oracle, decoder, typed_options, ctx)
+                .map_err(|e| (e.best, e.source))
+        }
+        _ => Ok(bytes),
+    };
+    let bytes = typed(bytes)?;
+    let searched = search(bytes.clone(), oracle, options, ctx).map_err(|e| (e.best, e.source))?;
+    if searched == bytes {
+        return Ok(searched);
+    }
+    typed(searched)
 }
 
 /// The shortest timeout a timeout artifact is reduced under.
@@ -376,9 +433,10 @@ mod tests {
     }
 
     /// `arbitrary` reads `path`'s length from the last byte: ddmin cannot
-    /// delete a byte of the path without re-cutting the fields after it,
-    /// the search deletes it and lowers the length together. `--effort
-    /// quick` stops where ddmin and canonicalization stop.
+    /// delete a byte of the path without re-cutting the fields after it;
+    /// the typed reduction shortens the path with its length rewritten and
+    /// lowers `verb` to 0, so the `Debug` form is the smallest failing
+    /// value. `--effort quick` stops where ddmin and canonicalization stop.
     #[test]
     fn the_search_goes_past_ddmin_on_lengths_read_from_the_end() {
         use crate::engine::TestRun;
@@ -396,11 +454,11 @@ mod tests {
         let (quick, _) = reduce(Effort::Quick);
         assert_eq!(quick, b"00..000rm\x06");
         let (searched, tests) = reduce(Effort::Default);
-        assert_eq!(searched, b"..0rm\x02");
+        assert_eq!(searched, b"..\0rm\x02");
         assert!(tests < 2_000, "{tests} tests");
         assert_eq!(
             pool.debug_format(&searched).unwrap().unwrap(),
-            "Request {\n    path: \"..\",\n    verb: 48,\n    body: \"rm\",\n}"
+            "Request {\n    path: \"..\",\n    verb: 0,\n    body: \"rm\",\n}"
         );
     }
 

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 mod error;
+pub mod instrument;
 mod invoke;
 mod lockfile;
 mod run;
@@ -66,11 +67,24 @@ pub fn build_patched(
         &lock,
         &target_dir.join("cargo-reduce-shadow"),
     )?;
-    let patch = format!(
-        "patch.crates-io.{}.path={}",
-        stand_in.package,
-        toml_string(harness_dir)
-    );
+    let mut patches = vec![
+        "--config".to_string(),
+        patch_config(stand_in.package, harness_dir),
+    ];
+    let instrumented = instrument::prepare(
+        &text,
+        &shadow.manifest,
+        &patches,
+        target_dir.parent().unwrap_or(target_dir),
+    )?;
+    let mut base_flags = String::new();
+    if let Some(instrumented) = &instrumented {
+        patches.extend([
+            "--config".to_string(),
+            patch_config("arbitrary", &instrumented.dir),
+        ]);
+        base_flags.push_str(instrument::TRACE_CFG);
+    }
     let host = host_triple(fuzz_dir)?;
     let build = |extra_flags: &str| {
         let mut command = Command::new("cargo");
@@ -80,11 +94,11 @@ pub fn build_patched(
             .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
-            .args(["--config", &patch])
+            .args(&patches)
             .env_remove("RUSTFLAGS")
             .env(
                 "CARGO_ENCODED_RUSTFLAGS",
-                rustflags(extra_flags, &shadow.root),
+                rustflags(&format!("{base_flags} {extra_flags}"), &shadow.root),
             );
         for target in targets {
             command.args(["--bin", target]);
@@ -158,6 +172,12 @@ fn rustflags(extra: &str, root: &Path) -> String {
         .chain([remap])
         .collect::<Vec<_>>()
         .join("\x1f")
+}
+
+/// The `--config` value that patches crates.io's `package` with the
+/// crate in `dir`.
+fn patch_config(package: &str, dir: &Path) -> String {
+    format!("patch.crates-io.{package}.path={}", toml_string(dir))
 }
 
 /// `path` as a TOML basic string.

@@ -13,6 +13,7 @@
 //! worker and the round goes on. All workers are killed on drop.
 
 mod crew;
+mod decoder;
 mod error;
 mod failure;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
@@ -23,7 +24,6 @@ mod shm;
 pub(crate) mod tests;
 mod worker;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -32,6 +32,7 @@ pub use error::PoolError;
 pub use failure::{normalize_message, Failure, FailureKind, Signature};
 
 use crew::Crew;
+pub use decoder::Decoder;
 use round::run_round;
 use shm::Batch;
 
@@ -225,34 +226,26 @@ impl WorkerPool {
     }
 
     /// The `Debug` form of a typed target's input, as `cargo fuzz fmt` prints
-    /// it: a one-off worker runs the input with `RUST_LIBFUZZER_DEBUG_PATH`
-    /// set, so the target's own `fuzz_target!` expansion writes it. `None`
-    /// for raw-bytes targets and for inputs too short for the type.
+    /// it. `None` for raw-bytes targets and for inputs too short for the
+    /// type.
     pub fn debug_format(&self, input: &[u8]) -> Result<Option<String>, PoolError> {
+        match self.decoder()? {
+            Some(decoder) => Ok(decoder.decode_input(input)?.and_then(|d| d.debug)),
+            None => Ok(None),
+        }
+    }
+
+    /// A [`Decoder`] for this pool's target: its own one-worker crew that
+    /// decodes inputs without running the target. `None` for raw-bytes
+    /// targets.
+    pub fn decoder(&self) -> Result<Option<Decoder>, PoolError> {
         if !self.typed_input() {
             return Ok(None);
         }
-        let dir = tempfile::tempdir()?;
-        let path = dir.path().join("debug.txt");
         let options = PoolOptions {
             jobs: 1,
             ..self.options.clone()
         };
-        let env = vec![(
-            OsString::from("RUST_LIBFUZZER_DEBUG_PATH"),
-            path.clone().into_os_string(),
-        )];
-        let mut crew = Crew::start(&self.binary, &options, env)?;
-        let batch = Batch {
-            data: input.to_vec(),
-            ends: vec![input.len() as u64],
-        };
-        crew.load(&batch, true)?;
-        run_round(&mut crew, 1, &|_| true)?;
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text.trim_end().to_string())),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(err) => Err(err.into()),
-        }
+        Decoder::start(&self.binary, &options).map(Some)
     }
 }

@@ -355,13 +355,14 @@ fn discovers_the_repository_s_fuzz_targets() {
             "huge_alloc",
             "stack_overflow",
             "two_panics",
-            "typed_arbitrary"
+            "typed_arbitrary",
+            "typed_query"
         ]
     );
     let artifacts: Vec<&Artifact> = project.targets.iter().flat_map(|t| &t.artifacts).collect();
-    assert_eq!(artifacts.len(), 7);
+    assert_eq!(artifacts.len(), 8);
     let kinds = |k| artifacts.iter().filter(|a| a.kind == k).count();
-    assert_eq!(kinds(ArtifactKind::Crash), 5);
+    assert_eq!(kinds(ArtifactKind::Crash), 6);
     assert_eq!(kinds(ArtifactKind::Oom), 1);
     assert_eq!(kinds(ArtifactKind::Timeout), 1);
     // The artifacts directory is a symlink into corpus/; both paths locate.

@@ -1,0 +1,458 @@
+//! The typed reduction: rounds of edits to the decoded draws of an input,
+//! each candidate encoded back into bytes ([`Layout::encode`]) and tested.
+//!
+//! The passes, in the order a round runs them:
+//! - `typed-drop`: ddmin over the draws, then every run of 2 to `window`
+//!   consecutive draws: an element of a collection is its "one more" flag
+//!   and its own draws, a run ddmin's aligned splits seldom hit;
+//! - `typed-fields`: each byte string and `str` shrunk by ddmin over its
+//!   characters (bytes, if it is not UTF-8), its length rewritten; the
+//!   slack (what `take_rest` took) likewise;
+//! - `typed-cut`: a flag or enum tag set to zero *and* the draws after it
+//!   dropped: `Some(x)` to `None`, a variant to the first one, a collection
+//!   ended early;
+//! - `typed-lower`: each integer, flag, tag and collection length lowered
+//!   as far as it goes, by a search over its values.
+//!
+//! After every accepted candidate the input is decoded again: what the
+//! decoder makes of the new bytes, not what the edit meant, is the next
+//! round's starting point. A round that accepts nothing ends the
+//! reduction, as does the test budget.
+
+use crate::engine::ddmin::ReduceError;
+use crate::engine::{ddmin, Candidate, Context, Counters, DdminOptions, Oracle, OracleError};
+
+use super::encoded::Encoded;
+use super::layout::{Layout, Piece};
+use super::trace::Kind;
+use super::Decoder;
+
+/// How a typed reduction runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypedOptions {
+    /// Tests it may run in all (0 turns it off).
+    pub budget: u64,
+    /// The longest run of draws `typed-drop` and `typed-cut` remove at once.
+    pub window: usize,
+    /// The ddmin variant the drop and field passes use.
+    pub ddmin: DdminOptions,
+    /// Whether values may be lowered at equal length (not for
+    /// out-of-memory failures, where lower sizes make nothing plainer).
+    pub lower_values: bool,
+}
+
+/// The passes, in the order a round runs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Drop,
+    Fields,
+    Cut,
+    Lower,
+}
+
+impl Pass {
+    const ALL: [Pass; 4] = [Pass::Drop, Pass::Fields, Pass::Cut, Pass::Lower];
+
+    fn step(self) -> &'static str {
+        match self {
+            Pass::Drop => "typed-drop",
+            Pass::Fields => "typed-fields",
+            Pass::Cut => "typed-cut",
+            Pass::Lower => "typed-lower",
+        }
+    }
+}
+
+/// Reduces `input` (known interesting) by editing what it decodes to.
+/// Returns it unchanged when `decoder` cannot decode it; on an oracle
+/// error, returns the best input so far with it.
+pub fn reduce<O, D>(
+    input: Vec<u8>,
+    oracle: &O,
+    decoder: &D,
+    options: &TypedOptions,
+    ctx: &Context<'_, u8>,
+) -> Result<Vec<u8>, ReduceError<u8>>
+where
+    O: Oracle<u8> + ?Sized,
+    D: Decoder + ?Sized,
+{
+    let mut run = Run {
+        oracle,
+        decoder,
+        options,
+        ctx,
+        first_test: ctx.counters.tests(),
+        current: input,
+        layout: Layout::default(),
+    };
+    match run.rounds() {
+        Ok(()) => Ok(run.current),
+        Err(source) => Err(ReduceError {
+            best: run.current,
+            source,
+        }),
+    }
+}
+
+/// One typed reduction's state.
+struct Run<'a, 'c, O: ?Sized, D: ?Sized> {
+    oracle: &'a O,
+    decoder: &'a D,
+    options: &'a TypedOptions,
+    ctx: &'a Context<'c, u8>,
+    first_test: u64,
+    /// The best input so far (interesting).
+    current: Vec<u8>,
+    /// What it decodes to.
+    layout: Layout,
+}
+
+impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
+    fn rounds(&mut self) -> Result<(), OracleError> {
+        if self.options.budget == 0 || !self.decode()? {
+            return Ok(());
+        }
+        loop {
+            let mut found = false;
+            for pass in Pass::ALL {
+                if self.done() {
+                    return Ok(());
+                }
+                if pass == Pass::Lower && !self.options.lower_values {
+                    continue;
+                }
+                self.ctx.observer.step(pass.step(), self.ctx.counters);
+                found |= match pass {
+                    Pass::Drop => self.drop_draws()?,
+                    Pass::Fields => self.fields()?,
+                    Pass::Cut => self.cut()?,
+                    Pass::Lower => self.lower()?,
+                };
+            }
+            if !found {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Decodes the current input into `layout`; false if it does not
+    /// decode (then there is nothing to edit).
+    fn decode(&mut self) -> Result<bool, OracleError> {
+        self.layout = match self.decoder.decode(&self.current)? {
+            Some(decoded) => Layout::from_trace(&self.current, &decoded.draws),
+            None => Layout::default(),
+        };
+        Ok(!self.layout.pieces.is_empty() || !self.layout.slack.is_empty())
+    }
+
+    fn done(&self) -> bool {
+        self.ctx.limits.stop_reason().is_some()
+            || self.ctx.counters.tests() - self.first_test >= self.options.budget
+    }
+
+    /// Makes `bytes` (interesting, and smaller) the current input.
+    fn accept(&mut self, bytes: Vec<u8>) -> Result<(), OracleError> {
+        self.current = bytes;
+        self.ctx.observer.reduced(&self.current);
+        self.decode()?;
+        Ok(())
+    }
+
+    /// Tests `candidates` (in order, only those no longer than the current
+    /// input, and shorter unless `same_length` is allowed) and accepts the
+    /// first interesting one. Returns whether one was.
+    fn first_of(
+        &mut self,
+        candidates: Vec<Vec<u8>>,
+        same_length: bool,
+    ) -> Result<bool, OracleError> {
+        let len = self.current.len();
+        let mut kept: Vec<Vec<u8>> = candidates
+            .into_iter()
+            .filter(|c| c.len() < len || (same_length && c.len() == len && *c != self.current))
+            .collect();
+        kept.dedup();
+        if kept.is_empty() || self.done() {
+            return Ok(false);
+        }
+        let winner = self
+            .ctx
+            .first_interesting(self.oracle, kept.len(), &|i| Candidate::whole(&kept[i]))?;
+        match winner {
+            Some(w) => {
+                self.accept(kept.swap_remove(w))?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// ddmin over `atoms`, each candidate encoded by `encode`; accepts the
+    /// result if it encodes shorter than the current input.
+    fn ddmin_encoded<A, F>(&mut self, atoms: Vec<A>, encode: F) -> Result<bool, OracleError>
+    where
+        A: Clone + std::hash::Hash + Eq + Sync + Send,
+        F: Fn(&[A]) -> Vec<u8> + Sync,
+    {
+        let counters = Counters::default();
+        let encoded = Encoded::new(self.oracle, self.ctx, &encode);
+        let reduced = ddmin(
+            atoms,
+            &encoded,
+            &self.options.ddmin,
+            &encoded.context(&counters),
+        );
+        let (atoms, error) = match reduced {
+            Ok(reduction) => (reduction.atoms, None),
+            Err(ReduceError { best, source }) => (best, Some(source)),
+        };
+        let bytes = encode(&atoms);
+        let shorter = bytes.len() < self.current.len();
+        if shorter {
+            self.accept(bytes)?;
+        }
+        match error {
+            Some(source) => Err(source),
+            None => Ok(shorter),
+        }
+    }
+
+    /// `typed-drop`.
+    fn drop_draws(&mut self) -> Result<bool, OracleError> {
+        let pieces = self.layout.pieces.clone();
+        let slack = self.layout.slack.clone();
+        let encode = |kept: &[usize]| {
+            Layout {
+                pieces: kept.iter().map(|&i| pieces[i].clone()).collect(),
+                slack: slack.clone(),
+            }
+            .encode()
+        };
+        let mut found = self.ddmin_encoded((0..pieces.len()).collect(), encode)?;
+        for run in (2..=self.options.window).rev() {
+            let mut from = 0;
+            while !self.done() && from + run <= self.layout.pieces.len() {
+                let candidates = (from..=self.layout.pieces.len() - run)
+                    .map(|i| self.edited(i, None, i..i + run))
+                    .collect();
+                if !self.first_of(candidates, false)? {
+                    break;
+                }
+                found = true;
+                from = from.saturating_sub(1);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The current layout with draw `at` set to `value` (if one is
+    /// given) and the draws `drop` removed, encoded.
+    fn edited(&self, at: usize, value: Option<u128>, drop: std::ops::Range<usize>) -> Vec<u8> {
+        let mut layout = self.layout.clone();
+        if let Some(value) = value {
+            layout.pieces[at] = with_value(&layout.pieces[at], value);
+        }
+        layout.pieces.drain(drop);
+        layout.encode()
+    }
+
+    /// `typed-fields`.
+    fn fields(&mut self) -> Result<bool, OracleError> {
+        let mut found = false;
+        let mut at = 0;
+        while !self.done() && at < self.layout.pieces.len() {
+            if let Piece::Front {
+                kind: Kind::Bytes,
+                bytes,
+            } = &self.layout.pieces[at]
+            {
+                if bytes.len() > 1 || (bytes.len() == 1 && self.governed(at)) {
+                    found |= self.shrink_field(Some(at))?;
+                }
+            }
+            at += 1;
+        }
+        if !self.done() && !self.layout.slack.is_empty() {
+            found |= self.shrink_field(None)?;
+        }
+        Ok(found)
+    }
+
+    /// Whether the byte string at `at` follows the length that counts it.
+    fn governed(&self, at: usize) -> bool {
+        let Piece::Front { bytes, .. } = &self.layout.pieces[at] else {
+            return false;
+        };
+        at > 0 && matches!(self.layout.pieces[at - 1], Piece::Length(v) if v >= bytes.len() as u64)
+    }
+
+    /// ddmin over the characters of the byte string at `at` (the slack
+    /// for `None`), its length rewritten with every candidate.
+    fn shrink_field(&mut self, at: Option<usize>) -> Result<bool, OracleError> {
+        let layout = self.layout.clone();
+        let governed = at.is_some_and(|at| self.governed(at));
+        let bytes = match at {
+            Some(at) => match &layout.pieces[at] {
+                Piece::Front { bytes, .. } => bytes.clone(),
+                Piece::Length(_) => return Ok(false),
+            },
+            None => layout.slack.clone(),
+        };
+        let with = move |field: Vec<u8>| {
+            let mut layout = layout.clone();
+            match at {
+                Some(at) => {
+                    if governed {
+                        layout.pieces[at - 1] = Piece::Length(field.len() as u64);
+                    }
+                    layout.pieces[at] = Piece::Front {
+                        kind: Kind::Bytes,
+                        bytes: field,
+                    };
+                }
+                None => layout.slack = field,
+            }
+            layout.encode()
+        };
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => self.ddmin_encoded(text.chars().collect(), |chars: &[char]| {
+                with(chars.iter().collect::<String>().into_bytes())
+            }),
+            Err(_) => self.ddmin_encoded(bytes, |b: &[u8]| with(b.to_vec())),
+        }
+    }
+
+    /// `typed-cut`.
+    fn cut(&mut self) -> Result<bool, OracleError> {
+        let mut found = false;
+        let mut at = 0;
+        while !self.done() && at + 1 < self.layout.pieces.len() {
+            if is_switch(&self.layout.pieces[at]) {
+                let last = (at + self.options.window).min(self.layout.pieces.len() - 1);
+                let candidates = (at + 1..=last)
+                    .rev()
+                    .map(|end| self.edited(at, Some(0), at + 1..end + 1))
+                    .collect();
+                if self.first_of(candidates, false)? {
+                    found = true;
+                    continue;
+                }
+            }
+            at += 1;
+        }
+        Ok(found)
+    }
+
+    /// `typed-lower`: for each value, a search for the lowest one that
+    /// still fails, eight values a round.
+    fn lower(&mut self) -> Result<bool, OracleError> {
+        let mut found = false;
+        for at in 0..self.layout.pieces.len() {
+            found |= self.lower_one(at)?;
+        }
+        Ok(found)
+    }
+
+    /// Lowers the value at `at` as far as it goes: tests eight values
+    /// spread over `[lowest, value)` (`lowest`: above every value known
+    /// not to fail), the first that fails becoming the value, until none
+    /// is left to test or the draw is no longer the same kind of value.
+    fn lower_one(&mut self, at: usize) -> Result<bool, OracleError> {
+        let mut found = false;
+        let mut lowest = 0u128;
+        while !self.done() && at < self.layout.pieces.len() && self.lowerable(at) {
+            let piece = self.layout.pieces[at].clone();
+            let value = piece.value();
+            let span = value.saturating_sub(lowest);
+            let mut points: Vec<u128> = (0..8u128)
+                .map(|j| lowest + span / 8 * j + span % 8 * j / 8)
+                .filter(|&v| v < value)
+                .collect();
+            points.dedup();
+            let Some(&highest) = points.last() else {
+                break;
+            };
+            let candidates = points
+                .iter()
+                .map(|&v| self.edited(at, Some(v), 0..0))
+                .collect();
+            if !self.first_of(candidates, true)? {
+                lowest = highest + 1;
+                continue;
+            }
+            found = true;
+            let now = self.layout.pieces.get(at);
+            if now.is_none_or(|p| !same_kind(p, &piece) || p.value() >= value) {
+                break;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether the draw at `at` is a value to lower: a non-zero integer,
+    /// flag or tag, or a length that does not count a byte string.
+    fn lowerable(&self, at: usize) -> bool {
+        let piece = &self.layout.pieces[at];
+        let counts_bytes = matches!(
+            self.layout.pieces.get(at + 1),
+            Some(Piece::Front {
+                kind: Kind::Bytes,
+                ..
+            })
+        ) && self.governed(at + 1);
+        piece.value() > 0
+            && match piece {
+                Piece::Length(_) => !counts_bytes,
+                Piece::Front { kind, .. } => *kind != Kind::Bytes,
+            }
+    }
+}
+
+/// A flag or enum tag: a one-byte or four-byte `fill_buffer` (`bool`,
+/// the "one more element" flag, a derived enum's `u32` tag) or a choice
+/// (`int_in_range`), when it is not zero already.
+fn is_switch(piece: &Piece) -> bool {
+    match piece {
+        Piece::Front {
+            kind: Kind::Fixed,
+            bytes,
+        } => matches!(bytes.len(), 1 | 4) && piece.value() > 0,
+        Piece::Front {
+            kind: Kind::Range, ..
+        } => piece.value() > 0,
+        _ => false,
+    }
+}
+
+fn same_kind(a: &Piece, b: &Piece) -> bool {
+    match (a, b) {
+        (Piece::Length(_), Piece::Length(_)) => true,
+        (Piece::Front { kind: x, bytes: p }, Piece::Front { kind: y, bytes: q }) => {
+            x == y && p.len() == q.len()
+        }
+        _ => false,
+    }
+}
+
+/// `piece` giving `value` instead, in the same bytes.
+fn with_value(piece: &Piece, value: u128) -> Piece {
+    match piece {
+        Piece::Length(_) => Piece::Length(value.min(u128::from(u64::MAX)) as u64),
+        Piece::Front { kind, bytes } => {
+            let n = bytes.len().min(16);
+            let le = value.to_le_bytes();
+            let mut out = bytes.clone();
+            for i in 0..n {
+                out[i] = match kind {
+                    Kind::Range => le[n - 1 - i],
+                    _ => le[i],
+                };
+            }
+            Piece::Front {
+                kind: *kind,
+                bytes: out,
+            }
+        }
+    }
+}

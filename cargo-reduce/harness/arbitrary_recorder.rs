@@ -78,7 +78,10 @@ impl Recording {
         let back = old.len().saturating_sub(front + new.len());
         let _ = match value {
             Some(value) => writeln!(self.text, "L {} {} {}", at + old.len() - back, back, value),
-            None if front > 0 => writeln!(self.text, "{} {} {}", kind, at, front),
+            // A byte string of nothing is recorded too: a `str` that took
+            // no bytes (the first was not UTF-8) must not keep a count
+            // that makes the decoder look at bytes after it.
+            None if front > 0 || kind == 'B' => writeln!(self.text, "{} {} {}", kind, at, front),
             None => Ok(()),
         };
     }

@@ -91,6 +91,7 @@ impl Layout {
                 _ => {}
             }
         }
+        trim_str_lengths(&mut pieces);
         Layout {
             pieces,
             slack: input[front..back].to_vec(),
@@ -184,6 +185,30 @@ impl Layout {
             }
         }
         widths
+    }
+}
+
+/// A `str` whose bytes are not all UTF-8 takes only its valid prefix
+/// (maybe nothing), so its length counts more than the next draw took, and
+/// the decoder *peeked* at bytes no draw took: an edit of those bytes
+/// (they belong to later fields) could make the prefix valid and change
+/// the `str`. A length that counts exactly what was taken gives the same
+/// value (the decoder peeks at fewer bytes, all valid, and takes them) and
+/// depends on nothing else.
+fn trim_str_lengths(pieces: &mut [Piece]) {
+    for i in 1..pieces.len() {
+        if let (
+            Piece::Length(count),
+            Piece::Front {
+                kind: Kind::Bytes,
+                bytes,
+            },
+        ) = (&pieces[i - 1], &pieces[i])
+        {
+            if *count > bytes.len() as u64 {
+                pieces[i - 1] = Piece::Length(bytes.len() as u64);
+            }
+        }
     }
 }
 
@@ -347,6 +372,16 @@ mod tests {
         let layout = Layout::from_trace(input, &draws);
         assert_eq!(layout.pieces.len(), 2);
         assert_eq!(layout.encode(), input);
+    }
+
+    /// `"ab\xff…"` as a `&str` with a length of 4: only `ab` is taken.
+    #[test]
+    fn a_str_length_counts_what_the_str_took() {
+        let input = b"ab\xffz\x04";
+        let draws = [draw(Kind::Length, 4, 1, 4), draw(Kind::Bytes, 0, 2, 0)];
+        let layout = Layout::from_trace(input, &draws);
+        assert_eq!(layout.pieces[0], Piece::Length(2));
+        assert_eq!(layout.slack, b"\xffz");
     }
 
     #[test]

@@ -97,3 +97,121 @@ fn read(path: &Path) -> Result<Option<String>, PoolError> {
         Err(err) => Err(err.into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::tests::pool;
+    use super::*;
+    use crate::typed::{Draw, Kind, Layout, Piece};
+
+    /// The decoder sees each field's bytes: `path`'s length from the last
+    /// byte, `path`, `verb`, then `body`, which takes the rest.
+    #[test]
+    fn the_decoder_reports_every_draw() {
+        let pool = pool("typed_lengths");
+        let decoder = pool.decoder().unwrap().expect("a typed target");
+        let decoded = decoder.decode_input(b"xx..yyGrm -rf\x06").unwrap().unwrap();
+        let draw = |kind, start, len, value| Draw {
+            kind,
+            start,
+            len,
+            value,
+        };
+        assert_eq!(
+            decoded.draws,
+            [
+                draw(Kind::Length, 13, 1, 6),
+                draw(Kind::Bytes, 0, 6, 0),
+                draw(Kind::Fixed, 6, 1, 0),
+                draw(Kind::Bytes, 7, 6, 0),
+            ]
+        );
+        assert_eq!(
+            decoded.debug.as_deref(),
+            Some("Request {\n    path: \"xx..yy\",\n    verb: 71,\n    body: \"rm -rf\",\n}")
+        );
+        assert!(
+            decoder.decode_input(b"").unwrap().is_none(),
+            "shorter than the type's size hint: not decoded, as in libfuzzer-sys"
+        );
+    }
+
+    /// Decodes `input` with the `typed_layout` fixture: its layout, or
+    /// `None` if it does not decode.
+    fn layout_of(decoder: &Decoder, input: &[u8]) -> Option<(Layout, String)> {
+        let decoded = decoder.decode_input(input).unwrap()?;
+        Some((
+            Layout::from_trace(input, &decoded.draws),
+            decoded.debug.unwrap(),
+        ))
+    }
+
+    /// `layout` with the byte string at `at` shortened by `cut` characters
+    /// (bytes, if it is not UTF-8) and its length rewritten.
+    fn shortened(layout: &Layout, at: usize, cut: usize) -> Layout {
+        let mut edited = layout.clone();
+        let Piece::Front { bytes, .. } = &layout.pieces[at] else {
+            unreachable!()
+        };
+        let cut = match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                let chars = text.chars().count();
+                text.char_indices()
+                    .nth(chars.saturating_sub(cut))
+                    .map_or(bytes.len(), |(i, _)| i)
+            }
+            Err(_) => bytes.len().saturating_sub(cut),
+        };
+        edited.pieces[at] = Piece::Front {
+            kind: Kind::Bytes,
+            bytes: bytes[..cut].to_vec(),
+        };
+        edited.pieces[at - 1] = Piece::Length(cut as u64);
+        edited
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// For random inputs of a derived type with every kind of draw,
+        /// many of them 253 to 260 bytes long, so the first length is read
+        /// in 1 or 2 bytes and a cut of 1 to 3 characters crosses from
+        /// one width to the other: the encoding of the decoded layout
+        /// decodes to the same value, and a layout with one string
+        /// shortened decodes to exactly the edited draws, so to the
+        /// shortened value.
+        #[test]
+        fn encoded_layouts_decode_to_the_edited_value(
+            input in prop_oneof![
+                proptest::collection::vec(any::<u8>(), 253..261),
+                proptest::collection::vec(any::<u8>(), 0..700),
+            ],
+            pick in any::<usize>(),
+            cut in 1usize..4,
+        ) {
+            let pool = pool("typed_layout");
+            let decoder = pool.decoder().unwrap().expect("a typed target");
+            let Some((layout, debug)) = layout_of(&decoder, &input) else {
+                return Ok(());
+            };
+            let encoded = layout.encode();
+            let (again, again_debug) = layout_of(&decoder, &encoded).expect("decodes");
+            prop_assert_eq!(&again, &layout);
+            prop_assert_eq!(again_debug, debug);
+
+            let strings: Vec<usize> = (1..layout.pieces.len())
+                .filter(|&i| {
+                    matches!(&layout.pieces[i], Piece::Front { kind: Kind::Bytes, bytes } if matches!(layout.pieces[i - 1], Piece::Length(v) if v == bytes.len() as u64))
+                })
+                .collect();
+            if strings.is_empty() {
+                return Ok(());
+            }
+            let edited = shortened(&layout, strings[pick % strings.len()], cut);
+            let (decoded, _) = layout_of(&decoder, &edited.encode()).expect("decodes");
+            prop_assert_eq!(decoded, edited);
+        }
+    }
+}

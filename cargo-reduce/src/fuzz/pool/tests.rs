@@ -21,6 +21,7 @@ const TARGETS: &[&str] = &[
     "crashes",
     "typed",
     "typed_lengths",
+    "typed_layout",
     "corpus_bytes",
     "init",
     "mutator",
@@ -425,37 +426,4 @@ fn pool_overhead() {
         let small = small.elapsed().as_secs_f64() * 1e3;
         println!("{jobs} job(s): first_accepted {total:.3} us/test, round only {round:.3} us/test, round of 8: {small:.1} us");
     }
-}
-
-/// The decoder sees each field's bytes: `path`'s length from the last
-/// byte, `path`, `verb`, then `body`, which takes the rest.
-#[test]
-fn the_decoder_reports_every_draw() {
-    use crate::typed::{Draw, Kind};
-    let pool = pool("typed_lengths");
-    let decoder = pool.decoder().unwrap().expect("a typed target");
-    let decoded = decoder.decode_input(b"xx..yyGrm -rf\x06").unwrap().unwrap();
-    let draw = |kind, start, len, value| Draw {
-        kind,
-        start,
-        len,
-        value,
-    };
-    assert_eq!(
-        decoded.draws,
-        [
-            draw(Kind::Length, 13, 1, 6),
-            draw(Kind::Bytes, 0, 6, 0),
-            draw(Kind::Fixed, 6, 1, 0),
-            draw(Kind::Bytes, 7, 6, 0),
-        ]
-    );
-    assert_eq!(
-        decoded.debug.as_deref(),
-        Some("Request {\n    path: \"xx..yy\",\n    verb: 71,\n    body: \"rm -rf\",\n}")
-    );
-    assert!(
-        decoder.decode_input(b"").unwrap().is_none(),
-        "shorter than the type's size hint: not decoded, as in libfuzzer-sys"
-    );
 }

@@ -58,11 +58,14 @@ pub struct FuzzArgs {
     /// (libFuzzer's -report_slow_units) [default: 10].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub slow_unit_secs: Option<Duration>,
-    /// How far to search past ddmin and canonicalization, for inputs whose
-    /// own lengths stop ddmin (`arbitrary`'s, read from the end): quick (no
-    /// search), default (coordinated two-byte edits, chunk deletions and
-    /// moves, a few hundred seeded mutations; 2,000 candidates at most),
-    /// max (budgets a hundred times larger). Not with --lang.
+    /// How hard to search after ddmin and canonicalization, where inputs
+    /// that count their own bytes stop ddmin: quick (no search), default
+    /// (for a typed target, its value reduced as a value: fields dropped,
+    /// strings shortened with their lengths rewritten, numbers lowered,
+    /// 5,000 tests at most; then coordinated two-byte edits, chunk
+    /// deletions and moves and a few hundred seeded mutations, 2,000
+    /// candidates at most), max (budgets 40-100 times larger). Not with
+    /// --lang.
     #[arg(
         long,
         value_enum,

@@ -50,8 +50,10 @@ where
 }
 
 /// Replaces runs with [`FILL`], whole input first, then halves, quarters…
-/// Each granularity is one sweep: a round of all its runs, the lowest
-/// interesting one applied, the next round resuming after it.
+/// down to single bytes (the last granularity is the length itself, which
+/// need not be a power of two). Each granularity is one sweep: a round of
+/// all its runs, the lowest interesting one applied, the next round
+/// resuming after it.
 fn fill_runs<O: Oracle<u8> + ?Sized>(
     bytes: &mut [u8],
     oracle: &O,
@@ -73,7 +75,10 @@ fn fill_runs<O: Oracle<u8> + ?Sized>(
             bytes[chunks[i].clone()].fill(FILL);
             chunks.drain(..=i);
         }
-        n *= 2;
+        if n == bytes.len() {
+            break;
+        }
+        n = (n * 2).min(bytes.len());
     }
     Ok(())
 }
@@ -148,6 +153,15 @@ mod tests {
     fn irrelevant_bytes_become_zero_characters() {
         let (out, _) = run(b"RX\x07junk", &|b| b.starts_with(b"RX"));
         assert_eq!(out, b"RX00000");
+    }
+
+    /// Five bytes: the runs go 5, 3+2, 2+1+1+1, then single bytes, so a
+    /// lone irrelevant byte between two needed ones becomes `0` without
+    /// lowering values.
+    #[test]
+    fn runs_reach_single_bytes_when_the_length_is_not_a_power_of_two() {
+        let (out, _) = run_with(b"AxBCD", false, &|b| b[0] == b'A' && b[2..] == *b"BCD");
+        assert_eq!(out, b"A0BCD");
     }
 
     #[test]

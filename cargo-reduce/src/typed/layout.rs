@@ -282,6 +282,36 @@ mod tests {
         assert_eq!(layout.encode(), input);
     }
 
+    /// Every kind of draw in one input: a `Vec<u8>` taken with a length
+    /// from the back (`L` + `B`), a `u16` (`F`, little-endian), a choice
+    /// (`R`, big-endian), a `bool` and the rest, as slack.
+    #[test]
+    fn every_draw_kind_round_trips() {
+        let input = b"hi\x34\x12\x00\x07\x01tail\x02";
+        let draws = [
+            draw(Kind::Length, 11, 1, 2),
+            draw(Kind::Bytes, 0, 2, 0),
+            draw(Kind::Fixed, 2, 2, 0),
+            draw(Kind::Range, 4, 2, 0),
+            draw(Kind::Fixed, 6, 1, 0),
+        ];
+        let layout = Layout::from_trace(input, &draws);
+        assert_eq!(
+            layout.pieces,
+            [
+                Piece::Length(2),
+                front(Kind::Bytes, b"hi"),
+                front(Kind::Fixed, b"\x34\x12"),
+                front(Kind::Range, b"\x00\x07"),
+                front(Kind::Fixed, b"\x01"),
+            ]
+        );
+        assert_eq!(layout.slack, b"tail");
+        assert_eq!(layout.pieces[2].value(), 0x1234);
+        assert_eq!(layout.pieces[3].value(), 7);
+        assert_eq!(layout.encode(), input);
+    }
+
     #[test]
     fn a_shortened_string_gets_its_length_rewritten() {
         let layout = Layout {

@@ -58,6 +58,57 @@ pub fn guard(input: impl BufRead) {
     }
 }
 
+/// Makes the child of `command` (started with `process_group(0)`)
+/// announce its own group to the guardian between fork and exec, before
+/// it can start anything: [`register`] runs only after `spawn` returns,
+/// and a SIGKILL in between would otherwise leave the group unguarded
+/// (the children of a forking test running on). A group announced twice
+/// is harmless, and the guardian pipe is open in the child until exec
+/// closes it, so the guardian reads the announcement even if cargo-reduce
+/// is already gone.
+pub fn announce_before_exec(command: &mut Command) {
+    use std::os::fd::AsRawFd;
+    let Some(fd) = GUARDIAN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .map(|pipe| pipe.as_raw_fd())
+    else {
+        return;
+    };
+    // SAFETY: between fork and exec the hook only formats a number on the
+    // stack and makes two system calls (getpid, write), which are
+    // async-signal-safe; `fd` stays open in the child until exec.
+    unsafe {
+        command.pre_exec(move || {
+            let mut line = [0u8; 16];
+            let len = group_line(rustix::process::getpid().as_raw_nonzero().get(), &mut line);
+            let _ = rustix::io::write(std::os::fd::BorrowedFd::borrow_raw(fd), &line[..len]);
+            Ok(())
+        });
+    }
+}
+
+/// Writes `+PGID\n` into `line` without allocating; returns its length.
+fn group_line(pgid: i32, line: &mut [u8; 16]) -> usize {
+    let mut digits = [0u8; 10];
+    let (mut value, mut n) = (pgid.unsigned_abs(), 0);
+    loop {
+        digits[n] = b'0' + (value % 10) as u8;
+        n += 1;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    line[0] = b'+';
+    for i in 0..n {
+        line[1 + i] = digits[n - 1 - i];
+    }
+    line[1 + n] = b'\n';
+    n + 2
+}
+
 /// Tells the guardian, if there is one.
 fn tell_guardian(line: &str) {
     if let Some(pipe) = GUARDIAN.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
@@ -120,6 +171,15 @@ mod tests {
         );
         kept.kill().unwrap();
         kept.wait().unwrap();
+    }
+
+    #[test]
+    fn the_group_line_is_what_the_guardian_reads() {
+        let mut line = [0u8; 16];
+        let len = group_line(4_194_303, &mut line);
+        assert_eq!(&line[..len], b"+4194303\n");
+        let len = group_line(7, &mut line);
+        assert_eq!(&line[..len], b"+7\n");
     }
 
     #[test]

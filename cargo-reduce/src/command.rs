@@ -392,18 +392,17 @@ impl CommandOracle {
             .open(&slot.stderr)
             .map_err(temp_dir)?;
         let started = Instant::now();
-        let mut child = self
-            .command
-            .command_for(&slot.candidate)
+        let mut command = self.command.command_for(&slot.candidate);
+        command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
-            .process_group(0)
-            .spawn()
-            .map_err(|source| CommandError::Spawn {
-                command: self.command.display.clone(),
-                source,
-            })?;
+            .process_group(0);
+        crate::children::announce_before_exec(&mut command);
+        let mut child = command.spawn().map_err(|source| CommandError::Spawn {
+            command: self.command.display.clone(),
+            source,
+        })?;
         let _group = crate::children::register(child.id());
         let timeout = *self.timeout.lock().expect("timeout lock");
         let status = wait(&mut child, started + timeout, cancel).map_err(CommandError::Wait)?;

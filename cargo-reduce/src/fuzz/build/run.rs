@@ -49,15 +49,15 @@ pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, boo
     command.args(["--keep-going", "--message-format", "json"]);
     let line = command_line(command);
     die_with_this_process(command);
-    let mut child = command
+    command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|source| BuildError::Spawn {
-            command: line.clone(),
-            source,
-        })?;
+        .process_group(0);
+    crate::children::announce_before_exec(command);
+    let mut child = command.spawn().map_err(|source| BuildError::Spawn {
+        command: line.clone(),
+        source,
+    })?;
     let _group = crate::children::register(child.id());
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");

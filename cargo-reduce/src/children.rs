@@ -15,7 +15,39 @@ use std::sync::Mutex;
 
 use rustix::process::{kill_process_group, Pid, Signal};
 
-static GROUPS: Mutex<Vec<Pid>> = Mutex::new(Vec::new());
+/// Process groups to kill at once.
+#[derive(Debug)]
+struct Groups(Mutex<Vec<Pid>>);
+
+impl Groups {
+    const fn new() -> Self {
+        Groups(Mutex::new(Vec::new()))
+    }
+
+    fn list(&self) -> std::sync::MutexGuard<'_, Vec<Pid>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn add(&self, pid: Pid) {
+        self.list().push(pid);
+    }
+
+    fn remove(&self, pid: Pid) {
+        let mut groups = self.list();
+        if let Some(i) = groups.iter().position(|p| *p == pid) {
+            groups.swap_remove(i);
+        }
+    }
+
+    fn kill_all(&self) {
+        for pid in self.list().iter() {
+            let _ = kill_process_group(*pid, Signal::KILL);
+        }
+    }
+}
+
+/// The groups this process started and has not ended.
+static GROUPS: Groups = Groups::new();
 
 /// The pipe to the guardian, once started.
 static GUARDIAN: Mutex<Option<ChildStdin>> = Mutex::new(None);
@@ -124,28 +156,21 @@ pub struct Registered(Pid);
 /// Registers the group `pgid` (a child started with `process_group(0)`).
 pub fn register(pgid: u32) -> Option<Registered> {
     let pid = Pid::from_raw(i32::try_from(pgid).ok()?)?;
-    GROUPS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+    GROUPS.add(pid);
     tell_guardian(&format!("+{pgid}"));
     Some(Registered(pid))
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = groups.iter().position(|p| *p == self.0) {
-            groups.swap_remove(i);
-        }
-        drop(groups);
+        GROUPS.remove(self.0);
         tell_guardian(&format!("-{}", self.0.as_raw_nonzero()));
     }
 }
 
 /// Kills every registered group (SIGKILL); for a process about to exit.
 pub fn kill_all() {
-    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-    for pid in groups.iter() {
-        let _ = kill_process_group(*pid, Signal::KILL);
-    }
+    GROUPS.kill_all();
 }
 
 #[cfg(test)]
@@ -182,22 +207,21 @@ mod tests {
         assert_eq!(&line[..len], b"+7\n");
     }
 
+    /// On a list of its own: the process-wide one holds the groups of
+    /// other tests running at the same time (the command oracle's).
     #[test]
-    fn kill_all_ends_registered_groups() {
+    fn kill_all_ends_the_groups_listed() {
         let mut child = Command::new("sleep")
             .arg("1000")
             .process_group(0)
             .spawn()
             .unwrap();
-        let registered = register(child.id()).unwrap();
-        kill_all();
-        let status = child.wait().unwrap();
-        assert!(!status.success());
-        drop(registered);
-        assert!(GROUPS
-            .lock()
-            .unwrap()
-            .iter()
-            .all(|p| p.as_raw_nonzero().get() != child.id() as i32));
+        let pid = Pid::from_raw(child.id() as i32).unwrap();
+        let groups = Groups::new();
+        groups.add(pid);
+        groups.kill_all();
+        assert!(!child.wait().unwrap().success());
+        groups.remove(pid);
+        assert!(groups.list().is_empty());
     }
 }

@@ -159,22 +159,22 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
         Ok(())
     }
 
-    /// Tests `candidates` (in order, only those no longer than the current
-    /// input, and shorter unless `same_length` is allowed) and accepts the
-    /// first interesting one. Returns whether one was.
+    /// Tests `candidates` (in order, only those shorter than the current
+    /// input, or as long if `same_length` is allowed) and accepts the
+    /// first interesting one. Returns its index in `candidates`.
     fn first_of(
         &mut self,
         candidates: Vec<Vec<u8>>,
         same_length: bool,
-    ) -> Result<bool, OracleError> {
+    ) -> Result<Option<usize>, OracleError> {
         let len = self.current.len();
-        let mut kept: Vec<Vec<u8>> = candidates
+        let (mut at, mut kept): (Vec<usize>, Vec<Vec<u8>>) = candidates
             .into_iter()
-            .filter(|c| c.len() < len || (same_length && c.len() == len && *c != self.current))
-            .collect();
-        kept.dedup();
+            .enumerate()
+            .filter(|(_, c)| c.len() < len || (same_length && c.len() == len && *c != self.current))
+            .unzip();
         if kept.is_empty() || self.done() {
-            return Ok(false);
+            return Ok(None);
         }
         let winner = self
             .ctx
@@ -182,9 +182,9 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
         match winner {
             Some(w) => {
                 self.accept(kept.swap_remove(w))?;
-                Ok(true)
+                Ok(Some(at.swap_remove(w)))
             }
-            None => Ok(false),
+            None => Ok(None),
         }
     }
 
@@ -236,11 +236,12 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                 let candidates = (from..=self.layout.pieces.len() - run)
                     .map(|i| self.edited(i, None, i..i + run))
                     .collect();
-                if !self.first_of(candidates, false)? {
-                    break;
+                match self.first_of(candidates, false)? {
+                    // The next run to try starts where the removed one did.
+                    Some(w) => from += w,
+                    None => break,
                 }
                 found = true;
-                from = from.saturating_sub(1);
             }
         }
         Ok(found)
@@ -334,7 +335,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                     .rev()
                     .map(|end| self.edited(at, Some(0), at + 1..end + 1))
                     .collect();
-                if self.first_of(candidates, false)? {
+                if self.first_of(candidates, false)?.is_some() {
                     found = true;
                     continue;
                 }
@@ -377,7 +378,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                 .iter()
                 .map(|&v| self.edited(at, Some(v), 0..0))
                 .collect();
-            if !self.first_of(candidates, true)? {
+            if self.first_of(candidates, true)?.is_none() {
                 lowest = highest + 1;
                 continue;
             }

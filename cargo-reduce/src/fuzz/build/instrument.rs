@@ -81,10 +81,14 @@ pub fn prepare(
     Ok(Some(Instrumented { dir }))
 }
 
-/// What a copy is stamped with: the version and the recorder it holds.
+/// Bumped whenever [`instrument_unstructured`] or [`instrument_lib`]
+/// change what they write, so that older copies are redone.
+const PATCH: u32 = 1;
+
+/// What a copy is stamped with: the version, the patch and the recorder.
 fn stamp(version: &str) -> String {
     let recorder = crate::engine::Candidate::whole(RECORDER.as_bytes()).content_hash();
-    format!("{version} {recorder:x} {}", env!("CARGO_PKG_VERSION"))
+    format!("{version} patch {PATCH} recorder {recorder:x}")
 }
 
 /// The directory of the registry source of `arbitrary` `version`, as

@@ -1,8 +1,8 @@
 //! Byte-level fuzz target: decode a JPEG with jpeg-decoder 0.1.11.
 //!
-//! Mirrors the decode harness upstream later added as `fuzz/fuzz_targets/decode.rs`
-//! (the bug itself was found by external libFuzzer runs): build a `Decoder` over the
-//! bytes and call `decode`. JPEG is a sequence of marker segments, each with a 16-bit
+//! Mirrors the decode harness upstream later added under `fuzz/` (the bug itself was
+//! found with rust-fuzz/targets' `image/read_jpeg.rs`, issue #69): build a `Decoder`
+//! over the bytes and call `decode`. JPEG is a sequence of marker segments, each with a 16-bit
 //! length field (DQT, DHT, SOF, SOS, ...), so the raw bytes are the natural input;
 //! not typed. Built without the default `rayon` feature.
 #![no_main]

@@ -25,7 +25,7 @@ pub(crate) mod tests;
 mod worker;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 pub use error::PoolError;
@@ -121,6 +121,9 @@ pub struct WorkerPool {
     crew: Mutex<Crew>,
     /// Size of the parts a round is written in (`ROUND_BYTES`; small in tests).
     round_bytes: usize,
+    /// A typed target's decoder, started with the pool and shared by every
+    /// reduction and `Debug` form.
+    decoder: Mutex<Option<Arc<Decoder>>>,
 }
 
 impl WorkerPool {
@@ -128,12 +131,15 @@ impl WorkerPool {
     /// [`build_patched`]) and waits until each has run the target's init code.
     pub fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
         let crew = Crew::start(binary, &options, Vec::new())?;
-        Ok(WorkerPool {
+        let pool = WorkerPool {
             binary: binary.to_path_buf(),
             options,
             crew: Mutex::new(crew),
             round_bytes: ROUND_BYTES,
-        })
+            decoder: Mutex::new(None),
+        };
+        pool.decoder()?;
+        Ok(pool)
     }
 
     fn crew(&self) -> MutexGuard<'_, Crew> {
@@ -235,17 +241,22 @@ impl WorkerPool {
         }
     }
 
-    /// A [`Decoder`] for this pool's target: its own one-worker crew that
-    /// decodes inputs without running the target. `None` for raw-bytes
-    /// targets.
-    pub fn decoder(&self) -> Result<Option<Decoder>, PoolError> {
+    /// The [`Decoder`] of this pool's target: its own one-worker crew that
+    /// decodes inputs without running the target, started with the pool
+    /// (like the pool's workers, it costs a process start once, not once
+    /// per reduction). `None` for raw-bytes targets.
+    pub fn decoder(&self) -> Result<Option<Arc<Decoder>>, PoolError> {
         if !self.typed_input() {
             return Ok(None);
         }
-        let options = PoolOptions {
-            jobs: 1,
-            ..self.options.clone()
-        };
-        Decoder::start(&self.binary, &options).map(Some)
+        let mut decoder = self.decoder.lock().unwrap_or_else(PoisonError::into_inner);
+        if decoder.is_none() {
+            let options = PoolOptions {
+                jobs: 1,
+                ..self.options.clone()
+            };
+            *decoder = Some(Arc::new(Decoder::start(&self.binary, &options)?));
+        }
+        Ok(decoder.clone())
     }
 }

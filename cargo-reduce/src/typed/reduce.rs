@@ -12,7 +12,8 @@
 //!   dropped: `Some(x)` to `None`, a variant to the first one, a collection
 //!   ended early;
 //! - `typed-lower`: each integer, flag, tag and collection length lowered
-//!   as far as it goes, by a search over its values.
+//!   as far as it goes, by a search over its values; then each character
+//!   of each `str`, by a search over code points.
 //!
 //! After every accepted candidate the input is decoded again: what the
 //! decoder makes of the new bytes, not what the edit meant, is the next
@@ -26,6 +27,10 @@ use super::encoded::Encoded;
 use super::layout::{Layout, Piece};
 use super::trace::Kind;
 use super::Decoder;
+
+/// The longest `str` (in bytes) whose characters `typed-lower` lowers one
+/// by one.
+const MAX_LOWERED_TEXT: usize = 256;
 
 /// How a typed reduction runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -346,11 +351,81 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     /// `typed-lower`: for each value, a search for the lowest one that
-    /// still fails, eight values a round.
+    /// still fails, eight values a round; then the same for each
+    /// character of each `str`.
     fn lower(&mut self) -> Result<bool, OracleError> {
         let mut found = false;
         for at in 0..self.layout.pieces.len() {
             found |= self.lower_one(at)?;
+        }
+        for at in 0..self.layout.pieces.len() {
+            let mut i = 0;
+            while !self.done() && self.text_at(at).is_some_and(|t| i < t.len()) {
+                found |= self.lower_char(at, i)?;
+                i += 1;
+            }
+        }
+        Ok(found)
+    }
+
+    /// The characters of the `str` at `at`, if that draw is one (valid
+    /// UTF-8, not too long for a search per character).
+    fn text_at(&self, at: usize) -> Option<Vec<char>> {
+        match self.layout.pieces.get(at) {
+            Some(Piece::Front {
+                kind: Kind::Bytes,
+                bytes,
+            }) if bytes.len() <= MAX_LOWERED_TEXT => {
+                std::str::from_utf8(bytes).ok().map(|t| t.chars().collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// Lowers character `i` of the `str` at `at` to the lowest code point
+    /// that still fails, as [`Self::lower_one`] lowers a value; the
+    /// string's length is rewritten when the character takes fewer bytes.
+    fn lower_char(&mut self, at: usize, i: usize) -> Result<bool, OracleError> {
+        let (mut found, mut lowest) = (false, 0u32);
+        while let Some(text) = self.text_at(at).filter(|t| i < t.len()) {
+            let value = u32::from(text[i]);
+            let span = value - lowest;
+            let mut points: Vec<char> = (0..8u32)
+                .filter_map(|j| char::from_u32(lowest + span / 8 * j + span % 8 * j / 8))
+                .filter(|&c| u32::from(c) < value)
+                .collect();
+            points.dedup();
+            let Some(&highest) = points.last() else {
+                break;
+            };
+            let governed = self.governed(at);
+            let candidates = points
+                .iter()
+                .map(|&c| {
+                    let mut text = text.clone();
+                    text[i] = c;
+                    let bytes = text.iter().collect::<String>().into_bytes();
+                    let mut layout = self.layout.clone();
+                    if governed {
+                        layout.pieces[at - 1] = Piece::Length(bytes.len() as u64);
+                    }
+                    layout.pieces[at] = Piece::Front {
+                        kind: Kind::Bytes,
+                        bytes,
+                    };
+                    layout.encode()
+                })
+                .collect();
+            match self.first_of(candidates, true)? {
+                Some(w) => {
+                    found = true;
+                    let now = self.text_at(at);
+                    if now.is_none_or(|t| t.len() != text.len() || t[i] != points[w]) {
+                        break;
+                    }
+                }
+                None => lowest = u32::from(highest) + 1,
+            }
         }
         Ok(found)
     }

@@ -133,12 +133,25 @@ pub fn short_location(location: &str) -> &str {
     }
 }
 
-/// Replaces hex numbers (`0x...`) by `0x_` and decimal numbers by `_`.
+/// Replaces hex numbers (`0x...`) by `0x_`, decimal numbers by `_`, and
+/// the parts of the input that panic messages quote: a string in
+/// backquotes (`` of `abc` ``, as the standard library's string-slicing
+/// panics quote the whole string) and a single quoted character (`'é'`)
+/// become `` `_` `` and `'_'`. So a message that echoes the input does not
+/// keep the input from shrinking; the location still pins the bug.
 pub fn normalize_message(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '0' && matches!(chars.peek(), Some('x' | 'X')) {
+        if c == '`' && chars.clone().any(|c| c == '`') {
+            while chars.next_if(|&c| c != '`').is_some() {}
+            chars.next();
+            out.push_str("`_`");
+        } else if c == '\'' && quoted_char(chars.clone()) {
+            chars.next();
+            chars.next();
+            out.push_str("'_'");
+        } else if c == '0' && matches!(chars.peek(), Some('x' | 'X')) {
             chars.next();
             while chars.next_if(char::is_ascii_hexdigit).is_some() {}
             out.push_str("0x_");
@@ -150,6 +163,11 @@ pub fn normalize_message(message: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `rest` (after a `'`) is one character and a closing `'`.
+fn quoted_char(mut rest: impl Iterator<Item = char>) -> bool {
+    rest.next().is_some_and(|c| c != '\'') && rest.next() == Some('\'')
 }
 
 /// Why the parent killed a worker.
@@ -267,6 +285,23 @@ mod tests {
         assert_eq!(
             short_location("fuzz_targets/a.rs:1:2"),
             "fuzz_targets/a.rs:1:2"
+        );
+    }
+
+    /// String slicing panics quote the string and the character cut;
+    /// with them blanked, a shorter input fails the same way.
+    #[test]
+    fn quoted_input_is_blanked() {
+        let message =
+            "byte index 5 is not a char boundary; it is inside 'ൟ' (bytes 4..7) of `ThU, 0൞`";
+        assert_eq!(
+            normalize_message(message),
+            "byte index _ is not a char boundary; it is inside '_' (bytes _.._) of `_`"
+        );
+        assert_eq!(
+            normalize_message("can't parse 'x' or `unclosed"),
+            "can't parse '_' or `unclosed",
+            "an apostrophe and a lone backquote stay"
         );
     }
 

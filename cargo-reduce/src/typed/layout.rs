@@ -53,6 +53,30 @@ impl Piece {
             Piece::Front { .. } => 0,
         }
     }
+
+    /// This piece giving `value` instead, in as many bytes (the inverse of
+    /// [`Piece::value`]; a byte string is left as it is).
+    pub fn with_value(&self, value: u128) -> Piece {
+        match self {
+            Piece::Length(_) => Piece::Length(value.min(u128::from(u64::MAX)) as u64),
+            Piece::Front { kind, bytes } => {
+                let n = bytes.len().min(16);
+                let le = value.to_le_bytes();
+                let mut out = bytes.clone();
+                for (i, byte) in out[..n].iter_mut().enumerate() {
+                    *byte = match kind {
+                        Kind::Range => le[n - 1 - i],
+                        Kind::Bytes => *byte,
+                        _ => le[i],
+                    };
+                }
+                Piece::Front {
+                    kind: *kind,
+                    bytes: out,
+                }
+            }
+        }
+    }
 }
 
 /// A decoded input, ready to be edited and encoded again.
@@ -416,6 +440,14 @@ mod tests {
 
     #[test]
     fn values_read_as_the_decoder_reads_them() {
+        assert_eq!(
+            front(Kind::Fixed, &[0, 0]).with_value(0x0201),
+            front(Kind::Fixed, &[1, 2])
+        );
+        assert_eq!(
+            front(Kind::Range, &[0, 0]).with_value(0x0102),
+            front(Kind::Range, &[1, 2])
+        );
         assert_eq!(front(Kind::Fixed, &[1, 2]).value(), 0x0201);
         assert_eq!(front(Kind::Range, &[1, 2]).value(), 0x0102);
         assert_eq!(front(Kind::Bytes, &[1, 2]).value(), 0);

@@ -17,6 +17,7 @@
 
 mod encoded;
 mod layout;
+mod lower;
 mod reduce;
 pub mod trace;
 

@@ -31,7 +31,8 @@ use super::Decoder;
 /// How a typed reduction runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TypedOptions {
-    /// Tests it may run in all (0 turns it off).
+    /// Tests it may run, plus candidates it may accept, in all (0 turns
+    /// it off).
     pub budget: u64,
     /// The longest run of draws `typed-drop` and `typed-cut` remove at once.
     pub window: usize,
@@ -84,6 +85,7 @@ where
         options,
         ctx,
         first_test: ctx.counters.tests(),
+        accepted: 0,
         current: input,
         layout: Layout::default(),
     };
@@ -103,6 +105,11 @@ pub(super) struct Run<'a, 'c, O: ?Sized, D: ?Sized> {
     options: &'a TypedOptions,
     ctx: &'a Context<'c, u8>,
     first_test: u64,
+    /// Candidates accepted so far. They count against the budget too: an
+    /// accepted candidate the cache answered costs no test, and a cycle of
+    /// such (an edit undone by a later one after the input re-decodes
+    /// differently) must still end.
+    accepted: u64,
     /// The best input so far (interesting).
     current: Vec<u8>,
     /// What it decodes to.
@@ -148,12 +155,13 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     pub(super) fn done(&self) -> bool {
-        self.ctx.limits.stop_reason().is_some()
-            || self.ctx.counters.tests() - self.first_test >= self.options.budget
+        let spent = self.ctx.counters.tests() - self.first_test + self.accepted;
+        self.ctx.limits.stop_reason().is_some() || spent >= self.options.budget
     }
 
     /// Makes `bytes` (interesting, and smaller) the current input.
     fn accept(&mut self, bytes: Vec<u8>) -> Result<(), OracleError> {
+        self.accepted += 1;
         self.current = bytes;
         self.ctx.observer.reduced(&self.current);
         self.decode()?;

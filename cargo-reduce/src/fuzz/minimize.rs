@@ -182,7 +182,8 @@ impl Effort {
     }
 
     /// The typed reduction this effort runs on a typed target's input:
-    /// none, 5,000 tests (and accepted candidates) at most, or 200,000.
+    /// none, 5,000 tests (and accepted candidates) at most per run, or
+    /// 200,000 (it runs twice when the byte search between changes the input).
     pub fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
         let (budget, window) = match self {
             Effort::Quick => (0, 0),

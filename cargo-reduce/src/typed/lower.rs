@@ -46,84 +46,89 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     /// Lowers character `i` of the `str` at `at` to the lowest code point
-    /// that still fails, as [`Self::lower_one`] lowers a value; the
-    /// string's length is rewritten when the character takes fewer bytes.
+    /// that still fails, by [`Self::search_lowest`]; the string's length
+    /// is rewritten when the character takes fewer bytes.
     fn lower_char(&mut self, at: usize, i: usize) -> Result<bool, OracleError> {
-        let (mut found, mut lowest) = (false, 0u32);
-        while let Some(text) = self.text_at(at).filter(|t| i < t.len()) {
-            let value = u32::from(text[i]);
-            let span = value - lowest;
-            let mut points: Vec<char> = (0..8u32)
-                .filter_map(|j| char::from_u32(lowest + span / 8 * j + span % 8 * j / 8))
-                .filter(|&c| u32::from(c) < value)
-                .collect();
-            points.dedup();
-            let Some(&highest) = points.last() else {
-                break;
-            };
-            let governed = self.governed(at);
-            let candidates = points
-                .iter()
-                .map(|&c| {
-                    let mut text = text.clone();
-                    text[i] = c;
-                    let bytes = text.iter().collect::<String>().into_bytes();
-                    let mut layout = self.layout.clone();
-                    if governed {
-                        layout.pieces[at - 1] = Piece::Length(bytes.len() as u64);
-                    }
-                    layout.pieces[at] = Piece::Front {
-                        kind: Kind::Bytes,
-                        bytes,
-                    };
-                    layout.encode()
-                })
-                .collect();
-            match self.first_of(candidates, true)? {
-                Some(w) => {
-                    found = true;
-                    let now = self.text_at(at);
-                    if now.is_none_or(|t| t.len() != text.len() || t[i] != points[w]) {
-                        break;
-                    }
-                }
-                None => lowest = u32::from(highest) + 1,
+        let Some(len) = self.text_at(at).map(|t| t.len()) else {
+            return Ok(false);
+        };
+        let current = |run: &Self| {
+            let text = run.text_at(at).filter(|t| t.len() == len && i < len)?;
+            Some(u128::from(u32::from(text[i])))
+        };
+        let encode = |run: &Self, value: u128| {
+            let c = char::from_u32(u32::try_from(value).ok()?)?;
+            let mut text = run.text_at(at)?;
+            text[i] = c;
+            let bytes = text.iter().collect::<String>().into_bytes();
+            let mut layout = run.layout.clone();
+            if run.governed(at) {
+                layout.pieces[at - 1] = Piece::Length(bytes.len() as u64);
             }
-        }
-        Ok(found)
+            layout.pieces[at] = Piece::Front {
+                kind: Kind::Bytes,
+                bytes,
+            };
+            Some(layout.encode())
+        };
+        self.search_lowest(current, encode)
     }
 
-    /// Lowers the value at `at` as far as it goes: tests eight values
-    /// spread over `[lowest, value)` (`lowest`: above every value known
-    /// not to fail), the first that fails becoming the value, until none
-    /// is left to test or the draw is no longer the same kind of value.
+    /// Lowers the value at `at` as far as it goes, by
+    /// [`Self::search_lowest`], while the draw stays the same kind of
+    /// value.
     fn lower_one(&mut self, at: usize) -> Result<bool, OracleError> {
-        let mut found = false;
-        let mut lowest = 0u128;
-        while !self.done() && at < self.layout.pieces.len() && self.lowerable(at) {
-            let piece = self.layout.pieces[at].clone();
-            let value = piece.value();
+        let Some(piece) = self.layout.pieces.get(at).cloned() else {
+            return Ok(false);
+        };
+        let current = |run: &Self| {
+            let now = run.layout.pieces.get(at)?;
+            (same_kind(now, &piece) && run.lowerable(at)).then(|| now.value())
+        };
+        self.search_lowest(current, |run, value| {
+            Some(run.edited(at, Some(value), 0..0))
+        })
+    }
+
+    /// The search both lowerings share: tests eight values spread over
+    /// `[lowest, value)` (`value`: what `current` reads from the current
+    /// input, `None` once the draw is gone or no longer lowerable;
+    /// `lowest`: above every value known not to fail), each encoded by
+    /// `encode` (`None`: not a valid value, such as a surrogate code
+    /// point). The first that fails becomes the value, and the search goes
+    /// on while the decoder reads back the value written; when none fails
+    /// `lowest` rises past them, until no value is left to test.
+    fn search_lowest(
+        &mut self,
+        current: impl Fn(&Self) -> Option<u128>,
+        encode: impl Fn(&Self, u128) -> Option<Vec<u8>>,
+    ) -> Result<bool, OracleError> {
+        let (mut found, mut lowest) = (false, 0u128);
+        while !self.done() {
+            let Some(value) = current(self) else {
+                break;
+            };
             let span = value.saturating_sub(lowest);
             let mut points: Vec<u128> = (0..8u128)
                 .map(|j| lowest + span / 8 * j + span % 8 * j / 8)
                 .filter(|&v| v < value)
                 .collect();
             points.dedup();
+            let (points, candidates): (Vec<u128>, Vec<Vec<u8>>) = points
+                .into_iter()
+                .filter_map(|v| Some((v, encode(self, v)?)))
+                .unzip();
             let Some(&highest) = points.last() else {
                 break;
             };
-            let candidates = points
-                .iter()
-                .map(|&v| self.edited(at, Some(v), 0..0))
-                .collect();
-            if self.first_of(candidates, true)?.is_none() {
-                lowest = highest + 1;
-                continue;
-            }
-            found = true;
-            let now = self.layout.pieces.get(at);
-            if now.is_none_or(|p| !same_kind(p, &piece) || p.value() >= value) {
-                break;
+            match self.first_of(candidates, true)? {
+                None => lowest = highest + 1,
+                Some(w) => {
+                    found = true;
+                    if current(self) != Some(points[w]) {
+                        break;
+                    }
+                }
             }
         }
         Ok(found)

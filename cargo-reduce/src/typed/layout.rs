@@ -170,9 +170,10 @@ impl Layout {
     }
 
     /// Each length's width. The widths depend on the total, which depends
-    /// on the widths: start from one byte each and recompute until the
-    /// total stays put (widths only grow with the total, so this settles
-    /// in a few steps).
+    /// on the widths. Widths only grow with the total, so iterating from
+    /// zero-width lengths upward settles on the *least* consistent total:
+    /// the shortest encoding (a length read when no data is left takes no
+    /// byte, though one zero byte would decode the same).
     fn widths(&self) -> Vec<usize> {
         let fixed = self.front_len() + self.slack.len();
         let lengths = self
@@ -180,17 +181,18 @@ impl Layout {
             .iter()
             .filter(|p| matches!(p, Piece::Length(_)))
             .count();
-        let mut total = fixed + lengths;
-        let mut widths = Vec::new();
-        for _ in 0..8 {
-            widths = self.widths_for(total);
+        let mut total = fixed;
+        // Each step that does not settle widens some length by a byte at
+        // least, and a length is 8 bytes wide at most.
+        for _ in 0..=8 * lengths {
+            let widths = self.widths_for(total);
             let next = fixed + widths.iter().sum::<usize>();
             if next == total {
-                break;
+                return widths;
             }
             total = next;
         }
-        widths
+        unreachable!("the widths settle")
     }
 
     /// The widths the decoder reads the lengths in, for an input of `total`
@@ -407,12 +409,31 @@ mod tests {
     }
 
     #[test]
-    fn a_length_read_from_one_byte_left_is_zero() {
+    fn a_length_read_with_no_data_left_takes_no_byte() {
+        // One zero byte would decode the same (a length read from the one
+        // byte left is 0), but the shortest encoding has none.
         let layout = Layout {
-            pieces: vec![Piece::Length(5)],
+            pieces: vec![
+                Piece::Length(5),
+                Piece::Front {
+                    kind: Kind::Bytes,
+                    bytes: Vec::new(),
+                },
+            ],
             slack: Vec::new(),
         };
-        assert_eq!(layout.encode(), b"\x00");
+        assert_eq!(layout.encode(), b"");
+        let after = Layout {
+            pieces: vec![
+                Piece::Length(0),
+                Piece::Front {
+                    kind: Kind::Fixed,
+                    bytes: b"x".to_vec(),
+                },
+            ],
+            slack: Vec::new(),
+        };
+        assert_eq!(after.encode(), b"x\x00");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //!
 //! * A panic hook stores the first panic's location and message (and prints
 //!   nothing). Any panic fails the test, even one the target catches itself,
-//!   because libfuzzer-sys's hook aborts on every panic.
+//!   because libfuzzer-sys's and afl.rs's hooks abort on every panic. Under
+//!   afl.rs's `fuzz_nohook!` only an escaping panic fails, so the hook keeps
+//!   the last one instead ([`keep_last_panic`]).
 //! * A SIGSEGV/SIGBUS handler on an alternate stack notes faults in the guard
 //!   zone of the test thread's stack as stack overflows, then lets the signal
 //!   kill the process as usual.
@@ -17,12 +19,14 @@ use crate::protocol::{
     panic_text, read_note, write_note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_BUSY, NOTE_MALLOC_LIMIT,
     NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 /// This worker's area in shared memory (or a private one when standalone).
 static AREA: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 /// Largest single allocation allowed right now.
 static MALLOC_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// Whether a panic replaces an earlier one of the same test.
+static KEEP_LAST_PANIC: AtomicBool = AtomicBool::new(false);
 /// Faults at addresses in [GUARD_LOW, GUARD_HIGH) are stack overflows.
 static GUARD_LOW: AtomicUsize = AtomicUsize::new(0);
 static GUARD_HIGH: AtomicUsize = AtomicUsize::new(0);
@@ -54,6 +58,15 @@ pub fn install(area: *mut u8) {
                 None => "Box<dyn Any>".to_string(),
             },
         };
+        if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
+            // An earlier panic of this test was caught: this one may escape.
+            let _ = note_kind().compare_exchange(
+                NOTE_PANIC,
+                NOTE_NONE,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            );
+        }
         note(NOTE_PANIC, 0, &panic_text(&location, &message));
     }));
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
@@ -66,6 +79,12 @@ pub fn install(area: *mut u8) {
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
+}
+
+/// Makes each panic of a test replace the one before (for targets where
+/// only the panic that escapes counts), or keep the first (`false`).
+pub fn keep_last_panic(last: bool) {
+    KEEP_LAST_PANIC.store(last, Ordering::Relaxed);
 }
 
 fn area() -> *mut u8 {

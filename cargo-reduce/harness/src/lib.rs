@@ -156,7 +156,58 @@ pub unsafe extern "C" fn main(
     argc: std::os::raw::c_int,
     argv: *const *const std::os::raw::c_char,
 ) -> std::os::raw::c_int {
-    worker::main(argc, argv)
+    let mut target = Target { argc, argv };
+    if let Some(code) = worker::serve_if_worker(&mut target) {
+        return code;
+    }
+    // Like a libFuzzer binary given crash files: flags are ignored.
+    let mut files = target
+        .args()
+        .into_iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(|path| {
+            let bytes = std::fs::read(&path);
+            (path, bytes)
+        });
+    worker::standalone(&mut target, &mut files)
+}
+
+/// The functions `fuzz_target!` defines, with the process arguments
+/// `LLVMFuzzerInitialize` gets.
+struct Target {
+    argc: std::os::raw::c_int,
+    argv: *const *const std::os::raw::c_char,
+}
+
+impl Target {
+    fn args(&self) -> Vec<String> {
+        (0..usize::try_from(self.argc).unwrap_or(0))
+            .map(|i| {
+                // SAFETY: the C runtime passes argc valid C strings.
+                let arg = unsafe { std::ffi::CStr::from_ptr(*self.argv.add(i)) };
+                arg.to_string_lossy().into_owned()
+            })
+            .collect()
+    }
+}
+
+impl worker::Target for Target {
+    fn initialize(&mut self) {
+        let argc = self.argc as isize;
+        let argv = self.argv.cast::<*const u8>();
+        // SAFETY: defined by `fuzz_target!`; the pointers outlive the call.
+        unsafe { LLVMFuzzerInitialize(&argc, &argv) };
+    }
+
+    fn run(&mut self, input: &[u8]) -> i32 {
+        // SAFETY: defined by `fuzz_target!`.
+        unsafe { rust_fuzzer_test_input(input) }
+    }
+
+    fn typed(&self) -> bool {
+        typed_input()
+    }
 }
 
 /// Define a fuzz target, exactly as `libfuzzer_sys::fuzz_target!`.

@@ -16,64 +16,55 @@ use crate::protocol::{
 };
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::raw::{c_char, c_int};
+use std::os::raw::c_int;
 use std::os::unix::io::FromRawFd;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Stack size for the test thread when `RLIMIT_STACK` says nothing useful:
-/// the usual 8 MiB main-thread stack libFuzzer runs targets on.
-const DEFAULT_STACK: usize = 8 << 20;
+/// A fuzz target as the engine's crate runs it: the libfuzzer-sys
+/// stand-in's `fuzz_target!` functions, or the closure handed to the afl
+/// stand-in's `fuzz`.
+pub(crate) trait Target {
+    /// Runs the target's one-time init code (libFuzzer's `init:`).
+    fn initialize(&mut self) {}
 
-/// The entry point behind the crate's `main`.
-pub fn main(argc: c_int, argv: *const *const c_char) -> c_int {
-    let args = Args { argc, argv };
-    match std::env::var(WORKER_ENV) {
-        Ok(value) => match WorkerConfig::from_env(&value) {
-            Some(config) => serve(config, args),
-            None => {
-                eprintln!("libfuzzer-sys (cargo-reduce): bad {WORKER_ENV}={value}");
-                2
-            }
-        },
-        Err(_) => standalone(args),
+    /// Runs one input; the target's code: -1 rejects the input.
+    fn run(&mut self, input: &[u8]) -> i32;
+
+    /// Whether a panic the target catches itself still fails the test:
+    /// libfuzzer-sys's and afl.rs's panic hooks abort on every panic;
+    /// afl.rs's `fuzz_nohook!` fails only on one that escapes.
+    fn any_panic_fails(&self) -> bool {
+        true
     }
+
+    /// Whether the input is decoded as an `Arbitrary` type (so it has a
+    /// `Debug` form).
+    fn typed(&self) -> bool;
 }
 
-/// The process arguments, handed to `LLVMFuzzerInitialize` like libFuzzer does.
-#[derive(Clone, Copy)]
-struct Args {
-    argc: c_int,
-    argv: *const *const c_char,
-}
-
-// SAFETY: argv is immutable for the life of the process.
-unsafe impl Send for Args {}
-
-impl Args {
-    /// Runs the target's init code; the text of its panic if it panicked.
-    fn initialize(self) -> Result<(), Vec<u8>> {
-        let argc = self.argc as isize;
-        let argv = self.argv.cast::<*const u8>();
-        capture::begin_test();
-        let result = std::panic::catch_unwind(|| {
-            // SAFETY: defined by `fuzz_target!`; the pointers outlive the call.
-            unsafe { crate::LLVMFuzzerInitialize(&argc, &argv) }
-        });
-        match (capture::take_panic(), result) {
-            (Some(text), _) => Err(text),
-            (None, Err(_)) => Err(b"\0init code panicked".to_vec()),
-            (None, Ok(_)) => Ok(()),
+/// Serves the pool when cargo-reduce started this process as a worker
+/// (never returns then); otherwise returns `None` and the caller runs
+/// the target the way its engine's binaries do outside the fuzzer.
+pub(crate) fn serve_if_worker(target: &mut dyn Target) -> Option<c_int> {
+    let value = std::env::var(WORKER_ENV).ok()?;
+    let code = match WorkerConfig::from_env(&value) {
+        Some(config) => serve(config, target),
+        None => {
+            eprintln!("cargo-reduce stand-in: bad {WORKER_ENV}={value}");
+            2
         }
-    }
+    };
+    Some(code)
+}
 
-    fn strings(self) -> Vec<String> {
-        (0..usize::try_from(self.argc).unwrap_or(0))
-            .map(|i| {
-                // SAFETY: the C runtime passes argc valid C strings.
-                let arg = unsafe { std::ffi::CStr::from_ptr(*self.argv.add(i)) };
-                arg.to_string_lossy().into_owned()
-            })
-            .collect()
+/// Runs the target's init code; the text of its panic if it panicked.
+fn initialize(target: &mut dyn Target) -> Result<(), Vec<u8>> {
+    capture::begin_test();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.initialize()));
+    match (capture::take_panic(), result) {
+        (Some(text), _) => Err(text),
+        (None, Err(_)) => Err(b"\0init code panicked".to_vec()),
+        (None, Ok(())) => Ok(()),
     }
 }
 
@@ -84,44 +75,43 @@ enum Verdict {
     Failed(Vec<u8>),
 }
 
-fn run_one(input: &[u8]) -> Verdict {
+fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
     capture::begin_test();
-    let result = std::panic::catch_unwind(|| {
-        // SAFETY: defined by `fuzz_target!`.
-        unsafe { crate::rust_fuzzer_test_input(input) }
-    });
-    match (capture::take_panic(), result) {
-        (Some(text), _) => Verdict::Failed(text),
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.run(input)));
+    let panicked = capture::take_panic();
+    match (panicked, result) {
+        (Some(text), Err(_)) => Verdict::Failed(text),
+        (Some(text), Ok(_)) if target.any_panic_fails() => Verdict::Failed(text),
         (None, Err(_)) => Verdict::Failed(b"\0panicked".to_vec()),
-        (None, Ok(-1)) => Verdict::Rejected,
-        (None, Ok(_)) => Verdict::Passed,
+        (_, Ok(-1)) => Verdict::Rejected,
+        (_, Ok(_)) => Verdict::Passed,
     }
 }
 
-/// Without the pool: run each file named on the command line once (flags are
-/// ignored), like a libFuzzer binary given crash files; abort on a panic.
-fn standalone(args: Args) -> c_int {
+/// Without the pool: run each of `inputs` once, like an engine's binary
+/// reproducing a crash; abort on a failure. `inputs` are (name, bytes or
+/// why they could not be read).
+pub(crate) fn standalone(
+    target: &mut dyn Target,
+    inputs: &mut dyn Iterator<Item = (String, io::Result<Vec<u8>>)>,
+) -> c_int {
     capture::install(std::ptr::null_mut());
-    if let Err(text) = args.initialize() {
+    capture::keep_last_panic(!target.any_panic_fails());
+    if let Err(text) = initialize(target) {
         report_and_abort("init", &text);
     }
-    for path in args
-        .strings()
-        .iter()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-    {
-        let input = match std::fs::read(path) {
+    for (name, input) in inputs {
+        let input = match input {
             Ok(input) => input,
             Err(err) => {
-                eprintln!("{path}: {err}");
+                eprintln!("{name}: {err}");
                 return 1;
             }
         };
-        if let Verdict::Failed(text) = run_one(&input) {
-            report_and_abort(path, &text);
+        if let Verdict::Failed(text) = run_one(target, &input) {
+            report_and_abort(&name, &text);
         }
-        eprintln!("{path}: passed");
+        eprintln!("{name}: passed");
     }
     0
 }
@@ -132,8 +122,11 @@ fn report_and_abort(what: &str, text: &[u8]) -> ! {
     std::process::abort()
 }
 
-/// Serve the pool: map shared memory, run init, then rounds until told to exit.
-fn serve(config: WorkerConfig, args: Args) -> c_int {
+/// Serve the pool: map shared memory, run init, then rounds until told to
+/// exit. Tests run on the calling thread (the main thread, whose stack is
+/// the one the engines run targets on); a second thread exits the process
+/// when the parent dies, even while a test is stuck.
+fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
@@ -141,7 +134,7 @@ fn serve(config: WorkerConfig, args: Args) -> c_int {
     let control = match map_control(config) {
         Ok(control) => control,
         Err(err) => {
-            eprintln!("libfuzzer-sys (cargo-reduce): cannot map shared memory: {err}");
+            eprintln!("cargo-reduce stand-in: cannot map shared memory: {err}");
             return 2;
         }
     };
@@ -150,20 +143,19 @@ fn serve(config: WorkerConfig, args: Args) -> c_int {
             .ptr()
             .wrapping_add(crate::protocol::worker_area_offset(config.slot)),
     );
-    let control_ptr = control.ptr() as usize;
-    let spawned = std::thread::Builder::new()
-        .name("fuzz-target".into())
-        .stack_size(test_stack_size())
-        .spawn(move || {
-            let mut worker = Worker::new(config, control_ptr as *mut u8);
-            worker.serve(args)
-        });
-    if let Err(err) = spawned {
-        eprintln!("libfuzzer-sys (cargo-reduce): cannot start test thread: {err}");
+    capture::keep_last_panic(!target.any_panic_fails());
+    let event_fd = config.event_fd;
+    let watcher = std::thread::Builder::new()
+        .name("cargo-reduce-watch".into())
+        .stack_size(64 << 10)
+        .spawn(move || exit_when_parent_is_gone(event_fd));
+    if let Err(err) = watcher {
+        eprintln!("cargo-reduce stand-in: cannot start the watch thread: {err}");
         return 2;
     }
+    let mut worker = Worker::new(config, control.ptr());
     std::mem::forget(control);
-    exit_when_parent_is_gone(config.event_fd)
+    worker.serve(target)
 }
 
 fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
@@ -182,9 +174,9 @@ fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
     Mapping::new(config.shm_fd, 0, control_size(slots))
 }
 
-/// The main thread's job once the test thread runs: wait until the parent
-/// closes its end of the event pipe (it died), then exit, so no worker
-/// outlives its pool even while stuck in a test.
+/// The watch thread: wait until the parent closes its end of the event
+/// pipe (it died), then exit, so no worker outlives its pool even while
+/// stuck in a test.
 fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     loop {
         let mut poll = libc::pollfd {
@@ -201,7 +193,7 @@ fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     }
 }
 
-/// Whether this process runs only the main thread and the test thread:
+/// Whether this process runs only the test thread and the watch thread:
 /// a forked child has just the thread that forked, so a target whose init
 /// code started threads of its own is served without forking.
 fn only_threads_are_ours() -> bool {
@@ -222,21 +214,6 @@ fn wait_for(child: libc::pid_t) -> i32 {
             unsafe { libc::_exit(2) };
         }
     }
-}
-
-fn test_stack_size() -> usize {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: fills in `limit`.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
-    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
-        return DEFAULT_STACK;
-    }
-    usize::try_from(limit.rlim_cur)
-        .unwrap_or(DEFAULT_STACK)
-        .min(1 << 30)
 }
 
 /// The test thread's state.
@@ -311,14 +288,14 @@ impl Worker {
         Command::decode(&body)
     }
 
-    fn serve(&mut self, args: Args) -> ! {
+    fn serve(&mut self, target: &mut dyn Target) -> ! {
         capture::enter_test_thread();
-        if let Err(text) = args.initialize() {
+        if let Err(text) = initialize(target) {
             self.send(&Event::InitFailed { text });
             // SAFETY: _exit has no preconditions.
             unsafe { libc::_exit(0) };
         }
-        let typed = crate::typed_input();
+        let typed = target.typed();
         if only_threads_are_ours() {
             self.serve_forks();
         }
@@ -334,9 +311,9 @@ impl Worker {
         }) = self.receive()
         {
             match self.map_round(generation, shm_len) {
-                Ok(view) => self.run_round(&view),
+                Ok(view) => self.run_round(target, &view),
                 Err(err) => {
-                    eprintln!("libfuzzer-sys (cargo-reduce): cannot map round: {err}");
+                    eprintln!("cargo-reduce stand-in: cannot map round: {err}");
                     // SAFETY: _exit has no preconditions.
                     unsafe { libc::_exit(2) };
                 }
@@ -369,7 +346,7 @@ impl Worker {
             }
             if child < 0 {
                 eprintln!(
-                    "libfuzzer-sys (cargo-reduce): fork failed: {}",
+                    "cargo-reduce stand-in: fork failed: {}",
                     io::Error::last_os_error()
                 );
                 return; // Run the tests in this process instead.
@@ -402,21 +379,21 @@ impl Worker {
         })
     }
 
-    fn run_round(&mut self, view: &RoundView) {
+    fn run_round(&mut self, target: &mut dyn Target, view: &RoundView) {
         let header = self.header;
         let chunk = header.chunk.load(Ordering::Acquire).max(1);
         capture::arm(header.malloc_limit.load(Ordering::Acquire));
         let resume_from = self.area.resume_from.swap(0, Ordering::AcqRel);
         let resume_to = self.area.resume_to.swap(0, Ordering::AcqRel);
         if resume_from < resume_to {
-            self.run_range(view, resume_from, resume_to.min(view.count));
+            self.run_range(target, view, resume_from, resume_to.min(view.count));
         }
         loop {
             let start = header.next.0.fetch_add(chunk, Ordering::Relaxed);
             if start >= view.count || start > header.best.0.load(Ordering::Relaxed) {
                 break;
             }
-            self.run_range(view, start, (start + chunk).min(view.count));
+            self.run_range(target, view, start, (start + chunk).min(view.count));
         }
         self.area.current.store(0, Ordering::Release);
         capture::disarm();
@@ -425,7 +402,7 @@ impl Worker {
         });
     }
 
-    fn run_range(&mut self, view: &RoundView, from: u64, to: u64) {
+    fn run_range(&mut self, target: &mut dyn Target, view: &RoundView, from: u64, to: u64) {
         let (header, area) = (self.header, self.area);
         area.range_end.store(to, Ordering::Relaxed);
         let accept_pass = header.accept_pass.load(Ordering::Relaxed) != 0;
@@ -435,7 +412,7 @@ impl Worker {
             }
             area.current.store(index + 1, Ordering::Relaxed);
             let slot = view.slot(index);
-            match run_one(view.input(index)) {
+            match run_one(target, view.input(index)) {
                 Verdict::Passed | Verdict::Rejected if accept_pass => {
                     slot.store(SLOT_PASSED, Ordering::Release);
                     header.best.0.fetch_min(index, Ordering::AcqRel);

@@ -20,8 +20,8 @@ use crate::syntax::Strategy;
 /// Arguments of the default command.
 #[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
-    /// Artifacts to reduce [default: every artifact that has no
-    /// `minimized-from-*` copy yet].
+    /// Artifacts, or AFL++ crashes and hangs, to reduce [default: every
+    /// one that has no `minimized-from-*` copy yet].
     #[arg(value_name = "ARTIFACT")]
     pub artifacts: Vec<PathBuf>,
     /// Path to Cargo.toml (of the project or of its fuzz crate).
@@ -33,13 +33,18 @@ pub struct FuzzArgs {
     /// Only this fuzz target (inferred from an artifact's directory).
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
+    /// An afl-fuzz output directory (its `-o`) to take crashes and hangs
+    /// from, besides those found in the project (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub afl_out: Vec<PathBuf>,
     /// Reduce artifacts that already have a minimized copy, too.
     #[arg(long)]
     pub force: bool,
     /// How closely the reduced input must fail like the artifact.
     #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
     pub matching: MatchLevel,
-    /// A test running longer fails as a timeout [default: 1 s].
+    /// A test running longer fails as a timeout [default: 1 s; for an AFL
+    /// hang, its instance's exec_timeout].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Reduce the artifacts as source text of this language (rust, js,
@@ -87,6 +92,7 @@ impl FuzzArgs {
             manifest_path: self.manifest_path.clone(),
             packages: self.package.clone(),
             target: self.target.clone(),
+            afl_out: self.afl_out.clone(),
             force: self.force,
             matching: self.matching,
             timeout: self.timeout,

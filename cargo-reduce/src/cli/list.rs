@@ -1,7 +1,8 @@
-//! `cargo reduce list`: the fuzz crates, fuzz targets and libFuzzer
-//! artifacts that `cargo reduce` finds, and whether each artifact was
-//! reduced already, so users can see what it would work on (and tools can
-//! read it as JSON lines) before running anything.
+//! `cargo reduce list`: the fuzz crates, fuzz targets, libFuzzer artifacts
+//! and AFL++ instances with their crashes and hangs that `cargo reduce`
+//! finds, and whether each input was reduced already, so users can see
+//! what it would work on (and tools can read it as JSON lines) before
+//! running anything.
 
 use std::fs;
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use clap::Args;
 
 use super::report::Reporter;
 use crate::error::{Error, Exit};
-use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget};
+use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin, Search};
 use crate::job::{Events, Message};
 
 /// Arguments of `cargo reduce list`.
@@ -26,17 +27,23 @@ pub struct ListArgs {
     /// Only this fuzz target.
     #[arg(long, value_name = "NAME")]
     pub target: Option<String>,
+    /// An afl-fuzz output directory (its `-o`) to list, besides those found
+    /// in the project (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub afl_out: Vec<PathBuf>,
 }
 
 /// Runs `cargo reduce list`: a table per fuzz crate on stdout, or with
-/// `--message-format json` one `fuzz-artifact` line per artifact and one
-/// `fuzz-target` line per target without artifacts.
+/// `--message-format json` one `fuzz-artifact` line per input, one
+/// `fuzz-target` line per target without any, and one `afl-instance` line
+/// per AFL++ instance.
 pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
-    let projects = crate::job::fuzz::find(
-        args.manifest_path.as_deref(),
-        &args.package,
-        args.target.as_deref(),
-    )?;
+    let search = Search {
+        manifest_path: args.manifest_path.as_deref(),
+        packages: &args.package,
+        afl_out: &args.afl_out,
+    };
+    let projects = crate::job::fuzz::find(&search, args.target.as_deref())?;
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);
@@ -59,8 +66,29 @@ fn messages(projects: &[FuzzProject]) -> Vec<Message<'_>> {
                 messages.push(artifact_message(project, target, artifact));
             }
         }
+        for (instance, target) in &project.instances {
+            messages.push(instance_message(project, instance, target.as_deref()));
+        }
     }
     messages
+}
+
+fn instance_message<'a>(
+    project: &'a FuzzProject,
+    instance: &'a Instance,
+    target: Option<&'a str>,
+) -> Message<'a> {
+    let hangs = instance.inputs.iter().filter(|i| i.hang).count();
+    Message::AflInstance {
+        package: &project.package,
+        target,
+        dir: &instance.dir,
+        name: &instance.name,
+        binary: instance.binary.as_deref(),
+        exec_timeout_ms: instance.exec_timeout.map(|t| t.as_millis() as u64),
+        crashes: instance.inputs.len() - hangs,
+        hangs,
+    }
 }
 
 fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> Message<'a> {
@@ -86,6 +114,12 @@ fn artifact_message<'a>(
         name: &artifact.name,
         kind: artifact.kind.as_str(),
         size: artifact.size,
+        engine: project.engine.as_str(),
+        instance: match &artifact.origin {
+            Origin::Afl(afl) => Some(&afl.instance),
+            Origin::LibFuzzer => None,
+        },
+        output: &artifact.output,
         minimized: artifact.minimized.as_deref(),
         minimized_size: minimized_size(artifact),
     }
@@ -108,13 +142,33 @@ fn table(projects: &[FuzzProject]) -> String {
             out.push('\n');
         }
         out.push_str(&format!(
-            "{}  {}\n",
+            "{}  {}  ({})\n",
             project.package,
-            project.manifest_path.display()
+            project.manifest_path.display(),
+            project.engine.as_str()
         ));
         out.push_str(&aligned(&rows(project)));
+        for (instance, target) in &project.instances {
+            out.push_str(&instance_line(instance, target.as_deref()));
+        }
     }
     out
+}
+
+/// `  AFL instance NAME  DIR: N crashes, M hangs → target T`.
+fn instance_line(instance: &Instance, target: Option<&str>) -> String {
+    let hangs = instance.inputs.iter().filter(|i| i.hang).count();
+    let ran = match (target, &instance.binary) {
+        (Some(target), _) => format!("target {target}"),
+        (None, Some(binary)) => format!("no target builds `{}`", binary.display()),
+        (None, None) => "its binary is unknown (no cmdline)".into(),
+    };
+    format!(
+        "  AFL instance {}  {}: {} crashes, {hangs} hangs, {ran}\n",
+        instance.name,
+        instance.dir.display(),
+        instance.inputs.len() - hangs
+    )
 }
 
 /// The header and the rows of `project`'s table.
@@ -133,7 +187,7 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
         for artifact in &target.artifacts {
             rows.push([
                 target.name.clone(),
-                artifact.name.clone(),
+                shown_name(artifact),
                 artifact.kind.to_string(),
                 artifact.size.to_string(),
                 reduced(artifact),
@@ -141,6 +195,15 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
         }
     }
     rows
+}
+
+/// An artifact's name; an AFL input's with its instance and folder
+/// (`main/crashes/id:000001,sig:06,…`).
+fn shown_name(artifact: &Artifact) -> String {
+    match &artifact.origin {
+        Origin::LibFuzzer => artifact.name.clone(),
+        Origin::Afl(afl) => format!("{}/{}/{}", afl.instance, afl.folder, artifact.name),
+    }
 }
 
 /// `yes (N B)` with the minimized copy's size, or `no`.
@@ -187,7 +250,10 @@ mod tests {
             name: name.into(),
             kind,
             size,
+            output: PathBuf::from(format!("/p/fuzz/artifacts/parse/minimized-from-{name}")),
+            partial: PathBuf::from(format!("/p/fuzz/artifacts/parse/partial-from-{name}")),
             minimized: None,
+            origin: Origin::LibFuzzer,
         }
     }
 
@@ -195,6 +261,8 @@ mod tests {
         FuzzTarget {
             name: name.into(),
             source: PathBuf::from(format!("/p/fuzz/fuzz_targets/{name}.rs")),
+            kind: crate::fuzz::project::BinKind::Bin,
+            features: Vec::new(),
             artifacts_dir: PathBuf::from(format!("/p/fuzz/artifacts/{name}")),
             artifacts,
         }
@@ -205,6 +273,8 @@ mod tests {
         // A minimized copy that cannot be read still counts as reduced.
         reduced.minimized = Some(PathBuf::from("/p/nonexistent/minimized-from-crash-1"));
         FuzzProject {
+            engine: crate::fuzz::project::Engine::LibFuzzer,
+            instances: Vec::new(),
             package: "app-fuzz".into(),
             manifest_path: PathBuf::from("/p/fuzz/Cargo.toml"),
             fuzz_dir: PathBuf::from("/p/fuzz"),
@@ -224,7 +294,7 @@ mod tests {
     #[test]
     fn the_table_lists_targets_without_artifacts_too() {
         let expected = "\
-app-fuzz  /p/fuzz/Cargo.toml
+app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
   TARGET  ARTIFACT     KIND       SIZE  REDUCED
   decode  (none)
   parse   crash-1      crash      1234  yes
@@ -247,7 +317,7 @@ app-fuzz  /p/fuzz/Cargo.toml
         );
         assert_eq!(
             lines[2],
-            r#"{"reason":"fuzz-artifact","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"parse","path":"/p/fuzz/artifacts/parse/slow-unit-2","name":"slow-unit-2","kind":"slow-unit","size":7,"minimized":null,"minimized_size":null}"#
+            r#"{"reason":"fuzz-artifact","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"parse","path":"/p/fuzz/artifacts/parse/slow-unit-2","name":"slow-unit-2","kind":"slow-unit","size":7,"engine":"libfuzzer","output":"/p/fuzz/artifacts/parse/minimized-from-slow-unit-2","minimized":null,"minimized_size":null}"#
         );
         assert!(lines[1].contains(r#""minimized":"/p/nonexistent/minimized-from-crash-1""#));
     }

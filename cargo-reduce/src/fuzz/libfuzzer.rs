@@ -27,6 +27,8 @@ pub const LIBFUZZER_SYS: StandIn = StandIn {
     ],
     versions: "0.4.x",
     supports: supported_version,
+    rustflags: "--cfg fuzzing -Cdebug-assertions -Coverflow-checks",
+    release: true,
 };
 
 /// The libfuzzer-sys versions the stand-in implements.

@@ -2,6 +2,7 @@
 //! inputs, building the user's targets against the stand-in, running them
 //! in long-lived worker pools, and reducing one failing input.
 
+pub mod afl;
 pub mod build;
 pub mod libfuzzer;
 pub mod minimize;

@@ -1,8 +1,9 @@
-//! Fuzz mode: every artifact of the project's cargo-fuzz crates (or the
-//! ones named), reduced in-process. The targets are built once against the
-//! stand-in; each artifact is reproduced, reduced in its target's worker
-//! pool while it fails the same way, checked, and written as
-//! `minimized-from-<name>` beside it.
+//! Fuzz mode: every failing input of the project's fuzz crates (or the
+//! ones named), reduced in-process: libFuzzer's artifacts and the crashes
+//! and hangs of AFL++ instances. The targets are built once against their
+//! engine's stand-in; each input is reproduced, reduced in its target's
+//! worker pool while it fails the same way, checked, and written as
+//! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,12 +13,16 @@ use super::message::{How, Plan};
 use super::{Described, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::fuzz::build::{build_workers, BuildError, WorkerBuildError};
-use crate::fuzz::libfuzzer::{self, LIBFUZZER_SYS};
+use crate::fuzz::afl::AFL;
+use crate::fuzz::build::standin::StandIn;
+use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
+use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::minimize::{self, ArtifactError, Effort, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
-use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject};
+use crate::fuzz::project::{
+    self, Artifact, ArtifactKind, Engine, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
+};
 use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
 
@@ -32,6 +37,9 @@ pub struct FuzzRequest {
     pub packages: Vec<String>,
     /// `--target`.
     pub target: Option<String>,
+    /// `--afl-out`: AFL++ output directories to take inputs from, besides
+    /// those found in the project.
+    pub afl_out: Vec<PathBuf>,
     /// `--force`: reduce artifacts that have a minimized copy, too.
     pub force: bool,
     /// `--match`.
@@ -98,13 +106,9 @@ impl Summary {
     }
 }
 
-/// The fuzz crates `request` names, narrowed to its target.
-pub fn find(
-    manifest_path: Option<&Path>,
-    packages: &[String],
-    target: Option<&str>,
-) -> Result<Vec<FuzzProject>, Error> {
-    let mut projects = project::discover(manifest_path, packages)?;
+/// The fuzz crates `search` finds, narrowed to `target`.
+pub fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject>, Error> {
+    let mut projects = project::discover(search)?;
     if let Some(target) = target {
         project::select_target(&mut projects, target)?;
     }
@@ -119,8 +123,21 @@ struct Work {
 }
 
 impl Work {
+    /// `target/name`: the name of the reduction, without its prefix (for
+    /// AFL inputs, the instance, id and signal).
     fn name(&self) -> String {
-        format!("{}/{}", self.target, self.artifact.name)
+        let output = self.artifact.output.file_name().unwrap_or_default();
+        let output = output.to_string_lossy();
+        let name = output.strip_prefix(MINIMIZED_PREFIX).unwrap_or(&output);
+        format!("{}/{name}", self.target)
+    }
+}
+
+/// The stand-in a crate's targets are built against.
+fn stand_in(engine: Engine) -> &'static StandIn {
+    match engine {
+        Engine::LibFuzzer => &LIBFUZZER_SYS,
+        Engine::Afl => &AFL,
     }
 }
 
@@ -130,11 +147,12 @@ pub fn run(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Summary, Error> {
-    let projects = find(
-        request.manifest_path.as_deref(),
-        &request.packages,
-        request.target.as_deref(),
-    )?;
+    let search = Search {
+        manifest_path: request.manifest_path.as_deref(),
+        packages: &request.packages,
+        afl_out: &request.afl_out,
+    };
+    let projects = find(&search, request.target.as_deref())?;
     let found = projects
         .iter()
         .flat_map(|p| &p.targets)
@@ -291,8 +309,22 @@ fn build(
             package: &project.package,
             targets: &targets,
         });
-        let built = build_workers(&LIBFUZZER_SYS, project, &targets, &settings.interrupt)
-            .map_err(|e| build_error(e, &project.package))?;
+        let build_targets: Vec<BuildTarget<'_>> = targets
+            .iter()
+            .filter_map(|name| project.targets.iter().find(|t| t.name == *name))
+            .map(|t| BuildTarget {
+                name: &t.name,
+                kind: t.kind,
+                features: &t.features,
+            })
+            .collect();
+        let built = build_workers(
+            stand_in(project.engine),
+            project,
+            &build_targets,
+            &settings.interrupt,
+        )
+        .map_err(|e| build_error(e, &project.package))?;
         events.emit(&Message::BuildFinished {
             package: &project.package,
             targets: &targets,
@@ -359,11 +391,22 @@ fn reduce_artifact(
             format!("cannot read artifact `{}`: {e}", path.display()),
         )
     })?;
-    let output = Destination::check(&libfuzzer::minimized_path(path))?;
-    let partial = Destination::check(&libfuzzer::partial_path(path))?;
+    if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
+        // `artifacts/<target>/` of an afl.rs crate: cargo-reduce's to make.
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Error::new(
+                Exit::BadInput,
+                format!(
+                    "cannot create `{}`: {e}; check its permissions",
+                    dir.display()
+                ),
+            )
+        })?;
+    }
+    let output = Destination::check(&work.artifact.output)?;
+    let partial = Destination::check(&work.artifact.partial)?;
     let kind = work.artifact.kind;
-    let _slow = (kind == ArtifactKind::SlowUnit)
-        .then(|| TimeoutOverride::new(pool, request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)));
+    let _timeout = special_timeout(&work.artifact, request).map(|t| TimeoutOverride::new(pool, t));
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,
@@ -372,7 +415,7 @@ fn reduce_artifact(
         matching: request.matching,
         method: method(request, settings, &bytes),
         failure: None,
-        resume: std::fs::read(libfuzzer::partial_path(path))
+        resume: std::fs::read(&work.artifact.partial)
             .ok()
             .filter(|partial| partial.len() < bytes.len()),
     };
@@ -384,6 +427,17 @@ fn reduce_artifact(
         partial: Some(&partial),
     };
     super::reduce(&mut subject, job, settings, events)
+}
+
+/// The timeout an input fails by, when it is not the pool's: a slow unit's
+/// slow-unit threshold, and an AFL hang's instance's `exec_timeout` (unless
+/// `--timeout` is given).
+fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Option<Duration> {
+    match (&artifact.origin, artifact.kind) {
+        (_, ArtifactKind::SlowUnit) => Some(request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
+        (Origin::Afl(afl), ArtifactKind::Timeout) if request.timeout.is_none() => afl.exec_timeout,
+        _ => None,
+    }
 }
 
 /// A slow unit fails by taking longer than the slow-unit threshold: while

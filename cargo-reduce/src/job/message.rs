@@ -79,14 +79,41 @@ pub enum Message<'a> {
         path: &'a Path,
         /// Its file name.
         name: &'a str,
-        /// Its kind, from the name's prefix.
+        /// Its kind, from the name's prefix (AFL's hangs: `timeout`).
         kind: &'static str,
         /// Its size in bytes.
         size: u64,
+        /// The engine that saved it: `libfuzzer` or `afl`.
+        engine: &'static str,
+        /// For AFL inputs, the instance that saved it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<&'a str>,
+        /// Where its reduction goes.
+        output: &'a Path,
         /// Its minimized copy, if any.
         minimized: Option<&'a Path>,
         /// The minimized copy's size, if readable.
         minimized_size: Option<u64>,
+    },
+    /// `list`: an AFL++ instance directory.
+    AflInstance {
+        /// The fuzz crate it was given to (the first afl.rs crate when no
+        /// target matches).
+        package: &'a str,
+        /// The target whose binary it ran, if one does.
+        target: Option<&'a str>,
+        /// The instance directory.
+        dir: &'a Path,
+        /// Its name (`default`, or the `-M`/`-S` name).
+        name: &'a str,
+        /// The binary it ran.
+        binary: Option<&'a Path>,
+        /// Its hang timeout in milliseconds.
+        exec_timeout_ms: Option<u64>,
+        /// Its crashes (all folders).
+        crashes: usize,
+        /// Its hangs (all folders).
+        hangs: usize,
     },
     /// `list`: a target without artifacts.
     FuzzTarget {

@@ -21,14 +21,11 @@ pub mod standin;
 pub use error::{BuildError, WorkerBuildError};
 pub use lockfile::lock_file;
 
-use crate::fuzz::project::FuzzProject;
+use crate::fuzz::project::{BinKind, FuzzProject};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use lockfile::{existing_lock, registry_versions};
 use standin::StandIn;
-
-/// cargo-fuzz's `RUSTFLAGS`, minus sanitizer and coverage instrumentation.
-const RUSTFLAGS: &str = "--cfg fuzzing -Cdebug-assertions -Coverflow-checks";
 
 /// Added when the target has its own `#[global_allocator]` (see the harness's
 /// `capture` module).
@@ -36,6 +33,40 @@ const SYSTEM_ALLOC_CFG: &str = "--cfg cargo_reduce_system_alloc";
 
 /// What building one target gave: its binary, or the compiler's errors.
 pub type Target = Result<PathBuf, String>;
+
+/// A target to build.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildTarget<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// What cargo builds it as.
+    pub kind: BinKind,
+    /// The features it needs.
+    pub features: &'a [String],
+}
+
+impl<'a> From<&'a str> for BuildTarget<'a> {
+    /// A `[[bin]]` that needs no feature (every cargo-fuzz target).
+    fn from(name: &'a str) -> Self {
+        BuildTarget {
+            name,
+            kind: BinKind::Bin,
+            features: &[],
+        }
+    }
+}
+
+impl BuildTarget<'_> {
+    /// cargo's option that selects it.
+    fn selector(&self) -> [&str; 2] {
+        let flag = match self.kind {
+            BinKind::Bin => "--bin",
+            BinKind::Example => "--example",
+            BinKind::Test => "--test",
+        };
+        [flag, self.name]
+    }
+}
 
 /// Builds `targets` of the fuzz project in `fuzz_dir` against the harness in
 /// `harness_dir` (written by [`write_harness`]; keep it in one place across
@@ -49,7 +80,7 @@ pub fn build_patched(
     stand_in: &StandIn,
     fuzz_dir: &Path,
     harness_dir: &Path,
-    targets: &[&str],
+    targets: &[BuildTarget<'_>],
     target_dir: &Path,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
@@ -86,11 +117,17 @@ pub fn build_patched(
         base_flags.push_str(instrument::TRACE_CFG);
     }
     let host = host_triple(fuzz_dir)?;
+    let mut features: Vec<&str> = targets
+        .iter()
+        .flat_map(|t| t.features.iter().map(String::as_str))
+        .collect();
+    features.sort_unstable();
+    features.dedup();
     let build = |extra_flags: &str| {
         let mut command = Command::new("cargo");
         command
             .current_dir(fuzz_dir)
-            .args(["build", "--release", "--target", &host, "--manifest-path"])
+            .args(["build", "--target", &host, "--manifest-path"])
             .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
@@ -98,10 +135,20 @@ pub fn build_patched(
             .env_remove("RUSTFLAGS")
             .env(
                 "CARGO_ENCODED_RUSTFLAGS",
-                rustflags(&format!("{base_flags} {extra_flags}"), &shadow.root),
+                rustflags(
+                    stand_in.rustflags,
+                    &format!("{base_flags} {extra_flags}"),
+                    &shadow.root,
+                ),
             );
+        if stand_in.release {
+            command.arg("--release");
+        }
+        if !features.is_empty() {
+            command.args(["--features", &features.join(",")]);
+        }
         for target in targets {
-            command.args(["--bin", target]);
+            command.args(target.selector());
         }
         match run::run(&mut command, interrupt)? {
             (_, true) => Err(unused(harness_version(harness_dir))),
@@ -125,10 +172,10 @@ pub fn build_patched(
 fn per_target(
     output: run::Output,
     command: String,
-    targets: &[&str],
+    targets: &[BuildTarget<'_>],
 ) -> Result<Vec<Target>, BuildError> {
     let status = output.status.expect("the build ended");
-    if !status.success() && !targets.iter().any(|t| output.binaries.contains_key(*t)) {
+    if !status.success() && !targets.iter().any(|t| output.binaries.contains_key(t.name)) {
         return Err(BuildError::Cargo {
             command,
             status,
@@ -137,24 +184,25 @@ fn per_target(
     }
     Ok(targets
         .iter()
-        .map(|t| match output.binaries.get(*t) {
+        .map(|t| match output.binaries.get(t.name) {
             Some(binary) => Ok(binary.clone()),
             None => Err(output
                 .errors
-                .get(*t)
+                .get(t.name)
                 .cloned()
                 .unwrap_or_else(|| output.diagnostics())),
         })
         .collect())
 }
 
-/// cargo-fuzz's flags after any the user set, as cargo-fuzz does, then a
+/// The engine's flags (`engine`, then `extra`) after any the user set, as
+/// cargo-fuzz and cargo-afl do, then a
 /// remapping of `root/` to nothing: the shadow names every source by its
 /// absolute path, and `file!()` (so every panic location) must read as in
 /// the user's own builds, relative to their workspace root. Encoded for
 /// `CARGO_ENCODED_RUSTFLAGS` (separated by 0x1f), so a path with spaces
 /// stays one argument.
-fn rustflags(extra: &str, root: &Path) -> String {
+fn rustflags(engine: &str, extra: &str, root: &Path) -> String {
     let user: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
         Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
         _ => std::env::var("RUSTFLAGS")
@@ -163,9 +211,10 @@ fn rustflags(extra: &str, root: &Path) -> String {
             .map(String::from)
             .collect(),
     };
-    let ours = RUSTFLAGS
+    let ours = engine
         .split(' ')
-        .chain(extra.split(' ').filter(|s| !s.is_empty()));
+        .chain(extra.split(' '))
+        .filter(|s| !s.is_empty());
     let remap = format!("--remap-path-prefix={}/=", root.display());
     user.into_iter()
         .chain(ours.map(String::from))
@@ -218,7 +267,7 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 pub fn build_workers(
     stand_in: &StandIn,
     project: &FuzzProject,
-    targets: &[&str],
+    targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
@@ -265,8 +314,9 @@ mod tests {
 
     #[test]
     fn rustflags_follow_the_users() {
-        let flags = |extra| rustflags(extra, Path::new("/my project"));
-        let ours = RUSTFLAGS.replace(' ', "\x1f");
+        const ENGINE: &str = "--cfg fuzzing -Cdebug-assertions";
+        let flags = |extra| rustflags(ENGINE, extra, Path::new("/my project"));
+        let ours = ENGINE.replace(' ', "\x1f");
         assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
         assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
     }

@@ -274,13 +274,12 @@ fn absolutize(doc: &mut Table, base: &Path) {
     }
 }
 
-/// Lists the library, the binaries and the build script explicitly, with
-/// their absolute source paths (the shadow directory has no `src/`), and
-/// drops examples, tests and benches, which the build never needs.
+/// Lists the library, the binaries, examples and tests (afl.rs targets may
+/// be any of them) and the build script explicitly, with their absolute
+/// source paths (the shadow directory has no `src/`), and drops benches,
+/// which the build never needs.
 fn list_targets(doc: &mut DocumentMut, package: &Package) {
-    for key in ["example", "test", "bench"] {
-        doc.remove(key);
-    }
+    doc.remove("bench");
     let src = |t: &cargo_metadata::Target| t.src_path.to_string();
     let package_table = doc["package"].as_table_like_mut();
     if let Some(table) = package_table {
@@ -298,28 +297,49 @@ fn list_targets(doc: &mut DocumentMut, package: &Package) {
     if let Some(lib) = package.targets.iter().find(|t| t.is_lib()) {
         doc["lib"]["path"] = toml_edit::value(src(lib));
     }
-    if !doc.contains_array_of_tables("bin") {
-        doc.remove("bin");
-        doc["bin"] = Item::ArrayOfTables(Default::default());
+    for (key, kind) in [
+        ("bin", TargetKind::Bin),
+        ("example", TargetKind::Example),
+        ("test", TargetKind::Test),
+    ] {
+        list_kind(
+            doc,
+            key,
+            package.targets.iter().filter(|t| t.is_kind(kind.clone())),
+        );
     }
-    let bins = doc["bin"].as_array_of_tables_mut().expect("made above");
-    for target in package
-        .targets
-        .iter()
-        .filter(|t| t.is_kind(TargetKind::Bin))
-    {
-        let listed = bins
+}
+
+/// Lists `targets` in the `[[key]]` array with their absolute source paths,
+/// keeping what the manifest says of those it lists (`required-features`,
+/// `harness`, …).
+fn list_kind<'t>(
+    doc: &mut DocumentMut,
+    key: &str,
+    targets: impl Iterator<Item = &'t cargo_metadata::Target>,
+) {
+    if !doc.contains_array_of_tables(key) {
+        doc.remove(key);
+        doc[key] = Item::ArrayOfTables(Default::default());
+    }
+    let listed = doc[key].as_array_of_tables_mut().expect("made above");
+    for target in targets {
+        let path = toml_edit::value(target.src_path.to_string());
+        let entry = listed
             .iter_mut()
             .find(|b| b.get("name").and_then(Item::as_str) == Some(target.name.as_str()));
-        match listed {
-            Some(bin) => bin["path"] = toml_edit::value(src(target)),
+        match entry {
+            Some(entry) => entry["path"] = path,
             None => {
-                let mut bin = Table::new();
-                bin["name"] = toml_edit::value(target.name.clone());
-                bin["path"] = toml_edit::value(src(target));
-                bins.push(bin);
+                let mut entry = Table::new();
+                entry["name"] = toml_edit::value(target.name.clone());
+                entry["path"] = path;
+                listed.push(entry);
             }
         }
+    }
+    if listed.is_empty() {
+        doc.remove(key);
     }
 }
 

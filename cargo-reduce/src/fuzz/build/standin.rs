@@ -21,6 +21,12 @@ pub struct StandIn {
     pub versions: &'static str,
     /// True for a locked version it implements.
     pub supports: fn(&str) -> bool,
+    /// The engine's own build flags minus its instrumentation (cargo-fuzz's
+    /// or cargo-afl's `RUSTFLAGS`).
+    pub rustflags: &'static str,
+    /// Whether the engine's builds are release builds (`cargo fuzz build`)
+    /// or debug ones (`cargo afl build`): stack depth and speed differ.
+    pub release: bool,
 }
 
 impl StandIn {
@@ -80,6 +86,8 @@ mod tests {
             ],
             versions: "1.x",
             supports: |_| true,
+            rustflags: "",
+            release: true,
         };
         stand_in.write(dir.path(), "1.2.3").unwrap();
         let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();

@@ -12,6 +12,8 @@
 //! which input did it, classifies the death ([`Failure`]), starts a new
 //! worker and the round goes on. All workers are killed on drop.
 
+#[cfg(test)]
+mod afl_tests;
 mod crew;
 mod decoder;
 mod error;

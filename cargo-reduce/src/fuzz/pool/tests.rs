@@ -13,7 +13,7 @@ use rustix::process::Signal;
 
 use super::crew::Crew;
 use super::*;
-use crate::fuzz::build::{build_patched, BuildError};
+use crate::fuzz::build::{build_patched, BuildError, BuildTarget};
 use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 
 const TARGETS: &[&str] = &[
@@ -34,7 +34,7 @@ fn fuzz_dir() -> PathBuf {
 }
 
 /// `<target dir>/pool-fixture`, next to the test binary's own build.
-fn work_dir() -> PathBuf {
+pub(super) fn work_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     exe.ancestors()
         .nth(3)
@@ -56,7 +56,10 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
             &LIBFUZZER_SYS,
             &fuzz_dir,
             &harness,
-            TARGETS,
+            &TARGETS
+                .iter()
+                .map(|&t| BuildTarget::from(t))
+                .collect::<Vec<_>>(),
             &work_dir().join("target"),
             &std::sync::atomic::AtomicBool::new(false),
         )
@@ -357,7 +360,7 @@ fn unused_patch_is_an_error_naming_both_versions() {
         &LIBFUZZER_SYS,
         &fuzz_dir,
         &harness,
-        &["trivial"],
+        &[BuildTarget::from("trivial")],
         &work_dir().join("target-wrong"),
         &std::sync::atomic::AtomicBool::new(false),
     )

@@ -1,13 +1,18 @@
-//! libFuzzer's artifacts: the files it writes into
-//! `<fuzz dir>/artifacts/<target>/` when a target fails, named after the
-//! failure (`crash-<sha1>`, `oom-…`, `timeout-…`, `leak-…`, `slow-unit-…`),
-//! and the `minimized-from-<name>` files that minimizing one leaves beside it.
+//! Failing inputs and where their reductions go. libFuzzer's artifacts are
+//! the files it writes into `<fuzz dir>/artifacts/<target>/` when a target
+//! fails, named after the failure (`crash-<sha1>`, `oom-…`, `timeout-…`,
+//! `leak-…`, `slow-unit-…`); minimizing one leaves `minimized-from-<name>`
+//! beside it. AFL++'s crashes and hangs ([`super::campaign`]) are reduced
+//! into the same `artifacts/<target>/`, never into AFL's output directory,
+//! which afl-fuzz renames or deletes when it starts again.
 
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use super::campaign::{AflInput, Instance};
 use super::error::DiscoveryError;
 use super::FuzzProject;
 
@@ -84,15 +89,46 @@ impl fmt::Display for ArtifactKind {
 pub struct Artifact {
     /// The file.
     pub path: PathBuf,
-    /// Its file name (libFuzzer's `<kind>-<sha1>`).
+    /// Its file name (libFuzzer's `<kind>-<sha1>`, AFL's `id:…`).
     pub name: String,
     /// The failure it records.
     pub kind: ArtifactKind,
     /// Its size in bytes.
     pub size: u64,
-    /// `minimized-from-<name>` beside it, if that exists: it was reduced
-    /// before.
+    /// Where its reduction goes.
+    pub output: PathBuf,
+    /// Where a reduction that a limit or Ctrl-C stopped goes.
+    pub partial: PathBuf,
+    /// `output`, if that exists: it was reduced before.
     pub minimized: Option<PathBuf>,
+    /// Which engine saved it.
+    pub origin: Origin,
+}
+
+/// Which engine saved an input, and what it recorded about the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// libFuzzer (or a file named on the command line).
+    LibFuzzer,
+    /// An AFL++ instance.
+    Afl(AflOrigin),
+}
+
+/// What an AFL++ instance recorded about one of its inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AflOrigin {
+    /// The instance's name (`default`, or its `-M`/`-S` name).
+    pub instance: String,
+    /// The instance directory.
+    pub instance_dir: PathBuf,
+    /// `crashes`, `hangs`, or a resumed run's `crashes.<date>`.
+    pub folder: String,
+    /// `sig:` of its name.
+    pub sig: Option<u32>,
+    /// The instance's hang timeout.
+    pub exec_timeout: Option<Duration>,
+    /// The hash of the binary the campaign ran, if afl-fuzz recorded one.
+    pub target_hash: Option<String>,
 }
 
 impl Artifact {
@@ -102,14 +138,17 @@ impl Artifact {
     fn new(path: PathBuf, meta: &fs::Metadata) -> Artifact {
         let name = file_name(&path);
         let kind = ArtifactKind::from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
-        let minimized = path.with_file_name(format!("{MINIMIZED_PREFIX}{name}"));
-        let minimized = minimized.is_file().then_some(minimized);
+        let output = path.with_file_name(format!("{MINIMIZED_PREFIX}{name}"));
+        let partial = path.with_file_name(format!("{PARTIAL_PREFIX}{name}"));
         Artifact {
+            minimized: output.is_file().then(|| output.clone()),
             path,
             name,
             kind,
             size: meta.len(),
-            minimized,
+            output,
+            partial,
+            origin: Origin::LibFuzzer,
         }
     }
 
@@ -122,6 +161,75 @@ impl Artifact {
             Err(e) => Err(DiscoveryError::io(path, e)),
         }
     }
+
+    /// A crash or hang of AFL++ `instance`, reduced into `artifacts_dir`
+    /// (its target's `artifacts/<target>/`) under [`afl_stem`]'s name.
+    pub fn from_afl(instance: &Instance, input: &AflInput, artifacts_dir: &Path) -> Artifact {
+        let stem = afl_stem(&instance.name, input);
+        let output = artifacts_dir.join(format!("{MINIMIZED_PREFIX}{stem}"));
+        let partial = artifacts_dir.join(format!("{PARTIAL_PREFIX}{stem}"));
+        Artifact {
+            minimized: output.is_file().then(|| output.clone()),
+            size: fs::metadata(&input.path).map_or(0, |m| m.len()),
+            path: input.path.clone(),
+            name: input.name(),
+            kind: if input.hang {
+                ArtifactKind::Timeout
+            } else {
+                ArtifactKind::Crash
+            },
+            output,
+            partial,
+            origin: Origin::Afl(AflOrigin {
+                instance: instance.name.clone(),
+                instance_dir: instance.dir.clone(),
+                folder: input.folder.clone(),
+                sig: input.sig,
+                exec_timeout: instance.exec_timeout,
+                target_hash: instance.target_hash.clone(),
+            }),
+        }
+    }
+}
+
+/// The name an AFL input's reduction goes by, after `minimized-from-`: one
+/// conventional name of `[A-Za-z0-9_.-]` that keeps the instance, the
+/// resumed run's date, the id and the signal, so that inputs of different
+/// instances and runs never share one (`afl-main-id_000017-sig_06`,
+/// `afl-default-2026-11-23-10_00_00-id_000003-hang`). Inputs without an
+/// id (`AFL_SHA1_FILENAMES`) keep their name.
+pub fn afl_stem(instance: &str, input: &AflInput) -> String {
+    let mut stem = format!("afl-{}", portable(instance));
+    if let Some((_, date)) = input.folder.split_once('.') {
+        stem.push('-');
+        stem.push_str(&portable(date));
+    }
+    match input.id {
+        Some(id) => stem.push_str(&format!("-id_{id:06}")),
+        None => {
+            stem.push('-');
+            stem.push_str(&portable(&input.name()));
+        }
+    }
+    match (input.hang, input.sig) {
+        (true, _) => stem.push_str("-hang"),
+        (false, Some(sig)) => stem.push_str(&format!("-sig_{sig:02}")),
+        (false, None) => {}
+    }
+    stem
+}
+
+/// `text` with every character outside `[A-Za-z0-9_.-]` replaced by `_`.
+fn portable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 fn missing(path: &Path) -> DiscoveryError {
@@ -184,6 +292,9 @@ pub fn locate_artifact(
     path: &Path,
     target: Option<&str>,
 ) -> Result<ArtifactLocation, DiscoveryError> {
+    if let Some(found) = find_listed(projects, path, target) {
+        return Ok(found);
+    }
     let artifact = Artifact::read(path)?;
     let (project, target) = match target {
         Some(name) => find_named(projects, name, path)?,
@@ -194,6 +305,30 @@ pub fn locate_artifact(
         target,
         artifact,
     })
+}
+
+/// The AFL crash or hang at `path` if discovery listed it, under the
+/// target `target` names, if it names one.
+fn find_listed(
+    projects: &[FuzzProject],
+    path: &Path,
+    target: Option<&str>,
+) -> Option<ArtifactLocation> {
+    let wanted = fs::canonicalize(path).ok()?;
+    target_indices(projects)
+        .filter(|&(p, t)| target.is_none_or(|name| projects[p].targets[t].name == name))
+        .find_map(|(p, t)| {
+            let artifact = projects[p].targets[t]
+                .artifacts
+                .iter()
+                .filter(|a| matches!(a.origin, Origin::Afl(_)))
+                .find(|a| fs::canonicalize(&a.path).is_ok_and(|c| c == wanted))?;
+            Some(ArtifactLocation {
+                project: p,
+                target: t,
+                artifact: artifact.clone(),
+            })
+        })
 }
 
 /// The target called `name`; if several crates have one, the one whose

@@ -38,9 +38,10 @@ pub enum DiscoveryError {
         reason: String,
     },
     /// Neither the workspace nor a `fuzz/` directory beside it holds a
-    /// crate with `cargo-fuzz = true` in its `[package.metadata]`.
+    /// crate with `cargo-fuzz = true` in its `[package.metadata]` or one
+    /// with afl.rs targets.
     #[error(
-        "no cargo-fuzz crate found (looked in {}); run `cargo fuzz init` or pass --manifest-path <fuzz crate>/Cargo.toml",
+        "no cargo-fuzz crate or afl.rs target found (looked in {}); run `cargo fuzz init`, or pass --manifest-path <fuzz crate>/Cargo.toml",
         list_paths(looked)
     )]
     NoFuzzCrate {
@@ -81,6 +82,15 @@ pub enum DiscoveryError {
         name: String,
         /// The targets of the fuzz crates searched.
         known: Vec<String>,
+    },
+    /// `--afl-out DIR` names no directory.
+    #[error(
+        "AFL output directory `{}` does not exist; pass the `-o` directory of afl-fuzz to --afl-out",
+        path.display()
+    )]
+    AflOutMissing {
+        /// The path given.
+        path: PathBuf,
     },
     /// A directory or file could not be read.
     #[error("cannot read `{}`: {source}; check its permissions", path.display())]

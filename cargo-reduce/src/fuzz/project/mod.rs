@@ -1,6 +1,7 @@
-//! Finds the cargo-fuzz crates of a project, their fuzz targets, and the
-//! artifacts libFuzzer left for each target, the way `cargo fuzz` users
-//! expect.
+//! Finds the fuzz crates of a project, their fuzz targets, and the failing
+//! inputs the fuzzers left for each target: the artifacts libFuzzer wrote
+//! the way `cargo fuzz` users expect, and the crashes and hangs of the
+//! AFL++ instances that ran afl.rs targets ([`campaign`]).
 //!
 //! The start is the manifest given with `--manifest-path`, else the nearest
 //! `Cargo.toml` upward from the current directory (like cargo). Fuzz crates
@@ -11,7 +12,9 @@
 //! every manifest, so discovery needs no network and no dependency
 //! resolution.
 
+mod afl;
 mod artifact;
+pub mod campaign;
 mod error;
 #[cfg(test)]
 mod tests;
@@ -22,14 +25,36 @@ use std::path::{Path, PathBuf};
 use cargo_metadata::{Metadata, MetadataCommand, Package, TargetKind};
 
 pub use artifact::{
-    locate_artifact, scan_artifacts, Artifact, ArtifactKind, ArtifactLocation, MINIMIZED_PREFIX,
-    PARTIAL_PREFIX,
+    afl_stem, locate_artifact, scan_artifacts, AflOrigin, Artifact, ArtifactKind, ArtifactLocation,
+    Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
 };
+pub use campaign::Instance;
 pub use error::DiscoveryError;
 
-/// A cargo-fuzz crate.
+/// The fuzz engine a crate's targets are written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// cargo-fuzz and libfuzzer-sys.
+    LibFuzzer,
+    /// afl.rs (and AFL++).
+    Afl,
+}
+
+impl Engine {
+    /// Its name in reports: `libfuzzer`, `afl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::LibFuzzer => "libfuzzer",
+            Engine::Afl => "afl",
+        }
+    }
+}
+
+/// A crate of fuzz targets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuzzProject {
+    /// The engine its targets are written for.
+    pub engine: Engine,
     /// Its package name (what `-p` selects).
     pub package: String,
     /// Its `Cargo.toml`.
@@ -41,49 +66,88 @@ pub struct FuzzProject {
     pub workspace_root: PathBuf,
     /// Where cargo builds it.
     pub target_dir: PathBuf,
-    /// Its workspace's `Cargo.lock`, which pins the `libfuzzer-sys` its
-    /// targets are built with (it may not exist yet).
+    /// Its workspace's `Cargo.lock`, which pins the `libfuzzer-sys` (or
+    /// `afl`) its targets are built with (it may not exist yet).
     pub lock_file: PathBuf,
     /// Its fuzz targets, sorted by name.
     pub targets: Vec<FuzzTarget>,
+    /// The AFL++ instances found for it, with the target each ran (`None`:
+    /// a binary none of the targets builds).
+    pub instances: Vec<(Instance, Option<String>)>,
 }
 
-/// A fuzz target: one `[[bin]]` of a fuzz crate.
+/// What cargo builds a fuzz target as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinKind {
+    /// A `[[bin]]` (every cargo-fuzz target).
+    Bin,
+    /// An `[[example]]`.
+    Example,
+    /// A `[[test]]` (with `harness = false`).
+    Test,
+}
+
+/// A fuzz target.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuzzTarget {
     /// Its name (what `cargo fuzz run NAME` takes).
     pub name: String,
     /// Its source file.
     pub source: PathBuf,
-    /// `<fuzz dir>/artifacts/<name>`, where libFuzzer writes its artifacts.
+    /// What cargo builds it as.
+    pub kind: BinKind,
+    /// The cargo features it is built with (`required-features`, and the
+    /// feature that turns an optional `afl` on).
+    pub features: Vec<String>,
+    /// `<fuzz dir>/artifacts/<name>`, where libFuzzer writes its artifacts
+    /// and reductions of AFL inputs go.
     pub artifacts_dir: PathBuf,
-    /// The artifacts in there, sorted by name.
+    /// Its failing inputs: the artifacts in there, sorted by name, then
+    /// the crashes and hangs of its AFL++ instances.
     pub artifacts: Vec<Artifact>,
 }
 
-/// The fuzz crates of the project around the current directory, or of
-/// `manifest_path`; only those named in `packages` unless it is empty.
-pub fn discover(
-    manifest_path: Option<&Path>,
-    packages: &[String],
-) -> Result<Vec<FuzzProject>, DiscoveryError> {
-    let cwd = std::env::current_dir().map_err(|e| DiscoveryError::io(".", e))?;
-    discover_from(&cwd, manifest_path, packages)
+/// Where discovery starts and what it adds.
+#[derive(Debug, Clone, Default)]
+pub struct Search<'a> {
+    /// `--manifest-path` (else the nearest `Cargo.toml`).
+    pub manifest_path: Option<&'a Path>,
+    /// `-p`: only these packages (all when empty).
+    pub packages: &'a [String],
+    /// `--afl-out`: AFL++ output directories outside the usual places.
+    pub afl_out: &'a [PathBuf],
 }
 
-/// [`discover`] as if run in `cwd` (a relative `manifest_path` is relative
-/// to it); tests and callers that must not change the process's directory
-/// use this.
-pub fn discover_from(
-    cwd: &Path,
-    manifest_path: Option<&Path>,
-    packages: &[String],
-) -> Result<Vec<FuzzProject>, DiscoveryError> {
-    let manifest = match manifest_path {
+/// The fuzz crates of the project around the current directory, or of
+/// `search.manifest_path`.
+pub fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
+    let cwd = std::env::current_dir().map_err(|e| DiscoveryError::io(".", e))?;
+    discover_from(&cwd, search)
+}
+
+/// [`discover`] as if run in `cwd` (a relative path is relative to it);
+/// tests and callers that must not change the process's directory use
+/// this.
+pub fn discover_from(cwd: &Path, search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
+    let manifest = match search.manifest_path {
         Some(path) => given_manifest(&cwd.join(path))?,
         None => nearest_manifest(cwd)?,
     };
-    select_packages(fuzz_projects(&manifest)?, packages)
+    let mut projects = fuzz_projects(&manifest)?;
+    let afl_out: Vec<PathBuf> = search.afl_out.iter().map(|d| cwd.join(d)).collect();
+    for dir in &afl_out {
+        if !dir.is_dir() {
+            return Err(DiscoveryError::AflOutMissing { path: dir.clone() });
+        }
+    }
+    let instances = afl::find_all_instances(&projects, &afl_out);
+    let unmatched = afl::attach_instances(&mut projects, instances);
+    if let Some(first) = projects.iter_mut().find(|p| p.engine == Engine::Afl) {
+        first
+            .instances
+            .extend(unmatched.into_iter().map(|i| (i, None)));
+    }
+    select_packages(projects, search.packages)
 }
 
 /// Keeps only target `name` in each of `projects`, and only the projects
@@ -129,8 +193,8 @@ fn nearest_manifest(start: &Path) -> Result<PathBuf, DiscoveryError> {
         })
 }
 
-/// The fuzz crates of `manifest`'s workspace and of the `fuzz/` crates
-/// beside it, sorted by package name.
+/// The fuzz crates of `manifest`'s workspace and of the `fuzz/` (`fuzz-afl/`,
+/// `afl/`) crates beside it, sorted by package name.
 fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let metadata = read_metadata(manifest)?;
     let mut looked = vec![manifest.to_path_buf()];
@@ -152,14 +216,22 @@ fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     Ok(projects)
 }
 
-/// Where `cargo fuzz init` puts a fuzz crate for this project: `fuzz/`
-/// beside the workspace root, and beside the package.
+/// Directories beside a project where its fuzz crates live: `cargo fuzz
+/// init`'s `fuzz/`, and the usual homes of an afl.rs crate.
+const BESIDE: [&str; 3] = ["fuzz", "fuzz-afl", "afl"];
+
+/// Where fuzz crates for this project live: [`BESIDE`] the workspace root,
+/// and beside the package.
 fn beside_candidates(manifest: &Path, metadata: &Metadata) -> Vec<PathBuf> {
     let root = metadata.workspace_root.as_std_path();
     let package_dir = manifest.parent().unwrap_or(root);
     let mut candidates: Vec<PathBuf> = [root, package_dir]
         .iter()
-        .map(|dir| dir.join("fuzz").join("Cargo.toml"))
+        .flat_map(|dir| {
+            BESIDE
+                .iter()
+                .map(move |name| dir.join(name).join("Cargo.toml"))
+        })
         .map(|path| fs::canonicalize(&path).unwrap_or(path))
         .filter(|path| path != manifest)
         .collect();
@@ -195,12 +267,18 @@ fn metadata_failure(error: &cargo_metadata::Error) -> String {
 
 /// The fuzz crates among the workspace members in `metadata`.
 fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> {
-    metadata
-        .packages
-        .iter()
-        .filter(|p| is_fuzz_crate(p))
-        .map(|p| fuzz_project(p, metadata))
-        .collect()
+    let mut projects = Vec::new();
+    for package in &metadata.packages {
+        if is_fuzz_crate(package) {
+            projects.push(fuzz_project(package, metadata)?);
+        } else if afl::is_afl_crate(package) {
+            let project = afl_project(package, metadata);
+            if !project.targets.is_empty() {
+                projects.push(project);
+            }
+        }
+    }
+    Ok(projects)
 }
 
 /// True for a package with `cargo-fuzz = true` in `[package.metadata]`.
@@ -209,13 +287,7 @@ fn is_fuzz_crate(package: &Package) -> bool {
 }
 
 fn fuzz_project(package: &Package, metadata: &Metadata) -> Result<FuzzProject, DiscoveryError> {
-    let manifest_path = package.manifest_path.clone().into_std_path_buf();
-    let manifest_path = fs::canonicalize(&manifest_path).unwrap_or(manifest_path);
-    let fuzz_dir = manifest_path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let workspace_root = metadata.workspace_root.clone().into_std_path_buf();
+    let fuzz_dir = package_dir(package);
     let mut targets = Vec::new();
     for target in package
         .targets
@@ -226,20 +298,49 @@ fn fuzz_project(package: &Package, metadata: &Metadata) -> Result<FuzzProject, D
         targets.push(FuzzTarget {
             name: target.name.clone(),
             source: target.src_path.clone().into_std_path_buf(),
+            kind: BinKind::Bin,
+            features: Vec::new(),
             artifacts: scan_artifacts(&artifacts_dir)?,
             artifacts_dir,
         });
     }
     targets.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(FuzzProject {
+    Ok(project_of(package, metadata, Engine::LibFuzzer, targets))
+}
+
+/// An afl.rs crate; its inputs come from the AFL++ instances found later.
+fn afl_project(package: &Package, metadata: &Metadata) -> FuzzProject {
+    let dir = package_dir(package);
+    let targets = afl::afl_targets(package, &dir);
+    project_of(package, metadata, Engine::Afl, targets)
+}
+
+/// The directory of `package`'s manifest (canonical).
+fn package_dir(package: &Package) -> PathBuf {
+    let manifest = package.manifest_path.clone().into_std_path_buf();
+    let manifest = fs::canonicalize(&manifest).unwrap_or(manifest);
+    manifest.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+fn project_of(
+    package: &Package,
+    metadata: &Metadata,
+    engine: Engine,
+    targets: Vec<FuzzTarget>,
+) -> FuzzProject {
+    let fuzz_dir = package_dir(package);
+    let workspace_root = metadata.workspace_root.clone().into_std_path_buf();
+    FuzzProject {
+        engine,
         package: package.name.to_string(),
         lock_file: workspace_root.join("Cargo.lock"),
-        manifest_path,
+        manifest_path: fuzz_dir.join("Cargo.toml"),
         fuzz_dir,
         workspace_root,
         target_dir: metadata.target_directory.clone().into_std_path_buf(),
         targets,
-    })
+        instances: Vec::new(),
+    }
 }
 
 /// Keeps the projects named in `packages` (all when it is empty); every

@@ -87,7 +87,12 @@ impl Fixture {
         packages: &[&str],
     ) -> Result<Vec<FuzzProject>, DiscoveryError> {
         let packages: Vec<String> = packages.iter().map(|p| p.to_string()).collect();
-        discover_from(&self.path(cwd), manifest.map(Path::new), &packages)
+        let search = Search {
+            manifest_path: manifest.map(Path::new),
+            packages: &packages,
+            afl_out: &[],
+        };
+        discover_from(&self.path(cwd), &search)
     }
 }
 
@@ -343,7 +348,7 @@ fn no_manifest_anywhere_upward() {
 #[test]
 fn discovers_the_repository_s_fuzz_targets() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz-targets");
-    let projects = discover_from(&dir, None, &[]).expect("fuzz-targets found");
+    let projects = discover_from(&dir, &Search::default()).expect("fuzz-targets found");
     assert_eq!(names(&projects), ["fuzz-targets"]);
     let project = &projects[0];
     assert_eq!(

@@ -1,0 +1,497 @@
+//! cargo-reduce's stand-in for `afl` (afl.rs).
+//!
+//! cargo-reduce writes this crate out under the exact version that the
+//! project's `Cargo.lock` holds and builds the project's unedited afl.rs
+//! targets against it (`--config patch.crates-io.afl.path=...`). The
+//! public items of afl.rs are here with the same meaning for the code
+//! under test: the same macro forms, `Arbitrary::arbitrary` on an
+//! `Unstructured` for typed closures (afl.rs's decoding, not
+//! libfuzzer-sys's `arbitrary_take_rest`), the same panic semantics (with
+//! the hook every panic is a crash, even one the target catches; without
+//! it only one that escapes), `reset` after each input. Instead of AFL++'s
+//! persistent loop, `fuzz` runs the closure as a long-lived worker of
+//! cargo-reduce's pool, which hands it whole batches of inputs through
+//! shared memory (see `worker`). Run without the pool, the binary runs the
+//! input on its standard input once, as an afl.rs binary does outside
+//! afl-fuzz.
+
+#![deny(missing_docs, missing_debug_implementations)]
+
+mod capture;
+#[allow(dead_code)] // Shared with the parent side, which uses other parts.
+/// Parent <-> worker messages and shared-memory layout.
+mod protocol;
+mod worker;
+
+use std::io::Read;
+
+/// A closure run on each input, with what afl.rs's macros tell about it.
+struct Closure<'a> {
+    run: &'a mut dyn FnMut(&[u8]),
+    reset: Option<&'a mut dyn FnMut()>,
+    hook: bool,
+    typed: bool,
+}
+
+impl worker::Target for Closure<'_> {
+    fn run(&mut self, input: &[u8]) -> i32 {
+        (self.run)(input);
+        if let Some(reset) = &mut self.reset {
+            reset();
+        }
+        0
+    }
+
+    fn any_panic_fails(&self) -> bool {
+        self.hook
+    }
+
+    fn typed(&self) -> bool {
+        self.typed
+    }
+}
+
+/// Serves cargo-reduce's pool with `closure` (never returns then), or
+/// runs it once on standard input and returns.
+fn serve(mut closure: Closure<'_>) {
+    if let Some(code) = worker::serve_if_worker(&mut closure) {
+        std::process::exit(code);
+    }
+    let mut input = Vec::new();
+    let read = std::io::stdin().read_to_end(&mut input).map(|_| input);
+    let code = worker::standalone(
+        &mut closure,
+        &mut std::iter::once(("<stdin>".to_string(), read)),
+    );
+    if code != 0 {
+        std::process::exit(code);
+    }
+}
+
+/// Fuzz a closure by passing it a `&[u8]`, as `afl::fuzz`. With `hook`,
+/// every panic is a crash, even one the closure catches itself; without,
+/// only one that escapes the closure.
+#[cfg(afl_fuzz_takes_hook)]
+pub fn fuzz<F>(hook: bool, mut closure: F)
+where
+    F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
+{
+    __cargo_reduce_fuzz(hook, false, &mut closure, None);
+}
+
+/// Fuzz a closure by passing it a `&[u8]`, as `afl::fuzz` before afl.rs
+/// 0.11: every panic is a crash.
+#[cfg(not(afl_fuzz_takes_hook))]
+pub fn fuzz<F>(mut closure: F)
+where
+    F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
+{
+    __cargo_reduce_fuzz(true, false, &mut closure, None);
+}
+
+/// Like [`fuzz`], calling `reset` after each input, as
+/// `afl::fuzz_with_reset`.
+#[cfg(afl_fuzz_with_reset)]
+pub fn fuzz_with_reset<F, R>(hook: bool, mut closure: F, mut reset: R)
+where
+    F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
+    R: FnMut(),
+{
+    __cargo_reduce_fuzz(hook, false, &mut closure, Some(&mut reset));
+}
+
+/// What the macros call: the closure with its reset function and whether
+/// it decodes a typed value.
+#[doc(hidden)]
+pub fn __cargo_reduce_fuzz<'a>(
+    hook: bool,
+    typed: bool,
+    run: &'a mut dyn FnMut(&[u8]),
+    reset: Option<&'a mut dyn FnMut()>,
+) {
+    serve(Closure {
+        run,
+        reset,
+        hook,
+        typed,
+    });
+}
+
+/// `RUST_LIBFUZZER_DEBUG_PATH`, read once: when set, a typed closure writes
+/// the `Debug` form of its decoded input there instead of running, as
+/// cargo-reduce asks to show a typed input (the same variable as the
+/// libfuzzer-sys stand-in's).
+#[doc(hidden)]
+pub fn __cargo_reduce_debug_path() -> &'static Option<String> {
+    static PATH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| std::env::var("RUST_LIBFUZZER_DEBUG_PATH").ok())
+}
+
+/// Starts recording what decoding `bytes` draws, when the decoding is only
+/// being shown and `arbitrary` is cargo-reduce's instrumented copy.
+#[doc(hidden)]
+pub fn __cargo_reduce_decode_begin(bytes: &[u8]) {
+    #[cfg(cargo_reduce_trace)]
+    if __cargo_reduce_debug_path().is_some() {
+        arbitrary::__cargo_reduce::begin(bytes);
+    }
+    let _ = bytes;
+}
+
+/// Stops the recording and writes the draws beside the debug output.
+#[doc(hidden)]
+pub fn __cargo_reduce_decode_end() {
+    #[cfg(cargo_reduce_trace)]
+    if let (Some(path), Some(draws)) = (
+        __cargo_reduce_debug_path(),
+        arbitrary::__cargo_reduce::finish(),
+    ) {
+        std::fs::write(format!("{path}.draws"), draws)
+            .expect("failed to write the draws beside `RUST_LIBFUZZER_DEBUG_PATH`");
+    }
+}
+
+/// Writes the `Debug` form of a decoded value (or the decoding error) to
+/// the debug path; a type without `Debug` is written as such.
+#[doc(hidden)]
+pub fn __cargo_reduce_write_debug(path: &str, text: std::fmt::Arguments<'_>) {
+    std::fs::write(path, format!("{text}\n"))
+        .expect("failed to write to `RUST_LIBFUZZER_DEBUG_PATH` file");
+}
+
+/// Picks `Debug` when a type has it (method resolution prefers the
+/// by-reference impl), so typed closures over types without `Debug` still
+/// compile, as with afl.rs.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct __CargoReduceShow<'a, T>(pub &'a T);
+
+/// `Debug` of the value, for types that have it.
+#[doc(hidden)]
+pub trait __CargoReduceViaDebug {
+    /// The pretty `Debug` form.
+    fn __cargo_reduce_show(&self) -> String;
+}
+
+impl<T: std::fmt::Debug> __CargoReduceViaDebug for &__CargoReduceShow<'_, T> {
+    fn __cargo_reduce_show(&self) -> String {
+        format!("{:#?}", self.0)
+    }
+}
+
+/// A placeholder for types without `Debug`.
+#[doc(hidden)]
+pub trait __CargoReduceViaNothing {
+    /// The type's name.
+    fn __cargo_reduce_show(&self) -> String;
+}
+
+impl<T> __CargoReduceViaNothing for __CargoReduceShow<'_, T> {
+    fn __cargo_reduce_show(&self) -> String {
+        format!("<{} has no Debug>", std::any::type_name::<T>())
+    }
+}
+
+/// Decodes `bytes` as afl.rs does (`Arbitrary::arbitrary` on an
+/// `Unstructured`), recording the draws and writing the `Debug` form when
+/// cargo-reduce asks; `None` when the input does not decode or was only
+/// shown.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_decode {
+    ($bytes:expr, $dty:ty) => {{
+        let bytes: &[u8] = $bytes;
+        $crate::__cargo_reduce_decode_begin(bytes);
+        // The user's `arbitrary`, as afl.rs's macro names it.
+        let mut data = ::arbitrary::Unstructured::new(bytes);
+        let decoded: ::std::result::Result<$dty, _> = ::arbitrary::Arbitrary::arbitrary(&mut data);
+        $crate::__cargo_reduce_decode_end();
+        match $crate::__cargo_reduce_debug_path() {
+            Some(path) => {
+                #[allow(unused_imports)]
+                use $crate::{__CargoReduceViaDebug, __CargoReduceViaNothing};
+                match &decoded {
+                    Ok(value) => $crate::__cargo_reduce_write_debug(
+                        path,
+                        format_args!(
+                            "{}",
+                            (&&$crate::__CargoReduceShow(value)).__cargo_reduce_show()
+                        ),
+                    ),
+                    Err(err) => $crate::__cargo_reduce_write_debug(
+                        path,
+                        format_args!("Arbitrary Error: {}", err),
+                    ),
+                }
+                None
+            }
+            None => decoded.ok(),
+        }
+    }};
+}
+
+/// `reset` or a closure that does nothing (afl.rs's `__reset_or_noop!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __reset_or_noop {
+    () => {
+        || {}
+    };
+    ($reset:expr) => {
+        $reset
+    };
+}
+
+/// The body of `fuzz!` and its variants: the forms of afl.rs's `__fuzz!`,
+/// each with an optional reset closure after the body.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fuzz {
+    ($hook:expr, |$buf:ident| $body:expr $(, $reset:expr)?) => {
+        $crate::__fuzz!($hook, |$buf: &[u8]| $body $(, $reset)?)
+    };
+    ($hook:expr, |$buf:ident: &[u8]| $body:expr $(, $reset:expr)?) => {
+        $crate::__cargo_reduce_fuzz(
+            $hook,
+            false,
+            &mut |$buf: &[u8]| {
+                $body;
+            },
+            Some(&mut $crate::__reset_or_noop!($($reset)?)),
+        )
+    };
+    ($hook:expr, |$buf:ident: $dty:ty| $body:expr $(, $reset:expr)?) => {
+        $crate::__cargo_reduce_fuzz(
+            $hook,
+            true,
+            &mut |bytes: &[u8]| {
+                let $buf: $dty = match $crate::__cargo_reduce_decode!(bytes, $dty) {
+                    Some(value) => value,
+                    None => return,
+                };
+                $body;
+            },
+            Some(&mut $crate::__reset_or_noop!($($reset)?)),
+        )
+    };
+}
+
+/// Fuzz a closure, as afl.rs's `fuzz!`: `|data| …`, `|data: &[u8]| …`, or
+/// `|value: T| …` with `T: Arbitrary`. Every panic is a crash.
+#[macro_export]
+macro_rules! fuzz {
+    ( $($x:tt)* ) => { $crate::__fuzz!(true, $($x)*) };
+}
+
+/// Like `fuzz!`, without afl.rs's panic hook: only a panic that escapes
+/// the closure is a crash.
+#[macro_export]
+macro_rules! fuzz_nohook {
+    ( $($x:tt)* ) => { $crate::__fuzz!(false, $($x)*) };
+}
+
+/// Like `fuzz!`, with a closure that resets state after each input.
+#[macro_export]
+macro_rules! fuzz_with_reset {
+    ( $($x:tt)* ) => { $crate::__fuzz!(true, $($x)*) };
+}
+
+/// Like `fuzz_with_reset!`, without the panic hook.
+#[macro_export]
+macro_rules! fuzz_with_reset_nohook {
+    ( $($x:tt)* ) => { $crate::__fuzz!(false, $($x)*) };
+}
+
+/// afl.rs's marker that AFL++ delivers inputs through shared memory; read
+/// by nothing here.
+#[allow(non_upper_case_globals)]
+#[doc(hidden)]
+#[no_mangle]
+pub static mut __afl_sharedmem_fuzzing: i32 = 1;
+
+// AFL++'s IJON annotations (afl.rs 0.16 and later) steer the fuzzer's
+// search; a reduction has no search to steer, so they do nothing here,
+// with the signatures of afl-compiler-rt's functions. The two variadic
+// ones cannot be written in stable Rust: they are declared as afl.rs
+// declares them and defined below as a bare return.
+macro_rules! ijon_no_ops {
+    ($( fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty = $value:expr)?; )*) => {
+        $(
+            /// An IJON annotation: does nothing in a reduction.
+            ///
+            /// # Safety
+            /// None needed; `unsafe` as afl.rs declares it.
+            #[allow(unused_variables)]
+            pub unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
+                $($value)?
+            }
+        )*
+    };
+}
+
+ijon_no_ops! {
+    fn ijon_max(addr: u32, val: u64);
+    fn ijon_min(addr: u32, val: u64);
+    fn ijon_set(addr: u32, val: u32);
+    fn ijon_inc(addr: u32, val: u32);
+    fn ijon_xor_state(val: u32);
+    fn ijon_reset_state();
+    fn ijon_simple_hash(x: u64) -> u64 = x;
+    fn ijon_hashint(old: u32, val: u32) -> u32 = old ^ val;
+    fn ijon_hashstr(old: u32, val: *const std::os::raw::c_char) -> u32 = old;
+    fn ijon_hashmen(old: u32, val: *const u8, len: usize) -> u32 = old;
+    fn ijon_hashstack_backtrace() -> u32 = 0;
+    fn ijon_hashstack() -> u32 = 0;
+    fn ijon_strdist(a: *const u8, b: *const u8) -> u32 = 0;
+    fn ijon_memdist(a: *const u8, b: *const u8, len: usize) -> u32 = 0;
+}
+
+extern "C" {
+    /// An IJON annotation (variadic): does nothing in a reduction.
+    pub fn ijon_max_variadic(addr: u32, ...);
+    /// An IJON annotation (variadic): does nothing in a reduction.
+    pub fn ijon_min_variadic(addr: u32, ...);
+}
+
+// A C variadic call may simply return; the symbols are defined only here.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+std::arch::global_asm!(
+    ".globl ijon_max_variadic",
+    ".globl ijon_min_variadic",
+    "ijon_max_variadic:",
+    "ijon_min_variadic:",
+    "ret",
+);
+#[cfg(target_arch = "aarch64")]
+std::arch::global_asm!(
+    ".globl ijon_max_variadic",
+    ".globl ijon_min_variadic",
+    "ijon_max_variadic:",
+    "ijon_min_variadic:",
+    "ret",
+);
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_inc {
+    ($x:expr) => {{
+        let _ = $x;
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_max {
+    ($($x:expr),+ $(,)?) => {{
+        let _ = ($($x),+);
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_min {
+    ($($x:expr),+ $(,)?) => {{
+        let _ = ($($x),+);
+    }};
+}
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_set {
+    ($x:expr) => {{
+        let _ = $x;
+    }};
+}
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_state {
+    ($n:expr) => {{
+        let _ = $n;
+    }};
+}
+
+/// IJON: the value of its argument.
+#[macro_export]
+macro_rules! ijon_ctx {
+    ($x:expr) => {
+        $x
+    };
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_max_at {
+    ($addr:expr, $x:expr) => {{
+        let _ = ($addr, $x);
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_min_at {
+    ($addr:expr, $x:expr) => {{
+        let _ = ($addr, $x);
+    }};
+}
+
+/// IJON: the distance of two numbers, as afl.rs computes it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! _ijon_abs_dist {
+    ($x:expr, $y:expr) => {
+        if $x < $y {
+            $y - $x
+        } else {
+            $x - $y
+        }
+    };
+}
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_bits {
+    ($x:expr) => {{
+        let _ = $x;
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_strdist {
+    ($x:expr, $y:expr) => {{
+        let _ = ($x, $y);
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_dist {
+    ($x:expr, $y:expr) => {{
+        let _ = $crate::_ijon_abs_dist!($x, $y);
+    }};
+}
+
+/// IJON: evaluates its arguments and does nothing else.
+#[macro_export]
+macro_rules! ijon_cmp {
+    ($x:expr, $y:expr) => {{
+        let _ = ($x ^ $y);
+    }};
+}
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_stack_max {
+    ($x:expr) => {{
+        let _ = $x;
+    }};
+}
+
+/// IJON: evaluates its argument and does nothing else.
+#[macro_export]
+macro_rules! ijon_stack_min {
+    ($x:expr) => {{
+        let _ = $x;
+    }};
+}

@@ -1,0 +1,56 @@
+//! What is particular to AFL++ through afl.rs: the stand-in for the `afl`
+//! crate and how `cargo afl build` builds. Discovery of afl.rs crates and
+//! AFL++ output is in [`super::project`]; everything else about building
+//! and running targets is shared with libFuzzer.
+
+use super::build::standin::StandIn;
+
+/// The afl.rs stand-in: `cargo-reduce/harness/afl/` with the worker,
+/// capture and protocol modules of the libfuzzer-sys stand-in.
+pub const AFL: StandIn = StandIn {
+    package: "afl",
+    files: &[
+        (
+            "Cargo.toml",
+            include_str!("../../harness/afl/Cargo.toml.in"),
+        ),
+        ("build.rs", include_str!("../../harness/afl/build.rs")),
+        ("src/lib.rs", include_str!("../../harness/afl/lib.rs")),
+        (
+            "src/protocol.rs",
+            include_str!("../../harness/src/protocol.rs"),
+        ),
+        ("src/worker.rs", include_str!("../../harness/src/worker.rs")),
+        (
+            "src/capture.rs",
+            include_str!("../../harness/src/capture.rs"),
+        ),
+    ],
+    versions: "0.8 to 0.18",
+    supports: supported_version,
+    rustflags: "--cfg fuzzing -Cdebug-assertions -Coverflow-checks",
+    release: false,
+};
+
+/// The afl.rs versions the stand-in implements.
+fn supported_version(version: &str) -> bool {
+    let mut parts = version.split('.');
+    let (Some("0"), Some(minor)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    minor.parse::<u32>().is_ok_and(|m| (8..=18).contains(&m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn afl_0_8_to_0_18_is_supported() {
+        assert!(supported_version("0.8.0"));
+        assert!(supported_version("0.15.24"));
+        assert!(supported_version("0.18.1"));
+        assert!(!supported_version("0.7.3"));
+        assert!(!supported_version("1.0.0"));
+    }
+}

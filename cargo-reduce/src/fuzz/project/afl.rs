@@ -1,0 +1,217 @@
+//! afl.rs crates: packages that depend on `afl`, whose bin, example or test
+//! targets call its `fuzz!` (or `fuzz_nohook!`, or `afl::fuzz` directly),
+//! and the AFL++ instances that fuzzed them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use cargo_metadata::{Package, Target, TargetKind};
+
+use super::artifact::Artifact;
+use super::campaign::{self, Instance};
+use super::{BinKind, Engine, FuzzProject, FuzzTarget};
+
+/// The crate afl.rs users depend on.
+pub const AFL_CRATE: &str = "afl";
+
+/// True for a package that depends on `afl` (as a normal, dev or optional
+/// dependency).
+pub fn is_afl_crate(package: &Package) -> bool {
+    package
+        .dependencies
+        .iter()
+        .any(|d| d.name == AFL_CRATE && d.kind != cargo_metadata::DependencyKind::Build)
+}
+
+/// The feature that turns `afl` on when it is an optional dependency
+/// (`afl = ["dep:afl"]`, or the implicit feature of the dependency), so
+/// that `#[cfg(feature = "afl")]` targets are built with it.
+fn enabling_feature(package: &Package) -> Option<String> {
+    let optional = package
+        .dependencies
+        .iter()
+        .any(|d| d.name == AFL_CRATE && d.optional);
+    if !optional {
+        return None;
+    }
+    let enables = |values: &Vec<String>| {
+        values.iter().any(|v| {
+            v == "dep:afl" || v == AFL_CRATE || v.starts_with("afl/") || v.starts_with("afl?/")
+        })
+    };
+    let mut named: Vec<&String> = package
+        .features
+        .iter()
+        .filter(|(_, values)| enables(values))
+        .map(|(name, _)| name)
+        .collect();
+    named.sort_by_key(|name| (name.as_str() != AFL_CRATE, name.as_str()));
+    Some(
+        named
+            .first()
+            .map_or_else(|| AFL_CRATE.to_string(), |n| n.to_string()),
+    )
+}
+
+/// The kind of a target that can be an afl.rs fuzz target.
+fn bin_kind(target: &Target) -> Option<BinKind> {
+    if target.is_kind(TargetKind::Bin) {
+        Some(BinKind::Bin)
+    } else if target.is_kind(TargetKind::Example) {
+        Some(BinKind::Example)
+    } else if target.is_kind(TargetKind::Test) {
+        Some(BinKind::Test)
+    } else {
+        None
+    }
+}
+
+/// True when the source of a target calls afl.rs: a package may also have
+/// binaries that are not fuzz targets.
+fn calls_afl(source: &Path) -> bool {
+    let Ok(text) = fs::read_to_string(source) else {
+        return false;
+    };
+    [
+        "fuzz!",
+        "fuzz_nohook!",
+        "fuzz_with_reset!",
+        "afl::",
+        "extern crate afl",
+    ]
+    .iter()
+    .any(|form| text.contains(form))
+}
+
+/// The afl.rs fuzz targets of `package`, sorted by name; their inputs are
+/// added by [`attach_instances`].
+pub fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
+    let feature = enabling_feature(package);
+    let mut targets: Vec<FuzzTarget> = package
+        .targets
+        .iter()
+        .filter_map(|t| Some((t, bin_kind(t)?)))
+        .filter(|(t, _)| calls_afl(t.src_path.as_std_path()))
+        .map(|(t, kind)| {
+            let mut features: Vec<String> = t.required_features.clone();
+            features.extend(feature.clone());
+            features.sort();
+            features.dedup();
+            FuzzTarget {
+                name: t.name.clone(),
+                source: t.src_path.clone().into_std_path_buf(),
+                kind,
+                features,
+                artifacts_dir: package_dir.join("artifacts").join(&t.name),
+                artifacts: Vec::new(),
+            }
+        })
+        .collect();
+    targets.sort_by(|a, b| a.name.cmp(&b.name));
+    targets
+}
+
+/// Where AFL output of `project` is looked for: its package directory (with
+/// its `fuzz*` and `afl*` folders) and its workspace root.
+pub fn search_roots(project: &FuzzProject) -> Vec<PathBuf> {
+    let mut roots = vec![project.fuzz_dir.clone(), project.workspace_root.clone()];
+    roots.dedup();
+    roots
+}
+
+/// The target name a campaign's binary stands for: its file name, without
+/// the `-<hash>` cargo gives test binaries.
+fn target_name_of(binary: &Path) -> String {
+    let name = binary
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match name.rsplit_once('-') {
+        Some((stem, hash)) if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            stem.to_string()
+        }
+        _ => name,
+    }
+}
+
+/// Gives each AFL instance to the target whose binary it ran (the target of
+/// that name, in the project whose target directory holds the binary if
+/// several have one), adding its crashes and hangs to the target's
+/// artifacts. Returns the instances no target ran.
+pub fn attach_instances(projects: &mut [FuzzProject], instances: Vec<Instance>) -> Vec<Instance> {
+    let mut unmatched = Vec::new();
+    for instance in instances {
+        let Some(binary) = &instance.binary else {
+            unmatched.push(instance);
+            continue;
+        };
+        let name = target_name_of(binary);
+        let candidates: Vec<(usize, usize)> = projects
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.engine == Engine::Afl)
+            .flat_map(|(p, project)| {
+                project
+                    .targets
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.name == name)
+                    .map(move |(t, _)| (p, t))
+            })
+            .collect();
+        let chosen = candidates
+            .iter()
+            .find(|&&(p, _)| binary.starts_with(&projects[p].target_dir))
+            .or(candidates.first());
+        let Some(&(p, t)) = chosen else {
+            unmatched.push(instance);
+            continue;
+        };
+        let target = &mut projects[p].targets[t];
+        for input in &instance.inputs {
+            let artifact = Artifact::from_afl(&instance, input, &target.artifacts_dir);
+            if !target.artifacts.iter().any(|a| a.path == artifact.path) {
+                target.artifacts.push(artifact);
+            }
+        }
+        projects[p].instances.push((instance, Some(name)));
+    }
+    unmatched
+}
+
+/// The instances below every AFL project's [`search_roots`] and in each of
+/// `afl_out` (`--afl-out`).
+pub fn find_all_instances(projects: &[FuzzProject], afl_out: &[PathBuf]) -> Vec<Instance> {
+    let mut roots: Vec<PathBuf> = projects
+        .iter()
+        .filter(|p| p.engine == Engine::Afl)
+        .flat_map(search_roots)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    let mut instances = campaign::find_instances(&roots);
+    for out in afl_out {
+        instances.extend(campaign::instances_in(out));
+    }
+    instances.sort_by(|a, b| a.dir.cmp(&b.dir));
+    instances.dedup_by(|a, b| a.dir == b.dir);
+    instances
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_binaries_lose_their_hash() {
+        assert_eq!(
+            target_name_of(Path::new("/t/debug/deps/parse-0123456789abcdef")),
+            "parse"
+        );
+        assert_eq!(
+            target_name_of(Path::new("/t/debug/parse-json")),
+            "parse-json"
+        );
+        assert_eq!(target_name_of(Path::new("target/release/examples/x")), "x");
+    }
+}

@@ -1,0 +1,4 @@
+//! A binary of the crate that is not a fuzz target.
+fn main() {
+    println!("hello");
+}

@@ -191,6 +191,16 @@ fn print_table(summary: &Summary) {
     for c in &cells {
         println!("{}", line([&c[0], &c[1], &c[2], &c[3], &c[4]]));
     }
+    let from: Vec<(&str, &PathBuf)> = rows
+        .iter()
+        .filter_map(|r| Some((r.name.as_str(), r.from.as_ref()?)))
+        .collect();
+    if !from.is_empty() {
+        println!("\nAFL++ inputs:");
+        for (name, path) in from {
+            println!("  {name:<w$}  from {}", path.display(), w = widths[0]);
+        }
+    }
     for r in rows {
         let debug = r
             .result

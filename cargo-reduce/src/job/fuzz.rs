@@ -72,6 +72,8 @@ const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-proce
 pub struct Row {
     /// `target/artifact-name`.
     pub name: String,
+    /// The input's path, when the name does not say it (AFL++ inputs).
+    pub from: Option<PathBuf>,
     /// The artifact's size.
     pub original: usize,
     /// Wall time spent on it.
@@ -131,6 +133,12 @@ impl Work {
         let name = output.strip_prefix(MINIMIZED_PREFIX).unwrap_or(&output);
         format!("{}/{name}", self.target)
     }
+
+    /// The input's path, for AFL++ inputs (whose reduction is named apart
+    /// from them).
+    fn from(&self) -> Option<PathBuf> {
+        matches!(self.artifact.origin, Origin::Afl(_)).then(|| self.artifact.path.clone())
+    }
 }
 
 /// The stand-in a crate's targets are built against.
@@ -153,6 +161,7 @@ pub fn run(
         afl_out: &request.afl_out,
     };
     let projects = find(&search, request.target.as_deref())?;
+    warn_unmatched(&projects, events);
     let found = projects
         .iter()
         .flat_map(|p| &p.targets)
@@ -193,6 +202,7 @@ pub fn run(
             Err(e) => {
                 let row = Row {
                     name: item.name(),
+                    from: item.from(),
                     original: item.artifact.size as usize,
                     elapsed: Duration::ZERO,
                     result: Err(e.clone()),
@@ -219,6 +229,30 @@ pub fn run(
         }
     }
     Ok(summary)
+}
+
+/// Says which AFL++ instances ran a binary that no target builds: their
+/// inputs are not reduced.
+fn warn_unmatched(projects: &[FuzzProject], events: &dyn Events) {
+    for project in projects {
+        for (instance, _) in project
+            .instances
+            .iter()
+            .filter(|(i, t)| t.is_none() && !i.inputs.is_empty())
+        {
+            let ran = instance.binary.as_ref().map_or_else(
+                || "an unknown binary (no cmdline)".into(),
+                |b| format!("`{}`", b.display()),
+            );
+            events.emit(&Message::Warning {
+                message: &format!(
+                    "AFL++ instance `{}` ran {ran}, which no afl.rs target found here builds: its {} input(s) are skipped; pass --manifest-path of the crate that builds it",
+                    instance.dir.display(),
+                    instance.inputs.len()
+                ),
+            });
+        }
+    }
 }
 
 /// Why an artifact of `kind` cannot be reduced with these options.
@@ -371,6 +405,7 @@ fn reduce_one(
     let result = reduce_artifact(work, pool, request, settings, events);
     Row {
         name: work.name(),
+        from: work.from(),
         original: work.artifact.size as usize,
         elapsed: started.elapsed(),
         result,

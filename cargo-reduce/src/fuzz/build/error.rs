@@ -38,12 +38,15 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// The lock file holds no `package` from crates.io.
-    #[error("{} locks no {package} from crates.io", lock.display())]
+    #[error("{}", not_locked(lock, package, elsewhere.as_deref()))]
     NotLocked {
         /// The lock file.
         lock: PathBuf,
         /// The engine crate.
         package: &'static str,
+        /// Where the lock takes it from instead (`git+…`, `path`), if it
+        /// holds it at all.
+        elsewhere: Option<String>,
     },
     /// The lock file holds several versions of `package`.
     #[error("{} locks several {package} versions: {}", lock.display(), versions.join(", "))]
@@ -105,6 +108,19 @@ pub enum WorkerBuildError {
     /// Cargo or the harness failed.
     #[error(transparent)]
     Build(#[from] BuildError),
+}
+
+fn not_locked(lock: &Path, package: &str, elsewhere: Option<&str>) -> String {
+    match elsewhere {
+        Some(source) => format!(
+            "{} takes {package} from {source}, not from crates.io: cargo-reduce stands in for crates.io's {package}; depend on the crates.io release to reduce with cargo-reduce",
+            lock.display()
+        ),
+        None => format!(
+            "{} locks no {package} from crates.io; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}",
+            lock.display()
+        ),
+    }
 }
 
 pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {

@@ -37,7 +37,37 @@ pub fn existing_lock(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
 
 /// Versions of package `name` from a registry in lock file `text`.
 pub fn registry_versions(text: &str, name: &str) -> Vec<String> {
-    let mut versions = Vec::new();
+    sources(text, name)
+        .into_iter()
+        .filter(|(source, _)| is_registry(source))
+        .map(|(_, version)| version)
+        .collect()
+}
+
+/// Where the lock in `text` takes package `name` from other than a
+/// registry: a `git+…` source, or `path` for a path dependency.
+pub fn non_registry_source(text: &str, name: &str) -> Option<String> {
+    sources(text, name)
+        .into_iter()
+        .map(|(source, _)| source)
+        .find(|source| !is_registry(source))
+        .map(|source| {
+            if source.is_empty() {
+                "a path".into()
+            } else {
+                source
+            }
+        })
+}
+
+fn is_registry(source: &str) -> bool {
+    source.starts_with("registry+") || source.starts_with("sparse+")
+}
+
+/// (source, version) of every package `name` in the lock in `text`; the
+/// source is empty for path packages.
+fn sources(text: &str, name: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
     for block in text.split("[[package]]").skip(1) {
         let field = |key: &str| {
             block.lines().find_map(|line| {
@@ -49,13 +79,14 @@ pub fn registry_versions(text: &str, name: &str) -> Vec<String> {
                 Some(value.trim().trim_matches('"').to_string())
             })
         };
-        let from_registry =
-            field("source").is_some_and(|s| s.starts_with("registry+") || s.starts_with("sparse+"));
-        if field("name").as_deref() == Some(name) && from_registry {
-            versions.extend(field("version"));
+        if field("name").as_deref() == Some(name) {
+            found.push((
+                field("source").unwrap_or_default(),
+                field("version").unwrap_or_default(),
+            ));
         }
     }
-    versions
+    found
 }
 
 #[cfg(test)]
@@ -81,5 +112,29 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
 "#;
         assert_eq!(registry_versions(lock, "libfuzzer-sys"), ["0.4.7"]);
         assert_eq!(registry_versions(lock, "arbitrary"), ["1.3.2"]);
+    }
+
+    #[test]
+    fn names_a_git_or_path_source() {
+        let lock = r#"
+[[package]]
+name = "afl"
+version = "0.18.2"
+source = "git+https://github.com/rust-fuzz/afl.rs#0123abcd"
+
+[[package]]
+name = "local"
+version = "0.1.0"
+"#;
+        assert_eq!(
+            non_registry_source(lock, "afl").as_deref(),
+            Some("git+https://github.com/rust-fuzz/afl.rs#0123abcd")
+        );
+        assert_eq!(
+            non_registry_source(lock, "local").as_deref(),
+            Some("a path")
+        );
+        assert_eq!(non_registry_source(lock, "arbitrary"), None);
+        assert!(registry_versions(lock, "afl").is_empty());
     }
 }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::error::{io_error, BuildError};
-use super::lockfile::{existing_lock, registry_versions};
+use super::lockfile::{existing_lock, non_registry_source, registry_versions};
 
 /// A stand-in crate, shipped inside cargo-reduce as source.
 #[derive(Debug)]
@@ -38,6 +38,7 @@ impl StandIn {
         let mut versions = registry_versions(&text, self.package);
         match versions.len() {
             0 => Err(BuildError::NotLocked {
+                elsewhere: non_registry_source(&text, self.package),
                 lock,
                 package: self.package,
             }),

@@ -92,6 +92,15 @@ pub enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
+    /// `--afl-out DIR` holds no afl-fuzz instance.
+    #[error(
+        "`{}` is not an AFL++ output directory: no instance (a folder with queue/ and fuzzer_stats or cmdline) in it or below; pass the `-o` directory of afl-fuzz to --afl-out",
+        path.display()
+    )]
+    NotAflOutput {
+        /// The path given.
+        path: PathBuf,
+    },
     /// A directory or file could not be read.
     #[error("cannot read `{}`: {source}; check its permissions", path.display())]
     Io {

@@ -139,6 +139,9 @@ pub fn discover_from(cwd: &Path, search: &Search<'_>) -> Result<Vec<FuzzProject>
         if !dir.is_dir() {
             return Err(DiscoveryError::AflOutMissing { path: dir.clone() });
         }
+        if campaign::instances_in(dir).is_empty() {
+            return Err(DiscoveryError::NotAflOutput { path: dir.clone() });
+        }
     }
     let instances = afl::find_all_instances(&projects, &afl_out);
     let unmatched = afl::attach_instances(&mut projects, instances);

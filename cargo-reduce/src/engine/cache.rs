@@ -7,15 +7,42 @@
 //! whatever chunking produced them; at 128 bits a collision is not a
 //! practical concern.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 use super::Outcome;
 
+/// Hashes a content hash for a hash table: it is uniform already, so its
+/// low half is the table hash (SipHash over it cost more than a test in
+/// the searches' bookkeeping).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ContentKeyHasher(u64);
+
+impl Hasher for ContentKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only content hashes are keys; anything else still hashes.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+}
+
+/// A set of content hashes.
+pub type ContentKeys = HashSet<u128, BuildHasherDefault<ContentKeyHasher>>;
+
 /// A thread-safe map from content hash to outcome.
 #[derive(Debug, Default)]
 pub struct OutcomeCache {
-    map: Mutex<HashMap<u128, Outcome>>,
+    map: Mutex<HashMap<u128, Outcome, BuildHasherDefault<ContentKeyHasher>>>,
 }
 
 impl OutcomeCache {

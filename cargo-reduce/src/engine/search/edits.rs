@@ -100,14 +100,21 @@ impl Edit {
     }
 
     /// The edited input.
+    #[cfg(test)]
     pub fn apply(&self, b: &[u8]) -> Vec<u8> {
-        let mut scratch = [0];
-        let parts = self.parts(b, &mut scratch);
         let mut out = Vec::with_capacity(b.len());
-        for part in parts {
+        self.apply_into(b, &mut out);
+        out
+    }
+
+    /// The edited input, into `out` (cleared first), reusing its
+    /// allocation.
+    pub fn apply_into(&self, b: &[u8], out: &mut Vec<u8>) {
+        let mut scratch = [0];
+        out.clear();
+        for part in self.parts(b, &mut scratch) {
             out.extend_from_slice(part);
         }
-        out
     }
 }
 

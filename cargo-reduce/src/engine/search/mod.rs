@@ -41,8 +41,7 @@ mod order;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashSet;
-
+use super::cache::ContentKeys;
 use super::ddmin::ReduceError;
 use super::{canonicalize, ddmin, Candidate, Context, DdminOptions, Oracle, OracleError, Start};
 use edits::{Edit, Key, Reach};
@@ -108,6 +107,12 @@ pub const SEED: u64 = 0x5eed_cafe_f00d_d00d;
 /// into batches of this size.
 const BATCH_BYTES: usize = 4 << 20;
 
+/// The first batch of a sweep's list: a winner is often among the first
+/// edits, and a batch's candidates are all made (and the cheap ones run)
+/// before its winner is known. Each batch without one is twice as large,
+/// up to the pass's room.
+const FIRST_BATCH: u64 = 32;
+
 /// Random candidates drawn per batch of the mutation pass.
 const MUTATION_BATCH: u64 = 64;
 
@@ -157,7 +162,7 @@ where
         options,
         ctx,
         current: input,
-        seen: HashSet::new(),
+        seen: ContentKeys::default(),
         spent: 0,
         spent_bytes: 0,
         rng: Rng::new(options.seed),
@@ -180,7 +185,7 @@ struct Search<'a, 'c, O: ?Sized> {
     current: Vec<u8>,
     /// Hashes of the candidates considered so far: an input's outcome
     /// does not change, so none is listed twice.
-    seen: HashSet<u128>,
+    seen: ContentKeys,
     /// Candidates considered so far.
     spent: u64,
     /// Their bytes.
@@ -194,6 +199,8 @@ struct Batch {
     bytes: Vec<u8>,
     ends: Vec<usize>,
     hashes: Vec<u128>,
+    /// `hashes` as a set: a batch holds hundreds of candidates.
+    held: ContentKeys,
     keys: Vec<Key>,
 }
 
@@ -209,7 +216,7 @@ impl Batch {
 
     /// Adds `candidate` unless this batch has it already.
     fn push(&mut self, key: Key, candidate: &[u8], hash: u128) {
-        if self.hashes.contains(&hash) {
+        if !self.held.insert(hash) {
             return;
         }
         self.bytes.extend_from_slice(candidate);
@@ -311,11 +318,17 @@ impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
             .scan
             .min(budget.bytes / self.current.len().max(1) as u64);
         let mut found = false;
+        let mut candidate = Vec::new();
         'list: loop {
             let current = self.current.clone();
             let mut edits = self.edits(pass, &current, from);
+            let mut size = FIRST_BATCH;
             loop {
-                let room = self.room().min(budget.per_pass.saturating_sub(considered));
+                let room = self
+                    .room()
+                    .min(budget.per_pass.saturating_sub(considered))
+                    .min(size);
+                size = size.saturating_mul(2);
                 let mut batch = Batch::default();
                 while (batch.len() as u64) < room && batch.bytes.len() < BATCH_BYTES {
                     if scanned >= scan {
@@ -328,7 +341,7 @@ impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
                     if !self.wanted(&edit, &current) {
                         continue;
                     }
-                    let candidate = edit.apply(&current);
+                    edit.apply_into(&current, &mut candidate);
                     let h = hash(&candidate);
                     if !self.seen.contains(&h) {
                         batch.push(key, &candidate, h);

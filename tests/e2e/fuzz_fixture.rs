@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use crate::util::Run;
 
-fn repo() -> PathBuf {
+pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
@@ -17,7 +17,7 @@ fn repo() -> PathBuf {
 }
 
 /// Copies `from` into `to`, following symlinks, skipping `target/`.
-fn copy_tree(from: &Path, to: &Path) {
+pub fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

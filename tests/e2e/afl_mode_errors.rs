@@ -1,0 +1,203 @@
+//! `cargo reduce` on afl.rs crates and AFL++ output that is wrong or odd:
+//! one line, a distinct exit code, nothing written into AFL's output; on
+//! copies of `cargo-reduce/tests-fixtures/afl-demo` with instance
+//! directories laid out as afl-fuzz lays them out.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::util::Run;
+
+/// A copy of the afl-demo crate in a new temp dir.
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("afl-demo");
+    copy_tree(&repo().join("cargo-reduce/tests-fixtures/afl-demo"), &crate_dir);
+    (dir, crate_dir)
+}
+
+/// An instance directory `out/<name>` that ran `binary`, with `crashes`
+/// (file name, content) in `crashes/`.
+fn instance(out: &Path, name: &str, binary: &str, crashes: &[(&str, &[u8])]) -> PathBuf {
+    let dir = out.join(name);
+    fs::create_dir_all(dir.join("queue")).unwrap();
+    fs::create_dir_all(dir.join("crashes")).unwrap();
+    fs::write(dir.join("cmdline"), format!("{binary}\n")).unwrap();
+    fs::write(
+        dir.join("fuzzer_stats"),
+        format!("start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- {binary}\n"),
+    )
+    .unwrap();
+    for (file, content) in crashes {
+        fs::write(dir.join("crashes").join(file), content).unwrap();
+    }
+    dir
+}
+
+fn error_line(run: &Run) -> String {
+    let stderr = run.stderr();
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"))
+        .to_string()
+}
+
+/// Every file below `dir` with its content.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push((path.clone(), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
+
+#[test]
+fn an_afl_out_that_is_no_afl_output_is_refused() {
+    let (dir, crate_dir) = demo();
+    let plain = dir.path().join("plain");
+    fs::create_dir_all(plain.join("crashes")).unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        plain.to_str().unwrap(),
+    ]);
+    run.expect_code(3);
+    let line = error_line(&run);
+    assert!(
+        line.contains("is not an AFL++ output directory") && line.contains("--afl-out"),
+        "{line}"
+    );
+}
+
+#[test]
+fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
+    let (dir, crate_dir) = demo();
+    let out = dir.path().join("out");
+    let unknown = instance(&out, "default", "/elsewhere/target/debug/other", &[(CRASH, b"BUGx")]);
+    let empty = instance(&out, "empty", "/w/target/debug/bytes", &[]);
+    let before = snapshot(&out);
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        out.to_str().unwrap(),
+    ]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    assert!(
+        stderr.contains(&format!("AFL++ instance `{}`", fs::canonicalize(&unknown).unwrap().display()))
+            && stderr.contains("/elsewhere/target/debug/other")
+            && stderr.contains("skipped"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&empty.display().to_string()), "an empty instance is no warning: {stderr}");
+    assert_eq!(snapshot(&out), before, "AFL's output is untouched");
+}
+
+#[test]
+fn a_crash_with_colons_and_commas_is_reduced_beside_the_crate_never_in_afl_out() {
+    let (dir, crate_dir) = demo();
+    let out = dir.path().join("out");
+    instance(
+        &out,
+        "main",
+        "/w/target/debug/bytes",
+        &[(CRASH, b"BUG\x05 and more bytes after the bug")],
+    );
+    let lock = fs::read(crate_dir.join("Cargo.lock")).unwrap();
+    let before = snapshot(&out);
+    let args = [
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        out.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    let result = crate_dir.join("artifacts/bytes/minimized-from-afl-main-id_000000-sig_06");
+    assert_eq!(fs::read(&result).unwrap(), b"BUG\0", "{}", run.stdout());
+    let finished = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("a reduction");
+    assert!(finished["input"].as_str().unwrap().ends_with(CRASH));
+    assert_eq!(snapshot(&out), before, "AFL's output is untouched");
+    assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
+    // Done: a second run finds the result and reduces nothing.
+    let again = cargo_reduce(&args);
+    again.expect_code(0);
+    assert!(
+        !again.messages().iter().any(|m| m["reason"] == "reduction-finished"),
+        "{}",
+        again.stdout()
+    );
+}
+
+#[test]
+fn afl_from_git_or_a_path_says_what_to_do() {
+    let (dir, crate_dir) = demo();
+    let lock = crate_dir.join("Cargo.lock");
+    let text = fs::read_to_string(&lock).unwrap();
+    let gitted = text.replacen(
+        "name = \"afl\"\nversion = \"0.18.2\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"",
+        "name = \"afl\"\nversion = \"0.18.2\"\nsource = \"git+https://github.com/rust-fuzz/afl.rs#0123abcd\"",
+        1,
+    );
+    assert_ne!(gitted, text, "the lock names afl from crates.io");
+    fs::write(&lock, gitted).unwrap();
+    let out = dir.path().join("out");
+    instance(&out, "default", "/w/target/debug/bytes", &[(CRASH, b"BUG\x01")]);
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        out.to_str().unwrap(),
+    ]);
+    run.expect_code(8);
+    let line = error_line(&run);
+    assert!(
+        line.contains("git+https://github.com/rust-fuzz/afl.rs") && line.contains("depend on the crates.io release"),
+        "{line}"
+    );
+}
+
+#[test]
+fn an_afl_version_the_stand_in_does_not_cover_is_named() {
+    let (dir, crate_dir) = demo();
+    let lock = crate_dir.join("Cargo.lock");
+    let text = fs::read_to_string(&lock).unwrap();
+    fs::write(&lock, text.replacen("name = \"afl\"\nversion = \"0.18.2\"", "name = \"afl\"\nversion = \"0.7.3\"", 1)).unwrap();
+    let out = dir.path().join("out");
+    instance(&out, "default", "/w/target/debug/bytes", &[(CRASH, b"BUG\x01")]);
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        out.to_str().unwrap(),
+    ]);
+    run.expect_code(8);
+    let line = error_line(&run);
+    assert!(line.contains("afl 0.7.3") && line.contains("0.8 to 0.18"), "{line}");
+}

@@ -136,7 +136,9 @@ impl From<crate::fuzz::project::DiscoveryError> for Error {
             D::ArtifactMissing { .. }
             | D::NoFuzzCrate { .. }
             | D::NoManifest { .. }
-            | D::ManifestMissing { .. } => Exit::BadInput,
+            | D::ManifestMissing { .. }
+            | D::AflOutMissing { .. }
+            | D::NotAflOutput { .. } => Exit::BadInput,
             _ => Exit::Failure,
         };
         Error::new(exit, error.to_string())

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::affinity::Placement;
 use super::error::PoolError;
 use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
 use super::shm::{Batch, RoundParams, SharedMemory};
@@ -14,6 +15,11 @@ use super::PoolOptions;
 
 /// How long a worker may take to start and run the target's init code.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A round expected to take less than this on one worker runs on the
+/// first worker alone, beside the parent: waking a worker on another core
+/// costs about as much (see `affinity`).
+const SMALL_ROUND: Duration = Duration::from_micros(150);
 
 /// Claim granularity: enough chunks per worker to balance the load, few
 /// enough that workers rarely touch the shared counter.
@@ -31,6 +37,10 @@ pub(crate) struct Crew {
     pub(super) generation: u64,
     /// Whether the target takes an `Arbitrary` type.
     pub typed: bool,
+    /// Where the workers run (none: where the system puts them).
+    placement: Option<Placement>,
+    /// A running estimate of one test's time, from the rounds so far.
+    pub(super) test_time: Duration,
 }
 
 impl Crew {
@@ -60,6 +70,8 @@ impl Crew {
             options: options.clone(),
             generation: 0,
             typed: false,
+            placement: Placement::pin(),
+            test_time: Duration::ZERO,
         };
         crew.ensure_all()?;
         crew.typed = crew.workers.iter().flatten().any(|w| w.typed);
@@ -78,7 +90,7 @@ impl Crew {
             .collect();
         for &slot in &missing {
             self.shm.reset_area(slot);
-            self.workers[slot] = Some(Worker::spawn(&self.launch, slot)?);
+            self.workers[slot] = Some(self.spawn(slot)?);
         }
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         for slot in missing {
@@ -90,9 +102,17 @@ impl Crew {
     /// Starts the worker of `slot` (which must be missing).
     pub(super) fn respawn(&mut self, slot: usize) -> Result<&mut Worker, PoolError> {
         self.shm.reset_area(slot);
-        self.workers[slot] = Some(Worker::spawn(&self.launch, slot)?);
+        self.workers[slot] = Some(self.spawn(slot)?);
         self.handshake(slot, Instant::now() + STARTUP_TIMEOUT)?;
         Ok(self.workers[slot].as_mut().expect("just started"))
+    }
+
+    /// Starts the worker of `slot` on its core.
+    fn spawn(&self, slot: usize) -> Result<Worker, PoolError> {
+        match &self.placement {
+            Some(placement) => placement.spawning(slot, || Worker::spawn(&self.launch, slot)),
+            None => Worker::spawn(&self.launch, slot),
+        }
     }
 
     fn handshake(&mut self, slot: usize, deadline: Instant) -> Result<(), PoolError> {
@@ -114,21 +134,41 @@ impl Crew {
         Ok(self.shm.load_round(batch, params)?)
     }
 
-    /// Prepares the next round: starts missing workers, counts the
-    /// generation, and returns the slots to send it to. A fork server's new
-    /// child that has not said hello yet joins a later round rather than
-    /// holding this one up, unless no worker is ready at all.
-    pub(super) fn begin_round(&mut self) -> Result<Vec<usize>, PoolError> {
+    /// Prepares the next round of `count` inputs: starts missing workers,
+    /// counts the generation, and returns the slots to send it to. A small
+    /// round goes to the first worker alone, beside the parent. A fork
+    /// server's new child that has not said hello yet joins a later round
+    /// rather than holding this one up, unless no worker is ready at all.
+    pub(super) fn begin_round(&mut self, count: usize) -> Result<Vec<usize>, PoolError> {
         self.ensure_all()?;
         self.generation += 1;
-        let ready: Vec<usize> = (0..self.jobs())
+        let mut ready: Vec<usize> = (0..self.jobs())
             .filter(|&s| self.workers[s].as_mut().is_some_and(Worker::ready))
             .collect();
+        if ready.first() == Some(&0) && self.test_time * count as u32 <= SMALL_ROUND {
+            ready.truncate(1);
+        }
         Ok(if ready.is_empty() {
             (0..self.jobs()).collect()
         } else {
             ready
         })
+    }
+
+    /// Updates the estimate of one test's time with a round of `ran` tests
+    /// that took `elapsed` on `workers` workers.
+    pub(super) fn observe_round(&mut self, ran: usize, workers: usize, elapsed: Duration) {
+        if ran == 0 {
+            return;
+        }
+        let per_test = elapsed * workers as u32 / ran as u32;
+        // A moving average that follows a target getting faster as its
+        // input shrinks.
+        self.test_time = if self.test_time.is_zero() {
+            per_test
+        } else {
+            (self.test_time * 3 + per_test) / 4
+        };
     }
 
     /// Sends the current round to `slot`'s worker (starting one if the slot

@@ -127,18 +127,14 @@ pub struct WorkerPool {
     /// A typed target's decoder, started with the pool and shared by every
     /// reduction and `Debug` form.
     decoder: Mutex<Option<Arc<Decoder>>>,
-    /// With one worker, the pool's thread and its workers on one core.
-    _one_core: Option<affinity::OneCore>,
 }
 
 impl WorkerPool {
     /// Starts `options.jobs` workers of `binary` (a fuzz target built with
     /// [`build_patched`]) and waits until each has run the target's init code.
     pub fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
-        let one_core = (options.jobs == 1).then(affinity::OneCore::pin).flatten();
         let crew = Crew::start(binary, &options, Vec::new())?;
         let pool = WorkerPool {
-            _one_core: one_core,
             binary: binary.to_path_buf(),
             options,
             crew: Mutex::new(crew),

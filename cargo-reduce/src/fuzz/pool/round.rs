@@ -39,12 +39,17 @@ pub(crate) fn run_round(
     count: usize,
     accept: &(dyn Fn(&Outcome) -> bool + Sync),
 ) -> Result<Vec<Option<Outcome>>, PoolError> {
-    let slots = crew.begin_round()?;
+    let started = Instant::now();
+    let slots = crew.begin_round(count)?;
+    let workers = slots.len();
     let mut round = Round::new(crew, count, accept);
     for slot in slots {
         round.start(slot, None)?;
     }
-    round.run()
+    let outcomes = round.run()?;
+    let ran = outcomes.iter().filter(|o| o.is_some()).count();
+    crew.observe_round(ran, workers, started.elapsed());
+    Ok(outcomes)
 }
 
 /// The state of the round in progress.

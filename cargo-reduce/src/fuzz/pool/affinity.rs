@@ -61,7 +61,7 @@ impl Placement {
                 None => *pinned = Some((saved, 1)),
             }
         });
-        let mut away = allowed.clone();
+        let mut away = *allowed;
         away.unset(cpu);
         Some(Placement {
             home,

@@ -86,6 +86,7 @@ fn instance_message<'a>(
         name: &instance.name,
         binary: instance.binary.as_deref(),
         exec_timeout_ms: instance.exec_timeout.map(|t| t.as_millis() as u64),
+        rebuilt: instance.rebuilt,
         crashes: instance.inputs.len() - hangs,
         hangs,
     }
@@ -163,8 +164,13 @@ fn instance_line(instance: &Instance, target: Option<&str>) -> String {
         (None, Some(binary)) => format!("no target builds `{}`", binary.display()),
         (None, None) => "its binary is unknown (no cmdline)".into(),
     };
+    let rebuilt = if instance.rebuilt == Some(true) {
+        " (its binary was rebuilt since)"
+    } else {
+        ""
+    };
     format!(
-        "  AFL instance {}  {}: {} crashes, {hangs} hangs, {ran}\n",
+        "  AFL instance {}  {}: {} crashes, {hangs} hangs, {ran}{rebuilt}\n",
         instance.name,
         instance.dir.display(),
         instance.inputs.len() - hangs

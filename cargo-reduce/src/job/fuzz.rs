@@ -161,7 +161,7 @@ pub fn run(
         afl_out: &request.afl_out,
     };
     let projects = find(&search, request.target.as_deref())?;
-    warn_unmatched(&projects, events);
+    warn_about_instances(&projects, events);
     let found = projects
         .iter()
         .flat_map(|p| &p.targets)
@@ -231,27 +231,32 @@ pub fn run(
     Ok(summary)
 }
 
-/// Says which AFL++ instances ran a binary that no target builds: their
-/// inputs are not reduced.
-fn warn_unmatched(projects: &[FuzzProject], events: &dyn Events) {
-    for project in projects {
-        for (instance, _) in project
-            .instances
-            .iter()
-            .filter(|(i, t)| t.is_none() && !i.inputs.is_empty())
-        {
-            let ran = instance.binary.as_ref().map_or_else(
-                || "an unknown binary (no cmdline)".into(),
-                |b| format!("`{}`", b.display()),
-            );
-            events.emit(&Message::Warning {
-                message: &format!(
-                    "AFL++ instance `{}` ran {ran}, which no afl.rs target found here builds: its {} input(s) are skipped; pass --manifest-path of the crate that builds it",
-                    instance.dir.display(),
-                    instance.inputs.len()
-                ),
-            });
-        }
+/// Says which AFL++ instances ran a binary that no target builds (their
+/// inputs are not reduced), and which ran a binary that has been rebuilt
+/// since (their inputs may not fail as they did).
+fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
+    let instances = projects
+        .iter()
+        .flat_map(|p| &p.instances)
+        .filter(|(i, _)| !i.inputs.is_empty());
+    for (instance, target) in instances {
+        let ran = instance.binary.as_ref().map_or_else(
+            || "an unknown binary (no cmdline)".into(),
+            |b| format!("`{}`", b.display()),
+        );
+        let message = match (target, instance.rebuilt) {
+            (None, _) => format!(
+                "AFL++ instance `{}` ran {ran}, which no afl.rs target found here builds: its {} input(s) are skipped; pass --manifest-path of the crate that builds it",
+                instance.dir.display(),
+                instance.inputs.len()
+            ),
+            (Some(_), Some(true)) => format!(
+                "AFL++ instance `{}` ran {ran}, which has been rebuilt since (its target_hash differs): its inputs are reproduced on the current code, and those that no longer fail are skipped",
+                instance.dir.display()
+            ),
+            _ => continue,
+        };
+        events.emit(&Message::Warning { message: &message });
     }
 }
 

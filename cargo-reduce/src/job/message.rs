@@ -110,6 +110,9 @@ pub enum Message<'a> {
         binary: Option<&'a Path>,
         /// Its hang timeout in milliseconds.
         exec_timeout_ms: Option<u64>,
+        /// Whether the binary it ran has changed since (its `target_hash`
+        /// differs); null when that cannot be told.
+        rebuilt: Option<bool>,
         /// Its crashes (all folders).
         crashes: usize,
         /// Its hangs (all folders).

@@ -200,7 +200,7 @@ impl Artifact {
 /// id (`AFL_SHA1_FILENAMES`) keep their name.
 pub fn afl_stem(instance: &str, input: &AflInput) -> String {
     let mut stem = format!("afl-{}", portable(instance));
-    if let Some((_, date)) = input.folder.split_once('.') {
+    if let Some(date) = super::campaign::resumed_date(&input.folder) {
         stem.push('-');
         stem.push_str(&portable(date));
     }

@@ -31,9 +31,12 @@ pub struct Instance {
     pub binary: Option<PathBuf>,
     /// `exec_timeout` of `fuzzer_stats`: beyond it a run was a hang.
     pub exec_timeout: Option<Duration>,
-    /// `target_hash64` (or `target_hash`) of `fuzzer_stats`: a hash of the
-    /// binary the campaign ran.
+    /// The instance's `target_hash` file: AFL++'s hash of the binary it ran
+    /// (XXH3-64 of the file, as `0x…`).
     pub target_hash: Option<String>,
+    /// Whether the binary at that path has changed since (its hash
+    /// differs); `None` when it is gone or there is no hash to compare.
+    pub rebuilt: Option<bool>,
     /// Its crashes and hangs, sorted by folder, then name.
     pub inputs: Vec<AflInput>,
 }
@@ -128,17 +131,30 @@ pub fn read_instance(dir: &Path) -> Instance {
     let exec_timeout = stat("exec_timeout")
         .and_then(|v| v.trim_end_matches('+').parse::<u64>().ok())
         .map(Duration::from_millis);
-    let target_hash = stat("target_hash64")
-        .or_else(|| stat("target_hash"))
-        .filter(|h| !h.is_empty() && h.chars().any(|c| c != '0' && c != 'x'));
+    let target_hash = fs::read_to_string(dir.join("target_hash"))
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| parse_hash(h).is_some_and(|v| v != 0));
+    let rebuilt = match (&target_hash, &binary) {
+        (Some(hash), Some(binary)) => fs::read(binary)
+            .ok()
+            .map(|bytes| parse_hash(hash) != Some(xxhash_rust::xxh3::xxh3_64(&bytes))),
+        _ => None,
+    };
     Instance {
         dir: dir.to_path_buf(),
         name: file_name(dir),
         binary,
         exec_timeout,
         target_hash,
+        rebuilt,
         inputs: inputs_of(dir),
     }
+}
+
+/// The value of a `target_hash` file (`%p` of a `u64`: `0x…`).
+fn parse_hash(text: &str) -> Option<u64> {
+    u64::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
 }
 
 /// `key : value` of a `fuzzer_stats` file.
@@ -215,14 +231,28 @@ fn inputs_of(dir: &Path) -> Vec<AflInput> {
 
 /// Whether a folder of an instance holds crashes (`Some(false)`) or hangs
 /// (`Some(true)`): `crashes`, `hangs`, and the `crashes.<date>` and
-/// `hangs.<date>` of resumed runs.
+/// `hangs.<date>` of resumed runs (`crashes_<digits>` in AFL++ builds
+/// with `SIMPLE_FILES`).
 fn failing_folder(name: &str) -> Option<bool> {
-    let (base, _) = name.split_once('.').unwrap_or((name, ""));
+    let base = match resumed_date(name) {
+        Some(date) => &name[..name.len() - date.len() - 1],
+        None => name,
+    };
     match base {
         "crashes" => Some(false),
         "hangs" => Some(true),
         _ => None,
     }
+}
+
+/// The date a resumed run put after a folder's name: `…<.date>` or
+/// `…_<digits>`.
+pub fn resumed_date(folder: &str) -> Option<&str> {
+    if let Some((_, date)) = folder.split_once('.') {
+        return Some(date);
+    }
+    let (_, digits) = folder.rsplit_once('_')?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
 }
 
 /// `id:` and `sig:` of an AFL file name (`id:000017,sig:06,src:…`); also in
@@ -283,6 +313,7 @@ mod tests {
         assert_eq!(failing_folder("crashes"), Some(false));
         assert_eq!(failing_folder("crashes.2026-11-23-10:00:00"), Some(false));
         assert_eq!(failing_folder("hangs.2026-11-23-10:00:00"), Some(true));
+        assert_eq!(failing_folder("crashes_20261123100000"), Some(false));
         assert_eq!(failing_folder("queue"), None);
         assert_eq!(failing_folder("crashes_old"), None);
     }
@@ -314,9 +345,10 @@ mod tests {
         }
         fs::write(
             main.join("fuzzer_stats"),
-            "start_time        : 1\nexec_timeout      : 40\ntarget_hash64     : 0xdeadbeef\ncommand_line      : afl-fuzz -M main -- /w/target/debug/parse\n",
+            "start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -M main -- /w/target/debug/parse\n",
         )
         .unwrap();
+        fs::write(main.join("target_hash"), "0xdeadbeef\n").unwrap();
         fs::write(second.join("cmdline"), "/w/target/debug/parse\n").unwrap();
         fs::write(main.join("crashes/README.txt"), "").unwrap();
         fs::write(main.join("crashes/id:000000,sig:06,src:000000"), "x").unwrap();
@@ -337,6 +369,7 @@ mod tests {
         let main = &found[0];
         assert_eq!(main.exec_timeout, Some(Duration::from_millis(40)));
         assert_eq!(main.target_hash.as_deref(), Some("0xdeadbeef"));
+        assert_eq!(main.rebuilt, None, "the binary is gone: nothing to compare");
         assert_eq!(main.binary, Some(PathBuf::from("/w/target/debug/parse")));
         assert_eq!(main.inputs.len(), 2);
         assert_eq!((main.inputs[0].hang, main.inputs[0].sig), (false, Some(6)));
@@ -346,5 +379,20 @@ mod tests {
             found[1].binary,
             Some(PathBuf::from("/w/target/debug/parse"))
         );
+    }
+
+    #[test]
+    fn a_binary_whose_hash_changed_was_rebuilt() {
+        let root = tempfile::tempdir().unwrap();
+        let binary = root.path().join("parse");
+        fs::write(&binary, b"the binary the campaign ran").unwrap();
+        let dir = root.path().join("out/default");
+        fs::create_dir_all(dir.join("queue")).unwrap();
+        fs::write(dir.join("cmdline"), format!("{}\n", binary.display())).unwrap();
+        let hash = xxhash_rust::xxh3::xxh3_64(b"the binary the campaign ran");
+        fs::write(dir.join("target_hash"), format!("{hash:#x}\n")).unwrap();
+        assert_eq!(read_instance(&dir).rebuilt, Some(false));
+        fs::write(&binary, b"rebuilt since").unwrap();
+        assert_eq!(read_instance(&dir).rebuilt, Some(true));
     }
 }

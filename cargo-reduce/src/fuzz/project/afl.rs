@@ -140,12 +140,12 @@ fn target_name_of(binary: &Path) -> String {
 /// artifacts. Returns the instances no target ran.
 pub fn attach_instances(projects: &mut [FuzzProject], instances: Vec<Instance>) -> Vec<Instance> {
     let mut unmatched = Vec::new();
-    for instance in instances {
-        let Some(binary) = &instance.binary else {
+    for mut instance in instances {
+        let Some(binary) = instance.binary.clone() else {
             unmatched.push(instance);
             continue;
         };
-        let name = target_name_of(binary);
+        let name = target_name_of(&binary);
         let candidates: Vec<(usize, usize)> = projects
             .iter()
             .enumerate()
@@ -167,6 +167,11 @@ pub fn attach_instances(projects: &mut [FuzzProject], instances: Vec<Instance>) 
             unmatched.push(instance);
             continue;
         };
+        if let (Some(hash), false) = (&instance.target_hash, binary.is_absolute()) {
+            // afl-fuzz was started in the crate's directory, as `cargo afl
+            // fuzz … target/debug/NAME` is.
+            instance.rebuilt = campaign::rebuilt_since(hash, &projects[p].fuzz_dir.join(&binary));
+        }
         let target = &mut projects[p].targets[t];
         for input in &instance.inputs {
             let artifact = Artifact::from_afl(&instance, input, &target.artifacts_dir);

@@ -136,9 +136,7 @@ pub fn read_instance(dir: &Path) -> Instance {
         .map(|h| h.trim().to_string())
         .filter(|h| parse_hash(h).is_some_and(|v| v != 0));
     let rebuilt = match (&target_hash, &binary) {
-        (Some(hash), Some(binary)) => fs::read(binary)
-            .ok()
-            .map(|bytes| parse_hash(hash) != Some(xxhash_rust::xxh3::xxh3_64(&bytes))),
+        (Some(hash), Some(binary)) if binary.is_absolute() => rebuilt_since(hash, binary),
         _ => None,
     };
     Instance {
@@ -150,6 +148,13 @@ pub fn read_instance(dir: &Path) -> Instance {
         rebuilt,
         inputs: inputs_of(dir),
     }
+}
+
+/// Whether `binary` differs from the binary whose AFL++ `target_hash` is
+/// `hash`; `None` when it cannot be read.
+pub fn rebuilt_since(hash: &str, binary: &Path) -> Option<bool> {
+    let bytes = fs::read(binary).ok()?;
+    Some(parse_hash(hash) != Some(xxhash_rust::xxh3::xxh3_64(&bytes)))
 }
 
 /// The value of a `target_hash` file (`%p` of a `u64`: `0x…`).

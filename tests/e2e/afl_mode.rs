@@ -1,0 +1,182 @@
+//! `cargo reduce` on the bundled afl.rs crate (`fuzz-targets-afl/`) and the
+//! real AFL++ output of its campaigns (`corpus/afl/out/`): every crash and
+//! hang found by content, reproduced and reduced in-process through the
+//! afl stand-in, the failure kept, the results written beside the crate,
+//! AFL's files and the lock left as they were.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+
+/// A copy of the crate with the AFL output inside it (`out/`), where
+/// discovery finds it.
+fn copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    copy_tree(&repo().join("corpus/afl/out"), &crate_dir.join("out"));
+    (dir, crate_dir)
+}
+
+/// Every file below `dir` with its content, sorted.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push((path.clone(), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Per target: a piece of every result's failure, and the exact result
+/// (None: only its failure is checked). AFL found both of two_panics' bugs
+/// (each input keeps its own).
+fn expected(target: &str, failure: &str) -> (&'static str, Option<&'static [u8]>) {
+    match target {
+        "abort" => ("signal SIGABRT", Some(b"ZAP")),
+        "byte_parser" => (
+            "panic at src/bin/byte_parser.rs:31:26: range end index _ out of range for slice of length _",
+            Some(b"RX\x0100"),
+        ),
+        "endless_loop" => ("timeout", Some(b"LP\x00")),
+        "huge_alloc" => ("out of memory", None),
+        "nohook" => ("panic at src/bin/nohook.rs:22:13: escaped config line", Some(b"ESC")),
+        "stack_overflow" => ("stack overflow", None),
+        "two_panics" if failure.contains("bug A") => (
+            "panic at src/bin/two_panics.rs:29:13: bug A: authenticated XYZ request",
+            Some(b"ABXYZ"),
+        ),
+        "two_panics" => (
+            "panic at src/bin/two_panics.rs:32:9: bug B: unauthenticated XYZ request",
+            Some(b"XYZ"),
+        ),
+        "typed_arbitrary" => (
+            "panic at src/bin/typed_arbitrary.rs:41:21: unsaturated scale by _ overflows the register",
+            Some(b"\0\0\x9a\x99\x99\x99\xc9"),
+        ),
+        other => panic!("unexpected target {other}"),
+    }
+}
+
+const TARGETS: [&str; 8] = [
+    "abort",
+    "byte_parser",
+    "endless_loop",
+    "huge_alloc",
+    "nohook",
+    "stack_overflow",
+    "two_panics",
+    "typed_arbitrary",
+];
+
+#[test]
+fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
+    let (_dir, crate_dir) = copy();
+    let out = crate_dir.join("out");
+    let afl_before = snapshot(&out);
+    let lock = fs::read(crate_dir.join("Cargo.lock")).unwrap();
+    let args = [
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    let messages = run.messages();
+    let reproduced: HashMap<&str, &str> = messages
+        .iter()
+        .filter(|m| m["reason"] == "artifact-reproduced")
+        .map(|m| (m["path"].as_str().unwrap(), m["failure"].as_str().unwrap()))
+        .collect();
+    let finished: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .collect();
+    let mut seen: Vec<&str> = Vec::new();
+    for m in &finished {
+        let target = m["target"].as_str().unwrap();
+        // No slip: the result fails as its input did.
+        assert_eq!(
+            m["failure"].as_str().unwrap(),
+            reproduced[m["input"].as_str().unwrap()],
+            "{m}"
+        );
+        let (failure, bytes) = expected(target, m["failure"].as_str().unwrap());
+        let output = PathBuf::from(m["output"].as_str().unwrap());
+        let name = output.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            output.starts_with(crate_dir.join("artifacts").join(target))
+                && name.starts_with("minimized-from-afl-")
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)),
+            "{name}"
+        );
+        assert!(m["input"].as_str().unwrap().contains("/out/"), "{m}");
+        assert!(
+            m["failure"].as_str().unwrap().contains(failure),
+            "{target}: {m}"
+        );
+        assert_eq!(m["minimal"], true, "{target}");
+        if let Some(bytes) = bytes {
+            let reduced = fs::read(&output).unwrap();
+            assert_eq!(
+                reduced,
+                bytes,
+                "{target}: {:?}",
+                String::from_utf8_lossy(&reduced)
+            );
+        }
+        seen.push(target);
+    }
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen, TARGETS, "a result for every target: {}", run.stdout());
+    assert!(
+        finished
+            .iter()
+            .any(|m| m["output"].as_str().unwrap().contains("afl-second-id_")),
+        "the -S instance's crashes too"
+    );
+    assert!(
+        finished
+            .iter()
+            .any(|m| m["input"].as_str().unwrap().contains("/crashes.20")),
+        "the resumed run's crashes too"
+    );
+    let typed = finished
+        .iter()
+        .find(|m| m["target"] == "typed_arbitrary")
+        .unwrap();
+    assert!(
+        typed["debug"].as_str().unwrap().contains("factor: 201"),
+        "{}",
+        typed["debug"]
+    );
+    assert_eq!(snapshot(&out), afl_before, "AFL's output is untouched");
+    assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
+
+    // Idempotent: a second run finds every result and reduces nothing.
+    let again = cargo_reduce(&args);
+    again.expect_code(0);
+    assert!(
+        !again
+            .messages()
+            .iter()
+            .any(|m| m["reason"] == "reduction-finished"),
+        "{}",
+        again.stdout()
+    );
+}

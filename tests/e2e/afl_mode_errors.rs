@@ -240,3 +240,46 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
         "{line}"
     );
 }
+
+/// afl.rs 0.8's forms: typed closures decoded through arbitrary 0.4's
+/// `RingBuffer`, and the deprecated `read_stdio_bytes`.
+#[test]
+fn afl_0_8_forms_are_reduced_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("afl-old");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/afl-0.8"),
+        &crate_dir,
+    );
+    let out = crate_dir.join("out");
+    instance(
+        &out,
+        "typed",
+        "target/debug/typed",
+        &[(CRASH, b"\xc8\xc8\x00\x01\x02\x03junk")],
+    );
+    instance(&out, "stdio", "target/debug/stdio", &[(CRASH, b"BADxxxxx")]);
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let artifacts = crate_dir.join("artifacts");
+    assert_eq!(
+        fs::read(artifacts.join("stdio/minimized-from-afl-stdio-id_000000-sig_06")).unwrap(),
+        b"BAD"
+    );
+    let typed = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished" && m["target"] == "typed")
+        .expect("typed reduced");
+    assert_eq!(typed["reduced_bytes"], 2, "{typed}");
+    assert!(
+        typed["debug"].as_str().unwrap().contains("a: 101"),
+        "{typed}"
+    );
+}

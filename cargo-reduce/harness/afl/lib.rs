@@ -71,7 +71,6 @@ fn serve(mut closure: Closure<'_>) {
 /// Fuzz a closure by passing it a `&[u8]`, as `afl::fuzz`. With `hook`,
 /// every panic is a crash, even one the closure catches itself; without,
 /// only one that escapes the closure.
-#[cfg(afl_fuzz_takes_hook)]
 pub fn fuzz<F>(hook: bool, mut closure: F)
 where
     F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
@@ -79,14 +78,33 @@ where
     __cargo_reduce_fuzz(hook, false, &mut closure, None);
 }
 
-/// Fuzz a closure by passing it a `&[u8]`, as `afl::fuzz` before afl.rs
-/// 0.11: every panic is a crash.
-#[cfg(not(afl_fuzz_takes_hook))]
-pub fn fuzz<F>(mut closure: F)
+/// The whole input as bytes, as afl.rs 0.8–0.9's deprecated
+/// `read_stdio_bytes`: every panic is a crash.
+#[cfg(afl_read_stdio)]
+pub fn read_stdio_bytes<F>(closure: F)
 where
-    F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
+    F: Fn(Vec<u8>) + std::panic::RefUnwindSafe,
 {
-    __cargo_reduce_fuzz(true, false, &mut closure, None);
+    __cargo_reduce_fuzz(true, false, &mut |data: &[u8]| closure(data.to_vec()), None);
+}
+
+/// The whole input as a string, as afl.rs 0.8–0.9's deprecated
+/// `read_stdio_string`: an input that is not UTF-8 is skipped.
+#[cfg(afl_read_stdio)]
+pub fn read_stdio_string<F>(closure: F)
+where
+    F: Fn(String) + std::panic::RefUnwindSafe,
+{
+    __cargo_reduce_fuzz(
+        true,
+        false,
+        &mut |data: &[u8]| {
+            if let Ok(text) = std::str::from_utf8(data) {
+                closure(text.to_string());
+            }
+        },
+        None,
+    );
 }
 
 /// Like [`fuzz`], calling `reset` after each input, as
@@ -240,6 +258,32 @@ macro_rules! __reset_or_noop {
     ($reset:expr) => {
         $reset
     };
+}
+
+/// Decodes `bytes` with the user's `arbitrary`, as afl.rs's macro does:
+/// arbitrary 1's `Unstructured` (afl.rs 0.13 and later).
+#[cfg(not(afl_ring_buffer))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_arbitrary {
+    ($bytes:expr) => {{
+        let mut data = ::arbitrary::Unstructured::new($bytes);
+        ::arbitrary::Arbitrary::arbitrary(&mut data)
+    }};
+}
+
+/// Decodes `bytes` with the user's `arbitrary`, as afl.rs 0.8–0.12's macro
+/// does: arbitrary 0.x's `RingBuffer` over the whole input.
+#[cfg(afl_ring_buffer)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_arbitrary {
+    ($bytes:expr) => {{
+        let bytes: &[u8] = $bytes;
+        ::arbitrary::RingBuffer::new(bytes, bytes.len())
+            .map_err(|_| "")
+            .and_then(|mut b| ::arbitrary::Arbitrary::arbitrary(&mut b).map_err(|_| ""))
+    }};
 }
 
 /// The body of `fuzz!` and its variants: the forms of afl.rs's `__fuzz!`,

@@ -148,6 +148,18 @@ mod tests {
         ))
     }
 
+    /// `layout` without the draws at its end that took no byte: once the
+    /// data is used up, a length read from nothing is 0 and the draws after
+    /// it take nothing, however many there are; the encoding may instead
+    /// give that length a zero byte (the same value, fewer such draws).
+    fn without_empty_tail(layout: &Layout) -> Vec<Piece> {
+        let mut pieces = layout.pieces.clone();
+        while matches!(pieces.last(), Some(Piece::Front { bytes, .. }) if bytes.is_empty()) {
+            pieces.pop();
+        }
+        pieces
+    }
+
     /// `layout` with the byte string at `at` shortened by `cut` characters
     /// (bytes, if it is not UTF-8) and its length rewritten.
     fn shortened(layout: &Layout, at: usize, cut: usize) -> Layout {
@@ -198,7 +210,7 @@ mod tests {
             };
             let encoded = layout.encode();
             let (again, again_debug) = layout_of(&decoder, &encoded).expect("decodes");
-            prop_assert_eq!(&again, &layout);
+            prop_assert_eq!(without_empty_tail(&again), without_empty_tail(&layout));
             prop_assert_eq!(again_debug, debug);
 
             let strings: Vec<usize> = (1..layout.pieces.len())
@@ -211,7 +223,7 @@ mod tests {
             }
             let edited = shortened(&layout, strings[pick % strings.len()], cut);
             let (decoded, _) = layout_of(&decoder, &edited.encode()).expect("decodes");
-            prop_assert_eq!(decoded, edited);
+            prop_assert_eq!(without_empty_tail(&decoded), without_empty_tail(&edited));
         }
     }
 }

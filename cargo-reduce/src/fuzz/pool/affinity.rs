@@ -1,100 +1,128 @@
-//! Where a pool's processes run.
+//! Keeping a small round on the parent's core.
 //!
 //! A round hands work from the parent to its workers and back. Between two
 //! cores each hand-over wakes the other core, and on a virtual machine a
 //! sleeping virtual CPU takes 50–70 µs to wake (measured on the 2-core VM
 //! of `bench/`), longer than most rounds of a byte search or a typed pass;
-//! whether the scheduler had put a worker beside the parent or not made
-//! whole reductions 2.5× apart. So the thread that runs the pool stays on
-//! the core it was on, its first worker with it (a hand-over between them
-//! is a context switch), and the other workers on the other cores, for
-//! the rounds large enough to share (see `Crew::begin_round`). The
-//! thread's previous affinity comes back with the pool.
+//! whether the scheduler had put the worker beside the parent or not made
+//! whole reductions 2.5× apart. So before a small round the parent's
+//! thread is kept on the core it runs on, and the first worker is moved
+//! there: the hand-overs are context switches. A parent that follows its
+//! worker is not enough: woken by the worker, it lands on whichever core is
+//! idle, the other one. The parent is let go every few tens of
+//! milliseconds and kept again where the scheduler puts it, so several
+//! cargo-reduce processes (or pools in parallel tests) still spread over
+//! the cores; pinning it for good piled them onto one.
 
-use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
+use rustix::process::Pid;
 use rustix::thread::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
 
-/// The cores the process may use, as they were before any pool pinned a
-/// thread.
+/// Whether the process may run on more than one core (else there is
+/// nothing to follow).
+pub(crate) fn several_cores() -> bool {
+    allowed().is_some_and(|set| set.count() > 1)
+}
+
+thread_local! {
+    /// The core this thread is kept on and since when, and how many crews
+    /// of this thread keep it (the last one to go lets it go).
+    static KEPT: std::cell::Cell<(Option<(usize, Instant)>, usize)> =
+        const { std::cell::Cell::new((None, 0)) };
+}
+
+/// How long the parent stays on one core before the scheduler may move it.
+const REBALANCE: Duration = Duration::from_millis(50);
+
+/// A crew of this thread that may keep it on a core; dropping it lets the
+/// thread go when it was the last.
+#[derive(Debug)]
+pub(crate) struct Keeper(());
+
+impl Keeper {
+    pub(crate) fn new() -> Keeper {
+        // Read before any thread is kept anywhere by a keeper: a keeper is
+        // made before its thread is kept.
+        let _ = allowed();
+        KEPT.with(|kept| {
+            let (core, crews) = kept.get();
+            kept.set((core, crews + 1));
+        });
+        Keeper(())
+    }
+
+    /// Keeps the calling thread on the core it runs on (let go and kept
+    /// again every `REBALANCE`, so the scheduler can move it); that core.
+    pub(crate) fn keep(&self) -> usize {
+        KEPT.with(|kept| {
+            let (core, crews) = kept.get();
+            let now = Instant::now();
+            if let Some((core, since)) = core {
+                if now.duration_since(since) <= REBALANCE && current_core() == core {
+                    return core;
+                }
+                unpin_self();
+                std::thread::yield_now();
+            }
+            let here = current_core();
+            pin_self(here);
+            kept.set((Some((here, now)), crews));
+            here
+        })
+    }
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        KEPT.with(|kept| {
+            let (core, crews) = kept.get();
+            if crews <= 1 {
+                if core.is_some() {
+                    unpin_self();
+                }
+                kept.set((None, 0));
+            } else {
+                kept.set((core, crews - 1));
+            }
+        });
+    }
+}
+
+fn pin_self(core: usize) {
+    let mut set = CpuSet::new();
+    set.set(core);
+    let _ = sched_setaffinity(None, &set);
+}
+
+fn unpin_self() {
+    if let Some(all) = allowed() {
+        let _ = sched_setaffinity(None, all);
+    }
+}
+
+/// The cores the process may use, as they were before any pool kept a
+/// thread on one.
 fn allowed() -> Option<&'static CpuSet> {
-    static ALLOWED: OnceLock<Option<CpuSet>> = OnceLock::new();
+    static ALLOWED: std::sync::OnceLock<Option<CpuSet>> = std::sync::OnceLock::new();
     ALLOWED
         .get_or_init(|| sched_getaffinity(None).ok())
         .as_ref()
 }
 
-thread_local! {
-    /// This thread's affinity before its first live placement, and how
-    /// many placements are live: several pools (one per target) may live
-    /// at once, and the last one to go restores the affinity.
-    static PINNED: RefCell<Option<(CpuSet, usize)>> = const { RefCell::new(None) };
+/// The core the calling thread runs on now.
+fn current_core() -> usize {
+    sched_getcpu()
 }
 
-/// The calling thread kept on one core (the *home* core) while this lives.
-#[derive(Debug)]
-pub(crate) struct Placement {
-    home: CpuSet,
-    /// The other cores the process may use, if any.
-    away: Option<CpuSet>,
-}
-
-impl Placement {
-    /// Keeps the calling thread (and the processes it starts from now on)
-    /// on the core it runs on; `None` if the process may use one core only,
-    /// or the system refuses.
-    pub(crate) fn pin() -> Option<Placement> {
-        let allowed = allowed()?;
-        if allowed.count() <= 1 {
-            return None;
-        }
-        let saved = sched_getaffinity(None).ok()?;
-        let cpu = sched_getcpu();
-        let mut home = CpuSet::new();
-        home.set(cpu);
-        sched_setaffinity(None, &home).ok()?;
-        PINNED.with(|pinned| {
-            let mut pinned = pinned.borrow_mut();
-            match pinned.as_mut() {
-                Some((_, live)) => *live += 1,
-                None => *pinned = Some((saved, 1)),
-            }
-        });
-        let mut away = *allowed;
-        away.unset(cpu);
-        Some(Placement {
-            home,
-            away: (away.count() > 0).then_some(away),
-        })
-    }
-
-    /// Runs `spawn` (which starts worker `slot`) so that the worker lands
-    /// on the home core (slot 0) or on the others.
-    pub(crate) fn spawning<T>(&self, slot: usize, spawn: impl FnOnce() -> T) -> T {
-        let Some(away) = self.away.as_ref().filter(|_| slot > 0) else {
-            return spawn();
-        };
-        let _ = sched_setaffinity(None, away);
-        let spawned = spawn();
-        let _ = sched_setaffinity(None, &self.home);
-        spawned
-    }
-}
-
-impl Drop for Placement {
-    fn drop(&mut self) {
-        PINNED.with(|pinned| {
-            let mut pinned = pinned.borrow_mut();
-            if let Some((saved, live)) = pinned.as_mut() {
-                *live -= 1;
-                if *live == 0 {
-                    let _ = sched_setaffinity(None, saved);
-                    *pinned = None;
-                }
-            }
-        });
-    }
+/// Moves the processes `pids` to `core`; false if the system refused.
+pub(crate) fn move_to(pids: &[u32], core: usize) -> bool {
+    let mut set = CpuSet::new();
+    set.set(core);
+    pids.iter().all(|&pid| {
+        let pid = i32::try_from(pid).ok().and_then(Pid::from_raw);
+        pid.is_some_and(|pid| sched_setaffinity(Some(pid), &set).is_ok())
+    })
 }
 
 #[cfg(test)]
@@ -102,21 +130,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pins_to_one_core_places_others_away_and_the_last_restores() {
+    fn moves_a_process_to_a_core() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let core = current_core();
+        assert!(move_to(&[child.id()], core));
+        let pid = Pid::from_raw(child.id() as i32).unwrap();
+        let set = sched_getaffinity(Some(pid)).unwrap();
+        assert_eq!(set.count(), 1);
+        assert!(set.is_set(core));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
+    #[test]
+    fn a_kept_thread_is_let_go_with_its_last_keeper() {
         let before = sched_getaffinity(None).unwrap();
-        let first = Placement::pin();
-        let second = Placement::pin();
-        if before.count() > 1 {
-            let second = second.as_ref().unwrap();
+        let first = Keeper::new();
+        let second = Keeper::new();
+        let core = first.keep();
+        assert_eq!(second.keep(), core, "kept where it is");
+        if several_cores() {
             assert_eq!(sched_getaffinity(None).unwrap().count(), 1);
-            let away = second.spawning(1, || sched_getaffinity(None).unwrap());
-            assert_eq!(away.count(), before.count() - 1);
-            assert_eq!(sched_getaffinity(None).unwrap().count(), 1, "home again");
         }
-        // Dropped in either order, the last one restores the affinity.
         drop(first);
-        if before.count() > 1 {
-            assert_eq!(sched_getaffinity(None).unwrap().count(), 1);
+        if several_cores() {
+            assert_eq!(
+                sched_getaffinity(None).unwrap().count(),
+                1,
+                "second still keeps it"
+            );
         }
         drop(second);
         assert_eq!(sched_getaffinity(None).unwrap(), before);

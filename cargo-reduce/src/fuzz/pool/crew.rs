@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::affinity::Placement;
+use super::affinity;
 use super::error::PoolError;
 use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
 use super::shm::{Batch, RoundParams, SharedMemory};
@@ -37,8 +37,12 @@ pub(crate) struct Crew {
     pub(super) generation: u64,
     /// Whether the target takes an `Arbitrary` type.
     pub typed: bool,
-    /// Where the workers run (none: where the system puts them).
-    placement: Option<Placement>,
+    /// Whether there is more than one core to choose from.
+    several_cores: bool,
+    /// The core the first worker was last moved to (see `affinity`).
+    first_worker_core: Option<usize>,
+    /// Keeps the parent's thread on a core while the crew lives.
+    keeper: affinity::Keeper,
     /// A running estimate of one test's time, from the rounds so far.
     pub(super) test_time: Duration,
 }
@@ -70,7 +74,9 @@ impl Crew {
             options: options.clone(),
             generation: 0,
             typed: false,
-            placement: Placement::pin(),
+            several_cores: affinity::several_cores(),
+            first_worker_core: None,
+            keeper: affinity::Keeper::new(),
             test_time: Duration::ZERO,
         };
         crew.ensure_all()?;
@@ -107,11 +113,31 @@ impl Crew {
         Ok(self.workers[slot].as_mut().expect("just started"))
     }
 
-    /// Starts the worker of `slot` on its core.
-    fn spawn(&self, slot: usize) -> Result<Worker, PoolError> {
-        match &self.placement {
-            Some(placement) => placement.spawning(slot, || Worker::spawn(&self.launch, slot)),
-            None => Worker::spawn(&self.launch, slot),
+    /// Starts the worker of `slot`.
+    fn spawn(&mut self, slot: usize) -> Result<Worker, PoolError> {
+        if slot == 0 {
+            self.first_worker_core = None;
+        }
+        Worker::spawn(&self.launch, slot)
+    }
+
+    /// Keeps the parent's thread on its core and moves the first worker
+    /// (its fork server and test process) there, unless it is there
+    /// already.
+    fn follow_parent(&mut self) {
+        if !self.several_cores {
+            return;
+        }
+        let core = self.keeper.keep();
+        if self.first_worker_core == Some(core) {
+            return;
+        }
+        let Some(worker) = &self.workers[0] else {
+            return;
+        };
+        let (server, child) = worker.pids();
+        if affinity::move_to(&[server, child], core) {
+            self.first_worker_core = Some(core);
         }
     }
 
@@ -135,8 +161,9 @@ impl Crew {
     }
 
     /// Prepares the next round of `count` inputs: starts missing workers,
-    /// counts the generation, and returns the slots to send it to. A small
-    /// round goes to the first worker alone, beside the parent. A fork
+    /// counts the generation, and returns the slots to send it to. A round
+    /// known to be small (by the tests so far; a first round is not) goes
+    /// to the first worker alone, beside the parent. A fork
     /// server's new child that has not said hello yet joins a later round
     /// rather than holding this one up, unless no worker is ready at all.
     pub(super) fn begin_round(&mut self, count: usize) -> Result<Vec<usize>, PoolError> {
@@ -145,8 +172,10 @@ impl Crew {
         let mut ready: Vec<usize> = (0..self.jobs())
             .filter(|&s| self.workers[s].as_mut().is_some_and(Worker::ready))
             .collect();
-        if ready.first() == Some(&0) && self.test_time * count as u32 <= SMALL_ROUND {
+        let small = !self.test_time.is_zero() && self.test_time * count as u32 <= SMALL_ROUND;
+        if (small || self.jobs() == 1) && ready.first() == Some(&0) {
             ready.truncate(1);
+            self.follow_parent();
         }
         Ok(if ready.is_empty() {
             (0..self.jobs()).collect()

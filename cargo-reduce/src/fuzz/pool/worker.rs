@@ -153,7 +153,6 @@ impl Worker {
 
     /// The worker process and the process that runs its tests (the same
     /// one unless the worker is a fork server).
-    #[cfg(test)]
     pub fn pids(&self) -> (u32, u32) {
         (self.child.id(), self.pid)
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, written_files};
 
 /// A copy of the crate with the AFL output inside it (`out/`), where
 /// discovery finds it.
@@ -16,6 +16,8 @@ fn copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let crate_dir = dir.path().join("fuzz-targets-afl");
     copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    // Results of earlier runs in the repository are not the test's.
+    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
     copy_tree(&repo().join("corpus/afl/out"), &crate_dir.join("out"));
     (dir, crate_dir)
 }
@@ -179,4 +181,63 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
         "{}",
         again.stdout()
     );
+}
+
+/// A project with a cargo-fuzz crate (`fuzz/`) and an afl.rs crate
+/// (`fuzz-afl/`) beside it: one `cargo reduce` finds and reduces both.
+#[test]
+fn a_project_with_both_engines_is_reduced_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    fs::create_dir_all(root.join("src")).unwrap();
+    fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    fs::write(root.join("src/lib.rs"), "").unwrap();
+    copy_tree(&repo().join("fuzz-targets"), &root.join("fuzz"));
+    for leftover in written_files(&root.join("fuzz/artifacts")) {
+        fs::remove_file(leftover).unwrap();
+    }
+    copy_tree(&repo().join("fuzz-targets-afl"), &root.join("fuzz-afl"));
+    let _ = fs::remove_dir_all(root.join("fuzz-afl/artifacts"));
+    copy_tree(
+        &repo().join("corpus/afl/out/abort"),
+        &root.join("fuzz-afl/out/abort"),
+    );
+    let abort = fs::read_dir(root.join("fuzz/artifacts/abort"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("crash-")
+        })
+        .unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        root.to_str().unwrap(),
+        "--target",
+        "abort",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let outputs: Vec<String> = run
+        .messages()
+        .into_iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .map(|m| m["output"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(outputs.len(), 2, "{}", run.stdout());
+    let libfuzzer = abort.with_file_name(format!(
+        "minimized-from-{}",
+        abort.file_name().unwrap().to_string_lossy()
+    ));
+    assert_eq!(fs::read(libfuzzer).unwrap(), b"ZAP");
+    let afl = root.join("fuzz-afl/artifacts/abort/minimized-from-afl-default-id_000000-sig_06");
+    assert_eq!(fs::read(afl).unwrap(), b"ZAP");
 }

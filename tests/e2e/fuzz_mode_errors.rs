@@ -27,7 +27,7 @@ fn no_fuzz_crate() {
     let run = sb.run(&["reduce"]);
     run.expect_code(3);
     assert!(
-        error_line(&run).contains("no cargo-fuzz crate found"),
+        error_line(&run).contains("no cargo-fuzz crate or afl.rs target found"),
         "{}",
         run.stderr()
     );

@@ -123,9 +123,12 @@ fn report_and_abort(what: &str, text: &[u8]) -> ! {
 }
 
 /// Serve the pool: map shared memory, run init, then rounds until told to
-/// exit. Tests run on the calling thread (the main thread, whose stack is
-/// the one the engines run targets on); a second thread exits the process
-/// when the parent dies, even while a test is stuck.
+/// exit. Tests run on a thread of their own with a stack of exactly
+/// `RLIMIT_STACK` (the main thread's, which both engines run targets on):
+/// the main thread's own stack starts at a different depth in every
+/// process, and a stack overflow must happen at the same input for every
+/// worker. The calling thread then waits for the parent to die, and exits
+/// then, even while a test is stuck.
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
@@ -144,19 +147,37 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
             .wrapping_add(crate::protocol::worker_area_offset(config.slot)),
     );
     capture::keep_last_panic(!target.any_panic_fails());
-    let event_fd = config.event_fd;
-    let watcher = std::thread::Builder::new()
-        .name("cargo-reduce-watch".into())
-        .stack_size(64 << 10)
-        .spawn(move || exit_when_parent_is_gone(event_fd));
-    if let Err(err) = watcher {
-        eprintln!("cargo-reduce stand-in: cannot start the watch thread: {err}");
-        return 2;
-    }
-    let mut worker = Worker::new(config, control.ptr());
+    let control_ptr = control.ptr() as usize;
     std::mem::forget(control);
-    worker.serve(target)
+    let target = TargetPtr(target);
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("fuzz-target".into())
+            .stack_size(test_stack_size())
+            .spawn_scoped(scope, move || {
+                let target = target;
+                let mut worker = Worker::new(config, control_ptr as *mut u8);
+                // SAFETY: see `TargetPtr`.
+                worker.serve(unsafe { &mut *target.0 })
+            });
+        match spawned {
+            Ok(_) => exit_when_parent_is_gone(config.event_fd),
+            Err(err) => {
+                eprintln!("cargo-reduce stand-in: cannot start the test thread: {err}");
+                2
+            }
+        }
+    })
 }
+
+/// The target, handed to the test thread. afl.rs's closures need not be
+/// `Send`, but only the test thread ever touches the target: the thread
+/// that hands it over only waits for the parent's death, then exits the
+/// process.
+struct TargetPtr<'a>(*mut (dyn Target + 'a));
+
+// SAFETY: used by one thread at a time, the test thread (see above).
+unsafe impl Send for TargetPtr<'_> {}
 
 fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
     let header = Mapping::new(config.shm_fd, 0, HEADER_SIZE)?;
@@ -174,9 +195,9 @@ fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
     Mapping::new(config.shm_fd, 0, control_size(slots))
 }
 
-/// The watch thread: wait until the parent closes its end of the event
-/// pipe (it died), then exit, so no worker outlives its pool even while
-/// stuck in a test.
+/// The main thread's job once the test thread runs: wait until the parent
+/// closes its end of the event pipe (it died), then exit, so no worker
+/// outlives its pool even while stuck in a test.
 fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     loop {
         let mut poll = libc::pollfd {
@@ -193,11 +214,29 @@ fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     }
 }
 
-/// Whether this process runs only the test thread and the watch thread:
+/// Whether this process runs only the main thread and the test thread:
 /// a forked child has just the thread that forked, so a target whose init
 /// code started threads of its own is served without forking.
 fn only_threads_are_ours() -> bool {
     std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 2)
+}
+
+/// The test thread's stack size: `RLIMIT_STACK`, as the main thread's,
+/// or 8 MiB when that says nothing useful.
+fn test_stack_size() -> usize {
+    const DEFAULT_STACK: usize = 8 << 20;
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: fills in `limit`.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
+    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
+        return DEFAULT_STACK;
+    }
+    usize::try_from(limit.rlim_cur)
+        .unwrap_or(DEFAULT_STACK)
+        .min(1 << 30)
 }
 
 /// The wait status of `child`, once it has ended.

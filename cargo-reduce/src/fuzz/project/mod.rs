@@ -238,7 +238,9 @@ fn beside_candidates(manifest: &Path, metadata: &Metadata) -> Vec<PathBuf> {
         .map(|path| fs::canonicalize(&path).unwrap_or(path))
         .filter(|path| path != manifest)
         .collect();
-    candidates.dedup();
+    // The package may be the workspace root: each candidate once.
+    let mut seen = std::collections::HashSet::new();
+    candidates.retain(|c| seen.insert(c.clone()));
     candidates
 }
 

@@ -328,6 +328,15 @@ fn search_all(
 /// The shortest timeout a timeout artifact is reduced under.
 const FIRST_PROBE: Duration = Duration::from_millis(25);
 
+/// The first probe is at most this fraction of the timeout: AFL++ hangs
+/// come with an `exec_timeout` of tens of milliseconds, which a 25 ms probe
+/// would barely shorten.
+const PROBE_FRACTION: u32 = 10;
+
+/// No probe is shorter than this: below it a scheduling hiccup alone would
+/// look like a hang.
+const SHORTEST_PROBE: Duration = Duration::from_millis(2);
+
 /// The timeouts a timeout artifact is reduced under, shortest first, the
 /// last being `timeout` itself. A hang is usually endless, so a candidate
 /// still running after a short probe almost always hangs, and each
@@ -337,7 +346,10 @@ const FIRST_PROBE: Duration = Duration::from_millis(25);
 /// endless, candidate was taken for a hang), the reduction starts over from
 /// the artifact under a probe 4× longer.
 pub fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
-    let mut probes: Vec<Duration> = std::iter::successors(Some(FIRST_PROBE), |p| Some(*p * 4))
+    let first = FIRST_PROBE
+        .min(timeout / PROBE_FRACTION)
+        .max(SHORTEST_PROBE);
+    let mut probes: Vec<Duration> = std::iter::successors(Some(first), |p| Some(*p * 4))
         .take_while(|p| *p < timeout)
         .collect();
     probes.push(timeout);
@@ -418,7 +430,9 @@ mod tests {
             probe_timeouts(Duration::from_secs(1)),
             ms(&[25, 100, 400, 1000])
         );
-        assert_eq!(probe_timeouts(Duration::from_millis(20)), ms(&[20]));
+        // AFL++'s exec_timeout of 50 ms: a tenth of it first.
+        assert_eq!(probe_timeouts(Duration::from_millis(50)), ms(&[5, 20, 50]));
+        assert_eq!(probe_timeouts(Duration::from_millis(10)), ms(&[2, 8, 10]));
     }
 
     /// `slow` sleeps 60 ms, `slow…L` hangs: under the first probe (25 ms)

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, written_files};
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, snapshot, written_files};
 
 /// A copy of the crate with the AFL output inside it (`out/`), where
 /// discovery finds it.
@@ -20,24 +20,6 @@ fn copy() -> (tempfile::TempDir, PathBuf) {
     let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
     copy_tree(&repo().join("corpus/afl/out"), &crate_dir.join("out"));
     (dir, crate_dir)
-}
-
-/// Every file below `dir` with its content, sorted.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push((path.clone(), fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Per target: a piece of every result's failure, and the exact result

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, snapshot};
 use crate::util::Run;
 
 /// A copy of the afl-demo crate in a new temp dir.
@@ -38,31 +38,15 @@ fn instance(out: &Path, name: &str, binary: &str, crashes: &[(&str, &[u8])]) -> 
     dir
 }
 
-fn error_line(run: &Run) -> String {
-    let stderr = run.stderr();
-    stderr
-        .lines()
-        .find(|l| l.starts_with("error: "))
-        .unwrap_or_else(|| panic!("no error line: {stderr}"))
-        .to_string()
-}
-
-/// Every file below `dir` with its content.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push((path.clone(), fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    files
+/// `cargo reduce --manifest-path CRATE --afl-out OUT`.
+fn reduce_afl_out(crate_dir: &Path, out: &Path) -> Run {
+    cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--afl-out",
+        out.to_str().unwrap(),
+    ])
 }
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
@@ -72,15 +56,9 @@ fn an_afl_out_that_is_no_afl_output_is_refused() {
     let (dir, crate_dir) = demo();
     let plain = dir.path().join("plain");
     fs::create_dir_all(plain.join("crashes")).unwrap();
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--afl-out",
-        plain.to_str().unwrap(),
-    ]);
+    let run = reduce_afl_out(&crate_dir, &plain);
     run.expect_code(3);
-    let line = error_line(&run);
+    let line = run.error_line();
     assert!(
         line.contains("is not an AFL++ output directory") && line.contains("--afl-out"),
         "{line}"
@@ -99,13 +77,7 @@ fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
     );
     let empty = instance(&out, "empty", "/w/target/debug/bytes", &[]);
     let before = snapshot(&out);
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--afl-out",
-        out.to_str().unwrap(),
-    ]);
+    let run = reduce_afl_out(&crate_dir, &out);
     run.expect_code(0);
     let stderr = run.stderr();
     assert!(
@@ -189,15 +161,9 @@ fn afl_from_git_or_a_path_says_what_to_do() {
         "/w/target/debug/bytes",
         &[(CRASH, b"BUG\x01")],
     );
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--afl-out",
-        out.to_str().unwrap(),
-    ]);
+    let run = reduce_afl_out(&crate_dir, &out);
     run.expect_code(8);
-    let line = error_line(&run);
+    let line = run.error_line();
     assert!(
         line.contains("git+https://github.com/rust-fuzz/afl.rs")
             && line.contains("depend on the crates.io release"),
@@ -226,15 +192,9 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
         "/w/target/debug/bytes",
         &[(CRASH, b"BUG\x01")],
     );
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--afl-out",
-        out.to_str().unwrap(),
-    ]);
+    let run = reduce_afl_out(&crate_dir, &out);
     run.expect_code(8);
-    let line = error_line(&run);
+    let line = run.error_line();
     assert!(
         line.contains("afl 0.7.3") && line.contains("0.8 to 0.18"),
         "{line}"

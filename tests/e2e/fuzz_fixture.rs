@@ -119,3 +119,21 @@ pub fn artifact(crate_dir: &Path, target: &str) -> PathBuf {
     assert_eq!(files.len(), 1, "one artifact in {}", dir.display());
     files.pop().unwrap()
 }
+
+/// Every file below `dir` with its content, sorted.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push((path.clone(), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}

@@ -6,15 +6,6 @@ use std::fs;
 use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared};
 use crate::util::{Run, Sandbox};
 
-fn error_line(run: &Run) -> String {
-    let stderr = run.stderr();
-    stderr
-        .lines()
-        .find(|l| l.starts_with("error: "))
-        .unwrap_or_else(|| panic!("no error line: {stderr}"))
-        .to_string()
-}
-
 #[test]
 fn no_fuzz_crate() {
     let sb = Sandbox::new();
@@ -27,7 +18,8 @@ fn no_fuzz_crate() {
     let run = sb.run(&["reduce"]);
     run.expect_code(3);
     assert!(
-        error_line(&run).contains("no cargo-fuzz crate or afl.rs target found"),
+        run.error_line()
+            .contains("no cargo-fuzz crate or afl.rs target found"),
         "{}",
         run.stderr()
     );
@@ -44,7 +36,7 @@ fn unknown_target() {
     ]);
     run.expect_code(2);
     assert!(
-        error_line(&run).contains("nope") && run.stderr().contains("byte_parser"),
+        run.error_line().contains("nope") && run.stderr().contains("byte_parser"),
         "names the known targets: {}",
         run.stderr()
     );
@@ -61,7 +53,7 @@ fn missing_artifact() {
         missing.to_str().unwrap(),
     ]);
     run.expect_code(3);
-    assert!(error_line(&run).contains("crash-0000"), "{}", run.stderr());
+    assert!(run.error_line().contains("crash-0000"), "{}", run.stderr());
 }
 
 #[test]
@@ -80,7 +72,7 @@ fn artifact_that_does_not_crash() {
     ]);
     run.expect_code(5);
     assert!(
-        error_line(&run).contains("does not reproduce"),
+        run.error_line().contains("does not reproduce"),
         "{}",
         run.stderr()
     );
@@ -111,7 +103,8 @@ fn a_target_that_does_not_compile_shows_its_error_and_the_others_go_on() {
     run.expect_code(8);
     let stderr = run.stderr();
     assert!(
-        error_line(&run).contains("cannot build fuzz target `byte_parser` of `fuzz-targets`"),
+        run.error_line()
+            .contains("cannot build fuzz target `byte_parser` of `fuzz-targets`"),
         "{stderr}"
     );
     assert!(
@@ -149,7 +142,7 @@ fn unsupported_libfuzzer_sys_version() {
     let run = cargo_reduce(&["reduce", "--manifest-path", fuzz.to_str().unwrap()]);
     run.expect_code(8);
     assert!(
-        error_line(&run).contains("does not support"),
+        run.error_line().contains("does not support"),
         "{}",
         run.stderr()
     );
@@ -185,7 +178,8 @@ fn unusable_tmpdir_is_refused_before_the_build() {
         "one line, nothing built: {stderr}"
     );
     assert!(
-        error_line(&run).contains(&format!("`{}`", missing.display()))
+        run.error_line()
+            .contains(&format!("`{}`", missing.display()))
             && stderr.contains("set TMPDIR to a writable directory"),
         "{stderr}"
     );

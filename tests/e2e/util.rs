@@ -81,6 +81,16 @@ impl Run {
         String::from_utf8_lossy(&self.0.stdout).into_owned()
     }
 
+    /// The first `error: ` line of stderr (a run that failed must have one).
+    pub fn error_line(&self) -> String {
+        let stderr = self.stderr();
+        stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or_else(|| panic!("no error line: {stderr}"))
+            .to_string()
+    }
+
     /// Asserts the exit code, showing stderr when it differs.
     pub fn expect_code(&self, code: i32) -> &Self {
         assert_eq!(self.code(), code, "stderr:\n{}", self.stderr());

@@ -149,6 +149,33 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
         "{}",
         typed["debug"]
     );
+    // Reduced under the campaign's `-m 512`: under the default 2 GB a size
+    // of 2048 MiB or less would not fail, so some result would be larger.
+    let sizes: Vec<u16> = finished
+        .iter()
+        .filter(|m| m["target"] == "huge_alloc")
+        .map(|m| fs::read(m["output"].as_str().unwrap()).unwrap())
+        .map(|r| {
+            assert!(r.len() == 4 && r.starts_with(b"HA"), "{r:?}");
+            u16::from_le_bytes([r[2], r[3]])
+        })
+        .collect();
+    assert!(sizes.iter().all(|&s| s > 512), "{sizes:?}");
+    assert!(sizes.iter().any(|&s| s <= 2048), "{sizes:?}");
+    let list = cargo_reduce(&[
+        "list",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    let instance = list
+        .expect_code(0)
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "afl-instance" && m["target"] == "huge_alloc")
+        .unwrap();
+    assert_eq!(instance["mem_limit_mb"], 512, "{instance}");
     assert_eq!(snapshot(&out), afl_before, "AFL's output is untouched");
     assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
 

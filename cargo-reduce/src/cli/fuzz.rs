@@ -56,9 +56,10 @@ pub struct FuzzArgs {
     /// [default: best].
     #[arg(long, value_name = "STRATEGY", requires = "lang")]
     pub strategy: Option<Strategy>,
-    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb).
-    #[arg(long, value_name = "MB", default_value_t = 2048)]
-    pub rss_limit_mb: u64,
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default:
+    /// 2048; for an AFL++ input, its instance's -m if it had one].
+    #[arg(long, value_name = "MB")]
+    pub rss_limit_mb: Option<u64>,
     /// A `slow-unit-*` artifact fails by running longer than SECS
     /// (libFuzzer's -report_slow_units) [default: 10].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]

@@ -86,6 +86,7 @@ fn instance_message<'a>(
         name: &instance.name,
         binary: instance.binary.as_deref(),
         exec_timeout_ms: instance.exec_timeout.map(|t| t.as_millis() as u64),
+        mem_limit_mb: instance.mem_limit_mb,
         rebuilt: instance.rebuilt,
         crashes: instance.inputs.len() - hangs,
         hangs,

@@ -50,8 +50,8 @@ pub struct FuzzRequest {
     pub lang: Option<LangChoice>,
     /// `--strategy`, with `--lang`.
     pub strategy: Option<Strategy>,
-    /// `--rss-limit-mb`.
-    pub rss_limit_mb: u64,
+    /// `--rss-limit-mb` [default: 2048 MB, or an AFL++ input's `-m`].
+    pub rss_limit_mb: Option<u64>,
     /// `--slow-unit-secs`: a `slow-unit-*` artifact fails by running longer
     /// than this (libFuzzer's `-report_slow_units`, default 10 s).
     pub slow_unit: Option<Duration>,
@@ -60,6 +60,8 @@ pub struct FuzzRequest {
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+/// The memory limit without `--rss-limit-mb` (libFuzzer's default).
+const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
 /// libFuzzer's `-report_slow_units` default.
 const DEFAULT_SLOW_UNIT: Duration = Duration::from_secs(10);
@@ -192,7 +194,7 @@ pub fn run(
     let options = PoolOptions {
         jobs: workers(settings.jobs, events),
         timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
-        rss_limit_mb: request.rss_limit_mb,
+        rss_limit_mb: request.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
         ..PoolOptions::default()
     };
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
@@ -264,7 +266,7 @@ fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
 fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<&'static str> {
     match kind {
         ArtifactKind::Leak => Some(LEAK_SKIPPED),
-        ArtifactKind::Oom if request.rss_limit_mb == 0 => Some(
+        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some(
             "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
         ),
         _ => None,
@@ -446,7 +448,11 @@ fn reduce_artifact(
     let output = Destination::check(&work.artifact.output)?;
     let partial = Destination::check(&work.artifact.partial)?;
     let kind = work.artifact.kind;
-    let _timeout = special_timeout(&work.artifact, request).map(|t| TimeoutOverride::new(pool, t));
+    let _limits = LimitsOverride::new(
+        pool,
+        special_timeout(&work.artifact, request),
+        special_memory_limit(&work.artifact, request),
+    );
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,
@@ -480,25 +486,41 @@ fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Option<Duratio
     }
 }
 
-/// A slow unit fails by taking longer than the slow-unit threshold: while
-/// one is reduced, that is the pool's timeout (and it is reduced like a
-/// timeout, under probes). The pool's own timeout comes back on drop.
-struct TimeoutOverride<'p> {
-    pool: &'p WorkerPool,
-    saved: Duration,
-}
-
-impl<'p> TimeoutOverride<'p> {
-    fn new(pool: &'p WorkerPool, timeout: Duration) -> Self {
-        let saved = pool.timeout();
-        pool.set_timeout(timeout);
-        TimeoutOverride { pool, saved }
+/// The memory limit an input fails by, when it is not the pool's: an AFL++
+/// input's instance's `-m` (unless `--rss-limit-mb` is given). afl-fuzz
+/// runs the target under `RLIMIT_AS` of that size, where an allocation
+/// beyond it fails at once; the pool's RSS and single-allocation limits are
+/// the in-process equivalent, and an input that failed under 512 MB may not
+/// fail under the default 2 GB at all (or only after filling gigabytes).
+fn special_memory_limit(artifact: &Artifact, request: &FuzzRequest) -> Option<u64> {
+    match &artifact.origin {
+        Origin::Afl(afl) if request.rss_limit_mb.is_none() => afl.mem_limit_mb,
+        _ => None,
     }
 }
 
-impl Drop for TimeoutOverride<'_> {
+/// The limits one input is reduced under, when they are not the pool's: a
+/// slow unit fails by taking longer than the slow-unit threshold (and is
+/// reduced like a timeout, under probes); an AFL++ input by its campaign's
+/// timeout and memory limit. The pool's own limits come back on drop.
+struct LimitsOverride<'p> {
+    pool: &'p WorkerPool,
+    saved: (Duration, u64),
+}
+
+impl<'p> LimitsOverride<'p> {
+    fn new(pool: &'p WorkerPool, timeout: Option<Duration>, rss_limit_mb: Option<u64>) -> Self {
+        let saved = (pool.timeout(), pool.rss_limit_mb());
+        pool.set_timeout(timeout.unwrap_or(saved.0));
+        pool.set_rss_limit_mb(rss_limit_mb.unwrap_or(saved.1));
+        LimitsOverride { pool, saved }
+    }
+}
+
+impl Drop for LimitsOverride<'_> {
     fn drop(&mut self) {
-        self.pool.set_timeout(self.saved);
+        self.pool.set_timeout(self.saved.0);
+        self.pool.set_rss_limit_mb(self.saved.1);
     }
 }
 

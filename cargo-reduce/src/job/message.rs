@@ -110,6 +110,8 @@ pub enum Message<'a> {
         binary: Option<&'a Path>,
         /// Its hang timeout in milliseconds.
         exec_timeout_ms: Option<u64>,
+        /// Its memory limit (afl-fuzz's `-m`) in MB; null: none.
+        mem_limit_mb: Option<u64>,
         /// Whether the binary it ran has changed since (its `target_hash`
         /// differs); null when that cannot be told.
         rebuilt: Option<bool>,

@@ -171,6 +171,18 @@ impl WorkerPool {
         self.crew().options.timeout = timeout;
     }
 
+    /// The memory limit of the next rounds, in MB (RSS and, unless
+    /// [`PoolOptions::malloc_limit_mb`] says otherwise, single allocations).
+    pub fn rss_limit_mb(&self) -> u64 {
+        self.crew().options.rss_limit_mb
+    }
+
+    /// Changes the memory limit of the next rounds (an AFL++ input is
+    /// reduced under its campaign's `-m`).
+    pub fn set_rss_limit_mb(&self, limit_mb: u64) {
+        self.crew().options.rss_limit_mb = limit_mb;
+    }
+
     /// Runs one input (to reproduce an artifact).
     pub fn run(&self, input: &[u8]) -> Result<Outcome, PoolError> {
         let result = self.first_accepted(&[input], &|_| true)?;

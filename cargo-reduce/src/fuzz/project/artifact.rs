@@ -127,6 +127,8 @@ pub struct AflOrigin {
     pub sig: Option<u32>,
     /// The instance's hang timeout.
     pub exec_timeout: Option<Duration>,
+    /// The instance's memory limit (afl-fuzz's `-m`), in MB.
+    pub mem_limit_mb: Option<u64>,
     /// The hash of the binary the campaign ran, if afl-fuzz recorded one.
     pub target_hash: Option<String>,
 }
@@ -186,6 +188,7 @@ impl Artifact {
                 folder: input.folder.clone(),
                 sig: input.sig,
                 exec_timeout: instance.exec_timeout,
+                mem_limit_mb: instance.mem_limit_mb,
                 target_hash: instance.target_hash.clone(),
             }),
         }

@@ -31,6 +31,9 @@ pub struct Instance {
     pub binary: Option<PathBuf>,
     /// `exec_timeout` of `fuzzer_stats`: beyond it a run was a hang.
     pub exec_timeout: Option<Duration>,
+    /// afl-fuzz's `-m` in MB (`None`: not given, or `none`): the campaign's
+    /// memory limit, by which its out-of-memory crashes failed.
+    pub mem_limit_mb: Option<u64>,
     /// The instance's `target_hash` file: AFL++'s hash of the binary it ran
     /// (XXH3-64 of the file, as `0x…`).
     pub target_hash: Option<String>,
@@ -131,6 +134,7 @@ pub fn read_instance(dir: &Path) -> Instance {
     let exec_timeout = stat("exec_timeout")
         .and_then(|v| v.trim_end_matches('+').parse::<u64>().ok())
         .map(Duration::from_millis);
+    let mem_limit_mb = stat("command_line").and_then(|c| mem_limit_of_command_line(&c));
     let target_hash = fs::read_to_string(dir.join("target_hash"))
         .ok()
         .map(|h| h.trim().to_string())
@@ -144,6 +148,7 @@ pub fn read_instance(dir: &Path) -> Instance {
         name: file_name(dir),
         binary,
         exec_timeout,
+        mem_limit_mb,
         target_hash,
         rebuilt,
         inputs: inputs_of(dir),
@@ -191,6 +196,30 @@ fn binary_of_command_line(line: &str) -> Option<PathBuf> {
         Some(rest) => rest.first().map(PathBuf::from),
         None => words.iter().rev().find(|w| **w != "@@").map(PathBuf::from),
     }
+}
+
+/// afl-fuzz's `-m` in `fuzzer_stats`' `command_line`, in MB, as afl-fuzz
+/// reads it (`-m 512`, `-m512`, suffixes `k`, `M`, `G`, `T`); `None` for
+/// `none`, no `-m`, or a value afl-fuzz would have refused. Only words
+/// before `--` are afl-fuzz's.
+fn mem_limit_of_command_line(line: &str) -> Option<u64> {
+    let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "--").collect();
+    let value = words.iter().enumerate().rev().find_map(|(i, w)| match *w {
+        "-m" => words.get(i + 1).copied(),
+        w => w.strip_prefix("-m").filter(|v| !v.is_empty()),
+    })?;
+    let digits = value
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(value.len());
+    let number: u64 = value[..digits].parse().ok()?;
+    let mb = match &value[digits..] {
+        "" | "M" => number,
+        "k" => number / 1024,
+        "G" => number.checked_mul(1024)?,
+        "T" => number.checked_mul(1024 * 1024)?,
+        _ => return None,
+    };
+    (mb > 0).then_some(mb)
 }
 
 /// The crashes and hangs of instance `dir`: files in `crashes*/` and
@@ -340,6 +369,29 @@ mod tests {
     }
 
     #[test]
+    fn the_memory_limit_is_read_as_afl_fuzz_reads_it() {
+        let m = mem_limit_of_command_line;
+        assert_eq!(m("afl-fuzz -i in -o out -m 512 -- ./t"), Some(512));
+        assert_eq!(m("afl-fuzz -m512 -- ./t"), Some(512));
+        assert_eq!(m("afl-fuzz -m 2G -- ./t"), Some(2048));
+        assert_eq!(m("afl-fuzz -m 1T -- ./t"), Some(1 << 20));
+        assert_eq!(m("afl-fuzz -m 4096k -- ./t"), Some(4));
+        assert_eq!(
+            m("afl-fuzz -m 64 -m 128 -- ./t"),
+            Some(128),
+            "the last -m wins"
+        );
+        assert_eq!(m("afl-fuzz -m none -- ./t"), None);
+        assert_eq!(m("afl-fuzz -m 5X -- ./t"), None);
+        assert_eq!(
+            m("afl-fuzz -i in -o out -- ./t -m 64"),
+            None,
+            "the target's own -m"
+        );
+        assert_eq!(m("afl-fuzz -i in -o out ./t"), None);
+    }
+
+    #[test]
     fn instances_are_found_by_content_at_any_name() {
         let root = tempfile::tempdir().unwrap();
         let main = root.path().join("fuzz/findings/main");
@@ -350,7 +402,7 @@ mod tests {
         }
         fs::write(
             main.join("fuzzer_stats"),
-            "start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -M main -- /w/target/debug/parse\n",
+            "start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -M main -m 1G -- /w/target/debug/parse\n",
         )
         .unwrap();
         fs::write(main.join("target_hash"), "0xdeadbeef\n").unwrap();
@@ -373,6 +425,8 @@ mod tests {
         assert_eq!(names, ["main", "second"]);
         let main = &found[0];
         assert_eq!(main.exec_timeout, Some(Duration::from_millis(40)));
+        assert_eq!(main.mem_limit_mb, Some(1024));
+        assert_eq!(found[1].mem_limit_mb, None, "no fuzzer_stats");
         assert_eq!(main.target_hash.as_deref(), Some("0xdeadbeef"));
         assert_eq!(main.rebuilt, None, "the binary is gone: nothing to compare");
         assert_eq!(main.binary, Some(PathBuf::from("/w/target/debug/parse")));

@@ -235,7 +235,7 @@ pub struct Finished<'a> {
 }
 
 /// The tests one step of a reduction ran (every run of it together).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct StepTests {
     /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
     /// `literals`, `tokens`; `ddmin`, `canonical`, `search-2byte`,
@@ -243,6 +243,9 @@ pub struct StepTests {
     pub step: &'static str,
     /// Tests it ran, cache hits not counted.
     pub tests: u64,
+    /// Wall time spent in it, in seconds: with `tests`, where a slow
+    /// target's time goes.
+    pub elapsed_s: f64,
 }
 
 /// The fields fuzz mode adds to `reduction-finished`.

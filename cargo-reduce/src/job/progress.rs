@@ -5,8 +5,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use super::message::StepTests;
+use super::message::{seconds, StepTests};
 use crate::engine::{Counters, Observer, Outcome};
 use crate::unit::ByteAtom;
 
@@ -36,34 +37,40 @@ pub struct Progress<'v> {
     steps: Mutex<Steps>,
 }
 
-/// Tests per step so far: the steps in the order they first ran, the one
-/// running, and the test count where it (last) began.
+/// Tests and time per step so far: the steps in the order they first ran,
+/// the one running, and the test count and instant where it (last) began.
 #[derive(Default)]
 struct Steps {
-    list: Vec<StepTests>,
+    list: Vec<(StepTests, Duration)>,
     current: Option<usize>,
     since: u64,
+    since_time: Option<Instant>,
 }
 
 impl Steps {
-    /// Charges the tests since the current step began to it.
+    /// Charges the tests and time since the current step began to it.
     fn close(&mut self, tests: u64) {
-        if let Some(i) = self.current {
-            self.list[i].tests += tests - self.since;
+        let now = Instant::now();
+        if let (Some(i), Some(began)) = (self.current, self.since_time) {
+            self.list[i].0.tests += tests - self.since;
+            self.list[i].1 += now.duration_since(began);
         }
         self.since = tests;
+        self.since_time = Some(now);
     }
 
     /// Makes `name` the current step (a new one at the end if unseen).
     fn open(&mut self, name: &'static str, tests: u64) {
         self.close(tests);
-        let index = match self.list.iter().position(|s| s.step == name) {
+        let index = match self.list.iter().position(|(s, _)| s.step == name) {
             Some(i) => i,
             None => {
-                self.list.push(StepTests {
+                let step = StepTests {
                     step: name,
                     tests: 0,
-                });
+                    elapsed_s: 0.0,
+                };
+                self.list.push((step, Duration::ZERO));
                 self.list.len() - 1
             }
         };
@@ -95,7 +102,11 @@ impl<'v> Progress<'v> {
         let mut steps = self.steps.lock().expect("steps lock");
         steps.close(counters.tests());
         steps.current = None;
-        steps.list.clone()
+        let with_time = |(step, elapsed): &(StepTests, Duration)| StepTests {
+            elapsed_s: seconds(*elapsed, 6),
+            ..step.clone()
+        };
+        steps.list.iter().map(with_time).collect()
     }
 
     /// Removes the progress display.
@@ -144,5 +155,8 @@ mod tests {
         let steps = progress.steps(&counters);
         let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step, s.tests)).collect();
         assert_eq!(pairs, [("hdd", 4), ("tokens", 1)]);
+        assert!(steps
+            .iter()
+            .all(|s| s.elapsed_s >= 0.0 && s.elapsed_s < 10.0));
     }
 }

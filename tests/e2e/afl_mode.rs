@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, snapshot, written_files};
+use crate::fuzz_fixture::{
+    cargo_reduce, copy_tree, reduces_nothing, repo, snapshot, written_files,
+};
 
 /// A copy of the crate with the AFL output inside it (`out/`), where
 /// discovery finds it.
@@ -73,6 +75,7 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
         "reduce",
         "--manifest-path",
         crate_dir.to_str().unwrap(),
+        "--all",
         "--message-format",
         "json",
     ];
@@ -180,16 +183,80 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
     assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
 
     // Idempotent: a second run finds every result and reduces nothing.
-    let again = cargo_reduce(&args);
-    again.expect_code(0);
-    assert!(
-        !again
-            .messages()
-            .iter()
-            .any(|m| m["reason"] == "reduction-finished"),
-        "{}",
-        again.stdout()
+    reduces_nothing(&args);
+}
+
+/// Without `--all`, the 25 inputs group into the 9 bugs they hit (two
+/// for two_panics, whose two instances found both): each is reduced once,
+/// from its smallest input, and the others are reported as its
+/// duplicates; a second run reduces nothing.
+#[test]
+fn afl_inputs_are_grouped_by_failure_and_each_failure_reduced_once() {
+    let (_dir, crate_dir) = copy();
+    let args = [
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    let messages = run.messages();
+    let grouped: Vec<_> = messages
+        .iter()
+        .filter(|m| m["reason"] == "failures-grouped")
+        .collect();
+    assert_eq!(grouped.len(), 1, "{}", run.stdout());
+    assert_eq!(
+        (
+            grouped[0]["inputs"].as_u64(),
+            grouped[0]["failures"].as_u64()
+        ),
+        (Some(25), Some(9))
     );
+    let finished: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .collect();
+    let mut failures: Vec<(&str, &str)> = finished
+        .iter()
+        .map(|m| {
+            (
+                m["target"].as_str().unwrap(),
+                m["failure"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    failures.sort_unstable();
+    failures.dedup();
+    assert_eq!(failures.len(), 9, "one reduction per failure: {failures:?}");
+    assert_eq!(finished.len(), 9);
+    let two_panics: Vec<_> = failures
+        .iter()
+        .filter(|(t, _)| *t == "two_panics")
+        .collect();
+    assert_eq!(two_panics.len(), 2, "bug A and bug B stay apart");
+    let duplicates: Vec<_> = messages
+        .iter()
+        .filter(|m| m["reason"] == "artifact-duplicate")
+        .collect();
+    assert_eq!(duplicates.len(), 16);
+    for d in &duplicates {
+        // Each names a reduced input of its target that fails alike and
+        // is no larger.
+        let rep = finished
+            .iter()
+            .find(|m| m["input"] == d["same_as"])
+            .unwrap_or_else(|| panic!("{d}"));
+        assert_eq!(
+            (rep["target"].clone(), rep["failure"].clone()),
+            (d["target"].clone(), d["failure"].clone())
+        );
+        let size = |p: &serde_json::Value| fs::metadata(p.as_str().unwrap()).unwrap().len();
+        assert!(size(&rep["input"]) <= size(&d["path"]), "{d}");
+    }
+    reduces_nothing(&args);
 }
 
 /// A project with a cargo-fuzz crate (`fuzz/`) and an afl.rs crate

@@ -137,3 +137,18 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// Runs `cargo-reduce ARGS…` (with `--message-format json`) again and
+/// asserts that it succeeds and reduces nothing: every result was found.
+pub fn reduces_nothing(args: &[&str]) {
+    let again = cargo_reduce(args);
+    again.expect_code(0);
+    assert!(
+        !again
+            .messages()
+            .iter()
+            .any(|m| m["reason"] == "reduction-finished"),
+        "{}",
+        again.stdout()
+    );
+}

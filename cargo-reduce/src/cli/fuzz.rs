@@ -40,6 +40,11 @@ pub struct FuzzArgs {
     /// Reduce artifacts that already have a minimized copy, too.
     #[arg(long)]
     pub force: bool,
+    /// Reduce every failing input, not one per distinct failure (inputs
+    /// that fail alike are grouped, and the smallest of each group is
+    /// reduced).
+    #[arg(long)]
+    pub all: bool,
     /// How closely the reduced input must fail like the artifact.
     #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
     pub matching: MatchLevel,
@@ -95,6 +100,7 @@ impl FuzzArgs {
             target: self.target.clone(),
             afl_out: self.afl_out.clone(),
             force: self.force,
+            all: self.all,
             matching: self.matching,
             timeout: self.timeout,
             lang: self.lang,
@@ -115,7 +121,7 @@ pub fn run(
     let summary =
         crate::job::fuzz::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
     if summary.rows.is_empty() {
-        reporter.status("Finished", format!("nothing to reduce: {} artifact(s) found, all with a minimized copy (use --force to redo them)", summary.found));
+        reporter.status("Finished", format!("nothing to reduce: {} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)", summary.found));
     } else if !reporter.is_json() {
         print_table(&summary);
     }
@@ -191,6 +197,12 @@ fn print_table(summary: &Summary) {
     println!("{}", line(header));
     for c in &cells {
         println!("{}", line([&c[0], &c[1], &c[2], &c[3], &c[4]]));
+    }
+    if !summary.duplicates.is_empty() {
+        println!("\nNot reduced, failing like a reduced input (--all reduces them too):");
+        for (name, same_as) in &summary.duplicates {
+            println!("  {name:<w$}  same failure as {same_as}", w = widths[0]);
+        }
     }
     let from: Vec<(&str, &PathBuf)> = rows
         .iter()

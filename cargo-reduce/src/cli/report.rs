@@ -137,6 +137,10 @@ impl Reporter {
                 );
             }
             Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
+            Message::FailuresGrouped { inputs, failures } => self.status(
+                "Grouped",
+                format!("{inputs} failing input(s) → {failures} distinct failure(s)"),
+            ),
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", shown(path)))
             }

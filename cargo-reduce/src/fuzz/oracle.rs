@@ -29,9 +29,23 @@ pub enum MatchLevel {
 impl MatchLevel {
     /// True when `actual` matches `expected` at this level.
     pub fn matches(self, expected: &Signature, actual: &Signature) -> bool {
-        expected.kind == actual.kind
-            && (self < MatchLevel::Location || expected.location == actual.location)
-            && (self < MatchLevel::Message || expected.message == actual.message)
+        self.key(expected) == self.key(actual)
+    }
+
+    /// What of `signature` this level compares: two signatures match at
+    /// it when their keys are equal (so inputs group by it too).
+    pub fn key(self, signature: &Signature) -> Signature {
+        Signature {
+            kind: signature.kind,
+            location: signature
+                .location
+                .clone()
+                .filter(|_| self >= MatchLevel::Location),
+            message: signature
+                .message
+                .clone()
+                .filter(|_| self >= MatchLevel::Message),
+        }
     }
 }
 

@@ -38,6 +38,26 @@ pub enum Message<'a> {
         /// The failure's signature.
         failure: &'a str,
     },
+    /// The inputs were replayed and grouped by failure: `inputs` failing
+    /// inputs, `failures` distinct signatures among them.
+    FailuresGrouped {
+        /// Inputs that failed (those that did not are reported apart).
+        inputs: usize,
+        /// Distinct failures.
+        failures: usize,
+    },
+    /// An input is not reduced: it fails like `same_as`, which is (or was)
+    /// reduced for it (without `--all`).
+    ArtifactDuplicate {
+        /// The input.
+        path: &'a Path,
+        /// Its fuzz target.
+        target: &'a str,
+        /// The failure's signature.
+        failure: &'a str,
+        /// The input its group is reduced from, or already was.
+        same_as: &'a Path,
+    },
     /// A fuzz artifact is not reduced, and why (a `leak-*`: no
     /// LeakSanitizer in-process).
     ArtifactSkipped {

@@ -10,6 +10,7 @@
 
 pub mod file;
 pub mod fuzz;
+mod group;
 pub mod message;
 mod progress;
 mod write;

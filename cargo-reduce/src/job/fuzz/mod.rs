@@ -5,8 +5,12 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
+mod limits;
+mod replay;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::message::{How, Plan};
@@ -23,8 +27,10 @@ use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, Engine, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
+use crate::job::group::Role;
 use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
+use limits::{special_memory_limit, special_timeout, LimitsOverride};
 
 /// What `cargo reduce [ARTIFACT…]` was asked to do.
 #[derive(Debug, Clone, Default)]
@@ -42,6 +48,8 @@ pub struct FuzzRequest {
     pub afl_out: Vec<PathBuf>,
     /// `--force`: reduce artifacts that have a minimized copy, too.
     pub force: bool,
+    /// `--all`: reduce every failing input, not one per distinct failure.
+    pub all: bool,
     /// `--match`.
     pub matching: MatchLevel,
     /// `--timeout` [default: 1 s].
@@ -89,6 +97,9 @@ pub struct Row {
 pub struct Summary {
     /// One row per artifact tried, in order.
     pub rows: Vec<Row>,
+    /// Inputs not reduced because another input fails the same way:
+    /// (`target/name` of the input, of the one reduced for it).
+    pub duplicates: Vec<(String, String)>,
     /// Artifacts found (also those not tried, being reduced already).
     pub found: usize,
     /// The exit status: the first error's, or interrupted.
@@ -119,14 +130,35 @@ pub fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject
     Ok(projects)
 }
 
-/// One artifact to reduce.
+/// One artifact to reduce, or to replay only (`done`: it has a minimized
+/// copy, and its failure may make others duplicates).
 struct Work {
     project: usize,
     target: String,
     artifact: Artifact,
+    done: bool,
 }
 
 impl Work {
+    /// Its row in the summary, with `result`.
+    fn row(&self, elapsed: Duration, result: Result<super::Done, Error>) -> Row {
+        Row {
+            name: self.name(),
+            from: self.from(),
+            original: self.artifact.size as usize,
+            elapsed,
+            result,
+        }
+    }
+
+    /// Whether it fails by taking too long.
+    fn is_timeout(&self) -> bool {
+        matches!(
+            self.artifact.kind,
+            ArtifactKind::Timeout | ArtifactKind::SlowUnit
+        )
+    }
+
     /// `target/name`: the name of the reduction, without its prefix (for
     /// AFL inputs, the instance, id and signal).
     fn name(&self) -> String {
@@ -171,7 +203,7 @@ pub fn run(
         .sum();
     let mut work = select(request, &projects)?;
     work.retain(|w| match skip_reason(w.artifact.kind, request) {
-        Some(why) => {
+        Some(why) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
                 path: &w.artifact.path,
                 target: &w.target,
@@ -179,14 +211,16 @@ pub fn run(
             });
             false
         }
+        Some(_) => false,
         None => true,
     });
     let mut summary = Summary {
         rows: Vec::new(),
+        duplicates: Vec::new(),
         found,
         exit: Exit::Success,
     };
-    if work.is_empty() {
+    if work.iter().all(|w| w.done) {
         return Ok(summary);
     }
     super::check_temp_dir()?;
@@ -198,36 +232,104 @@ pub fn run(
         ..PoolOptions::default()
     };
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
+    let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
     for item in &work {
-        let binary = match &binaries[&(item.project, item.target.clone())] {
-            Ok(binary) => binary.as_path(),
-            Err(e) => {
-                let row = Row {
-                    name: item.name(),
-                    from: item.from(),
-                    original: item.artifact.size as usize,
-                    elapsed: Duration::ZERO,
-                    result: Err(e.clone()),
-                };
-                summary.record(row, events);
-                continue;
+        match &binaries[&(item.project, item.target.clone())] {
+            Ok(binary) => {
+                if !pools.contains_key(binary.as_path()) {
+                    let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
+                        Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+                    })?;
+                    pools.insert(binary, pool);
+                }
+                item_binaries.push(Some(binary.as_path()));
             }
-        };
-        if !pools.contains_key(binary) {
-            let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
-                Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
-            })?;
-            pools.insert(binary, pool);
+            Err(e) => {
+                if !item.done {
+                    summary.record(item.row(Duration::ZERO, Err(e.clone())), events);
+                }
+                item_binaries.push(None);
+            }
         }
-        let row = reduce_one(item, &pools[binary], request, settings, events);
-        let interrupted = row
-            .result
-            .as_ref()
-            .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
-        summary.record(row, events);
-        if interrupted {
-            summary.exit = Exit::Interrupted;
-            break;
+    }
+    let interrupted = || settings.interrupt.load(Ordering::SeqCst);
+    // Named inputs are each reduced; found ones are replayed and grouped
+    // first, and one input per distinct failure is reduced.
+    let (roles, mut known) = if request.artifacts.is_empty() {
+        let mut replayed = Vec::with_capacity(work.len());
+        for (item, binary) in work.iter().zip(&item_binaries) {
+            if interrupted() {
+                summary.exit = Exit::Interrupted;
+                return Ok(summary);
+            }
+            replayed.push(match binary {
+                Some(binary) => replay::replay(item, &pools[binary], request),
+                None => replay::Replayed::Gone,
+            });
+        }
+        let grouping = replay::group(&work, &item_binaries, &replayed, request);
+        events.emit(&Message::FailuresGrouped {
+            inputs: grouping.inputs,
+            failures: grouping.failures,
+        });
+        let known = replayed
+            .into_iter()
+            .zip(&work)
+            .map(|(replayed, item)| match replayed {
+                replay::Replayed::Failed(failure) => Some(failure),
+                replay::Replayed::Refused(e) => {
+                    summary.record(item.row(Duration::ZERO, Err(e)), events);
+                    None
+                }
+                replay::Replayed::Gone => None,
+            })
+            .collect();
+        (grouping.roles, known)
+    } else {
+        let roles = item_binaries
+            .iter()
+            .map(|b| b.map(|_| Role::Reduce))
+            .collect();
+        (roles, vec![None; work.len()])
+    };
+    for (i, item) in work.iter().enumerate() {
+        let (Some(role), Some(binary)) = (roles[i], item_binaries[i]) else {
+            continue;
+        };
+        match role {
+            Role::Done => {}
+            Role::Duplicate { of } => {
+                if item.done {
+                    continue;
+                }
+                let failure = known[i].as_ref().map(|f| f.signature().to_string());
+                events.emit(&Message::ArtifactDuplicate {
+                    path: &item.artifact.path,
+                    target: &item.target,
+                    failure: failure.as_deref().unwrap_or_default(),
+                    same_as: &work[of].artifact.path,
+                });
+                summary.duplicates.push((item.name(), work[of].name()));
+            }
+            Role::Reduce => {
+                let row = reduce_one(
+                    item,
+                    &pools[binary],
+                    known[i].take(),
+                    request,
+                    settings,
+                    events,
+                );
+                let stopped = row
+                    .result
+                    .as_ref()
+                    .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
+                summary.record(row, events);
+                if stopped {
+                    summary.exit = Exit::Interrupted;
+                    break;
+                }
+            }
         }
     }
     Ok(summary)
@@ -299,6 +401,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                     target: projects[found.project].targets[found.target].name.clone(),
                     project: found.project,
                     artifact: found.artifact,
+                    done: false,
                 })
             })
             .collect();
@@ -306,15 +409,17 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
     let mut work = Vec::new();
     for (p, project) in projects.iter().enumerate() {
         for target in &project.targets {
-            for artifact in target
-                .artifacts
-                .iter()
-                .filter(|a| request.force || a.minimized.is_none())
-            {
+            let pending = |a: &Artifact| request.force || a.minimized.is_none();
+            if !target.artifacts.iter().any(pending) {
+                // Nothing to reduce: no build, no replay.
+                continue;
+            }
+            for artifact in &target.artifacts {
                 work.push(Work {
                     project: p,
                     target: target.name.clone(),
                     artifact: artifact.clone(),
+                    done: !pending(artifact),
                 });
             }
         }
@@ -401,27 +506,25 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
 }
 
 /// Reproduces, reduces, checks and writes one artifact; times it.
+/// Reduces `work` in `pool`; `known`: its failure, when replaying it
+/// found it already.
 fn reduce_one(
     work: &Work,
     pool: &WorkerPool,
+    known: Option<Failure>,
     request: &FuzzRequest,
     settings: &Settings,
     events: &dyn Events,
 ) -> Row {
     let started = Instant::now();
-    let result = reduce_artifact(work, pool, request, settings, events);
-    Row {
-        name: work.name(),
-        from: work.from(),
-        original: work.artifact.size as usize,
-        elapsed: started.elapsed(),
-        result,
-    }
+    let result = reduce_artifact(work, pool, known, request, settings, events);
+    work.row(started.elapsed(), result)
 }
 
 fn reduce_artifact(
     work: &Work,
     pool: &WorkerPool,
+    known: Option<Failure>,
     request: &FuzzRequest,
     settings: &Settings,
     events: &dyn Events,
@@ -447,7 +550,6 @@ fn reduce_artifact(
     }
     let output = Destination::check(&work.artifact.output)?;
     let partial = Destination::check(&work.artifact.partial)?;
-    let kind = work.artifact.kind;
     let _limits = LimitsOverride::new(
         pool,
         special_timeout(&work.artifact, request),
@@ -457,10 +559,10 @@ fn reduce_artifact(
         pool,
         target: &work.target,
         path,
-        timeout_artifact: matches!(kind, ArtifactKind::Timeout | ArtifactKind::SlowUnit),
+        timeout_artifact: work.is_timeout(),
         matching: request.matching,
         method: method(request, settings, &bytes),
-        failure: None,
+        failure: known,
         resume: std::fs::read(&work.artifact.partial)
             .ok()
             .filter(|partial| partial.len() < bytes.len()),
@@ -473,55 +575,6 @@ fn reduce_artifact(
         partial: Some(&partial),
     };
     super::reduce(&mut subject, job, settings, events)
-}
-
-/// The timeout an input fails by, when it is not the pool's: a slow unit's
-/// slow-unit threshold, and an AFL hang's instance's `exec_timeout` (unless
-/// `--timeout` is given).
-fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Option<Duration> {
-    match (&artifact.origin, artifact.kind) {
-        (_, ArtifactKind::SlowUnit) => Some(request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
-        (Origin::Afl(afl), ArtifactKind::Timeout) if request.timeout.is_none() => afl.exec_timeout,
-        _ => None,
-    }
-}
-
-/// The memory limit an input fails by, when it is not the pool's: an AFL++
-/// input's instance's `-m` (unless `--rss-limit-mb` is given). afl-fuzz
-/// runs the target under `RLIMIT_AS` of that size, where an allocation
-/// beyond it fails at once; the pool's RSS and single-allocation limits are
-/// the in-process equivalent, and an input that failed under 512 MB may not
-/// fail under the default 2 GB at all (or only after filling gigabytes).
-fn special_memory_limit(artifact: &Artifact, request: &FuzzRequest) -> Option<u64> {
-    match &artifact.origin {
-        Origin::Afl(afl) if request.rss_limit_mb.is_none() => afl.mem_limit_mb,
-        _ => None,
-    }
-}
-
-/// The limits one input is reduced under, when they are not the pool's: a
-/// slow unit fails by taking longer than the slow-unit threshold (and is
-/// reduced like a timeout, under probes); an AFL++ input by its campaign's
-/// timeout and memory limit. The pool's own limits come back on drop.
-struct LimitsOverride<'p> {
-    pool: &'p WorkerPool,
-    saved: (Duration, u64),
-}
-
-impl<'p> LimitsOverride<'p> {
-    fn new(pool: &'p WorkerPool, timeout: Option<Duration>, rss_limit_mb: Option<u64>) -> Self {
-        let saved = (pool.timeout(), pool.rss_limit_mb());
-        pool.set_timeout(timeout.unwrap_or(saved.0));
-        pool.set_rss_limit_mb(rss_limit_mb.unwrap_or(saved.1));
-        LimitsOverride { pool, saved }
-    }
-}
-
-impl Drop for LimitsOverride<'_> {
-    fn drop(&mut self) {
-        self.pool.set_timeout(self.saved.0);
-        self.pool.set_rss_limit_mb(self.saved.1);
-    }
 }
 
 /// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
@@ -577,8 +630,12 @@ impl Subject for ArtifactSubject<'_> {
     }
 
     fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error> {
-        let failure = minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
-            .map_err(artifact_error)?;
+        let failure = match self.failure.take() {
+            // Replayed before grouping: already reproduced.
+            Some(failure) => failure,
+            None => minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
+                .map_err(artifact_error)?,
+        };
         for _ in 0..minimize::REPRODUCE_RUNS {
             run.counters.add_test();
         }

@@ -1,0 +1,62 @@
+//! The limits one input is reduced under when they are not its pool's: a
+//! slow unit's threshold, an AFL++ input's campaign timeout and memory
+//! limit.
+
+use std::time::Duration;
+
+use super::{FuzzRequest, DEFAULT_SLOW_UNIT};
+use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::project::{Artifact, ArtifactKind, Origin};
+
+/// The timeout an input fails by, when it is not the pool's: a slow unit's
+/// slow-unit threshold, and an AFL hang's instance's `exec_timeout` (unless
+/// `--timeout` is given).
+pub(super) fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Option<Duration> {
+    match (&artifact.origin, artifact.kind) {
+        (_, ArtifactKind::SlowUnit) => Some(request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
+        (Origin::Afl(afl), ArtifactKind::Timeout) if request.timeout.is_none() => afl.exec_timeout,
+        _ => None,
+    }
+}
+
+/// The memory limit an input fails by, when it is not the pool's: an AFL++
+/// input's instance's `-m` (unless `--rss-limit-mb` is given). afl-fuzz
+/// runs the target under `RLIMIT_AS` of that size, where an allocation
+/// beyond it fails at once; the pool's RSS and single-allocation limits are
+/// the in-process equivalent, and an input that failed under 512 MB may not
+/// fail under the default 2 GB at all (or only after filling gigabytes).
+pub(super) fn special_memory_limit(artifact: &Artifact, request: &FuzzRequest) -> Option<u64> {
+    match &artifact.origin {
+        Origin::Afl(afl) if request.rss_limit_mb.is_none() => afl.mem_limit_mb,
+        _ => None,
+    }
+}
+
+/// The limits one input is reduced under, when they are not the pool's: a
+/// slow unit fails by taking longer than the slow-unit threshold (and is
+/// reduced like a timeout, under probes); an AFL++ input by its campaign's
+/// timeout and memory limit. The pool's own limits come back on drop.
+pub(super) struct LimitsOverride<'p> {
+    pool: &'p WorkerPool,
+    saved: (Duration, u64),
+}
+
+impl<'p> LimitsOverride<'p> {
+    pub(super) fn new(
+        pool: &'p WorkerPool,
+        timeout: Option<Duration>,
+        rss_limit_mb: Option<u64>,
+    ) -> Self {
+        let saved = (pool.timeout(), pool.rss_limit_mb());
+        pool.set_timeout(timeout.unwrap_or(saved.0));
+        pool.set_rss_limit_mb(rss_limit_mb.unwrap_or(saved.1));
+        LimitsOverride { pool, saved }
+    }
+}
+
+impl Drop for LimitsOverride<'_> {
+    fn drop(&mut self) {
+        self.pool.set_timeout(self.saved.0);
+        self.pool.set_rss_limit_mb(self.saved.1);
+    }
+}

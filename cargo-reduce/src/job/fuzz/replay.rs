@@ -1,0 +1,111 @@
+//! Replay before reducing: every input of a target that has inputs to
+//! reduce runs in the target's pool, and the failures are grouped by
+//! signature ([`crate::job::group`]), so that each distinct failure is
+//! reduced once, from its smallest input.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::{artifact_error, FuzzRequest, Work};
+use crate::error::Error;
+use crate::fuzz::minimize;
+use crate::fuzz::pool::{Failure, Signature, WorkerPool};
+use crate::job::group::{self, Member, Role};
+
+/// What replaying one input gave.
+pub(super) enum Replayed {
+    /// It failed, alike in every run.
+    Failed(Failure),
+    /// It cannot be reduced (it does not reproduce, is flaky, or its
+    /// target did not build): the reason, reported as its row.
+    Refused(Error),
+    /// An input with a minimized copy that no longer fails: nothing to
+    /// group it with, nothing to report.
+    Gone,
+}
+
+/// Replays `item` in `pool` under its own limits: an input to reduce
+/// [`minimize::REPRODUCE_RUNS`] times (it must fail alike in each), one
+/// with a minimized copy once (only its group is wanted).
+pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
+    let artifact = &item.artifact;
+    let bytes = match std::fs::read(&artifact.path) {
+        Ok(bytes) => bytes,
+        Err(_) if item.done => return Replayed::Gone,
+        Err(e) => {
+            return Replayed::Refused(Error::new(
+                crate::error::Exit::BadInput,
+                format!("cannot read artifact `{}`: {e}", artifact.path.display()),
+            ))
+        }
+    };
+    let _limits = LimitsOverride::new(
+        pool,
+        special_timeout(artifact, request),
+        special_memory_limit(artifact, request),
+    );
+    if item.done {
+        return match pool.run(&bytes).ok().and_then(|o| o.failure().cloned()) {
+            Some(failure) => Replayed::Failed(failure),
+            None => Replayed::Gone,
+        };
+    }
+    match minimize::reproduce(pool, &artifact.path, &bytes, item.is_timeout()) {
+        Ok(failure) => Replayed::Failed(failure),
+        Err(e) => Replayed::Refused(artifact_error(e)),
+    }
+}
+
+/// The groups of the replayed inputs.
+pub(super) struct Grouping {
+    /// Each input's role; `None` for inputs that did not fail.
+    pub roles: Vec<Option<Role>>,
+    /// Failing inputs without a minimized copy.
+    pub inputs: usize,
+    /// Distinct failures among them.
+    pub failures: usize,
+}
+
+/// Groups `work` by what replaying each gave: inputs of one binary whose
+/// failures match at `request.matching` form a group.
+pub(super) fn group(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    replayed: &[Replayed],
+    request: &FuzzRequest,
+) -> Grouping {
+    let mut index = Vec::new();
+    let mut members: Vec<Member<(PathBuf, Signature)>> = Vec::new();
+    for (i, item) in work.iter().enumerate() {
+        if let (Replayed::Failed(failure), Some(binary)) = (&replayed[i], binaries[i]) {
+            index.push(i);
+            members.push(Member {
+                key: (
+                    binary.to_path_buf(),
+                    request.matching.key(&failure.signature()),
+                ),
+                size: item.artifact.size,
+                name: item.name(),
+                done: item.done,
+            });
+        }
+    }
+    let pending: Vec<&Member<_>> = members.iter().filter(|m| !m.done).collect();
+    let failures = pending.iter().map(|m| &m.key).collect::<HashSet<_>>().len();
+    let mut roles = vec![None; work.len()];
+    for (m, role) in group::roles(&members, request.all, request.force)
+        .into_iter()
+        .enumerate()
+    {
+        roles[index[m]] = Some(match role {
+            Role::Duplicate { of } => Role::Duplicate { of: index[of] },
+            other => other,
+        });
+    }
+    Grouping {
+        roles,
+        inputs: pending.len(),
+        failures,
+    }
+}

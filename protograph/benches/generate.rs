@@ -32,7 +32,7 @@ fn main() {
     let mutations = 20_000u32;
     let start = Instant::now();
     for seed in 0..mutations {
-        size = protograph::mutate(&mut data, size, 4096, seed, &generator, |_, s, _| s);
+        size = protograph::mutate(&mut data, size, 4096, seed, &generator, |_, s, _| s).size;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

@@ -34,7 +34,7 @@ pub use error::Error;
 pub use gen::{Config, Generator};
 pub use learn::{learn, Learned, TestFile};
 pub use model::{Edge, Graph, SignatureVertex, Stats, TypeVertex, PRIMITIVES};
-pub use mutate::{crossover, mutate};
+pub use mutate::{crossover, mutate, Mutated, Mutation};
 pub use program::{Expr, Lit, Program, Stmt};
 
 #[cfg(feature = "cli")]

@@ -11,8 +11,12 @@
 //!     protograph::mutate(data, size, max_size, seed, generator(), |d, s, m| {
 //!         libfuzzer_sys::fuzzer_mutate(d, s, m)
 //!     })
+//!     .size
 //! });
 //! ```
+//!
+//! The AFL++ custom mutator (`protograph-afl`) calls the same function, with
+//! a splice of another queue entry as the fallback.
 
 use crate::gen::{Generator, Walk};
 use crate::program::{parse_program, Expr, Program, Stmt};
@@ -21,15 +25,52 @@ use crate::rng::Rng;
 /// Statements in a program made from nothing (an empty or unusable input).
 const FRESH_STATEMENTS: usize = 8;
 
-/// The mutations, chosen uniformly except for the libFuzzer share.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mutation {
+/// What one call of [`mutate`] did. The graph-guided mutations are chosen
+/// uniformly; `Fresh` and `Fallback` are the two ways around them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mutation {
+    /// A new statement at the end.
     Append,
+    /// A new statement at a random position.
     Insert,
+    /// A statement replaced by a new one.
     Replace,
+    /// A sub-expression replaced by a new value of its type.
     Regenerate,
+    /// A statement removed.
     Delete,
+    /// Up to four statements copied elsewhere.
     Duplicate,
+    /// A new program: the input held no usable statement.
+    Fresh,
+    /// The caller's fallback mutation (byte-level, or a splice).
+    Fallback,
+}
+
+impl Mutation {
+    /// A short lowercase name, safe in file names (AFL++ puts it in the
+    /// names of the inputs it keeps).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutation::Append => "append",
+            Mutation::Insert => "insert",
+            Mutation::Replace => "replace",
+            Mutation::Regenerate => "regenerate",
+            Mutation::Delete => "delete",
+            Mutation::Duplicate => "duplicate",
+            Mutation::Fresh => "fresh",
+            Mutation::Fallback => "fallback",
+        }
+    }
+}
+
+/// The result of [`mutate`]: the new size and the mutation applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mutated {
+    /// The size of the mutant, at the start of the buffer.
+    pub size: usize,
+    /// How it was made.
+    pub mutation: Mutation,
 }
 
 const MUTATIONS: [Mutation; 6] = [
@@ -42,10 +83,10 @@ const MUTATIONS: [Mutation; 6] = [
 ];
 
 /// Mutates the program in `data[..size]` in place and returns its new size,
-/// at most `max_size` (and `data.len()`). The result depends only on the
-/// input, `seed` and the generator. About one call in ten is handed to
-/// `fallback(data, size, max_size)` (libFuzzer's `fuzzer_mutate`), whose
-/// answer is returned as is.
+/// at most `max_size` (and `data.len()`), with the mutation applied. The
+/// result depends only on the input, `seed` and the generator. About one call
+/// in ten is handed to `fallback(data, size, max_size)` (libFuzzer's
+/// `fuzzer_mutate`), whose answer is returned as is.
 pub fn mutate(
     data: &mut [u8],
     size: usize,
@@ -53,22 +94,31 @@ pub fn mutate(
     seed: u32,
     generator: &Generator,
     fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
-) -> usize {
+) -> Mutated {
     let max_size = max_size.min(data.len());
     let size = size.min(max_size);
     let mut rng = Rng::new(u64::from(seed));
     if size > 0 && rng.chance(1, 10) {
-        return fallback(data, size, max_size).min(max_size);
+        let size = fallback(data, size, max_size).min(max_size);
+        return Mutated {
+            size,
+            mutation: Mutation::Fallback,
+        };
     }
     let mut program = parse_program(&String::from_utf8_lossy(&data[..size]));
-    if !program.stmts.iter().any(|s| matches!(s, Stmt::Def { .. })) {
+    let mutation = if !program.stmts.iter().any(|s| matches!(s, Stmt::Def { .. })) {
         program = generator.program(rng.next_u64(), FRESH_STATEMENTS);
+        Mutation::Fresh
     } else {
         let mutation = *rng.pick(&MUTATIONS);
         apply(generator, &mut rng, &mut program, mutation);
-    }
+        mutation
+    };
     program.renumber();
-    write_within(&mut program, data, max_size)
+    Mutated {
+        size: write_within(&mut program, data, max_size),
+        mutation,
+    }
 }
 
 /// Splices two programs for libFuzzer's `fuzz_crossover!`: a prefix of `a`
@@ -123,6 +173,8 @@ fn apply(generator: &Generator, rng: &mut Rng, program: &mut Program, mutation: 
             let to = rng.below(n + 1);
             program.stmts.splice(to..to, copy);
         }
+        // Not in MUTATIONS: `mutate` decides these before `apply`.
+        Mutation::Fresh | Mutation::Fallback => {}
     }
 }
 
@@ -194,7 +246,8 @@ mod tests {
             seed,
             &generator(),
             |_, size, _| size,
-        );
+        )
+        .size;
         assert!(n <= max_size);
         data.truncate(n);
         data
@@ -206,6 +259,26 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("try { var v0 = "), "{text}");
         assert_eq!(parse_program(&text).render(), text);
+    }
+
+    #[test]
+    fn reports_the_mutation_applied() {
+        let g = generator();
+        let input = g.program(5, 6).render().into_bytes();
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..200 {
+            let mut data = input.clone();
+            data.resize(4096, 0);
+            let out = mutate(&mut data, input.len(), 4096, seed, &g, |_, _, _| 7);
+            if out.mutation == Mutation::Fallback {
+                assert_eq!(out.size, 7);
+            }
+            seen.insert(out.mutation);
+        }
+        assert_eq!(seen.len(), MUTATIONS.len() + 1, "{seen:?}");
+        let mut empty = vec![0; 4096];
+        let fresh = mutate(&mut empty, 0, 4096, 1, &g, |_, s, _| s);
+        assert_eq!(fresh.mutation, Mutation::Fresh);
     }
 
     #[test]
@@ -254,7 +327,7 @@ mod tests {
             let mut data = input.clone();
             data.resize(input.len().max(max), 0);
             let size = input.len().min(max);
-            let n = mutate(&mut data, size, max, seed, &generator(), |_, s, _| s);
+            let n = mutate(&mut data, size, max, seed, &generator(), |_, s, _| s).size;
             prop_assert!(n <= max);
         }
     }

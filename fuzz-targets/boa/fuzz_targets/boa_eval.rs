@@ -23,19 +23,15 @@
 
 use std::sync::OnceLock;
 
-use boa_engine::{Context, Source};
+use boa_engine::Context;
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, fuzzer_mutate};
 use protograph::{Config, Generator, Graph};
 
+#[path = "../shared/script.rs"]
+mod script;
+
 /// The graph used unless `PROTOGRAPH_GRAPH` names another one.
 const LEARNED_GRAPH: &str = include_str!("../../../corpus/js/boa-learned.json");
-
-/// Loop iterations per loop before Boa throws a `RuntimeLimit` error.
-const LOOP_ITERATIONS: u64 = 100_000;
-/// Nested calls before Boa throws (its default is 512).
-const RECURSION: usize = 400;
-/// VM value-stack entries before Boa throws (its default is 10 * 1024).
-const STACK_SIZE: usize = 10 * 1024;
 
 /// The generator, or `None` when `PROTOGRAPH_MUTATOR=0`; built on first use.
 fn generator() -> Option<&'static Generator> {
@@ -70,22 +66,13 @@ fn new_context() -> Context {
     Context::default()
 }
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(source) = std::str::from_utf8(data) else {
-        return;
-    };
-    let mut context = new_context();
-    let limits = context.runtime_limits_mut();
-    limits.set_loop_iteration_limit(LOOP_ITERATIONS);
-    limits.set_recursion_limit(RECURSION);
-    limits.set_stack_size_limit(STACK_SIZE);
-    let _ = context.eval(Source::from_bytes(source));
-    let _ = context.run_jobs();
-});
+fuzz_target!(|data: &[u8]| script::run(new_context(), data));
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
     match generator() {
-        Some(generator) => protograph::mutate(data, size, max_size, seed, generator, fuzzer_mutate),
+        Some(generator) => {
+            protograph::mutate(data, size, max_size, seed, generator, fuzzer_mutate).size
+        }
         None => fuzzer_mutate(data, size, max_size),
     }
 });

@@ -11,4 +11,5 @@ mod file_mode_errors;
 mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;
+mod signatures;
 mod util;

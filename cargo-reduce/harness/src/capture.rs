@@ -2,8 +2,8 @@
 //! when the failure kills the process: the parent reads the note after the
 //! death and attributes it to the test that was running.
 //!
-//! * A panic hook stores the first panic's location and message (and prints
-//!   nothing). Any panic fails the test, even one the target catches itself,
+//! * A panic hook stores the first panic's location, message and call path
+//!   (and prints nothing). Any panic fails the test, even one the target catches itself,
 //!   because libfuzzer-sys's and afl.rs's hooks abort on every panic. Under
 //!   afl.rs's `fuzz_nohook!` only an escaping panic fails, so the hook keeps
 //!   the last one instead ([`keep_last_panic`]).
@@ -19,6 +19,7 @@ use crate::protocol::{
     panic_text, read_note, write_note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_BUSY, NOTE_MALLOC_LIMIT,
     NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
+use crate::trace;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 /// This worker's area in shared memory (or a private one when standalone).
@@ -45,6 +46,7 @@ pub fn install(area: *mut u8) {
         area
     };
     AREA.store(area, Ordering::Release);
+    trace::init();
     std::panic::set_hook(Box::new(|info| {
         let location = info
             .location()
@@ -67,7 +69,11 @@ pub fn install(area: *mut u8) {
                 Ordering::Relaxed,
             );
         }
-        note(NOTE_PANIC, 0, &panic_text(&location, &message));
+        note(
+            NOTE_PANIC,
+            0,
+            &panic_text(&location, &message, &trace::capture()),
+        );
     }));
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.

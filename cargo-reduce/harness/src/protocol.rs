@@ -25,7 +25,7 @@ use std::{io, os::raw::c_int};
 pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// First word of the shared memory, checked by workers.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
@@ -148,7 +148,7 @@ pub struct Note {
     pub kind: u32,
     /// Number attached to the note.
     pub arg: u64,
-    /// Text of the note (for panics `location\0message`).
+    /// Text of the note (for panics `panic_text`).
     pub text: Vec<u8>,
 }
 
@@ -192,21 +192,52 @@ pub unsafe fn read_note(area: *const u8) -> Option<Note> {
     Some(Note { kind, arg, text })
 }
 
-/// Joins a panic's location and message into note or event text.
-pub fn panic_text(location: &str, message: &str) -> Vec<u8> {
-    let mut text = Vec::with_capacity(location.len() + 1 + message.len());
+/// Joins a panic's location, message and call path (return addresses,
+/// innermost first, see `trace`) into note or event text: the number of
+/// addresses (one byte), the addresses (8 bytes each, little-endian), the
+/// location, NUL, the message. The addresses come first so that a note cut
+/// to its capacity loses only the end of the message.
+pub fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
+    let frames = &frames[..frames.len().min(u8::MAX as usize)];
+    let mut text = Vec::with_capacity(1 + frames.len() * 8 + location.len() + 1 + message.len());
+    text.push(frames.len() as u8);
+    for frame in frames {
+        text.extend_from_slice(&frame.to_le_bytes());
+    }
     text.extend_from_slice(location.as_bytes());
     text.push(0);
     text.extend_from_slice(message.as_bytes());
     text
 }
 
-/// Splits `panic_text` output back into (location, message).
-pub fn split_panic_text(text: &[u8]) -> (String, String) {
-    let cut = text.iter().position(|&b| b == 0).unwrap_or(text.len());
-    let location = String::from_utf8_lossy(&text[..cut]).into_owned();
-    let message = String::from_utf8_lossy(text.get(cut + 1..).unwrap_or(&[])).into_owned();
-    (location, message)
+/// A panic as `panic_text` wrote it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PanicText {
+    /// `file:line:column`, or empty.
+    pub location: String,
+    /// The message.
+    pub message: String,
+    /// Return addresses, innermost first.
+    pub frames: Vec<u64>,
+}
+
+/// Splits `panic_text` output back into its parts.
+pub fn split_panic_text(text: &[u8]) -> PanicText {
+    let count = text.first().map_or(0, |&n| n as usize);
+    let frames_end = (1 + count * 8).min(text.len());
+    let frames = text
+        .get(1..frames_end)
+        .unwrap_or(&[])
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect();
+    let rest = &text[frames_end..];
+    let cut = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    PanicText {
+        location: String::from_utf8_lossy(&rest[..cut]).into_owned(),
+        message: String::from_utf8_lossy(rest.get(cut + 1..).unwrap_or(&[])).into_owned(),
+        frames,
+    }
 }
 
 /// How the parent told a worker to run: parsed from `WORKER_ENV`.

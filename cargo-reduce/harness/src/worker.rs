@@ -10,7 +10,7 @@
 
 use crate::capture;
 use crate::protocol::{
-    control_size, Command, Event, Header, Mapping, WorkerArea, WorkerConfig,
+    control_size, panic_text, Command, Event, Header, Mapping, WorkerArea, WorkerConfig,
     FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED,
     SLOT_REJECTED, WORKER_ENV,
 };
@@ -63,7 +63,7 @@ fn initialize(target: &mut dyn Target) -> Result<(), Vec<u8>> {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.initialize()));
     match (capture::take_panic(), result) {
         (Some(text), _) => Err(text),
-        (None, Err(_)) => Err(b"\0init code panicked".to_vec()),
+        (None, Err(_)) => Err(panic_text("", "init code panicked", &[])),
         (None, Ok(())) => Ok(()),
     }
 }
@@ -82,7 +82,7 @@ fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
     match (panicked, result) {
         (Some(text), Err(_)) => Verdict::Failed(text),
         (Some(text), Ok(_)) if target.any_panic_fails() => Verdict::Failed(text),
-        (None, Err(_)) => Verdict::Failed(b"\0panicked".to_vec()),
+        (None, Err(_)) => Verdict::Failed(panic_text("", "panicked", &[])),
         (_, Ok(-1)) => Verdict::Rejected,
         (_, Ok(_)) => Verdict::Passed,
     }
@@ -117,8 +117,8 @@ pub(crate) fn standalone(
 }
 
 fn report_and_abort(what: &str, text: &[u8]) -> ! {
-    let (location, message) = crate::protocol::split_panic_text(text);
-    eprintln!("{what}: panicked at {location}:\n{message}");
+    let panic = crate::protocol::split_panic_text(text);
+    eprintln!("{what}: panicked at {}:\n{}", panic.location, panic.message);
     std::process::abort()
 }
 

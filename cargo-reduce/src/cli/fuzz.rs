@@ -136,7 +136,7 @@ fn note(row: &Row) -> String {
             let signature = done
                 .described
                 .as_ref()
-                .map_or_else(String::new, |d| d.failure.clone());
+                .map_or_else(String::new, |d| format!("[{}] {}", d.failure_id, d.failure));
             match done.stopped {
                 None => signature,
                 Some(reason) => format!("{signature} (stopped: {}, not 1-minimal)", reason.name()),

@@ -16,15 +16,6 @@ pub const AFL: StandIn = StandIn {
         ),
         ("build.rs", include_str!("../../harness/afl/build.rs")),
         ("src/lib.rs", include_str!("../../harness/afl/lib.rs")),
-        (
-            "src/protocol.rs",
-            include_str!("../../harness/src/protocol.rs"),
-        ),
-        ("src/worker.rs", include_str!("../../harness/src/worker.rs")),
-        (
-            "src/capture.rs",
-            include_str!("../../harness/src/capture.rs"),
-        ),
     ],
     versions: "0.8 to 0.18",
     supports: supported_version,

@@ -15,19 +15,11 @@ pub const LIBFUZZER_SYS: StandIn = StandIn {
     files: &[
         ("Cargo.toml", include_str!("../../harness/Cargo.toml.in")),
         ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
-        (
-            "src/protocol.rs",
-            include_str!("../../harness/src/protocol.rs"),
-        ),
-        ("src/worker.rs", include_str!("../../harness/src/worker.rs")),
-        (
-            "src/capture.rs",
-            include_str!("../../harness/src/capture.rs"),
-        ),
     ],
     versions: "0.4.x",
     supports: supported_version,
-    rustflags: "--cfg fuzzing -Cdebug-assertions -Coverflow-checks",
+    rustflags:
+        "--cfg fuzzing -Cdebug-assertions -Coverflow-checks -Cdebuginfo=limited -Cstrip=none",
     release: true,
 };
 
@@ -64,8 +56,7 @@ mod tests {
             .map(|e| format!("src/{}", e.unwrap().file_name().to_string_lossy()))
             .collect();
         let mut shipped: Vec<String> = LIBFUZZER_SYS
-            .files
-            .iter()
+            .all_files()
             .map(|f| f.0.to_string())
             .filter(|f| f.starts_with("src/"))
             .collect();

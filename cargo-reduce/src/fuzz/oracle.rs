@@ -4,9 +4,11 @@
 //!
 //! "The same way" is a [`Signature`] comparison at a chosen [`MatchLevel`]:
 //! by default the kind (panic, signal, timeout, out of memory…) and, for
-//! panics, the location and the message with numbers and addresses blanked
-//! out. Without it, ddmin happily slips from one bug to another that a
-//! shorter input reaches (the `two_panics` demo target is such a trap).
+//! panics, the location and the call path in the user's code. Without it,
+//! ddmin happily slips from one bug to another that a shorter input
+//! reaches (the `two_panics` demo target is such a trap). The message is
+//! not compared by default: one that quotes the input (a `{:?}` of a
+//! token, a serde error naming a value) changes with every smaller input.
 
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
@@ -21,8 +23,12 @@ pub enum MatchLevel {
     Kind,
     /// The same kind, and for panics the same `file:line:column`.
     Location,
-    /// The same kind, location and normalized panic message.
+    /// The same kind, location and call path: the top functions of the
+    /// user's code on the stack.
     #[default]
+    Stack,
+    /// The same kind, location, call path and panic message (numbers,
+    /// addresses and quoted input blanked).
     Message,
 }
 
@@ -41,6 +47,11 @@ impl MatchLevel {
                 .location
                 .clone()
                 .filter(|_| self >= MatchLevel::Location),
+            call_path: if self >= MatchLevel::Stack {
+                signature.call_path.clone()
+            } else {
+                Vec::new()
+            },
             message: signature
                 .message
                 .clone()
@@ -131,10 +142,15 @@ mod tests {
     use crate::fuzz::pool::FailureKind;
 
     fn panic_at(location: &str, message: &str) -> Signature {
+        panic_from(location, message, &["demo::parse", "demo::run"])
+    }
+
+    fn panic_from(location: &str, message: &str, call_path: &[&str]) -> Signature {
         Failure {
             kind: FailureKind::Panic,
             message: Some(message.into()),
             location: Some(location.into()),
+            call_path: call_path.iter().map(|s| s.to_string()).collect(),
         }
         .signature()
     }
@@ -144,11 +160,13 @@ mod tests {
         let expected = panic_at("src/a.rs:3:5", "index 7 out of range");
         let renumbered = panic_at("src/a.rs:3:5", "index 2 out of range");
         let other_message = panic_at("src/a.rs:3:5", "slice too short");
+        let other_caller = panic_from("src/a.rs:3:5", "index 7 out of range", &["demo::b"]);
         let elsewhere = panic_at("src/b.rs:9:1", "index 7 out of range");
         let abort = Failure {
             kind: FailureKind::Signal(6),
             message: None,
             location: None,
+            call_path: Vec::new(),
         }
         .signature();
         assert!(
@@ -156,6 +174,9 @@ mod tests {
             "numbers are normalized"
         );
         assert!(!MatchLevel::Message.matches(&expected, &other_message));
+        assert!(MatchLevel::Stack.matches(&expected, &other_message));
+        assert!(!MatchLevel::Stack.matches(&expected, &other_caller));
+        assert!(MatchLevel::Location.matches(&expected, &other_caller));
         assert!(MatchLevel::Location.matches(&expected, &other_message));
         assert!(!MatchLevel::Location.matches(&expected, &elsewhere));
         assert!(MatchLevel::Kind.matches(&expected, &elsewhere));

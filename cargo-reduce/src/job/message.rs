@@ -37,6 +37,8 @@ pub enum Message<'a> {
         target: &'a str,
         /// The failure's signature.
         failure: &'a str,
+        /// The short id of what `--match` compares of it.
+        failure_id: &'a str,
     },
     /// The inputs were replayed and grouped by failure: `inputs` failing
     /// inputs, `failures` distinct signatures among them.
@@ -55,6 +57,8 @@ pub enum Message<'a> {
         target: &'a str,
         /// The failure's signature.
         failure: &'a str,
+        /// The short id of what `--match` compares of it.
+        failure_id: &'a str,
         /// The input its group is reduced from, or already was.
         same_as: &'a Path,
     },
@@ -275,6 +279,8 @@ pub struct ArtifactFields<'a> {
     pub target: &'a str,
     /// The failure's signature.
     pub failure: &'a str,
+    /// The short id of what `--match` compares of it.
+    pub failure_id: &'a str,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<&'a str>,
     /// Wall time of each phase.

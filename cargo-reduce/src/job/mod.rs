@@ -182,6 +182,8 @@ pub struct Described {
     pub target: String,
     /// The failure's signature.
     pub failure: String,
+    /// The short id of what `--match` compares of it.
+    pub failure_id: String,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
 }
@@ -327,6 +329,7 @@ pub fn reduce(
         artifact: described.as_ref().map(|d| ArtifactFields {
             target: &d.target,
             failure: &d.failure,
+            failure_id: &d.failure_id,
             debug: d.debug.as_deref(),
             phases,
         }),

@@ -8,14 +8,36 @@ use std::path::Path;
 use super::error::{io_error, BuildError};
 use super::lockfile::{existing_lock, non_registry_source, registry_versions};
 
+/// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
+/// worker, what a failure records, its call path, and the protocol.
+pub const SHARED_FILES: &[(&str, &str)] = &[
+    (
+        "src/protocol.rs",
+        include_str!("../../../harness/src/protocol.rs"),
+    ),
+    (
+        "src/worker.rs",
+        include_str!("../../../harness/src/worker.rs"),
+    ),
+    (
+        "src/capture.rs",
+        include_str!("../../../harness/src/capture.rs"),
+    ),
+    (
+        "src/trace.rs",
+        include_str!("../../../harness/src/trace.rs"),
+    ),
+];
+
 /// A stand-in crate, shipped inside cargo-reduce as source.
 #[derive(Debug)]
 pub struct StandIn {
     /// The crate it replaces (`libfuzzer-sys`).
     pub package: &'static str,
-    /// Its files, relative to its directory. `@VERSION@` in `Cargo.toml`
-    /// becomes the locked version, so cargo's patch replaces exactly the
-    /// locked package and re-resolves nothing else.
+    /// Its own files, relative to its directory (beside [`SHARED_FILES`]).
+    /// `@VERSION@` in `Cargo.toml` becomes the locked version, so cargo's
+    /// patch replaces exactly the locked package and re-resolves nothing
+    /// else.
     pub files: &'static [(&'static str, &'static str)],
     /// The versions it implements, as users read them (`0.4.x`).
     pub versions: &'static str,
@@ -51,10 +73,15 @@ impl StandIn {
         }
     }
 
+    /// Every file of the stand-in: its own and the shared modules.
+    pub fn all_files(&self) -> impl Iterator<Item = &(&'static str, &'static str)> {
+        self.files.iter().chain(SHARED_FILES)
+    }
+
     /// Writes the stand-in into `dir` as version `version`. Files whose
     /// content is unchanged are left alone, so cargo does not rebuild.
     pub fn write(&self, dir: &Path, version: &str) -> Result<(), BuildError> {
-        for (name, content) in self.files {
+        for (name, content) in self.all_files() {
             let content = match *name {
                 "Cargo.toml" => content.replace("@VERSION@", version),
                 _ => content.to_string(),

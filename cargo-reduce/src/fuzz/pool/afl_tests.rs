@@ -121,7 +121,7 @@ fn byte_targets_fail_like_under_afl() {
     assert_eq!(run("bytes", b"BUG"), "passed");
     assert_eq!(
         run("bytes", b"BUG\x07xyz"),
-        "panic at src/bin/bytes.rs:8:13: bug _ at _"
+        "panic at src/bin/bytes.rs:8:13: bug _ at _ (in bytes::main::{{closure}})"
     );
     assert_eq!(run("untyped", b"A"), "passed");
     let outcome = pool("untyped").run(b"ABC").unwrap();
@@ -131,12 +131,15 @@ fn byte_targets_fail_like_under_afl() {
     );
     assert_eq!(
         run("direct", b"DIRECT"),
-        "panic at src/bin/direct.rs:8:13: direct"
+        "panic at src/bin/direct.rs:8:13: direct (in direct::main::{{closure}})"
     );
-    assert_eq!(run("gated", b"G"), "panic at src/bin/gated.rs:5:13: gated");
+    assert_eq!(
+        run("gated", b"G"),
+        "panic at src/bin/gated.rs:5:13: gated (in gated::main::{{closure}})"
+    );
     assert_eq!(
         run("example_target", b"X"),
-        "panic at examples/example_target.rs:5:13: example"
+        "panic at examples/example_target.rs:5:13: example (in example_target::main::{{closure}})"
     );
 }
 
@@ -144,17 +147,17 @@ fn byte_targets_fail_like_under_afl() {
 fn the_hook_makes_every_panic_a_crash_and_nohook_only_escaping_ones() {
     assert_eq!(
         run("hooked_catch", b"C"),
-        "panic at src/bin/hooked_catch.rs:6:54: caught inside"
+        "panic at src/bin/hooked_catch.rs:6:54: caught inside (in hooked_catch::main::{{closure}}::{{closure}} ← hooked_catch::main::{{closure}})"
     );
     assert_eq!(run("nohook", b"C"), "passed");
     assert_eq!(
         run("nohook", b"E"),
-        "panic at src/bin/nohook.rs:10:13: escaped"
+        "panic at src/bin/nohook.rs:10:13: escaped (in nohook::main::{{closure}})"
     );
     // A caught panic before the escaping one: the escaping one is reported.
     assert_eq!(
         run("nohook", b"CE"),
-        "panic at src/bin/nohook.rs:10:13: escaped"
+        "panic at src/bin/nohook.rs:10:13: escaped (in nohook::main::{{closure}})"
     );
 }
 
@@ -181,7 +184,7 @@ fn typed_inputs_are_decoded_with_arbitrary_and_shown() {
     assert!(crash.failure().is_some(), "expected a crash for {debug}");
     assert_eq!(
         crash.failure().unwrap().signature().to_string(),
-        "panic at src/bin/typed.rs:25:25: scale by _ overflows"
+        "panic at src/bin/typed.rs:25:25: scale by _ overflows (in typed::main::{{closure}})"
     );
     assert!(debug.contains("Scale"), "{debug}");
     // Too short to decode: afl.rs skips the input.

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::affinity;
+use super::call_path::Symbolizer;
 use super::error::PoolError;
 use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
 use super::shm::{Batch, RoundParams, SharedMemory};
@@ -45,6 +46,8 @@ pub(crate) struct Crew {
     keeper: affinity::Keeper,
     /// A running estimate of one test's time, from the rounds so far.
     pub(super) test_time: Duration,
+    /// Names the call paths of the target's panics.
+    pub(super) symbols: Symbolizer,
 }
 
 impl Crew {
@@ -78,6 +81,7 @@ impl Crew {
             first_worker_core: None,
             keeper: affinity::Keeper::new(),
             test_time: Duration::ZERO,
+            symbols: Symbolizer::new(binary),
         };
         crew.ensure_all()?;
         crew.typed = crew.workers.iter().flatten().any(|w| w.typed);

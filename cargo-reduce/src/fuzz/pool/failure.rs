@@ -1,6 +1,6 @@
 //! What a failing test did ([`Failure`]), how a dead worker's exit status and
 //! note become one, and the [`Signature`] that tells whether two failures are
-//! the same bug.
+//! the same bug: one definition for reduction, grouping and reports.
 
 use std::fmt;
 use std::os::unix::process::ExitStatusExt;
@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use rustix::process::Signal;
 
+use super::call_path::Symbolizer;
 use super::protocol::{
     split_panic_text, Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
 };
@@ -40,17 +41,24 @@ pub struct Failure {
     pub message: Option<String>,
     /// Where it panicked: `file:line:column`.
     pub location: Option<String>,
+    /// For a panic, the top functions of the user's code on the stack,
+    /// innermost first (see [`call_path`](super::call_path)).
+    pub call_path: Vec<String>,
 }
 
 /// What makes two failures "the same bug": the kind, and for panics the
-/// location plus the message with numbers and hex addresses blanked out (an
-/// index or a pointer in the message changes as the input shrinks).
+/// location, the call path in the user's code, and the message with
+/// numbers, hex addresses and quoted input blanked out (an index or a
+/// pointer in the message changes as the input shrinks). How much of it
+/// must match is the caller's choice (`MatchLevel`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Signature {
     /// How it failed.
     pub kind: FailureKind,
     /// Panic location, as is.
     pub location: Option<String>,
+    /// The top functions of the user's code, innermost first (panics).
+    pub call_path: Vec<String>,
     /// Panic message, normalized by [`normalize_message`].
     pub message: Option<String>,
 }
@@ -61,16 +69,19 @@ impl Failure {
             kind,
             message: Some(message.into()),
             location: None,
+            call_path: Vec::new(),
         }
     }
 
-    /// A panic from its `panic_text` (location, NUL, message).
-    pub(crate) fn from_panic_text(text: &[u8]) -> Self {
-        let (location, message) = split_panic_text(text);
+    /// A panic from its `panic_text`; its return addresses are named by
+    /// `symbols` (without one, the call path stays empty).
+    pub(crate) fn from_panic_text(text: &[u8], symbols: Option<&mut Symbolizer>) -> Self {
+        let panic = split_panic_text(text);
         Failure {
             kind: FailureKind::Panic,
-            message: Some(message),
-            location: (!location.is_empty()).then_some(location),
+            message: Some(panic.message),
+            location: (!panic.location.is_empty()).then_some(panic.location),
+            call_path: symbols.map_or_else(Vec::new, |s| s.call_path(&panic.frames)),
         }
     }
 
@@ -80,6 +91,11 @@ impl Failure {
         Signature {
             kind: self.kind,
             location: self.location.clone().filter(|_| panic),
+            call_path: if panic {
+                self.call_path.clone()
+            } else {
+                Vec::new()
+            },
             message: self
                 .message
                 .as_deref()
@@ -99,15 +115,33 @@ impl fmt::Display for Failure {
     }
 }
 
+impl Signature {
+    /// A short id of this signature (8 hex digits), the same on every
+    /// machine and build: it hashes what [`Display`](fmt::Display) shows,
+    /// where locations in dependencies are read from the crate on.
+    pub fn id(&self) -> String {
+        let hash = xxhash_rust::xxh3::xxh3_64(self.to_string().as_bytes());
+        format!("{:08x}", hash >> 32)
+    }
+}
+
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            FailureKind::Panic => write!(
-                f,
-                "panic at {}: {}",
-                self.location.as_deref().map_or("?", short_location),
-                self.message.as_deref().unwrap_or("")
-            ),
+            FailureKind::Panic => {
+                write!(
+                    f,
+                    "panic at {}",
+                    self.location.as_deref().map_or("?", short_location)
+                )?;
+                if let Some(message) = &self.message {
+                    write!(f, ": {message}")?;
+                }
+                if !self.call_path.is_empty() {
+                    write!(f, " (in {})", self.call_path.join(" ← "))?;
+                }
+                Ok(())
+            }
             FailureKind::StackOverflow => f.write_str("stack overflow"),
             FailureKind::Oom => f.write_str("out of memory"),
             FailureKind::Timeout => f.write_str("timeout"),
@@ -190,11 +224,12 @@ pub(crate) enum KillReason {
 
 /// The failure of the test a worker was running when it died, or `None` if
 /// the death says nothing about that test (the parent killed it for a reason
-/// unrelated to the input).
+/// unrelated to the input). A panic's call path is named by `symbols`.
 pub(crate) fn classify_death(
     reason: Option<KillReason>,
     note: Option<&Note>,
     status: ExitStatus,
+    symbols: &mut Symbolizer,
 ) -> Option<Failure> {
     match reason {
         Some(KillReason::Stale | KillReason::Shutdown) => return None,
@@ -210,7 +245,7 @@ pub(crate) fn classify_death(
         }
         None => {}
     }
-    if let Some(failure) = note.and_then(failure_from_note) {
+    if let Some(failure) = note.and_then(|note| failure_from_note(note, symbols)) {
         return Some(failure);
     }
     Some(match (status.signal(), status.code()) {
@@ -226,9 +261,9 @@ pub(crate) fn classify_death(
     })
 }
 
-fn failure_from_note(note: &Note) -> Option<Failure> {
+fn failure_from_note(note: &Note, symbols: &mut Symbolizer) -> Option<Failure> {
     let failure = match note.kind {
-        NOTE_PANIC => Failure::from_panic_text(&note.text),
+        NOTE_PANIC => Failure::from_panic_text(&note.text, Some(symbols)),
         NOTE_STACK_OVERFLOW => Failure::new(FailureKind::StackOverflow, "stack overflow"),
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,
@@ -271,6 +306,7 @@ pub fn signal_name(signal: i32) -> String {
 mod tests {
     use super::*;
     use crate::fuzz::pool::protocol::panic_text;
+    use std::path::Path;
 
     #[test]
     fn locations_read_from_the_crate_or_the_library_on() {
@@ -316,12 +352,45 @@ mod tests {
 
     #[test]
     fn panic_signature_keeps_location_and_blanks_values() {
-        let one = Failure::from_panic_text(&panic_text("src/a.rs:3:5", "bad 12"));
-        let two = Failure::from_panic_text(&panic_text("src/a.rs:3:5", "bad 999"));
-        let elsewhere = Failure::from_panic_text(&panic_text("src/a.rs:4:5", "bad 12"));
+        let panic = |location, message| {
+            Failure::from_panic_text(&panic_text(location, message, &[0x1234]), None)
+        };
+        let one = panic("src/a.rs:3:5", "bad 12");
+        let two = panic("src/a.rs:3:5", "bad 999");
+        let elsewhere = panic("src/a.rs:4:5", "bad 12");
         assert_eq!(one.signature(), two.signature());
         assert_ne!(one.signature(), elsewhere.signature());
         assert_eq!(one.signature().to_string(), "panic at src/a.rs:3:5: bad _");
+    }
+
+    #[test]
+    fn panic_text_round_trips() {
+        let text = panic_text("src/a.rs:3:5", "bad\0 12", &[1, u64::MAX]);
+        let panic = split_panic_text(&text);
+        assert_eq!(panic.location, "src/a.rs:3:5");
+        assert_eq!(panic.message, "bad\0 12", "a NUL in the message stays");
+        assert_eq!(panic.frames, [1, u64::MAX]);
+        let cut = split_panic_text(&text[..5]);
+        assert_eq!((cut.frames.len(), cut.location.as_str()), (0, ""));
+    }
+
+    #[test]
+    fn ids_are_short_and_follow_the_signature() {
+        let failure = |call_path: &[&str]| Failure {
+            kind: FailureKind::Panic,
+            message: Some("bad 1".into()),
+            location: Some("src/a.rs:3:5".into()),
+            call_path: call_path.iter().map(|s| s.to_string()).collect(),
+        };
+        let a = failure(&["demo::helper", "demo::header"]).signature();
+        let b = failure(&["demo::helper", "demo::body"]).signature();
+        assert_eq!(
+            a.to_string(),
+            "panic at src/a.rs:3:5: bad _ (in demo::helper ← demo::header)"
+        );
+        assert_eq!(a.id().len(), 8);
+        assert_eq!(a.id(), a.clone().id());
+        assert_ne!(a.id(), b.id());
     }
 
     #[test]
@@ -333,31 +402,39 @@ mod tests {
 
     #[test]
     fn parent_kill_reasons_win_over_the_signal() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
         let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
         let timeout = classify_death(
             Some(KillReason::Timeout(Duration::from_secs(1))),
             None,
             killed,
+            &mut symbols,
         );
         assert_eq!(timeout.map(|f| f.kind), Some(FailureKind::Timeout));
-        assert_eq!(classify_death(Some(KillReason::Stale), None, killed), None);
-        let plain = classify_death(None, None, killed).map(|f| f.kind);
+        assert_eq!(
+            classify_death(Some(KillReason::Stale), None, killed, &mut symbols),
+            None
+        );
+        let plain = classify_death(None, None, killed, &mut symbols).map(|f| f.kind);
         assert_eq!(plain, Some(FailureKind::Signal(Signal::KILL.as_raw())));
     }
 
     #[test]
     fn notes_explain_signals() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
         let aborted = ExitStatus::from_raw(Signal::ABORT.as_raw());
         let note = Note {
             kind: NOTE_MALLOC_LIMIT,
             arg: 1 << 32,
             text: Vec::new(),
         };
-        let failure = classify_death(None, Some(&note), aborted).unwrap();
+        let failure = classify_death(None, Some(&note), aborted, &mut symbols).unwrap();
         assert_eq!(failure.kind, FailureKind::Oom);
         let exited = ExitStatus::from_raw(7 << 8);
         assert_eq!(
-            classify_death(None, None, exited).unwrap().kind,
+            classify_death(None, None, exited, &mut symbols)
+                .unwrap()
+                .kind,
             FailureKind::Exit(7)
         );
     }

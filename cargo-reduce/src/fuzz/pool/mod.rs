@@ -15,6 +15,7 @@
 mod affinity;
 #[cfg(test)]
 mod afl_tests;
+mod call_path;
 mod crew;
 mod decoder;
 mod error;

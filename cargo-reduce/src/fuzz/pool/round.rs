@@ -188,7 +188,8 @@ impl<'a> Round<'a> {
                 } if generation == self.crew.generation => {
                     let index = index as usize;
                     if index < self.outcomes.len() {
-                        self.record(index, Outcome::Failed(Failure::from_panic_text(&text)));
+                        let failure = Failure::from_panic_text(&text, Some(&mut self.crew.symbols));
+                        self.record(index, Outcome::Failed(failure));
                     }
                 }
                 Event::Idle { generation } if generation == self.crew.generation => {
@@ -313,7 +314,8 @@ impl<'a> Round<'a> {
             let moved_on = timed_out && self.watch[slot].current != current as u64;
             if unresolved && !moved_on {
                 let note = self.crew.shm.note(slot);
-                if let Some(failure) = classify_death(kill_reason, note.as_ref(), status) {
+                let symbols = &mut self.crew.symbols;
+                if let Some(failure) = classify_death(kill_reason, note.as_ref(), status, symbols) {
                     self.record(index, Outcome::Failed(failure));
                 }
             }

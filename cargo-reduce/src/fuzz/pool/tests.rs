@@ -113,7 +113,7 @@ fn raw_bytes_panic_has_location_message_and_signature() {
     assert_eq!(failure.signature(), other.failure().unwrap().signature());
     assert_eq!(
         failure.signature().to_string(),
-        "panic at fuzz_targets/bytes_panic.rs:7:9: boom after _ bytes at 0x_"
+        "panic at fuzz_targets/bytes_panic.rs:7:9: boom after _ bytes at 0x_ (in bytes_panic::_::__libfuzzer_sys_run)"
     );
 }
 

@@ -211,7 +211,7 @@ impl Worker {
             ))),
             Event::InitFailed { text } => {
                 self.reap(KillReason::Shutdown);
-                Err(PoolError::InitFailed(Failure::from_panic_text(&text)))
+                Err(PoolError::InitFailed(Failure::from_panic_text(&text, None)))
             }
             other => Err(PoolError::Protocol(format!("unexpected event {other:?}"))),
         }

@@ -359,6 +359,7 @@ fn discovers_the_repository_s_fuzz_targets() {
             "endless_loop",
             "huge_alloc",
             "stack_overflow",
+            "two_callers",
             "two_panics",
             "typed_arbitrary",
             "typed_query"

@@ -302,11 +302,15 @@ pub fn run(
                 if item.done {
                     continue;
                 }
-                let failure = known[i].as_ref().map(|f| f.signature().to_string());
+                let (failure, id) = known[i]
+                    .as_ref()
+                    .map(|f| named(f, request.matching))
+                    .unwrap_or_default();
                 events.emit(&Message::ArtifactDuplicate {
                     path: &item.artifact.path,
                     target: &item.target,
-                    failure: failure.as_deref().unwrap_or_default(),
+                    failure: &failure,
+                    failure_id: &id,
                     same_as: &work[of].artifact.path,
                 });
                 summary.duplicates.push((item.name(), work[of].name()));
@@ -639,10 +643,12 @@ impl Subject for ArtifactSubject<'_> {
         for _ in 0..minimize::REPRODUCE_RUNS {
             run.counters.add_test();
         }
+        let (text, id) = named(&failure, self.matching);
         run.emit(&Message::ArtifactReproduced {
             path: self.path,
             target: self.target,
-            failure: &failure.signature().to_string(),
+            failure: &text,
+            failure_id: &id,
         });
         self.failure = Some(failure);
         Ok(())
@@ -683,12 +689,21 @@ impl Subject for ArtifactSubject<'_> {
     }
 
     fn describe(&self, reduced: &[u8]) -> Option<Described> {
+        let (failure, failure_id) = named(self.failure(), self.matching);
         Some(Described {
             target: self.target.to_string(),
-            failure: self.failure().signature().to_string(),
+            failure,
+            failure_id,
             debug: self.pool.debug_format(reduced).ok().flatten(),
         })
     }
+}
+
+/// A failure as reports name it: its signature, and the short id of what
+/// `matching` compares of it (the same for every input of its group).
+fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
+    let signature = failure.signature();
+    (signature.to_string(), matching.key(&signature).id())
 }
 
 fn artifact_error(e: ArtifactError) -> Error {

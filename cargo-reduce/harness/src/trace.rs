@@ -1,0 +1,112 @@
+//! The call path of a panic: the return addresses on the panicking thread's
+//! stack, as offsets into the target binary, so that the parent (which has
+//! the binary and its debug information) can name the functions. Naming
+//! them here would cost a symbolizer in every worker and milliseconds per
+//! panic; unwinding costs microseconds, and the parent names each address
+//! once.
+//!
+//! The stack is walked with the unwinder that Rust's panics use already
+//! (`_Unwind_Backtrace`, from libgcc_s or libunwind, which std links), so
+//! the stand-in needs no new dependency in the user's lock file.
+
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Most return addresses kept: the panic machinery takes about ten frames,
+/// the rest is the user's code, of which the parent keeps the top few.
+pub const MAX_FRAMES: usize = 40;
+
+/// The binary's load bias (0 for a non-PIE executable): an address minus
+/// it is the binary's own virtual address, which the debug information uses.
+static BIAS: AtomicU64 = AtomicU64::new(0);
+/// The binary's loaded addresses, [LOW, HIGH): frames outside (libc, the
+/// unwinder, the vDSO) are left out.
+static LOW: AtomicU64 = AtomicU64::new(0);
+static HIGH: AtomicU64 = AtomicU64::new(0);
+
+#[repr(C)]
+struct UnwindContext {
+    _private: [u8; 0],
+}
+
+type TraceFn = extern "C" fn(*mut UnwindContext, *mut c_void) -> c_int;
+
+/// `_URC_NO_REASON`: go on walking.
+const URC_NO_REASON: c_int = 0;
+/// `_URC_FAILURE`: stop walking (the buffer is full).
+const URC_FAILURE: c_int = 9;
+
+extern "C" {
+    fn _Unwind_Backtrace(trace: TraceFn, arg: *mut c_void) -> c_int;
+    fn _Unwind_GetIP(context: *mut UnwindContext) -> usize;
+}
+
+/// Finds where the binary is loaded. Call once, before the first test.
+pub fn init() {
+    // SAFETY: `first_object` only reads the header dl_iterate_phdr passes.
+    unsafe { libc::dl_iterate_phdr(Some(first_object), std::ptr::null_mut()) };
+}
+
+/// Notes the load bias and address range of the first object
+/// `dl_iterate_phdr` reports, which is the main program.
+// The ELF fields are u32 on 32-bit targets: `u64::from` is for them.
+#[allow(clippy::useless_conversion)]
+unsafe extern "C" fn first_object(
+    info: *mut libc::dl_phdr_info,
+    _size: usize,
+    _data: *mut c_void,
+) -> c_int {
+    // SAFETY: dl_iterate_phdr passes a valid info and its program headers.
+    let info = unsafe { &*info };
+    let headers = unsafe { std::slice::from_raw_parts(info.dlpi_phdr, info.dlpi_phnum.into()) };
+    let loads = headers.iter().filter(|h| h.p_type == libc::PT_LOAD);
+    let low = loads.clone().map(|h| u64::from(h.p_vaddr)).min();
+    let high = loads
+        .map(|h| u64::from(h.p_vaddr) + u64::from(h.p_memsz))
+        .max();
+    let bias = u64::from(info.dlpi_addr);
+    let (low, high) = (low.unwrap_or(0), high.unwrap_or(0));
+    BIAS.store(bias, Ordering::Relaxed);
+    LOW.store(bias + low, Ordering::Relaxed);
+    HIGH.store(bias + high, Ordering::Relaxed);
+    1 // The first object is enough.
+}
+
+/// The frames walked so far.
+struct Walk {
+    frames: [u64; MAX_FRAMES],
+    len: usize,
+}
+
+/// The return addresses of the calling thread's stack, innermost first,
+/// as offsets into the binary (at most [`MAX_FRAMES`]). Without [`init`],
+/// none.
+pub fn capture() -> Vec<u64> {
+    if HIGH.load(Ordering::Relaxed) == 0 {
+        return Vec::new();
+    }
+    let mut walk = Walk {
+        frames: [0; MAX_FRAMES],
+        len: 0,
+    };
+    // SAFETY: `on_frame` gets `walk` back as its argument and only writes
+    // within its buffer.
+    unsafe { _Unwind_Backtrace(on_frame, (&mut walk as *mut Walk).cast()) };
+    walk.frames[..walk.len].to_vec()
+}
+
+extern "C" fn on_frame(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
+    // SAFETY: `capture` passes its `Walk`; the unwinder passes a live context.
+    let walk = unsafe { &mut *arg.cast::<Walk>() };
+    let ip = unsafe { _Unwind_GetIP(context) } as u64;
+    let in_binary = (LOW.load(Ordering::Relaxed)..HIGH.load(Ordering::Relaxed)).contains(&ip);
+    if in_binary {
+        walk.frames[walk.len] = ip - BIAS.load(Ordering::Relaxed);
+        walk.len += 1;
+    }
+    if walk.len == MAX_FRAMES {
+        URC_FAILURE
+    } else {
+        URC_NO_REASON
+    }
+}

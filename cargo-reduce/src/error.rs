@@ -34,6 +34,10 @@ pub enum Exit {
     /// The environment is unusable: the temporary directory cannot be
     /// written (TMPDIR), or a test removed cargo-reduce's own files.
     Environment = 10,
+    /// `cargo reduce ci` found a failure the ledger does not have.
+    NewFailures = 11,
+    /// `cargo reduce ci --fail-on known` found failures, all in the ledger.
+    KnownFailures = 12,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
 }
@@ -70,6 +74,8 @@ Exit codes:
     8  the fuzz crate does not build against the stand-in
     9  another cargo-reduce run is writing the same output
    10  the environment is unusable: TMPDIR cannot be written, or a test removed cargo-reduce's files
+   11  ci: a new failure (not in the regression ledger)
+   12  ci --fail-on known: failures, all of them in the ledger
   130  interrupted; the best result so far was written";
 
 /// An error for the user: one line, and the exit status it ends with.

@@ -4,6 +4,8 @@
 
 mod afl_mode;
 mod afl_mode_errors;
+mod ci_mode;
+mod ci_mode_errors;
 mod faults;
 mod faults_fuzz;
 mod file_mode;

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::options::{parse_seconds, ReduceOptions};
+use super::options::{parse_seconds, FailureOptions, ReduceOptions, SelectOptions};
 use super::report::Reporter;
+use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::minimize::Effort;
-use crate::fuzz::oracle::MatchLevel;
 use crate::job::fuzz::{FuzzRequest, Row, Summary};
 use crate::job::LangChoice;
 use crate::syntax::Strategy;
@@ -24,19 +24,9 @@ pub struct FuzzArgs {
     /// one that has no `minimized-from-*` copy yet].
     #[arg(value_name = "ARTIFACT")]
     pub artifacts: Vec<PathBuf>,
-    /// Path to Cargo.toml (of the project or of its fuzz crate).
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// Fuzz crate(s) to work on.
-    #[arg(short, long, value_name = "SPEC")]
-    pub package: Vec<String>,
-    /// Only this fuzz target (inferred from an artifact's directory).
-    #[arg(long, value_name = "NAME")]
-    pub target: Option<String>,
-    /// An afl-fuzz output directory (its `-o`) to take crashes and hangs
-    /// from, besides those found in the project (repeatable).
-    #[arg(long, value_name = "DIR")]
-    pub afl_out: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
     /// Reduce artifacts that already have a minimized copy, too.
     #[arg(long)]
     pub force: bool,
@@ -45,13 +35,9 @@ pub struct FuzzArgs {
     /// reduced).
     #[arg(long)]
     pub all: bool,
-    /// How closely the reduced input must fail like the artifact.
-    #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
-    pub matching: MatchLevel,
-    /// A test running longer fails as a timeout [default: 1 s; for an AFL
-    /// hang, its instance's exec_timeout].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub failure: FailureOptions,
     /// Reduce the artifacts as source text of this language (rust, js,
     /// text, or auto: by content), syntax-aware, instead of as bytes; for
     /// targets whose inputs are programs.
@@ -61,10 +47,6 @@ pub struct FuzzArgs {
     /// [default: best].
     #[arg(long, value_name = "STRATEGY", requires = "lang")]
     pub strategy: Option<Strategy>,
-    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default:
-    /// 2048; for an AFL++ input, its instance's -m if it had one].
-    #[arg(long, value_name = "MB")]
-    pub rss_limit_mb: Option<u64>,
     /// A `slow-unit-*` artifact fails by running longer than SECS
     /// (libFuzzer's -report_slow_units) [default: 10].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -95,17 +77,17 @@ impl FuzzArgs {
     pub fn request(&self) -> FuzzRequest {
         FuzzRequest {
             artifacts: self.artifacts.clone(),
-            manifest_path: self.manifest_path.clone(),
-            packages: self.package.clone(),
-            target: self.target.clone(),
-            afl_out: self.afl_out.clone(),
+            manifest_path: self.select.manifest_path.clone(),
+            packages: self.select.package.clone(),
+            target: self.select.target.clone(),
+            afl_out: self.select.afl_out.clone(),
             force: self.force,
             all: self.all,
-            matching: self.matching,
-            timeout: self.timeout,
+            matching: self.failure.matching,
+            timeout: self.failure.timeout,
             lang: self.lang,
             strategy: self.strategy,
-            rss_limit_mb: self.rss_limit_mb,
+            rss_limit_mb: self.failure.rss_limit_mb,
             slow_unit: self.slow_unit_secs,
             effort: self.effort,
         }
@@ -154,54 +136,37 @@ fn note(row: &Row) -> String {
 fn print_table(summary: &Summary) {
     let rows = &summary.rows;
     let header = ["ARTIFACT", "BYTES", "TESTS", "TIME", "FAILURE"];
-    let cells: Vec<[String; 5]> = rows
+    let mut cells: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
+    cells.extend(rows.iter().map(|r| {
+        let (bytes, tests) = match &r.result {
+            Ok(done) => (format!("{} → {}", r.original, done.reduced), done.tests),
+            Err(_) => (format!("{}", r.original), 0),
+        };
+        vec![
+            r.name.clone(),
+            bytes,
+            tests.to_string(),
+            format!("{:.2}s", r.elapsed.as_secs_f64()),
+            note(r),
+        ]
+    }));
+    let width = cells
         .iter()
-        .map(|r| {
-            let (bytes, tests) = match &r.result {
-                Ok(done) => (format!("{} → {}", r.original, done.reduced), done.tests),
-                Err(_) => (format!("{}", r.original), 0),
-            };
-            [
-                r.name.clone(),
-                bytes,
-                tests.to_string(),
-                format!("{:.2}s", r.elapsed.as_secs_f64()),
-                note(r),
-            ]
-        })
-        .collect();
-    let widths: Vec<usize> = (0..4)
-        .map(|i| {
-            cells
-                .iter()
-                .map(|c| c[i].chars().count())
-                .chain([header[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |c: [&str; 5]| {
-        format!(
-            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {}",
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3]
+        .map(|c| c[0].chars().count())
+        .max()
+        .unwrap_or(0);
+    print!(
+        "{}",
+        table::render(
+            &cells,
+            &[Align::Left, Align::Right, Align::Right, Align::Right],
+            ""
         )
-    };
-    println!("{}", line(header));
-    for c in &cells {
-        println!("{}", line([&c[0], &c[1], &c[2], &c[3], &c[4]]));
-    }
+    );
     if !summary.duplicates.is_empty() {
         println!("\nNot reduced, failing like a reduced input (--all reduces them too):");
         for (name, same_as) in &summary.duplicates {
-            println!("  {name:<w$}  same failure as {same_as}", w = widths[0]);
+            println!("  {name:<w$}  same failure as {same_as}", w = width);
         }
     }
     let from: Vec<(&str, &PathBuf)> = rows
@@ -211,7 +176,7 @@ fn print_table(summary: &Summary) {
     if !from.is_empty() {
         println!("\nAFL++ inputs:");
         for (name, path) in from {
-            println!("  {name:<w$}  from {}", path.display(), w = widths[0]);
+            println!("  {name:<w$}  from {}", path.display(), w = width);
         }
     }
     for r in rows {

@@ -5,32 +5,22 @@
 //! running anything.
 
 use std::fs;
-use std::path::PathBuf;
 
 use clap::Args;
 
+use super::options::SelectOptions;
 use super::report::Reporter;
+use super::table::{self, Align};
 use crate::error::{Error, Exit};
-use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin, Search};
+use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin};
 use crate::job::{Events, Message};
 
 /// Arguments of `cargo reduce list`.
 #[derive(Debug, Clone, Args)]
 pub struct ListArgs {
-    /// The project's or the fuzz crate's `Cargo.toml` [default: the nearest
-    /// one in the current directory or above].
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// Only these fuzz packages (repeatable).
-    #[arg(short, long, value_name = "NAME")]
-    pub package: Vec<String>,
-    /// Only this fuzz target.
-    #[arg(long, value_name = "NAME")]
-    pub target: Option<String>,
-    /// An afl-fuzz output directory (its `-o`) to list, besides those found
-    /// in the project (repeatable).
-    #[arg(long, value_name = "DIR")]
-    pub afl_out: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
 }
 
 /// Runs `cargo reduce list`: a table per fuzz crate on stdout, or with
@@ -38,12 +28,7 @@ pub struct ListArgs {
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
 pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
-    let search = Search {
-        manifest_path: args.manifest_path.as_deref(),
-        packages: &args.package,
-        afl_out: &args.afl_out,
-    };
-    let projects = crate::job::fuzz::find(&search, args.target.as_deref())?;
+    let projects = crate::job::fuzz::find(&args.select.search(), args.select.target.as_deref())?;
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);
@@ -224,32 +209,16 @@ fn reduced(artifact: &Artifact) -> String {
 
 /// `rows` as indented columns; the size column is right-aligned.
 fn aligned(rows: &[[String; 5]]) -> String {
-    let mut widths = [0; 5];
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let [target, name, kind, size, reduced] = row;
-        let line = format!(
-            "  {target:<w0$}  {name:<w1$}  {kind:<w2$}  {size:>w3$}  {reduced}",
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-        );
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
+    let align = [Align::Left, Align::Left, Align::Left, Align::Right];
+    table::render(&rows, &align, "  ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fuzz::project::ArtifactKind;
+    use std::path::PathBuf;
 
     fn artifact(name: &str, kind: ArtifactKind, size: u64) -> Artifact {
         Artifact {

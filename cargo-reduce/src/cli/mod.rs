@@ -1,11 +1,13 @@
 //! The command-line interface: argument parsing and one module per
 //! subcommand. `main.rs` only calls [`main`].
 
+pub mod ci;
 pub mod file;
 pub mod fuzz;
 pub mod list;
 pub mod options;
 pub mod report;
+mod table;
 
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +48,12 @@ pub enum Command {
         after_help = "Example:\n  cargo reduce file crash.js -- sh -c 'node \"$1\" 2>&1 | grep -q TypeError' sh {}"
     )]
     File(file::FileArgs),
+    /// Replay every stored failing input in CI: new, known and fixed
+    /// failures, new ones minimized and filed in the regression ledger.
+    #[command(
+        after_help = "Exit codes: 0 nothing new (or, with --fail-on known, no failure); 11 a new failure; 12 known failures only (--fail-on known); others as for cargo reduce (3 bad input, 8 a build failed, 1 I/O).\n\nExample:\n  cargo reduce ci --budget 5m --update --format github --sarif fuzz.sarif --junit fuzz.xml"
+    )]
+    Ci(Box<ci::CiArgs>),
 }
 
 /// Drops the `reduce` word cargo inserts when it runs `cargo-reduce` for
@@ -90,6 +98,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         None => fuzz::run(&cli.fuzz, &reporter, interrupt.clone()),
         Some(Command::List(args)) => list::run(args, &reporter),
         Some(Command::File(args)) => file::run(args, &reporter, interrupt.clone()),
+        Some(Command::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

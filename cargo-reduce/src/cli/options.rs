@@ -7,7 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use std::path::PathBuf;
+
 use crate::engine::{DdminOptions, Iteration};
+use crate::fuzz::oracle::MatchLevel;
+use crate::fuzz::project::Search;
 use crate::job::Settings;
 
 /// How messages are printed (cargo's `--message-format`).
@@ -56,6 +60,56 @@ pub enum IterationArg {
     Forward,
     /// Last chunk first.
     Backward,
+}
+
+/// Which fuzz crates and targets a subcommand works on.
+#[derive(Debug, Clone, Args)]
+pub struct SelectOptions {
+    /// Path to Cargo.toml (of the project or of its fuzz crate) [default:
+    /// the nearest one in the current directory or above].
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Fuzz crate(s) to work on (repeatable).
+    #[arg(short, long, value_name = "SPEC")]
+    pub package: Vec<String>,
+    /// Only this fuzz target (`cargo reduce ARTIFACT`: inferred from the
+    /// artifact's directory).
+    #[arg(long, value_name = "NAME")]
+    pub target: Option<String>,
+    /// An afl-fuzz output directory (its `-o`) to take crashes and hangs
+    /// from, besides those found in the project (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub afl_out: Vec<PathBuf>,
+}
+
+impl SelectOptions {
+    /// Where discovery looks.
+    pub fn search(&self) -> Search<'_> {
+        Search {
+            manifest_path: self.manifest_path.as_deref(),
+            packages: &self.package,
+            afl_out: &self.afl_out,
+        }
+    }
+}
+
+/// How a target runs and when two failures are one (shared by `cargo
+/// reduce` and `ci`).
+#[derive(Debug, Clone, Args)]
+pub struct FailureOptions {
+    /// How closely a failure must agree with another to be the same: a
+    /// reduced input with its artifact, inputs of one group, a failure with
+    /// its ledger entry.
+    #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
+    pub matching: MatchLevel,
+    /// A test running longer fails as a timeout [default: 1 s; for an AFL
+    /// hang, its instance's exec_timeout].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default:
+    /// 2048; for an AFL++ input, its instance's -m if it had one].
+    #[arg(long, value_name = "MB")]
+    pub rss_limit_mb: Option<u64>,
 }
 
 /// How to reduce: parallelism, budgets, and the ddmin variant.

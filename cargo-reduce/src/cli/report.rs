@@ -141,6 +141,17 @@ impl Reporter {
                 "Grouped",
                 format!("{inputs} failing input(s) → {failures} distinct failure(s)"),
             ),
+            Message::CiReplayed {
+                target,
+                inputs,
+                failing,
+                cached,
+                failures,
+                ..
+            } => self.status(
+                "Replayed",
+                format!("{inputs} input(s) of {target} ({cached} from the cache): {failing} failing → {failures} distinct failure(s)"),
+            ),
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", shown(path)))
             }

@@ -157,6 +157,42 @@ pub enum Message<'a> {
         /// Where its artifacts would be.
         artifacts_dir: &'a Path,
     },
+    /// `ci`: one target's inputs were replayed.
+    CiReplayed {
+        /// The fuzz crate.
+        package: &'a str,
+        /// The target.
+        target: &'a str,
+        /// Inputs replayed (this shard's).
+        inputs: usize,
+        /// Inputs that failed.
+        failing: usize,
+        /// Inputs answered from the cache.
+        cached: usize,
+        /// Distinct failures among them.
+        failures: usize,
+    },
+    /// `ci`: one distinct failure, new or known.
+    CiFailure(&'a crate::job::ci::report::FailureRecord),
+    /// `ci`: a ledger entry whose failure is gone.
+    CiFixed(&'a crate::job::ci::report::FixedRecord),
+    /// `ci`: the summary, last.
+    CiFinished {
+        /// Inputs replayed.
+        inputs: usize,
+        /// Distinct failures.
+        failures: usize,
+        /// Not in the ledger.
+        new: usize,
+        /// In the ledger, still failing.
+        known: usize,
+        /// In the ledger, no longer failing.
+        fixed: usize,
+        /// Wall time, in seconds.
+        elapsed_s: f64,
+        /// The exit status.
+        exit: i32,
+    },
     /// Something the user should know that does not stop the run.
     Warning {
         /// The one-line message.

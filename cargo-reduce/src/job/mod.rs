@@ -8,6 +8,7 @@
 //! Nothing here prints: every event is a [`Message`] handed to [`Events`],
 //! which the CLI renders as human lines or JSON.
 
+pub mod ci;
 pub mod file;
 pub mod fuzz;
 mod group;

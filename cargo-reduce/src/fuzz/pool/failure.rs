@@ -63,8 +63,39 @@ pub struct Signature {
     pub message: Option<String>,
 }
 
+impl FailureKind {
+    /// The kind as reports and the regression ledger write it: `panic`,
+    /// `stack-overflow`, `out-of-memory`, `timeout`, `signal-<n>`,
+    /// `exit-<n>`; [`FailureKind::from_tag`] reads it back.
+    pub fn tag(self) -> String {
+        match self {
+            FailureKind::Panic => "panic".into(),
+            FailureKind::StackOverflow => "stack-overflow".into(),
+            FailureKind::Oom => "out-of-memory".into(),
+            FailureKind::Timeout => "timeout".into(),
+            FailureKind::Signal(n) => format!("signal-{n}"),
+            FailureKind::Exit(n) => format!("exit-{n}"),
+        }
+    }
+
+    /// The kind a [`tag`](FailureKind::tag) names.
+    pub fn from_tag(tag: &str) -> Option<FailureKind> {
+        let number = |prefix: &str| tag.strip_prefix(prefix)?.parse().ok();
+        match tag {
+            "panic" => Some(FailureKind::Panic),
+            "stack-overflow" => Some(FailureKind::StackOverflow),
+            "out-of-memory" => Some(FailureKind::Oom),
+            "timeout" => Some(FailureKind::Timeout),
+            _ => number("signal-")
+                .map(FailureKind::Signal)
+                .or_else(|| number("exit-").map(FailureKind::Exit)),
+        }
+    }
+}
+
 impl Failure {
-    fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+    /// A failure of `kind` described by `message` (no location).
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
         Failure {
             kind,
             message: Some(message.into()),
@@ -391,6 +422,21 @@ mod tests {
         assert_eq!(a.id().len(), 8);
         assert_eq!(a.id(), a.clone().id());
         assert_ne!(a.id(), b.id());
+    }
+
+    #[test]
+    fn kind_tags_read_back() {
+        for kind in [
+            FailureKind::Panic,
+            FailureKind::StackOverflow,
+            FailureKind::Oom,
+            FailureKind::Timeout,
+            FailureKind::Signal(6),
+            FailureKind::Exit(7),
+        ] {
+            assert_eq!(FailureKind::from_tag(&kind.tag()), Some(kind));
+        }
+        assert_eq!(FailureKind::from_tag("signal-x"), None);
     }
 
     #[test]

@@ -11,7 +11,10 @@ use crate::fuzz::project::{Artifact, ArtifactKind, Origin};
 /// The timeout an input fails by, when it is not the pool's: a slow unit's
 /// slow-unit threshold, and an AFL hang's instance's `exec_timeout` (unless
 /// `--timeout` is given).
-pub(super) fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Option<Duration> {
+pub(in crate::job) fn special_timeout(
+    artifact: &Artifact,
+    request: &FuzzRequest,
+) -> Option<Duration> {
     match (&artifact.origin, artifact.kind) {
         (_, ArtifactKind::SlowUnit) => Some(request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
         (Origin::Afl(afl), ArtifactKind::Timeout) if request.timeout.is_none() => afl.exec_timeout,
@@ -25,7 +28,10 @@ pub(super) fn special_timeout(artifact: &Artifact, request: &FuzzRequest) -> Opt
 /// beyond it fails at once; the pool's RSS and single-allocation limits are
 /// the in-process equivalent, and an input that failed under 512 MB may not
 /// fail under the default 2 GB at all (or only after filling gigabytes).
-pub(super) fn special_memory_limit(artifact: &Artifact, request: &FuzzRequest) -> Option<u64> {
+pub(in crate::job) fn special_memory_limit(
+    artifact: &Artifact,
+    request: &FuzzRequest,
+) -> Option<u64> {
     match &artifact.origin {
         Origin::Afl(afl) if request.rss_limit_mb.is_none() => afl.mem_limit_mb,
         _ => None,
@@ -36,13 +42,13 @@ pub(super) fn special_memory_limit(artifact: &Artifact, request: &FuzzRequest) -
 /// slow unit fails by taking longer than the slow-unit threshold (and is
 /// reduced like a timeout, under probes); an AFL++ input by its campaign's
 /// timeout and memory limit. The pool's own limits come back on drop.
-pub(super) struct LimitsOverride<'p> {
+pub(in crate::job) struct LimitsOverride<'p> {
     pool: &'p WorkerPool,
     saved: (Duration, u64),
 }
 
 impl<'p> LimitsOverride<'p> {
-    pub(super) fn new(
+    pub(in crate::job) fn new(
         pool: &'p WorkerPool,
         timeout: Option<Duration>,
         rss_limit_mb: Option<u64>,

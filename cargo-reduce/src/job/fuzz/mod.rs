@@ -5,7 +5,7 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
-mod limits;
+pub(super) mod limits;
 mod replay;
 
 use std::collections::HashMap;
@@ -67,9 +67,10 @@ pub struct FuzzRequest {
     pub effort: Effort,
 }
 
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+/// The timeout without `--timeout` (libFuzzer's `-timeout` for replays).
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 /// The memory limit without `--rss-limit-mb` (libFuzzer's default).
-const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
+pub(super) const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
 /// libFuzzer's `-report_slow_units` default.
 const DEFAULT_SLOW_UNIT: Duration = Duration::from_secs(10);
@@ -132,11 +133,15 @@ pub fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject
 
 /// One artifact to reduce, or to replay only (`done`: it has a minimized
 /// copy, and its failure may make others duplicates).
-struct Work {
-    project: usize,
-    target: String,
-    artifact: Artifact,
-    done: bool,
+pub(super) struct Work {
+    /// Index of its fuzz crate.
+    pub project: usize,
+    /// Its target.
+    pub target: String,
+    /// The input, and where its reduction goes.
+    pub artifact: Artifact,
+    /// Whether it only needs replaying.
+    pub done: bool,
 }
 
 impl Work {
@@ -382,7 +387,7 @@ fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<&'static str
 /// Worker processes for `-j jobs`: tests run in-process and use a core
 /// each, so more workers than cores only slow every test down (and take
 /// start-up time from the budget).
-fn workers(jobs: usize, events: &dyn Events) -> usize {
+pub(super) fn workers(jobs: usize, events: &dyn Events) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     if jobs <= cores {
         return jobs;
@@ -432,11 +437,11 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
 }
 
 /// Each target's binary, or why it cannot be had.
-type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
+pub(super) type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
 
 /// Builds every target the work needs, one cargo build per project. A
 /// target that does not compile fails its own artifacts only.
-fn build(
+pub(super) fn build(
     projects: &[FuzzProject],
     work: &[Work],
     settings: &Settings,
@@ -512,7 +517,7 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
 /// Reproduces, reduces, checks and writes one artifact; times it.
 /// Reduces `work` in `pool`; `known`: its failure, when replaying it
 /// found it already.
-fn reduce_one(
+pub(super) fn reduce_one(
     work: &Work,
     pool: &WorkerPool,
     known: Option<Failure>,
@@ -701,7 +706,7 @@ impl Subject for ArtifactSubject<'_> {
 
 /// A failure as reports name it: its signature, and the short id of what
 /// `matching` compares of it (the same for every input of its group).
-fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
+pub(super) fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
     let signature = failure.signature();
     (signature.to_string(), matching.key(&signature).id())
 }

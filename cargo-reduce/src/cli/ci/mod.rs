@@ -1,0 +1,413 @@
+//! `cargo reduce ci` and `cargo reduce ci merge`: the arguments, handed to
+//! [`crate::job::ci`] as a request, and the report in the formats CI reads
+//! (a table, JSON lines, GitHub annotations and job summary, SARIF, JUnit,
+//! and the JSON report shards are merged from).
+
+mod github;
+mod junit;
+mod sarif;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::options::{FailureOptions, SelectOptions};
+use super::report::Reporter;
+use super::table::{self, Align};
+use crate::engine::DdminOptions;
+use crate::error::{Error, Exit};
+use crate::fuzz::minimize::Effort;
+use crate::job::ci::inputs::Shard;
+use crate::job::ci::report::{CiReport, Status};
+use crate::job::ci::{self, update, CiRequest};
+use crate::job::fuzz::FuzzRequest;
+use crate::job::{Events, Message, Settings};
+
+/// Arguments of `cargo reduce ci`.
+#[derive(Debug, Clone, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct CiArgs {
+    #[command(subcommand)]
+    #[allow(missing_docs)]
+    pub command: Option<CiCommand>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub failure: FailureOptions,
+    /// Time to minimize new failures in, in all (90s, 5m, 1h) [default:
+    /// 5m]; what it cuts short is filed as not minimal and finished later.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub budget: Option<Duration>,
+    /// File new failures in the regression ledger (`<fuzz
+    /// dir>/regressions/<target>/`).
+    #[arg(long)]
+    pub update: bool,
+    /// Move ledger entries that no longer fail into their folder's `fixed/`.
+    #[arg(long)]
+    pub prune_fixed: bool,
+    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`) too.
+    #[arg(long)]
+    pub corpus: bool,
+    /// Replay only this machine's share: K of N (1-based), split by target
+    /// and input content.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Where replay outcomes and minimizations are remembered [default:
+    /// <target dir>/cargo-reduce/ci-cache].
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Remember nothing between runs.
+    #[arg(long, conflicts_with = "cache_dir")]
+    pub no_cache: bool,
+    /// Tests to run in parallel [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: ReportOptions,
+}
+
+/// `cargo reduce ci`'s subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum CiCommand {
+    /// Join the JSON reports of shards (`ci --shard K/N --report PATH`)
+    /// into one summary, SARIF and JUnit file, as one run would give.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `cargo reduce ci merge`.
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// The shards' reports.
+    #[arg(value_name = "REPORT", required = true)]
+    pub reports: Vec<PathBuf>,
+    /// File the new failures in the regression ledger (from the reports'
+    /// minimized inputs).
+    #[arg(long)]
+    pub update: bool,
+    /// Move ledger entries that no longer fail into `fixed/`.
+    #[arg(long)]
+    pub prune_fixed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: ReportOptions,
+}
+
+/// What the report is rendered as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CiFormat {
+    /// A table on stdout.
+    #[default]
+    Human,
+    /// Workflow-command annotations on stdout and a Markdown job summary
+    /// in `$GITHUB_STEP_SUMMARY`.
+    Github,
+}
+
+/// Which failures fail the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum FailOn {
+    /// New failures only (exit 11).
+    #[default]
+    New,
+    /// Known failures too (exit 12 when all are known).
+    Known,
+}
+
+/// Where and how the report goes.
+#[derive(Debug, Clone, Args)]
+pub struct ReportOptions {
+    /// How to print the result (with --message-format json: JSON lines).
+    #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
+    pub format: CiFormat,
+    /// Write the whole report as JSON (what `ci merge` reads).
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Write a SARIF 2.1.0 log: one result per distinct failure.
+    #[arg(long, value_name = "PATH")]
+    pub sarif: Option<PathBuf>,
+    /// Write a JUnit XML report: one test case per input.
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
+    /// Which failures fail the run.
+    #[arg(long, value_enum, default_value_t, value_name = "WHICH")]
+    pub fail_on: FailOn,
+}
+
+/// `90`, `90s`, `5m`, `1h`, `1.5m`: a duration.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(at) => s.split_at(at),
+        None => (s, "s"),
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "`{s}`: give seconds, or a number with s, m or h (90s, 5m)"
+            ))
+        }
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: give seconds, or a number with s, m or h (90s, 5m)"))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("`{s}` is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(value * scale))
+}
+
+impl CiArgs {
+    /// The request these arguments make.
+    fn request(&self) -> Result<CiRequest, Error> {
+        let fuzz = FuzzRequest {
+            manifest_path: self.select.manifest_path.clone(),
+            packages: self.select.package.clone(),
+            target: self.select.target.clone(),
+            afl_out: self.select.afl_out.clone(),
+            matching: self.failure.matching,
+            timeout: self.failure.timeout,
+            rss_limit_mb: self.failure.rss_limit_mb,
+            effort: Effort::Default,
+            ..FuzzRequest::default()
+        };
+        Ok(CiRequest {
+            fuzz,
+            budget: self.budget.unwrap_or(ci::DEFAULT_BUDGET),
+            update: self.update,
+            prune_fixed: self.prune_fixed,
+            corpus: self.corpus,
+            shard: self.shard,
+            cache_dir: match (self.no_cache, &self.cache_dir) {
+                (true, _) => None,
+                (false, Some(dir)) => Some(dir.clone()),
+                (false, None) => Some(default_cache_dir(&self.select)?),
+            },
+        })
+    }
+
+    fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Settings {
+            jobs: self.jobs.map_or(cores, |j| j as usize),
+            max_tests: None,
+            max_time: None,
+            ddmin: DdminOptions::default(),
+            cache: true,
+            interrupt,
+        }
+    }
+}
+
+/// `<target dir>/cargo-reduce/ci-cache` of the project `select` finds.
+fn default_cache_dir(select: &SelectOptions) -> Result<PathBuf, Error> {
+    let projects = crate::job::fuzz::find(&select.search(), None)?;
+    let target_dir = projects
+        .first()
+        .map(|p| p.target_dir.clone())
+        .unwrap_or_else(|| PathBuf::from("target"));
+    Ok(target_dir.join("cargo-reduce").join("ci-cache"))
+}
+
+/// Runs `cargo reduce ci` (or `ci merge`).
+pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, Error> {
+    if let Some(CiCommand::Merge(merge)) = &args.command {
+        return run_merge(merge, reporter);
+    }
+    let request = args.request()?;
+    let report = ci::run(&request, &args.settings(interrupt), reporter)?;
+    finish(&report, &args.output, reporter)
+}
+
+fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let text = std::fs::read(path).map_err(|e| {
+            Error::new(
+                Exit::BadInput,
+                format!("cannot read report `{}`: {e}", path.display()),
+            )
+        })?;
+        let report: CiReport = serde_json::from_slice(&text).map_err(|e| {
+            Error::new(
+                Exit::BadInput,
+                format!(
+                    "`{}` is not a cargo-reduce ci report ({e}); give the files `ci --report PATH` wrote",
+                    path.display()
+                ),
+            )
+        })?;
+        reports.push(report);
+    }
+    let mut report = CiReport::merge(reports)
+        .map_err(|e| Error::new(Exit::BadInput, format!("cannot merge the reports: {e}")))?;
+    if args.update {
+        let projects = crate::job::fuzz::find(&args.select.search(), None)?;
+        let dir_of = |package: &str, target: &str| {
+            let project = projects.iter().find(|p| p.package == package)?;
+            let target = project.targets.iter().find(|t| t.name == target)?;
+            Some(ci::ledger::target_dir(&project.fuzz_dir, &target.name))
+        };
+        update::file_new(&mut report, &dir_of)?;
+    }
+    if args.prune_fixed {
+        update::prune_fixed(&mut report)?;
+    }
+    for failure in &report.failures {
+        reporter.emit(&Message::CiFailure(failure));
+    }
+    for fixed in &report.fixed {
+        reporter.emit(&Message::CiFixed(fixed));
+    }
+    finish(&report, &args.output, reporter)
+}
+
+/// Writes the report's files, prints it, and says how the run ends.
+fn finish(report: &CiReport, output: &ReportOptions, reporter: &Reporter) -> Result<Exit, Error> {
+    let fail_on_known = output.fail_on == FailOn::Known;
+    if let Some(path) = &output.report {
+        let mut text = serde_json::to_string_pretty(report).expect("reports serialize");
+        text.push('\n');
+        write_file(path, text.as_bytes())?;
+    }
+    if let Some(path) = &output.sarif {
+        write_file(path, sarif::render(report).as_bytes())?;
+    }
+    if let Some(path) = &output.junit {
+        write_file(path, junit::render(report, fail_on_known).as_bytes())?;
+    }
+    let exit = ci::exit_of(report, fail_on_known);
+    if output.format == CiFormat::Github {
+        github_output(report)?;
+    } else if !reporter.is_json() {
+        print!("{}", table(report));
+    }
+    reporter.emit(&Message::CiFinished {
+        inputs: report.inputs.len(),
+        failures: report.failures.len(),
+        new: report.count(Status::New),
+        known: report.count(Status::Known),
+        fixed: report.count(Status::Fixed),
+        elapsed_s: report.elapsed_s,
+        exit: exit.code(),
+    });
+    Ok(exit)
+}
+
+/// Annotations on stdout, the job summary appended to
+/// `$GITHUB_STEP_SUMMARY` (on stdout when it is not set).
+fn github_output(report: &CiReport) -> Result<(), Error> {
+    let (lines, unannotated) = github::annotations(report);
+    for line in lines {
+        println!("{line}");
+    }
+    let summary = github::summary(report, unannotated);
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(path) => {
+            use std::io::Write;
+            let path = PathBuf::from(path);
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| write_error(&path, &e))?;
+            file.write_all(summary.as_bytes())
+                .map_err(|e| write_error(&path, &e))
+        }
+        None => {
+            print!("{summary}");
+            Ok(())
+        }
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::output::write_atomically(path, bytes, None).map_err(|e| write_error(path, &e))
+}
+
+fn write_error(path: &Path, e: &std::io::Error) -> Error {
+    Error::new(
+        Exit::Usage,
+        format!(
+            "cannot write `{}`: {e}; check the path and its permissions",
+            path.display()
+        ),
+    )
+}
+
+/// The human table: one row per failure and per fixed entry, then the
+/// counts.
+fn table(report: &CiReport) -> String {
+    let mut out = String::new();
+    let header = ["STATUS", "TARGET", "ID", "INPUTS", "BYTES", "FAILURE"];
+    let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
+    rows.extend(report.failures.iter().map(|f| {
+        let reduced = f.reduced.as_ref().map_or_else(String::new, |r| {
+            format!("{}{}", r.size, if r.minimal { "" } else { "+" })
+        });
+        vec![
+            f.status.as_str().to_uppercase(),
+            f.target.clone(),
+            f.id.clone(),
+            f.inputs.to_string(),
+            reduced,
+            f.signature.clone(),
+        ]
+    }));
+    rows.extend(report.fixed.iter().map(|f| {
+        vec![
+            "FIXED".into(),
+            f.target.clone(),
+            f.id.clone(),
+            String::new(),
+            String::new(),
+            f.signature.clone(),
+        ]
+    }));
+    if rows.len() > 1 {
+        let align = [
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+        ];
+        out.push_str(&table::render(&rows, &align, ""));
+    }
+    let cached = report.inputs.iter().filter(|i| i.cached).count();
+    out.push_str(&format!(
+        "{} input(s) replayed ({cached} from the cache): {} new, {} known, {} fixed failure(s)\n",
+        report.inputs.len(),
+        report.count(Status::New),
+        report.count(Status::Known),
+        report.count(Status::Fixed)
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_like_ci_configs() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert!(parse_duration("5 minutes").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+}

@@ -1,0 +1,119 @@
+//! The report of a `cargo reduce ci` run, made from what each target's
+//! replay, grouping and minimization found.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::classify;
+use super::report::{hex, CiReport, FailureRecord, FixedRecord, InputRecord, Reduced};
+use super::{entry_id, ledgered, level_name, shown, tool, CiRequest, Group, TargetRun};
+
+/// The report of the whole run.
+pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) -> CiReport {
+    let mut report = CiReport {
+        version: super::report::REPORT_VERSION,
+        tool: tool(),
+        shard: request.shard.map(|s| s.to_string()),
+        matching: level_name(request),
+        inputs: Vec::new(),
+        failures: Vec::new(),
+        fixed: Vec::new(),
+        elapsed_s: elapsed.as_secs_f64(),
+    };
+    for run in runs {
+        let ids: Vec<String> = run.entries.iter().map(|e| entry_id(e, request)).collect();
+        for (input, (failure, cached)) in run.inputs.iter().zip(&run.outcomes) {
+            report.inputs.push(InputRecord {
+                package: run.package.clone(),
+                target: run.name.clone(),
+                path: shown(&input.artifact.path),
+                source: input.source,
+                hash: input.hash.clone(),
+                size: input.bytes.len() as u64,
+                failure_id: failure
+                    .as_ref()
+                    .map(|f| request.fuzz.matching.key(&f.signature()).id()),
+                cached: *cached,
+            });
+        }
+        for group in &run.groups {
+            report.failures.push(failure_record(run, group));
+        }
+        let seen: Vec<&str> = run.groups.iter().map(|g| g.id.as_str()).collect();
+        for i in classify::fixed(&seen, &ledgered(run, &ids)) {
+            let entry = &run.entries[i];
+            report.fixed.push(FixedRecord {
+                package: run.package.clone(),
+                target: run.name.clone(),
+                id: ids[i].clone(),
+                signature: entry.sidecar.signature.clone(),
+                ledger: shown(&entry.input),
+            });
+        }
+    }
+    report.sort();
+    report
+}
+
+fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
+    let signature = group.failure.signature();
+    let (file, line) = match source_position(group.failure.location.as_deref(), &run.fuzz_dir) {
+        Some((file, line)) => (Some(file), Some(line)),
+        None => (None, None),
+    };
+    FailureRecord {
+        package: run.package.clone(),
+        target: run.name.clone(),
+        id: group.id.clone(),
+        status: group.status,
+        signature: signature.to_string(),
+        kind: signature.kind.tag(),
+        location: signature.location.clone(),
+        call_path: signature.call_path.clone(),
+        message: signature.message.clone(),
+        file,
+        line,
+        source: shown(&run.source),
+        inputs: group.members.len(),
+        input: shown(&group.smallest(&run.inputs).artifact.path),
+        reduced: group.reduced.as_ref().map(|m| Reduced {
+            hex: hex(&m.bytes),
+            size: m.bytes.len(),
+            minimal: m.minimal,
+            debug: m.debug.clone(),
+        }),
+        ledger: group.ledger.as_deref().map(shown),
+    }
+}
+
+/// The file (as shown) and line of a panic location in the user's code:
+/// locations are relative to the fuzz crate (the build remaps its path).
+fn source_position(location: Option<&str>, fuzz_dir: &Path) -> Option<(String, u32)> {
+    let mut parts = location?.rsplitn(3, ':');
+    let _column = parts.next()?;
+    let line: u32 = parts.next()?.parse().ok()?;
+    let file = parts.next()?;
+    let path = fuzz_dir.join(file);
+    (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_the_user_s_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "").unwrap();
+        let (file, line) = source_position(Some("src/a.rs:12:5"), dir.path()).unwrap();
+        assert!(file.ends_with("src/a.rs"));
+        assert_eq!(line, 12);
+        assert_eq!(source_position(Some("src/b.rs:1:1"), dir.path()), None);
+        assert_eq!(
+            source_position(Some("/rustc/x/lib.rs:1:1"), dir.path()),
+            None
+        );
+        assert_eq!(source_position(None, dir.path()), None);
+    }
+}

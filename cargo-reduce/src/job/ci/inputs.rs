@@ -1,0 +1,236 @@
+//! The inputs `cargo reduce ci` replays for one target: libFuzzer's
+//! artifacts and AFL++'s crashes and hangs (as discovery found them), the
+//! regression ledger, OSS-Fuzz / ClusterFuzzLite testcases kept in the fuzz
+//! crate, and with `--corpus` the corpus; and the shard that takes each.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use super::ledger::Entry;
+use super::report::Source;
+use crate::error::{Error, Exit};
+use crate::fuzz::project::{Artifact, ArtifactKind, FuzzTarget, Origin};
+
+/// One input to replay.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The file, with what discovery knows of it (kind, AFL++ origin).
+    pub artifact: Artifact,
+    /// Where it comes from.
+    pub source: Source,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Their hash (see [`super::content_hash`]).
+    pub hash: String,
+    /// Its entry, for a ledger input (index into the target's entries).
+    pub ledger: Option<usize>,
+}
+
+/// The prefix OSS-Fuzz and ClusterFuzzLite give the testcases they report.
+const CLUSTERFUZZ_PREFIX: &str = "clusterfuzz-testcase-";
+
+/// How deep below the fuzz crate testcases are looked for.
+const CLUSTERFUZZ_DEPTH: usize = 3;
+
+/// Every input of `target`: its artifacts, its ledger `entries`, the
+/// `testcases` named after it, and with `corpus` the files of
+/// `<fuzz dir>/corpus/<target>/`. An input that cannot be read is an
+/// error naming it.
+pub fn collect(
+    target: &FuzzTarget,
+    entries: &[Entry],
+    testcases: &[PathBuf],
+    corpus: Option<&Path>,
+) -> Result<Vec<Input>, Error> {
+    let mut inputs = Vec::new();
+    for artifact in &target.artifacts {
+        if matches!(artifact.kind, ArtifactKind::Leak | ArtifactKind::SlowUnit) {
+            // A leak needs LeakSanitizer; a slow unit is not a failure.
+            continue;
+        }
+        let source = match artifact.origin {
+            Origin::Afl(_) => Source::Afl,
+            Origin::LibFuzzer => Source::Artifact,
+        };
+        inputs.push(read(artifact.clone(), source, None)?);
+    }
+    for (i, entry) in entries.iter().enumerate() {
+        inputs.push(read(plain(&entry.input)?, Source::Ledger, Some(i))?);
+    }
+    for path in testcases {
+        inputs.push(read(plain(path)?, Source::Clusterfuzz, None)?);
+    }
+    if let Some(dir) = corpus {
+        for path in files_in(dir)? {
+            inputs.push(read(plain(&path)?, Source::Corpus, None)?);
+        }
+    }
+    Ok(inputs)
+}
+
+/// A file that is not a libFuzzer artifact: its failure is learned by
+/// running it.
+fn plain(path: &Path) -> Result<Artifact, Error> {
+    let mut artifact =
+        Artifact::read(path).map_err(|e| Error::new(Exit::BadInput, e.to_string()))?;
+    artifact.kind = ArtifactKind::Unknown;
+    Ok(artifact)
+}
+
+fn read(artifact: Artifact, source: Source, ledger: Option<usize>) -> Result<Input, Error> {
+    let bytes = fs::read(&artifact.path).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot read input `{}`: {e}", artifact.path.display()),
+        )
+    })?;
+    Ok(Input {
+        hash: super::content_hash(&bytes),
+        artifact,
+        source,
+        bytes,
+        ledger,
+    })
+}
+
+/// The files of `dir`, sorted (a missing `dir` has none).
+fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let listing = match fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(Error::new(
+                Exit::BadInput,
+                format!("cannot read corpus `{}`: {e}", dir.display()),
+            ))
+        }
+    };
+    let mut files: Vec<PathBuf> = listing
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The `clusterfuzz-testcase-*` files under `fuzz_dir` (a few levels
+/// down, not in `target/`, `corpus/` or hidden folders), each with the
+/// target its name gives (`clusterfuzz-testcase-minimized-<target>-<id>`;
+/// the longest of `targets` that fits).
+pub fn clusterfuzz_testcases(fuzz_dir: &Path, targets: &[&str]) -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    walk(fuzz_dir, CLUSTERFUZZ_DEPTH, &mut |path| {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if let Some(target) = testcase_target(&name, targets) {
+            found.push((target.to_string(), path.to_path_buf()));
+        }
+    });
+    found.sort();
+    found
+}
+
+fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(&Path)) {
+    let Ok(listing) = fs::read_dir(dir) else {
+        return;
+    };
+    for path in listing.flatten().map(|e| e.path()) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if path.is_dir() {
+            let skipped = name.starts_with('.') || name == "target" || name == "corpus";
+            if depth > 0 && !skipped {
+                walk(&path, depth - 1, visit);
+            }
+        } else if path.is_file() {
+            visit(&path);
+        }
+    }
+}
+
+/// The target a testcase's file name gives.
+fn testcase_target<'t>(name: &str, targets: &[&'t str]) -> Option<&'t str> {
+    let rest = name.strip_prefix(CLUSTERFUZZ_PREFIX)?;
+    let rest = rest.strip_prefix("minimized-").unwrap_or(rest);
+    targets
+        .iter()
+        .filter(|t| {
+            rest.strip_prefix(**t)
+                .is_some_and(|after| after.is_empty() || after.starts_with('-'))
+        })
+        .max_by_key(|t| t.len())
+        .copied()
+}
+
+/// `--shard K/N`: the K-th of N machines (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// K.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether this shard replays `target`'s input with content `hash`:
+    /// the split depends only on them, so every machine agrees without
+    /// talking to the others.
+    pub fn takes(&self, target: &str, hash: &str) -> bool {
+        let key = xxhash_rust::xxh3::xxh3_64(format!("{target}\0{hash}").as_bytes());
+        key % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let usage = || format!("`{s}` is not K/N (this machine's number K of N, as in 1/4)");
+        let (k, n) = s.split_once('/').ok_or_else(usage)?;
+        let (index, count): (u64, u64) = (
+            k.trim().parse().map_err(|_| usage())?,
+            n.trim().parse().map_err(|_| usage())?,
+        );
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("{s}: K must be between 1 and N, and N at least 1"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn testcase_names_give_their_target() {
+        let targets = ["parse", "parse_json", "lex"];
+        let target = |name| testcase_target(name, &targets);
+        assert_eq!(
+            target("clusterfuzz-testcase-minimized-parse_json-5712345"),
+            Some("parse_json")
+        );
+        assert_eq!(target("clusterfuzz-testcase-parse-1"), Some("parse"));
+        assert_eq!(target("clusterfuzz-testcase-lexer-1"), None);
+        assert_eq!(target("crash-parse-1"), None);
+    }
+
+    #[test]
+    fn shards_split_every_input_exactly_once() {
+        let shards: Vec<Shard> = (1..=3).map(|k| format!("{k}/3").parse().unwrap()).collect();
+        for i in 0..200 {
+            let hash = format!("{i:016x}");
+            let takers = shards.iter().filter(|s| s.takes("t", &hash)).count();
+            assert_eq!(takers, 1, "{hash}");
+        }
+        for bad in ["0/2", "3/2", "1/0", "2", "a/b"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}

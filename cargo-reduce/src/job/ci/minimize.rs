@@ -1,0 +1,142 @@
+//! Minimizing what `cargo reduce ci` found: every new failure, and every
+//! known one whose ledger entry a budget cut short, from its smallest
+//! input, smallest first, within `--budget` in all. A minimization that
+//! finished is kept in the cache (keyed by failure id and input); one the
+//! budget cut short is resumed from its partial result on the next run.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::cache::{self, Minimized};
+use super::report::Status;
+use super::{entry_id, key, CiRequest, Group, TargetRun};
+use crate::fuzz::pool::WorkerPool;
+use crate::job::fuzz::{self, Work};
+use crate::job::{Events, Settings};
+
+/// Minimizes, smallest input first and within the budget, every new
+/// failure and every known one whose ledger entry is not minimal yet.
+/// What the budget leaves out keeps its smallest input, not minimal.
+pub(super) fn minimize(
+    runs: &mut [TargetRun],
+    pools: &HashMap<String, (PathBuf, WorkerPool)>,
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) {
+    let mut pending: Vec<(usize, usize, usize)> = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        for (g, group) in run.groups.iter().enumerate() {
+            if needs_minimizing(run, group, request) {
+                let size = group.smallest(&run.inputs).bytes.len();
+                pending.push((size, r, g));
+            }
+        }
+    }
+    pending.sort();
+    let started = Instant::now();
+    for (_, r, g) in pending {
+        let remaining = request.budget.saturating_sub(started.elapsed());
+        let run = &runs[r];
+        let pool = &pools[&key(run)].1;
+        let reduced = minimize_group(
+            run,
+            &run.groups[g],
+            pool,
+            remaining,
+            request,
+            settings,
+            events,
+        );
+        runs[r].groups[g].reduced = Some(reduced);
+    }
+}
+
+/// New failures, and known ones whose entry a budget cut short.
+fn needs_minimizing(run: &TargetRun, group: &Group, request: &CiRequest) -> bool {
+    match group.status {
+        Status::New => true,
+        _ => run
+            .entries
+            .iter()
+            .any(|e| !e.sidecar.minimal && entry_id(e, request) == group.id),
+    }
+}
+
+/// One group's smallest input, minimized in `pool` with `remaining` time
+/// (from the cache when that input was minimized before).
+fn minimize_group(
+    run: &TargetRun,
+    group: &Group,
+    pool: &WorkerPool,
+    remaining: Duration,
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Minimized {
+    let input = group.smallest(&run.inputs);
+    let unreduced = Minimized {
+        bytes: input.bytes.clone(),
+        minimal: false,
+        debug: pool.debug_format(&input.bytes).ok().flatten(),
+    };
+    let scratch;
+    let dir = match &request.cache_dir {
+        Some(dir) => dir.as_path(),
+        None => match tempfile::tempdir() {
+            Ok(dir) => {
+                scratch = dir;
+                scratch.path()
+            }
+            Err(_) => return unreduced,
+        },
+    };
+    let output = cache::minimized_path(dir, &run.name, &group.id, &input.hash);
+    if let Some(kept) = cache::load_minimized(&output).filter(|m| m.minimal) {
+        return kept;
+    }
+    if remaining.is_zero()
+        || std::fs::create_dir_all(output.parent().expect("in a folder")).is_err()
+    {
+        return unreduced;
+    }
+    let mut artifact = input.artifact.clone();
+    artifact.partial = output.with_extension("partial");
+    artifact.output = output;
+    artifact.minimized = None;
+    let work = Work {
+        project: run.project,
+        target: run.name.clone(),
+        artifact,
+        done: false,
+    };
+    let budgeted = Settings {
+        max_time: Some(remaining),
+        ..settings.clone()
+    };
+    let row = fuzz::reduce_one(
+        &work,
+        pool,
+        Some(group.failure.clone()),
+        &request.fuzz,
+        &budgeted,
+        events,
+    );
+    let Ok(done) = row.result else {
+        return unreduced;
+    };
+    let Ok(bytes) = std::fs::read(&done.output) else {
+        return unreduced;
+    };
+    let minimized = Minimized {
+        bytes,
+        minimal: done.stopped.is_none(),
+        debug: done.described.and_then(|d| d.debug),
+    };
+    // A partial result stays where it is: the next run resumes from it.
+    if minimized.minimal {
+        let _ = cache::save_minimized(&work.artifact.output, &minimized);
+    }
+    minimized
+}

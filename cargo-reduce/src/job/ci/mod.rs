@@ -1,0 +1,385 @@
+//! `cargo reduce ci`: regression minimization in a project's CI. Every
+//! stored failing input of every fuzz target (artifacts, AFL++ crashes and
+//! hangs, the regression ledger, ClusterFuzz testcases, with `--corpus`
+//! the corpus) is replayed once in its target's worker pool; failures are
+//! grouped by signature and classified against the ledger as new, known or
+//! fixed; new failures (and ledger entries a budget cut short before) are
+//! minimized within `--budget`, smallest input first; `--update` files them
+//! in the ledger. The result is a [`CiReport`], which the CLI renders.
+
+mod cache;
+mod classify;
+mod findings;
+pub mod inputs;
+pub mod ledger;
+mod minimize;
+pub mod report;
+pub mod update;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::fuzz::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::fuzz::{self, FuzzRequest, Work};
+use super::{Events, Message, Settings};
+use crate::error::{Error, Exit};
+use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
+use crate::fuzz::project::{FuzzProject, Search};
+use cache::{Minimized, ReplayCache};
+use classify::Ledgered;
+use inputs::{Input, Shard};
+use ledger::Entry;
+use report::{CiReport, Status};
+
+/// The minimization budget without `--budget`.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(300);
+
+/// What `cargo reduce ci` was asked to do.
+#[derive(Debug, Clone)]
+pub struct CiRequest {
+    /// The options shared with `cargo reduce` (crates, targets, limits,
+    /// `--match`, `--effort`).
+    pub fuzz: FuzzRequest,
+    /// `--budget`: minimization time in all.
+    pub budget: Duration,
+    /// `--update`: file new failures in the ledger.
+    pub update: bool,
+    /// `--prune-fixed`: move fixed entries to `fixed/`.
+    pub prune_fixed: bool,
+    /// `--corpus`: replay the corpus too.
+    pub corpus: bool,
+    /// `--shard K/N`.
+    pub shard: Option<Shard>,
+    /// Where outcomes are remembered; `None`: nowhere (`--no-cache`).
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// The content hash inputs are known by (16 hex digits of XXH3-64).
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+/// One target's share of the run.
+struct TargetRun {
+    project: usize,
+    package: String,
+    name: String,
+    source: PathBuf,
+    fuzz_dir: PathBuf,
+    entries: Vec<Entry>,
+    inputs: Vec<Input>,
+    /// Per input: its failure (`None`: passed) and whether the cache said so.
+    outcomes: Vec<(Option<Failure>, bool)>,
+    groups: Vec<Group>,
+}
+
+/// Inputs of one target that fail alike.
+struct Group {
+    id: String,
+    failure: Failure,
+    members: Vec<usize>,
+    status: Status,
+    reduced: Option<Minimized>,
+    /// The ledger entry it has (known) or was given (`--update`).
+    ledger: Option<PathBuf>,
+}
+
+impl Group {
+    /// The smallest member (then the first by path): minimized first.
+    fn smallest<'i>(&self, inputs: &'i [Input]) -> &'i Input {
+        self.members
+            .iter()
+            .map(|&i| &inputs[i])
+            .min_by(|a, b| {
+                (a.bytes.len(), &a.artifact.path).cmp(&(b.bytes.len(), &b.artifact.path))
+            })
+            .expect("a group has members")
+    }
+}
+
+/// Runs `cargo reduce ci`.
+pub fn run(
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<CiReport, Error> {
+    let started = Instant::now();
+    if request.budget.is_zero() {
+        return Err(Error::new(
+            Exit::Usage,
+            "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
+        ));
+    }
+    let search = Search {
+        manifest_path: request.fuzz.manifest_path.as_deref(),
+        packages: &request.fuzz.packages,
+        afl_out: &request.fuzz.afl_out,
+    };
+    let projects = fuzz::find(&search, request.fuzz.target.as_deref())?;
+    let mut runs = gather(&projects, request)?;
+    super::check_temp_dir()?;
+    let work: Vec<Work> = runs
+        .iter()
+        .filter_map(|run| {
+            run.inputs.first().map(|input| Work {
+                project: run.project,
+                target: run.name.clone(),
+                artifact: input.artifact.clone(),
+                done: false,
+            })
+        })
+        .collect();
+    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let options = PoolOptions {
+        jobs: fuzz::workers(settings.jobs, events),
+        timeout: request.fuzz.timeout.unwrap_or(fuzz::DEFAULT_TIMEOUT),
+        rss_limit_mb: request
+            .fuzz
+            .rss_limit_mb
+            .unwrap_or(fuzz::DEFAULT_RSS_LIMIT_MB),
+        ..PoolOptions::default()
+    };
+    let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
+    for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
+        let binary = binaries[&(run.project, run.name.clone())].clone()?;
+        let pool = WorkerPool::start(&binary, options.clone())
+            .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+        replay(run, &pool, &binary, request, &options)?;
+        group(run, request);
+        emit_replayed(run, events);
+        pools.insert(key(run), (binary, pool));
+    }
+    minimize::minimize(&mut runs, &pools, request, settings, events);
+    let mut report = findings::build(&runs, request, started.elapsed());
+    if request.update {
+        let dirs: HashMap<(String, String), PathBuf> = runs
+            .iter()
+            .map(|r| {
+                let dir = ledger::target_dir(&r.fuzz_dir, &r.name);
+                ((r.package.clone(), r.name.clone()), dir)
+            })
+            .collect();
+        update::file_new(&mut report, &|package, target| {
+            dirs.get(&(package.to_string(), target.to_string()))
+                .cloned()
+        })?;
+    }
+    if request.prune_fixed {
+        update::prune_fixed(&mut report)?;
+    }
+    for failure in &report.failures {
+        events.emit(&Message::CiFailure(failure));
+    }
+    for fixed in &report.fixed {
+        events.emit(&Message::CiFixed(fixed));
+    }
+    Ok(report)
+}
+
+fn key(run: &TargetRun) -> String {
+    format!("{}\0{}", run.project, run.name)
+}
+
+/// Each target's ledger entries and inputs (this shard's), checking the
+/// ledger first: a folder that names no target, a corrupt sidecar, or with
+/// `--update` a folder that cannot be written stops the run before any
+/// build.
+fn gather(projects: &[FuzzProject], request: &CiRequest) -> Result<Vec<TargetRun>, Error> {
+    let mut runs = Vec::new();
+    for (p, project) in projects.iter().enumerate() {
+        let names: Vec<&str> = project.targets.iter().map(|t| t.name.as_str()).collect();
+        if request.fuzz.target.is_none() {
+            if let Some(stray) = ledger::strays(&project.fuzz_dir, &names).first() {
+                return Err(Error::new(
+                    Exit::BadInput,
+                    format!(
+                        "ledger folder `{}` names no fuzz target of `{}` (its targets: {}); rename it after its target or remove it",
+                        stray.display(),
+                        project.package,
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        let testcases = inputs::clusterfuzz_testcases(&project.fuzz_dir, &names);
+        for target in &project.targets {
+            let dir = ledger::target_dir(&project.fuzz_dir, &target.name);
+            if request.update {
+                ledger::check_writable(&dir)?;
+            }
+            let entries = ledger::load(&dir)?;
+            let cases: Vec<PathBuf> = testcases
+                .iter()
+                .filter(|(t, _)| *t == target.name)
+                .map(|(_, path)| path.clone())
+                .collect();
+            let corpus = request
+                .corpus
+                .then(|| project.fuzz_dir.join("corpus").join(&target.name));
+            let mut inputs = inputs::collect(target, &entries, &cases, corpus.as_deref())?;
+            if let Some(shard) = request.shard {
+                inputs.retain(|i| shard.takes(&target.name, &i.hash));
+            }
+            runs.push(TargetRun {
+                project: p,
+                package: project.package.clone(),
+                name: target.name.clone(),
+                source: target.source.clone(),
+                fuzz_dir: project.fuzz_dir.clone(),
+                entries,
+                inputs,
+                outcomes: Vec::new(),
+                groups: Vec::new(),
+            });
+        }
+    }
+    Ok(runs)
+}
+
+/// Replays every input of `run` once: from the cache when its outcome on
+/// this build is known, else in batches that share limits (an AFL++ hang
+/// runs under its campaign's timeout), in parallel in the pool.
+fn replay(
+    run: &mut TargetRun,
+    pool: &WorkerPool,
+    binary: &Path,
+    request: &CiRequest,
+    options: &PoolOptions,
+) -> Result<(), Error> {
+    let limits = format!(
+        "{}ms-{}mb",
+        options.timeout.as_millis(),
+        options.rss_limit_mb
+    );
+    let mut cache = ReplayCache::open(request.cache_dir.as_deref(), binary, &limits);
+    let special = |input: &Input| {
+        (
+            special_timeout(&input.artifact, &request.fuzz),
+            special_memory_limit(&input.artifact, &request.fuzz),
+        )
+    };
+    let cache_key = |input: &Input| match special(input) {
+        (None, None) => input.hash.clone(),
+        (timeout, memory) => format!("{}@{timeout:?}-{memory:?}", input.hash),
+    };
+    run.outcomes = vec![(None, false); run.inputs.len()];
+    let mut batches: BTreeMap<_, Vec<usize>> = BTreeMap::new();
+    for (i, input) in run.inputs.iter().enumerate() {
+        match cache.get(&cache_key(input)) {
+            Some(failure) => run.outcomes[i] = (failure, true),
+            None => batches.entry(special(input)).or_default().push(i),
+        }
+    }
+    for ((timeout, memory), members) in batches {
+        let _limits = LimitsOverride::new(pool, timeout, memory);
+        let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
+        let round = pool
+            .first_accepted(&bytes, &|_| false)
+            .map_err(|e| Error::new(Exit::Failure, format!("replaying {}: {e}", run.name)))?;
+        for (&i, outcome) in members.iter().zip(round.outcomes) {
+            let failure = outcome.and_then(|o| o.failure().cloned());
+            cache.put(&cache_key(&run.inputs[i]), failure.as_ref());
+            run.outcomes[i] = (failure, false);
+        }
+    }
+    // The cache is an optimization: a full disk must not fail the run.
+    let _ = cache.save();
+    Ok(())
+}
+
+/// Groups `run`'s failing inputs by signature at the `--match` level and
+/// classifies each group against the ledger.
+fn group(run: &mut TargetRun, request: &CiRequest) {
+    let level = request.fuzz.matching;
+    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
+    for (i, (failure, _)) in run.outcomes.iter().enumerate() {
+        let Some(failure) = failure else { continue };
+        let id = level.key(&failure.signature()).id();
+        groups
+            .entry(id.clone())
+            .or_insert_with(|| Group {
+                id,
+                failure: failure.clone(),
+                members: Vec::new(),
+                status: Status::New,
+                reduced: None,
+                ledger: None,
+            })
+            .members
+            .push(i);
+    }
+    run.groups = groups.into_values().collect();
+    let ids: Vec<String> = run.entries.iter().map(|e| entry_id(e, request)).collect();
+    let ledgered = ledgered(run, &ids);
+    let seen: Vec<&str> = run.groups.iter().map(|g| g.id.as_str()).collect();
+    let statuses = classify::statuses(&seen, &ledgered);
+    for (group, status) in run.groups.iter_mut().zip(statuses) {
+        group.status = status;
+        let entry = run
+            .entries
+            .iter()
+            .zip(&ids)
+            .find(|(_, id)| **id == group.id);
+        group.ledger = entry.map(|(e, _)| e.input.clone());
+    }
+}
+
+/// A ledger entry's id at this run's level (from its recorded signature).
+fn entry_id(entry: &Entry, request: &CiRequest) -> String {
+    let signature = entry.sidecar.signature().expect("checked when loaded");
+    request.fuzz.matching.key(&signature).id()
+}
+
+fn ledgered<'a>(run: &TargetRun, ids: &'a [String]) -> Vec<Ledgered<'a>> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| Ledgered {
+            id,
+            replayed: run.inputs.iter().any(|input| input.ledger == Some(i)),
+        })
+        .collect()
+}
+
+fn emit_replayed(run: &TargetRun, events: &dyn Events) {
+    events.emit(&Message::CiReplayed {
+        package: &run.package,
+        target: &run.name,
+        inputs: run.inputs.len(),
+        failing: run.outcomes.iter().filter(|o| o.0.is_some()).count(),
+        cached: run.outcomes.iter().filter(|o| o.1).count(),
+        failures: run.groups.len(),
+    });
+}
+
+fn level_name(request: &CiRequest) -> String {
+    format!("{:?}", request.fuzz.matching).to_lowercase()
+}
+
+pub(crate) fn tool() -> String {
+    format!("cargo-reduce {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A path as reports show it: relative to the current directory when
+/// under it.
+pub fn shown(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    relative
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// The exit status of a run that found `report`: new failures fail it;
+/// known ones too with `fail_on_known`.
+pub fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
+    if report.count(Status::New) > 0 {
+        Exit::NewFailures
+    } else if fail_on_known && report.count(Status::Known) > 0 {
+        Exit::KnownFailures
+    } else {
+        Exit::Success
+    }
+}

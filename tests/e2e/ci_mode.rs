@@ -1,0 +1,326 @@
+//! `cargo reduce ci` on copies of the bundled fuzz-targets crate: the
+//! regression ledger, new / known / fixed failures, CI reports, shards.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
+use crate::util::Run;
+
+/// The bundled targets with an artifact, and their ledger inputs.
+const LEDGER: &[(&str, Option<&[u8]>)] = &[
+    ("abort", Some(b"ZAP")),
+    ("byte_parser", Some(b"RX\x0100")),
+    ("endless_loop", Some(b"LP\x00")),
+    ("huge_alloc", None),
+    ("stack_overflow", None),
+    ("two_panics", Some(b"ABXYZ")),
+    ("typed_arbitrary", Some(b"\0\0\x9a\x99\x99\x99\xc9")),
+    ("typed_query", Some(b"*?\x01VUUU\x02")),
+];
+
+/// A copy of the crate, and `cargo reduce ci` run in the copy's parent
+/// (as CI runs it at the repository root) with its own cache.
+struct Project {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    fuzz: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let (dir, fuzz) = fresh_copy();
+        Project {
+            root: dir.path().to_path_buf(),
+            _dir: dir,
+            fuzz,
+        }
+    }
+
+    fn ci(&self, args: &[&str]) -> Run {
+        let manifest = self.fuzz.join("Cargo.toml");
+        let cache = self.root.join("ci-cache");
+        let mut all = vec![
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--cache-dir",
+            cache.to_str().unwrap(),
+        ];
+        all.extend(args);
+        self.run(&all)
+    }
+
+    /// `cargo reduce ci ARGS…` in the copy's parent.
+    fn run(&self, args: &[&str]) -> Run {
+        let all = [&["reduce", "ci"][..], args].concat();
+        let mut command = command(&all, &target_dir());
+        command
+            .current_dir(&self.root)
+            .env_remove("GITHUB_STEP_SUMMARY");
+        Run(command.output().expect("spawn cargo-reduce"))
+    }
+
+    fn ledger(&self, target: &str) -> Vec<PathBuf> {
+        let dir = self.fuzz.join("regressions").join(target);
+        let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
+            .map(|l| l.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        inputs.retain(|p| p.is_file() && p.extension().is_none_or(|e| e != "json"));
+        inputs.sort();
+        inputs
+    }
+
+    /// Files the bundled artifacts: the ledger every later step starts from.
+    fn filed(self) -> Project {
+        self.ci(&["--update", "--message-format", "json"])
+            .expect_code(11);
+        self
+    }
+}
+
+fn finished(run: &Run) -> serde_json::Value {
+    let last = run.messages().pop().expect("messages");
+    assert_eq!(last["reason"], "ci-finished", "{last}");
+    last
+}
+
+#[test]
+fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() {
+    let project = Project::new();
+    let first = project.ci(&["--update", "--message-format", "json"]);
+    first.expect_code(11);
+    let summary = finished(&first);
+    assert_eq!(
+        (summary["new"].as_u64(), summary["known"].as_u64()),
+        (Some(8), Some(0))
+    );
+    for (target, bytes) in LEDGER {
+        let inputs = project.ledger(target);
+        assert_eq!(inputs.len(), 1, "{target}: one entry per failure");
+        let sidecar = fs::read(format!("{}.json", inputs[0].display())).unwrap();
+        let sidecar: serde_json::Value = serde_json::from_slice(&sidecar).unwrap();
+        assert_eq!(sidecar["minimal"], true, "{target}");
+        if let Some(bytes) = bytes {
+            assert_eq!(&fs::read(&inputs[0]).unwrap(), bytes, "{target}: minimized");
+        }
+        let name = inputs[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(name.starts_with(sidecar["id"].as_str().unwrap()), "{name}");
+    }
+    let typed = project.ledger("typed_query");
+    let sidecar = fs::read_to_string(format!("{}.json", typed[0].display())).unwrap();
+    assert!(sidecar.contains("\"debug\": \"Query {"), "{sidecar}");
+
+    let before = snapshot(&project.fuzz);
+    let again = project.ci(&["--update", "--message-format", "json"]);
+    again.expect_code(0);
+    let summary = finished(&again);
+    assert_eq!(
+        (summary["new"].as_u64(), summary["known"].as_u64()),
+        (Some(0), Some(8))
+    );
+    assert_eq!(
+        snapshot(&project.fuzz),
+        before,
+        "a second run changes no byte"
+    );
+    let human = project.ci(&[]);
+    human.expect_code(0);
+    assert!(
+        human
+            .stdout()
+            .contains("(16 from the cache): 0 new, 8 known, 0 fixed"),
+        "{}",
+        human.stdout()
+    );
+}
+
+#[test]
+fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
+    let project = Project::new().filed();
+    // A new bug: an input the ledger does not have.
+    let planted = project.fuzz.join("artifacts/two_callers");
+    fs::create_dir_all(&planted).unwrap();
+    fs::write(planted.join("crash-quoted"), "!abc").unwrap();
+    // A fixed one: bug A of two_panics no longer panics.
+    let source = project.fuzz.join("fuzz_targets/two_panics.rs");
+    let text = fs::read_to_string(&source).unwrap();
+    let fixed = text.replace("panic!(\"bug A: authenticated XYZ request\");", "return 0;");
+    assert_ne!(text, fixed);
+    fs::write(&source, fixed).unwrap();
+
+    let (sarif, junit) = (project.root.join("ci.sarif"), project.root.join("ci.xml"));
+    let summary_file = project.root.join("summary.md");
+    let manifest = project.fuzz.join("Cargo.toml");
+    let mut command = command(
+        &[
+            "reduce",
+            "ci",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--update",
+            "--prune-fixed",
+            "--format",
+            "github",
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        &target_dir(),
+    );
+    command
+        .current_dir(&project.root)
+        .env("GITHUB_STEP_SUMMARY", &summary_file);
+    let run = Run(command.output().unwrap());
+    run.expect_code(11);
+
+    let annotation = run
+        .stdout()
+        .lines()
+        .find(|l| l.starts_with("::error "))
+        .unwrap_or_else(|| panic!("no annotation: {}", run.stdout()))
+        .to_string();
+    assert!(
+        annotation.starts_with(
+            "::error file=fuzz-targets/fuzz_targets/two_callers.rs,line=23,title=New fuzz failure "
+        ),
+        "{annotation}"
+    );
+    assert_eq!(
+        run.stdout()
+            .lines()
+            .filter(|l| l.starts_with("::error"))
+            .count(),
+        1
+    );
+    let summary = fs::read_to_string(&summary_file).unwrap();
+    assert!(summary.contains("**1 new**, 7 known, 1 fixed"), "{summary}");
+    assert!(summary.contains("| new | two_callers |"), "{summary}");
+    assert!(summary.contains("| fixed | two_panics |"), "{summary}");
+
+    let sarif_log: serde_json::Value = serde_json::from_slice(&fs::read(&sarif).unwrap()).unwrap();
+    let results = sarif_log["runs"][0]["results"].as_array().unwrap();
+    let new: Vec<_> = results.iter().filter(|r| r["level"] == "error").collect();
+    assert_eq!(new.len(), 1);
+    assert_eq!(new[0]["ruleId"], "fuzz/panic");
+    let id = new[0]["partialFingerprints"]["cargoReduceSignature/v1"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        new[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "fuzz-targets/fuzz_targets/two_callers.rs"
+    );
+    validate_sarif(&sarif);
+
+    let junit_xml = fs::read_to_string(&junit).unwrap();
+    assert!(
+        junit_xml.contains(&format!("new failure {id}")),
+        "{junit_xml}"
+    );
+    assert!(junit_xml.contains("name=\"fuzz-targets/artifacts/two_callers/crash-quoted\""));
+
+    // Filed minimized, and the fixed entry moved aside.
+    let filed = project.ledger("two_callers");
+    assert_eq!(filed.len(), 1);
+    assert_eq!(fs::read(&filed[0]).unwrap(), b"!");
+    assert!(filed[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with(&id));
+    assert!(project.ledger("two_panics").is_empty());
+    assert_eq!(
+        fs::read_dir(project.fuzz.join("regressions/two_panics/fixed"))
+            .unwrap()
+            .count(),
+        2,
+        "input and sidecar"
+    );
+}
+
+/// Runs `python3 -m jsonschema`'s validator on `sarif` with the SARIF 2.1.0
+/// schema (OASIS, kept in tests/e2e/data).
+fn validate_sarif(sarif: &Path) {
+    let schema =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/data/sarif-schema-2.1.0.json");
+    let script = "import json, sys, jsonschema\n\
+        schema = json.load(open(sys.argv[1]))\n\
+        jsonschema.validate(json.load(open(sys.argv[2])), schema)\n";
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            script,
+            schema.to_str().unwrap(),
+            sarif.to_str().unwrap(),
+        ])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "SARIF does not validate: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The parts of a report that do not depend on how the work was split.
+fn comparable(report: &Path) -> serde_json::Value {
+    let mut report: serde_json::Value = serde_json::from_slice(&fs::read(report).unwrap()).unwrap();
+    let object = report.as_object_mut().unwrap();
+    object.remove("elapsed_s");
+    object.remove("shard");
+    for input in object["inputs"].as_array_mut().unwrap() {
+        input.as_object_mut().unwrap().remove("cached");
+    }
+    report
+}
+
+#[test]
+fn shards_merged_equal_one_unsharded_run() {
+    let project = Project::new();
+    let path = |name: &str| project.root.join(name).to_str().unwrap().to_string();
+    let manifest = path("fuzz-targets/Cargo.toml");
+    let uncached = |args: &[&str]| {
+        project.run(
+            &[
+                &["--manifest-path", manifest.as_str(), "--no-cache"][..],
+                args,
+            ]
+            .concat(),
+        )
+    };
+    uncached(&["--report", &path("all.json")]).expect_code(11);
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let report = path(&format!("shard{k}.json"));
+        let run = uncached(&["--shard", &shard, "--report", &report]);
+        assert!([0, 11].contains(&run.code()), "{}", run.stderr());
+    }
+    let merged = path("merged.json");
+    let mut args = vec!["merge".to_string()];
+    args.extend((1..=3).map(|k| path(&format!("shard{k}.json"))));
+    args.extend(["--report".to_string(), merged.clone()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = project.run(&args);
+    run.expect_code(11);
+    let all = comparable(Path::new(&path("all.json")));
+    assert_eq!(comparable(Path::new(&merged)), all);
+    assert_eq!(all["failures"].as_array().unwrap().len(), 8);
+    let shard_inputs: usize = (1..=3)
+        .map(|k| {
+            comparable(Path::new(&path(&format!("shard{k}.json"))))["inputs"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert_eq!(
+        shard_inputs,
+        all["inputs"].as_array().unwrap().len(),
+        "each input in one shard"
+    );
+}

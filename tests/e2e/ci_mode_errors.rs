@@ -1,0 +1,105 @@
+//! `cargo reduce ci` on bad input: one clear error line, a distinct exit
+//! status, nothing built, nothing lost.
+
+use std::fs;
+use std::path::Path;
+
+use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
+use crate::util::Run;
+
+fn ci(fuzz: &Path, args: &[&str]) -> Run {
+    let manifest = fuzz.join("Cargo.toml");
+    let all = [
+        &[
+            "reduce",
+            "ci",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+        ][..],
+        args,
+    ]
+    .concat();
+    Run(command(&all, &target_dir()).output().unwrap())
+}
+
+/// Runs `ci ARGS` on a copy set up by `plant`, and checks it fails with
+/// `code` and an error line containing `says`, changing no file.
+fn refused(plant: impl Fn(&Path), args: &[&str], code: i32, says: &str) {
+    let (_dir, fuzz) = fresh_copy();
+    plant(&fuzz);
+    let before = snapshot(&fuzz);
+    let run = ci(&fuzz, args);
+    run.expect_code(code);
+    let line = run.error_line();
+    assert!(line.contains(says), "{line}");
+    assert!(!run.stderr().contains("Built"), "refused before building");
+    assert_eq!(snapshot(&fuzz), before, "nothing lost");
+}
+
+fn entry(fuzz: &Path, target: &str, sidecar: &str) {
+    let dir = fuzz.join("regressions").join(target);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("0badcafe-0000000000000000"), "ZAP").unwrap();
+    fs::write(dir.join("0badcafe-0000000000000000.json"), sidecar).unwrap();
+}
+
+#[test]
+fn a_corrupt_sidecar_is_named() {
+    refused(
+        |fuzz| entry(fuzz, "abort", "{ \"id\": "),
+        &[],
+        3,
+        "error: corrupt ledger sidecar `",
+    );
+}
+
+#[test]
+fn a_ledger_folder_of_no_target_is_named() {
+    refused(
+        |fuzz| entry(fuzz, "no_such_target", "{}"),
+        &[],
+        3,
+        "names no fuzz target of `fuzz-targets`",
+    );
+}
+
+#[test]
+fn an_unwritable_ledger_is_found_before_anything_runs() {
+    refused(
+        |fuzz| {
+            fs::create_dir_all(fuzz.join("regressions")).unwrap();
+            fs::write(fuzz.join("regressions/abort"), "not a folder").unwrap();
+        },
+        &["--update"],
+        2,
+        "cannot write the regression ledger `",
+    );
+}
+
+#[test]
+fn a_budget_of_zero_and_a_shard_out_of_range_are_usage_errors() {
+    refused(|_| {}, &["--budget", "0"], 2, "--budget 0 leaves no time");
+    refused(|_| {}, &["--shard", "3/2"], 2, "K must be between 1 and N");
+    refused(
+        |_| {},
+        &["--budget", "soon"],
+        2,
+        "give seconds, or a number",
+    );
+}
+
+#[test]
+fn merge_refuses_what_is_not_a_report() {
+    let (dir, fuzz) = fresh_copy();
+    let bogus = dir.path().join("report.json");
+    fs::write(&bogus, "[]").unwrap();
+    let run = Run(command(
+        &["reduce", "ci", "merge", bogus.to_str().unwrap()],
+        &target_dir(),
+    )
+    .output()
+    .unwrap());
+    run.expect_code(3);
+    assert!(run.error_line().contains("is not a cargo-reduce ci report"));
+    assert!(fuzz.join("Cargo.toml").exists());
+}

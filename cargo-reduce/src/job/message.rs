@@ -171,6 +171,9 @@ pub enum Message<'a> {
         cached: usize,
         /// Distinct failures among them.
         failures: usize,
+        /// Wall time of the replay: reading the inputs and running them
+        /// (the build and the pool's start apart).
+        elapsed_s: f64,
     },
     /// `ci`: one distinct failure, new or known.
     CiFailure(&'a crate::job::ci::report::FailureRecord),

@@ -154,6 +154,22 @@ impl Artifact {
         }
     }
 
+    /// A file known by its path and size alone (a corpus or ledger input
+    /// that `ci` replays): kind [`ArtifactKind::Unknown`], no reduction of
+    /// its own, and no file system access.
+    pub fn plain(path: PathBuf, size: u64) -> Artifact {
+        Artifact {
+            name: file_name(&path),
+            kind: ArtifactKind::Unknown,
+            size,
+            output: PathBuf::new(),
+            partial: PathBuf::new(),
+            minimized: None,
+            path,
+            origin: Origin::LibFuzzer,
+        }
+    }
+
     /// The artifact file at `path`, whatever its name.
     pub fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
         match fs::metadata(path) {

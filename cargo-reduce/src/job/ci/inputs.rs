@@ -35,15 +35,17 @@ const CLUSTERFUZZ_DEPTH: usize = 3;
 
 /// Every input of `target`: its artifacts, its ledger `entries`, the
 /// `testcases` named after it, and with `corpus` the files of
-/// `<fuzz dir>/corpus/<target>/`. An input that cannot be read is an
-/// error naming it.
+/// `<fuzz dir>/corpus/<target>/`, read on `threads` threads (reading is
+/// most of a replay's time). An input that cannot be read is an error
+/// naming it.
 pub fn collect(
     target: &FuzzTarget,
     entries: &[Entry],
     testcases: &[PathBuf],
     corpus: Option<&Path>,
+    threads: usize,
 ) -> Result<Vec<Input>, Error> {
-    let mut inputs = Vec::new();
+    let mut wanted: Vec<(Artifact, Source, Option<usize>)> = Vec::new();
     for artifact in &target.artifacts {
         if matches!(artifact.kind, ArtifactKind::Leak | ArtifactKind::SlowUnit) {
             // A leak needs LeakSanitizer; a slow unit is not a failure.
@@ -53,44 +55,55 @@ pub fn collect(
             Origin::Afl(_) => Source::Afl,
             Origin::LibFuzzer => Source::Artifact,
         };
-        inputs.push(read(artifact.clone(), source, None)?);
+        wanted.push((artifact.clone(), source, None));
     }
+    let plain = |path: &Path| Artifact::plain(path.to_path_buf(), 0);
     for (i, entry) in entries.iter().enumerate() {
-        inputs.push(read(plain(&entry.input)?, Source::Ledger, Some(i))?);
+        wanted.push((plain(&entry.input), Source::Ledger, Some(i)));
     }
     for path in testcases {
-        inputs.push(read(plain(path)?, Source::Clusterfuzz, None)?);
+        wanted.push((plain(path), Source::Clusterfuzz, None));
     }
     if let Some(dir) = corpus {
         for path in files_in(dir)? {
-            inputs.push(read(plain(&path)?, Source::Corpus, None)?);
+            wanted.push((plain(&path), Source::Corpus, None));
         }
     }
-    Ok(inputs)
+    let contents = read_all(wanted.iter().map(|w| w.0.path.as_path()).collect(), threads);
+    wanted
+        .into_iter()
+        .zip(contents)
+        .map(|((mut artifact, source, ledger), bytes)| {
+            let bytes = bytes.map_err(|e| {
+                Error::new(
+                    Exit::BadInput,
+                    format!("cannot read input `{}`: {e}", artifact.path.display()),
+                )
+            })?;
+            artifact.size = bytes.len() as u64;
+            Ok(Input {
+                hash: super::content_hash(&bytes),
+                artifact,
+                source,
+                bytes,
+                ledger,
+            })
+        })
+        .collect()
 }
 
-/// A file that is not a libFuzzer artifact: its failure is learned by
-/// running it.
-fn plain(path: &Path) -> Result<Artifact, Error> {
-    let mut artifact =
-        Artifact::read(path).map_err(|e| Error::new(Exit::BadInput, e.to_string()))?;
-    artifact.kind = ArtifactKind::Unknown;
-    Ok(artifact)
-}
-
-fn read(artifact: Artifact, source: Source, ledger: Option<usize>) -> Result<Input, Error> {
-    let bytes = fs::read(&artifact.path).map_err(|e| {
-        Error::new(
-            Exit::BadInput,
-            format!("cannot read input `{}`: {e}", artifact.path.display()),
-        )
-    })?;
-    Ok(Input {
-        hash: super::content_hash(&bytes),
-        artifact,
-        source,
-        bytes,
-        ledger,
+/// The contents of `paths`, in order, read by up to `threads` threads.
+fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> {
+    let chunk = paths.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = paths
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(fs::read).collect::<Vec<_>>()))
+            .collect();
+        readers
+            .into_iter()
+            .flat_map(|r| r.join().expect("a reader thread does not panic"))
+            .collect()
     })
 }
 
@@ -106,10 +119,15 @@ fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
             ))
         }
     };
+    // The entry's type, not a stat per file; a symlink is followed.
     let mut files: Vec<PathBuf> = listing
         .flatten()
+        .filter(|e| match e.file_type() {
+            Ok(t) if t.is_symlink() => e.path().is_file(),
+            Ok(t) => t.is_file(),
+            Err(_) => false,
+        })
         .map(|e| e.path())
-        .filter(|p| p.is_file())
         .collect();
     files.sort();
     Ok(files)

@@ -69,6 +69,8 @@ struct TargetRun {
     fuzz_dir: PathBuf,
     entries: Vec<Entry>,
     inputs: Vec<Input>,
+    /// How long reading the inputs took.
+    read_time: Duration,
     /// Per input: its failure (`None`: passed) and whether the cache said so.
     outcomes: Vec<(Option<Failure>, bool)>,
     groups: Vec<Group>,
@@ -117,7 +119,7 @@ pub fn run(
         afl_out: &request.fuzz.afl_out,
     };
     let projects = fuzz::find(&search, request.fuzz.target.as_deref())?;
-    let mut runs = gather(&projects, request)?;
+    let mut runs = gather(&projects, request, settings)?;
     super::check_temp_dir()?;
     let work: Vec<Work> = runs
         .iter()
@@ -145,9 +147,11 @@ pub fn run(
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
         let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+        let replay_started = Instant::now();
         replay(run, &pool, &binary, request, &options)?;
+        let replay_time = run.read_time + replay_started.elapsed();
         group(run, request);
-        emit_replayed(run, events);
+        emit_replayed(run, replay_time, events);
         pools.insert(key(run), (binary, pool));
     }
     minimize::minimize(&mut runs, &pools, request, settings, events);
@@ -185,7 +189,11 @@ fn key(run: &TargetRun) -> String {
 /// ledger first: a folder that names no target, a corrupt sidecar, or with
 /// `--update` a folder that cannot be written stops the run before any
 /// build.
-fn gather(projects: &[FuzzProject], request: &CiRequest) -> Result<Vec<TargetRun>, Error> {
+fn gather(
+    projects: &[FuzzProject],
+    request: &CiRequest,
+    settings: &Settings,
+) -> Result<Vec<TargetRun>, Error> {
     let mut runs = Vec::new();
     for (p, project) in projects.iter().enumerate() {
         let names: Vec<&str> = project.targets.iter().map(|t| t.name.as_str()).collect();
@@ -217,7 +225,10 @@ fn gather(projects: &[FuzzProject], request: &CiRequest) -> Result<Vec<TargetRun
             let corpus = request
                 .corpus
                 .then(|| project.fuzz_dir.join("corpus").join(&target.name));
-            let mut inputs = inputs::collect(target, &entries, &cases, corpus.as_deref())?;
+            let read_started = Instant::now();
+            let mut inputs =
+                inputs::collect(target, &entries, &cases, corpus.as_deref(), settings.jobs)?;
+            let read_time = read_started.elapsed();
             if let Some(shard) = request.shard {
                 inputs.retain(|i| shard.takes(&target.name, &i.hash));
             }
@@ -229,6 +240,7 @@ fn gather(projects: &[FuzzProject], request: &CiRequest) -> Result<Vec<TargetRun
                 fuzz_dir: project.fuzz_dir.clone(),
                 entries,
                 inputs,
+                read_time,
                 outcomes: Vec::new(),
                 groups: Vec::new(),
             });
@@ -341,7 +353,7 @@ fn ledgered<'a>(run: &TargetRun, ids: &'a [String]) -> Vec<Ledgered<'a>> {
         .collect()
 }
 
-fn emit_replayed(run: &TargetRun, events: &dyn Events) {
+fn emit_replayed(run: &TargetRun, elapsed: Duration, events: &dyn Events) {
     events.emit(&Message::CiReplayed {
         package: &run.package,
         target: &run.name,
@@ -349,6 +361,7 @@ fn emit_replayed(run: &TargetRun, events: &dyn Events) {
         failing: run.outcomes.iter().filter(|o| o.0.is_some()).count(),
         cached: run.outcomes.iter().filter(|o| o.1).count(),
         failures: run.groups.len(),
+        elapsed_s: super::message::seconds(elapsed, 6),
     });
 }
 

@@ -324,3 +324,79 @@ fn shards_merged_equal_one_unsharded_run() {
         "each input in one shard"
     );
 }
+
+#[test]
+fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
+    let project = Project::new().filed();
+    let app = project.root.join("app");
+    fs::create_dir_all(app.join("src")).unwrap();
+    fs::write(
+        app.join("Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    fs::write(app.join("src/lib.rs"), "").unwrap();
+    let tests = app.join("tests/fuzz_regressions.rs");
+    project
+        .ci(&["--emit-tests", "app/tests/fuzz_regressions.rs"])
+        .expect_code(0);
+    let emitted = fs::read(&tests).unwrap();
+    project
+        .ci(&["--emit-tests", "app/tests/fuzz_regressions.rs"])
+        .expect_code(0);
+    assert_eq!(
+        fs::read(&tests).unwrap(),
+        emitted,
+        "rewritten only on change"
+    );
+
+    let cargo_test = || {
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_cargo-reduce"))
+            .parent()
+            .unwrap();
+        let path = std::env::join_paths(
+            std::iter::once(bin_dir.to_path_buf())
+                .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+        )
+        .unwrap();
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["test", "--manifest-path"])
+            .arg(app.join("Cargo.toml"))
+            .env("PATH", path)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .output()
+            .unwrap();
+        Run(out)
+    };
+    let run = cargo_test();
+    run.expect_code(0);
+    for (target, _) in LEDGER {
+        assert!(
+            run.stdout().contains(&format!("test {target}_")),
+            "{target}: {}",
+            run.stdout()
+        );
+    }
+    assert!(
+        run.stdout().contains("test result: ok. 8 passed"),
+        "{}",
+        run.stdout()
+    );
+
+    // A fixed bug fails its test, by name, and says what to do.
+    let source = project.fuzz.join("fuzz_targets/two_panics.rs");
+    let text = fs::read_to_string(&source).unwrap();
+    fs::write(
+        &source,
+        text.replace("panic!(\"bug A: authenticated XYZ request\");", "return 0;"),
+    )
+    .unwrap();
+    let run = cargo_test();
+    run.expect_code(101);
+    assert!(
+        run.stdout().contains("7 passed; 1 failed"),
+        "{}",
+        run.stdout()
+    );
+    assert!(run.stdout().contains("no longer fails"), "{}", run.stdout());
+}

@@ -54,6 +54,11 @@ impl Reporter {
         self.format == MessageFormat::Json
     }
 
+    /// True with `-q`.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// True with `-v`.
     pub fn is_verbose(&self) -> bool {
         self.verbose && !self.quiet

@@ -175,6 +175,17 @@ pub enum Message<'a> {
         /// (the build and the pool's start apart).
         elapsed_s: f64,
     },
+    /// `ci replay`: one input was run.
+    CiReplay {
+        /// The input.
+        path: &'a Path,
+        /// The target.
+        target: &'a str,
+        /// Its failure's id at the `--match` level; null: it passed.
+        failure_id: Option<&'a str>,
+        /// Its failure's signature.
+        failure: Option<&'a str>,
+    },
     /// `ci`: one distinct failure, new or known.
     CiFailure(&'a crate::job::ci::report::FailureRecord),
     /// `ci`: a ledger entry whose failure is gone.

@@ -20,6 +20,7 @@ use super::table::{self, Align};
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
 use crate::fuzz::minimize::Effort;
+use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::report::{CiReport, Status};
 use crate::job::ci::{self, update, CiRequest};
@@ -64,6 +65,20 @@ pub struct CiArgs {
     /// Remember nothing between runs.
     #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
+    /// Write (or keep up to date) a Rust test file with one test per
+    /// ledger entry, for `cargo test` (e.g. tests/fuzz_regressions.rs).
+    #[arg(long, value_name = "PATH")]
+    pub emit_tests: Option<PathBuf>,
+    /// What the emitted tests expect of their inputs: that they still fail
+    /// as recorded, or that they pass (the bugs fixed).
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        value_name = "OUTCOME",
+        requires = "emit_tests"
+    )]
+    pub emit_expect: Expect,
     /// Tests to run in parallel [default: the available cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
@@ -78,6 +93,23 @@ pub enum CiCommand {
     /// Join the JSON reports of shards (`ci --shard K/N --report PATH`)
     /// into one summary, SARIF and JUnit file, as one run would give.
     Merge(MergeArgs),
+    /// Run inputs once each through a fuzz target (what the tests of
+    /// --emit-tests call); exit 11 if one fails.
+    Replay(ReplayArgs),
+}
+
+/// Arguments of `cargo reduce ci replay`.
+#[derive(Debug, Clone, Args)]
+pub struct ReplayArgs {
+    /// The inputs.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub failure: FailureOptions,
 }
 
 /// Arguments of `cargo reduce ci merge`.
@@ -189,6 +221,7 @@ impl CiArgs {
             prune_fixed: self.prune_fixed,
             corpus: self.corpus,
             shard: self.shard,
+            emit_tests: self.emit_tests.clone().map(|path| (path, self.emit_expect)),
             cache_dir: match (self.no_cache, &self.cache_dir) {
                 (true, _) => None,
                 (false, Some(dir)) => Some(dir.clone()),
@@ -198,15 +231,21 @@ impl CiArgs {
     }
 
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Settings {
-            jobs: self.jobs.map_or(cores, |j| j as usize),
-            max_tests: None,
-            max_time: None,
-            ddmin: DdminOptions::default(),
-            cache: true,
-            interrupt,
-        }
+        settings(self.jobs, interrupt)
+    }
+}
+
+/// The reduction settings of `ci`: `-j` (the cores by default), no limits
+/// but the budget.
+fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Settings {
+        jobs: jobs.map_or(cores, |j| j as usize),
+        max_tests: None,
+        max_time: None,
+        ddmin: DdminOptions::default(),
+        cache: true,
+        interrupt,
     }
 }
 
@@ -222,12 +261,47 @@ fn default_cache_dir(select: &SelectOptions) -> Result<PathBuf, Error> {
 
 /// Runs `cargo reduce ci` (or `ci merge`).
 pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, Error> {
-    if let Some(CiCommand::Merge(merge)) = &args.command {
-        return run_merge(merge, reporter);
+    match &args.command {
+        Some(CiCommand::Merge(merge)) => return run_merge(merge, reporter),
+        Some(CiCommand::Replay(replay)) => return run_replay(replay, reporter, interrupt),
+        None => {}
     }
     let request = args.request()?;
     let report = ci::run(&request, &args.settings(interrupt), reporter)?;
     finish(&report, &args.output, reporter)
+}
+
+fn run_replay(
+    args: &ReplayArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
+    let request = FuzzRequest {
+        manifest_path: args.select.manifest_path.clone(),
+        packages: args.select.package.clone(),
+        target: args.select.target.clone(),
+        afl_out: args.select.afl_out.clone(),
+        matching: args.failure.matching,
+        timeout: args.failure.timeout,
+        rss_limit_mb: args.failure.rss_limit_mb,
+        ..FuzzRequest::default()
+    };
+    let settings = settings(Some(1), interrupt);
+    let replayed = ci::replay::replay_files(&request, &args.inputs, &settings, reporter)?;
+    if !reporter.is_json() {
+        for input in &replayed {
+            match &input.failure {
+                None => println!("passed  {}", input.path.display()),
+                Some((id, signature)) => {
+                    println!("FAILED  {}  [{id}] {signature}", input.path.display())
+                }
+            }
+        }
+    }
+    Ok(match replayed.iter().any(|r| r.failure.is_some()) {
+        true => Exit::NewFailures,
+        false => Exit::Success,
+    })
 }
 
 fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
@@ -290,7 +364,7 @@ fn finish(report: &CiReport, output: &ReportOptions, reporter: &Reporter) -> Res
     let exit = ci::exit_of(report, fail_on_known);
     if output.format == CiFormat::Github {
         github_output(report)?;
-    } else if !reporter.is_json() {
+    } else if !reporter.is_json() && !reporter.is_quiet() {
         print!("{}", table(report));
     }
     reporter.emit(&Message::CiFinished {

@@ -9,10 +9,12 @@
 
 mod cache;
 mod classify;
+pub mod emit;
 mod findings;
 pub mod inputs;
 pub mod ledger;
 mod minimize;
+pub mod replay;
 pub mod report;
 pub mod update;
 
@@ -53,6 +55,8 @@ pub struct CiRequest {
     pub shard: Option<Shard>,
     /// Where outcomes are remembered; `None`: nowhere (`--no-cache`).
     pub cache_dir: Option<PathBuf>,
+    /// `--emit-tests PATH` and what the tests expect.
+    pub emit_tests: Option<(PathBuf, emit::Expect)>,
 }
 
 /// The content hash inputs are known by (16 hex digits of XXH3-64).
@@ -172,6 +176,9 @@ pub fn run(
     if request.prune_fixed {
         update::prune_fixed(&mut report)?;
     }
+    if let Some((path, expect)) = &request.emit_tests {
+        emit_tests(path, *expect, &projects, &runs, request)?;
+    }
     for failure in &report.failures {
         events.emit(&Message::CiFailure(failure));
     }
@@ -179,6 +186,36 @@ pub fn run(
         events.emit(&Message::CiFixed(fixed));
     }
     Ok(report)
+}
+
+/// Writes the test file of `--emit-tests`: one test per entry of the
+/// ledger as it is now (after `--update` and `--prune-fixed`).
+fn emit_tests(
+    path: &Path,
+    expect: emit::Expect,
+    projects: &[FuzzProject],
+    runs: &[TargetRun],
+    request: &CiRequest,
+) -> Result<(), Error> {
+    let mut cases = Vec::new();
+    for run in runs {
+        let manifest = &projects[run.project].manifest_path;
+        for entry in ledger::load(&ledger::target_dir(&run.fuzz_dir, &run.name))? {
+            cases.push(emit::Case {
+                manifest: manifest.clone(),
+                target: run.name.clone(),
+                id: entry_id(&entry, request),
+                input: entry.input,
+            });
+        }
+    }
+    emit::write(path, &level_name(request), expect, &cases).map_err(|e| {
+        Error::new(
+            Exit::Usage,
+            format!("cannot write the tests `{}`: {e}", path.display()),
+        )
+    })?;
+    Ok(())
 }
 
 fn key(run: &TargetRun) -> String {

@@ -1,0 +1,97 @@
+//! `cargo reduce ci replay`: named inputs run once each through one fuzz
+//! target, built against its stand-in and run in-process, and what each
+//! did. The tests `--emit-tests` writes call it, one input per test, so
+//! that `cargo test` replays the ledger with no fuzzer at run time.
+
+use std::path::PathBuf;
+
+use super::super::fuzz::{self, FuzzRequest, Work};
+use super::super::{Events, Message, Settings};
+use crate::error::{Error, Exit};
+use crate::fuzz::pool::{PoolOptions, WorkerPool};
+use crate::fuzz::project::Artifact;
+
+/// What one input did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    /// The input.
+    pub path: PathBuf,
+    /// Its failure's id at the `--match` level and its signature, if it
+    /// failed.
+    pub failure: Option<(String, String)>,
+}
+
+/// Runs each of `files` once through `request.target`.
+pub fn replay_files(
+    request: &FuzzRequest,
+    files: &[PathBuf],
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Vec<Replayed>, Error> {
+    let Some(target) = request.target.as_deref() else {
+        return Err(Error::new(
+            Exit::Usage,
+            "`ci replay` needs --target NAME: the fuzz target to run the inputs through",
+        ));
+    };
+    let search = crate::fuzz::project::Search {
+        manifest_path: request.manifest_path.as_deref(),
+        packages: &request.packages,
+        afl_out: &request.afl_out,
+    };
+    let projects = fuzz::find(&search, Some(target))?;
+    let mut inputs = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::new(
+                Exit::BadInput,
+                format!("cannot read input `{}`: {e}", path.display()),
+            )
+        })?;
+        inputs.push((path.clone(), bytes));
+    }
+    let project = projects
+        .first()
+        .ok_or_else(|| Error::new(Exit::BadInput, format!("no fuzz target `{target}` found")))?;
+    let work = [Work {
+        project: 0,
+        target: target.to_string(),
+        artifact: Artifact::plain(files.first().cloned().unwrap_or_default(), 0),
+        done: false,
+    }];
+    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let binary = binaries[&(0, target.to_string())].clone()?;
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: request.timeout.unwrap_or(fuzz::DEFAULT_TIMEOUT),
+        rss_limit_mb: request.rss_limit_mb.unwrap_or(fuzz::DEFAULT_RSS_LIMIT_MB),
+        ..PoolOptions::default()
+    };
+    let pool = WorkerPool::start(&binary, options).map_err(|e| {
+        Error::new(
+            Exit::Failure,
+            format!("cannot start {target} of {}: {e}", project.package),
+        )
+    })?;
+    let mut replayed = Vec::new();
+    for (path, bytes) in inputs {
+        let outcome = pool.run(&bytes).map_err(|e| {
+            Error::new(
+                Exit::Failure,
+                format!("replaying `{}`: {e}", path.display()),
+            )
+        })?;
+        let failure = outcome.failure().map(|f| {
+            let signature = f.signature();
+            (request.matching.key(&signature).id(), signature.to_string())
+        });
+        events.emit(&Message::CiReplay {
+            path: &path,
+            target,
+            failure_id: failure.as_ref().map(|f| f.0.as_str()),
+            failure: failure.as_ref().map(|f| f.1.as_str()),
+        });
+        replayed.push(Replayed { path, failure });
+    }
+    Ok(replayed)
+}

@@ -203,17 +203,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 impl CiArgs {
     /// The request these arguments make.
     fn request(&self) -> Result<CiRequest, Error> {
-        let fuzz = FuzzRequest {
-            manifest_path: self.select.manifest_path.clone(),
-            packages: self.select.package.clone(),
-            target: self.select.target.clone(),
-            afl_out: self.select.afl_out.clone(),
-            matching: self.failure.matching,
-            timeout: self.failure.timeout,
-            rss_limit_mb: self.failure.rss_limit_mb,
-            effort: Effort::Default,
-            ..FuzzRequest::default()
-        };
+        let fuzz = fuzz_request(&self.select, &self.failure);
         Ok(CiRequest {
             fuzz,
             budget: self.budget.unwrap_or(ci::DEFAULT_BUDGET),
@@ -249,6 +239,21 @@ fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
     }
 }
 
+/// The options `ci` shares with `cargo reduce`, as its request.
+fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest {
+    FuzzRequest {
+        manifest_path: select.manifest_path.clone(),
+        packages: select.package.clone(),
+        target: select.target.clone(),
+        afl_out: select.afl_out.clone(),
+        matching: failure.matching,
+        timeout: failure.timeout,
+        rss_limit_mb: failure.rss_limit_mb,
+        effort: Effort::Default,
+        ..FuzzRequest::default()
+    }
+}
+
 /// `<target dir>/cargo-reduce/ci-cache` of the project `select` finds.
 fn default_cache_dir(select: &SelectOptions) -> Result<PathBuf, Error> {
     let projects = crate::job::fuzz::find(&select.search(), None)?;
@@ -276,16 +281,7 @@ fn run_replay(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
-    let request = FuzzRequest {
-        manifest_path: args.select.manifest_path.clone(),
-        packages: args.select.package.clone(),
-        target: args.select.target.clone(),
-        afl_out: args.select.afl_out.clone(),
-        matching: args.failure.matching,
-        timeout: args.failure.timeout,
-        rss_limit_mb: args.failure.rss_limit_mb,
-        ..FuzzRequest::default()
-    };
+    let request = fuzz_request(&args.select, &args.failure);
     let settings = settings(Some(1), interrupt);
     let replayed = ci::replay::replay_files(&request, &args.inputs, &settings, reporter)?;
     if !reporter.is_json() {

@@ -317,3 +317,44 @@ fn a_project_with_both_engines_is_reduced_in_one_run() {
     let afl = root.join("fuzz-afl/artifacts/abort/minimized-from-afl-default-id_000000-sig_06");
     assert_eq!(fs::read(afl).unwrap(), b"ZAP");
 }
+
+/// `cargo reduce ci` takes AFL++'s crashes and hangs in: 25 inputs of 9
+/// failures, each filed once in the ledger, AFL's files untouched.
+#[test]
+fn ci_groups_afl_crashes_into_their_failures_and_files_each_once() {
+    let (dir, crate_dir) = copy();
+    let out = snapshot(&crate_dir.join("out"));
+    let cache = dir.path().join("ci-cache");
+    let run = cargo_reduce(&[
+        "reduce",
+        "ci",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
+        "--update",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(11);
+    let last = run.messages().pop().unwrap();
+    assert_eq!(last["reason"], "ci-finished");
+    assert_eq!(
+        (last["inputs"].as_u64(), last["new"].as_u64()),
+        (Some(25), Some(9)),
+        "{last}"
+    );
+    let mut filed = 0;
+    for target in fs::read_dir(crate_dir.join("regressions")).unwrap() {
+        for entry in fs::read_dir(target.unwrap().path()).unwrap() {
+            let path = entry.unwrap().path();
+            filed += usize::from(path.extension().is_none_or(|e| e != "json"));
+        }
+    }
+    assert_eq!(filed, 9, "one ledger entry per failure");
+    assert_eq!(
+        snapshot(&crate_dir.join("out")),
+        out,
+        "AFL's files untouched"
+    );
+}

@@ -3,7 +3,8 @@
 //! death and attributes it to the test that was running.
 //!
 //! * A panic hook stores the first panic's location, message and call path
-//!   (and prints nothing). Any panic fails the test, even one the target catches itself,
+//!   (and prints nothing). A target that installs a hook of its own gets it
+//!   run after ours ([`hold_hook`], before each test). Any panic fails the test, even one the target catches itself,
 //!   because libfuzzer-sys's and afl.rs's hooks abort on every panic. Under
 //!   afl.rs's `fuzz_nohook!` only an escaping panic fails, so the hook keeps
 //!   the last one instead ([`keep_last_panic`]).
@@ -47,34 +48,7 @@ pub fn install(area: *mut u8) {
     };
     AREA.store(area, Ordering::Release);
     trace::init();
-    std::panic::set_hook(Box::new(|info| {
-        let location = info
-            .location()
-            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
-            .unwrap_or_default();
-        let payload = info.payload();
-        let message = match payload.downcast_ref::<&str>() {
-            Some(s) => s.to_string(),
-            None => match payload.downcast_ref::<String>() {
-                Some(s) => s.clone(),
-                None => "Box<dyn Any>".to_string(),
-            },
-        };
-        if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
-            // An earlier panic of this test was caught: this one may escape.
-            let _ = note_kind().compare_exchange(
-                NOTE_PANIC,
-                NOTE_NONE,
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            );
-        }
-        note(
-            NOTE_PANIC,
-            0,
-            &panic_text(&location, &message, &trace::capture()),
-        );
-    }));
+    set_hook(None);
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
         unsafe {
@@ -85,6 +59,76 @@ pub fn install(area: *mut u8) {
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
+}
+
+/// `PanicHookInfo` by the name every Rust version has (it was renamed in
+/// 1.81; the old name is a deprecated alias), so the stand-in builds with
+/// the user's toolchain, whatever it is.
+#[allow(deprecated)]
+type HookInfo<'a> = std::panic::PanicInfo<'a>;
+type Hook = Box<dyn Fn(&HookInfo<'_>) + Sync + Send + 'static>;
+
+/// The address of the hook installed last, to tell it from one the target
+/// installs itself.
+static OUR_HOOK: AtomicUsize = AtomicUsize::new(0);
+
+/// Installs the recording hook; `previous` (the target's own hook) runs
+/// after it.
+fn set_hook(previous: Option<Hook>) {
+    let hook: Hook = Box::new(move |info| {
+        record_panic(info);
+        if let Some(previous) = &previous {
+            previous(info);
+        }
+    });
+    OUR_HOOK.store(hook_address(&hook), Ordering::Relaxed);
+    std::panic::set_hook(hook);
+}
+
+fn hook_address(hook: &Hook) -> usize {
+    &**hook as *const (dyn Fn(&HookInfo<'_>) + Sync + Send) as *const () as usize
+}
+
+/// Puts the recording hook back in front if the target replaced it with
+/// its own (in its init code, or an earlier input): the target's hook runs
+/// after it, so what it prints and does (an abort) stays, and the panic is
+/// still recorded with its location, message and call path.
+fn hold_hook() {
+    let current = std::panic::take_hook();
+    if hook_address(&current) == OUR_HOOK.load(Ordering::Relaxed) {
+        std::panic::set_hook(current);
+    } else {
+        set_hook(Some(current));
+    }
+}
+
+fn record_panic(info: &HookInfo<'_>) {
+    let location = info
+        .location()
+        .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+        .unwrap_or_default();
+    let payload = info.payload();
+    let message = match payload.downcast_ref::<&str>() {
+        Some(s) => s.to_string(),
+        None => match payload.downcast_ref::<String>() {
+            Some(s) => s.clone(),
+            None => "Box<dyn Any>".to_string(),
+        },
+    };
+    if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
+        // An earlier panic of this test was caught: this one may escape.
+        let _ = note_kind().compare_exchange(
+            NOTE_PANIC,
+            NOTE_NONE,
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        );
+    }
+    note(
+        NOTE_PANIC,
+        0,
+        &panic_text(&location, &message, &trace::capture()),
+    );
 }
 
 /// Makes each panic of a test replace the one before (for targets where
@@ -178,6 +222,7 @@ fn note_kind() -> &'static AtomicU32 {
 /// Forgets the note of the previous test.
 pub fn begin_test() {
     note_kind().store(NOTE_NONE, Ordering::Relaxed);
+    hold_hook();
 }
 
 /// The `panic_text` of the current test's first panic, if it panicked.

@@ -24,6 +24,7 @@ const TARGETS: &[&str] = &[
     "typed_layout",
     "corpus_bytes",
     "init",
+    "foreign_hook",
     "mutator",
     "trivial",
     "source",
@@ -429,4 +430,20 @@ fn pool_overhead() {
         let small = small.elapsed().as_secs_f64() * 1e3;
         println!("{jobs} job(s): first_accepted {total:.3} us/test, round only {round:.3} us/test, round of 8: {small:.1} us");
     }
+}
+
+/// A target whose init code installs its own panic hook: the recording
+/// hook is put back in front, so a panic keeps its location and message.
+#[test]
+fn a_target_s_own_panic_hook_does_not_hide_the_failure() {
+    let pool = pool("foreign_hook");
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+    let outcome = pool.run(b"P12").unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(failure.kind, FailureKind::Panic);
+    assert_eq!(
+        failure.location.as_deref(),
+        Some("fuzz_targets/foreign_hook.rs:12:13")
+    );
+    assert_eq!(failure.message.as_deref(), Some("foreign 3"));
 }

@@ -1,18 +1,13 @@
-//! What a failing test did ([`Failure`]), how a dead worker's exit status and
-//! note become one, and the [`Signature`] that tells whether two failures are
-//! the same bug: one definition for reduction, grouping and reports.
+//! What a failing test did ([`Failure`]) and the [`Signature`] that tells
+//! whether two failures are the same bug: one definition for reduction,
+//! grouping and reports. How a death becomes a failure is [`super::death`].
 
 use std::fmt;
-use std::os::unix::process::ExitStatusExt;
-use std::process::ExitStatus;
-use std::time::Duration;
 
 use rustix::process::Signal;
 
 use super::call_path::Symbolizer;
-use super::protocol::{
-    split_panic_text, Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
-};
+use super::protocol::split_panic_text;
 
 /// How a test failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,83 +230,6 @@ fn quoted_char(mut rest: impl Iterator<Item = char>) -> bool {
     rest.next().is_some_and(|c| c != '\'') && rest.next() == Some('\'')
 }
 
-/// Why the parent killed a worker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KillReason {
-    /// Its test ran past the timeout.
-    Timeout(Duration),
-    /// Its resident set grew past the limit (megabytes).
-    Rss {
-        /// Resident set when killed.
-        rss_mb: u64,
-        /// The limit.
-        limit_mb: u64,
-    },
-    /// Its test could no longer change the round's answer.
-    Stale,
-    /// The pool is shutting down or giving up on it.
-    Shutdown,
-}
-
-/// The failure of the test a worker was running when it died, or `None` if
-/// the death says nothing about that test (the parent killed it for a reason
-/// unrelated to the input). A panic's call path is named by `symbols`.
-pub(crate) fn classify_death(
-    reason: Option<KillReason>,
-    note: Option<&Note>,
-    status: ExitStatus,
-    symbols: &mut Symbolizer,
-) -> Option<Failure> {
-    match reason {
-        Some(KillReason::Stale | KillReason::Shutdown) => return None,
-        Some(KillReason::Timeout(after)) => {
-            return Some(Failure::new(
-                FailureKind::Timeout,
-                format!("timeout after {after:?}"),
-            ))
-        }
-        Some(KillReason::Rss { rss_mb, limit_mb }) => {
-            let message = format!("out-of-memory: rss {rss_mb} MB exceeds {limit_mb} MB");
-            return Some(Failure::new(FailureKind::Oom, message));
-        }
-        None => {}
-    }
-    if let Some(failure) = note.and_then(|note| failure_from_note(note, symbols)) {
-        return Some(failure);
-    }
-    Some(match (status.signal(), status.code()) {
-        (Some(signal), _) => Failure::new(
-            FailureKind::Signal(signal),
-            format!("killed by {}", signal_name(signal)),
-        ),
-        (None, Some(code)) => Failure::new(
-            FailureKind::Exit(code),
-            format!("exited with status {code}"),
-        ),
-        (None, None) => Failure::new(FailureKind::Exit(-1), "died"),
-    })
-}
-
-fn failure_from_note(note: &Note, symbols: &mut Symbolizer) -> Option<Failure> {
-    let failure = match note.kind {
-        NOTE_PANIC => Failure::from_panic_text(&note.text, Some(symbols)),
-        NOTE_STACK_OVERFLOW => Failure::new(FailureKind::StackOverflow, "stack overflow"),
-        NOTE_MALLOC_LIMIT => Failure::new(
-            FailureKind::Oom,
-            format!(
-                "out-of-memory: malloc({}) exceeds the malloc limit",
-                note.arg
-            ),
-        ),
-        NOTE_ALLOC_FAILED => Failure::new(
-            FailureKind::Oom,
-            format!("out-of-memory: allocation of {} bytes failed", note.arg),
-        ),
-        _ => return None,
-    };
-    Some(failure)
-}
-
 /// The signals a failure names: how fuzz targets die.
 const SIGNAL_NAMES: [(Signal, &str); 9] = [
     (Signal::ABORT, "SIGABRT"),
@@ -337,7 +255,6 @@ pub fn signal_name(signal: i32) -> String {
 mod tests {
     use super::*;
     use crate::fuzz::pool::protocol::panic_text;
-    use std::path::Path;
 
     #[test]
     fn locations_read_from_the_crate_or_the_library_on() {
@@ -444,44 +361,5 @@ mod tests {
         let a = Failure::new(FailureKind::Oom, "rss 3000 MB");
         let b = Failure::new(FailureKind::Oom, "malloc(5)");
         assert_eq!(a.signature(), b.signature());
-    }
-
-    #[test]
-    fn parent_kill_reasons_win_over_the_signal() {
-        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
-        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
-        let timeout = classify_death(
-            Some(KillReason::Timeout(Duration::from_secs(1))),
-            None,
-            killed,
-            &mut symbols,
-        );
-        assert_eq!(timeout.map(|f| f.kind), Some(FailureKind::Timeout));
-        assert_eq!(
-            classify_death(Some(KillReason::Stale), None, killed, &mut symbols),
-            None
-        );
-        let plain = classify_death(None, None, killed, &mut symbols).map(|f| f.kind);
-        assert_eq!(plain, Some(FailureKind::Signal(Signal::KILL.as_raw())));
-    }
-
-    #[test]
-    fn notes_explain_signals() {
-        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
-        let aborted = ExitStatus::from_raw(Signal::ABORT.as_raw());
-        let note = Note {
-            kind: NOTE_MALLOC_LIMIT,
-            arg: 1 << 32,
-            text: Vec::new(),
-        };
-        let failure = classify_death(None, Some(&note), aborted, &mut symbols).unwrap();
-        assert_eq!(failure.kind, FailureKind::Oom);
-        let exited = ExitStatus::from_raw(7 << 8);
-        assert_eq!(
-            classify_death(None, None, exited, &mut symbols)
-                .unwrap()
-                .kind,
-            FailureKind::Exit(7)
-        );
     }
 }

@@ -17,6 +17,7 @@ mod affinity;
 mod afl_tests;
 mod call_path;
 mod crew;
+mod death;
 mod decoder;
 mod error;
 mod failure;

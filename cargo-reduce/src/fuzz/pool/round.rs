@@ -11,8 +11,9 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::crew::Crew;
+use super::death::{classify_death, KillReason, Postmortem};
 use super::error::PoolError;
-use super::failure::{classify_death, Failure, KillReason};
+use super::failure::Failure;
 use super::protocol::{Event, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
 use super::worker::wait_readable;
 use super::Outcome;
@@ -278,7 +279,7 @@ impl<'a> Round<'a> {
             None => worker.reap_exited(),
         };
         let kill_reason = worker.kill_reason;
-        let stderr = move || worker.stderr_tail();
+        let stderr = move || worker.stderr_since_last_death();
         self.blame(slot, kill_reason, status, stderr)
     }
 
@@ -312,10 +313,22 @@ impl<'a> Round<'a> {
             // finished just before the kill, the next one is rerun instead.
             let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
             let moved_on = timed_out && self.watch[slot].current != current as u64;
+            // What the test printed: a panic the recording hook missed
+            // (the target replaced it during the test) is read from there.
+            let printed = match self.crew.workers[slot].as_mut() {
+                Some(worker) => worker.stderr_since_last_death(),
+                None => stderr(),
+            };
             if unresolved && !moved_on {
                 let note = self.crew.shm.note(slot);
                 let symbols = &mut self.crew.symbols;
-                if let Some(failure) = classify_death(kill_reason, note.as_ref(), status, symbols) {
+                let postmortem = Postmortem {
+                    reason: kill_reason,
+                    note: note.as_ref(),
+                    status,
+                    printed: &printed,
+                };
+                if let Some(failure) = classify_death(&postmortem, symbols) {
                     self.record(index, Outcome::Failed(failure));
                 }
             }

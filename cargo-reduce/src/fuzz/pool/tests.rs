@@ -25,6 +25,7 @@ const TARGETS: &[&str] = &[
     "corpus_bytes",
     "init",
     "foreign_hook",
+    "late_hook",
     "mutator",
     "trivial",
     "source",
@@ -446,4 +447,20 @@ fn a_target_s_own_panic_hook_does_not_hide_the_failure() {
         Some("fuzz_targets/foreign_hook.rs:12:13")
     );
     assert_eq!(failure.message.as_deref(), Some("foreign 3"));
+}
+
+/// A target that replaces the recording hook during a test, with one that
+/// prints the panic and aborts: the failure is read from what it printed.
+#[test]
+fn a_panic_the_hook_missed_is_read_from_what_the_test_printed() {
+    let pool = pool("late_hook");
+    let outcome = pool.run(b"P12").unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(failure.kind, FailureKind::Panic, "{failure:?}");
+    assert_eq!(
+        failure.location.as_deref(),
+        Some("fuzz_targets/late_hook.rs:18:9")
+    );
+    assert_eq!(failure.message.as_deref(), Some("late 3"));
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
 }

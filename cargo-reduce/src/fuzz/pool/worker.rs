@@ -17,8 +17,9 @@ use rustix::io::{Errno, FdFlags};
 use rustix::pipe::PipeFlags;
 use rustix::process::{kill_process, Pid, Signal};
 
+use super::death::KillReason;
 use super::error::PoolError;
-use super::failure::{Failure, KillReason};
+use super::failure::Failure;
 use super::protocol::{next_frame, Command, Event, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
 
 /// How long a worker that closed its event pipe may take to finish exiting.
@@ -54,6 +55,9 @@ pub(crate) struct Worker {
     events: File,
     pending: Vec<u8>,
     stderr: File,
+    /// How much of `stderr` earlier deaths have read (see
+    /// [`Worker::stderr_since_last_death`]).
+    stderr_mark: u64,
     /// The process that runs the tests: the worker's own pid, or its child's.
     pid: u32,
     /// Between a start (or a child's death) and the next hello.
@@ -144,6 +148,7 @@ impl Worker {
             events: File::from(event_read),
             pending: Vec::new(),
             stderr,
+            stderr_mark: 0,
             awaiting_hello: true,
             death: None,
             kill_reason: None,
@@ -358,6 +363,23 @@ impl Worker {
         if self.stderr.metadata().is_ok_and(|m| m.len() > STDERR_KEEP) {
             let _ = self.stderr.set_len(0);
         }
+    }
+
+    /// What the worker's test processes wrote to stderr since the previous
+    /// death (its last 16 KiB at most): the tests in between passed, so a
+    /// panic printed there is the dying test's.
+    pub fn stderr_since_last_death(&mut self) -> String {
+        let len = self.stderr.metadata().map_or(0, |m| m.len());
+        let from = match self.stderr_mark {
+            mark if mark <= len => mark.max(len.saturating_sub(16 * 1024)),
+            _ => len.saturating_sub(16 * 1024), // Trimmed since.
+        };
+        self.stderr_mark = len;
+        let mut text = Vec::new();
+        if self.stderr.seek(SeekFrom::Start(from)).is_ok() {
+            let _ = (&mut self.stderr).take(len - from).read_to_end(&mut text);
+        }
+        String::from_utf8_lossy(&text).into_owned()
     }
 
     /// The last few kilobytes the worker wrote to stderr.

@@ -1,0 +1,242 @@
+//! How the death of a test process becomes a [`Failure`]: why the parent
+//! killed it (timeout, memory), the note the test left (a panic, a stack
+//! overflow, the malloc limit), what it printed (a panic the recording
+//! hook missed), or else its signal or exit status.
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use super::call_path::Symbolizer;
+use super::failure::{signal_name, Failure, FailureKind};
+use super::protocol::{
+    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
+};
+
+/// Why the parent killed a worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KillReason {
+    /// Its test ran past the timeout.
+    Timeout(Duration),
+    /// Its resident set grew past the limit (megabytes).
+    Rss {
+        /// Resident set when killed.
+        rss_mb: u64,
+        /// The limit.
+        limit_mb: u64,
+    },
+    /// Its test could no longer change the round's answer.
+    Stale,
+    /// The pool is shutting down or giving up on it.
+    Shutdown,
+}
+
+/// What the parent knows of a test process's death.
+pub(crate) struct Postmortem<'a> {
+    /// Why the parent killed it, if it did.
+    pub reason: Option<KillReason>,
+    /// The note the test left.
+    pub note: Option<&'a Note>,
+    /// How it ended.
+    pub status: ExitStatus,
+    /// What it printed on stderr since the previous death.
+    pub printed: &'a str,
+}
+
+/// The failure of the test a worker was running when it died, or `None` if
+/// the death says nothing about that test (the parent killed it for a reason
+/// unrelated to the input). A panic's call path is named by `symbols`. A
+/// panic without a note (the target replaced the recording hook during the
+/// test) is read from what the test printed.
+pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -> Option<Failure> {
+    match death.reason {
+        Some(KillReason::Stale | KillReason::Shutdown) => return None,
+        Some(KillReason::Timeout(after)) => {
+            return Some(Failure::new(
+                FailureKind::Timeout,
+                format!("timeout after {after:?}"),
+            ))
+        }
+        Some(KillReason::Rss { rss_mb, limit_mb }) => {
+            let message = format!("out-of-memory: rss {rss_mb} MB exceeds {limit_mb} MB");
+            return Some(Failure::new(FailureKind::Oom, message));
+        }
+        None => {}
+    }
+    if let Some(failure) = death.note.and_then(|note| failure_from_note(note, symbols)) {
+        return Some(failure);
+    }
+    if let Some((location, message)) = printed_panic(death.printed) {
+        return Some(Failure {
+            kind: FailureKind::Panic,
+            message: Some(message),
+            location: Some(location),
+            call_path: Vec::new(),
+        });
+    }
+    Some(match (death.status.signal(), death.status.code()) {
+        (Some(signal), _) => Failure::new(
+            FailureKind::Signal(signal),
+            format!("killed by {}", signal_name(signal)),
+        ),
+        (None, Some(code)) => Failure::new(
+            FailureKind::Exit(code),
+            format!("exited with status {code}"),
+        ),
+        (None, None) => Failure::new(FailureKind::Exit(-1), "died"),
+    })
+}
+
+/// The last panic in `output`, a process's stderr, as (location, message),
+/// in either format Rust prints: `thread 'main' panicked at src/a.rs:1:2:`
+/// with the message on the next lines (Rust 1.73 on), or `thread 'main'
+/// panicked at 'message', src/a.rs:1:2` (before).
+pub fn printed_panic(output: &str) -> Option<(String, String)> {
+    const MARK: &str = "panicked at ";
+    let at = output.rfind(MARK)?;
+    let rest = &output[at + MARK.len()..];
+    match rest.strip_prefix('\'') {
+        Some(quoted) => {
+            // The message may hold `', `: the location is what follows the
+            // last one on the panic's final line.
+            let line_end = quoted
+                .find("\nnote: ")
+                .or_else(|| quoted.rfind('\n'))
+                .unwrap_or(quoted.len());
+            let (message, location) = quoted[..line_end].rsplit_once("', ")?;
+            is_location(location.trim_end())
+                .then(|| (location.trim_end().to_string(), message.to_string()))
+        }
+        None => {
+            let (location, message) = rest.split_once(":\n")?;
+            let end = ["\nnote: run with `RUST_BACKTRACE", "\nstack backtrace:"]
+                .iter()
+                .filter_map(|m| message.find(m))
+                .min()
+                .unwrap_or(message.len());
+            is_location(location)
+                .then(|| (location.to_string(), message[..end].trim_end().to_string()))
+        }
+    }
+}
+
+/// `file:line:column`.
+fn is_location(text: &str) -> bool {
+    let mut parts = text.rsplitn(3, ':');
+    let numeric =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    numeric(parts.next()) && numeric(parts.next()) && parts.next().is_some_and(|f| !f.is_empty())
+}
+
+fn failure_from_note(note: &Note, symbols: &mut Symbolizer) -> Option<Failure> {
+    let failure = match note.kind {
+        NOTE_PANIC => Failure::from_panic_text(&note.text, Some(symbols)),
+        NOTE_STACK_OVERFLOW => Failure::new(FailureKind::StackOverflow, "stack overflow"),
+        NOTE_MALLOC_LIMIT => Failure::new(
+            FailureKind::Oom,
+            format!(
+                "out-of-memory: malloc({}) exceeds the malloc limit",
+                note.arg
+            ),
+        ),
+        NOTE_ALLOC_FAILED => Failure::new(
+            FailureKind::Oom,
+            format!("out-of-memory: allocation of {} bytes failed", note.arg),
+        ),
+        _ => return None,
+    };
+    Some(failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::process::Signal;
+    use std::path::Path;
+
+    fn dead(reason: Option<KillReason>, note: Option<&Note>, status: ExitStatus) -> Postmortem<'_> {
+        Postmortem {
+            reason,
+            note,
+            status,
+            printed: "",
+        }
+    }
+
+    #[test]
+    fn printed_panics_are_read_in_both_formats() {
+        let new = "output\nthread 'main' panicked at src/a.rs:12:5:\nbad value: 'x', here\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
+        assert_eq!(
+            printed_panic(new),
+            Some(("src/a.rs:12:5".into(), "bad value: 'x', here".into()))
+        );
+        let old = "thread 'main' panicked at 'bad value: 'x', here', src/a.rs:12:5\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            printed_panic(old),
+            Some(("src/a.rs:12:5".into(), "bad value: 'x', here".into()))
+        );
+        assert_eq!(printed_panic("no panic here\n"), None);
+        assert_eq!(printed_panic("panicked at nothing useful:\nx"), None);
+        let two = format!("{old}{new}");
+        assert_eq!(
+            printed_panic(&two).unwrap().0,
+            "src/a.rs:12:5",
+            "the last one"
+        );
+    }
+
+    #[test]
+    fn a_printed_panic_explains_an_abort_without_a_note() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let aborted = ExitStatus::from_raw(Signal::ABORT.as_raw());
+        let printed = "thread 'main' panicked at src/a.rs:3:9:\nboom\n";
+        let death = Postmortem {
+            printed,
+            ..dead(None, None, aborted)
+        };
+        let failure = classify_death(&death, &mut symbols).unwrap();
+        assert_eq!(failure.kind, FailureKind::Panic);
+        assert_eq!(failure.location.as_deref(), Some("src/a.rs:3:9"));
+    }
+
+    #[test]
+    fn parent_kill_reasons_win_over_the_signal() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
+        let timeout = classify_death(
+            &dead(
+                Some(KillReason::Timeout(Duration::from_secs(1))),
+                None,
+                killed,
+            ),
+            &mut symbols,
+        );
+        assert_eq!(timeout.map(|f| f.kind), Some(FailureKind::Timeout));
+        assert_eq!(
+            classify_death(&dead(Some(KillReason::Stale), None, killed), &mut symbols),
+            None
+        );
+        let plain = classify_death(&dead(None, None, killed), &mut symbols).map(|f| f.kind);
+        assert_eq!(plain, Some(FailureKind::Signal(Signal::KILL.as_raw())));
+    }
+
+    #[test]
+    fn notes_explain_signals() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let aborted = ExitStatus::from_raw(Signal::ABORT.as_raw());
+        let note = Note {
+            kind: NOTE_MALLOC_LIMIT,
+            arg: 1 << 32,
+            text: Vec::new(),
+        };
+        let failure = classify_death(&dead(None, Some(&note), aborted), &mut symbols).unwrap();
+        assert_eq!(failure.kind, FailureKind::Oom);
+        let exited = ExitStatus::from_raw(7 << 8);
+        assert_eq!(
+            classify_death(&dead(None, None, exited), &mut symbols)
+                .unwrap()
+                .kind,
+            FailureKind::Exit(7)
+        );
+    }
+}

@@ -400,3 +400,75 @@ fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
     );
     assert!(run.stdout().contains("no longer fails"), "{}", run.stdout());
 }
+
+#[test]
+fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
+    let project = Project::new();
+    let target = [
+        "--target",
+        "stack_overflow",
+        "--update",
+        "--message-format",
+        "json",
+    ];
+    let cut = project.ci(&[&target[..], &["--budget", "0.05s"]].concat());
+    cut.expect_code(11);
+    let sidecar = |input: &Path| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(format!("{}.json", input.display())).unwrap()).unwrap()
+    };
+    let partial = project.ledger("stack_overflow");
+    assert_eq!(partial.len(), 1);
+    assert_eq!(
+        sidecar(&partial[0])["minimal"],
+        false,
+        "cut short by the budget"
+    );
+
+    let finished = project.ci(&target);
+    finished.expect_code(0);
+    let last = finished.messages().pop().unwrap();
+    assert_eq!(last["known"], 1, "{last}");
+    let entries = project.ledger("stack_overflow");
+    assert_eq!(entries.len(), 1, "the entry is replaced, not doubled");
+    assert_eq!(sidecar(&entries[0])["minimal"], true);
+    assert!(
+        fs::metadata(&entries[0]).unwrap().len()
+            <= fs::metadata(&partial[0]).map_or(u64::MAX, |m| m.len())
+    );
+    assert!(!partial[0].exists() || partial[0] == entries[0]);
+}
+
+#[test]
+fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
+    let project = Project::new();
+    fs::create_dir_all(project.fuzz.join("oss-fuzz")).unwrap();
+    fs::write(
+        project
+            .fuzz
+            .join("oss-fuzz/clusterfuzz-testcase-minimized-two_panics-5712345"),
+        "ABXYZ",
+    )
+    .unwrap();
+    let corpus = project.fuzz.join("corpus/two_panics");
+    fs::create_dir_all(&corpus).unwrap();
+    fs::write(corpus.join("passing"), "hello").unwrap();
+    let report = project.root.join("report.json");
+    let args = [
+        "--target",
+        "two_panics",
+        "--corpus",
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    project.ci(&args).expect_code(11);
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(&report).unwrap()).unwrap();
+    let inputs = report["inputs"].as_array().unwrap();
+    let by_source = |source: &str| inputs.iter().find(|i| i["source"] == source).unwrap();
+    let (artifact, testcase) = (by_source("artifact"), by_source("clusterfuzz"));
+    assert_eq!(
+        testcase["failure_id"], artifact["failure_id"],
+        "one failure, two inputs"
+    );
+    assert!(by_source("corpus")["failure_id"].is_null());
+    assert_eq!(report["failures"][0]["inputs"], 2);
+}

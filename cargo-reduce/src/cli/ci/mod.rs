@@ -463,6 +463,18 @@ fn table(report: &CiReport) -> String {
         report.count(Status::Known),
         report.count(Status::Fixed)
     ));
+    let new = report.failures.iter().filter(|f| f.status == Status::New);
+    let (filed, unfiled): (Vec<_>, Vec<_>) = new.partition(|f| f.ledger.is_some());
+    for failure in filed {
+        let ledger = failure.ledger.as_deref().unwrap_or_default();
+        out.push_str(&format!("filed {} as {ledger}\n", failure.id));
+    }
+    if !unfiled.is_empty() {
+        out.push_str(&format!(
+            "{} new failure(s) not filed: `cargo reduce ci --update` adds them to the regression ledger\n",
+            unfiled.len()
+        ));
+    }
     out
 }
 

@@ -472,3 +472,37 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
     assert!(by_source("corpus")["failure_id"].is_null());
     assert_eq!(report["failures"][0]["inputs"], 2);
 }
+
+#[test]
+fn a_known_failure_whose_panic_moved_stays_known() {
+    let project = Project::new().filed();
+    let before = project.ledger("two_panics");
+    let source = project.fuzz.join("fuzz_targets/two_panics.rs");
+    let text = fs::read_to_string(&source).unwrap();
+    fs::write(
+        &source,
+        format!("// A line that moves every panic down.\n{text}"),
+    )
+    .unwrap();
+    let run = project.ci(&["--message-format", "json"]);
+    run.expect_code(0);
+    let last = finished(&run);
+    assert_eq!(
+        (
+            last["new"].as_u64(),
+            last["known"].as_u64(),
+            last["fixed"].as_u64()
+        ),
+        (Some(0), Some(8), Some(0)),
+        "{last}"
+    );
+    // With --update the entry is filed again under its new id.
+    project.ci(&["--update"]).expect_code(0);
+    let after = project.ledger("two_panics");
+    assert_eq!(after.len(), 1);
+    assert_ne!(after, before, "a new id, a new name");
+    assert_eq!(fs::read(&after[0]).unwrap(), b"ABXYZ");
+    let sidecar = fs::read_to_string(format!("{}.json", after[0].display())).unwrap();
+    assert!(sidecar.contains("two_panics.rs:35:13"), "{sidecar}");
+    project.ci(&[]).expect_code(0);
+}

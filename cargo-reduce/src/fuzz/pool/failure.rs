@@ -142,6 +142,25 @@ impl fmt::Display for Failure {
 }
 
 impl Signature {
+    /// The signature with the panic's line and column left out (its file
+    /// kept): what stays when lines are added above the panic.
+    pub fn unmoored(&self) -> Signature {
+        let file = |location: &String| {
+            let mut parts = location.rsplitn(3, ':');
+            let (column, line, file) = (parts.next(), parts.next(), parts.next());
+            let numeric =
+                |p: Option<&str>| p.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()));
+            match (numeric(column) && numeric(line), file) {
+                (true, Some(file)) => file.to_string(),
+                _ => location.clone(),
+            }
+        };
+        Signature {
+            location: self.location.as_ref().map(file),
+            ..self.clone()
+        }
+    }
+
     /// A short id of this signature (8 hex digits), the same on every
     /// machine and build: it hashes what [`Display`](fmt::Display) shows,
     /// where locations in dependencies are read from the crate on.
@@ -339,6 +358,24 @@ mod tests {
         assert_eq!(a.id().len(), 8);
         assert_eq!(a.id(), a.clone().id());
         assert_ne!(a.id(), b.id());
+    }
+
+    #[test]
+    fn unmoored_signatures_keep_the_file_not_the_line() {
+        let at = |location: &str| {
+            Failure {
+                kind: FailureKind::Panic,
+                message: Some("bad".into()),
+                location: Some(location.into()),
+                call_path: vec!["demo::f".into()],
+            }
+            .signature()
+        };
+        let (here, moved) = (at("src/a.rs:3:5"), at("src/a.rs:9:5"));
+        assert_ne!(here.id(), moved.id());
+        assert_eq!(here.unmoored().id(), moved.unmoored().id());
+        assert_ne!(here.unmoored().id(), at("src/b.rs:3:5").unmoored().id());
+        assert_eq!(here.unmoored().location.as_deref(), Some("src/a.rs"));
     }
 
     #[test]

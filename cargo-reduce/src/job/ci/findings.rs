@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::classify;
 use super::report::{hex, CiReport, FailureRecord, FixedRecord, InputRecord, Reduced};
-use super::{entry_id, ledgered, level_name, shown, tool, CiRequest, Group, TargetRun};
+use super::{entry_keys, ledgered, level_name, seen, shown, tool, CiRequest, Group, TargetRun};
 
 /// The report of the whole run.
 pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) -> CiReport {
@@ -21,7 +21,8 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
         elapsed_s: elapsed.as_secs_f64(),
     };
     for run in runs {
-        let ids: Vec<String> = run.entries.iter().map(|e| entry_id(e, request)).collect();
+        let ids: Vec<(String, String)> =
+            run.entries.iter().map(|e| entry_keys(e, request)).collect();
         for (input, (failure, cached)) in run.inputs.iter().zip(&run.outcomes) {
             report.inputs.push(InputRecord {
                 package: run.package.clone(),
@@ -39,13 +40,12 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
         for group in &run.groups {
             report.failures.push(failure_record(run, group));
         }
-        let seen: Vec<&str> = run.groups.iter().map(|g| g.id.as_str()).collect();
-        for i in classify::fixed(&seen, &ledgered(run, &ids)) {
+        for i in classify::fixed(&seen(&run.groups), &ledgered(run, &ids)) {
             let entry = &run.entries[i];
             report.fixed.push(FixedRecord {
                 package: run.package.clone(),
                 target: run.name.clone(),
-                id: ids[i].clone(),
+                id: ids[i].0.clone(),
                 signature: entry.sidecar.signature.clone(),
                 ledger: shown(&entry.input),
             });

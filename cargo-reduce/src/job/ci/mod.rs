@@ -83,6 +83,8 @@ struct TargetRun {
 /// Inputs of one target that fail alike.
 struct Group {
     id: String,
+    /// The id without the panic's line and column.
+    unmoored: String,
     failure: Failure,
     members: Vec<usize>,
     status: Status,
@@ -344,11 +346,13 @@ fn group(run: &mut TargetRun, request: &CiRequest) {
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for (i, (failure, _)) in run.outcomes.iter().enumerate() {
         let Some(failure) = failure else { continue };
-        let id = level.key(&failure.signature()).id();
+        let key = level.key(&failure.signature());
+        let id = key.id();
         groups
             .entry(id.clone())
             .or_insert_with(|| Group {
                 id,
+                unmoored: key.unmoored().id(),
                 failure: failure.clone(),
                 members: Vec::new(),
                 status: Status::New,
@@ -359,32 +363,43 @@ fn group(run: &mut TargetRun, request: &CiRequest) {
             .push(i);
     }
     run.groups = groups.into_values().collect();
-    let ids: Vec<String> = run.entries.iter().map(|e| entry_id(e, request)).collect();
+    let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(e, request)).collect();
     let ledgered = ledgered(run, &ids);
-    let seen: Vec<&str> = run.groups.iter().map(|g| g.id.as_str()).collect();
-    let statuses = classify::statuses(&seen, &ledgered);
-    for (group, status) in run.groups.iter_mut().zip(statuses) {
+    let statuses = classify::classify(&seen(&run.groups), &ledgered);
+    for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
         group.status = status;
-        let entry = run
-            .entries
-            .iter()
-            .zip(&ids)
-            .find(|(_, id)| **id == group.id);
-        group.ledger = entry.map(|(e, _)| e.input.clone());
+        group.ledger = entry.map(|e| run.entries[e].input.clone());
     }
 }
 
 /// A ledger entry's id at this run's level (from its recorded signature).
 fn entry_id(entry: &Entry, request: &CiRequest) -> String {
-    let signature = entry.sidecar.signature().expect("checked when loaded");
-    request.fuzz.matching.key(&signature).id()
+    entry_keys(entry, request).0
 }
 
-fn ledgered<'a>(run: &TargetRun, ids: &'a [String]) -> Vec<Ledgered<'a>> {
+/// A ledger entry's id and unmoored id at this run's level.
+fn entry_keys(entry: &Entry, request: &CiRequest) -> (String, String) {
+    let signature = entry.sidecar.signature().expect("checked when loaded");
+    let key = request.fuzz.matching.key(&signature);
+    (key.id(), key.unmoored().id())
+}
+
+/// The keys of the failures seen, for classification.
+fn seen(groups: &[Group]) -> Vec<classify::Keys<'_>> {
+    groups
+        .iter()
+        .map(|g| classify::Keys {
+            id: &g.id,
+            unmoored: &g.unmoored,
+        })
+        .collect()
+}
+
+fn ledgered<'a>(run: &TargetRun, ids: &'a [(String, String)]) -> Vec<Ledgered<'a>> {
     ids.iter()
         .enumerate()
-        .map(|(i, id)| Ledgered {
-            id,
+        .map(|(i, (id, unmoored))| Ledgered {
+            keys: classify::Keys { id, unmoored },
             replayed: run.inputs.iter().any(|input| input.ledger == Some(i)),
         })
         .collect()

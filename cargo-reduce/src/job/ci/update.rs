@@ -21,14 +21,10 @@ pub fn file_new(
 ) -> Result<(), Error> {
     let matching = report.matching.clone();
     for failure in &mut report.failures {
-        let Some(reduced) = &failure.reduced else {
+        let Some((reduced, old)) = filing(failure) else {
             continue;
         };
-        let old = match (failure.status, &failure.ledger) {
-            (Status::New, _) => None,
-            (_, Some(old)) if replaceable(Path::new(old), reduced) => Some(PathBuf::from(old)),
-            _ => continue,
-        };
+        let reduced = &reduced;
         let dir = dir_of(&failure.package, &failure.target).ok_or_else(|| {
             Error::new(
                 Exit::BadInput,
@@ -63,6 +59,31 @@ pub fn file_new(
         failure.ledger = Some(super::shown(&written.input));
     }
     Ok(())
+}
+
+/// What to file for `failure`, and the entry it replaces: a new failure's
+/// minimized input; a known one's minimal input in place of an entry that
+/// is not minimal; or a known one's entry again under its new id, when the
+/// panic moved (its entry matched with the line left out).
+fn filing(failure: &FailureRecord) -> Option<(Reduced, Option<PathBuf>)> {
+    match (failure.status, &failure.ledger, &failure.reduced) {
+        (Status::New, _, Some(reduced)) => Some((reduced.clone(), None)),
+        (Status::Known, Some(old), Some(reduced)) if replaceable(Path::new(old), reduced) => {
+            Some((reduced.clone(), Some(PathBuf::from(old))))
+        }
+        (Status::Known, Some(old), _) => {
+            let sidecar = ledger::read_sidecar(Path::new(old))?;
+            let bytes = std::fs::read(old).ok()?;
+            let moved = Reduced {
+                hex: super::report::hex(&bytes),
+                size: bytes.len(),
+                minimal: sidecar.minimal,
+                debug: sidecar.debug,
+            };
+            (sidecar.id != failure.id).then(|| (moved, Some(PathBuf::from(old))))
+        }
+        _ => None,
+    }
 }
 
 /// Whether the entry at `old` may be replaced by `reduced`: only a minimal

@@ -359,7 +359,7 @@ fn finish(report: &CiReport, output: &ReportOptions, reporter: &Reporter) -> Res
     }
     let exit = ci::exit_of(report, fail_on_known);
     if output.format == CiFormat::Github {
-        github_output(report)?;
+        github_output(report, reporter.is_json())?;
     } else if !reporter.is_json() && !reporter.is_quiet() {
         print!("{}", table(report));
     }
@@ -376,8 +376,9 @@ fn finish(report: &CiReport, output: &ReportOptions, reporter: &Reporter) -> Res
 }
 
 /// Annotations on stdout, the job summary appended to
-/// `$GITHUB_STEP_SUMMARY` (on stdout when it is not set).
-fn github_output(report: &CiReport) -> Result<(), Error> {
+/// `$GITHUB_STEP_SUMMARY` (on stdout when it is not set, unless stdout
+/// carries JSON lines).
+fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
     let (lines, unannotated) = github::annotations(report);
     for line in lines {
         println!("{line}");
@@ -396,7 +397,9 @@ fn github_output(report: &CiReport) -> Result<(), Error> {
                 .map_err(|e| write_error(&path, &e))
         }
         None => {
-            print!("{summary}");
+            if !json {
+                print!("{summary}");
+            }
             Ok(())
         }
     }

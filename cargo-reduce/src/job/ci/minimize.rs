@@ -28,7 +28,7 @@ pub(super) fn minimize(
     let mut pending: Vec<(usize, usize, usize)> = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         for (g, group) in run.groups.iter().enumerate() {
-            if needs_minimizing(run, group, request) {
+            if needed(run, group, request) {
                 let size = group.smallest(&run.inputs).bytes.len();
                 pending.push((size, r, g));
             }
@@ -54,7 +54,7 @@ pub(super) fn minimize(
 }
 
 /// New failures, and known ones whose entry a budget cut short.
-fn needs_minimizing(run: &TargetRun, group: &Group, request: &CiRequest) -> bool {
+pub(super) fn needed(run: &TargetRun, group: &Group, request: &CiRequest) -> bool {
     match group.status {
         Status::New => true,
         _ => run

@@ -158,7 +158,10 @@ pub fn run(
         let replay_time = run.read_time + replay_started.elapsed();
         group(run, request);
         emit_replayed(run, replay_time, events);
-        pools.insert(key(run), (binary, pool));
+        // Only targets with something to minimize keep their workers.
+        if run.groups.iter().any(|g| minimize::needed(run, g, request)) {
+            pools.insert(key(run), (binary, pool));
+        }
     }
     minimize::minimize(&mut runs, &pools, request, settings, events);
     let mut report = findings::build(&runs, request, started.elapsed());

@@ -1,0 +1,155 @@
+//! Where the report of `cargo reduce ci` goes: its files (JSON report,
+//! SARIF, JUnit), GitHub's annotations and job summary, or the table; and
+//! the exit status it ends with.
+
+use std::path::{Path, PathBuf};
+
+use super::super::report::Reporter;
+use super::super::table::{self, Align};
+use super::{github, junit, sarif, CiFormat, FailOn, ReportOptions};
+use crate::error::{Error, Exit};
+use crate::job::ci;
+use crate::job::ci::report::{CiReport, Status};
+use crate::job::{Events, Message};
+
+/// Writes the report's files, prints it, and says how the run ends.
+pub(super) fn finish(
+    report: &CiReport,
+    output: &ReportOptions,
+    reporter: &Reporter,
+) -> Result<Exit, Error> {
+    let fail_on_known = output.fail_on == FailOn::Known;
+    if let Some(path) = &output.report {
+        let mut text = serde_json::to_string_pretty(report).expect("reports serialize");
+        text.push('\n');
+        write_file(path, text.as_bytes())?;
+    }
+    if let Some(path) = &output.sarif {
+        write_file(path, sarif::render(report).as_bytes())?;
+    }
+    if let Some(path) = &output.junit {
+        write_file(path, junit::render(report, fail_on_known).as_bytes())?;
+    }
+    let exit = ci::exit_of(report, fail_on_known);
+    if output.format == CiFormat::Github {
+        github_output(report, reporter.is_json())?;
+    } else if !reporter.is_json() && !reporter.is_quiet() {
+        print!("{}", table(report));
+    }
+    reporter.emit(&Message::CiFinished {
+        inputs: report.inputs.len(),
+        failures: report.failures.len(),
+        new: report.count(Status::New),
+        known: report.count(Status::Known),
+        fixed: report.count(Status::Fixed),
+        elapsed_s: report.elapsed_s,
+        exit: exit.code(),
+    });
+    Ok(exit)
+}
+
+/// Annotations on stdout, the job summary appended to
+/// `$GITHUB_STEP_SUMMARY` (on stdout when it is not set, unless stdout
+/// carries JSON lines).
+fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
+    let (lines, unannotated) = github::annotations(report);
+    for line in lines {
+        println!("{line}");
+    }
+    let summary = github::summary(report, unannotated);
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(path) => {
+            use std::io::Write;
+            let path = PathBuf::from(path);
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| write_error(&path, &e))?;
+            file.write_all(summary.as_bytes())
+                .map_err(|e| write_error(&path, &e))
+        }
+        None => {
+            if !json {
+                print!("{summary}");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::output::write_atomically(path, bytes, None).map_err(|e| write_error(path, &e))
+}
+
+fn write_error(path: &Path, e: &std::io::Error) -> Error {
+    Error::new(
+        Exit::Usage,
+        format!(
+            "cannot write `{}`: {e}; check the path and its permissions",
+            path.display()
+        ),
+    )
+}
+
+/// The human table: one row per failure and per fixed entry, then the
+/// counts.
+fn table(report: &CiReport) -> String {
+    let mut out = String::new();
+    let header = ["STATUS", "TARGET", "ID", "INPUTS", "BYTES", "FAILURE"];
+    let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
+    rows.extend(report.failures.iter().map(|f| {
+        let reduced = f.reduced.as_ref().map_or_else(String::new, |r| {
+            format!("{}{}", r.size, if r.minimal { "" } else { "+" })
+        });
+        vec![
+            f.status.as_str().to_uppercase(),
+            f.target.clone(),
+            f.id.clone(),
+            f.inputs.to_string(),
+            reduced,
+            f.signature.clone(),
+        ]
+    }));
+    rows.extend(report.fixed.iter().map(|f| {
+        vec![
+            "FIXED".into(),
+            f.target.clone(),
+            f.id.clone(),
+            String::new(),
+            String::new(),
+            f.signature.clone(),
+        ]
+    }));
+    if rows.len() > 1 {
+        let align = [
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+        ];
+        out.push_str(&table::render(&rows, &align, ""));
+    }
+    let cached = report.inputs.iter().filter(|i| i.cached).count();
+    out.push_str(&format!(
+        "{} input(s) replayed ({cached} from the cache): {} new, {} known, {} fixed failure(s)\n",
+        report.inputs.len(),
+        report.count(Status::New),
+        report.count(Status::Known),
+        report.count(Status::Fixed)
+    ));
+    let new = report.failures.iter().filter(|f| f.status == Status::New);
+    let (filed, unfiled): (Vec<_>, Vec<_>) = new.partition(|f| f.ledger.is_some());
+    for failure in filed {
+        let ledger = failure.ledger.as_deref().unwrap_or_default();
+        out.push_str(&format!("filed {} as {ledger}\n", failure.id));
+    }
+    if !unfiled.is_empty() {
+        out.push_str(&format!(
+            "{} new failure(s) not filed: `cargo reduce ci --update` adds them to the regression ledger\n",
+            unfiled.len()
+        ));
+    }
+    out
+}

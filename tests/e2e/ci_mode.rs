@@ -506,3 +506,41 @@ fn a_known_failure_whose_panic_moved_stays_known() {
     assert!(sidecar.contains("two_panics.rs:35:13"), "{sidecar}");
     project.ci(&[]).expect_code(0);
 }
+
+/// Ctrl-C during the minimizations: the run ends with 130, and what they
+/// reached is filed as not minimal, to be finished by the next run.
+#[test]
+fn ctrl_c_files_what_the_minimization_reached() {
+    use crate::faults::{Sig, To, Watched};
+    use std::time::Duration;
+    let project = Project::new();
+    let manifest = project.fuzz.join("Cargo.toml");
+    let args = [
+        "reduce",
+        "ci",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--target",
+        "stack_overflow",
+        "--update",
+        "--no-cache",
+        "--message-format",
+        "json",
+    ];
+    let mut command = command(&args, &target_dir());
+    command.current_dir(&project.root);
+    let watched = Watched::spawn(command);
+    let started = watched
+        .wait_line(
+            |l| l.contains("\"reason\":\"reduction-started\""),
+            Duration::from_secs(300),
+        )
+        .expect("the minimization starts");
+    watched.signal_at(started + Duration::from_millis(150), Sig::Int, To::Process);
+    let ended = watched.finish(started, Duration::from_secs(120), &"ci ctrl-c");
+    assert_eq!(ended.code(), Some(130), "{}", ended.show());
+    let filed = project.ledger("stack_overflow");
+    assert_eq!(filed.len(), 1, "{}", ended.show());
+    let sidecar = fs::read_to_string(format!("{}.json", filed[0].display())).unwrap();
+    assert!(sidecar.contains("\"minimal\": false"), "{sidecar}");
+}

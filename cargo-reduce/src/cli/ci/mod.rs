@@ -272,8 +272,14 @@ pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Re
         None => {}
     }
     let request = args.request()?;
-    let report = ci::run(&request, &args.settings(interrupt), reporter)?;
-    output::finish(&report, &args.output, reporter)
+    let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;
+    let exit = output::finish(&report, &args.output, reporter)?;
+    // Ctrl-C cut the minimizations short: what they reached is reported
+    // (and filed with --update) as not minimal.
+    Ok(match interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+        true => Exit::Interrupted,
+        false => exit,
+    })
 }
 
 fn run_replay(

@@ -27,7 +27,7 @@ use super::fuzz::{self, FuzzRequest, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
-use crate::fuzz::project::{FuzzProject, Search};
+use crate::fuzz::project::FuzzProject;
 use cache::{Minimized, ReplayCache};
 use classify::Ledgered;
 use inputs::{Input, Shard};
@@ -119,12 +119,7 @@ pub fn run(
             "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
         ));
     }
-    let search = Search {
-        manifest_path: request.fuzz.manifest_path.as_deref(),
-        packages: &request.fuzz.packages,
-        afl_out: &request.fuzz.afl_out,
-    };
-    let projects = fuzz::find(&search, request.fuzz.target.as_deref())?;
+    let projects = fuzz::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
     let mut runs = gather(&projects, request, settings)?;
     super::check_temp_dir()?;
     let work: Vec<Work> = runs
@@ -139,15 +134,9 @@ pub fn run(
         })
         .collect();
     let binaries = fuzz::build(&projects, &work, settings, events)?;
-    let options = PoolOptions {
-        jobs: fuzz::workers(settings.jobs, events),
-        timeout: request.fuzz.timeout.unwrap_or(fuzz::DEFAULT_TIMEOUT),
-        rss_limit_mb: request
-            .fuzz
-            .rss_limit_mb
-            .unwrap_or(fuzz::DEFAULT_RSS_LIMIT_MB),
-        ..PoolOptions::default()
-    };
+    let options = request
+        .fuzz
+        .pool_options(fuzz::workers(settings.jobs, events));
     let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::super::fuzz::{self, FuzzRequest, Work};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{PoolOptions, WorkerPool};
+use crate::fuzz::pool::WorkerPool;
 use crate::fuzz::project::Artifact;
 
 /// What one input did.
@@ -34,12 +34,7 @@ pub fn replay_files(
             "`ci replay` needs --target NAME: the fuzz target to run the inputs through",
         ));
     };
-    let search = crate::fuzz::project::Search {
-        manifest_path: request.manifest_path.as_deref(),
-        packages: &request.packages,
-        afl_out: &request.afl_out,
-    };
-    let projects = fuzz::find(&search, Some(target))?;
+    let projects = fuzz::find(&request.search(), Some(target))?;
     let mut inputs = Vec::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -61,13 +56,7 @@ pub fn replay_files(
     }];
     let binaries = fuzz::build(&projects, &work, settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
-    let options = PoolOptions {
-        jobs: 1,
-        timeout: request.timeout.unwrap_or(fuzz::DEFAULT_TIMEOUT),
-        rss_limit_mb: request.rss_limit_mb.unwrap_or(fuzz::DEFAULT_RSS_LIMIT_MB),
-        ..PoolOptions::default()
-    };
-    let pool = WorkerPool::start(&binary, options).map_err(|e| {
+    let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
         Error::new(
             Exit::Failure,
             format!("cannot start {target} of {}: {e}", project.package),

@@ -67,10 +67,32 @@ pub struct FuzzRequest {
     pub effort: Effort,
 }
 
+impl FuzzRequest {
+    /// Where discovery looks.
+    pub fn search(&self) -> Search<'_> {
+        Search {
+            manifest_path: self.manifest_path.as_deref(),
+            packages: &self.packages,
+            afl_out: &self.afl_out,
+        }
+    }
+
+    /// The worker pool's options for `jobs` workers: the request's timeout
+    /// and memory limit, or libFuzzer's defaults.
+    pub fn pool_options(&self, jobs: usize) -> PoolOptions {
+        PoolOptions {
+            jobs,
+            timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            rss_limit_mb: self.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
+            ..PoolOptions::default()
+        }
+    }
+}
+
 /// The timeout without `--timeout` (libFuzzer's `-timeout` for replays).
-pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 /// The memory limit without `--rss-limit-mb` (libFuzzer's default).
-pub(super) const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
+const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
 /// libFuzzer's `-report_slow_units` default.
 const DEFAULT_SLOW_UNIT: Duration = Duration::from_secs(10);
@@ -194,12 +216,7 @@ pub fn run(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Summary, Error> {
-    let search = Search {
-        manifest_path: request.manifest_path.as_deref(),
-        packages: &request.packages,
-        afl_out: &request.afl_out,
-    };
-    let projects = find(&search, request.target.as_deref())?;
+    let projects = find(&request.search(), request.target.as_deref())?;
     warn_about_instances(&projects, events);
     let found = projects
         .iter()
@@ -230,12 +247,7 @@ pub fn run(
     }
     super::check_temp_dir()?;
     let binaries = build(&projects, &work, settings, events)?;
-    let options = PoolOptions {
-        jobs: workers(settings.jobs, events),
-        timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
-        rss_limit_mb: request.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
-        ..PoolOptions::default()
-    };
+    let options = request.pool_options(workers(settings.jobs, events));
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
     for item in &work {

@@ -23,7 +23,7 @@ use crate::fuzz::minimize::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::report::CiReport;
-use crate::job::ci::{self, update, CiRequest};
+use crate::job::ci::{self, update, Cache, CiRequest};
 use crate::job::fuzz::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
@@ -202,9 +202,9 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 
 impl CiArgs {
     /// The request these arguments make.
-    fn request(&self) -> Result<CiRequest, Error> {
+    fn request(&self) -> CiRequest {
         let fuzz = fuzz_request(&self.select, &self.failure);
-        Ok(CiRequest {
+        CiRequest {
             fuzz,
             budget: self.budget.unwrap_or(ci::DEFAULT_BUDGET),
             update: self.update,
@@ -212,12 +212,12 @@ impl CiArgs {
             corpus: self.corpus,
             shard: self.shard,
             emit_tests: self.emit_tests.clone().map(|path| (path, self.emit_expect)),
-            cache_dir: match (self.no_cache, &self.cache_dir) {
-                (true, _) => None,
-                (false, Some(dir)) => Some(dir.clone()),
-                (false, None) => Some(default_cache_dir(&self.select)?),
+            cache: match (self.no_cache, &self.cache_dir) {
+                (true, _) => Cache::Off,
+                (false, Some(dir)) => Cache::At(dir.clone()),
+                (false, None) => Cache::InTargetDir,
             },
-        })
+        }
     }
 
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
@@ -254,16 +254,6 @@ fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest
     }
 }
 
-/// `<target dir>/cargo-reduce/ci-cache` of the project `select` finds.
-fn default_cache_dir(select: &SelectOptions) -> Result<PathBuf, Error> {
-    let projects = crate::job::fuzz::find(&select.search(), None)?;
-    let target_dir = projects
-        .first()
-        .map(|p| p.target_dir.clone())
-        .unwrap_or_else(|| PathBuf::from("target"));
-    Ok(target_dir.join("cargo-reduce").join("ci-cache"))
-}
-
 /// Runs `cargo reduce ci` (or `ci merge`).
 pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, Error> {
     match &args.command {
@@ -271,7 +261,7 @@ pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Re
         Some(CiCommand::Replay(replay)) => return run_replay(replay, reporter, interrupt),
         None => {}
     }
-    let request = args.request()?;
+    let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;
     let exit = output::finish(&report, &args.output, reporter)?;
     // Ctrl-C cut the minimizations short: what they reached is reported

@@ -82,8 +82,8 @@ fn minimize_group(
         debug: pool.debug_format(&input.bytes).ok().flatten(),
     };
     let scratch;
-    let dir = match &request.cache_dir {
-        Some(dir) => dir.as_path(),
+    let dir = match request.cache_dir() {
+        Some(dir) => dir,
         None => match tempfile::tempdir() {
             Ok(dir) => {
                 scratch = dir;

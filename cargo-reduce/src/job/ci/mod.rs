@@ -53,10 +53,32 @@ pub struct CiRequest {
     pub corpus: bool,
     /// `--shard K/N`.
     pub shard: Option<Shard>,
-    /// Where outcomes are remembered; `None`: nowhere (`--no-cache`).
-    pub cache_dir: Option<PathBuf>,
+    /// Where outcomes are remembered.
+    pub cache: Cache,
     /// `--emit-tests PATH` and what the tests expect.
     pub emit_tests: Option<(PathBuf, emit::Expect)>,
+}
+
+/// Where `ci` remembers replay outcomes and minimizations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cache {
+    /// Nowhere (`--no-cache`).
+    Off,
+    /// `<target dir>/cargo-reduce/ci-cache` of the first fuzz crate found.
+    InTargetDir,
+    /// This folder (`--cache-dir`).
+    At(PathBuf),
+}
+
+impl CiRequest {
+    /// The cache folder, once [`Cache::InTargetDir`] is resolved (`run`
+    /// does that from the crates it finds).
+    fn cache_dir(&self) -> Option<&Path> {
+        match &self.cache {
+            Cache::At(dir) => Some(dir),
+            Cache::Off | Cache::InTargetDir => None,
+        }
+    }
 }
 
 /// The content hash inputs are known by (16 hex digits of XXH3-64).
@@ -120,6 +142,18 @@ pub fn run(
         ));
     }
     let projects = fuzz::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
+    let resolved;
+    let request = match (&request.cache, projects.first()) {
+        (Cache::InTargetDir, Some(project)) => {
+            let dir = project.target_dir.join("cargo-reduce").join("ci-cache");
+            resolved = CiRequest {
+                cache: Cache::At(dir),
+                ..request.clone()
+            };
+            &resolved
+        }
+        _ => request,
+    };
     let mut runs = gather(&projects, request, settings)?;
     super::check_temp_dir()?;
     let work: Vec<Work> = runs
@@ -295,7 +329,7 @@ fn replay(
         options.timeout.as_millis(),
         options.rss_limit_mb
     );
-    let mut cache = ReplayCache::open(request.cache_dir.as_deref(), binary, &limits);
+    let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
     let special = |input: &Input| {
         (
             special_timeout(&input.artifact, &request.fuzz),

@@ -239,6 +239,19 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// Writes `bytes` to `path` atomically (its folder made if missing),
+/// unless `path` holds them already; returns whether it wrote. Files that
+/// runs keep up to date (a ledger, a cache, generated tests) change only
+/// when their content does.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    if fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    fs::create_dir_all(parent(path))?;
+    write_atomically(path, bytes, None)?;
+    Ok(true)
+}
+
 /// Checks that the temporary directory (`TMPDIR`) can hold a file, without
 /// leaving one there.
 pub fn check_temp_dir() -> io::Result<()> {

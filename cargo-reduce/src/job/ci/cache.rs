@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ledger::write_atomically;
 use crate::fuzz::pool::{Failure, FailureKind};
+use crate::output::write_if_changed;
 
 /// A failure as the cache keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ impl ReplayCache {
         match (&self.path, self.changed) {
             (Some(path), true) => {
                 let text = serde_json::to_vec(&self.outcomes).map_err(io::Error::other)?;
-                write_atomically(path, &text)
+                write_if_changed(path, &text).map(drop)
             }
             _ => Ok(()),
         }
@@ -137,9 +137,9 @@ pub fn load_minimized(path: &Path) -> Option<Minimized> {
 
 /// Keeps a minimization at `path`.
 pub fn save_minimized(path: &Path, minimized: &Minimized) -> io::Result<()> {
-    write_atomically(path, &minimized.bytes)?;
+    write_if_changed(path, &minimized.bytes)?;
     let meta = serde_json::to_vec(minimized).map_err(io::Error::other)?;
-    write_atomically(&meta_path(path), &meta)
+    write_if_changed(&meta_path(path), &meta).map(drop)
 }
 
 fn meta_path(path: &Path) -> PathBuf {

@@ -45,14 +45,7 @@ pub fn write(path: &Path, matching: &str, expect: Expect, cases: &[Case]) -> io:
         ))
     })?;
     let text = render(&root, matching, expect, cases)?;
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(false);
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    crate::output::write_atomically(path, text.as_bytes(), None)?;
-    Ok(true)
+    crate::output::write_if_changed(path, text.as_bytes())
 }
 
 /// The nearest folder above `path` with a `Cargo.toml`.

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{FailureKind, Signature};
+use crate::output::write_if_changed;
 
 /// The ledger's folder in a fuzz crate.
 pub const LEDGER_DIR: &str = "regressions";
@@ -210,21 +211,12 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8], sidecar: &Sidecar) -> io::Res
     let input = dir.join(name);
     let mut text = serde_json::to_string_pretty(sidecar).map_err(io::Error::other)?;
     text.push('\n');
-    write_atomically(&input, bytes)?;
-    write_atomically(&sidecar_path(&input), text.as_bytes())?;
+    write_if_changed(&input, bytes)?;
+    write_if_changed(&sidecar_path(&input), text.as_bytes())?;
     Ok(Entry {
         input,
         sidecar: sidecar.clone(),
     })
-}
-
-/// Writes `bytes` atomically, unless `path` holds them already.
-pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(());
-    }
-    fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
-    crate::output::write_atomically(path, bytes, None)
 }
 
 /// The sidecar of the entry whose input is `input`, if it reads.

@@ -8,7 +8,7 @@ use std::process::ExitStatus;
 use std::time::Duration;
 
 use super::call_path::Symbolizer;
-use super::failure::{signal_name, Failure, FailureKind};
+use super::failure::{signal_name, split_location, Failure, FailureKind};
 use super::protocol::{
     Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
 };
@@ -104,7 +104,8 @@ pub fn printed_panic(output: &str) -> Option<(String, String)> {
                 .or_else(|| quoted.rfind('\n'))
                 .unwrap_or(quoted.len());
             let (message, location) = quoted[..line_end].rsplit_once("', ")?;
-            is_location(location.trim_end())
+            split_location(location.trim_end())
+                .is_some()
                 .then(|| (location.trim_end().to_string(), message.to_string()))
         }
         None => {
@@ -114,18 +115,11 @@ pub fn printed_panic(output: &str) -> Option<(String, String)> {
                 .filter_map(|m| message.find(m))
                 .min()
                 .unwrap_or(message.len());
-            is_location(location)
+            split_location(location)
+                .is_some()
                 .then(|| (location.to_string(), message[..end].trim_end().to_string()))
         }
     }
-}
-
-/// `file:line:column`.
-fn is_location(text: &str) -> bool {
-    let mut parts = text.rsplitn(3, ':');
-    let numeric =
-        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    numeric(parts.next()) && numeric(parts.next()) && parts.next().is_some_and(|f| !f.is_empty())
 }
 
 fn failure_from_note(note: &Note, symbols: &mut Symbolizer) -> Option<Failure> {

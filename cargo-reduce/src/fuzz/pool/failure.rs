@@ -145,15 +145,9 @@ impl Signature {
     /// The signature with the panic's line and column left out (its file
     /// kept): what stays when lines are added above the panic.
     pub fn unmoored(&self) -> Signature {
-        let file = |location: &String| {
-            let mut parts = location.rsplitn(3, ':');
-            let (column, line, file) = (parts.next(), parts.next(), parts.next());
-            let numeric =
-                |p: Option<&str>| p.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()));
-            match (numeric(column) && numeric(line), file) {
-                (true, Some(file)) => file.to_string(),
-                _ => location.clone(),
-            }
+        let file = |location: &String| match split_location(location) {
+            Some((file, _, _)) => file.to_string(),
+            None => location.clone(),
         };
         Signature {
             location: self.location.as_ref().map(file),
@@ -194,6 +188,19 @@ impl fmt::Display for Signature {
             FailureKind::Exit(code) => write!(f, "exit status {code}"),
         }
     }
+}
+
+/// A panic location's `(file, line, column)`, if it is `file:line:col`.
+pub fn split_location(location: &str) -> Option<(&str, u32, u32)> {
+    let number = |part: &str| {
+        let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        digits.then(|| part.parse().ok()).flatten()
+    };
+    let mut parts = location.rsplitn(3, ':');
+    let column = number(parts.next()?)?;
+    let line = number(parts.next()?)?;
+    let file = parts.next().filter(|f| !f.is_empty())?;
+    Some((file, line, column))
 }
 
 /// A panic location as people read it: a dependency's file from the
@@ -358,6 +365,21 @@ mod tests {
         assert_eq!(a.id().len(), 8);
         assert_eq!(a.id(), a.clone().id());
         assert_ne!(a.id(), b.id());
+    }
+
+    #[test]
+    fn locations_split_into_file_line_and_column() {
+        assert_eq!(split_location("src/a.rs:12:5"), Some(("src/a.rs", 12, 5)));
+        assert_eq!(split_location("C:/a.rs:1:2"), Some(("C:/a.rs", 1, 2)));
+        for bad in [
+            "src/a.rs:12",
+            "src/a.rs:x:5",
+            ":1:2",
+            "a.rs:+1:2",
+            "a.rs::2",
+        ] {
+            assert_eq!(split_location(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 pub use error::PoolError;
-pub use failure::{normalize_message, Failure, FailureKind, Signature};
+pub use failure::{normalize_message, split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
 pub use decoder::Decoder;

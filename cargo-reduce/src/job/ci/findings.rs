@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::classify;
 use super::report::{hex, CiReport, FailureRecord, FixedRecord, InputRecord, Reduced};
 use super::{entry_keys, ledgered, level_name, seen, shown, tool, CiRequest, Group, TargetRun};
+use crate::fuzz::pool::split_location;
 
 /// The report of the whole run.
 pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) -> CiReport {
@@ -89,10 +90,7 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
 /// The file (as shown) and line of a panic location in the user's code:
 /// locations are relative to the fuzz crate (the build remaps its path).
 fn source_position(location: Option<&str>, fuzz_dir: &Path) -> Option<(String, u32)> {
-    let mut parts = location?.rsplitn(3, ':');
-    let _column = parts.next()?;
-    let line: u32 = parts.next()?.parse().ok()?;
-    let file = parts.next()?;
+    let (file, line, _) = split_location(location?)?;
     let path = fuzz_dir.join(file);
     (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line))
 }

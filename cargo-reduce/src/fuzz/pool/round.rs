@@ -313,14 +313,22 @@ impl<'a> Round<'a> {
             // finished just before the kill, the next one is rerun instead.
             let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
             let moved_on = timed_out && self.watch[slot].current != current as u64;
+            let blamed = unresolved && !moved_on;
+            let note = self.crew.shm.note(slot);
             // What the test printed: a panic the recording hook missed
             // (the target replaced it during the test) is read from there.
-            let printed = match self.crew.workers[slot].as_mut() {
-                Some(worker) => worker.stderr_since_last_death(),
-                None => stderr(),
+            // Only a death without a note needs it; the others (every
+            // failing test of a reduction) just move the mark past it.
+            let printed = match (blamed && note.is_none(), self.crew.workers[slot].as_mut()) {
+                (true, Some(worker)) => worker.stderr_since_last_death(),
+                (true, None) => stderr(),
+                (false, Some(worker)) => {
+                    worker.skip_stderr();
+                    String::new()
+                }
+                (false, None) => String::new(),
             };
-            if unresolved && !moved_on {
-                let note = self.crew.shm.note(slot);
+            if blamed {
                 let symbols = &mut self.crew.symbols;
                 let postmortem = Postmortem {
                     reason: kill_reason,

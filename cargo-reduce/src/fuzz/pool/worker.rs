@@ -382,6 +382,12 @@ impl Worker {
         String::from_utf8_lossy(&text).into_owned()
     }
 
+    /// Moves the mark of [`Self::stderr_since_last_death`] to the end,
+    /// reading nothing.
+    pub fn skip_stderr(&mut self) {
+        self.stderr_mark = self.stderr.metadata().map_or(0, |m| m.len());
+    }
+
     /// The last few kilobytes the worker wrote to stderr.
     pub fn stderr_tail(&mut self) -> String {
         let len = self.stderr.metadata().map_or(0, |m| m.len());

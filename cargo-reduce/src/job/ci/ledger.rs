@@ -185,8 +185,10 @@ pub fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
     strays
 }
 
-/// Fails unless entries can be written into `dir` (created if missing):
-/// checked before anything runs, so a read-only ledger is found at once.
+/// Fails unless entries can be written into `dir`: checked before
+/// anything runs, so a read-only ledger is found at once. Nothing is
+/// created: the nearest folder of `dir` that exists must take a file (a
+/// target's folder is made when its first entry is filed).
 pub fn check_writable(dir: &Path) -> Result<(), Error> {
     let error = |e: io::Error| {
         Error::new(
@@ -197,10 +199,26 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
             ),
         )
     };
-    fs::create_dir_all(dir).map_err(error)?;
+    let mut existing = dir;
+    loop {
+        match fs::metadata(existing) {
+            Ok(meta) if meta.is_dir() => break,
+            Ok(_) => {
+                let what = format!("`{}` is not a folder", existing.display());
+                return Err(error(io::Error::new(io::ErrorKind::NotADirectory, what)));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound && existing != Path::new(".") => {
+                existing = match existing.parent() {
+                    Some(parent) if !parent.as_os_str().is_empty() => parent,
+                    _ => Path::new("."),
+                };
+            }
+            Err(e) => return Err(error(e)),
+        }
+    }
     tempfile::Builder::new()
         .prefix(".cargo-reduce-")
-        .tempfile_in(dir)
+        .tempfile_in(existing)
         .map(drop)
         .map_err(error)
 }
@@ -285,6 +303,33 @@ mod tests {
         let moved = prune(&written.input).unwrap();
         assert!(moved.ends_with(format!("fixed/{name}")));
         assert!(load(dir.path()).unwrap().is_empty(), "fixed/ is not read");
+    }
+
+    #[test]
+    fn writability_is_checked_without_making_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("regressions/t");
+        check_writable(&ledger).unwrap();
+        assert!(!dir.path().join("regressions").exists(), "nothing made");
+        std::fs::write(dir.path().join("regressions"), "a file").unwrap();
+        let error = check_writable(&ledger).unwrap_err();
+        assert_eq!(error.exit, Exit::Usage);
+        assert!(
+            error
+                .message
+                .starts_with("cannot write the regression ledger `"),
+            "{}",
+            error.message
+        );
+        std::fs::remove_file(dir.path().join("regressions")).unwrap();
+        std::fs::create_dir(dir.path().join("regressions")).unwrap();
+        std::fs::write(&ledger, "a file").unwrap();
+        let error = check_writable(&ledger).unwrap_err();
+        assert!(
+            error.message.contains("is not a folder"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

@@ -121,7 +121,9 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             // 32-bit one). Small values are searched whole: bytes that
             // are flags (odd or even) do not keep the premise, and their
             // search is short anyway.
-            let mut points: Vec<u128> = match first && value > SHORTCUT_ABOVE {
+            let shortcut = first && value > SHORTCUT_ABOVE;
+            first = false;
+            let mut points: Vec<u128> = match shortcut {
                 true => vec![lowest, value - 1],
                 false => (0..8u128)
                     .map(|j| lowest + span / 8 * j + span % 8 * j / 8)
@@ -136,10 +138,8 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             let Some(&highest) = points.last() else {
                 break;
             };
-            let below_passed = first && value > SHORTCUT_ABOVE && points.len() == 2;
-            first = false;
             match self.first_of(candidates, true)? {
-                None if below_passed => break,
+                None if shortcut && points.len() == 2 => break,
                 None => lowest = highest + 1,
                 Some(w) => {
                     found = true;

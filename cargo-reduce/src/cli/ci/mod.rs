@@ -44,13 +44,9 @@ pub struct CiArgs {
     /// 5m]; what it cuts short is filed as not minimal and finished later.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub budget: Option<Duration>,
-    /// File new failures in the regression ledger (`<fuzz
-    /// dir>/regressions/<target>/`).
-    #[arg(long)]
-    pub update: bool,
-    /// Move ledger entries that no longer fail into their folder's `fixed/`.
-    #[arg(long)]
-    pub prune_fixed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub ledger: LedgerOptions,
     /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`) too.
     #[arg(long)]
     pub corpus: bool,
@@ -118,19 +114,28 @@ pub struct MergeArgs {
     /// The shards' reports.
     #[arg(value_name = "REPORT", required = true)]
     pub reports: Vec<PathBuf>,
-    /// File the new failures in the regression ledger (from the reports'
-    /// minimized inputs).
-    #[arg(long)]
-    pub update: bool,
-    /// Move ledger entries that no longer fail into `fixed/`.
-    #[arg(long)]
-    pub prune_fixed: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub ledger: LedgerOptions,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub select: SelectOptions,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: ReportOptions,
+}
+
+/// What `ci` and `ci merge` write into the regression ledger.
+#[derive(Debug, Clone, Args)]
+pub struct LedgerOptions {
+    /// File new failures in the regression ledger (`<fuzz
+    /// dir>/regressions/<target>/`): `ci` from its minimizations, `merge`
+    /// from the reports' minimized inputs.
+    #[arg(long)]
+    pub update: bool,
+    /// Move ledger entries that no longer fail into their folder's `fixed/`.
+    #[arg(long)]
+    pub prune_fixed: bool,
 }
 
 /// What the report is rendered as.
@@ -207,8 +212,8 @@ impl CiArgs {
         CiRequest {
             fuzz,
             budget: self.budget.unwrap_or(ci::DEFAULT_BUDGET),
-            update: self.update,
-            prune_fixed: self.prune_fixed,
+            update: self.ledger.update,
+            prune_fixed: self.ledger.prune_fixed,
             corpus: self.corpus,
             shard: self.shard,
             emit_tests: self.emit_tests.clone().map(|path| (path, self.emit_expect)),
@@ -318,7 +323,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     }
     let mut report = CiReport::merge(reports)
         .map_err(|e| Error::new(Exit::BadInput, format!("cannot merge the reports: {e}")))?;
-    if args.update {
+    if args.ledger.update {
         let projects = crate::job::fuzz::find(&args.select.search(), None)?;
         let dir_of = |package: &str, target: &str| {
             let project = projects.iter().find(|p| p.package == package)?;
@@ -327,7 +332,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
         };
         update::file_new(&mut report, &dir_of)?;
     }
-    if args.prune_fixed {
+    if args.ledger.prune_fixed {
         update::prune_fixed(&mut report)?;
     }
     for failure in &report.failures {

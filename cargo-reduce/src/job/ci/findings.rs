@@ -24,7 +24,14 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
     for run in runs {
         let ids: Vec<(String, String)> =
             run.entries.iter().map(|e| entry_keys(e, request)).collect();
-        for (input, (failure, cached)) in run.inputs.iter().zip(&run.outcomes) {
+        // Each failing input's id is its group's.
+        let mut group_ids: Vec<Option<&str>> = vec![None; run.inputs.len()];
+        for group in &run.groups {
+            for &member in &group.members {
+                group_ids[member] = Some(&group.id);
+            }
+        }
+        for ((input, (_, cached)), id) in run.inputs.iter().zip(&run.outcomes).zip(group_ids) {
             report.inputs.push(InputRecord {
                 package: run.package.clone(),
                 target: run.name.clone(),
@@ -32,9 +39,7 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
                 source: input.source,
                 hash: input.hash.clone(),
                 size: input.bytes.len() as u64,
-                failure_id: failure
-                    .as_ref()
-                    .map(|f| request.fuzz.matching.key(&f.signature()).id()),
+                failure_id: id.map(str::to_string),
                 cached: *cached,
             });
         }

@@ -242,13 +242,15 @@ pub fn write_atomically(
 /// Writes `bytes` to `path` atomically (its folder made if missing),
 /// unless `path` holds them already; returns whether it wrote. Files that
 /// runs keep up to date (a ledger, a cache, generated tests) change only
-/// when their content does.
+/// when their content does. As [`Destination::check`]: never over a
+/// device, FIFO or directory, and a symlink is written through.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    if fs::read(path).is_ok_and(|old| old == bytes) {
+    let target = resolve(path).map_err(io::Error::other)?;
+    if fs::read(&target).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
-    fs::create_dir_all(parent(path))?;
-    write_atomically(path, bytes, None)?;
+    fs::create_dir_all(parent(&target))?;
+    write_atomically(&target, bytes, None)?;
     Ok(true)
 }
 
@@ -347,6 +349,23 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_files_are_written_through_symlinks_and_never_over_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(write_if_changed(&link, b"new").unwrap());
+        assert!(!write_if_changed(&link, b"new").unwrap(), "unchanged");
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(write_if_changed(Path::new("/dev/null"), b"x").is_err());
+    }
     use std::os::unix::fs::PermissionsExt;
 
     #[test]

@@ -19,7 +19,9 @@ fn ci(fuzz: &Path, args: &[&str]) -> Run {
         args,
     ]
     .concat();
-    Run(command(&all, &target_dir()).output().unwrap())
+    let mut command = command(&all, &target_dir());
+    command.current_dir(fuzz);
+    Run(command.output().unwrap())
 }
 
 /// Runs `ci ARGS` on a copy set up by `plant`, and checks it fails with
@@ -102,4 +104,29 @@ fn merge_refuses_what_is_not_a_report() {
     run.expect_code(3);
     assert!(run.error_line().contains("is not a cargo-reduce ci report"));
     assert!(fuzz.join("Cargo.toml").exists());
+}
+
+#[test]
+fn a_report_path_that_is_a_folder_or_a_fifo_is_refused_before_anything_runs() {
+    refused(
+        |fuzz| fs::create_dir_all(fuzz.join("out.sarif")).unwrap(),
+        &["--sarif", "out.sarif"],
+        2,
+        "is a directory",
+    );
+    let (dir, fuzz) = fresh_copy();
+    let fifo = dir.path().join("tests.rs");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let run = ci(&fuzz, &["--emit-tests", fifo.to_str().unwrap()]);
+    run.expect_code(2);
+    assert!(
+        run.error_line().contains("is a FIFO"),
+        "{}",
+        run.error_line()
+    );
+    assert!(!run.stderr().contains("Built"), "refused before building");
 }

@@ -26,6 +26,7 @@ use crate::job::ci::report::CiReport;
 use crate::job::ci::{self, update, Cache, CiRequest};
 use crate::job::fuzz::FuzzRequest;
 use crate::job::{Events, Message, Settings};
+use crate::output::Destination;
 
 /// Arguments of `cargo reduce ci`.
 #[derive(Debug, Clone, Args)]
@@ -266,9 +267,14 @@ pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Re
         Some(CiCommand::Replay(replay)) => return run_replay(replay, reporter, interrupt),
         None => {}
     }
+    // Every path written is checked before anything runs.
+    let files = output::Files::check(&args.output)?;
+    if let Some(tests) = &args.emit_tests {
+        Destination::check(tests)?;
+    }
     let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;
-    let exit = output::finish(&report, &args.output, reporter)?;
+    let exit = output::finish(&report, &args.output, &files, reporter)?;
     // Ctrl-C cut the minimizations short: what they reached is reported
     // (and filed with --update) as not minimal.
     Ok(match interrupt.load(std::sync::atomic::Ordering::SeqCst) {
@@ -302,6 +308,7 @@ fn run_replay(
 }
 
 fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
+    let files = output::Files::check(&args.output)?;
     let mut reports = Vec::new();
     for path in &args.reports {
         let text = std::fs::read(path).map_err(|e| {
@@ -341,7 +348,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     for fixed in &report.fixed {
         reporter.emit(&Message::CiFixed(fixed));
     }
-    output::finish(&report, &args.output, reporter)
+    output::finish(&report, &args.output, &files, reporter)
 }
 
 #[cfg(test)]

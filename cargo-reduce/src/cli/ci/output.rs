@@ -11,24 +11,46 @@ use crate::error::{Error, Exit};
 use crate::job::ci;
 use crate::job::ci::report::{CiReport, Status};
 use crate::job::{Events, Message};
+use crate::output::Destination;
+
+/// The report's files (`--report`, `--sarif`, `--junit`), checked before
+/// anything runs: never a device, FIFO or folder, `-` for standard output.
+pub(super) struct Files {
+    report: Option<Destination>,
+    sarif: Option<Destination>,
+    junit: Option<Destination>,
+}
+
+impl Files {
+    /// Checks the files `output` names.
+    pub(super) fn check(output: &ReportOptions) -> Result<Files, Error> {
+        let check = |path: &Option<PathBuf>| path.as_deref().map(Destination::check).transpose();
+        Ok(Files {
+            report: check(&output.report)?,
+            sarif: check(&output.sarif)?,
+            junit: check(&output.junit)?,
+        })
+    }
+}
 
 /// Writes the report's files, prints it, and says how the run ends.
 pub(super) fn finish(
     report: &CiReport,
     output: &ReportOptions,
+    files: &Files,
     reporter: &Reporter,
 ) -> Result<Exit, Error> {
     let fail_on_known = output.fail_on == FailOn::Known;
-    if let Some(path) = &output.report {
+    if let Some(file) = &files.report {
         let mut text = serde_json::to_string_pretty(report).expect("reports serialize");
         text.push('\n');
-        write_file(path, text.as_bytes())?;
+        write_file(file, text.as_bytes())?;
     }
-    if let Some(path) = &output.sarif {
-        write_file(path, sarif::render(report).as_bytes())?;
+    if let Some(file) = &files.sarif {
+        write_file(file, sarif::render(report).as_bytes())?;
     }
-    if let Some(path) = &output.junit {
-        write_file(path, junit::render(report, fail_on_known).as_bytes())?;
+    if let Some(file) = &files.junit {
+        write_file(file, junit::render(report, fail_on_known).as_bytes())?;
     }
     let exit = ci::exit_of(report, fail_on_known);
     if output.format == CiFormat::Github {
@@ -78,8 +100,9 @@ fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
     }
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    crate::output::write_atomically(path, bytes, None).map_err(|e| write_error(path, &e))
+fn write_file(file: &Destination, bytes: &[u8]) -> Result<(), Error> {
+    file.write(bytes, None)
+        .map_err(|e| write_error(file.path(), &e))
 }
 
 fn write_error(path: &Path, e: &std::io::Error) -> Error {

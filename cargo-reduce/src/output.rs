@@ -239,6 +239,12 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// Refuses a path that [`write_if_changed`] would refuse (a device, FIFO,
+/// folder or dangling symlink); its folder may still be missing.
+pub fn check_kept_file(path: &Path) -> Result<(), OutputError> {
+    resolve(path).map(drop)
+}
+
 /// Writes `bytes` to `path` atomically (its folder made if missing),
 /// unless `path` holds them already; returns whether it wrote. Files that
 /// runs keep up to date (a ledger, a cache, generated tests) change only

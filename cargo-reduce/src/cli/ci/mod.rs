@@ -26,7 +26,6 @@ use crate::job::ci::report::CiReport;
 use crate::job::ci::{self, update, Cache, CiRequest};
 use crate::job::fuzz::FuzzRequest;
 use crate::job::{Events, Message, Settings};
-use crate::output::Destination;
 
 /// Arguments of `cargo reduce ci`.
 #[derive(Debug, Clone, Args)]
@@ -270,7 +269,8 @@ pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Re
     // Every path written is checked before anything runs.
     let files = output::Files::check(&args.output)?;
     if let Some(tests) = &args.emit_tests {
-        Destination::check(tests)?;
+        // Its folder (a crate's tests/) is made when missing.
+        crate::output::check_kept_file(tests)?;
     }
     let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;

@@ -16,7 +16,7 @@ use crate::engine::{
     StopReason,
 };
 use crate::fuzz::oracle::HarnessOracle;
-use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
+use crate::fuzz::pool::{Decoder, Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
 use crate::typed::{self, TypedOptions};
 
@@ -169,14 +169,15 @@ impl Effort {
         }
     }
 
-    /// The byte search's candidates after a typed reduction: a quarter of
+    /// The byte search's candidates after a typed reduction: an eighth of
     /// the default budget, the typed passes having made the structural
-    /// cuts (on the typed real-world cases of `bench/realworld/` budgets
-    /// of 2,000, 1,000, 500 and 250 gave the same outputs; 500 keeps room
-    /// for a mutation that trades one value for another).
+    /// cuts (on the nine typed real-world cases of `bench/realworld/`
+    /// budgets of 2,000, 1,000, 500 and 250 gave byte-identical outputs;
+    /// 250 leaves room for a mutation that trades one value for another,
+    /// as on unicode-bidi-reorder-visual, 9 bytes to 7).
     fn search_after_typed(self) -> u64 {
         match self {
-            Effort::Default => 500,
+            Effort::Default => 250,
             _ => self.budget().candidates,
         }
     }
@@ -232,9 +233,9 @@ pub fn minimize(
     }
 }
 
-/// ddmin over bytes, then canonicalization, then the search `effort`
-/// allows (its steps named, with ddmin's and canonicalization's, when
-/// there is one).
+/// ddmin over bytes, then canonicalization (not of an input the typed
+/// passes will lower), then the search `effort` allows (its steps named,
+/// with ddmin's and canonicalization's, when there is one).
 fn minimize_bytes(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
@@ -257,10 +258,31 @@ fn minimize_bytes(
     }
     let fallback = reduced.atoms.clone();
     let lower = lowers_values(oracle.expected().kind);
-    if searching {
-        ctx.observer.step("canonical", ctx.counters);
-    }
-    let bytes = canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?;
+    let decoder = match oracle.pool().decoder() {
+        Ok(decoder) => decoder,
+        Err(err) => return Err((fallback, err.into())),
+    };
+    let typed_lowers = match &decoder {
+        Some(decoder) if searching && lower => decoder
+            .decode_input(&reduced.atoms)
+            .map_err(|e| (fallback.clone(), e.into()))?
+            .is_some(),
+        _ => false,
+    };
+    // An input the typed passes read and lower is not canonicalized:
+    // `typed-lower` takes each value to the lowest its type allows, while
+    // canonicalization's `'0'` bytes make a `u16` 12,336, and the tests
+    // until `typed-lower` pay for it (imbl-vector-rrb in `bench/realworld/`:
+    // a collection of that many elements per test; 0.16 s to 0.10 s with
+    // `typed-lower` run first in each round).
+    let bytes = if typed_lowers {
+        reduced.atoms
+    } else {
+        if searching {
+            ctx.observer.step("canonical", ctx.counters);
+        }
+        canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?
+    };
     let bytes = if searching && ctx.limits.stop_reason().is_none() {
         let options = SearchOptions {
             budget,
@@ -272,6 +294,7 @@ fn minimize_bytes(
         search_all(
             bytes,
             oracle,
+            decoder.as_deref(),
             &options,
             &typed,
             effort.search_after_typed(),
@@ -297,18 +320,15 @@ fn minimize_bytes(
 fn search_all(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
+    decoder: Option<&Decoder>,
     options: &SearchOptions,
     typed_options: &TypedOptions,
     after_typed: u64,
     ctx: &Context<'_, u8>,
 ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
-    let decoder = match oracle.pool().decoder() {
-        Ok(decoder) => decoder,
-        Err(err) => return Err((bytes, err.into())),
-    };
-    let typed = |bytes: Vec<u8>| match &decoder {
+    let typed = |bytes: Vec<u8>| match decoder {
         Some(decoder) if ctx.limits.stop_reason().is_none() => {
-            typed::reduce(bytes, oracle, decoder.as_ref(), typed_options, ctx)
+            typed::reduce(bytes, oracle, decoder, typed_options, ctx)
                 .map_err(|e| (e.best, e.source))
         }
         _ => Ok(bytes),

@@ -1,5 +1,5 @@
-//! `typed-lower`: the values of a decoding, and the characters of its
-//! `str`s, each lowered to the lowest that still fails.
+//! `typed-lower` and `typed-chars`: the values of a decoding, and the
+//! characters of its `str`s, each lowered to the lowest that still fails.
 
 use crate::engine::{Oracle, OracleError};
 
@@ -8,7 +8,7 @@ use super::reduce::Run;
 use super::trace::Kind;
 use super::Decoder;
 
-/// The longest `str` (in bytes) whose characters `typed-lower` lowers one
+/// The longest `str` (in bytes) whose characters `typed-chars` lowers one
 /// by one.
 const MAX_LOWERED_TEXT: usize = 256;
 
@@ -18,13 +18,18 @@ const SHORTCUT_ABOVE: u128 = 1 << 16;
 
 impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     /// `typed-lower`: for each value, a search for the lowest one that
-    /// still fails, eight values a round; then the same for each
-    /// character of each `str`.
-    pub(super) fn lower(&mut self) -> Result<bool, OracleError> {
+    /// still fails.
+    pub(super) fn lower_values(&mut self) -> Result<bool, OracleError> {
         let mut found = false;
         for at in 0..self.layout.pieces.len() {
             found |= self.lower_one(at)?;
         }
+        Ok(found)
+    }
+
+    /// `typed-chars`: the same for each character of each `str`.
+    pub(super) fn lower_chars(&mut self) -> Result<bool, OracleError> {
+        let mut found = false;
         for at in 0..self.layout.pieces.len() {
             let mut i = 0;
             while !self.done() && self.text_at(at).is_some_and(|t| i < t.len()) {
@@ -75,7 +80,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             };
             Some(layout.encode())
         };
-        self.search_lowest(current, encode)
+        self.search_lowest(current, encode, false)
     }
 
     /// Lowers the value at `at` as far as it goes, by
@@ -89,9 +94,16 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             let now = run.layout.pieces.get(at)?;
             (same_kind(now, &piece) && run.lowerable(at)).then(|| now.value())
         };
-        self.search_lowest(current, |run, value| {
-            Some(run.edited(at, Some(value), 0..0))
-        })
+        let pieces = self.layout.pieces.len();
+        let settled = current(self).is_some_and(|v| self.settled.get(pieces, at) == Some(v));
+        let found = self.search_lowest(
+            current,
+            |run, value| Some(run.edited(at, Some(value), 0..0)),
+            settled,
+        )?;
+        let pieces = self.layout.pieces.len();
+        self.settled.set(pieces, at, current(self));
+        Ok(found)
     }
 
     /// The search both lowerings share: tests eight values spread over
@@ -102,10 +114,12 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     /// point). The first that fails becomes the value, and the search goes
     /// on while the decoder reads back the value written; when none fails
     /// `lowest` rises past them, until no value is left to test.
+    /// `settled`: the value is where an earlier search ended.
     fn search_lowest(
         &mut self,
         current: impl Fn(&Self) -> Option<u128>,
         encode: impl Fn(&Self, u128) -> Option<Vec<u8>>,
+        settled: bool,
     ) -> Result<bool, OracleError> {
         let (mut found, mut lowest) = (false, 0u128);
         let mut first = true;
@@ -113,23 +127,19 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             let Some(value) = current(self) else {
                 break;
             };
-            let span = value.saturating_sub(lowest);
-            // A large value: first the lowest value, then the one just
-            // below; when that one passes too, no value in between fails
-            // (the search's premise), and a value already at its lowest
-            // costs two tests, not a search down from zero (82 for a
-            // 32-bit one). Small values are searched whole: bytes that
-            // are flags (odd or even) do not keep the premise, and their
-            // search is short anyway.
-            let shortcut = first && value > SHORTCUT_ABOVE;
+            // A large or settled value: first the lowest value, then the
+            // one just below; when that one passes too, no value in
+            // between fails (the search's premise), and a value already at
+            // its lowest costs two tests, not a search down from zero (82
+            // for a 32-bit one). Small values are searched whole the first
+            // time: bytes that are flags (odd or even) do not keep the
+            // premise, and their search is short anyway.
+            let shortcut = first && (settled || value > SHORTCUT_ABOVE);
             first = false;
-            let mut points: Vec<u128> = match shortcut {
+            let mut points = match shortcut {
                 true => vec![lowest, value - 1],
-                false => (0..8u128)
-                    .map(|j| lowest + span / 8 * j + span % 8 * j / 8)
-                    .collect(),
+                false => spread(lowest, value, 8),
             };
-            points.retain(|&v| v < value);
             points.dedup();
             let (points, candidates): (Vec<u128>, Vec<Vec<u8>>) = points
                 .into_iter()
@@ -143,6 +153,11 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                 None => lowest = highest + 1,
                 Some(w) => {
                     found = true;
+                    // The points below the winner were tested first and
+                    // passed.
+                    if w > 0 {
+                        lowest = points[w - 1] + 1;
+                    }
                     if current(self) != Some(points[w]) {
                         break;
                     }
@@ -178,5 +193,107 @@ fn same_kind(a: &Piece, b: &Piece) -> bool {
             x == y && p.len() == q.len()
         }
         _ => false,
+    }
+}
+
+/// `n` values spread evenly over `[lowest, value)`, from `lowest` up
+/// (fewer when the span is narrower than `n`).
+fn spread(lowest: u128, value: u128, n: u128) -> Vec<u128> {
+    let span = value.saturating_sub(lowest);
+    let mut points: Vec<u128> = (0..n)
+        .map(|j| lowest + span / n * j + span % n * j / n)
+        .filter(|&v| v < value)
+        .collect();
+    points.dedup();
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Cancel, Candidate, DdminOptions, Outcome, TestRun};
+    use crate::typed::{reduce, Decoded, Draw, TypedOptions};
+
+    /// Reads its input as little-endian `u16`s, each a `fill_buffer` draw;
+    /// an odd last byte is slack.
+    struct U16s;
+
+    impl Decoder for U16s {
+        fn decode(&self, input: &[u8]) -> Result<Option<Decoded>, OracleError> {
+            let draws = (0..input.len() / 2)
+                .map(|i| Draw {
+                    kind: Kind::Fixed,
+                    start: 2 * i,
+                    len: 2,
+                    value: 0,
+                })
+                .collect();
+            Ok(Some(Decoded { draws, debug: None }))
+        }
+    }
+
+    /// Fails while each `u16` is at least its threshold (a missing one
+    /// reads as 0), as counts of elements a bug needs.
+    struct AtLeast(&'static [u16]);
+
+    impl Oracle<u8> for AtLeast {
+        fn test(
+            &self,
+            candidate: &Candidate<'_, u8>,
+            _cancel: &Cancel<'_>,
+        ) -> Result<Option<Outcome>, OracleError> {
+            let bytes = candidate.to_vec();
+            let value = |i: usize| match bytes.get(2 * i..2 * i + 2) {
+                Some(b) => u16::from_le_bytes([b[0], b[1]]),
+                None => 0,
+            };
+            let fails = self.0.iter().enumerate().all(|(i, &t)| value(i) >= t);
+            Ok(Some(if fails {
+                Outcome::Interesting
+            } else {
+                Outcome::NotInteresting
+            }))
+        }
+    }
+
+    fn lowered(input: &[u8], thresholds: &'static [u16]) -> (Vec<u8>, u64) {
+        let run = TestRun::new();
+        let options = TypedOptions {
+            budget: 5_000,
+            window: 8,
+            ddmin: DdminOptions::default(),
+            lower_values: true,
+        };
+        let oracle = AtLeast(thresholds);
+        let out = reduce(input.to_vec(), &oracle, &U16s, &options, &run.ctx(1)).unwrap();
+        (out, run.counters.tests())
+    }
+
+    /// A count is lowered to exactly the lowest that fails, the other
+    /// value dropped, and the points each step tested below its winner
+    /// are not searched again (64 tests when they were).
+    #[test]
+    fn a_count_is_lowered_to_its_threshold() {
+        let (out, tests) = lowered(b"0000", &[4161]);
+        assert_eq!(out, 4161u16.to_le_bytes());
+        assert!(tests <= 60, "{tests} tests");
+    }
+
+    /// The round that confirms two lowered values tries each at 0 and
+    /// just below itself, as settled, instead of searching it again (63
+    /// tests in all when it did).
+    #[test]
+    fn a_settled_value_is_confirmed_cheaply() {
+        let (out, tests) = lowered(b"0000", &[4161, 1]);
+        assert_eq!(out, [4161u16.to_le_bytes(), 1u16.to_le_bytes()].concat());
+        assert!(tests <= 40, "{tests} tests");
+    }
+
+    #[test]
+    fn spread_covers_the_span_from_its_floor() {
+        assert_eq!(spread(0, 8, 8), (0..8).collect::<Vec<_>>());
+        assert_eq!(spread(10, 13, 8), vec![10, 11, 12]);
+        assert_eq!(spread(0, 4161, 8)[..2], [0, 520]);
+        assert!(spread(5, 5, 8).is_empty());
     }
 }

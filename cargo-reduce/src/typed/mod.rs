@@ -19,6 +19,7 @@ mod encoded;
 mod layout;
 mod lower;
 mod reduce;
+mod settled;
 pub mod trace;
 
 pub use layout::{length_width, Layout, Piece};

@@ -2,6 +2,10 @@
 //! each candidate encoded back into bytes ([`Layout::encode`]) and tested.
 //!
 //! The passes, in the order a round runs them:
+//! - `typed-lower`: each integer, flag, tag and collection length lowered
+//!   as far as it goes, by a search over its values. It comes first
+//!   because a value is often a size the target acts on (a count of
+//!   elements to build), and every test of the other passes pays for it;
 //! - `typed-drop`: ddmin over the draws, then every run of 2 to `window`
 //!   consecutive draws: an element of a collection is its "one more" flag
 //!   and its own draws, a run ddmin's aligned splits seldom hit;
@@ -11,9 +15,8 @@
 //! - `typed-cut`: a flag or enum tag set to zero *and* the draws after it
 //!   dropped: `Some(x)` to `None`, a variant to the first one, a collection
 //!   ended early;
-//! - `typed-lower`: each integer, flag, tag and collection length lowered
-//!   as far as it goes, by a search over its values; then each character
-//!   of each `str`, by a search over code points.
+//! - `typed-chars`: each character of each `str` lowered, by a search over
+//!   code points; last, when the fields are as short as they get.
 //!
 //! After every accepted candidate the input is decoded again: what the
 //! decoder makes of the new bytes, not what the edit meant, is the next
@@ -25,6 +28,7 @@ use crate::engine::{ddmin, Candidate, Context, Counters, DdminOptions, Oracle, O
 
 use super::encoded::Encoded;
 use super::layout::{Layout, Piece};
+use super::settled::Settled;
 use super::trace::Kind;
 use super::Decoder;
 
@@ -46,22 +50,35 @@ pub struct TypedOptions {
 /// The passes, in the order a round runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
+    Lower,
     Drop,
     Fields,
     Cut,
-    Lower,
+    Chars,
 }
 
 impl Pass {
-    const ALL: [Pass; 4] = [Pass::Drop, Pass::Fields, Pass::Cut, Pass::Lower];
+    const ALL: [Pass; 5] = [
+        Pass::Lower,
+        Pass::Drop,
+        Pass::Fields,
+        Pass::Cut,
+        Pass::Chars,
+    ];
 
     fn step(self) -> &'static str {
         match self {
+            Pass::Lower => "typed-lower",
             Pass::Drop => "typed-drop",
             Pass::Fields => "typed-fields",
             Pass::Cut => "typed-cut",
-            Pass::Lower => "typed-lower",
+            Pass::Chars => "typed-chars",
         }
+    }
+
+    /// Whether the pass lowers values at equal length.
+    fn lowers(self) -> bool {
+        matches!(self, Pass::Lower | Pass::Chars)
     }
 }
 
@@ -88,6 +105,7 @@ where
         accepted: 0,
         current: input,
         layout: Layout::default(),
+        settled: Settled::default(),
     };
     match run.rounds() {
         Ok(()) => Ok(run.current),
@@ -114,6 +132,8 @@ pub(super) struct Run<'a, 'c, O: ?Sized, D: ?Sized> {
     current: Vec<u8>,
     /// What it decodes to.
     pub(super) layout: Layout,
+    /// Where `typed-lower`'s searches ended.
+    pub(super) settled: Settled,
 }
 
 impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
@@ -127,15 +147,16 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                 if self.done() {
                     return Ok(());
                 }
-                if pass == Pass::Lower && !self.options.lower_values {
+                if pass.lowers() && !self.options.lower_values {
                     continue;
                 }
                 self.ctx.observer.step(pass.step(), self.ctx.counters);
                 found |= match pass {
+                    Pass::Lower => self.lower_values()?,
                     Pass::Drop => self.drop_draws()?,
                     Pass::Fields => self.fields()?,
                     Pass::Cut => self.cut()?,
-                    Pass::Lower => self.lower()?,
+                    Pass::Chars => self.lower_chars()?,
                 };
             }
             if !found {

@@ -15,6 +15,8 @@
 //! - [`cache`]: outcomes keyed by candidate content.
 //! - [`limit`]: test-count, time and interrupt limits.
 //! - [`candidate`]: a candidate as slices of the current configuration.
+//! - [`values`]: every occurrence of one value dropped at once, before
+//!   ddmin, on inputs of few distinct values.
 //! - [`canonical`]: afl-tmin-style value lowering after ddmin.
 //! - [`search`]: searches past 1-minimality after canonicalization
 //!   (coordinated two-byte edits, chunks, moves, seeded mutations).
@@ -29,6 +31,7 @@ pub mod search;
 pub mod split;
 pub mod sweep;
 mod tester;
+pub mod values;
 
 pub use cache::OutcomeCache;
 pub use candidate::Candidate;
@@ -41,6 +44,7 @@ pub use sweep::Iteration;
 #[cfg(test)]
 pub(crate) use tester::TestRun;
 pub use tester::{Context, Counters, Observer};
+pub use values::drop_values;
 
 use std::error::Error as StdError;
 

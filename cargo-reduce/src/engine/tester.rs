@@ -3,6 +3,7 @@
 //! caller's own first and last checks — goes through [`Context`], so tests
 //! and cache hits are counted in one place.
 
+use std::collections::HashSet;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -159,6 +160,10 @@ impl<A: Hash> Context<'_, A> {
     {
         let mut pending = Vec::new(); // (index, cache key)
         let mut winner = None;
+        // A candidate equal to an earlier one of the round is left out: its
+        // twin's outcome is its own, and the twin comes first (the chunks
+        // of a uniform input all leave the same content).
+        let mut in_round = HashSet::new();
         for i in 0..count {
             let key = self.cache.map(|_| candidate(i).content_hash());
             match self.cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
@@ -168,6 +173,9 @@ impl<A: Hash> Context<'_, A> {
                         winner = Some(i);
                         break;
                     }
+                }
+                None if key.is_some_and(|key| !in_round.insert(key)) => {
+                    self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
                 }
                 None => pending.push((i, key)),
             }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::search::SEED;
 use crate::engine::{
-    canonicalize, ddmin, search, Budget, Context, DdminOptions, OracleError, SearchOptions,
-    StopReason,
+    canonicalize, ddmin, drop_values, search, values, Budget, Context, DdminOptions, OracleError,
+    SearchOptions, StopReason,
 };
 use crate::fuzz::oracle::HarnessOracle;
 use crate::fuzz::pool::{Decoder, Failure, FailureKind, PoolError, WorkerPool};
@@ -245,6 +245,15 @@ fn minimize_bytes(
 ) -> Result<Minimized, (Vec<u8>, OracleError)> {
     let budget = effort.budget();
     let searching = budget.candidates > 0;
+    let bytes = if values::worth_it(&bytes) {
+        if searching {
+            ctx.observer.step("drop-values", ctx.counters);
+        }
+        let original = bytes.clone();
+        drop_values(bytes, oracle, ctx).map_err(|e| (original, e))?
+    } else {
+        bytes
+    };
     if searching {
         ctx.observer.step("ddmin", ctx.counters);
     }

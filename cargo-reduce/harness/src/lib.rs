@@ -301,7 +301,7 @@ macro_rules! fuzz_target {
                 if let Some(path) = $crate::rust_libfuzzer_debug_path() {
                     // One write: the file unbuffered, `{:#?}` would make
                     // a system call of each piece (a decoding of the typed
-                    // reduction took 100 µs that way).
+                    // reduction took 126 µs that way).
                     let text = match data {
                         Ok(data) => format!("{:#?}\n", data),
                         Err(err) => format!("Arbitrary Error: {}\n", err),

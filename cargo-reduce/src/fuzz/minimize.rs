@@ -12,13 +12,15 @@ use std::time::{Duration, Instant};
 
 use crate::engine::search::SEED;
 use crate::engine::{
-    canonicalize, ddmin, drop_values, search, values, Budget, Context, DdminOptions, OracleError,
+    canonicalize, ddmin, drop_values, search, values, Context, DdminOptions, OracleError,
     SearchOptions, StopReason,
 };
 use crate::fuzz::oracle::HarnessOracle;
 use crate::fuzz::pool::{Decoder, Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
 use crate::typed::{self, TypedOptions};
+
+pub use super::effort::Effort;
 
 /// Runs of an artifact before reducing: all must fail, the same way.
 pub const REPRODUCE_RUNS: usize = 3;
@@ -125,82 +127,6 @@ fn lowers_values(kind: FailureKind) -> bool {
     kind != FailureKind::Oom
 }
 
-/// How hard a byte reduction searches past ddmin and canonicalization
-/// (`--effort`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Effort {
-    /// ddmin and canonicalization only.
-    Quick,
-    /// ddmin, canonicalization, then a search of 2,000 candidates at most.
-    #[default]
-    Default,
-    /// ddmin, canonicalization, then a search of 200,000 candidates at
-    /// most.
-    Max,
-}
-
-impl Effort {
-    /// The search budget of this effort. The default one keeps the
-    /// reduction of a tiny artifact within a few milliseconds (2,000
-    /// candidates at most, each a few microseconds in a worker pool), and
-    /// its byte budget gives a large input proportionally fewer candidates.
-    pub fn budget(self) -> Budget {
-        match self {
-            Effort::Quick => Budget::NONE,
-            Effort::Default => Budget {
-                candidates: 2_000,
-                bytes: 32 << 20,
-                per_pass: 500,
-                mutations: 300,
-                scan: 20_000,
-                window: 8,
-                trailing: 8,
-            },
-            Effort::Max => Budget {
-                candidates: 200_000,
-                bytes: 4 << 30,
-                per_pass: 50_000,
-                mutations: 20_000,
-                scan: 2_000_000,
-                window: 64,
-                trailing: 32,
-            },
-        }
-    }
-
-    /// The byte search's candidates after a typed reduction: an eighth of
-    /// the default budget, the typed passes having made the structural
-    /// cuts (on the nine typed real-world cases of `bench/realworld/`
-    /// budgets of 2,000, 1,000, 500 and 250 gave byte-identical outputs;
-    /// 250 leaves room for a mutation that trades one value for another,
-    /// as on unicode-bidi-reorder-visual, 9 bytes to 7: at 125 it stays
-    /// at 9).
-    fn search_after_typed(self) -> u64 {
-        match self {
-            Effort::Default => 250,
-            _ => self.budget().candidates,
-        }
-    }
-
-    /// The typed reduction this effort runs on a typed target's input:
-    /// none, 5,000 tests (and accepted candidates) at most per run, or
-    /// 200,000 (it runs twice when the byte search between changes the input).
-    pub fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
-        let (budget, window) = match self {
-            Effort::Quick => (0, 0),
-            Effort::Default => (5_000, 8),
-            Effort::Max => (200_000, 32),
-        };
-        TypedOptions {
-            budget,
-            window,
-            ddmin,
-            lower_values,
-        }
-    }
-}
-
 /// How an artifact is reduced.
 #[derive(Debug, Clone)]
 pub enum Method {
@@ -272,19 +198,9 @@ fn minimize_bytes(
         Ok(decoder) => decoder,
         Err(err) => return Err((fallback, err.into())),
     };
-    let typed_lowers = match &decoder {
-        Some(decoder) if searching && lower => decoder
-            .decode_input(&reduced.atoms)
-            .map_err(|e| (fallback.clone(), e.into()))?
-            .is_some(),
-        _ => false,
-    };
-    // An input the typed passes read and lower is not canonicalized:
-    // `typed-lower` takes each value to the lowest its type allows, while
-    // canonicalization's `'0'` bytes make a `u16` 12,336, and the tests
-    // until `typed-lower` pay for it (imbl-vector-rrb in `bench/realworld/`:
-    // a collection of that many elements per test; 0.16 s to 0.10 s with
-    // `typed-lower` run first in each round).
+    let typed_lowers = searching
+        && lower
+        && decodes(decoder.as_deref(), &reduced.atoms).map_err(|e| (fallback.clone(), e))?;
     let bytes = if typed_lowers {
         reduced.atoms
     } else {
@@ -318,6 +234,20 @@ fn minimize_bytes(
         stopped: ctx.limits.stop_reason(),
         checked: None,
     })
+}
+
+/// Whether `decoder` decodes `bytes`. An input the typed passes read and
+/// lower is not canonicalized: `typed-lower` takes each value to the
+/// lowest its type allows, while canonicalization's `'0'` bytes make a
+/// `u16` 12,336, and the tests until `typed-lower` pay for it
+/// (imbl-vector-rrb in `bench/realworld/`: a collection of that many
+/// elements per test; 0.16 s to 0.10 s with `typed-lower` run first in
+/// each round).
+fn decodes(decoder: Option<&Decoder>, bytes: &[u8]) -> Result<bool, OracleError> {
+    match decoder {
+        Some(decoder) => Ok(decoder.decode_input(bytes)?.is_some()),
+        None => Ok(false),
+    }
 }
 
 /// The searches past ddmin and canonicalization: for a typed target, the

@@ -4,6 +4,7 @@
 
 pub mod afl;
 pub mod build;
+pub mod effort;
 pub mod libfuzzer;
 pub mod minimize;
 pub mod oracle;

@@ -128,7 +128,7 @@ pub struct ReduceOptions {
     /// Also try keeping a single chunk ("reduce to subset").
     #[arg(long, overrides_with = "no_subsets")]
     pub subsets: bool,
-    /// Only try removing chunks ("reduce to complement") [default].
+    /// Only try removing chunks ("reduce to complement"), the default.
     #[arg(long, overrides_with = "subsets")]
     pub no_subsets: bool,
     /// With --subsets: try complements before subsets.
@@ -147,7 +147,7 @@ pub struct ReduceOptions {
     /// Repeat ddmin passes until one removes nothing (DD*).
     #[arg(long, overrides_with = "no_dd_star")]
     pub dd_star: bool,
-    /// One ddmin pass per unit [default].
+    /// One ddmin pass per unit, the default.
     #[arg(long, overrides_with = "dd_star")]
     pub no_dd_star: bool,
 }

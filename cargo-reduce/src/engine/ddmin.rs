@@ -2,7 +2,7 @@
 //! variants, as parameters of one loop.
 //!
 //! Each round tests the candidates [`Sweep::round`] lists — subsets and/or
-//! complements of the current chunks — through [`parallel::first_interesting`];
+//! complements of the current chunks — through [`super::parallel::first_interesting`];
 //! the lowest-index interesting one replaces the configuration ("reduce to
 //! subset" / "reduce to complement"), and a round that finds nothing ends
 //! the sweep ("increase granularity", or "done" at single atoms). With

@@ -7,7 +7,7 @@
 //! in-process fuzz workers — implements [`Oracle`] outside this module.
 //!
 //! Module map (one concern each, after picire's layout):
-//! - [`ddmin`]: the minimizing delta debugging loop and its variants.
+//! - [`mod@ddmin`]: the minimizing delta debugging loop and its variants.
 //! - [`sweep`]: which subsets and complements a round tests, in which order.
 //! - [`split`]: cutting a configuration into chunks.
 //! - [`parallel`]: running one round's candidates on `jobs` threads, picking the
@@ -18,7 +18,7 @@
 //! - [`values`]: every occurrence of one value dropped at once, before
 //!   ddmin, on inputs of few distinct values.
 //! - [`canonical`]: afl-tmin-style value lowering after ddmin.
-//! - [`search`]: searches past 1-minimality after canonicalization
+//! - [`mod@search`]: searches past 1-minimality after canonicalization
 //!   (coordinated two-byte edits, chunks, moves, seeded mutations).
 
 pub mod cache;

@@ -2,7 +2,7 @@
 //! check it (it must fail, and fail alike each time), reduce it, run the
 //! result once more, write it atomically, and end with one message. The
 //! modes differ only in where inputs come from and which oracle runs them:
-//! that is a [`Subject`] ([`file`]: a file and a test command; [`fuzz`]: a
+//! that is a [`Subject`] ([`mod@file`]: a file and a test command; [`fuzz`]: a
 //! fuzz artifact in a worker pool).
 //!
 //! Nothing here prints: every event is a [`Message`] handed to [`Events`],

@@ -54,8 +54,8 @@ pub struct CiArgs {
     /// and input content.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// Where replay outcomes and minimizations are remembered [default:
-    /// <target dir>/cargo-reduce/ci-cache].
+    /// Where replay outcomes and minimizations are remembered (default:
+    /// cargo-reduce/ci-cache in the target directory).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Remember nothing between runs.

@@ -3,7 +3,7 @@
 //! under the version the project's `Cargo.lock` holds, and runs `cargo
 //! build --release` with a `--config patch.crates-io.<crate>.path=...` and
 //! cargo-fuzz's `RUSTFLAGS` minus instrumentation, on a
-//! [shadow](shadow) of the fuzz crate's manifest and lock (cargo
+//! shadow (`shadow.rs`) of the fuzz crate's manifest and lock (cargo
 //! rewrites the lock when patching; the user's is never written).
 
 use std::path::{Path, PathBuf};
@@ -69,10 +69,10 @@ impl BuildTarget<'_> {
 }
 
 /// Builds `targets` of the fuzz project in `fuzz_dir` against the harness in
-/// `harness_dir` (written by [`write_harness`]; keep it in one place across
+/// `harness_dir` (written by `write_harness`; keep it in one place across
 /// runs so cargo rebuilds nothing) into `target_dir`; returns the binaries,
 /// in `targets`' order (a target that does not compile does not keep the
-/// others from being built). The build runs on a [shadow](shadow) of the
+/// others from being built). The build runs on a shadow (`shadow.rs`) of the
 /// fuzz crate's manifest and lock inside `target_dir`, so the user's files
 /// are never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
 /// makes cargo look `libc` up in the registry index for the harness.

@@ -37,7 +37,7 @@ pub struct Failure {
     /// Where it panicked: `file:line:column`.
     pub location: Option<String>,
     /// For a panic, the top functions of the user's code on the stack,
-    /// innermost first (see [`call_path`](super::call_path)).
+    /// innermost first (see `pool/call_path.rs`).
     pub call_path: Vec<String>,
 }
 

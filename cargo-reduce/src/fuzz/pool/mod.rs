@@ -1,7 +1,7 @@
 //! Runs a fuzz target's inputs in long-lived worker processes.
 //!
 //! The target is built against cargo-reduce's `libfuzzer-sys` stand-in (the
-//! `harness/` crate, see [`build`]), whose `main` turns the binary into a
+//! `harness/` crate, see [`crate::fuzz::build`]), whose `main` turns the binary into a
 //! worker. A round of inputs is written once into shared memory; workers
 //! claim chunks of indices from a shared counter, skip every index above the
 //! lowest accepted one found so far, and report only failures, so a passing
@@ -133,7 +133,7 @@ pub struct WorkerPool {
 
 impl WorkerPool {
     /// Starts `options.jobs` workers of `binary` (a fuzz target built with
-    /// [`build_patched`]) and waits until each has run the target's init code.
+    /// [`crate::fuzz::build::build_patched`]) and waits until each has run the target's init code.
     pub fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
         let crew = Crew::start(binary, &options, Vec::new())?;
         let pool = WorkerPool {
@@ -174,7 +174,7 @@ impl WorkerPool {
     }
 
     /// The memory limit of the next rounds, in MB (RSS and, unless
-    /// [`PoolOptions::malloc_limit_mb`] says otherwise, single allocations).
+    /// `PoolOptions::malloc_limit_mb` says otherwise, single allocations).
     pub fn rss_limit_mb(&self) -> u64 {
         self.crew().options.rss_limit_mb
     }

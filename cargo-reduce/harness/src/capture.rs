@@ -10,16 +10,18 @@
 //!   the last one instead ([`keep_last_panic`]).
 //! * A SIGSEGV/SIGBUS handler on an alternate stack notes faults in the guard
 //!   zone of the test thread's stack as stack overflows, then lets the signal
-//!   kill the process as usual.
+//!   kill the process as usual; a test that reaches the tripwire at the
+//!   stack limit goes on instead (see [`crate::stack`]).
 //! * A global allocator wrapping the system one enforces libFuzzer's
 //!   `-malloc_limit_mb` during tests: a larger single allocation aborts with a
 //!   note (build with `--cfg cargo_reduce_system_alloc` for targets that bring
 //!   their own `#[global_allocator]`).
 
 use crate::protocol::{
-    panic_text, read_note, write_note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_BUSY, NOTE_MALLOC_LIMIT,
-    NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
+    panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED,
+    NOTE_MALLOC_LIMIT, NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
+use crate::stack::{self, Fault};
 use crate::trace;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
@@ -29,12 +31,6 @@ static AREA: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static MALLOC_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 /// Whether a panic replaces an earlier one of the same test.
 static KEEP_LAST_PANIC: AtomicBool = AtomicBool::new(false);
-/// Faults at addresses in [GUARD_LOW, GUARD_HIGH) are stack overflows.
-static GUARD_LOW: AtomicUsize = AtomicUsize::new(0);
-static GUARD_HIGH: AtomicUsize = AtomicUsize::new(0);
-
-/// How far below the lowest stack address a fault still counts as overflow.
-const GUARD_ZONE: usize = 1 << 20;
 /// Size of the alternate signal stack of the test thread.
 const ALT_STACK_SIZE: usize = 64 * 1024;
 
@@ -115,8 +111,19 @@ fn record_panic(info: &HookInfo<'_>) {
             None => "Box<dyn Any>".to_string(),
         },
     };
+    forget_caught_panic();
+    note(
+        NOTE_PANIC,
+        0,
+        &panic_text(&location, &message, &trace::capture()),
+    );
+}
+
+/// Under `fuzz_nohook!`, forgets the test's earlier panic: it was caught,
+/// and what comes now (a panic that may escape, a stack overflow) decides.
+/// Async-signal-safe.
+fn forget_caught_panic() {
     if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
-        // An earlier panic of this test was caught: this one may escape.
         let _ = note_kind().compare_exchange(
             NOTE_PANIC,
             NOTE_NONE,
@@ -124,11 +131,6 @@ fn record_panic(info: &HookInfo<'_>) {
             Ordering::Relaxed,
         );
     }
-    note(
-        NOTE_PANIC,
-        0,
-        &panic_text(&location, &message, &trace::capture()),
-    );
 }
 
 /// Makes each panic of a test replace the one before (for targets where
@@ -150,10 +152,10 @@ fn note(kind: u32, arg: u64, text: &[u8]) {
 }
 
 /// Prepares the calling thread to run tests: an alternate signal stack for
-/// the fault handler and the bounds of its stack's guard zone.
-pub fn enter_test_thread() {
-    // SAFETY: plain libc calls on this thread's own attributes; the alternate
-    // stack is leaked so it lives as long as the thread.
+/// the fault handler, and the bounds of its stack's guard zone and
+/// tripwire (`depth`: see [`stack::prepare`]).
+pub fn enter_test_thread(depth: Option<usize>) {
+    // SAFETY: the alternate stack is leaked so it lives as long as the thread.
     unsafe {
         let stack = Box::leak(vec![0u8; ALT_STACK_SIZE].into_boxed_slice());
         let alt = libc::stack_t {
@@ -162,34 +164,20 @@ pub fn enter_test_thread() {
             ss_size: stack.len(),
         };
         libc::sigaltstack(&alt, std::ptr::null_mut());
-
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) == 0 {
-            let mut low: *mut libc::c_void = std::ptr::null_mut();
-            let mut size: libc::size_t = 0;
-            if libc::pthread_attr_getstack(&attr, &mut low, &mut size) == 0 {
-                let low = low as usize;
-                GUARD_LOW.store(low.saturating_sub(GUARD_ZONE), Ordering::Relaxed);
-                GUARD_HIGH.store(low + page_size(), Ordering::Relaxed);
-            }
-            libc::pthread_attr_destroy(&mut attr);
-        }
     }
-}
-
-fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    usize::try_from(size).unwrap_or(4096)
+    stack::prepare(depth);
 }
 
 extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
     let address = unsafe { (*info).si_addr() } as usize;
-    let low = GUARD_LOW.load(Ordering::Relaxed);
-    let high = GUARD_HIGH.load(Ordering::Relaxed);
-    if (low..high).contains(&address) {
+    let fault = stack::on_fault(address);
+    if fault != Fault::Other {
+        forget_caught_panic();
         note(NOTE_STACK_OVERFLOW, address as u64, b"");
+    }
+    if fault == Fault::Tripped {
+        return; // The faulting access is retried, now in the open tripwire.
     }
     // Die of the same signal: with the default action restored, the pending
     // re-raised signal (or the re-executed faulting instruction) kills us.
@@ -219,21 +207,23 @@ fn note_kind() -> &'static AtomicU32 {
     unsafe { &(*(area() as *const WorkerArea)).note_kind }
 }
 
-/// Forgets the note of the previous test.
+/// Forgets the note of the previous test; a test starts.
 pub fn begin_test() {
     note_kind().store(NOTE_NONE, Ordering::Relaxed);
     hold_hook();
+    stack::begin_test();
 }
 
-/// The `panic_text` of the current test's first panic, if it panicked.
-pub fn take_panic() -> Option<Vec<u8>> {
+/// The test ended: its note, if it panicked or overflowed its stack (and
+/// lived on past the tripwire).
+pub fn end_test() -> Option<Note> {
+    stack::end_test();
     let kind = note_kind().load(Ordering::Acquire);
-    if kind == NOTE_NONE || kind == NOTE_BUSY {
+    if kind != NOTE_PANIC && kind != NOTE_STACK_OVERFLOW {
         return None;
     }
     // SAFETY: `area()` is a mapped worker area.
-    let note = unsafe { read_note(area()) }?;
-    (note.kind == NOTE_PANIC).then_some(note.text)
+    unsafe { read_note(area()) }
 }
 
 #[cfg(not(cargo_reduce_system_alloc))]

@@ -25,7 +25,7 @@ use std::{io, os::raw::c_int};
 pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// First word of the shared memory, checked by workers.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
@@ -59,7 +59,7 @@ pub const SLOT_PASSED: u8 = 1;
 /// Outcome slot: the target returned `Corpus::Reject` (or the input was too
 /// short or invalid for its `Arbitrary` type).
 pub const SLOT_REJECTED: u8 = 2;
-/// Outcome slot: the test panicked; the details came in an `Event::Failed`.
+/// Outcome slot: the test failed; the details came in an `Event::Failed`.
 pub const SLOT_FAILED: u8 = 3;
 
 /// Note kind: none.
@@ -322,12 +322,15 @@ pub enum Event {
         /// The raw wait status.
         status: i32,
     },
-    /// Input `index` of round `generation` panicked.
+    /// Input `index` of round `generation` panicked or overflowed its
+    /// stack (and the process lived on).
     Failed {
         /// Round number.
         generation: u64,
         /// Index of the input.
         index: u64,
+        /// `NOTE_PANIC` or `NOTE_STACK_OVERFLOW`.
+        kind: u32,
         /// `panic_text` of the first panic.
         text: Vec<u8>,
     },
@@ -336,8 +339,10 @@ pub enum Event {
         /// Round number.
         generation: u64,
     },
-    /// The init code panicked (`panic_text`); the worker exits.
+    /// The init code panicked or overflowed its stack; the worker exits.
     InitFailed {
+        /// `NOTE_PANIC` or `NOTE_STACK_OVERFLOW`.
+        kind: u32,
         /// `panic_text` of the panic.
         text: Vec<u8>,
     },
@@ -420,19 +425,22 @@ impl Event {
             Event::Failed {
                 generation,
                 index,
+                kind,
                 text,
             } => {
                 body.push(TAG_FAILED);
                 put_u64(&mut body, *generation);
                 put_u64(&mut body, *index);
+                put_u64(&mut body, u64::from(*kind));
                 body.extend_from_slice(text);
             }
             Event::Idle { generation } => {
                 body.push(TAG_IDLE);
                 put_u64(&mut body, *generation);
             }
-            Event::InitFailed { text } => {
+            Event::InitFailed { kind, text } => {
                 body.push(TAG_INIT_FAILED);
+                put_u64(&mut body, u64::from(*kind));
                 body.extend_from_slice(text);
             }
         }
@@ -453,13 +461,15 @@ impl Event {
             TAG_FAILED => Some(Event::Failed {
                 generation: get_u64(body, 1)?,
                 index: get_u64(body, 9)?,
-                text: body.get(17..)?.to_vec(),
+                kind: u32::try_from(get_u64(body, 17)?).ok()?,
+                text: body.get(25..)?.to_vec(),
             }),
             TAG_IDLE => Some(Event::Idle {
                 generation: get_u64(body, 1)?,
             }),
             TAG_INIT_FAILED => Some(Event::InitFailed {
-                text: body.get(1..)?.to_vec(),
+                kind: u32::try_from(get_u64(body, 1)?).ok()?,
+                text: body.get(9..)?.to_vec(),
             }),
             _ => None,
         }

@@ -10,10 +10,11 @@
 
 use crate::capture;
 use crate::protocol::{
-    control_size, panic_text, Command, Event, Header, Mapping, WorkerArea, WorkerConfig,
-    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED,
-    SLOT_REJECTED, WORKER_ENV,
+    control_size, panic_text, Command, Event, Header, Mapping, Note, WorkerArea, WorkerConfig,
+    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_STACK_OVERFLOW,
+    PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
+use crate::stack;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::raw::c_int;
@@ -57,14 +58,25 @@ pub(crate) fn serve_if_worker(target: &mut dyn Target) -> Option<c_int> {
     Some(code)
 }
 
-/// Runs the target's init code; the text of its panic if it panicked.
-fn initialize(target: &mut dyn Target) -> Result<(), Vec<u8>> {
+/// Runs the target's init code; the note of its panic or stack overflow if
+/// it had one.
+fn initialize(target: &mut dyn Target) -> Result<(), Note> {
     capture::begin_test();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.initialize()));
-    match (capture::take_panic(), result) {
-        (Some(text), _) => Err(text),
-        (None, Err(_)) => Err(panic_text("", "init code panicked", &[])),
+    match (capture::end_test(), result) {
+        (Some(note), _) => Err(note),
+        (None, Err(_)) => Err(unrecorded_panic("init code panicked")),
         (None, Ok(())) => Ok(()),
+    }
+}
+
+/// A panic the recording hook did not see (the target replaced it during
+/// the test).
+fn unrecorded_panic(message: &str) -> Note {
+    Note {
+        kind: NOTE_PANIC,
+        arg: 0,
+        text: panic_text("", message, &[]),
     }
 }
 
@@ -72,17 +84,18 @@ fn initialize(target: &mut dyn Target) -> Result<(), Vec<u8>> {
 enum Verdict {
     Passed,
     Rejected,
-    Failed(Vec<u8>),
+    Failed(Note),
 }
 
 fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
     capture::begin_test();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.run(input)));
-    let panicked = capture::take_panic();
-    match (panicked, result) {
-        (Some(text), Err(_)) => Verdict::Failed(text),
-        (Some(text), Ok(_)) if target.any_panic_fails() => Verdict::Failed(text),
-        (None, Err(_)) => Verdict::Failed(panic_text("", "panicked", &[])),
+    match (capture::end_test(), result) {
+        // It would have ended the process before anything that followed.
+        (Some(note), _) if note.kind == NOTE_STACK_OVERFLOW => Verdict::Failed(note),
+        (Some(note), Err(_)) => Verdict::Failed(note),
+        (Some(note), Ok(_)) if target.any_panic_fails() => Verdict::Failed(note),
+        (None, Err(_)) => Verdict::Failed(unrecorded_panic("panicked")),
         (_, Ok(-1)) => Verdict::Rejected,
         (_, Ok(_)) => Verdict::Passed,
     }
@@ -97,8 +110,8 @@ pub(crate) fn standalone(
 ) -> c_int {
     capture::install(std::ptr::null_mut());
     capture::keep_last_panic(!target.any_panic_fails());
-    if let Err(text) = initialize(target) {
-        report_and_abort("init", &text);
+    if let Err(note) = initialize(target) {
+        report_and_abort("init", &note);
     }
     for (name, input) in inputs {
         let input = match input {
@@ -108,27 +121,32 @@ pub(crate) fn standalone(
                 return 1;
             }
         };
-        if let Verdict::Failed(text) = run_one(target, &input) {
-            report_and_abort(&name, &text);
+        if let Verdict::Failed(note) = run_one(target, &input) {
+            report_and_abort(&name, &note);
         }
         eprintln!("{name}: passed");
     }
     0
 }
 
-fn report_and_abort(what: &str, text: &[u8]) -> ! {
-    let panic = crate::protocol::split_panic_text(text);
-    eprintln!("{what}: panicked at {}:\n{}", panic.location, panic.message);
+fn report_and_abort(what: &str, note: &Note) -> ! {
+    if note.kind == NOTE_STACK_OVERFLOW {
+        eprintln!("{what}: overflowed its stack");
+    } else {
+        let panic = crate::protocol::split_panic_text(&note.text);
+        eprintln!("{what}: panicked at {}:\n{}", panic.location, panic.message);
+    }
     std::process::abort()
 }
 
 /// Serve the pool: map shared memory, run init, then rounds until told to
-/// exit. Tests run on a thread of their own with a stack of exactly
-/// `RLIMIT_STACK` (the main thread's, which both engines run targets on):
-/// the main thread's own stack starts at a different depth in every
-/// process, and a stack overflow must happen at the same input for every
-/// worker. The calling thread then waits for the parent to die, and exits
-/// then, even while a test is stuck.
+/// exit. Tests run on a thread of their own that overflows at a depth of
+/// exactly `RLIMIT_STACK` (the main thread's, which both engines run
+/// targets on): the main thread's own stack starts at a different depth in
+/// every process, and a stack overflow must happen at the same input for
+/// every worker. Its stack is deeper still, so that an overflow need not
+/// end the process (see `stack`). The calling thread then waits for the
+/// parent to die, and exits then, even while a test is stuck.
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
@@ -150,12 +168,15 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     let control_ptr = control.ptr() as usize;
     std::mem::forget(control);
     let target = TargetPtr(target);
+    let limit = stack::limit();
+    let depth = stack::usable_size(limit);
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("fuzz-target".into())
-            .stack_size(test_stack_size())
+            .stack_size(stack::with_margin(limit))
             .spawn_scoped(scope, move || {
                 let target = target;
+                capture::enter_test_thread(depth);
                 let mut worker = Worker::new(config, control_ptr as *mut u8);
                 // SAFETY: see `TargetPtr`.
                 worker.serve(unsafe { &mut *target.0 })
@@ -219,24 +240,6 @@ fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
 /// code started threads of its own is served without forking.
 fn only_threads_are_ours() -> bool {
     std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 2)
-}
-
-/// The test thread's stack size: `RLIMIT_STACK`, as the main thread's,
-/// or 8 MiB when that says nothing useful.
-fn test_stack_size() -> usize {
-    const DEFAULT_STACK: usize = 8 << 20;
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: fills in `limit`.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
-    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
-        return DEFAULT_STACK;
-    }
-    usize::try_from(limit.rlim_cur)
-        .unwrap_or(DEFAULT_STACK)
-        .min(1 << 30)
 }
 
 /// The wait status of `child`, once it has ended.
@@ -328,9 +331,11 @@ impl Worker {
     }
 
     fn serve(&mut self, target: &mut dyn Target) -> ! {
-        capture::enter_test_thread();
-        if let Err(text) = initialize(target) {
-            self.send(&Event::InitFailed { text });
+        if let Err(note) = initialize(target) {
+            self.send(&Event::InitFailed {
+                kind: note.kind,
+                text: note.text,
+            });
             // SAFETY: _exit has no preconditions.
             unsafe { libc::_exit(0) };
         }
@@ -458,12 +463,13 @@ impl Worker {
                 }
                 Verdict::Passed => slot.store(SLOT_PASSED, Ordering::Release),
                 Verdict::Rejected => slot.store(SLOT_REJECTED, Ordering::Release),
-                Verdict::Failed(text) => {
+                Verdict::Failed(note) => {
                     let generation = view.generation;
                     self.send(&Event::Failed {
                         generation,
                         index,
-                        text,
+                        kind: note.kind,
+                        text: note.text,
                     });
                     slot.store(SLOT_FAILED, Ordering::Release);
                     if self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {

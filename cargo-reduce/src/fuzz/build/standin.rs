@@ -9,7 +9,8 @@ use super::error::{io_error, BuildError};
 use super::lockfile::{existing_lock, non_registry_source, registry_versions};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
-/// worker, what a failure records, its call path, and the protocol.
+/// worker, what a failure records, its call path, the test thread's
+/// stack, and the protocol.
 pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -26,6 +27,10 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/trace.rs",
         include_str!("../../../harness/src/trace.rs"),
+    ),
+    (
+        "src/stack.rs",
+        include_str!("../../../harness/src/stack.rs"),
     ),
 ];
 

@@ -49,7 +49,14 @@ pub(crate) struct Postmortem<'a> {
 /// panic without a note (the target replaced the recording hook during the
 /// test) is read from what the test printed.
 pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -> Option<Failure> {
+    let overflowed = death
+        .note
+        .is_some_and(|note| note.kind == NOTE_STACK_OVERFLOW);
     match death.reason {
+        // The test overflowed its stack and lived on past the tripwire: a
+        // real stack would have ended it there, before the timeout or the
+        // memory growth.
+        Some(KillReason::Timeout(_) | KillReason::Rss { .. }) if overflowed => {}
         Some(KillReason::Stale | KillReason::Shutdown) => return None,
         Some(KillReason::Timeout(after)) => {
             return Some(Failure::new(
@@ -63,7 +70,10 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         }
         None => {}
     }
-    if let Some(failure) = death.note.and_then(|note| failure_from_note(note, symbols)) {
+    if let Some(failure) = death
+        .note
+        .and_then(|note| failure_from_note(note, Some(symbols)))
+    {
         return Some(failure);
     }
     if let Some((location, message)) = printed_panic(death.printed) {
@@ -122,10 +132,27 @@ pub fn printed_panic(output: &str) -> Option<(String, String)> {
     }
 }
 
-fn failure_from_note(note: &Note, symbols: &mut Symbolizer) -> Option<Failure> {
+/// The failure a worker reported in an event (`Event::Failed`, whose call
+/// path `symbols` names, or `Event::InitFailed`): a note kind and text.
+pub(crate) fn reported_failure(
+    kind: u32,
+    text: &[u8],
+    symbols: Option<&mut Symbolizer>,
+) -> Failure {
+    match kind {
+        NOTE_STACK_OVERFLOW => stack_overflow(),
+        _ => Failure::from_panic_text(text, symbols),
+    }
+}
+
+fn stack_overflow() -> Failure {
+    Failure::new(FailureKind::StackOverflow, "stack overflow")
+}
+
+fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Failure> {
     let failure = match note.kind {
-        NOTE_PANIC => Failure::from_panic_text(&note.text, Some(symbols)),
-        NOTE_STACK_OVERFLOW => Failure::new(FailureKind::StackOverflow, "stack overflow"),
+        NOTE_PANIC => Failure::from_panic_text(&note.text, symbols),
+        NOTE_STACK_OVERFLOW => stack_overflow(),
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,
             format!(

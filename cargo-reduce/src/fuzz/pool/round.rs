@@ -11,9 +11,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::crew::Crew;
-use super::death::{classify_death, KillReason, Postmortem};
+use super::death::{classify_death, reported_failure, KillReason, Postmortem};
 use super::error::PoolError;
-use super::failure::Failure;
 use super::protocol::{Event, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
 use super::worker::wait_readable;
 use super::Outcome;
@@ -185,11 +184,12 @@ impl<'a> Round<'a> {
                 Event::Failed {
                     generation,
                     index,
+                    kind,
                     text,
                 } if generation == self.crew.generation => {
                     let index = index as usize;
                     if index < self.outcomes.len() {
-                        let failure = Failure::from_panic_text(&text, Some(&mut self.crew.symbols));
+                        let failure = reported_failure(kind, &text, Some(&mut self.crew.symbols));
                         self.record(index, Outcome::Failed(failure));
                     }
                 }

@@ -83,6 +83,15 @@ fn options() -> PoolOptions {
     }
 }
 
+/// A pool of one worker of the fixture's `target`.
+fn one_worker(target: &str) -> WorkerPool {
+    let options = PoolOptions {
+        jobs: 1,
+        ..options()
+    };
+    WorkerPool::start(&binaries()[target], options).unwrap_or_else(|err| panic!("{err}"))
+}
+
 /// A pool of the fixture's `target`.
 pub(crate) fn pool(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
@@ -123,11 +132,7 @@ fn raw_bytes_panic_has_location_message_and_signature() {
 /// runs in a new child of the same worker.
 #[test]
 fn a_crash_costs_a_fork_not_a_worker() {
-    let options = PoolOptions {
-        jobs: 1,
-        ..options()
-    };
-    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    let pool = one_worker("crashes");
     let pids = || pool.crew().workers[0].as_ref().unwrap().pids();
     let (server, child) = pids();
     assert_ne!(server, child, "the tests run in a forked child");
@@ -140,6 +145,47 @@ fn a_crash_costs_a_fork_not_a_worker() {
     let (server_after, child_after) = pids();
     assert_eq!(server_after, server);
     assert_ne!(child_after, child);
+}
+
+/// The stack depth the workers give tests: `RLIMIT_STACK`, as the
+/// harness reads it, in KiB.
+fn stack_limit_kib() -> u64 {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Stack).current;
+    match limit {
+        Some(bytes) if bytes >= 1 << 20 => bytes.min(1 << 30) >> 10,
+        _ => 8 << 10,
+    }
+}
+
+/// A test that overflows the stack by a bounded amount is a stack overflow
+/// at the depth a thread of `RLIMIT_STACK` overflows, but it does not cost
+/// the test process: it runs on past the tripwire into the margin below.
+/// Each such test trips it anew; one that also hangs there is still a stack
+/// overflow (a real stack ends it before the timeout).
+#[test]
+fn a_bounded_stack_overflow_costs_no_process() {
+    let pool = one_worker("crashes");
+    let pids = || pool.crew().workers[0].as_ref().unwrap().pids();
+    let limit = stack_limit_kib();
+    let deep = |kib: u64| pool.run(format!("deep:{kib}").as_bytes()).unwrap();
+    let before = pids();
+    assert_eq!(deep(limit - 256), Outcome::Passed);
+    for _ in 0..2 {
+        assert_eq!(failure(&deep(limit + 128)).kind, FailureKind::StackOverflow);
+    }
+    assert_eq!(
+        failure(&deep(limit * 3 / 2)).kind,
+        FailureKind::StackOverflow
+    );
+    assert_eq!(deep(limit - 256), Outcome::Passed);
+    assert_eq!(pids(), before, "no test process ended");
+    let hang = pool.run(format!("deep-hang:{}", limit + 128).as_bytes());
+    assert_eq!(failure(&hang.unwrap()).kind, FailureKind::StackOverflow);
+    assert_eq!(
+        failure(&pool.run(b"overflow").unwrap()).kind,
+        FailureKind::StackOverflow
+    );
+    assert_eq!(deep(limit - 256), Outcome::Passed);
 }
 
 /// A terminal's Ctrl-C goes to its foreground process group: the workers

@@ -17,9 +17,8 @@ use rustix::io::{Errno, FdFlags};
 use rustix::pipe::PipeFlags;
 use rustix::process::{kill_process, Pid, Signal};
 
-use super::death::KillReason;
+use super::death::{reported_failure, KillReason};
 use super::error::PoolError;
-use super::failure::Failure;
 use super::protocol::{next_frame, Command, Event, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
 
 /// How long a worker that closed its event pipe may take to finish exiting.
@@ -214,9 +213,9 @@ impl Worker {
             Event::Hello { version, .. } => Err(PoolError::Protocol(format!(
                 "worker speaks protocol {version}, expected {PROTOCOL_VERSION}"
             ))),
-            Event::InitFailed { text } => {
+            Event::InitFailed { kind, text } => {
                 self.reap(KillReason::Shutdown);
-                Err(PoolError::InitFailed(Failure::from_panic_text(&text, None)))
+                Err(PoolError::InitFailed(reported_failure(kind, &text, None)))
             }
             other => Err(PoolError::Protocol(format!("unexpected event {other:?}"))),
         }

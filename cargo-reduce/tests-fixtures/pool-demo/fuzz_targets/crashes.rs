@@ -11,8 +11,30 @@ fn recurse(depth: u64) -> u64 {
     recurse(depth - 1).wrapping_add(frame[1])
 }
 
+/// Takes about `frames` × 64 KiB of stack, then loops forever at the
+/// bottom if `hang`.
+fn descend(frames: u64, hang: bool) -> u64 {
+    let frame = black_box([frames as u8; 64 << 10]);
+    if frames == 0 {
+        while hang {
+            black_box(&frame);
+        }
+        return u64::from(frame[0]);
+    }
+    descend(frames - 1, hang).wrapping_add(u64::from(frame[1]))
+}
+
+/// The number after `prefix` in `data`.
+fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
+    std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
+}
+
 fuzz_target!(|data: &[u8]| {
-    if data.starts_with(b"abort") {
+    if let Some(kib) = number_after(data, b"deep:") {
+        black_box(descend(kib / 64, false));
+    } else if let Some(kib) = number_after(data, b"deep-hang:") {
+        black_box(descend(kib / 64, true));
+    } else if data.starts_with(b"abort") {
         std::process::abort();
     } else if data.starts_with(b"overflow") {
         black_box(recurse(u64::MAX));

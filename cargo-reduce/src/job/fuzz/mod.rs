@@ -5,32 +5,31 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
+mod artifact;
+mod build;
 pub(super) mod limits;
 mod replay;
+
+use artifact::artifact_error;
+pub(super) use artifact::{named, reduce_one};
+pub(super) use build::build;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::message::{How, Plan};
-use super::{Described, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
-use crate::engine::{OracleError, StopReason};
+use super::{Events, LangChoice, Message, Settings};
+use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::afl::AFL;
-use crate::fuzz::build::standin::StandIn;
-use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
-use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
-use crate::fuzz::minimize::{self, ArtifactError, Effort, Method};
-use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
-use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
+use crate::fuzz::minimize::Effort;
+use crate::fuzz::oracle::MatchLevel;
+use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
-    self, Artifact, ArtifactKind, Engine, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
+    self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
 use crate::job::group::Role;
-use crate::output::Destination;
-use crate::syntax::{Lang, Strategy};
-use limits::{special_memory_limit, special_timeout, LimitsOverride};
+use crate::syntax::Strategy;
 
 /// What `cargo reduce [ARTIFACT…]` was asked to do.
 #[derive(Debug, Clone, Default)]
@@ -199,14 +198,6 @@ impl Work {
     /// from them).
     fn from(&self) -> Option<PathBuf> {
         matches!(self.artifact.origin, Origin::Afl(_)).then(|| self.artifact.path.clone())
-    }
-}
-
-/// The stand-in a crate's targets are built against.
-fn stand_in(engine: Engine) -> &'static StandIn {
-    match engine {
-        Engine::LibFuzzer => &LIBFUZZER_SYS,
-        Engine::Afl => &AFL,
     }
 }
 
@@ -446,288 +437,4 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
         }
     }
     Ok(work)
-}
-
-/// Each target's binary, or why it cannot be had.
-pub(super) type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
-
-/// Builds every target the work needs, one cargo build per project. A
-/// target that does not compile fails its own artifacts only.
-pub(super) fn build(
-    projects: &[FuzzProject],
-    work: &[Work],
-    settings: &Settings,
-    events: &dyn Events,
-) -> Result<Binaries, Error> {
-    let mut binaries = HashMap::new();
-    for (p, project) in projects.iter().enumerate() {
-        let mut targets: Vec<&str> = work
-            .iter()
-            .filter(|w| w.project == p)
-            .map(|w| w.target.as_str())
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        if targets.is_empty() {
-            continue;
-        }
-        let started = Instant::now();
-        events.emit(&Message::BuildStarted {
-            package: &project.package,
-            targets: &targets,
-        });
-        let build_targets: Vec<BuildTarget<'_>> = targets
-            .iter()
-            .filter_map(|name| project.targets.iter().find(|t| t.name == *name))
-            .map(|t| BuildTarget {
-                name: &t.name,
-                kind: t.kind,
-                features: &t.features,
-            })
-            .collect();
-        let built = build_workers(
-            stand_in(project.engine),
-            project,
-            &build_targets,
-            &settings.interrupt,
-        )
-        .map_err(|e| build_error(e, &project.package))?;
-        events.emit(&Message::BuildFinished {
-            package: &project.package,
-            targets: &targets,
-            elapsed_s: started.elapsed().as_secs_f64(),
-        });
-        for (target, binary) in targets.iter().zip(built) {
-            let binary = binary.map_err(|errors| {
-                Error::new(
-                    Exit::BuildFailed,
-                    format!(
-                        "cannot build fuzz target `{target}` of `{}` against the stand-in:\n{}",
-                        project.package,
-                        errors.trim_end()
-                    ),
-                )
-            });
-            binaries.insert((p, target.to_string()), binary);
-        }
-    }
-    Ok(binaries)
-}
-
-fn build_error(e: WorkerBuildError, package: &str) -> Error {
-    match e {
-        WorkerBuildError::Build(BuildError::Interrupted) => {
-            Error::new(Exit::Interrupted, BuildError::Interrupted.to_string())
-        }
-        e => Error::new(
-            Exit::BuildFailed,
-            format!("cannot build fuzz crate `{package}`: {e}"),
-        ),
-    }
-}
-
-/// Reproduces, reduces, checks and writes one artifact; times it.
-/// Reduces `work` in `pool`; `known`: its failure, when replaying it
-/// found it already.
-pub(super) fn reduce_one(
-    work: &Work,
-    pool: &WorkerPool,
-    known: Option<Failure>,
-    request: &FuzzRequest,
-    settings: &Settings,
-    events: &dyn Events,
-) -> Row {
-    let started = Instant::now();
-    let result = reduce_artifact(work, pool, known, request, settings, events);
-    work.row(started.elapsed(), result)
-}
-
-fn reduce_artifact(
-    work: &Work,
-    pool: &WorkerPool,
-    known: Option<Failure>,
-    request: &FuzzRequest,
-    settings: &Settings,
-    events: &dyn Events,
-) -> Result<super::Done, Error> {
-    let path = &work.artifact.path;
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
-            Exit::BadInput,
-            format!("cannot read artifact `{}`: {e}", path.display()),
-        )
-    })?;
-    if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
-        // `artifacts/<target>/` of an afl.rs crate: cargo-reduce's to make.
-        std::fs::create_dir_all(dir).map_err(|e| {
-            Error::new(
-                Exit::BadInput,
-                format!(
-                    "cannot create `{}`: {e}; check its permissions",
-                    dir.display()
-                ),
-            )
-        })?;
-    }
-    let output = Destination::check(&work.artifact.output)?;
-    let partial = Destination::check(&work.artifact.partial)?;
-    let _limits = LimitsOverride::new(
-        pool,
-        special_timeout(&work.artifact, request),
-        special_memory_limit(&work.artifact, request),
-    );
-    let mut subject = ArtifactSubject {
-        pool,
-        target: &work.target,
-        path,
-        timeout_artifact: work.is_timeout(),
-        matching: request.matching,
-        method: method(request, settings, &bytes),
-        failure: known,
-        resume: std::fs::read(&work.artifact.partial)
-            .ok()
-            .filter(|partial| partial.len() < bytes.len()),
-    };
-    let job = Job {
-        input: path,
-        label: work.name(),
-        bytes,
-        output: &output,
-        partial: Some(&partial),
-    };
-    super::reduce(&mut subject, job, settings, events)
-}
-
-/// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
-/// artifacts have no extension).
-fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
-    let lang = match request.lang {
-        None => return Method::Bytes(settings.ddmin, request.effort),
-        Some(LangChoice::Auto) => Lang::detect(None, bytes),
-        Some(LangChoice::Is(lang)) => lang,
-    };
-    Method::Syntax(lang, request.strategy.unwrap_or(Strategy::Best))
-}
-
-/// One artifact in its target's worker pool.
-struct ArtifactSubject<'a> {
-    pool: &'a WorkerPool,
-    target: &'a str,
-    path: &'a Path,
-    timeout_artifact: bool,
-    matching: MatchLevel,
-    method: Method,
-    /// The artifact's failure, once reproduced.
-    failure: Option<Failure>,
-    /// An earlier run's partial result, to start from if it still fails
-    /// the same way.
-    resume: Option<Vec<u8>>,
-}
-
-impl ArtifactSubject<'_> {
-    fn failure(&self) -> &Failure {
-        self.failure.as_ref().expect("checked before use")
-    }
-
-    fn oracle(&self) -> HarnessOracle<'_> {
-        HarnessOracle::new(self.pool, self.failure(), self.matching)
-    }
-}
-
-impl Subject for ArtifactSubject<'_> {
-    fn how(&self) -> How<'_> {
-        How::Target {
-            target: self.target,
-            plan: match &self.method {
-                Method::Bytes(..) => Plan::Units {
-                    unit: "byte".into(),
-                },
-                Method::Syntax(lang, strategy) => Plan::Syntax {
-                    lang: lang.name(),
-                    strategy: strategy.to_string(),
-                },
-            },
-        }
-    }
-
-    fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error> {
-        let failure = match self.failure.take() {
-            // Replayed before grouping: already reproduced.
-            Some(failure) => failure,
-            None => minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
-                .map_err(artifact_error)?,
-        };
-        for _ in 0..minimize::REPRODUCE_RUNS {
-            run.counters.add_test();
-        }
-        let (text, id) = named(&failure, self.matching);
-        run.emit(&Message::ArtifactReproduced {
-            path: self.path,
-            target: self.target,
-            failure: &text,
-            failure_id: &id,
-        });
-        self.failure = Some(failure);
-        Ok(())
-    }
-
-    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
-        let oracle = self.oracle();
-        let ctx = run.context();
-        let input = match &self.resume {
-            Some(partial) => {
-                run.counters.add_test();
-                let outcome = self
-                    .pool
-                    .run(partial)
-                    .map_err(|e| (input.clone(), e.into()))?;
-                if oracle.matches(&outcome) {
-                    partial.clone()
-                } else {
-                    input
-                }
-            }
-            None => input,
-        };
-        let minimized = if self.failure().kind == FailureKind::Timeout {
-            minimize::minimize_hang(input, &oracle, &self.method, &ctx)?
-        } else {
-            minimize::minimize(input, &oracle, &self.method, &ctx)?
-        };
-        Ok(Reduced {
-            bytes: minimized.bytes,
-            checked: minimized.checked,
-        })
-    }
-
-    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
-        run.counters.add_test();
-        minimize::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
-    }
-
-    fn describe(&self, reduced: &[u8]) -> Option<Described> {
-        let (failure, failure_id) = named(self.failure(), self.matching);
-        Some(Described {
-            target: self.target.to_string(),
-            failure,
-            failure_id,
-            debug: self.pool.debug_format(reduced).ok().flatten(),
-        })
-    }
-}
-
-/// A failure as reports name it: its signature, and the short id of what
-/// `matching` compares of it (the same for every input of its group).
-pub(super) fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
-    let signature = failure.signature();
-    (signature.to_string(), matching.key(&signature).id())
-}
-
-fn artifact_error(e: ArtifactError) -> Error {
-    let exit = match &e {
-        ArtifactError::DoesNotReproduce { .. } => Exit::NotInteresting,
-        ArtifactError::Flaky { .. } | ArtifactError::Unstable { .. } => Exit::Flaky,
-        ArtifactError::Pool(_) => Exit::Failure,
-    };
-    Error::new(exit, e.to_string())
 }

@@ -1,0 +1,226 @@
+//! One artifact's way through fuzz mode: read, reproduced in its target's
+//! pool, reduced while it fails the same way, checked and written.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::{FuzzRequest, Row, Work};
+use crate::engine::OracleError;
+use crate::error::{Error, Exit};
+use crate::fuzz::minimize::{self, ArtifactError, Method};
+use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
+use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
+use crate::fuzz::project::Origin;
+use crate::job::message::{How, Plan};
+use crate::job::{
+    Described, Done, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject,
+};
+use crate::output::Destination;
+use crate::syntax::{Lang, Strategy};
+
+/// Reproduces, reduces, checks and writes one artifact; times it.
+/// Reduces `work` in `pool`; `known`: its failure, when replaying it
+/// found it already.
+pub(in crate::job) fn reduce_one(
+    work: &Work,
+    pool: &WorkerPool,
+    known: Option<Failure>,
+    request: &FuzzRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Row {
+    let started = Instant::now();
+    let result = reduce_artifact(work, pool, known, request, settings, events);
+    work.row(started.elapsed(), result)
+}
+
+fn reduce_artifact(
+    work: &Work,
+    pool: &WorkerPool,
+    known: Option<Failure>,
+    request: &FuzzRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Done, Error> {
+    let path = &work.artifact.path;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot read artifact `{}`: {e}", path.display()),
+        )
+    })?;
+    if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
+        // `artifacts/<target>/` of an afl.rs crate: cargo-reduce's to make.
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Error::new(
+                Exit::BadInput,
+                format!(
+                    "cannot create `{}`: {e}; check its permissions",
+                    dir.display()
+                ),
+            )
+        })?;
+    }
+    let output = Destination::check(&work.artifact.output)?;
+    let partial = Destination::check(&work.artifact.partial)?;
+    let _limits = LimitsOverride::new(
+        pool,
+        special_timeout(&work.artifact, request),
+        special_memory_limit(&work.artifact, request),
+    );
+    let mut subject = ArtifactSubject {
+        pool,
+        target: &work.target,
+        path,
+        timeout_artifact: work.is_timeout(),
+        matching: request.matching,
+        method: method(request, settings, &bytes),
+        failure: known,
+        resume: std::fs::read(&work.artifact.partial)
+            .ok()
+            .filter(|partial| partial.len() < bytes.len()),
+    };
+    let job = Job {
+        input: path,
+        label: work.name(),
+        bytes,
+        output: &output,
+        partial: Some(&partial),
+    };
+    crate::job::reduce(&mut subject, job, settings, events)
+}
+
+/// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
+/// artifacts have no extension).
+fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
+    let lang = match request.lang {
+        None => return Method::Bytes(settings.ddmin, request.effort),
+        Some(LangChoice::Auto) => Lang::detect(None, bytes),
+        Some(LangChoice::Is(lang)) => lang,
+    };
+    Method::Syntax(lang, request.strategy.unwrap_or(Strategy::Best))
+}
+
+/// One artifact in its target's worker pool.
+struct ArtifactSubject<'a> {
+    pool: &'a WorkerPool,
+    target: &'a str,
+    path: &'a Path,
+    timeout_artifact: bool,
+    matching: MatchLevel,
+    method: Method,
+    /// The artifact's failure, once reproduced.
+    failure: Option<Failure>,
+    /// An earlier run's partial result, to start from if it still fails
+    /// the same way.
+    resume: Option<Vec<u8>>,
+}
+
+impl ArtifactSubject<'_> {
+    fn failure(&self) -> &Failure {
+        self.failure.as_ref().expect("checked before use")
+    }
+
+    fn oracle(&self) -> HarnessOracle<'_> {
+        HarnessOracle::new(self.pool, self.failure(), self.matching)
+    }
+}
+
+impl Subject for ArtifactSubject<'_> {
+    fn how(&self) -> How<'_> {
+        How::Target {
+            target: self.target,
+            plan: match &self.method {
+                Method::Bytes(..) => Plan::Units {
+                    unit: "byte".into(),
+                },
+                Method::Syntax(lang, strategy) => Plan::Syntax {
+                    lang: lang.name(),
+                    strategy: strategy.to_string(),
+                },
+            },
+        }
+    }
+
+    fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error> {
+        let failure = match self.failure.take() {
+            // Replayed before grouping: already reproduced.
+            Some(failure) => failure,
+            None => minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
+                .map_err(artifact_error)?,
+        };
+        for _ in 0..minimize::REPRODUCE_RUNS {
+            run.counters.add_test();
+        }
+        let (text, id) = named(&failure, self.matching);
+        run.emit(&Message::ArtifactReproduced {
+            path: self.path,
+            target: self.target,
+            failure: &text,
+            failure_id: &id,
+        });
+        self.failure = Some(failure);
+        Ok(())
+    }
+
+    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
+        let oracle = self.oracle();
+        let ctx = run.context();
+        let input = match &self.resume {
+            Some(partial) => {
+                run.counters.add_test();
+                let outcome = self
+                    .pool
+                    .run(partial)
+                    .map_err(|e| (input.clone(), e.into()))?;
+                if oracle.matches(&outcome) {
+                    partial.clone()
+                } else {
+                    input
+                }
+            }
+            None => input,
+        };
+        let minimized = if self.failure().kind == FailureKind::Timeout {
+            minimize::minimize_hang(input, &oracle, &self.method, &ctx)?
+        } else {
+            minimize::minimize(input, &oracle, &self.method, &ctx)?
+        };
+        Ok(Reduced {
+            bytes: minimized.bytes,
+            checked: minimized.checked,
+        })
+    }
+
+    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
+        run.counters.add_test();
+        minimize::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
+    }
+
+    fn describe(&self, reduced: &[u8]) -> Option<Described> {
+        let (failure, failure_id) = named(self.failure(), self.matching);
+        Some(Described {
+            target: self.target.to_string(),
+            failure,
+            failure_id,
+            debug: self.pool.debug_format(reduced).ok().flatten(),
+        })
+    }
+}
+
+/// A failure as reports name it: its signature, and the short id of what
+/// `matching` compares of it (the same for every input of its group).
+pub(in crate::job) fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
+    let signature = failure.signature();
+    (signature.to_string(), matching.key(&signature).id())
+}
+
+pub(super) fn artifact_error(e: ArtifactError) -> Error {
+    let exit = match &e {
+        ArtifactError::DoesNotReproduce { .. } => Exit::NotInteresting,
+        ArtifactError::Flaky { .. } | ArtifactError::Unstable { .. } => Exit::Flaky,
+        ArtifactError::Pool(_) => Exit::Failure,
+    };
+    Error::new(exit, e.to_string())
+}

@@ -1,0 +1,101 @@
+//! Building the targets fuzz mode needs: once per crate, against its
+//! engine's stand-in, each target's failure its own.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::Work;
+use crate::error::{Error, Exit};
+use crate::fuzz::afl::AFL;
+use crate::fuzz::build::standin::StandIn;
+use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
+use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
+use crate::fuzz::project::{Engine, FuzzProject};
+use crate::job::{Events, Message, Settings};
+
+/// The stand-in a crate's targets are built against.
+fn stand_in(engine: Engine) -> &'static StandIn {
+    match engine {
+        Engine::LibFuzzer => &LIBFUZZER_SYS,
+        Engine::Afl => &AFL,
+    }
+}
+
+/// Each target's binary, or why it cannot be had.
+pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
+
+/// Builds every target the work needs, one cargo build per project. A
+/// target that does not compile fails its own artifacts only.
+pub(in crate::job) fn build(
+    projects: &[FuzzProject],
+    work: &[Work],
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Binaries, Error> {
+    let mut binaries = HashMap::new();
+    for (p, project) in projects.iter().enumerate() {
+        let mut targets: Vec<&str> = work
+            .iter()
+            .filter(|w| w.project == p)
+            .map(|w| w.target.as_str())
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        if targets.is_empty() {
+            continue;
+        }
+        let started = Instant::now();
+        events.emit(&Message::BuildStarted {
+            package: &project.package,
+            targets: &targets,
+        });
+        let build_targets: Vec<BuildTarget<'_>> = targets
+            .iter()
+            .filter_map(|name| project.targets.iter().find(|t| t.name == *name))
+            .map(|t| BuildTarget {
+                name: &t.name,
+                kind: t.kind,
+                features: &t.features,
+            })
+            .collect();
+        let built = build_workers(
+            stand_in(project.engine),
+            project,
+            &build_targets,
+            &settings.interrupt,
+        )
+        .map_err(|e| build_error(e, &project.package))?;
+        events.emit(&Message::BuildFinished {
+            package: &project.package,
+            targets: &targets,
+            elapsed_s: started.elapsed().as_secs_f64(),
+        });
+        for (target, binary) in targets.iter().zip(built) {
+            let binary = binary.map_err(|errors| {
+                Error::new(
+                    Exit::BuildFailed,
+                    format!(
+                        "cannot build fuzz target `{target}` of `{}` against the stand-in:\n{}",
+                        project.package,
+                        errors.trim_end()
+                    ),
+                )
+            });
+            binaries.insert((p, target.to_string()), binary);
+        }
+    }
+    Ok(binaries)
+}
+
+fn build_error(e: WorkerBuildError, package: &str) -> Error {
+    match e {
+        WorkerBuildError::Build(BuildError::Interrupted) => {
+            Error::new(Exit::Interrupted, BuildError::Interrupted.to_string())
+        }
+        e => Error::new(
+            Exit::BuildFailed,
+            format!("cannot build fuzz crate `{package}`: {e}"),
+        ),
+    }
+}

@@ -173,8 +173,7 @@ extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
     let address = unsafe { (*info).si_addr() } as usize;
     let fault = stack::on_fault(address);
     if fault != Fault::Other {
-        forget_caught_panic();
-        note(NOTE_STACK_OVERFLOW, address as u64, b"");
+        note_overflow(address);
     }
     if fault == Fault::Tripped {
         return; // The faulting access is retried, now in the open tripwire.
@@ -185,6 +184,20 @@ extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
     unsafe {
         libc::signal(signal, libc::SIG_DFL);
         libc::raise(signal);
+    }
+}
+
+/// Notes a stack overflow (unless the test failed otherwise first) with
+/// the address of its latest fault: past the tripwire, a fault in the real
+/// guard tells the fork server that the recursion was unbounded.
+/// Async-signal-safe.
+fn note_overflow(address: usize) {
+    forget_caught_panic();
+    note(NOTE_STACK_OVERFLOW, address as u64, b"");
+    if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
+        // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
+        let status = unsafe { &*(area() as *const WorkerArea) };
+        status.note_arg.store(address as u64, Ordering::Release);
     }
 }
 
@@ -212,6 +225,17 @@ pub fn begin_test() {
     note_kind().store(NOTE_NONE, Ordering::Relaxed);
     hold_hook();
     stack::begin_test();
+}
+
+/// Where the last test overflowed its stack, if it did: the note a test
+/// process that died left for the fork server.
+pub fn overflow_address() -> Option<usize> {
+    if note_kind().load(Ordering::Acquire) != NOTE_STACK_OVERFLOW {
+        return None;
+    }
+    // SAFETY: `area()` is a mapped worker area.
+    let note = unsafe { read_note(area()) }?;
+    usize::try_from(note.arg).ok()
 }
 
 /// The test ended: its note, if it panicked or overflowed its stack (and

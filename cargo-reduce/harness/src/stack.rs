@@ -14,7 +14,9 @@
 //! abandoned (no frame skipped, no lock left held), so the process stays
 //! sound for the next test, and the stack pages stay mapped. A test that
 //! goes past the margin too (unbounded recursion) hits the real guard and
-//! dies of it, as every overflow did before.
+//! dies of it, as every overflow did before, but after mapping twice the
+//! stack: so once a test process died that way, the fork server's next
+//! ones treat the tripwire as the guard (see [`after_death`]).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -33,6 +35,9 @@ static TRIP_HIGH: AtomicUsize = AtomicUsize::new(0);
 static IN_TEST: AtomicBool = AtomicBool::new(false);
 /// Whether the running test opened the tripwire.
 static TRIPPED: AtomicBool = AtomicBool::new(false);
+/// Whether a test that reaches the tripwire may go on (until a test
+/// process dies past the margin).
+static TRIPWIRE_OPENS: AtomicBool = AtomicBool::new(true);
 
 /// What a fault at some address means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,7 +166,8 @@ fn tripwire() -> (usize, usize) {
 pub fn on_fault(address: usize) -> Fault {
     let (low, high) = tripwire();
     if (low..high).contains(&address) {
-        if IN_TEST.load(Ordering::Relaxed) && protect(low, high, true) {
+        let opens = IN_TEST.load(Ordering::Relaxed) && TRIPWIRE_OPENS.load(Ordering::Relaxed);
+        if opens && protect(low, high, true) {
             TRIPPED.store(true, Ordering::Relaxed);
             return Fault::Tripped;
         }
@@ -172,6 +178,19 @@ pub fn on_fault(address: usize) -> Fault {
         Fault::Overflow
     } else {
         Fault::Other
+    }
+}
+
+/// Called by the fork server when a test process died of a stack
+/// overflow at `address`: if that was past the margin, the recursion was
+/// unbounded, and every such test costs mapping twice the stack before it
+/// dies. The processes forked from now on die at the tripwire instead, as
+/// a thread of the limit's size would: bounded overflows then cost a
+/// process again, unbounded ones no more than before the margin.
+pub fn after_death(address: usize) {
+    let guard = GUARD_LOW.load(Ordering::Relaxed)..GUARD_HIGH.load(Ordering::Relaxed);
+    if guard.contains(&address) {
+        TRIPWIRE_OPENS.store(false, Ordering::Relaxed);
     }
 }
 

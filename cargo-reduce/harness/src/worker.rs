@@ -396,6 +396,9 @@ impl Worker {
                 return; // Run the tests in this process instead.
             }
             let status = wait_for(child);
+            if let Some(address) = capture::overflow_address() {
+                stack::after_death(address);
+            }
             self.send(&Event::ChildDied { status });
         }
     }

@@ -161,7 +161,9 @@ fn stack_limit_kib() -> u64 {
 /// at the depth a thread of `RLIMIT_STACK` overflows, but it does not cost
 /// the test process: it runs on past the tripwire into the margin below.
 /// Each such test trips it anew; one that also hangs there is still a stack
-/// overflow (a real stack ends it before the timeout).
+/// overflow (a real stack ends it before the timeout). Once unbounded
+/// recursion killed a test process past the margin, the next processes die
+/// at the tripwire (the verdict unchanged).
 #[test]
 fn a_bounded_stack_overflow_costs_no_process() {
     let pool = one_worker("crashes");
@@ -178,14 +180,15 @@ fn a_bounded_stack_overflow_costs_no_process() {
         FailureKind::StackOverflow
     );
     assert_eq!(deep(limit - 256), Outcome::Passed);
-    assert_eq!(pids(), before, "no test process ended");
     let hang = pool.run(format!("deep-hang:{}", limit + 128).as_bytes());
     assert_eq!(failure(&hang.unwrap()).kind, FailureKind::StackOverflow);
-    assert_eq!(
-        failure(&pool.run(b"overflow").unwrap()).kind,
-        FailureKind::StackOverflow
-    );
+    assert_eq!(pids(), before, "no test process ended");
+    let unbounded = pool.run(b"overflow").unwrap();
+    assert_eq!(failure(&unbounded).kind, FailureKind::StackOverflow);
     assert_eq!(deep(limit - 256), Outcome::Passed);
+    let before = pids();
+    assert_eq!(failure(&deep(limit + 128)).kind, FailureKind::StackOverflow);
+    assert_ne!(pids(), before, "the tripwire is the guard now");
 }
 
 /// A terminal's Ctrl-C goes to its foreground process group: the workers

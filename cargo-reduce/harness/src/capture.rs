@@ -152,9 +152,8 @@ fn note(kind: u32, arg: u64, text: &[u8]) {
 }
 
 /// Prepares the calling thread to run tests: an alternate signal stack for
-/// the fault handler, and the bounds of its stack's guard zone and
-/// tripwire (`depth`: see [`stack::prepare`]).
-pub fn enter_test_thread(depth: Option<usize>) {
+/// the fault handler (an overflow leaves none on the thread's own).
+pub fn enter_test_thread() {
     // SAFETY: the alternate stack is leaked so it lives as long as the thread.
     unsafe {
         let stack = Box::leak(vec![0u8; ALT_STACK_SIZE].into_boxed_slice());
@@ -165,7 +164,6 @@ pub fn enter_test_thread(depth: Option<usize>) {
         };
         libc::sigaltstack(&alt, std::ptr::null_mut());
     }
-    stack::prepare(depth);
 }
 
 extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {

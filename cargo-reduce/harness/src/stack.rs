@@ -5,27 +5,30 @@
 //! A test that overflowed used to kill its process, and the next test ran
 //! in a fresh fork whose stack the kernel had to map again page by page:
 //! about 3 ms for 8 MiB on the benchmark VM, most of the time a recursive
-//! parser's reduction took. Now the thread's stack is `limit` deep plus a
-//! margin as large again, and the zone where a `limit`-sized thread's guard
-//! would be is made inaccessible: the tripwire. A test that reaches it has
-//! overflowed at exactly the depth the real thread would have. The fault
-//! handler notes the overflow, opens the tripwire and lets the test go on
-//! into the margin; after the test it is closed again. Nothing is
-//! abandoned (no frame skipped, no lock left held), so the process stays
-//! sound for the next test, and the stack pages stay mapped. A test that
-//! goes past the margin too (unbounded recursion) hits the real guard and
-//! dies of it, as every overflow did before, but after mapping twice the
-//! stack: so once a test process died that way, the fork server's next
-//! ones treat the tripwire as the guard (see [`after_death`]).
+//! parser's reduction took. Now the test thread runs on a stack of our own
+//! mapping, as deep as a thread of the limit's size: that is all the C
+//! library knows of, so code that measures its stack (`stacker`) sees the
+//! real limit. Below it lies a zone made inaccessible, the tripwire, then a
+//! margin as large as the stack. A test that reaches the tripwire has
+//! overflowed at exactly the depth the real thread would: the fault handler
+//! notes the overflow, opens the tripwire and lets the test go on into the
+//! margin; after the test it is closed again. Nothing is abandoned (no
+//! frame skipped, no lock left held), so the process stays sound for the
+//! next test, and the stack pages stay mapped. A test that goes past the
+//! margin too (unbounded recursion) hits the last guard and dies of it, as
+//! every overflow did before, but after mapping twice the stack: so once a
+//! test process died that way, the fork server's next ones treat the
+//! tripwire as the guard (see [`after_death`]).
 
+use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How far below the lowest stack address a fault still counts as an
-/// overflow (a frame may skip over a guard page).
+/// overflow (a frame may skip over a guard page); also the tripwire's size.
 const GUARD_ZONE: usize = 1 << 20;
 
 /// Faults at addresses in [GUARD_LOW, GUARD_HIGH) are overflows past the
-/// thread's real guard; they end the process.
+/// last guard; they end the process.
 static GUARD_LOW: AtomicUsize = AtomicUsize::new(0);
 static GUARD_HIGH: AtomicUsize = AtomicUsize::new(0);
 /// The tripwire, [TRIP_LOW, TRIP_HIGH): empty when there is none.
@@ -51,9 +54,12 @@ pub enum Fault {
     Other,
 }
 
+/// The body of the test thread.
+pub type Body = Box<dyn FnOnce() + Send>;
+
 /// The stack depth tests get: `RLIMIT_STACK`, as the main thread's, or
 /// 8 MiB when that says nothing useful.
-pub fn limit() -> usize {
+fn limit() -> usize {
     const DEFAULT_STACK: usize = 8 << 20;
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -69,15 +75,33 @@ pub fn limit() -> usize {
         .min(1 << 30)
 }
 
-/// The stack size to spawn the test thread with: `limit` and the margin.
-pub fn with_margin(limit: usize) -> usize {
-    2 * limit
+/// Starts the thread tests run on, running `body` (which never returns):
+/// on a stack of our own with the tripwire and margin below it, or, if
+/// that cannot be had, on a plain thread of the limit's size, where an
+/// overflow ends the process.
+pub fn spawn_test_thread(body: Body) -> io::Result<()> {
+    let limit = limit();
+    let depth = usable_size(limit).unwrap_or(limit);
+    let body = match spawn_on_own_stack(depth, body) {
+        Ok(()) => return Ok(()),
+        Err(body) => body,
+    };
+    std::thread::Builder::new()
+        .name("fuzz-target".into())
+        .stack_size(limit)
+        .spawn(move || {
+            if let Some((low, _)) = own_stack() {
+                set_guard(low);
+            }
+            body()
+        })
+        .map(drop)
 }
 
 /// The usable size of the stack of a thread spawned with `stack_size` (the
 /// C library and std round it, to a page or more), measured by spawning
 /// one; `None` if that failed.
-pub fn usable_size(stack_size: usize) -> Option<usize> {
+fn usable_size(stack_size: usize) -> Option<usize> {
     std::thread::Builder::new()
         .stack_size(stack_size)
         .spawn(|| own_stack().map(|(_, size)| size))
@@ -86,7 +110,8 @@ pub fn usable_size(stack_size: usize) -> Option<usize> {
         .ok()?
 }
 
-/// The calling thread's stack: lowest usable address and size.
+/// The calling thread's stack as the C library reports it: lowest usable
+/// address and size.
 fn own_stack() -> Option<(usize, usize)> {
     // SAFETY: plain libc calls on this thread's own attributes.
     unsafe {
@@ -102,27 +127,85 @@ fn own_stack() -> Option<(usize, usize)> {
     }
 }
 
-/// Called on the test thread: records where its real guard is and, when
-/// its stack is deeper than `depth` (the usable size of a thread of the
-/// limit's size) by more than the tripwire, lays the tripwire at `depth`
-/// below the top.
-pub fn prepare(depth: Option<usize>) {
-    let Some((low, size)) = own_stack() else {
-        return;
-    };
-    let page = page_size();
+/// Faults from `GUARD_ZONE` below `low` up to its first page are overflows
+/// that end the process.
+fn set_guard(low: usize) {
     GUARD_LOW.store(low.saturating_sub(GUARD_ZONE), Ordering::Relaxed);
-    GUARD_HIGH.store(low + page, Ordering::Relaxed);
-    let Some(depth) = depth else { return };
-    let Some(high) = (low + size).checked_sub(depth) else {
-        return;
-    };
-    let trip_low = high.saturating_sub(GUARD_ZONE);
-    if high % page != 0 || trip_low < low + page || !protect(trip_low, high, false) {
-        return;
+    GUARD_HIGH.store(low + page_size(), Ordering::Relaxed);
+}
+
+/// Maps, from the bottom: a guard page, the margin (`depth` bytes), the
+/// tripwire (`GUARD_ZONE`), the stack (`depth`); starts a thread on the
+/// stack running `body`. Gives `body` back if any step failed.
+fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
+    let page = page_size();
+    if depth % page != 0 {
+        return Err(body);
     }
-    TRIP_LOW.store(trip_low, Ordering::Relaxed);
-    TRIP_HIGH.store(high, Ordering::Release);
+    let len = page + depth + GUARD_ZONE + depth;
+    // SAFETY: a fresh private mapping; nothing else refers to it.
+    let region = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_STACK,
+            -1,
+            0,
+        )
+    };
+    if region == libc::MAP_FAILED {
+        return Err(body);
+    }
+    let region = region as usize;
+    let stack = region + len - depth;
+    let unmap = |body| {
+        // SAFETY: the mapping made above, which no thread uses.
+        unsafe { libc::munmap(region as *mut libc::c_void, len) };
+        Err(body)
+    };
+    if !protect(region, region + page, false) || !protect(stack - GUARD_ZONE, stack, false) {
+        return unmap(body);
+    }
+    set_guard(region + page);
+    TRIP_LOW.store(stack - GUARD_ZONE, Ordering::Relaxed);
+    TRIP_HIGH.store(stack, Ordering::Release);
+    let arg = Box::into_raw(Box::new(body));
+    // SAFETY: the attributes are initialized before use and destroyed
+    // after; the stack is ours, page-aligned and `depth` bytes; `arg` goes
+    // to the thread, or is taken back below if it did not start.
+    let started = unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        let mut thread: libc::pthread_t = 0;
+        let ok = libc::pthread_attr_init(&mut attr) == 0
+            && libc::pthread_attr_setstack(&mut attr, stack as *mut libc::c_void, depth) == 0
+            && libc::pthread_create(&mut thread, &attr, run_body, arg.cast()) == 0;
+        libc::pthread_attr_destroy(&mut attr);
+        if ok {
+            libc::pthread_detach(thread);
+        }
+        ok
+    };
+    if started {
+        return Ok(());
+    }
+    TRIP_HIGH.store(0, Ordering::Relaxed);
+    GUARD_HIGH.store(0, Ordering::Relaxed);
+    // SAFETY: no thread took `arg`.
+    unmap(*unsafe { Box::from_raw(arg) })
+}
+
+/// The test thread's start: runs the body it is handed (a panic escaping
+/// it aborts, as it would at the C frame).
+extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
+    // SAFETY: `arg` is the box `spawn_on_own_stack` leaked for this thread.
+    let body = unsafe { Box::from_raw(arg.cast::<Body>()) };
+    // SAFETY: names the calling thread; the name is NUL-terminated.
+    unsafe { libc::prctl(libc::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(*body)).is_err() {
+        std::process::abort();
+    }
+    std::ptr::null_mut()
 }
 
 /// Makes [low, high) inaccessible (or accessible again, `open`).
@@ -132,8 +215,8 @@ fn protect(low: usize, high: usize, open: bool) -> bool {
     } else {
         libc::PROT_NONE
     };
-    // SAFETY: [low, high) is part of this thread's stack, below any frame
-    // in use when it is closed; mprotect is async-signal-safe.
+    // SAFETY: [low, high) is part of the test thread's mapping, below any
+    // frame in use when it is closed; mprotect is async-signal-safe.
     unsafe { libc::mprotect(low as *mut libc::c_void, high - low, access) == 0 }
 }
 
@@ -173,23 +256,26 @@ pub fn on_fault(address: usize) -> Fault {
         }
         return Fault::Overflow;
     }
-    let guard = GUARD_LOW.load(Ordering::Relaxed)..GUARD_HIGH.load(Ordering::Relaxed);
-    if guard.contains(&address) {
+    if past_margin(address) {
         Fault::Overflow
     } else {
         Fault::Other
     }
 }
 
+/// Whether a fault at `address` is in the last guard, below the margin.
+fn past_margin(address: usize) -> bool {
+    (GUARD_LOW.load(Ordering::Relaxed)..GUARD_HIGH.load(Ordering::Relaxed)).contains(&address)
+}
+
 /// Called by the fork server when a test process died of a stack
-/// overflow at `address`: if that was past the margin, the recursion was
+/// overflow at `address`: if that was in the last guard, the recursion was
 /// unbounded, and every such test costs mapping twice the stack before it
 /// dies. The processes forked from now on die at the tripwire instead, as
 /// a thread of the limit's size would: bounded overflows then cost a
 /// process again, unbounded ones no more than before the margin.
 pub fn after_death(address: usize) {
-    let guard = GUARD_LOW.load(Ordering::Relaxed)..GUARD_HIGH.load(Ordering::Relaxed);
-    if guard.contains(&address) {
+    if past_margin(address) {
         TRIPWIRE_OPENS.store(false, Ordering::Relaxed);
     }
 }

@@ -144,8 +144,8 @@ fn report_and_abort(what: &str, note: &Note) -> ! {
 /// exactly `RLIMIT_STACK` (the main thread's, which both engines run
 /// targets on): the main thread's own stack starts at a different depth in
 /// every process, and a stack overflow must happen at the same input for
-/// every worker. Its stack is deeper still, so that an overflow need not
-/// end the process (see `stack`). The calling thread then waits for the
+/// every worker. A margin below its stack lets an overflow go on without
+/// ending the process (see `stack`). The calling thread then waits for the
 /// parent to die, and exits then, even while a test is stuck.
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
@@ -167,38 +167,35 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     capture::keep_last_panic(!target.any_panic_fails());
     let control_ptr = control.ptr() as usize;
     std::mem::forget(control);
-    let target = TargetPtr(target);
-    let limit = stack::limit();
-    let depth = stack::usable_size(limit);
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("fuzz-target".into())
-            .stack_size(stack::with_margin(limit))
-            .spawn_scoped(scope, move || {
-                let target = target;
-                capture::enter_test_thread(depth);
-                let mut worker = Worker::new(config, control_ptr as *mut u8);
-                // SAFETY: see `TargetPtr`.
-                worker.serve(unsafe { &mut *target.0 })
-            });
-        match spawned {
-            Ok(_) => exit_when_parent_is_gone(config.event_fd),
-            Err(err) => {
-                eprintln!("cargo-reduce stand-in: cannot start the test thread: {err}");
-                2
-            }
+    // SAFETY: the borrow outlives the test thread, which alone uses it: this
+    // thread never returns, it waits for the parent's death and exits.
+    let target = TargetPtr(unsafe {
+        std::mem::transmute::<*mut (dyn Target + '_), *mut (dyn Target + 'static)>(target)
+    });
+    let spawned = stack::spawn_test_thread(Box::new(move || {
+        let target = target;
+        capture::enter_test_thread();
+        let mut worker = Worker::new(config, control_ptr as *mut u8);
+        // SAFETY: see `TargetPtr`.
+        worker.serve(unsafe { &mut *target.0 })
+    }));
+    match spawned {
+        Ok(()) => exit_when_parent_is_gone(config.event_fd),
+        Err(err) => {
+            eprintln!("cargo-reduce stand-in: cannot start the test thread: {err}");
+            2
         }
-    })
+    }
 }
 
 /// The target, handed to the test thread. afl.rs's closures need not be
 /// `Send`, but only the test thread ever touches the target: the thread
 /// that hands it over only waits for the parent's death, then exits the
 /// process.
-struct TargetPtr<'a>(*mut (dyn Target + 'a));
+struct TargetPtr(*mut (dyn Target + 'static));
 
 // SAFETY: used by one thread at a time, the test thread (see above).
-unsafe impl Send for TargetPtr<'_> {}
+unsafe impl Send for TargetPtr {}
 
 fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
     let header = Mapping::new(config.shm_fd, 0, HEADER_SIZE)?;

@@ -180,6 +180,10 @@ fn a_bounded_stack_overflow_costs_no_process() {
         FailureKind::StackOverflow
     );
     assert_eq!(deep(limit - 256), Outcome::Passed);
+    // Code that measures its stack (as `stacker` does) sees the limit: it
+    // goes on on a thread of its own before it overflows.
+    let growing = pool.run(format!("deep-growing:{}", limit * 3 / 2).as_bytes());
+    assert_eq!(growing.unwrap(), Outcome::Passed);
     let hang = pool.run(format!("deep-hang:{}", limit + 128).as_bytes());
     assert_eq!(failure(&hang.unwrap()).kind, FailureKind::StackOverflow);
     assert_eq!(pids(), before, "no test process ended");
@@ -188,6 +192,7 @@ fn a_bounded_stack_overflow_costs_no_process() {
     assert_eq!(deep(limit - 256), Outcome::Passed);
     let before = pids();
     assert_eq!(failure(&deep(limit + 128)).kind, FailureKind::StackOverflow);
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
     assert_ne!(pids(), before, "the tripwire is the guard now");
 }
 

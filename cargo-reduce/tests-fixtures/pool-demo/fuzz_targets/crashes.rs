@@ -24,6 +24,38 @@ fn descend(frames: u64, hang: bool) -> u64 {
     descend(frames - 1, hang).wrapping_add(u64::from(frame[1]))
 }
 
+/// How many bytes of the calling thread's stack, as the C library reports
+/// it, lie below `here`.
+fn stack_left(here: usize) -> usize {
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        assert_eq!(libc::pthread_getattr_np(libc::pthread_self(), &mut attr), 0);
+        let mut low = std::ptr::null_mut();
+        let mut size = 0;
+        assert_eq!(libc::pthread_attr_getstack(&attr, &mut low, &mut size), 0);
+        libc::pthread_attr_destroy(&mut attr);
+        here - low as usize
+    }
+}
+
+/// As `descend`, but as `stacker::maybe_grow` does: with less than 256
+/// KiB of its stack left, it goes on on a thread of its own.
+fn descend_growing(frames: u64) -> u64 {
+    let frame = black_box([frames as u8; 64 << 10]);
+    if frames == 0 {
+        return u64::from(frame[0]);
+    }
+    let rest = if stack_left(frame.as_ptr() as usize) < 256 << 10 {
+        std::thread::scope(|s| {
+            let grown = std::thread::Builder::new().stack_size(64 << 20);
+            grown.spawn_scoped(s, || descend_growing(frames - 1)).unwrap().join().unwrap()
+        })
+    } else {
+        descend_growing(frames - 1)
+    };
+    rest.wrapping_add(u64::from(frame[1]))
+}
+
 /// The number after `prefix` in `data`.
 fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
     std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
@@ -32,6 +64,8 @@ fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
 fuzz_target!(|data: &[u8]| {
     if let Some(kib) = number_after(data, b"deep:") {
         black_box(descend(kib / 64, false));
+    } else if let Some(kib) = number_after(data, b"deep-growing:") {
+        black_box(descend_growing(kib / 64));
     } else if let Some(kib) = number_after(data, b"deep-hang:") {
         black_box(descend(kib / 64, true));
     } else if data.starts_with(b"abort") {

@@ -18,8 +18,8 @@
 //!   their own `#[global_allocator]`).
 
 use crate::protocol::{
-    panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED,
-    NOTE_MALLOC_LIMIT, NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
+    panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
+    NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::trace;

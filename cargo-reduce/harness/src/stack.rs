@@ -137,6 +137,9 @@ fn set_guard(low: usize) {
 /// Maps, from the bottom: a guard page, the margin (`depth` bytes), the
 /// tripwire (`GUARD_ZONE`), the stack (`depth`); starts a thread on the
 /// stack running `body`. Gives `body` back if any step failed.
+// `is_multiple_of` is Rust 1.87, and the stand-in builds with the user's
+// toolchain.
+#[allow(clippy::manual_is_multiple_of)]
 fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     let page = page_size();
     if depth % page != 0 {
@@ -197,6 +200,8 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
 
 /// The test thread's start: runs the body it is handed (a panic escaping
 /// it aborts, as it would at the C frame).
+// C string literals are Rust 1.77: see above.
+#[allow(clippy::manual_c_str_literals)]
 extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
     // SAFETY: `arg` is the box `spawn_on_own_stack` leaked for this thread.
     let body = unsafe { Box::from_raw(arg.cast::<Body>()) };

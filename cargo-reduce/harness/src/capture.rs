@@ -186,7 +186,7 @@ extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
 }
 
 /// Notes a stack overflow (unless the test failed otherwise first) with
-/// the address of its latest fault: past the tripwire, a fault in the real
+/// the address of its latest fault: past the tripwire, a fault in the last
 /// guard tells the fork server that the recursion was unbounded.
 /// Async-signal-safe.
 fn note_overflow(address: usize) {

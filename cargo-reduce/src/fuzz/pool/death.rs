@@ -220,6 +220,33 @@ mod tests {
         assert_eq!(failure.location.as_deref(), Some("src/a.rs:3:9"));
     }
 
+    /// A test that overflowed and lived on past the tripwire would have
+    /// died of the overflow first: its note wins over a later timeout or
+    /// memory kill, not over a kill that says nothing about the test.
+    #[test]
+    fn an_overflow_note_wins_over_a_later_kill() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
+        let overflow = Note {
+            kind: NOTE_STACK_OVERFLOW,
+            arg: 0x1000,
+            text: Vec::new(),
+        };
+        let rss = KillReason::Rss {
+            rss_mb: 600,
+            limit_mb: 512,
+        };
+        for reason in [KillReason::Timeout(Duration::from_secs(1)), rss] {
+            let death = dead(Some(reason), Some(&overflow), killed);
+            let failure = classify_death(&death, &mut symbols).unwrap();
+            assert_eq!(failure.kind, FailureKind::StackOverflow, "{reason:?}");
+        }
+        for reason in [KillReason::Stale, KillReason::Shutdown] {
+            let death = dead(Some(reason), Some(&overflow), killed);
+            assert_eq!(classify_death(&death, &mut symbols), None, "{reason:?}");
+        }
+    }
+
     #[test]
     fn parent_kill_reasons_win_over_the_signal() {
         let mut symbols = Symbolizer::new(Path::new("/nonexistent"));

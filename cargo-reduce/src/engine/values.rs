@@ -22,8 +22,12 @@ const ATOMS_PER_VALUE: usize = 8;
 
 /// Whether [`drop_values`] runs on `input`.
 pub fn worth_it<A: Ord>(input: &[A]) -> bool {
-    let distinct = counts(input).len();
-    distinct > 1 && distinct * ATOMS_PER_VALUE <= input.len()
+    few_values(counts(input).len(), input.len())
+}
+
+/// Whether `distinct` values among `atoms` are few enough for the pass.
+fn few_values(distinct: usize, atoms: usize) -> bool {
+    distinct > 1 && distinct * ATOMS_PER_VALUE <= atoms
 }
 
 /// Drops every occurrence of one value at a time, rarest value first, each
@@ -39,10 +43,11 @@ where
     A: Ord + Clone + std::hash::Hash + Sync,
     O: Oracle<A> + ?Sized,
 {
-    if !worth_it(&input) {
+    let counts = counts(&input);
+    if !few_values(counts.len(), input.len()) {
         return Ok(input);
     }
-    let mut values: Vec<(usize, A)> = counts(&input)
+    let mut values: Vec<(usize, A)> = counts
         .into_iter()
         .map(|(value, count)| (count, value.clone()))
         .collect();

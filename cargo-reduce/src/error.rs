@@ -38,6 +38,9 @@ pub enum Exit {
     NewFailures = 11,
     /// `cargo reduce ci --fail-on known` found failures, all in the ledger.
     KnownFailures = 12,
+    /// The fuzz crate has no lock and cargo cannot resolve its
+    /// dependencies (before anything is built).
+    ResolveFailed = 13,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
 }
@@ -76,6 +79,7 @@ Exit codes:
    10  the environment is unusable: TMPDIR cannot be written, or a test removed cargo-reduce's files
    11  ci: a new failure (not in the regression ledger)
    12  ci --fail-on known: failures, all of them in the ledger
+   13  the fuzz crate has no Cargo.lock and cargo cannot resolve its dependencies
   130  interrupted; the best result so far was written";
 
 /// An error for the user: one line, and the exit status it ends with.
@@ -169,6 +173,9 @@ mod tests {
             Exit::BuildFailed,
             Exit::OutputBusy,
             Exit::Environment,
+            Exit::NewFailures,
+            Exit::KnownFailures,
+            Exit::ResolveFailed,
             Exit::Interrupted,
         ] {
             let line = format!("\n{:>5}  ", exit.code());

@@ -1,10 +1,12 @@
-//! cargo-reduce's stand-in for `libfuzzer-sys` 0.4.
+//! cargo-reduce's stand-in for `libfuzzer-sys` 0.2 to 0.4.
 //!
 //! cargo-reduce writes this crate out under the exact version that the fuzz
-//! project's `Cargo.lock` holds and builds the project's unedited fuzz targets
-//! against it (`--config patch.crates-io.libfuzzer-sys.path=...`). Every
-//! public item of `libfuzzer-sys` 0.4.x is here with the same meaning for the
-//! code under test: the same macro forms, the same `Arbitrary` decoding
+//! project's `Cargo.lock` holds, depending on the `arbitrary` that release
+//! depends on there, and builds the project's unedited fuzz targets against
+//! it (`--config patch.crates-io.libfuzzer-sys.path=...`). Every public item
+//! of `libfuzzer-sys` 0.4.x is here (a superset of 0.2.x and 0.3.x, whose
+//! `fuzz_target!` forms are those without `init:` and `-> Corpus`), with the
+//! same meaning for the code under test: the same macro forms, the same `Arbitrary` decoding
 //! (`Unstructured::new`, `arbitrary_take_rest`, the `size_hint` check), the
 //! same `RUST_LIBFUZZER_DEBUG_PATH` output. Instead of libFuzzer, the `main`
 //! below runs the target as a long-lived worker of cargo-reduce's pool, which
@@ -291,7 +293,7 @@ macro_rules! fuzz_target {
 
                 // Too short for the type: rejected before decoding, as in
                 // libfuzzer-sys (and nothing is written to the debug path).
-                if bytes.len() < <$dty as Arbitrary>::size_hint(0).0 {
+                if $crate::__cargo_reduce_too_short!($dty, bytes) {
                     return -1;
                 }
                 let u = Unstructured::new(bytes);
@@ -325,6 +327,28 @@ macro_rules! fuzz_target {
                 $body
             }
         };
+    };
+}
+
+/// Whether `bytes` are too short for `$dty`'s size hint, which
+/// libfuzzer-sys 0.3.1 and later check before decoding.
+#[cfg(not(libfuzzer_sys_no_size_check))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_too_short {
+    ($dty:ty, $bytes:expr) => {
+        $bytes.len() < <$dty as $crate::arbitrary::Arbitrary>::size_hint(0).0
+    };
+}
+
+/// Never: libfuzzer-sys 0.2.x and 0.3.0 decode every input (and arbitrary
+/// 0.3's `size_hint` takes no depth).
+#[cfg(libfuzzer_sys_no_size_check)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_too_short {
+    ($dty:ty, $bytes:expr) => {
+        false
     };
 }
 

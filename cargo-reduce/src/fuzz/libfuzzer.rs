@@ -9,23 +9,29 @@ use super::build::standin::StandIn;
 use super::project::{MINIMIZED_PREFIX, PARTIAL_PREFIX};
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
-/// every public form of libfuzzer-sys 0.4.x.
+/// every public form of libfuzzer-sys 0.2.x to 0.4.x (the build script
+/// picks the release's forms).
 pub const LIBFUZZER_SYS: StandIn = StandIn {
     package: "libfuzzer-sys",
     files: &[
         ("Cargo.toml", include_str!("../../harness/Cargo.toml.in")),
+        ("build.rs", include_str!("../../harness/build.rs")),
         ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
     ],
-    versions: "0.4.x",
+    versions: "0.2.x to 0.4.x",
+    suggest: "0.4",
     supports: supported_version,
     rustflags:
         "--cfg fuzzing -Cdebug-assertions -Coverflow-checks -Cdebuginfo=limited -Cstrip=none",
     release: true,
 };
 
-/// The libfuzzer-sys versions the stand-in implements.
+/// The libfuzzer-sys versions the stand-in implements: every release on
+/// crates.io up to 0.4.x (0.2.0 is the first).
 fn supported_version(version: &str) -> bool {
-    version.starts_with("0.4.")
+    ["0.2.", "0.3.", "0.4."]
+        .iter()
+        .any(|minor| version.starts_with(minor))
 }
 
 /// Where libFuzzer (`-minimize_crash`) and cargo-reduce put a minimized
@@ -74,9 +80,11 @@ mod tests {
     }
 
     #[test]
-    fn only_0_4_is_supported() {
+    fn crates_io_releases_up_to_0_4_are_supported() {
         assert!(supported_version("0.4.13"));
-        assert!(!supported_version("0.3.5"));
+        assert!(supported_version("0.3.0"));
+        assert!(supported_version("0.2.1"));
+        assert!(!supported_version("0.1.0"));
         assert!(!supported_version("0.5.0"));
     }
 }

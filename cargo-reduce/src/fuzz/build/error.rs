@@ -23,11 +23,14 @@ pub enum BuildError {
         /// Why.
         reason: String,
     },
-    /// The fuzz crate has no lock file: the stand-in's version comes from it.
-    #[error("{} has no Cargo.lock: run `cargo generate-lockfile --manifest-path {}` (or `cargo fuzz build`) first", manifest.display(), manifest.display())]
-    NoLock {
+    /// The fuzz crate has no lock (or one without the engine), and cargo
+    /// cannot resolve its dependencies.
+    #[error("cannot resolve the dependencies of {} (it has no Cargo.lock of its own, so cargo-reduce resolves one as `cargo fuzz build` would): {reason}; fix the manifest, or see `cargo generate-lockfile --manifest-path {}`", manifest.display(), manifest.display())]
+    Resolve {
         /// The fuzz crate's manifest.
         manifest: PathBuf,
+        /// cargo's error, on one line.
+        reason: String,
     },
     /// A command could not be started.
     #[error("cannot run `{command}`: {source}")]
@@ -37,15 +40,15 @@ pub enum BuildError {
         /// What failed.
         source: std::io::Error,
     },
-    /// The lock file holds no `package` from crates.io.
+    /// The lock file holds no `package` from crates.io or git.
     #[error("{}", not_locked(lock, package, elsewhere.as_deref()))]
     NotLocked {
         /// The lock file.
         lock: PathBuf,
         /// The engine crate.
         package: &'static str,
-        /// Where the lock takes it from instead (`git+…`, `path`), if it
-        /// holds it at all.
+        /// Where the lock takes it from instead (a path), if it holds it
+        /// at all.
         elsewhere: Option<String>,
     },
     /// The lock file holds several versions of `package`.
@@ -94,14 +97,18 @@ pub enum BuildError {
 pub enum WorkerBuildError {
     /// The fuzz crate locks an engine version the stand-in does not
     /// implement.
-    #[error("{} locks {package} {version}, which cargo-reduce does not support: its stand-in implements {supported}; update the fuzz crate with `cargo update -p {package}`", lock.display())]
+    #[error("{} locks {package} {version}, which cargo-reduce does not support (its stand-in implements {supported}): in {} set {package} = \"{suggest}\", then run `cargo update -p {package}` if a Cargo.lock pins the old one", lock.display(), manifest.display())]
     Unsupported {
         /// The lock file.
         lock: PathBuf,
+        /// The fuzz crate's manifest, where the requirement is.
+        manifest: PathBuf,
         /// The engine crate.
         package: &'static str,
         /// The versions the stand-in implements.
         supported: &'static str,
+        /// The requirement to set instead.
+        suggest: &'static str,
         /// The locked version.
         version: String,
     },
@@ -113,11 +120,11 @@ pub enum WorkerBuildError {
 fn not_locked(lock: &Path, package: &str, elsewhere: Option<&str>) -> String {
     match elsewhere {
         Some(source) => format!(
-            "{} takes {package} from {source}, not from crates.io: cargo-reduce stands in for crates.io's {package}; depend on the crates.io release to reduce with cargo-reduce",
+            "{} takes {package} from {source}, not from crates.io or git: cargo-reduce stands in for a registry or git {package}; depend on the crates.io release to reduce with cargo-reduce",
             lock.display()
         ),
         None => format!(
-            "{} locks no {package} from crates.io; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}",
+            "{} locks no {package}; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}",
             lock.display()
         ),
     }

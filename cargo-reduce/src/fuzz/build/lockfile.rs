@@ -1,13 +1,16 @@
-//! Reading the user's `Cargo.lock` (never writing it): where it is, and
-//! which versions of a crate it pins.
+//! Reading a `Cargo.lock` (never writing the user's): where it is, which
+//! versions of a crate it pins and from where, and what those depend on.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use toml_edit::{DocumentMut, Item};
+
 use super::error::BuildError;
 use super::invoke::run_for_output;
 
-/// The `Cargo.lock` that governs `fuzz_dir` (its workspace's).
+/// The `Cargo.lock` that governs `fuzz_dir` (its workspace's); it may not
+/// exist.
 pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
     let mut command = Command::new("cargo");
     command
@@ -24,69 +27,86 @@ pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
     Ok(manifest.with_file_name("Cargo.lock"))
 }
 
-/// [`lock_file`], which must exist: the stand-in takes its version from it.
-pub fn existing_lock(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
-    let lock = lock_file(fuzz_dir)?;
-    if lock.is_file() {
-        return Ok(lock);
+/// One `[[package]]` of a lock file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedPackage {
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Where it comes from (`registry+…`, `git+…`); empty for a path package.
+    pub source: String,
+    /// Its dependencies as the lock names them: `name`, or `name version`
+    /// (and a source) when the lock holds several of that name.
+    pub dependencies: Vec<String>,
+}
+
+impl LockedPackage {
+    /// From a registry (crates.io or another).
+    pub fn is_registry(&self) -> bool {
+        self.source.starts_with("registry+") || self.source.starts_with("sparse+")
     }
-    Err(BuildError::NoLock {
-        manifest: fuzz_dir.join("Cargo.toml"),
-    })
+
+    /// The repository URL of a git source, without the `git+` scheme
+    /// prefix, the query (`?rev=…`, `?branch=…`) and the commit
+    /// (`#…`): what `[patch."<url>"]` names.
+    pub fn git_url(&self) -> Option<&str> {
+        let url = self.source.strip_prefix("git+")?;
+        let end = url.find(['?', '#']).unwrap_or(url.len());
+        Some(&url[..end])
+    }
+}
+
+/// Every package of the lock file in `text` (none if it is not TOML).
+pub fn packages(text: &str) -> Vec<LockedPackage> {
+    let Ok(doc) = text.parse::<DocumentMut>() else {
+        return Vec::new();
+    };
+    let Some(packages) = doc.get("package").and_then(Item::as_array_of_tables) else {
+        return Vec::new();
+    };
+    let field =
+        |t: &toml_edit::Table, key| t.get(key).and_then(Item::as_str).unwrap_or("").to_string();
+    packages
+        .iter()
+        .map(|t| LockedPackage {
+            name: field(t, "name"),
+            version: field(t, "version"),
+            source: field(t, "source"),
+            dependencies: t
+                .get("dependencies")
+                .and_then(Item::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|d| d.as_str().map(String::from))
+                .collect(),
+        })
+        .collect()
 }
 
 /// Versions of package `name` from a registry in lock file `text`.
 pub fn registry_versions(text: &str, name: &str) -> Vec<String> {
-    sources(text, name)
+    packages(text)
         .into_iter()
-        .filter(|(source, _)| is_registry(source))
-        .map(|(_, version)| version)
+        .filter(|p| p.name == name && p.is_registry())
+        .map(|p| p.version)
         .collect()
 }
 
-/// Where the lock in `text` takes package `name` from other than a
-/// registry: a `git+…` source, or `path` for a path dependency.
-pub fn non_registry_source(text: &str, name: &str) -> Option<String> {
-    sources(text, name)
-        .into_iter()
-        .map(|(source, _)| source)
-        .find(|source| !is_registry(source))
-        .map(|source| {
-            if source.is_empty() {
-                "a path".into()
-            } else {
-                source
-            }
-        })
-}
-
-fn is_registry(source: &str) -> bool {
-    source.starts_with("registry+") || source.starts_with("sparse+")
-}
-
-/// (source, version) of every package `name` in the lock in `text`; the
-/// source is empty for path packages.
-fn sources(text: &str, name: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    for block in text.split("[[package]]").skip(1) {
-        let field = |key: &str| {
-            block.lines().find_map(|line| {
-                let value = line
-                    .trim()
-                    .strip_prefix(key)?
-                    .trim_start()
-                    .strip_prefix('=')?;
-                Some(value.trim().trim_matches('"').to_string())
-            })
-        };
-        if field("name").as_deref() == Some(name) {
-            found.push((
-                field("source").unwrap_or_default(),
-                field("version").unwrap_or_default(),
-            ));
-        }
-    }
-    found
+/// The version of `dependency` that `package` depends on in the lock in
+/// `text`.
+pub fn dependency_version(text: &str, package: &LockedPackage, dependency: &str) -> Option<String> {
+    let named = package.dependencies.iter().find_map(|d| {
+        let mut words = d.split(' ');
+        (words.next() == Some(dependency)).then(|| words.next().map(String::from))
+    })?;
+    named.or_else(|| {
+        // Named alone: the lock holds one package of that name.
+        packages(text)
+            .into_iter()
+            .find(|p| p.name == dependency)
+            .map(|p| p.version)
+    })
 }
 
 #[cfg(test)]
@@ -115,26 +135,54 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
     }
 
     #[test]
-    fn names_a_git_or_path_source() {
+    fn reads_git_sources_and_dependencies() {
         let lock = r#"
 [[package]]
-name = "afl"
-version = "0.18.2"
-source = "git+https://github.com/rust-fuzz/afl.rs#0123abcd"
+name = "libfuzzer-sys"
+version = "0.4.10"
+source = "git+https://github.com/rust-fuzz/libfuzzer-sys?rev=0123abc#0123abcdef"
+dependencies = [
+ "arbitrary 1.3.2",
+ "cc",
+]
+
+[[package]]
+name = "arbitrary"
+version = "1.3.2"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "arbitrary"
+version = "0.4.7"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "cc"
+version = "1.0.0"
+source = "registry+https://github.com/rust-lang/crates.io-index"
 
 [[package]]
 name = "local"
 version = "0.1.0"
 "#;
+        let packages = packages(lock);
+        let engine = &packages[0];
+        assert!(!engine.is_registry());
         assert_eq!(
-            non_registry_source(lock, "afl").as_deref(),
-            Some("git+https://github.com/rust-fuzz/afl.rs#0123abcd")
+            engine.git_url(),
+            Some("https://github.com/rust-fuzz/libfuzzer-sys")
         );
         assert_eq!(
-            non_registry_source(lock, "local").as_deref(),
-            Some("a path")
+            dependency_version(lock, engine, "arbitrary").as_deref(),
+            Some("1.3.2")
         );
-        assert_eq!(non_registry_source(lock, "arbitrary"), None);
-        assert!(registry_versions(lock, "afl").is_empty());
+        assert_eq!(
+            dependency_version(lock, engine, "cc").as_deref(),
+            Some("1.0.0")
+        );
+        assert_eq!(dependency_version(lock, engine, "libc"), None);
+        let local = packages.iter().find(|p| p.name == "local").unwrap();
+        assert_eq!((local.source.as_str(), local.git_url()), ("", None));
+        assert!(registry_versions(lock, "libfuzzer-sys").is_empty());
     }
 }

@@ -1,10 +1,12 @@
 //! Builds a fuzz project's targets against a fuzz engine's stand-in
 //! ([`StandIn`]): writes the stand-in crate (shipped inside cargo-reduce)
-//! under the version the project's `Cargo.lock` holds, and runs `cargo
-//! build --release` with a `--config patch.crates-io.<crate>.path=...` and
-//! cargo-fuzz's `RUSTFLAGS` minus instrumentation, on a
-//! shadow (`shadow.rs`) of the fuzz crate's manifest and lock (cargo
-//! rewrites the lock when patching; the user's is never written).
+//! under the version the project's `Cargo.lock` holds (or one resolved for
+//! the run when it has none: `resolve.rs`), and runs `cargo build
+//! --release` with a `--config patch.crates-io.<crate>.path=...` (for a git
+//! source, `patch."<url>"`) and cargo-fuzz's `RUSTFLAGS` minus
+//! instrumentation, on a shadow (`shadow.rs`) of the fuzz crate's manifest
+//! and lock (cargo rewrites the lock when patching; the user's is never
+//! written).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +16,7 @@ mod error;
 pub mod instrument;
 mod invoke;
 mod lockfile;
+mod resolve;
 mod run;
 mod shadow;
 pub mod standin;
@@ -24,8 +27,7 @@ pub use lockfile::lock_file;
 use crate::fuzz::project::{BinKind, FuzzProject};
 use error::io_error;
 use invoke::{command_line, run_for_output};
-use lockfile::{existing_lock, registry_versions};
-use standin::StandIn;
+use standin::{Locked, StandIn};
 
 /// Added when the target has its own `#[global_allocator]` (see the harness's
 /// `capture` module).
@@ -68,46 +70,51 @@ impl BuildTarget<'_> {
     }
 }
 
-/// Builds `targets` of the fuzz project in `fuzz_dir` against the harness in
-/// `harness_dir` (written by `write_harness`; keep it in one place across
-/// runs so cargo rebuilds nothing) into `target_dir`; returns the binaries,
-/// in `targets`' order (a target that does not compile does not keep the
-/// others from being built). The build runs on a shadow (`shadow.rs`) of the
-/// fuzz crate's manifest and lock inside `target_dir`, so the user's files
-/// are never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
-/// makes cargo look `libc` up in the registry index for the harness.
+/// Builds `targets` of the fuzz project in `fuzz_dir`, with the versions of
+/// the lock file `lock`, against the harness in `harness_dir` (written by
+/// [`StandIn::write`]; keep it in one place across runs so cargo rebuilds
+/// nothing) into `target_dir`; returns the binaries, in `targets`' order (a
+/// target that does not compile does not keep the others from being
+/// built). The build runs on a shadow (`shadow.rs`) of the fuzz crate's
+/// manifest and lock inside `target_dir`, so the user's files are never
+/// written. A lock without `libc` (libfuzzer-sys before 0.4.4) makes cargo
+/// look `libc` up in the registry index for the harness.
 pub fn build_patched(
     stand_in: &StandIn,
     fuzz_dir: &Path,
+    lock: &Path,
     harness_dir: &Path,
     targets: &[BuildTarget<'_>],
     target_dir: &Path,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
-    let lock = existing_lock(fuzz_dir)?;
-    let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
-    let locked = registry_versions(&text, stand_in.package).join(", ");
+    let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
+    let engine = stand_in.locked(lock)?;
     let unused = |harness| BuildError::PatchNotUsed {
         package: stand_in.package,
         harness,
-        locked: locked.clone(),
-        lock: lock.clone(),
+        locked: engine.version.clone(),
+        lock: lock.to_path_buf(),
     };
     let shadow = shadow::prepare(
         &fuzz_dir.join("Cargo.toml"),
-        &lock,
+        Some(lock),
         &target_dir.join("cargo-reduce-shadow"),
     )?;
     let mut patches = vec![
         "--config".to_string(),
-        patch_config(stand_in.package, harness_dir),
+        engine_patch(stand_in.package, &engine, harness_dir),
     ];
-    let instrumented = instrument::prepare(
-        &text,
-        &shadow.manifest,
-        &patches,
-        target_dir.parent().unwrap_or(target_dir),
-    )?;
+    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded.
+    let instrumented = match engine.arbitrary.as_deref() {
+        Some(v) if !v.starts_with("1.") => None,
+        _ => instrument::prepare(
+            &text,
+            &shadow.manifest,
+            &patches,
+            target_dir.parent().unwrap_or(target_dir),
+        )?,
+    };
     let mut base_flags = String::new();
     if let Some(instrumented) = &instrumented {
         patches.extend([
@@ -229,6 +236,20 @@ fn patch_config(package: &str, dir: &Path) -> String {
     format!("patch.crates-io.{package}.path={}", toml_string(dir))
 }
 
+/// The `--config` value that patches the engine crate where the lock takes
+/// it from (crates.io, or a git repository: `patch."<url>"`, which covers
+/// every branch, tag and rev of it) with the stand-in in `dir`.
+fn engine_patch(package: &str, engine: &Locked, dir: &Path) -> String {
+    match &engine.git {
+        Some(url) => format!(
+            "patch.{}.{package}.path={}",
+            toml_string(Path::new(url)),
+            toml_string(dir)
+        ),
+        None => patch_config(package, dir),
+    }
+}
+
 /// `path` as a TOML basic string.
 fn toml_string(path: &Path) -> String {
     let text = path.to_string_lossy();
@@ -263,29 +284,45 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// Builds `targets` of `project` against `stand_in`; returns their
 /// binaries. The stand-in and the build live under the project's target
 /// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
-/// neither invalidates the other and rebuilds are incremental.
+/// neither invalidates the other and rebuilds are incremental. A project
+/// whose lock does not hold the engine (or that has none) gets one
+/// resolved for the run; `note` is told so in one line.
 pub fn build_workers(
     stand_in: &StandIn,
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
+    note: &dyn Fn(&str),
 ) -> Result<Vec<Target>, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
-    let version = stand_in.locked_version(&project.fuzz_dir)?;
-    if !(stand_in.supports)(&version) {
+    let manifest = project.fuzz_dir.join("Cargo.toml");
+    let lock = resolve::lock(
+        stand_in.package,
+        &manifest,
+        &project.lock_file,
+        &root.join("build/cargo-reduce-resolved"),
+    )?;
+    if let Some(line) = &lock.resolved {
+        note(line);
+    }
+    let locked = stand_in.locked(&lock.path)?;
+    if !(stand_in.supports)(&locked.version) {
         return Err(WorkerBuildError::Unsupported {
-            lock: project.lock_file.clone(),
+            lock: lock.path,
+            manifest,
             package: stand_in.package,
             supported: stand_in.versions,
-            version,
+            suggest: stand_in.suggest,
+            version: locked.version,
         });
     }
-    let harness = root.join(format!("{}-{version}", stand_in.package));
-    stand_in.write(&harness, &version)?;
+    let harness = root.join(format!("{}-{}", stand_in.package, locked.version));
+    stand_in.write(&harness, &locked)?;
     Ok(build_patched(
         stand_in,
         &project.fuzz_dir,
+        &lock.path,
         &harness,
         targets,
         &root.join("build"),
@@ -319,6 +356,28 @@ mod tests {
         let ours = ENGINE.replace(' ', "\x1f");
         assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
         assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
+    }
+
+    #[test]
+    fn a_git_engine_is_patched_by_its_repository() {
+        let engine = |git: Option<&str>| Locked {
+            version: "0.4.7".into(),
+            git: git.map(String::from),
+            arbitrary: None,
+        };
+        let dir = Path::new("/h");
+        assert_eq!(
+            engine_patch("libfuzzer-sys", &engine(None), dir),
+            "patch.crates-io.libfuzzer-sys.path=\"/h\""
+        );
+        assert_eq!(
+            engine_patch(
+                "libfuzzer-sys",
+                &engine(Some("https://github.com/rust-fuzz/libfuzzer-sys")),
+                dir
+            ),
+            "patch.\"https://github.com/rust-fuzz/libfuzzer-sys\".libfuzzer-sys.path=\"/h\""
+        );
     }
 
     #[test]

@@ -31,10 +31,11 @@ pub struct Shadow {
 }
 
 /// Writes the shadow of the package whose manifest is `manifest` into
-/// `dir`: `dir/Cargo.toml` and a copy of its workspace's `Cargo.lock`.
-/// Files whose content is unchanged are left alone, so cargo rebuilds
-/// nothing.
-pub fn prepare(manifest: &Path, lock: &Path, dir: &Path) -> Result<Shadow, BuildError> {
+/// `dir`: `dir/Cargo.toml` and a copy of `lock` (its workspace's
+/// `Cargo.lock`, or one resolved for it); without `lock`, the lock already
+/// in `dir` stays. Files whose content is unchanged are left alone, so
+/// cargo rebuilds nothing.
+pub fn prepare(manifest: &Path, lock: Option<&Path>, dir: &Path) -> Result<Shadow, BuildError> {
     let metadata = MetadataCommand::new()
         .manifest_path(manifest)
         .no_deps()
@@ -64,11 +65,13 @@ pub fn prepare(manifest: &Path, lock: &Path, dir: &Path) -> Result<Shadow, Build
     own_workspace(&mut doc);
     let shadow = dir.join("Cargo.toml");
     write_if_changed(&shadow, doc.to_string().as_bytes())?;
-    let lock_bytes = std::fs::read(lock).map_err(|source| BuildError::Io {
-        path: lock.to_path_buf(),
-        source,
-    })?;
-    write_if_changed(&dir.join("Cargo.lock"), &lock_bytes)?;
+    if let Some(lock) = lock {
+        let lock_bytes = std::fs::read(lock).map_err(|source| BuildError::Io {
+            path: lock.to_path_buf(),
+            source,
+        })?;
+        write_if_changed(&dir.join("Cargo.lock"), &lock_bytes)?;
+    }
     Ok(Shadow {
         manifest: shadow,
         root: metadata.workspace_root.into_std_path_buf(),
@@ -407,7 +410,7 @@ mod tests {
         let shadow_dir = root.join("shadow");
         let shadow = prepare(
             &root.join("fuzz/Cargo.toml"),
-            &root.join("Cargo.lock"),
+            Some(&root.join("Cargo.lock")),
             &shadow_dir,
         )
         .unwrap();

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::error::{io_error, BuildError};
-use super::lockfile::{existing_lock, non_registry_source, registry_versions};
+use super::lockfile::{dependency_version, packages};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
@@ -46,6 +46,9 @@ pub struct StandIn {
     pub files: &'static [(&'static str, &'static str)],
     /// The versions it implements, as users read them (`0.4.x`).
     pub versions: &'static str,
+    /// The requirement that picks a version it implements, for the hint on
+    /// one it does not (`0.4`).
+    pub suggest: &'static str,
     /// True for a locked version it implements.
     pub supports: fn(&str) -> bool,
     /// The engine's own build flags minus its instrumentation (cargo-fuzz's
@@ -56,24 +59,47 @@ pub struct StandIn {
     pub release: bool,
 }
 
+/// The engine crate as a lock holds it: what the stand-in is written out
+/// as, and which source it replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Locked {
+    /// Its version.
+    pub version: String,
+    /// The repository of a git source (`[patch."<url>"]`); `None` for
+    /// crates.io.
+    pub git: Option<String>,
+    /// The version of `arbitrary` it depends on: the stand-in re-exports
+    /// that one (`@ARBITRARY@`), so that the targets' `Arbitrary` impls
+    /// are for the trait it decodes with.
+    pub arbitrary: Option<String>,
+}
+
 impl StandIn {
-    /// The version of the crate (from crates.io) that `fuzz_dir`'s lock
-    /// file holds.
-    pub fn locked_version(&self, fuzz_dir: &Path) -> Result<String, BuildError> {
-        let lock = existing_lock(fuzz_dir)?;
-        let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
-        let mut versions = registry_versions(&text, self.package);
-        match versions.len() {
+    /// The crate as the lock file `lock` holds it, from crates.io or git.
+    pub fn locked(&self, lock: &Path) -> Result<Locked, BuildError> {
+        let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
+        let (mut found, elsewhere): (Vec<_>, Vec<_>) = packages(&text)
+            .into_iter()
+            .filter(|p| p.name == self.package)
+            .partition(|p| p.is_registry() || p.git_url().is_some());
+        match found.len() {
             0 => Err(BuildError::NotLocked {
-                elsewhere: non_registry_source(&text, self.package),
-                lock,
+                elsewhere: elsewhere.first().map(|_| "a path".to_string()),
+                lock: lock.to_path_buf(),
                 package: self.package,
             }),
-            1 => Ok(versions.remove(0)),
+            1 => {
+                let package = found.remove(0);
+                Ok(Locked {
+                    git: package.git_url().map(String::from),
+                    arbitrary: dependency_version(&text, &package, "arbitrary"),
+                    version: package.version,
+                })
+            }
             _ => Err(BuildError::SeveralVersions {
-                lock,
+                lock: lock.to_path_buf(),
                 package: self.package,
-                versions,
+                versions: found.into_iter().map(|p| p.version).collect(),
             }),
         }
     }
@@ -83,12 +109,18 @@ impl StandIn {
         self.files.iter().chain(SHARED_FILES)
     }
 
-    /// Writes the stand-in into `dir` as version `version`. Files whose
+    /// Writes the stand-in into `dir` as the `locked` crate. Files whose
     /// content is unchanged are left alone, so cargo does not rebuild.
-    pub fn write(&self, dir: &Path, version: &str) -> Result<(), BuildError> {
+    pub fn write(&self, dir: &Path, locked: &Locked) -> Result<(), BuildError> {
+        let arbitrary = locked
+            .arbitrary
+            .as_ref()
+            .map_or("*".to_string(), |v| format!("={v}"));
         for (name, content) in self.all_files() {
             let content = match *name {
-                "Cargo.toml" => content.replace("@VERSION@", version),
+                "Cargo.toml" => content
+                    .replace("@VERSION@", &locked.version)
+                    .replace("@ARBITRARY@", &arbitrary),
                 _ => content.to_string(),
             };
             let path = dir.join(name);
@@ -114,17 +146,26 @@ mod tests {
         let stand_in = StandIn {
             package: "engine",
             files: &[
-                ("Cargo.toml", "version = \"@VERSION@\""),
+                (
+                    "Cargo.toml",
+                    "version = \"@VERSION@\" arbitrary = \"@ARBITRARY@\"",
+                ),
                 ("src/lib.rs", ""),
             ],
             versions: "1.x",
+            suggest: "1",
             supports: |_| true,
             rustflags: "",
             release: true,
         };
-        stand_in.write(dir.path(), "1.2.3").unwrap();
+        let locked = Locked {
+            version: "1.2.3".into(),
+            git: None,
+            arbitrary: Some("0.4.7".into()),
+        };
+        stand_in.write(dir.path(), &locked).unwrap();
         let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
-        assert_eq!(manifest, "version = \"1.2.3\"");
+        assert_eq!(manifest, "version = \"1.2.3\" arbitrary = \"=0.4.7\"");
         assert!(dir.path().join("src/lib.rs").exists());
     }
 }

@@ -49,12 +49,13 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
             .collect();
         let lock = crate::fuzz::build::lock_file(&project.fuzz_dir).unwrap();
         let before = std::fs::read(&lock).unwrap();
-        let version = AFL.locked_version(&project.fuzz_dir).unwrap();
-        let harness = work_dir().join(format!("harness/afl-{version}"));
-        AFL.write(&harness, &version).unwrap();
+        let locked = AFL.locked(&lock).unwrap();
+        let harness = work_dir().join(format!("harness/afl-{}", locked.version));
+        AFL.write(&harness, &locked).unwrap();
         let built = build_patched(
             &AFL,
             &project.fuzz_dir,
+            &lock,
             &harness,
             &targets,
             &work_dir().join("target-afl"),

@@ -51,12 +51,13 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
         let fuzz_dir = fuzz_dir();
         let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
         let before = std::fs::read(&lock).unwrap();
-        let version = LIBFUZZER_SYS.locked_version(&fuzz_dir).unwrap();
-        let harness = work_dir().join(format!("harness/libfuzzer-sys-{version}"));
-        LIBFUZZER_SYS.write(&harness, &version).unwrap();
+        let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
+        let harness = work_dir().join(format!("harness/libfuzzer-sys-{}", locked.version));
+        LIBFUZZER_SYS.write(&harness, &locked).unwrap();
         let built = build_patched(
             &LIBFUZZER_SYS,
             &fuzz_dir,
+            &lock,
             &harness,
             &TARGETS
                 .iter()
@@ -412,17 +413,23 @@ fn unused_patch_is_an_error_naming_both_versions() {
     let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let harness = work_dir().join("harness/wrong-version");
-    LIBFUZZER_SYS.write(&harness, "0.4.0").unwrap();
+    let locked = LIBFUZZER_SYS.locked(&lock).unwrap().version;
+    let wrong = crate::fuzz::build::standin::Locked {
+        version: "0.4.0".into(),
+        git: None,
+        arbitrary: None,
+    };
+    LIBFUZZER_SYS.write(&harness, &wrong).unwrap();
     let err = build_patched(
         &LIBFUZZER_SYS,
         &fuzz_dir,
+        &lock,
         &harness,
         &[BuildTarget::from("trivial")],
         &work_dir().join("target-wrong"),
         &std::sync::atomic::AtomicBool::new(false),
     )
     .expect_err("the patch cannot be used");
-    let locked = LIBFUZZER_SYS.locked_version(&fuzz_dir).unwrap();
     let message = err.to_string();
     assert!(matches!(err, BuildError::PatchNotUsed { .. }), "{message}");
     assert!(

@@ -64,6 +64,7 @@ pub(in crate::job) fn build(
             project,
             &build_targets,
             &settings.interrupt,
+            &|message| events.emit(&Message::Warning { message }),
         )
         .map_err(|e| build_error(e, &project.package))?;
         events.emit(&Message::BuildFinished {
@@ -93,6 +94,10 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
         WorkerBuildError::Build(BuildError::Interrupted) => {
             Error::new(Exit::Interrupted, BuildError::Interrupted.to_string())
         }
+        WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => Error::new(
+            Exit::ResolveFailed,
+            format!("cannot build fuzz crate `{package}`: {e}"),
+        ),
         e => Error::new(
             Exit::BuildFailed,
             format!("cannot build fuzz crate `{package}`: {e}"),

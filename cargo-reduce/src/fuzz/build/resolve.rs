@@ -1,0 +1,152 @@
+//! A lock for a fuzz crate that has none, or whose workspace's lock does
+//! not hold it: most libraries commit no `Cargo.lock` for their fuzz crate,
+//! and `cargo fuzz build` resolves one. So does this, as cargo would (a
+//! `cargo metadata` that writes the lock, offline first, from the
+//! registry when the local cache lacks a crate), on a shadow
+//! (`shadow.rs`) of its own, so that the user's folder is never written.
+//! The resolved lock is kept there and seeds the next run's resolution, so
+//! versions stay put from run to run, as with a committed lock.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use super::error::{io_error, BuildError};
+use super::lockfile::packages;
+use super::shadow;
+
+/// The lock file a build takes its versions from.
+#[derive(Debug)]
+pub struct Lock {
+    /// Its path: the user's, or one resolved for this run.
+    pub path: PathBuf,
+    /// When resolved: the one line that says so.
+    pub resolved: Option<String>,
+}
+
+/// The lock of the fuzz crate whose manifest is `manifest`: the user's
+/// `user_lock` when it locks `package`; else one resolved in `dir`
+/// (seeded with the user's lock when there is one).
+pub fn lock(
+    package: &str,
+    manifest: &Path,
+    user_lock: &Path,
+    dir: &Path,
+) -> Result<Lock, BuildError> {
+    let exists = user_lock.is_file();
+    if exists {
+        let text = std::fs::read_to_string(user_lock).map_err(io_error(user_lock))?;
+        if packages(&text).iter().any(|p| p.name == package) {
+            return Ok(Lock {
+                path: user_lock.to_path_buf(),
+                resolved: None,
+            });
+        }
+    }
+    let shadow = shadow::prepare(manifest, exists.then_some(user_lock), dir)?;
+    resolve(&shadow.manifest, manifest)?;
+    let resolved = if exists {
+        format!(
+            "{} does not lock {package}: resolved the fuzz crate's dependencies for this run (yours is unchanged)",
+            user_lock.display()
+        )
+    } else {
+        format!(
+            "no Cargo.lock in {}: resolved one for this run (your folder is unchanged)",
+            user_lock.parent().unwrap_or(Path::new(".")).display()
+        )
+    };
+    Ok(Lock {
+        path: dir.join("Cargo.lock"),
+        resolved: Some(resolved),
+    })
+}
+
+/// Resolves the dependencies of the shadow manifest `shadow` into its
+/// `Cargo.lock`: offline first, then from the registry.
+fn resolve(shadow: &Path, manifest: &Path) -> Result<(), BuildError> {
+    let metadata = |offline: bool| {
+        let mut command = Command::new("cargo");
+        command
+            .args(["metadata", "--format-version", "1", "--manifest-path"])
+            .arg(shadow)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if offline {
+            command.arg("--offline");
+        }
+        command.output().map_err(|source| BuildError::Spawn {
+            command: format!("cargo metadata --manifest-path {}", shadow.display()),
+            source,
+        })
+    };
+    if metadata(true)?.status.success() {
+        return Ok(());
+    }
+    let online = metadata(false)?;
+    if online.status.success() {
+        return Ok(());
+    }
+    Err(BuildError::Resolve {
+        manifest: manifest.to_path_buf(),
+        reason: cargo_error(&String::from_utf8_lossy(&online.stderr)),
+    })
+}
+
+/// cargo's error, on one line: its `error:` line and the causes after it.
+fn cargo_error(stderr: &str) -> String {
+    let from_error = stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("error"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "Caused by:");
+    let text = from_error.collect::<Vec<_>>().join(" ");
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    match text.char_indices().nth(400) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_errors_are_one_line() {
+        let stderr = "    Updating crates.io index\nerror: failed to select a version for the requirement `libfuzzer-sys = \"=0.4.999\"`\ncandidate versions found which didn't match: 0.4.13\n\nCaused by:\n  nothing\n";
+        assert_eq!(
+            cargo_error(stderr),
+            "failed to select a version for the requirement `libfuzzer-sys = \"=0.4.999\"` candidate versions found which didn't match: 0.4.13 nothing"
+        );
+    }
+
+    /// A crate with no lock: one is resolved beside the shadow, the
+    /// crate's folder gets none, and a second run keeps its versions.
+    #[test]
+    fn a_crate_without_a_lock_gets_one_apart() {
+        let tmp = tempfile::tempdir().unwrap();
+        let krate = tmp.path().join("fuzz");
+        std::fs::create_dir_all(krate.join("src")).unwrap();
+        std::fs::write(
+            krate.join("Cargo.toml"),
+            "[package]\nname = \"f\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nlocal = { path = \"local\" }\n\n[workspace]\n",
+        )
+        .unwrap();
+        std::fs::write(krate.join("src/lib.rs"), "").unwrap();
+        std::fs::create_dir_all(krate.join("local/src")).unwrap();
+        std::fs::write(
+            krate.join("local/Cargo.toml"),
+            "[package]\nname = \"local\"\nversion = \"0.3.0\"\nedition = \"2021\"\n",
+        )
+        .unwrap();
+        std::fs::write(krate.join("local/src/lib.rs"), "").unwrap();
+        let dir = tmp.path().join("resolved");
+        let user_lock = krate.join("Cargo.lock");
+        let lock = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &dir).unwrap();
+        assert_eq!(lock.path, dir.join("Cargo.lock"));
+        assert!(lock.resolved.unwrap().starts_with("no Cargo.lock in "));
+        let text = std::fs::read_to_string(&lock.path).unwrap();
+        assert!(packages(&text).iter().any(|p| p.name == "local"), "{text}");
+        assert!(!user_lock.exists(), "the user's folder is not written");
+    }
+}

@@ -1,11 +1,18 @@
 //! A lock for a fuzz crate that has none, or whose workspace's lock does
 //! not hold it: most libraries commit no `Cargo.lock` for their fuzz crate,
 //! and `cargo fuzz build` resolves one. So does this, as cargo would (a
-//! `cargo metadata` that writes the lock, offline first, from the
-//! registry when the local cache lacks a crate), on a shadow
-//! (`shadow.rs`) of its own, so that the user's folder is never written.
-//! The resolved lock is kept there and seeds the next run's resolution, so
-//! versions stay put from run to run, as with a committed lock.
+//! `cargo metadata` that writes the lock), on a shadow (`shadow.rs`) of
+//! its own, so that the user's folder is never written. The resolved lock
+//! is kept there and seeds the next run's resolution, so versions stay put
+//! from run to run, as with a committed lock, and only the first run needs
+//! the network.
+//!
+//! Online first, as `cargo fuzz build` resolves (the artifact was most
+//! likely found with what the registry and the git repositories held);
+//! offline only when that fails (no network): cargo's offline resolution
+//! takes the newest *downloaded* versions and the last *fetched* commit of
+//! a git dependency, which may decode typed inputs differently (arbitrary
+//! 1.x minor releases do) or run other code.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -24,13 +31,15 @@ pub struct Lock {
 }
 
 /// The lock of the fuzz crate whose manifest is `manifest`: the user's
-/// `user_lock` when it locks `package`; else one resolved in `dir`
-/// (seeded with the user's lock when there is one).
+/// `user_lock` when it locks `package`; else one resolved in a directory
+/// of that crate's own under `parent` (seeded with the user's lock when
+/// there is one, else with the last run's), so no other crate's versions
+/// leak into it.
 pub fn lock(
     package: &str,
     manifest: &Path,
     user_lock: &Path,
-    dir: &Path,
+    parent: &Path,
 ) -> Result<Lock, BuildError> {
     let exists = user_lock.is_file();
     if exists {
@@ -42,7 +51,10 @@ pub fn lock(
             });
         }
     }
-    let shadow = shadow::prepare(manifest, exists.then_some(user_lock), dir)?;
+    let absolute = std::fs::canonicalize(manifest).unwrap_or_else(|_| manifest.to_path_buf());
+    let key = xxhash_rust::xxh3::xxh3_64(absolute.as_os_str().as_encoded_bytes());
+    let dir = parent.join(format!("{key:016x}"));
+    let shadow = shadow::prepare(manifest, exists.then_some(user_lock), &dir)?;
     resolve(&shadow.manifest, manifest)?;
     let resolved = if exists {
         format!(
@@ -62,7 +74,8 @@ pub fn lock(
 }
 
 /// Resolves the dependencies of the shadow manifest `shadow` into its
-/// `Cargo.lock`: offline first, then from the registry.
+/// `Cargo.lock`: online, else offline; cargo's online error if neither
+/// works.
 fn resolve(shadow: &Path, manifest: &Path) -> Result<(), BuildError> {
     let metadata = |offline: bool| {
         let mut command = Command::new("cargo");
@@ -79,11 +92,8 @@ fn resolve(shadow: &Path, manifest: &Path) -> Result<(), BuildError> {
             source,
         })
     };
-    if metadata(true)?.status.success() {
-        return Ok(());
-    }
     let online = metadata(false)?;
-    if online.status.success() {
+    if online.status.success() || metadata(true)?.status.success() {
         return Ok(());
     }
     Err(BuildError::Resolve {
@@ -120,8 +130,8 @@ mod tests {
         );
     }
 
-    /// A crate with no lock: one is resolved beside the shadow, the
-    /// crate's folder gets none, and a second run keeps its versions.
+    /// A crate with no lock: one is resolved apart, the crate's folder gets
+    /// none, and a second run finds the same one.
     #[test]
     fn a_crate_without_a_lock_gets_one_apart() {
         let tmp = tempfile::tempdir().unwrap();
@@ -140,13 +150,16 @@ mod tests {
         )
         .unwrap();
         std::fs::write(krate.join("local/src/lib.rs"), "").unwrap();
-        let dir = tmp.path().join("resolved");
+        let parent = tmp.path().join("resolved");
         let user_lock = krate.join("Cargo.lock");
-        let lock = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &dir).unwrap();
-        assert_eq!(lock.path, dir.join("Cargo.lock"));
+        let lock = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
+        assert!(lock.path.starts_with(&parent));
         assert!(lock.resolved.unwrap().starts_with("no Cargo.lock in "));
         let text = std::fs::read_to_string(&lock.path).unwrap();
         assert!(packages(&text).iter().any(|p| p.name == "local"), "{text}");
         assert!(!user_lock.exists(), "the user's folder is not written");
+        let again = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
+        assert_eq!(again.path, lock.path);
+        assert_eq!(std::fs::read_to_string(&again.path).unwrap(), text);
     }
 }

@@ -22,6 +22,7 @@ pub use error::{BuildError, WorkerBuildError};
 pub use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
+use crate::fuzz::sanitizer::{AsanToolchain, ASAN_BUILD_DIR, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use lockfile::{existing_lock, registry_versions};
@@ -84,6 +85,28 @@ pub fn build_patched(
     target_dir: &Path,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
+    build_patched_with(
+        stand_in,
+        fuzz_dir,
+        harness_dir,
+        targets,
+        target_dir,
+        None,
+        interrupt,
+    )
+}
+
+/// [`build_patched`], with AddressSanitizer when `asan` names the nightly
+/// toolchain to build with (`crate::fuzz::sanitizer`).
+pub fn build_patched_with(
+    stand_in: &StandIn,
+    fuzz_dir: &Path,
+    harness_dir: &Path,
+    targets: &[BuildTarget<'_>],
+    target_dir: &Path,
+    asan: Option<&AsanToolchain>,
+    interrupt: &AtomicBool,
+) -> Result<Vec<Target>, BuildError> {
     let lock = existing_lock(fuzz_dir)?;
     let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
     let locked = registry_versions(&text, stand_in.package).join(", ");
@@ -116,6 +139,10 @@ pub fn build_patched(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
+    if asan.is_some() {
+        base_flags.push(' ');
+        base_flags.push_str(ASAN_RUSTFLAGS);
+    }
     let host = host_triple(fuzz_dir)?;
     let mut features: Vec<&str> = targets
         .iter()
@@ -141,6 +168,9 @@ pub fn build_patched(
                     &shadow.root,
                 ),
             );
+        if let Some(asan) = asan {
+            asan.apply(&mut command);
+        }
         if stand_in.release {
             command.arg("--release");
         }
@@ -264,10 +294,12 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// binaries. The stand-in and the build live under the project's target
 /// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
 /// neither invalidates the other and rebuilds are incremental.
+/// With `asan`, the AddressSanitizer build, in `cargo-reduce/build-asan/`.
 pub fn build_workers(
     stand_in: &StandIn,
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
+    asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
@@ -283,12 +315,18 @@ pub fn build_workers(
     }
     let harness = root.join(format!("{}-{version}", stand_in.package));
     stand_in.write(&harness, &version)?;
-    Ok(build_patched(
+    let build_dir = if asan.is_some() {
+        ASAN_BUILD_DIR
+    } else {
+        "build"
+    };
+    Ok(build_patched_with(
         stand_in,
         &project.fuzz_dir,
         &harness,
         targets,
-        &root.join("build"),
+        &root.join(build_dir),
+        asan,
         interrupt,
     )?)
 }

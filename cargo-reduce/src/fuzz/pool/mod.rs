@@ -13,6 +13,7 @@
 //! worker and the round goes on. All workers are killed on drop.
 
 mod affinity;
+mod asan_report;
 #[cfg(test)]
 mod afl_tests;
 mod call_path;
@@ -34,6 +35,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 pub use error::PoolError;
+pub use asan_report::AsanBug;
 pub use failure::{normalize_message, split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;

@@ -167,7 +167,7 @@ pub fn run(
             })
         })
         .collect();
-    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let binaries = fuzz::build(&projects, &work, None, settings, events)?;
     let options = request
         .fuzz
         .pool_options(fuzz::workers(settings.jobs, events));

@@ -54,7 +54,7 @@ pub fn replay_files(
         artifact: Artifact::plain(files.first().cloned().unwrap_or_default(), 0),
         done: false,
     }];
-    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let binaries = fuzz::build(&projects, &work, None, settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
     let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
         Error::new(

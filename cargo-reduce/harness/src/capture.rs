@@ -44,7 +44,7 @@ pub fn install(area: *mut u8) {
     };
     AREA.store(area, Ordering::Release);
     trace::init();
-    crate::sanitizer::install();
+    crate::sanitizer::install(note_sanitizer_report);
     set_hook(None);
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
@@ -136,8 +136,7 @@ fn forget_caught_panic() {
 
 /// Notes AddressSanitizer's `report` of the running test, which is about
 /// to die of it (a panic the target caught under `fuzz_nohook!` gives way).
-#[cfg_attr(not(cargo_reduce_asan), allow(dead_code))]
-pub(crate) fn note_sanitizer_report(report: &[u8]) {
+fn note_sanitizer_report(report: &[u8]) {
     forget_caught_panic();
     note(NOTE_SANITIZER, 0, report);
 }

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use crate::engine::{DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::project::Search;
+use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::Settings;
 
 /// How messages are printed (cargo's `--message-format`).

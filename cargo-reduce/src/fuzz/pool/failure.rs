@@ -6,7 +6,7 @@ use std::fmt;
 
 use rustix::process::Signal;
 
-use super::asan_report::AsanBug;
+use super::asan_bug::AsanBug;
 use super::call_path::Symbolizer;
 use super::protocol::split_panic_text;
 

@@ -13,9 +13,10 @@
 //! worker and the round goes on. All workers are killed on drop.
 
 mod affinity;
-mod asan_report;
 #[cfg(test)]
 mod afl_tests;
+mod asan_bug;
+mod asan_report;
 mod call_path;
 mod crew;
 mod death;
@@ -34,8 +35,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+pub use asan_bug::AsanBug;
 pub use error::PoolError;
-pub use asan_report::AsanBug;
 pub use failure::{normalize_message, split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;

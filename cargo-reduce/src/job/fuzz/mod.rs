@@ -26,10 +26,10 @@ use crate::error::{Error, Exit};
 use crate::fuzz::minimize::Effort;
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
-use crate::fuzz::sanitizer::{self, Sanitizer};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
+use crate::fuzz::sanitizer::{self, Sanitizer};
 use crate::job::group::Role;
 use crate::syntax::Strategy;
 
@@ -243,7 +243,9 @@ pub fn run(
     }
     super::check_temp_dir()?;
     let asan = sanitize::toolchain(request.sanitizer)?;
-    let only_asan = asan.as_ref().filter(|_| request.sanitizer == Sanitizer::Address);
+    let only_asan = asan
+        .as_ref()
+        .filter(|_| request.sanitizer == Sanitizer::Address);
     let binaries = build(&projects, &work, only_asan, settings, events)?;
     let asan_binaries;
     let options = request.pool_options(workers(settings.jobs, events));
@@ -271,11 +273,22 @@ pub fn run(
     let hint = sanitizer::hint(request.sanitizer, asan.is_some());
     let mut probed = sanitize::probe(&work, &item_binaries, &pools, hint);
     let retry = sanitize::candidates(&probed);
-    let auto = asan.as_ref().filter(|_| request.sanitizer == Sanitizer::Auto);
+    let auto = asan
+        .as_ref()
+        .filter(|_| request.sanitizer == Sanitizer::Auto);
     if let Some(toolchain) = auto.filter(|_| !retry.is_empty()) {
-        asan_binaries = sanitize::build_asan(&projects, &work, &retry, toolchain, settings, events)?;
+        asan_binaries =
+            sanitize::build_asan(&projects, &work, &retry, toolchain, settings, events)?;
         let (binaries, pools) = (&mut item_binaries, &mut pools);
-        sanitize::retry(&work, &retry, &asan_binaries, binaries, pools, &mut probed, &options)?;
+        sanitize::retry(
+            &work,
+            &retry,
+            &asan_binaries,
+            binaries,
+            pools,
+            &mut probed,
+            &options,
+        )?;
     }
     let interrupted = || settings.interrupt.load(Ordering::SeqCst);
     // Named inputs are each reduced; found ones are replayed and grouped

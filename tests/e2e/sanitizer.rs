@@ -88,7 +88,12 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     }
     for (target, _) in BUGS {
         for artifact in artifacts(&crate_dir, target) {
-            if artifact.file_name().unwrap().to_string_lossy().starts_with("crash-") {
+            if artifact
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("crash-")
+            {
                 let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
                 assert!(reduced.len() <= 6, "{}: {reduced:?}", artifact.display());
             }
@@ -121,7 +126,10 @@ fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
         .expect("artifact-reproduced");
     let failure = reproduced["failure"].as_str().unwrap();
     assert!(failure.starts_with(BUGS[1].1), "{failure}");
-    assert!(failure.contains("(in <dangling::Machine>::store ← "), "{failure}");
+    assert!(
+        failure.contains("(in <dangling::Machine>::store ← "),
+        "{failure}"
+    );
     assert!(minimized_path(&artifact).exists());
 }
 
@@ -142,4 +150,38 @@ fn without_a_sanitizer_the_message_says_one_may_be_needed() {
     assert!(line.contains("does not reproduce"), "{line}");
     assert!(line.contains("may need a sanitizer"), "{line}");
     assert!(!minimized_path(&artifact).exists());
+}
+
+/// `ci --sanitizer address` replays on the ASan build: the artifacts are
+/// new failures there, with their bug type; uninstrumented they pass.
+#[test]
+fn ci_replays_on_the_asan_build_with_sanitizer_address() {
+    if !nightly("ci_replays_on_the_asan_build_with_sanitizer_address") {
+        return;
+    }
+    let (dir, crate_dir) = demo();
+    let ci = |sanitizer: &str| {
+        let report = dir.path().join(format!("report-{sanitizer}.json"));
+        let run = cargo_reduce(&[
+            "reduce",
+            "ci",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--cache-dir",
+            dir.path().join("ci-cache").to_str().unwrap(),
+            "--target",
+            "overflow",
+            "--sanitizer",
+            sanitizer,
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        (run, std::fs::read_to_string(&report).unwrap_or_default())
+    };
+    let (run, report) = ci("address");
+    run.expect_code(11);
+    assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
+    let (run, report) = ci("none");
+    run.expect_code(0);
+    assert!(!report.contains("heap-buffer-overflow"), "{report}");
 }

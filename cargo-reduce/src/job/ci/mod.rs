@@ -28,6 +28,7 @@ use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
+use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
 use classify::Ledgered;
 use inputs::{Input, Shard};
@@ -167,7 +168,8 @@ pub fn run(
             })
         })
         .collect();
-    let binaries = fuzz::build(&projects, &work, None, settings, events)?;
+    let asan = asan_only(request.fuzz.sanitizer)?;
+    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
     let options = request
         .fuzz
         .pool_options(fuzz::workers(settings.jobs, events));
@@ -472,5 +474,14 @@ pub fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
         Exit::KnownFailures
     } else {
         Exit::Success
+    }
+}
+
+/// The ASan toolchain when `--sanitizer address` asks for it: `ci` replays
+/// on the uninstrumented build otherwise (see `fuzz::sanitize`).
+fn asan_only(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
+    match choice {
+        Sanitizer::Address => fuzz::asan_toolchain(choice),
+        Sanitizer::Auto | Sanitizer::None => Ok(None),
     }
 }

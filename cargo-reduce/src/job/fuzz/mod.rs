@@ -14,6 +14,7 @@ mod sanitize;
 use artifact::artifact_error;
 pub(super) use artifact::{named, reduce_one};
 pub(super) use build::build;
+pub(super) use sanitize::toolchain as asan_toolchain;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

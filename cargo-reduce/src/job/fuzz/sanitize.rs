@@ -3,6 +3,8 @@
 //! `auto`, those that do not fail alike in the uninstrumented build are
 //! tried again on the AddressSanitizer build (nightly), and the ones that
 //! fail there are reduced there. With `address`, only that build is made.
+//! (`ci` replays its inputs on the ASan build with `address` only: an
+//! input that passes is the common case there, not a hint.)
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,7 +23,7 @@ pub(super) type Probed = Vec<Option<Result<Failure, Error>>>;
 
 /// The toolchain for `--sanitizer`: `None` for `none`, or when `auto`
 /// finds no nightly; an error for `address` without one.
-pub(super) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
+pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
     if choice == Sanitizer::None {
         return Ok(None);
     }

@@ -185,3 +185,49 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     run.expect_code(0);
     assert!(!report.contains("heap-buffer-overflow"), "{report}");
 }
+
+/// An afl.rs target gets the same ASan build (as `AFL_USE_ASAN` makes
+/// it): a planted use-after-free input reproduces and keeps its bug.
+#[test]
+fn an_afl_target_reproduces_on_the_asan_build() {
+    if !nightly("an_afl_target_reproduces_on_the_asan_build") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("afl-asan");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/afl-asan"),
+        &crate_dir,
+    );
+    let input = dir.path().join("crash-planted");
+    let program = [&b"ab".repeat(40)[..], b"f0", &b"cd".repeat(40), b"w1"].concat();
+    std::fs::write(&input, program).unwrap();
+    let reduce = |sanitizer: &str| {
+        cargo_reduce(&[
+            "reduce",
+            input.to_str().unwrap(),
+            "--target",
+            "dangling",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+            "--message-format",
+            "json",
+        ])
+    };
+    reduce("none").expect_code(5);
+    let run = reduce("address");
+    run.expect_code(0);
+    let finished = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("reduction-finished");
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("heap-use-after-free WRITE 1 at src/bin/dangling.rs:33:"),
+        "{failure}"
+    );
+    assert_eq!(finished["reduced_bytes"], 4);
+}

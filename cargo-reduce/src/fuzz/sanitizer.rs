@@ -108,8 +108,8 @@ fn is_nightly(toolchain: Option<&str>) -> bool {
 /// the ASan build was tried.
 pub fn hint(choice: Sanitizer, nightly: bool) -> &'static str {
     match (choice, nightly) {
-        (Sanitizer::None, _) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer): try --sanitizer auto",
-        (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer), which needs a nightly toolchain: `rustup toolchain install nightly`",
+        (Sanitizer::None, _) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer, afl.rs with `AFL_USE_ASAN`): try --sanitizer auto",
+        (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer), whose build needs a nightly toolchain: `rustup toolchain install nightly`",
         (_, true) => " (nor on the AddressSanitizer build)",
     }
 }

@@ -17,6 +17,8 @@ mod affinity;
 mod afl_tests;
 mod asan_bug;
 mod asan_report;
+#[cfg(test)]
+mod asan_tests;
 mod call_path;
 mod crew;
 mod death;

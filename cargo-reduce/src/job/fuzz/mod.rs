@@ -30,7 +30,7 @@ use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
-use crate::fuzz::sanitizer::{self, Sanitizer};
+use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::job::group::Role;
 use crate::syntax::Strategy;
 
@@ -243,11 +243,19 @@ pub fn run(
         return Ok(summary);
     }
     super::check_temp_dir()?;
-    let asan = sanitize::toolchain(request.sanitizer)?;
-    let only_asan = asan
-        .as_ref()
-        .filter(|_| request.sanitizer == Sanitizer::Address);
-    let binaries = build(&projects, &work, only_asan, settings, events)?;
+    let choice = request.sanitizer;
+    let only_asan = match choice {
+        Sanitizer::Address => sanitize::toolchain(choice)?,
+        Sanitizer::Auto | Sanitizer::None => None,
+    };
+    // Under `auto`, nightly is looked for only when an input needs it.
+    let found = std::cell::OnceCell::new();
+    let asan = || match choice {
+        Sanitizer::Address => only_asan.as_ref(),
+        Sanitizer::Auto => found.get_or_init(AsanToolchain::find).as_ref(),
+        Sanitizer::None => None,
+    };
+    let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
     let asan_binaries;
     let options = request.pool_options(workers(settings.jobs, events));
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
@@ -271,13 +279,11 @@ pub fn run(
             }
         }
     }
-    let hint = sanitizer::hint(request.sanitizer, asan.is_some());
-    let mut probed = sanitize::probe(&work, &item_binaries, &pools, hint);
+    let hint = || sanitizer::hint(choice, asan().is_some());
+    let mut probed = sanitize::probe(&work, &item_binaries, &pools, request, &hint);
     let retry = sanitize::candidates(&probed);
-    let auto = asan
-        .as_ref()
-        .filter(|_| request.sanitizer == Sanitizer::Auto);
-    if let Some(toolchain) = auto.filter(|_| !retry.is_empty()) {
+    let auto = (choice == Sanitizer::Auto && !retry.is_empty()).then(asan);
+    if let Some(toolchain) = auto.flatten() {
         asan_binaries =
             sanitize::build_asan(&projects, &work, &retry, toolchain, settings, events)?;
         let (binaries, pools) = (&mut item_binaries, &mut pools);
@@ -288,6 +294,7 @@ pub fn run(
             binaries,
             pools,
             &mut probed,
+            request,
             &options,
         )?;
     }

@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{artifact_error, build::Binaries, Work};
+use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::{artifact_error, build::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::minimize::{self, ArtifactError};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
@@ -42,20 +43,33 @@ pub(super) fn probe(
     work: &[Work],
     binaries: &[Option<&Path>],
     pools: &HashMap<&Path, WorkerPool>,
-    hint: &'static str,
+    request: &FuzzRequest,
+    hint: &dyn Fn() -> &'static str,
 ) -> Probed {
     work.iter()
         .zip(binaries)
         .map(|(item, binary)| {
             let binary = binary.filter(|_| !item.done && !item.is_timeout())?;
-            Some(reproduce(item, &pools[binary], hint))
+            Some(reproduce(item, &pools[binary], request, hint))
         })
         .collect()
 }
 
-/// Reproduces `item` in `pool`; a "does not reproduce" error says `hint`.
-fn reproduce(item: &Work, pool: &WorkerPool, hint: &'static str) -> Result<Failure, Error> {
+/// Reproduces `item` in `pool` under its own limits (an AFL++ input's
+/// `-m`, an `oom-*` artifact's); a "does not reproduce" error says
+/// `hint()` (asked only then: it may look for a toolchain).
+fn reproduce(
+    item: &Work,
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+    hint: &dyn Fn() -> &'static str,
+) -> Result<Failure, Error> {
     let path = &item.artifact.path;
+    let _limits = LimitsOverride::new(
+        pool,
+        special_timeout(&item.artifact, request),
+        special_memory_limit(&item.artifact, request),
+    );
     let bytes = std::fs::read(path).map_err(|e| {
         Error::new(
             Exit::BadInput,
@@ -65,7 +79,7 @@ fn reproduce(item: &Work, pool: &WorkerPool, hint: &'static str) -> Result<Failu
     minimize::reproduce(pool, path, &bytes, false).map_err(|e| {
         artifact_error(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
-                ArtifactError::DoesNotReproduce { path, hint }
+                ArtifactError::DoesNotReproduce { path, hint: hint() }
             }
             e => e,
         })
@@ -117,9 +131,10 @@ pub(super) fn retry<'b>(
     binaries: &mut [Option<&'b Path>],
     pools: &mut HashMap<&'b Path, WorkerPool>,
     probed: &mut Probed,
+    request: &FuzzRequest,
     options: &PoolOptions,
 ) -> Result<(), Error> {
-    let hint = sanitizer::hint(Sanitizer::Auto, true);
+    let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in items {
         let item = &work[i];
         let Some(Ok(binary)) = asan_binaries.get(&(item.project, item.target.clone())) else {
@@ -131,7 +146,7 @@ pub(super) fn retry<'b>(
             })?;
             pools.insert(binary, pool);
         }
-        let result = reproduce(item, &pools[binary.as_path()], hint);
+        let result = reproduce(item, &pools[binary.as_path()], request, &hint);
         if result.is_ok() {
             binaries[i] = Some(binary);
         }

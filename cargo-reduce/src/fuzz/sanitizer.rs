@@ -34,8 +34,8 @@ pub const ASAN_BUILD_DIR: &str = "build-asan";
 /// `ASAN_OPTIONS` for the workers, before the user's (which win):
 /// * `abort_on_error=1`: the test process dies of SIGABRT after the report,
 ///   which the stand-in has already copied into its note;
-/// * `handle_segv=0`, `handle_sigbus=0`: the stand-in's own handler keeps
-///   the stack-overflow tripwire (ASan would take the fault first);
+/// * `handle_segv=0`, `handle_sigbus=0`: faults are the stand-in's own
+///   handler's alone (the stack-overflow tripwire), as uninstrumented;
 /// * `allocator_may_return_null=1`: an allocation ASan's allocator refuses
 ///   fails as out-of-memory, as in the uninstrumented stand-in (libFuzzer's
 ///   `-malloc_limit_mb` is the stand-in's own check, before ASan's);

@@ -109,6 +109,11 @@ pub(super) fn build_asan(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
+    let message = format!(
+        "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build (`cargo fuzz`'s default)",
+        items.len()
+    );
+    events.emit(&Message::Warning { message: &message });
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
     match super::build(projects, &needed, Some(asan), settings, events) {
         Err(e) if e.exit == Exit::BuildFailed => {

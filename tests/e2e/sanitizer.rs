@@ -153,7 +153,8 @@ fn without_a_sanitizer_the_message_says_one_may_be_needed() {
 }
 
 /// `ci --sanitizer address` replays on the ASan build: the artifacts are
-/// new failures there, with their bug type; uninstrumented they pass.
+/// new failures there, with their bug type; so does `auto`, whose
+/// artifacts pass uninstrumented; with `none` they pass.
 #[test]
 fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     if !nightly("ci_replays_on_the_asan_build_with_sanitizer_address") {
@@ -178,9 +179,11 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
         ]);
         (run, std::fs::read_to_string(&report).unwrap_or_default())
     };
-    let (run, report) = ci("address");
-    run.expect_code(11);
-    assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
+    for sanitizer in ["address", "auto"] {
+        let (run, report) = ci(sanitizer);
+        run.expect_code(11);
+        assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
+    }
     let (run, report) = ci("none");
     run.expect_code(0);
     assert!(!report.contains("heap-buffer-overflow"), "{report}");

@@ -3,8 +3,7 @@
 //! `auto`, those that do not fail alike in the uninstrumented build are
 //! tried again on the AddressSanitizer build (nightly), and the ones that
 //! fail there are reduced there. With `address`, only that build is made.
-//! (`ci` replays its inputs on the ASan build with `address` only: an
-//! input that passes is the common case there, not a hint.)
+//! (`ci` decides per target, after its replay: `job::ci::asan`.)
 
 use std::collections::HashMap;
 use std::path::Path;

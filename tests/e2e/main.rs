@@ -14,5 +14,6 @@ mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;
 mod fuzz_sources;
+mod sanitizer;
 mod signatures;
 mod util;

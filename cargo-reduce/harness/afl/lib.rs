@@ -21,6 +21,7 @@ mod capture;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
+mod sanitizer;
 mod stack;
 mod trace;
 mod worker;

@@ -19,7 +19,7 @@
 
 use crate::protocol::{
     panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
-    NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
+    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::trace;
@@ -44,6 +44,7 @@ pub fn install(area: *mut u8) {
     };
     AREA.store(area, Ordering::Release);
     trace::init();
+    crate::sanitizer::install(note_sanitizer_report);
     set_hook(None);
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
@@ -131,6 +132,13 @@ fn forget_caught_panic() {
             Ordering::Relaxed,
         );
     }
+}
+
+/// Notes AddressSanitizer's `report` of the running test, which is about
+/// to die of it (a panic the target caught under `fuzz_nohook!` gives way).
+fn note_sanitizer_report(report: &[u8]) {
+    forget_caught_panic();
+    note(NOTE_SANITIZER, 0, report);
 }
 
 /// Makes each panic of a test replace the one before (for targets where

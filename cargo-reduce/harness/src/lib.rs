@@ -22,6 +22,7 @@ mod capture;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
+mod sanitizer;
 mod stack;
 mod trace;
 mod worker;

@@ -72,6 +72,8 @@ pub const NOTE_STACK_OVERFLOW: u32 = 2;
 pub const NOTE_MALLOC_LIMIT: u32 = 3;
 /// Note kind: the system allocator failed; `arg` is the requested size.
 pub const NOTE_ALLOC_FAILED: u32 = 4;
+/// Note kind: AddressSanitizer's report (the text, as it printed it).
+pub const NOTE_SANITIZER: u32 = 5;
 /// Note kind: a writer is filling in the text.
 pub const NOTE_BUSY: u32 = u32::MAX;
 

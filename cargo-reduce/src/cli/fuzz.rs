@@ -90,6 +90,7 @@ impl FuzzArgs {
             rss_limit_mb: self.failure.rss_limit_mb,
             slow_unit: self.slow_unit_secs,
             effort: self.effort,
+            sanitizer: self.failure.sanitizer,
         }
     }
 }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use crate::engine::{DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::project::Search;
+use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::Settings;
 
 /// How messages are printed (cargo's `--message-format`).
@@ -110,6 +111,11 @@ pub struct FailureOptions {
     /// 2048; for an AFL++ input, its instance's -m if it had one].
     #[arg(long, value_name = "MB")]
     pub rss_limit_mb: Option<u64>,
+    /// Which build reproduces an artifact: `auto` tries an
+    /// AddressSanitizer build (nightly) for one that does not fail
+    /// uninstrumented; `address` uses only that build; `none` never.
+    #[arg(long, value_enum, default_value_t, value_name = "WHICH")]
+    pub sanitizer: Sanitizer,
 }
 
 /// How to reduce: parallelism, budgets, and the ddmin variant.

@@ -10,3 +10,4 @@ pub mod minimize;
 pub mod oracle;
 pub mod pool;
 pub mod project;
+pub mod sanitizer;

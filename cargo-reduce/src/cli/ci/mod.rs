@@ -255,6 +255,7 @@ fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest
         timeout: failure.timeout,
         rss_limit_mb: failure.rss_limit_mb,
         effort: Effort::Default,
+        sanitizer: failure.sanitizer,
         ..FuzzRequest::default()
     }
 }

@@ -25,6 +25,7 @@ pub use error::{BuildError, WorkerBuildError};
 pub use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
+use crate::fuzz::sanitizer::{AsanToolchain, ASAN_BUILD_DIR, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use standin::{Locked, StandIn};
@@ -88,6 +89,31 @@ pub fn build_patched(
     target_dir: &Path,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
+    build_patched_with(
+        stand_in,
+        fuzz_dir,
+        lock,
+        harness_dir,
+        targets,
+        target_dir,
+        None,
+        interrupt,
+    )
+}
+
+/// [`build_patched`], with AddressSanitizer when `asan` names the nightly
+/// toolchain to build with (`crate::fuzz::sanitizer`).
+#[allow(clippy::too_many_arguments)]
+pub fn build_patched_with(
+    stand_in: &StandIn,
+    fuzz_dir: &Path,
+    lock: &Path,
+    harness_dir: &Path,
+    targets: &[BuildTarget<'_>],
+    target_dir: &Path,
+    asan: Option<&AsanToolchain>,
+    interrupt: &AtomicBool,
+) -> Result<Vec<Target>, BuildError> {
     let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
     let engine = stand_in.locked(lock)?;
     let unused = |harness| BuildError::PatchNotUsed {
@@ -123,6 +149,10 @@ pub fn build_patched(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
+    if asan.is_some() {
+        base_flags.push(' ');
+        base_flags.push_str(ASAN_RUSTFLAGS);
+    }
     let host = host_triple(fuzz_dir)?;
     let mut features: Vec<&str> = targets
         .iter()
@@ -148,6 +178,9 @@ pub fn build_patched(
                     &shadow.root,
                 ),
             );
+        if let Some(asan) = asan {
+            asan.apply(&mut command);
+        }
         if stand_in.release {
             command.arg("--release");
         }
@@ -286,11 +319,13 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
 /// neither invalidates the other and rebuilds are incremental. A project
 /// whose lock does not hold the engine (or that has none) gets one
-/// resolved for the run; `note` is told so in one line.
+/// resolved for the run; `note` is told so in one line. With `asan`, the
+/// AddressSanitizer build, in `cargo-reduce/build-asan/`.
 pub fn build_workers(
     stand_in: &StandIn,
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
+    asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
     note: &dyn Fn(&str),
 ) -> Result<Vec<Target>, WorkerBuildError> {
@@ -319,13 +354,19 @@ pub fn build_workers(
     }
     let harness = root.join(format!("{}-{}", stand_in.package, locked.version));
     stand_in.write(&harness, &locked)?;
-    Ok(build_patched(
+    let build_dir = if asan.is_some() {
+        ASAN_BUILD_DIR
+    } else {
+        "build"
+    };
+    Ok(build_patched_with(
         stand_in,
         &project.fuzz_dir,
         &lock.path,
         &harness,
         targets,
-        &root.join("build"),
+        &root.join(build_dir),
+        asan,
         interrupt,
     )?)
 }

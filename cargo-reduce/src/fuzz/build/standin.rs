@@ -10,7 +10,7 @@ use super::lockfile::{dependency_version, packages};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
-/// stack, and the protocol.
+/// stack, the sanitizer's report, and the protocol.
 pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -31,6 +31,10 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/stack.rs",
         include_str!("../../../harness/src/stack.rs"),
+    ),
+    (
+        "src/sanitizer.rs",
+        include_str!("../../../harness/src/sanitizer.rs"),
     ),
 ];
 

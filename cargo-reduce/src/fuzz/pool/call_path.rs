@@ -57,6 +57,39 @@ impl Symbolizer {
         path
     }
 
+    /// The binary it names addresses of.
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
+    /// The `file:line:column` of the innermost user frame of the stack
+    /// whose return addresses are `addresses` (a sanitizer report's
+    /// location), inlined calls included.
+    pub fn location(&mut self, addresses: &[u64]) -> Option<String> {
+        let binary = &self.binary;
+        let loader = self
+            .loader
+            .get_or_insert_with(|| addr2line::Loader::new(binary).ok())
+            .as_ref()?;
+        for &address in addresses {
+            let Ok(mut frames) = loader.find_frames(address.saturating_sub(1)) else {
+                continue;
+            };
+            while let Ok(Some(frame)) = frames.next() {
+                let name = frame.function.as_ref().and_then(|f| f.demangle().ok());
+                if name.is_some_and(|n| !is_runtime(without_hash(&n))) {
+                    let at = frame.location?;
+                    let (file, line) = (at.file?, at.line?);
+                    return Some(match at.column {
+                        Some(column) => format!("{file}:{line}:{column}"),
+                        None => format!("{file}:{line}"),
+                    });
+                }
+            }
+        }
+        None
+    }
+
     /// The function names at `address`, inlined ones first, from the debug
     /// information or else the symbol table.
     fn names_at(&mut self, address: u64) -> &[String] {
@@ -122,6 +155,10 @@ const RUNTIME_PREFIXES: &[&str] = &[
     "_Unwind_",
     "__libc_",
     "_start",
+    "__asan",
+    "__interceptor_",
+    "___interceptor_",
+    "__sanitizer",
 ];
 
 /// Function names that are glue, not the user's code: the C `main` and the

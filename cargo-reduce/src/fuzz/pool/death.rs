@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::call_path::Symbolizer;
 use super::failure::{signal_name, split_location, Failure, FailureKind};
 use super::protocol::{
-    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_STACK_OVERFLOW,
+    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW,
 };
 
 /// Why the parent killed a worker.
@@ -152,6 +152,7 @@ fn stack_overflow() -> Failure {
 fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Failure> {
     let failure = match note.kind {
         NOTE_PANIC => Failure::from_panic_text(&note.text, symbols),
+        NOTE_SANITIZER => super::asan_report::failure(&note.text, symbols),
         NOTE_STACK_OVERFLOW => stack_overflow(),
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,

@@ -6,6 +6,7 @@ use std::fmt;
 
 use rustix::process::Signal;
 
+use super::asan_bug::AsanBug;
 use super::call_path::Symbolizer;
 use super::protocol::split_panic_text;
 
@@ -25,6 +26,8 @@ pub enum FailureKind {
     Signal(i32),
     /// The target exited the process with this status.
     Exit(i32),
+    /// AddressSanitizer reported this bug (stand-ins built with ASan).
+    Sanitizer(AsanBug),
 }
 
 /// A failing test's outcome.
@@ -61,7 +64,8 @@ pub struct Signature {
 impl FailureKind {
     /// The kind as reports and the regression ledger write it: `panic`,
     /// `stack-overflow`, `out-of-memory`, `timeout`, `signal-<n>`,
-    /// `exit-<n>`; [`FailureKind::from_tag`] reads it back.
+    /// `exit-<n>`, `asan-<bug type>`; [`FailureKind::from_tag`] reads it
+    /// back.
     pub fn tag(self) -> String {
         match self {
             FailureKind::Panic => "panic".into(),
@@ -70,6 +74,7 @@ impl FailureKind {
             FailureKind::Timeout => "timeout".into(),
             FailureKind::Signal(n) => format!("signal-{n}"),
             FailureKind::Exit(n) => format!("exit-{n}"),
+            FailureKind::Sanitizer(bug) => format!("asan-{}", bug.name()),
         }
     }
 
@@ -83,7 +88,11 @@ impl FailureKind {
             "timeout" => Some(FailureKind::Timeout),
             _ => number("signal-")
                 .map(FailureKind::Signal)
-                .or_else(|| number("exit-").map(FailureKind::Exit)),
+                .or_else(|| number("exit-").map(FailureKind::Exit))
+                .or_else(|| {
+                    let bug = AsanBug::from_name(tag.strip_prefix("asan-")?)?;
+                    Some(FailureKind::Sanitizer(bug))
+                }),
         }
     }
 }
@@ -113,6 +122,15 @@ impl Failure {
 
     /// This failure's signature.
     pub fn signature(&self) -> Signature {
+        if let FailureKind::Sanitizer(_) = self.kind {
+            // The message is the access (`READ 4`): its size is kept.
+            return Signature {
+                kind: self.kind,
+                location: self.location.clone(),
+                call_path: self.call_path.clone(),
+                message: self.message.clone(),
+            };
+        }
         let panic = self.kind == FailureKind::Panic;
         Signature {
             kind: self.kind,
@@ -133,6 +151,9 @@ impl Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let FailureKind::Sanitizer(_) = self.kind {
+            return write!(f, "AddressSanitizer: {}", self.signature());
+        }
         match (&self.location, &self.message) {
             (Some(location), Some(message)) => write!(f, "panicked at {location}: {message}"),
             (None, Some(message)) => f.write_str(message),
@@ -186,6 +207,19 @@ impl fmt::Display for Signature {
             FailureKind::Timeout => f.write_str("timeout"),
             FailureKind::Signal(signal) => write!(f, "signal {}", signal_name(signal)),
             FailureKind::Exit(code) => write!(f, "exit status {code}"),
+            FailureKind::Sanitizer(bug) => {
+                f.write_str(bug.name())?;
+                if let Some(access) = &self.message {
+                    write!(f, " {access}")?;
+                }
+                if let Some(location) = &self.location {
+                    write!(f, " at {}", short_location(location))?;
+                }
+                if !self.call_path.is_empty() {
+                    write!(f, " (in {})", self.call_path.join(" ← "))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -409,10 +443,34 @@ mod tests {
             FailureKind::Timeout,
             FailureKind::Signal(6),
             FailureKind::Exit(7),
+            FailureKind::Sanitizer(AsanBug::from_name("heap-use-after-free").unwrap()),
         ] {
             assert_eq!(FailureKind::from_tag(&kind.tag()), Some(kind));
         }
         assert_eq!(FailureKind::from_tag("signal-x"), None);
+    }
+
+    /// Two ASan bugs differ by kind, so at every match level; the access
+    /// is compared with the message.
+    #[test]
+    fn asan_signatures_keep_bug_access_and_frames() {
+        let asan = |bug: &str, access: &str| Failure {
+            kind: FailureKind::Sanitizer(AsanBug::from_name(bug).unwrap()),
+            message: Some(access.into()),
+            location: Some("fuzz_targets/x.rs:10:5".into()),
+            call_path: vec!["x::f".into(), "x::g".into()],
+        };
+        let read = asan("heap-buffer-overflow", "READ 4").signature();
+        assert_eq!(
+            read.to_string(),
+            "heap-buffer-overflow READ 4 at fuzz_targets/x.rs:10:5 (in x::f ← x::g)"
+        );
+        let uaf = asan("heap-use-after-free", "READ 4").signature();
+        assert_ne!(read.kind, uaf.kind);
+        assert_ne!(read, asan("heap-buffer-overflow", "READ 8").signature());
+        assert!(asan("double-free", "")
+            .to_string()
+            .starts_with("AddressSanitizer: double-free"));
     }
 
     #[test]

@@ -15,6 +15,10 @@
 mod affinity;
 #[cfg(test)]
 mod afl_tests;
+mod asan_bug;
+mod asan_report;
+#[cfg(test)]
+mod asan_tests;
 mod call_path;
 mod crew;
 mod death;
@@ -33,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+pub use asan_bug::AsanBug;
 pub use error::PoolError;
 pub use failure::{normalize_message, split_location, Failure, FailureKind, Signature};
 

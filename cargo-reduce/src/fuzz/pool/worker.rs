@@ -112,6 +112,7 @@ impl Worker {
         let mut command = std::process::Command::new(&launch.binary);
         command
             .env(WORKER_ENV, config.to_env())
+            .env("ASAN_OPTIONS", crate::fuzz::sanitizer::asan_options())
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())

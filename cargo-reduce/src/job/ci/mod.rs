@@ -7,6 +7,7 @@
 //! minimized within `--budget`, smallest input first; `--update` files them
 //! in the ledger. The result is a [`CiReport`], which the CLI renders.
 
+mod asan;
 mod cache;
 mod classify;
 pub mod emit;
@@ -28,6 +29,7 @@ use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
+use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
 use classify::Ledgered;
 use inputs::{Input, Shard};
@@ -167,17 +169,32 @@ pub fn run(
             })
         })
         .collect();
-    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let asan = asan_only(request.fuzz.sanitizer)?;
+    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
     let options = request
         .fuzz
         .pool_options(fuzz::workers(settings.jobs, events));
     let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
+    let found = std::cell::OnceCell::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
-        let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let pool = WorkerPool::start(&binary, options.clone())
+        let mut binary = binaries[&(run.project, run.name.clone())].clone()?;
+        let mut pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
         let replay_started = Instant::now();
         replay(run, &pool, &binary, request, &options)?;
+        let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
+        if let Some(toolchain) = auto.then(|| found.get_or_init(AsanToolchain::find)) {
+            let asan = match toolchain {
+                Some(toolchain) => {
+                    asan::asan_pool(&projects, run, toolchain, &options, settings, events)?
+                }
+                None => None,
+            };
+            if let Some(asan) = asan {
+                (binary, pool) = asan;
+                replay(run, &pool, &binary, request, &options)?;
+            }
+        }
         let replay_time = run.read_time + replay_started.elapsed();
         group(run, request);
         emit_replayed(run, replay_time, events);
@@ -472,5 +489,14 @@ pub fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
         Exit::KnownFailures
     } else {
         Exit::Success
+    }
+}
+
+/// The ASan toolchain when `--sanitizer address` asks for it; under `auto`
+/// a target moves to the ASan build after its replay if it must (`asan`).
+fn asan_only(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
+    match choice {
+        Sanitizer::Address => fuzz::asan_toolchain(choice),
+        Sanitizer::Auto | Sanitizer::None => Ok(None),
     }
 }

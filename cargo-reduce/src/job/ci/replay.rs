@@ -54,7 +54,8 @@ pub fn replay_files(
         artifact: Artifact::plain(files.first().cloned().unwrap_or_default(), 0),
         done: false,
     }];
-    let binaries = fuzz::build(&projects, &work, settings, events)?;
+    let asan = super::asan_only(request.sanitizer)?;
+    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
     let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
         Error::new(

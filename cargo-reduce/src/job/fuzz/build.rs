@@ -12,6 +12,7 @@ use crate::fuzz::build::standin::StandIn;
 use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
 use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
+use crate::fuzz::sanitizer::AsanToolchain;
 use crate::job::{Events, Message, Settings};
 
 /// The stand-in a crate's targets are built against.
@@ -27,9 +28,11 @@ pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Erro
 
 /// Builds every target the work needs, one cargo build per project. A
 /// target that does not compile fails its own artifacts only.
+/// With `asan`, the AddressSanitizer builds (`crate::fuzz::sanitizer`).
 pub(in crate::job) fn build(
     projects: &[FuzzProject],
     work: &[Work],
+    asan: Option<&AsanToolchain>,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
@@ -63,6 +66,7 @@ pub(in crate::job) fn build(
             stand_in(project.engine),
             project,
             &build_targets,
+            asan,
             &settings.interrupt,
             &|message| events.emit(&Message::Warning { message }),
         )

@@ -9,10 +9,12 @@ mod artifact;
 mod build;
 pub(super) mod limits;
 mod replay;
+mod sanitize;
 
 use artifact::artifact_error;
 pub(super) use artifact::{named, reduce_one};
 pub(super) use build::build;
+pub(super) use sanitize::toolchain as asan_toolchain;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +30,7 @@ use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
+use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::job::group::Role;
 use crate::syntax::Strategy;
 
@@ -64,6 +67,8 @@ pub struct FuzzRequest {
     pub slow_unit: Option<Duration>,
     /// `--effort`: how far a byte reduction searches past ddmin.
     pub effort: Effort,
+    /// `--sanitizer`: which build reproduces an artifact.
+    pub sanitizer: Sanitizer,
 }
 
 impl FuzzRequest {
@@ -154,6 +159,7 @@ pub fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject
 
 /// One artifact to reduce, or to replay only (`done`: it has a minimized
 /// copy, and its failure may make others duplicates).
+#[derive(Clone)]
 pub(super) struct Work {
     /// Index of its fuzz crate.
     pub project: usize,
@@ -237,7 +243,20 @@ pub fn run(
         return Ok(summary);
     }
     super::check_temp_dir()?;
-    let binaries = build(&projects, &work, settings, events)?;
+    let choice = request.sanitizer;
+    let only_asan = match choice {
+        Sanitizer::Address => sanitize::toolchain(choice)?,
+        Sanitizer::Auto | Sanitizer::None => None,
+    };
+    // Under `auto`, nightly is looked for only when an input needs it.
+    let found = std::cell::OnceCell::new();
+    let asan = || match choice {
+        Sanitizer::Address => only_asan.as_ref(),
+        Sanitizer::Auto => found.get_or_init(AsanToolchain::find).as_ref(),
+        Sanitizer::None => None,
+    };
+    let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
+    let asan_binaries;
     let options = request.pool_options(workers(settings.jobs, events));
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
@@ -260,19 +279,40 @@ pub fn run(
             }
         }
     }
+    let hint = || sanitizer::hint(choice, asan().is_some());
+    let mut probed = sanitize::probe(&work, &item_binaries, &pools, request, &hint);
+    let retry = sanitize::candidates(&probed);
+    let auto = (choice == Sanitizer::Auto && !retry.is_empty()).then(asan);
+    if let Some(toolchain) = auto.flatten() {
+        asan_binaries =
+            sanitize::build_asan(&projects, &work, &retry, toolchain, settings, events)?;
+        let (binaries, pools) = (&mut item_binaries, &mut pools);
+        sanitize::retry(
+            &work,
+            &retry,
+            &asan_binaries,
+            binaries,
+            pools,
+            &mut probed,
+            request,
+            &options,
+        )?;
+    }
     let interrupted = || settings.interrupt.load(Ordering::SeqCst);
     // Named inputs are each reduced; found ones are replayed and grouped
     // first, and one input per distinct failure is reduced.
     let (roles, mut known) = if request.artifacts.is_empty() {
         let mut replayed = Vec::with_capacity(work.len());
-        for (item, binary) in work.iter().zip(&item_binaries) {
+        for (i, (item, binary)) in work.iter().zip(&item_binaries).enumerate() {
             if interrupted() {
                 summary.exit = Exit::Interrupted;
                 return Ok(summary);
             }
-            replayed.push(match binary {
-                Some(binary) => replay::replay(item, &pools[binary], request),
-                None => replay::Replayed::Gone,
+            replayed.push(match (probed[i].take(), binary) {
+                (Some(Ok(failure)), _) => replay::Replayed::Failed(failure),
+                (Some(Err(e)), _) => replay::Replayed::Refused(e),
+                (None, Some(binary)) => replay::replay(item, &pools[binary], request),
+                (None, None) => replay::Replayed::Gone,
             });
         }
         let grouping = replay::group(&work, &item_binaries, &replayed, request);
@@ -294,11 +334,22 @@ pub fn run(
             .collect();
         (grouping.roles, known)
     } else {
-        let roles = item_binaries
-            .iter()
-            .map(|b| b.map(|_| Role::Reduce))
-            .collect();
-        (roles, vec![None; work.len()])
+        let mut known = Vec::with_capacity(work.len());
+        let mut roles = Vec::with_capacity(work.len());
+        for (i, binary) in item_binaries.iter().enumerate() {
+            match probed[i].take() {
+                Some(Err(e)) => {
+                    summary.record(work[i].row(Duration::ZERO, Err(e)), events);
+                    roles.push(None);
+                    known.push(None);
+                }
+                probed => {
+                    roles.push(binary.map(|_| Role::Reduce));
+                    known.push(probed.and_then(Result::ok));
+                }
+            }
+        }
+        (roles, known)
     };
     for (i, item) in work.iter().enumerate() {
         let (Some(role), Some(binary)) = (roles[i], item_binaries[i]) else {

@@ -1,0 +1,90 @@
+//! The pool on the AddressSanitizer build of `tests-fixtures/pool-demo`
+//! (`--sanitizer address`): ASan takes no failure kind from the harness.
+//! The stack tripwire still catches overflows (ASan's SEGV handler is
+//! off), the malloc limit is still the harness's, a segfault, an abort, an
+//! exit and a caught panic are what they are uninstrumented. Skipped, with
+//! the reason printed, when no nightly toolchain is installed.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rustix::process::Signal;
+
+use super::*;
+use crate::fuzz::build::{build_patched_with, BuildTarget};
+use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
+use crate::fuzz::sanitizer::AsanToolchain;
+
+/// The fixture's `crashes` target built with ASan, once per test process;
+/// `None` without nightly.
+fn crashes() -> Option<&'static PathBuf> {
+    static BINARY: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            let toolchain = AsanToolchain::find()?;
+            let fuzz_dir =
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/pool-demo");
+            let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
+            let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
+            let work = super::tests::work_dir();
+            let harness = work.join(format!("harness-asan/libfuzzer-sys-{}", locked.version));
+            LIBFUZZER_SYS.write(&harness, &locked).unwrap();
+            let built = build_patched_with(
+                &LIBFUZZER_SYS,
+                &fuzz_dir,
+                &lock,
+                &harness,
+                &[BuildTarget::from("crashes")],
+                &work.join("target-asan"),
+                Some(&toolchain),
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+            .unwrap_or_else(|err| panic!("{err}"));
+            Some(
+                built
+                    .into_iter()
+                    .next()
+                    .unwrap()
+                    .unwrap_or_else(|e| panic!("{e}")),
+            )
+        })
+        .as_ref()
+}
+
+#[test]
+fn failure_kinds_are_the_same_on_the_asan_build() {
+    let Some(binary) = crashes() else {
+        eprintln!("skipped: no nightly toolchain (`rustup toolchain install nightly`)");
+        return;
+    };
+    let options = PoolOptions {
+        jobs: 2,
+        timeout: Duration::from_secs(2),
+        rss_limit_mb: 1024,
+        ..PoolOptions::default()
+    };
+    let pool = WorkerPool::start(binary, options).unwrap_or_else(|err| panic!("{err}"));
+    let cases: &[(&[u8], Option<FailureKind>)] = &[
+        (b"fine", None),
+        (b"abort", Some(FailureKind::Signal(Signal::ABORT.as_raw()))),
+        (b"overflow", Some(FailureKind::StackOverflow)),
+        (b"deep:9000", Some(FailureKind::StackOverflow)),
+        (b"deep:4000", None),
+        (b"alloc", Some(FailureKind::Oom)),
+        (b"segv", Some(FailureKind::Signal(Signal::SEGV.as_raw()))),
+        (b"exit", Some(FailureKind::Exit(7))),
+        (b"caught", Some(FailureKind::Panic)),
+        (b"fine at last", None),
+    ];
+    for (input, expected) in cases {
+        let outcome = pool.run(input).unwrap();
+        let got = outcome.failure().map(|f| f.kind);
+        assert_eq!(
+            got,
+            *expected,
+            "{}: {outcome:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}

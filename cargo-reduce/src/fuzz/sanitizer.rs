@@ -1,0 +1,136 @@
+//! AddressSanitizer builds of the stand-in (`--sanitizer`): `cargo fuzz`'s
+//! default build is ASan, so a heap-buffer-overflow or a use-after-free in
+//! `unsafe` code fails there and reads silently in the uninstrumented
+//! stand-in. Such an artifact is reproduced on a second build of the
+//! stand-in with `-Zsanitizer=address`, as `cargo fuzz build` makes it
+//! (nightly, `--target <host>` so build scripts and proc macros are not
+//! instrumented), in a target directory of its own; the tests still run
+//! in-process, and the fork server takes each death.
+
+use std::ffi::OsString;
+
+/// Which build reproduces an artifact (`--sanitizer`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Sanitizer {
+    /// The uninstrumented build, and the AddressSanitizer one for an
+    /// artifact that does not fail there (when nightly is installed).
+    #[default]
+    Auto,
+    /// The AddressSanitizer build only.
+    Address,
+    /// The uninstrumented build only.
+    None,
+}
+
+/// The flags an ASan build adds to the engine's: the sanitizer, and the
+/// `cfg` under which the stand-in hands ASan's report to the parent.
+pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
+
+/// The ASan build's directory under `target/cargo-reduce/` (apart from the
+/// uninstrumented `build/`, so neither invalidates the other).
+pub const ASAN_BUILD_DIR: &str = "build-asan";
+
+/// `ASAN_OPTIONS` for the workers, before the user's (which win):
+/// * `abort_on_error=1`: the test process dies of SIGABRT after the report,
+///   which the stand-in has already copied into its note;
+/// * `handle_segv=0`, `handle_sigbus=0`: faults are the stand-in's own
+///   handler's alone (the stack-overflow tripwire), as uninstrumented;
+/// * `allocator_may_return_null=1`: an allocation ASan's allocator refuses
+///   fails as out-of-memory, as in the uninstrumented stand-in (libFuzzer's
+///   `-malloc_limit_mb` is the stand-in's own check, before ASan's);
+/// * `detect_leaks=0`: test processes end with `_exit`, and leaks are not
+///   reproduced in-process;
+/// * `symbolize=0`: frames come as `(binary+offset)`, named by cargo-reduce;
+/// * `malloc_context_size=0`: no stack is taken at each allocation (the
+///   signature uses the access's stack only);
+/// * `detect_odr_violation=0`, as `cargo fuzz` sets it.
+pub const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=0:handle_sigbus=0:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
+
+/// The workers' `ASAN_OPTIONS`: ours, then the user's.
+pub fn asan_options() -> OsString {
+    with_users(std::env::var_os("ASAN_OPTIONS"))
+}
+
+fn with_users(user: Option<OsString>) -> OsString {
+    let mut options = OsString::from(ASAN_OPTIONS);
+    if let Some(user) = user.filter(|u| !u.is_empty()) {
+        options.push(":");
+        options.push(user);
+    }
+    options
+}
+
+/// The toolchain an ASan build runs with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsanToolchain {
+    /// `RUSTUP_TOOLCHAIN` for cargo and rustc; `None` when the default
+    /// toolchain is a nightly one.
+    pub rustup_toolchain: Option<&'static str>,
+}
+
+impl AsanToolchain {
+    /// A nightly toolchain, if one is installed: the default one, or
+    /// rustup's `nightly`.
+    pub fn find() -> Option<AsanToolchain> {
+        if is_nightly(None) {
+            return Some(AsanToolchain {
+                rustup_toolchain: None,
+            });
+        }
+        is_nightly(Some("nightly")).then_some(AsanToolchain {
+            rustup_toolchain: Some("nightly"),
+        })
+    }
+
+    /// Sets the toolchain on `command` (a cargo or rustc command).
+    pub fn apply(&self, command: &mut std::process::Command) {
+        if let Some(toolchain) = self.rustup_toolchain {
+            command.env("RUSTUP_TOOLCHAIN", toolchain);
+        }
+    }
+}
+
+/// Whether `rustc` (under `RUSTUP_TOOLCHAIN=toolchain`) is a nightly.
+fn is_nightly(toolchain: Option<&str>) -> bool {
+    let mut command = std::process::Command::new("rustc");
+    command.arg("-V").stderr(std::process::Stdio::null());
+    if let Some(toolchain) = toolchain {
+        command.env("RUSTUP_TOOLCHAIN", toolchain);
+    }
+    command.output().is_ok_and(|out| {
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("-nightly")
+    })
+}
+
+/// What a "does not reproduce" message adds for an artifact that may
+/// fail only under a sanitizer, given the `--sanitizer` choice and whether
+/// the ASan build was tried.
+pub fn hint(choice: Sanitizer, nightly: bool) -> &'static str {
+    match (choice, nightly) {
+        (Sanitizer::None, _) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer, afl.rs with `AFL_USE_ASAN`): try --sanitizer auto",
+        (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer), whose build needs a nightly toolchain: `rustup toolchain install nightly`",
+        (_, true) => " (nor on the AddressSanitizer build)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_asan_options_come_last() {
+        let options = with_users(Some("detect_leaks=1".into()));
+        let options = options.into_string().unwrap();
+        assert_eq!(with_users(Some("".into())), ASAN_OPTIONS);
+        assert!(options.starts_with("abort_on_error=1:"));
+        assert!(options.ends_with(":detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0:detect_leaks=1"));
+    }
+
+    #[test]
+    fn the_hint_names_what_to_do() {
+        assert!(hint(Sanitizer::None, true).contains("may need a sanitizer"));
+        assert!(hint(Sanitizer::Auto, false).contains("rustup toolchain install nightly"));
+        assert!(hint(Sanitizer::Address, false).contains("rustup toolchain install nightly"));
+    }
+}

@@ -1,0 +1,65 @@
+//! `ci` under `--sanitizer auto`: a target with a crash input (an
+//! artifact, an AFL++ crash, an OSS-Fuzz testcase, or a ledger entry
+//! recorded as an ASan bug) that passes uninstrumented is replayed again
+//! on the AddressSanitizer build of the stand-in (nightly), and keeps that
+//! build: such inputs fail only under ASan, as in `cargo fuzz`'s default
+//! build. Corpus inputs, which pass as a rule, do not count.
+
+use std::path::PathBuf;
+
+use super::report::Source;
+use super::{Settings, TargetRun};
+use crate::error::{Error, Exit};
+use crate::fuzz::pool::{PoolOptions, WorkerPool};
+use crate::fuzz::project::FuzzProject;
+use crate::fuzz::sanitizer::AsanToolchain;
+use crate::job::fuzz::{self, Work};
+use crate::job::Events;
+
+/// Whether `run` (replayed) has a crash input that passed.
+pub(super) fn needs_asan(run: &TargetRun) -> bool {
+    run.inputs
+        .iter()
+        .zip(&run.outcomes)
+        .any(|(input, (failure, _))| {
+            let crash = match input.source {
+                Source::Artifact | Source::Afl | Source::Clusterfuzz => true,
+                Source::Ledger => input
+                    .ledger
+                    .and_then(|e| run.entries.get(e))
+                    .is_some_and(|e| e.sidecar.kind.starts_with("asan-")),
+                Source::Corpus => false,
+            };
+            crash && failure.is_none()
+        })
+}
+
+/// The ASan build of `run`'s target and a pool of it; `None` if the
+/// target does not build with ASan (a warning says so).
+pub(super) fn asan_pool(
+    projects: &[FuzzProject],
+    run: &TargetRun,
+    toolchain: &AsanToolchain,
+    options: &PoolOptions,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Option<(PathBuf, WorkerPool)>, Error> {
+    let work = [Work {
+        project: run.project,
+        target: run.name.clone(),
+        artifact: run.inputs[0].artifact.clone(),
+        done: false,
+    }];
+    let binaries = fuzz::build(projects, &work, Some(toolchain), settings, events)?;
+    let binary = match binaries[&(run.project, run.name.clone())].clone() {
+        Ok(binary) => binary,
+        Err(e) => {
+            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.message);
+            events.emit(&crate::job::Message::Warning { message: &message });
+            return Ok(None);
+        }
+    };
+    let pool = WorkerPool::start(&binary, options.clone())
+        .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+    Ok(Some((binary, pool)))
+}

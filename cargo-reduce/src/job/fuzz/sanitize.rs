@@ -1,0 +1,160 @@
+//! `--sanitizer`: which build reproduces each input. Every input to reduce
+//! (but hangs, which no sanitizer explains) is reproduced first; under
+//! `auto`, those that do not fail alike in the uninstrumented build are
+//! tried again on the AddressSanitizer build (nightly), and the ones that
+//! fail there are reduced there. With `address`, only that build is made.
+//! (`ci` decides per target, after its replay: `job::ci::asan`.)
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::{artifact_error, build::Binaries, FuzzRequest, Work};
+use crate::error::{Error, Exit};
+use crate::fuzz::minimize::{self, ArtifactError};
+use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
+use crate::fuzz::project::FuzzProject;
+use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::job::{Events, Message, Settings};
+
+/// What reproducing one input gave before grouping and reducing: its
+/// failure, or why it cannot be reduced (`None`: not reproduced here).
+pub(super) type Probed = Vec<Option<Result<Failure, Error>>>;
+
+/// The toolchain for `--sanitizer`: `None` for `none`, or when `auto`
+/// finds no nightly; an error for `address` without one.
+pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
+    if choice == Sanitizer::None {
+        return Ok(None);
+    }
+    match AsanToolchain::find() {
+        None if choice == Sanitizer::Address => Err(Error::new(
+            Exit::Environment,
+            "--sanitizer address builds with -Zsanitizer=address, which needs a nightly toolchain: run `rustup toolchain install nightly`",
+        )),
+        found => Ok(found),
+    }
+}
+
+/// Reproduces every input to reduce (not hangs, not inputs with a
+/// minimized copy) in its pool; the results, by item.
+pub(super) fn probe(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    pools: &HashMap<&Path, WorkerPool>,
+    request: &FuzzRequest,
+    hint: &dyn Fn() -> &'static str,
+) -> Probed {
+    work.iter()
+        .zip(binaries)
+        .map(|(item, binary)| {
+            let binary = binary.filter(|_| !item.done && !item.is_timeout())?;
+            Some(reproduce(item, &pools[binary], request, hint))
+        })
+        .collect()
+}
+
+/// Reproduces `item` in `pool` under its own limits (an AFL++ input's
+/// `-m`, an `oom-*` artifact's); a "does not reproduce" error says
+/// `hint()` (asked only then: it may look for a toolchain).
+fn reproduce(
+    item: &Work,
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+    hint: &dyn Fn() -> &'static str,
+) -> Result<Failure, Error> {
+    let path = &item.artifact.path;
+    let _limits = LimitsOverride::new(
+        pool,
+        special_timeout(&item.artifact, request),
+        special_memory_limit(&item.artifact, request),
+    );
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot read artifact `{}`: {e}", path.display()),
+        )
+    })?;
+    minimize::reproduce(pool, path, &bytes, false).map_err(|e| {
+        artifact_error(match e {
+            ArtifactError::DoesNotReproduce { path, .. } => {
+                ArtifactError::DoesNotReproduce { path, hint: hint() }
+            }
+            e => e,
+        })
+    })
+}
+
+/// Whether a probe says the input may need a sanitizer: it did not fail,
+/// or not alike in every run (garbage read past a buffer).
+fn may_need_asan(probed: &Option<Result<Failure, Error>>) -> bool {
+    matches!(probed, Some(Err(e)) if matches!(e.exit, Exit::NotInteresting | Exit::Flaky))
+}
+
+/// The items `probe` found that may need a sanitizer.
+pub(super) fn candidates(probed: &Probed) -> Vec<usize> {
+    (0..probed.len())
+        .filter(|&i| may_need_asan(&probed[i]))
+        .collect()
+}
+
+/// The AddressSanitizer builds of the targets of `work[items]`; a build
+/// that fails is a warning (those inputs keep their first verdict).
+pub(super) fn build_asan(
+    projects: &[FuzzProject],
+    work: &[Work],
+    items: &[usize],
+    asan: &AsanToolchain,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Binaries, Error> {
+    let message = format!(
+        "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build (`cargo fuzz`'s default)",
+        items.len()
+    );
+    events.emit(&Message::Warning { message: &message });
+    let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
+    match super::build(projects, &needed, Some(asan), settings, events) {
+        Err(e) if e.exit == Exit::BuildFailed => {
+            let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.message);
+            events.emit(&Message::Warning { message: &message });
+            Ok(HashMap::new())
+        }
+        other => other,
+    }
+}
+
+/// Reproduces `items` again on their ASan build: each that fails there
+/// moves to it (its binary in `binaries`, its failure in `probed`); the
+/// others keep their error, which now says so. Starts the pools needed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn retry<'b>(
+    work: &[Work],
+    items: &[usize],
+    asan_binaries: &'b Binaries,
+    binaries: &mut [Option<&'b Path>],
+    pools: &mut HashMap<&'b Path, WorkerPool>,
+    probed: &mut Probed,
+    request: &FuzzRequest,
+    options: &PoolOptions,
+) -> Result<(), Error> {
+    let hint = || sanitizer::hint(Sanitizer::Auto, true);
+    for &i in items {
+        let item = &work[i];
+        let Some(Ok(binary)) = asan_binaries.get(&(item.project, item.target.clone())) else {
+            continue;
+        };
+        if !pools.contains_key(binary.as_path()) {
+            let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
+                Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+            })?;
+            pools.insert(binary, pool);
+        }
+        let result = reproduce(item, &pools[binary.as_path()], request, &hint);
+        if result.is_ok() {
+            binaries[i] = Some(binary);
+        }
+        probed[i] = Some(result);
+    }
+    Ok(())
+}

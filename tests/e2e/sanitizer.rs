@@ -1,0 +1,236 @@
+//! `--sanitizer` on `cargo-reduce/tests-fixtures/asan-demo`, whose
+//! artifacts (written by a real `cargo fuzz run`, ASan) fail only under
+//! AddressSanitizer: each reproduces on the ASan build of the stand-in and
+//! keeps its bug type, access and line while it shrinks; without a
+//! sanitizer the message says one may be needed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+
+/// A copy of asan-demo (artifacts included) in a new temp dir.
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("asan-demo");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/asan-demo"),
+        &crate_dir,
+    );
+    (dir, crate_dir)
+}
+
+/// Whether a nightly toolchain is installed (the ASan build needs one);
+/// prints why a test is skipped when not.
+fn nightly(test: &str) -> bool {
+    let found = Command::new("rustc")
+        .arg("-V")
+        .env("RUSTUP_TOOLCHAIN", "nightly")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("{test}: skipped: no nightly toolchain (`rustup toolchain install nightly`)");
+    }
+    found
+}
+
+/// The artifacts of `target`.
+fn artifacts(crate_dir: &Path, target: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(crate_dir.join("artifacts").join(target))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// What each target's planted bug reads as.
+const BUGS: [(&str, &str); 2] = [
+    (
+        "overflow",
+        "heap-buffer-overflow READ 4 at fuzz_targets/overflow.rs:14:",
+    ),
+    (
+        "dangling",
+        "heap-use-after-free WRITE 1 at fuzz_targets/dangling.rs:41:",
+    ),
+];
+
+#[test]
+fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
+    if !nightly("asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address") {
+        return;
+    }
+    let (_dir, crate_dir) = demo();
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--sanitizer",
+        "address",
+        "--all",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let finished: Vec<serde_json::Value> = run
+        .messages()
+        .into_iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .collect();
+    assert_eq!(finished.len(), 6, "{}", run.stderr());
+    for m in &finished {
+        let target = m["target"].as_str().unwrap();
+        let bug = BUGS.iter().find(|(t, _)| *t == target).unwrap().1;
+        let failure = m["failure"].as_str().unwrap();
+        assert!(failure.starts_with(bug), "{target}: {failure}");
+    }
+    for (target, _) in BUGS {
+        for artifact in artifacts(&crate_dir, target) {
+            if artifact
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("crash-")
+            {
+                let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
+                assert!(reduced.len() <= 6, "{}: {reduced:?}", artifact.display());
+            }
+        }
+    }
+}
+
+/// By default (`auto`), an artifact that does not fail uninstrumented is
+/// tried on the ASan build, and reduced there.
+#[test]
+fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
+    if !nightly("auto_moves_an_artifact_that_does_not_fail_to_the_asan_build") {
+        return;
+    }
+    let (_dir, crate_dir) = demo();
+    let artifact = artifacts(&crate_dir, "dangling").remove(0);
+    let run = cargo_reduce(&[
+        "reduce",
+        artifact.to_str().unwrap(),
+        "--manifest-path",
+        crate_dir.join("Cargo.toml").to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let reproduced = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "artifact-reproduced")
+        .expect("artifact-reproduced");
+    let failure = reproduced["failure"].as_str().unwrap();
+    assert!(failure.starts_with(BUGS[1].1), "{failure}");
+    assert!(
+        failure.contains("(in <dangling::Machine>::store ← "),
+        "{failure}"
+    );
+    assert!(minimized_path(&artifact).exists());
+}
+
+#[test]
+fn without_a_sanitizer_the_message_says_one_may_be_needed() {
+    let (_dir, crate_dir) = demo();
+    let artifact = artifacts(&crate_dir, "overflow").remove(0);
+    let run = cargo_reduce(&[
+        "reduce",
+        artifact.to_str().unwrap(),
+        "--manifest-path",
+        crate_dir.join("Cargo.toml").to_str().unwrap(),
+        "--sanitizer",
+        "none",
+    ]);
+    run.expect_code(5);
+    let line = run.error_line();
+    assert!(line.contains("does not reproduce"), "{line}");
+    assert!(line.contains("may need a sanitizer"), "{line}");
+    assert!(!minimized_path(&artifact).exists());
+}
+
+/// `ci --sanitizer address` replays on the ASan build: the artifacts are
+/// new failures there, with their bug type; so does `auto`, whose
+/// artifacts pass uninstrumented; with `none` they pass.
+#[test]
+fn ci_replays_on_the_asan_build_with_sanitizer_address() {
+    if !nightly("ci_replays_on_the_asan_build_with_sanitizer_address") {
+        return;
+    }
+    let (dir, crate_dir) = demo();
+    let ci = |sanitizer: &str| {
+        let report = dir.path().join(format!("report-{sanitizer}.json"));
+        let run = cargo_reduce(&[
+            "reduce",
+            "ci",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--cache-dir",
+            dir.path().join("ci-cache").to_str().unwrap(),
+            "--target",
+            "overflow",
+            "--sanitizer",
+            sanitizer,
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        (run, std::fs::read_to_string(&report).unwrap_or_default())
+    };
+    for sanitizer in ["address", "auto"] {
+        let (run, report) = ci(sanitizer);
+        run.expect_code(11);
+        assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
+    }
+    let (run, report) = ci("none");
+    run.expect_code(0);
+    assert!(!report.contains("heap-buffer-overflow"), "{report}");
+}
+
+/// An afl.rs target gets the same ASan build (as `AFL_USE_ASAN` makes
+/// it): a planted use-after-free input reproduces and keeps its bug.
+#[test]
+fn an_afl_target_reproduces_on_the_asan_build() {
+    if !nightly("an_afl_target_reproduces_on_the_asan_build") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("afl-asan");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/afl-asan"),
+        &crate_dir,
+    );
+    let input = dir.path().join("crash-planted");
+    let program = [&b"ab".repeat(40)[..], b"f0", &b"cd".repeat(40), b"w1"].concat();
+    std::fs::write(&input, program).unwrap();
+    let reduce = |sanitizer: &str| {
+        cargo_reduce(&[
+            "reduce",
+            input.to_str().unwrap(),
+            "--target",
+            "dangling",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+            "--message-format",
+            "json",
+        ])
+    };
+    reduce("none").expect_code(5);
+    let run = reduce("address");
+    run.expect_code(0);
+    let finished = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("reduction-finished");
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("heap-use-after-free WRITE 1 at src/bin/dangling.rs:33:"),
+        "{failure}"
+    );
+    assert_eq!(finished["reduced_bytes"], 4);
+}

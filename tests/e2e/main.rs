@@ -13,5 +13,6 @@ mod file_mode_errors;
 mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;
+mod mixed_engines;
 mod signatures;
 mod util;

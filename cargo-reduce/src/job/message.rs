@@ -152,6 +152,8 @@ pub enum Message<'a> {
         manifest_path: &'a Path,
         /// The target.
         target: &'a str,
+        /// The engine its source is written for (`libfuzzer`, `afl`).
+        engine: &'a str,
         /// Its source file.
         source: &'a Path,
         /// Where its artifacts would be.

@@ -84,6 +84,40 @@ pub fn build_patched(
     target_dir: &Path,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
+    let dirs = Dirs {
+        fuzz: fuzz_dir,
+        harness: harness_dir,
+        target: target_dir,
+    };
+    build_patched_with(stand_in, &[], dirs, targets, interrupt)
+}
+
+/// Where [`build_patched_with`] works.
+#[derive(Debug, Clone, Copy)]
+struct Dirs<'a> {
+    /// The fuzz crate.
+    fuzz: &'a Path,
+    /// The engine's stand-in.
+    harness: &'a Path,
+    /// The build.
+    target: &'a Path,
+}
+
+/// [`build_patched`], also patching in `companions`: the stand-ins (crate,
+/// directory) of the other engines a package fuzzes with, so that its
+/// build never compiles a real engine (libFuzzer's C++, AFL++).
+fn build_patched_with(
+    stand_in: &StandIn,
+    companions: &[(&str, PathBuf)],
+    dirs: Dirs<'_>,
+    targets: &[BuildTarget<'_>],
+    interrupt: &AtomicBool,
+) -> Result<Vec<Target>, BuildError> {
+    let Dirs {
+        fuzz: fuzz_dir,
+        harness: harness_dir,
+        target: target_dir,
+    } = dirs;
     let lock = existing_lock(fuzz_dir)?;
     let text = std::fs::read_to_string(&lock).map_err(io_error(&lock))?;
     let locked = registry_versions(&text, stand_in.package).join(", ");
@@ -102,6 +136,9 @@ pub fn build_patched(
         "--config".to_string(),
         patch_config(stand_in.package, harness_dir),
     ];
+    for (package, dir) in companions {
+        patches.extend(["--config".to_string(), patch_config(package, dir)]);
+    }
     let instrumented = instrument::prepare(
         &text,
         &shadow.manifest,
@@ -263,9 +300,12 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// Builds `targets` of `project` against `stand_in`; returns their
 /// binaries. The stand-in and the build live under the project's target
 /// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
-/// neither invalidates the other and rebuilds are incremental.
+/// neither invalidates the other and rebuilds are incremental. Each of
+/// `others` (the other engines' stand-ins) whose crate the lock holds is
+/// patched in too: a package with targets of both engines depends on both.
 pub fn build_workers(
     stand_in: &StandIn,
+    others: &[&StandIn],
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
@@ -283,12 +323,27 @@ pub fn build_workers(
     }
     let harness = root.join(format!("{}-{version}", stand_in.package));
     stand_in.write(&harness, &version)?;
-    Ok(build_patched(
+    let mut companions = Vec::new();
+    for other in others {
+        match other.locked_version(&project.fuzz_dir) {
+            Ok(version) if (other.supports)(&version) => {
+                let dir = root.join(format!("{}-{version}", other.package));
+                other.write(&dir, &version)?;
+                companions.push((other.package, dir));
+            }
+            _ => {}
+        }
+    }
+    let dirs = Dirs {
+        fuzz: &project.fuzz_dir,
+        harness: &harness,
+        target: &root.join("build"),
+    };
+    Ok(build_patched_with(
         stand_in,
-        &project.fuzz_dir,
-        &harness,
+        &companions,
+        dirs,
         targets,
-        &root.join("build"),
         interrupt,
     )?)
 }

@@ -14,11 +14,12 @@ use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
 use crate::job::{Events, Message, Settings};
 
-/// The stand-in a crate's targets are built against.
-fn stand_in(engine: Engine) -> &'static StandIn {
+/// The stand-in a crate's targets are built against, and the other
+/// engines' (patched in too when the crate depends on them).
+fn stand_ins(engine: Engine) -> (&'static StandIn, &'static [&'static StandIn]) {
     match engine {
-        Engine::LibFuzzer => &LIBFUZZER_SYS,
-        Engine::Afl => &AFL,
+        Engine::LibFuzzer => (&LIBFUZZER_SYS, &[&AFL]),
+        Engine::Afl => (&AFL, &[&LIBFUZZER_SYS]),
     }
 }
 
@@ -59,8 +60,10 @@ pub(in crate::job) fn build(
                 features: &t.features,
             })
             .collect();
+        let (stand_in, others) = stand_ins(project.engine);
         let built = build_workers(
-            stand_in(project.engine),
+            stand_in,
+            others,
             project,
             &build_targets,
             &settings.interrupt,

@@ -1,0 +1,132 @@
+//! `cargo reduce` on a package that fuzzes with both engines
+//! (`cargo-reduce/tests-fixtures/mixed-engines`): a cargo-fuzz crate with an
+//! optional `afl`, targets gated by `required-features`, and a plain stdin
+//! program. Each target is built with its features by the engine its source
+//! calls; the plain program is no target and is never built.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+
+/// A copy of the crate with one libFuzzer artifact per libFuzzer target and
+/// an AFL++ instance (`out/default`) with a crash of the afl.rs target.
+fn mixed() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("mixed-engines");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/mixed-engines"),
+        &crate_dir,
+    );
+    write(&crate_dir, "artifacts/lf_bytes/crash-1", b"xxxxBUGyyyy");
+    write(&crate_dir, "artifacts/lf_strict/crash-2", b"Shello!world");
+    let instance = crate_dir.join("out/default");
+    fs::create_dir_all(instance.join("queue")).unwrap();
+    write(&instance, "cmdline", b"target/debug/afl_bytes\n");
+    write(
+        &instance,
+        "fuzzer_stats",
+        b"start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- target/debug/afl_bytes\n",
+    );
+    write(
+        &instance,
+        "crashes/id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2",
+        b"junkjunkAFL",
+    );
+    (dir, crate_dir)
+}
+
+fn write(dir: &Path, rel: &str, bytes: &[u8]) {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn list_names_each_target_s_engine_and_leaves_the_plain_program_out() {
+    let (_dir, crate_dir) = mixed();
+    let run = cargo_reduce(&[
+        "reduce",
+        "list",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let mut engines: Vec<(String, String)> = run
+        .messages()
+        .iter()
+        .filter(|m| m["reason"] == "fuzz-target" || m["reason"] == "fuzz-artifact")
+        .map(|m| {
+            (
+                m["target"].as_str().unwrap().to_string(),
+                m["engine"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    engines.sort();
+    engines.dedup();
+    let expected = [
+        ("afl_bytes", "afl"),
+        ("lf_bytes", "libfuzzer"),
+        ("lf_strict", "libfuzzer"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(t, e)| (t.to_string(), e.to_string()))
+        .collect();
+    assert_eq!(engines, expected, "{}", run.stdout());
+}
+
+#[test]
+fn every_target_builds_with_its_features_and_reduces_by_its_engine() {
+    let (_dir, crate_dir) = mixed();
+    let lock = fs::read(crate_dir.join("Cargo.lock")).unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--all",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let messages = run.messages();
+    let mut built: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["reason"] == "build-started")
+        .flat_map(|m| m["targets"].as_array().unwrap())
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    built.sort_unstable();
+    assert_eq!(
+        built,
+        ["afl_bytes", "lf_bytes", "lf_strict"],
+        "{}",
+        run.stdout()
+    );
+    let mut results: Vec<(String, String)> = messages
+        .iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .map(|m| {
+            let output = PathBuf::from(m["output"].as_str().unwrap());
+            (
+                m["target"].as_str().unwrap().to_string(),
+                String::from_utf8(fs::read(output).unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    results.sort();
+    let expected = [
+        ("afl_bytes", "AFL"),
+        ("lf_bytes", "BUG"),
+        ("lf_strict", "S!"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(t, r)| (t.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(results, expected, "{}", run.stdout());
+    assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
+}

@@ -4,6 +4,7 @@
 
 mod afl_mode;
 mod afl_mode_errors;
+mod afl_workspace;
 mod ci_mode;
 mod ci_mode_errors;
 mod faults;

@@ -26,6 +26,9 @@ pub enum Message<'a> {
         targets: &'a [&'a str],
         /// Wall time of the build, in seconds.
         elapsed_s: f64,
+        /// The units cargo compiled rather than found fresh (`crate@version
+        /// target`); empty when nothing changed since the last build.
+        compiled: &'a [String],
     },
     /// A reduction begins (INPUT or one artifact).
     ReductionStarted(Started<'a>),

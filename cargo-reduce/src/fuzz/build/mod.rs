@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
+mod alloc;
 mod error;
 pub mod instrument;
 mod invoke;
@@ -27,12 +28,18 @@ use invoke::{command_line, run_for_output};
 use lockfile::{existing_lock, registry_versions};
 use standin::StandIn;
 
-/// Added when the target has its own `#[global_allocator]` (see the harness's
-/// `capture` module).
-const SYSTEM_ALLOC_CFG: &str = "--cfg cargo_reduce_system_alloc";
-
 /// What building one target gave: its binary, or the compiler's errors.
 pub type Target = Result<PathBuf, String>;
+
+/// What a build gave.
+#[derive(Debug)]
+pub struct Built {
+    /// Each target's binary or errors, in the order asked.
+    pub targets: Vec<Target>,
+    /// The units cargo compiled rather than found fresh (`crate@version
+    /// target`): what a rebuild cost.
+    pub compiled: Vec<String>,
+}
 
 /// A target to build.
 #[derive(Debug, Clone, Copy)]
@@ -89,7 +96,7 @@ pub fn build_patched(
         harness: harness_dir,
         target: target_dir,
     };
-    build_patched_with(stand_in, &[], dirs, targets, interrupt)
+    Ok(build_patched_with(stand_in, &[], dirs, targets, interrupt)?.targets)
 }
 
 /// Where [`build_patched_with`] works.
@@ -112,7 +119,7 @@ fn build_patched_with(
     dirs: Dirs<'_>,
     targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
-) -> Result<Vec<Target>, BuildError> {
+) -> Result<Built, BuildError> {
     let Dirs {
         fuzz: fuzz_dir,
         harness: harness_dir,
@@ -132,17 +139,19 @@ fn build_patched_with(
         &lock,
         &target_dir.join("cargo-reduce-shadow"),
     )?;
-    let mut patches = vec![
-        "--config".to_string(),
-        patch_config(stand_in.package, harness_dir),
-    ];
+    let mut patches = Vec::new();
     for (package, dir) in companions {
         patches.extend(["--config".to_string(), patch_config(package, dir)]);
     }
+    let mut metadata_args = patches.clone();
+    metadata_args.extend([
+        "--config".to_string(),
+        patch_config(stand_in.package, harness_dir),
+    ]);
     let instrumented = instrument::prepare(
         &text,
         &shadow.manifest,
-        &patches,
+        &metadata_args,
         target_dir.parent().unwrap_or(target_dir),
     )?;
     let mut base_flags = String::new();
@@ -160,7 +169,9 @@ fn build_patched_with(
         .collect();
     features.sort_unstable();
     features.dedup();
-    let build = |extra_flags: &str| {
+    // The same flags for every build, whatever the stand-in (see `alloc`).
+    let flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    let build = |harness: &Path| {
         let mut command = Command::new("cargo");
         command
             .current_dir(fuzz_dir)
@@ -168,16 +179,10 @@ fn build_patched_with(
             .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
+            .args(["--config", &patch_config(stand_in.package, harness)])
             .args(&patches)
             .env_remove("RUSTFLAGS")
-            .env(
-                "CARGO_ENCODED_RUSTFLAGS",
-                rustflags(
-                    stand_in.rustflags,
-                    &format!("{base_flags} {extra_flags}"),
-                    &shadow.root,
-                ),
-            );
+            .env("CARGO_ENCODED_RUSTFLAGS", &flags);
         if stand_in.release {
             command.arg("--release");
         }
@@ -192,15 +197,23 @@ fn build_patched_with(
             (output, false) => Ok((output, command_line(&command))),
         }
     };
-    let mut built = build("")?;
-    if built
-        .0
-        .diagnostics()
-        .contains("conflicts with global allocator")
-    {
-        built = build(SYSTEM_ALLOC_CFG)?;
+    let variant = || alloc::write_variant(stand_in, harness_dir, &harness_version(harness_dir));
+    let own_allocator = alloc::remembered(target_dir, fuzz_dir);
+    let mut built = if own_allocator {
+        build(&variant()?)?
+    } else {
+        build(harness_dir)?
+    };
+    let mut compiled = std::mem::take(&mut built.0.compiled);
+    if !own_allocator && alloc::conflicts(&built.0.diagnostics()) {
+        built = build(&variant()?)?;
+        alloc::remember(target_dir, fuzz_dir)?;
+        compiled.append(&mut built.0.compiled);
     }
-    per_target(built.0, built.1, targets)
+    Ok(Built {
+        targets: per_target(built.0, built.1, targets)?,
+        compiled,
+    })
 }
 
 /// Each target's binary or errors. A build that made no binary at all
@@ -309,7 +322,7 @@ pub fn build_workers(
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
-) -> Result<Vec<Target>, WorkerBuildError> {
+) -> Result<Built, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
     let version = stand_in.locked_version(&project.fuzz_dir)?;
@@ -337,7 +350,7 @@ pub fn build_workers(
     let dirs = Dirs {
         fuzz: &project.fuzz_dir,
         harness: &harness,
-        target: &root.join("build"),
+        target: &root.join(build_dir_name(&project.workspace_root)),
     };
     Ok(build_patched_with(
         stand_in,
@@ -346,6 +359,17 @@ pub fn build_workers(
         targets,
         interrupt,
     )?)
+}
+
+/// The build directory of the fuzz crates of the workspace at
+/// `workspace_root`: one per workspace, shared by all its crates. Sources
+/// are remapped relative to the workspace root (see [`rustflags`]), and
+/// cargo keeps one build of a crate per set of remaps: workspaces that
+/// share a target directory (`CARGO_TARGET_DIR`) would rebuild every
+/// dependency for one another.
+fn build_dir_name(workspace_root: &Path) -> String {
+    let key = xxhash_rust::xxh3::xxh3_64(workspace_root.as_os_str().as_encoded_bytes());
+    format!("build-{key:016x}")
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned
@@ -373,7 +397,8 @@ mod tests {
         let flags = |extra| rustflags(ENGINE, extra, Path::new("/my project"));
         let ours = ENGINE.replace(' ', "\x1f");
         assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
-        assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
+        let trace = instrument::TRACE_CFG;
+        assert!(flags(trace).contains(&trace.replace(' ', "\x1f")));
     }
 
     #[test]

@@ -73,8 +73,9 @@ pub(in crate::job) fn build(
             package: &project.package,
             targets: &targets,
             elapsed_s: started.elapsed().as_secs_f64(),
+            compiled: &built.compiled,
         });
-        for (target, binary) in targets.iter().zip(built) {
+        for (target, binary) in targets.iter().zip(built.targets) {
             let binary = binary.map_err(|errors| {
                 Error::new(
                     Exit::BuildFailed,

@@ -47,7 +47,8 @@ pub struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub ledger: LedgerOptions,
-    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`) too.
+    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`, nested
+    /// folders included) too.
     #[arg(long)]
     pub corpus: bool,
     /// Replay only this machine's share: K of N (1-based), split by target

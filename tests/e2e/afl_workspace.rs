@@ -8,7 +8,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::fuzz_fixture::{command, copy_tree, repo};
+use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
 
@@ -36,10 +37,10 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-/// Reduces every input of the workspace at `root` again (`--force`);
-/// returns each package's compiled units.
-fn reduce(root: &Path) -> Vec<(String, Vec<String>)> {
-    let run = cargo_reduce(&[
+/// Reduces every input of the workspace at `root` again (`--force`),
+/// building into `target_dir`; returns each package's compiled units.
+fn reduce(root: &Path, target_dir: &Path) -> Vec<(String, Vec<String>)> {
+    let args = [
         "reduce",
         "--manifest-path",
         root.to_str().unwrap(),
@@ -47,7 +48,8 @@ fn reduce(root: &Path) -> Vec<(String, Vec<String>)> {
         "--force",
         "--message-format",
         "json",
-    ]);
+    ];
+    let run = Run(command(&args, target_dir).output().expect("spawn"));
     run.expect_code(0);
     let messages = run.messages();
     let reduced = messages
@@ -75,6 +77,10 @@ fn reduce(root: &Path) -> Vec<(String, Vec<String>)> {
 fn a_second_run_compiles_nothing_for_either_package() {
     let (_dir, root) = workspace();
     let (_other_dir, other) = workspace();
+    // A target directory of its own: the shared one keeps only a few
+    // workspaces' builds, and other tests build theirs at the same time.
+    let target = tempfile::tempdir().unwrap();
+    let reduce = |root: &Path| reduce(root, target.path());
     let first = reduce(&root);
     let packages: Vec<&str> = first.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(packages, ["first", "second"]);

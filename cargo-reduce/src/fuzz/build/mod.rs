@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 mod alloc;
+mod dirs;
 mod error;
 pub mod instrument;
 mod invoke;
@@ -350,7 +351,7 @@ pub fn build_workers(
     let dirs = Dirs {
         fuzz: &project.fuzz_dir,
         harness: &harness,
-        target: &root.join(build_dir_name(&project.workspace_root)),
+        target: &dirs::build_dir(&root, &project.workspace_root)?,
     };
     Ok(build_patched_with(
         stand_in,
@@ -359,17 +360,6 @@ pub fn build_workers(
         targets,
         interrupt,
     )?)
-}
-
-/// The build directory of the fuzz crates of the workspace at
-/// `workspace_root`: one per workspace, shared by all its crates. Sources
-/// are remapped relative to the workspace root (see [`rustflags`]), and
-/// cargo keeps one build of a crate per set of remaps: workspaces that
-/// share a target directory (`CARGO_TARGET_DIR`) would rebuild every
-/// dependency for one another.
-fn build_dir_name(workspace_root: &Path) -> String {
-    let key = xxhash_rust::xxh3::xxh3_64(workspace_root.as_os_str().as_encoded_bytes());
-    format!("build-{key:016x}")
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned

@@ -1,8 +1,9 @@
 //! `cargo reduce` on a package that fuzzes with both engines
 //! (`cargo-reduce/tests-fixtures/mixed-engines`): a cargo-fuzz crate with an
-//! optional `afl`, targets gated by `required-features`, and a plain stdin
-//! program. Each target is built with its features by the engine its source
-//! calls; the plain program is no target and is never built.
+//! optional `afl`, targets gated by `required-features` (one with its own
+//! global allocator), and a plain stdin program. Each target is built with
+//! its features by the engine its source calls; the plain program is no
+//! target and is never built.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -131,3 +131,45 @@ fn every_target_builds_with_its_features_and_reduces_by_its_engine() {
     assert_eq!(results, expected, "{}", run.stdout());
     assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
 }
+
+/// A target whose required feature the package does not have (a typo)
+/// fails its own artifact with cargo's error; the other targets are built
+/// and reduced.
+#[test]
+fn a_target_with_a_missing_feature_fails_only_itself() {
+    let (_dir, crate_dir) = mixed();
+    let manifest = crate_dir.join("Cargo.toml");
+    let mut text = fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[[bin]]\nname = \"lf_typo\"\npath = \"fuzz_targets/lf_typo.rs\"\ntest = false\nrequired-features = [\"stirct\"]\n");
+    fs::write(&manifest, text).unwrap();
+    fs::copy(
+        crate_dir.join("fuzz_targets/lf_bytes.rs"),
+        crate_dir.join("fuzz_targets/lf_typo.rs"),
+    )
+    .unwrap();
+    write(&crate_dir, "artifacts/lf_typo/crash-3", b"xxBUGxx");
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--all",
+    ]);
+    run.expect_code(8);
+    let stderr = run.stderr();
+    assert!(
+        run.error_line()
+            .contains("cannot build fuzz target `lf_typo` of `mixed-engines-fuzz`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("stirct"),
+        "cargo's error is shown: {stderr}"
+    );
+    for (target, name) in [("lf_bytes", "crash-1"), ("lf_strict", "crash-2")] {
+        let result = crate_dir.join(format!("artifacts/{target}/minimized-from-{name}"));
+        assert!(result.is_file(), "{target} is reduced: {stderr}");
+    }
+    assert!(!crate_dir
+        .join("artifacts/lf_typo/minimized-from-crash-3")
+        .exists());
+}

@@ -211,8 +211,69 @@ fn build_patched_with(
         alloc::remember(target_dir, fuzz_dir)?;
         compiled.append(&mut built.0.compiled);
     }
+    match per_target(built.0, built.1, targets) {
+        Ok(binaries) => Ok(Built {
+            targets: binaries,
+            compiled,
+        }),
+        Err(whole) => build_apart(stand_in, companions, dirs, targets, interrupt, whole),
+    }
+}
+
+/// After a build that failed before any target (`whole`): when the
+/// targets need different features, builds each set of targets that
+/// needs the same ones on its own, so that a target whose features break
+/// the build (a feature the package does not have, or one that breaks a
+/// dependency) fails only itself. `whole` when every set fails alike, or
+/// there is only one.
+fn build_apart(
+    stand_in: &StandIn,
+    companions: &[(&str, PathBuf)],
+    dirs: Dirs<'_>,
+    targets: &[BuildTarget<'_>],
+    interrupt: &AtomicBool,
+    whole: BuildError,
+) -> Result<Built, BuildError> {
+    let mut sets: Vec<&[String]> = targets.iter().map(|t| t.features).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    if sets.len() < 2 {
+        return Err(whole);
+    }
+    let mut results: Vec<Option<Target>> = vec![None; targets.len()];
+    let mut compiled = Vec::new();
+    let mut any_built = false;
+    for set in sets {
+        let group: Vec<BuildTarget<'_>> = targets
+            .iter()
+            .filter(|t| t.features == set)
+            .copied()
+            .collect();
+        let outcome = match build_patched_with(stand_in, companions, dirs, &group, interrupt) {
+            Err(BuildError::Interrupted) => return Err(BuildError::Interrupted),
+            Err(error) => vec![Err(error.to_string()); group.len()],
+            Ok(mut built) => {
+                any_built = true;
+                compiled.append(&mut built.compiled);
+                built.targets
+            }
+        };
+        let slots = targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.features == set);
+        for ((i, _), result) in slots.zip(outcome) {
+            results[i] = Some(result);
+        }
+    }
+    if !any_built {
+        return Err(whole);
+    }
     Ok(Built {
-        targets: per_target(built.0, built.1, targets)?,
+        targets: results
+            .into_iter()
+            .map(|r| r.expect("every set built"))
+            .collect(),
         compiled,
     })
 }

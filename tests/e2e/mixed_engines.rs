@@ -173,3 +173,46 @@ fn a_target_with_a_missing_feature_fails_only_itself() {
         .join("artifacts/lf_typo/minimized-from-crash-3")
         .exists());
 }
+
+/// `ci --update` files each engine's failures in the one ledger of the
+/// package, and the next `ci` knows both (neither engine's folders are
+/// taken for strays of the other).
+#[test]
+fn ci_keeps_one_ledger_for_both_engines() {
+    let (dir, crate_dir) = mixed();
+    let cache = dir.path().join("ci-cache");
+    let ci = |extra: &[&str]| {
+        let mut args = vec![
+            "reduce",
+            "ci",
+            "--manifest-path",
+            crate_dir.to_str().unwrap(),
+            "--cache-dir",
+            cache.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        cargo_reduce(&args)
+    };
+    // New failures fail the run that files them.
+    ci(&["--update"]).expect_code(11);
+    for target in ["afl_bytes", "lf_bytes", "lf_strict"] {
+        let ledger = crate_dir.join("regressions").join(target);
+        assert_eq!(
+            fs::read_dir(&ledger).unwrap().count(),
+            2,
+            "{target}: input and sidecar"
+        );
+    }
+    let run = ci(&["--message-format", "json"]);
+    run.expect_code(0);
+    let finished = run
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "ci-finished")
+        .unwrap_or_else(|| panic!("{}", run.stdout()));
+    assert_eq!(
+        (finished["new"].as_u64(), finished["known"].as_u64()),
+        (Some(0), Some(3)),
+        "{finished}"
+    );
+}

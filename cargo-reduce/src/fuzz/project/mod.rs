@@ -6,8 +6,8 @@
 //! The start is the manifest given with `--manifest-path`, else the nearest
 //! `Cargo.toml` upward from the current directory (like cargo). Fuzz crates
 //! are packages with `cargo-fuzz = true` in `[package.metadata]` and
-//! packages that depend on `afl` ([`afl`]; a package may have targets of
-//! both engines, [`libfuzzer`]): those of
+//! packages that depend on `afl` (a package may have targets of both
+//! engines, each its own [`FuzzProject`]): those of
 //! that manifest's workspace and, when the manifest is not itself a fuzz
 //! crate, of `fuzz/Cargo.toml` beside the workspace root or the package,
 //! which is normally a workspace of its own. `cargo metadata --no-deps` reads

@@ -107,6 +107,22 @@ fn every_target_builds_with_its_features_and_reduces_by_its_engine() {
         "{}",
         run.stdout()
     );
+    // The afl.rs build patches libfuzzer-sys too: the real one (libFuzzer's
+    // C++, built with `cc`) is never compiled.
+    let compiled: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["reason"] == "build-finished")
+        .flat_map(|m| m["compiled"].as_array().unwrap())
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert!(
+        compiled.iter().any(|u| u.starts_with("afl@")),
+        "{compiled:?}"
+    );
+    assert!(
+        !compiled.iter().any(|u| u.starts_with("cc@")),
+        "{compiled:?}"
+    );
     let mut results: Vec<(String, String)> = messages
         .iter()
         .filter(|m| m["reason"] == "reduction-finished")

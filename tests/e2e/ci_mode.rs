@@ -473,6 +473,62 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
     assert_eq!(report["failures"][0]["inputs"], 2);
 }
 
+/// OSS-Fuzz testcases kept in a folder of the corpus are replayed and
+/// named by their nested path; hidden files, a symlink loop and a dangling
+/// symlink are no inputs.
+#[test]
+fn nested_corpus_folders_are_replayed_and_named_by_their_path() {
+    use std::os::unix::fs::symlink;
+    let project = Project::new();
+    let corpus = project.fuzz.join("corpus/two_panics");
+    let nested = corpus.join("regressions");
+    fs::create_dir_all(&nested).unwrap();
+    fs::create_dir_all(corpus.join(".hidden")).unwrap();
+    fs::write(corpus.join("passing"), "hello").unwrap();
+    fs::write(nested.join("crash-nested"), "ABXYZ").unwrap();
+    fs::write(corpus.join(".hidden/crash-hidden"), "XYZ").unwrap();
+    fs::write(corpus.join(".crash-hidden"), "XYZ").unwrap();
+    symlink("..", nested.join("loop")).unwrap();
+    symlink("gone", nested.join("dangling")).unwrap();
+    let report = project.root.join("report.json");
+    let args = [
+        "--target",
+        "two_panics",
+        "--corpus",
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    project.ci(&args).expect_code(11);
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(&report).unwrap()).unwrap();
+    let inputs = report["inputs"].as_array().unwrap();
+    let corpus_paths: Vec<&str> = inputs
+        .iter()
+        .filter(|i| i["source"] == "corpus")
+        .map(|i| i["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        corpus_paths,
+        [
+            "fuzz-targets/corpus/two_panics/passing",
+            "fuzz-targets/corpus/two_panics/regressions/crash-nested"
+        ],
+        "{inputs:?}"
+    );
+    let id = |path: &str| {
+        inputs
+            .iter()
+            .find(|i| i["path"].as_str().unwrap().ends_with(path))
+            .map(|i| i["failure_id"].clone())
+            .unwrap()
+    };
+    let artifact = inputs.iter().find(|i| i["source"] == "artifact").unwrap();
+    assert_eq!(id("regressions/crash-nested"), artifact["failure_id"]);
+    assert_eq!(
+        report["failures"][0]["inputs"], 2,
+        "the artifact and the nested testcase"
+    );
+}
+
 #[test]
 fn a_known_failure_whose_panic_moved_stays_known() {
     let project = Project::new().filed();

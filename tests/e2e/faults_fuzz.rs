@@ -465,7 +465,21 @@ fn build_signal_points(name: &str, signals: &[Sig], count: usize) {
                 false => "build-started (a build from scratch)".to_string(),
             },
         };
-        let _ = fs::remove_dir_all(build.join("cargo-reduce/build"));
+        // One build directory per workspace: `cargo-reduce/build-<hash>`.
+        for dir in fs::read_dir(build.join("cargo-reduce"))
+            .into_iter()
+            .flatten()
+        {
+            let dir = dir.unwrap().path();
+            if dir
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("build-")
+            {
+                let _ = fs::remove_dir_all(dir);
+            }
+        }
         crate_.reset();
         let watched = Watched::spawn(reduce_command(&crate_, &targets, 1, &tmp, &build));
         let from = match discovery {

@@ -4,6 +4,7 @@
 
 mod afl_mode;
 mod afl_mode_errors;
+mod afl_workspace;
 mod ci_mode;
 mod ci_mode_errors;
 mod faults;
@@ -14,6 +15,7 @@ mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;
 mod fuzz_sources;
+mod mixed_engines;
 mod sanitizer;
 mod signatures;
 mod util;

@@ -83,6 +83,7 @@ fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> Messa
         package: &project.package,
         manifest_path: &project.manifest_path,
         target: &target.name,
+        engine: project.engine.as_str(),
         source: &target.source,
         artifacts_dir: &target.artifacts_dir,
     }
@@ -289,7 +290,7 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
         assert_eq!(lines.len(), 3);
         assert_eq!(
             lines[0],
-            r#"{"reason":"fuzz-target","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"decode","source":"/p/fuzz/fuzz_targets/decode.rs","artifacts_dir":"/p/fuzz/artifacts/decode"}"#
+            r#"{"reason":"fuzz-target","package":"app-fuzz","manifest_path":"/p/fuzz/Cargo.toml","target":"decode","engine":"libfuzzer","source":"/p/fuzz/fuzz_targets/decode.rs","artifacts_dir":"/p/fuzz/artifacts/decode"}"#
         );
         assert_eq!(
             lines[2],

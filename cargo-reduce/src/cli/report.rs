@@ -131,6 +131,7 @@ impl Reporter {
                 package,
                 targets,
                 elapsed_s,
+                ..
             } => {
                 self.stop_spinner();
                 self.status(

@@ -27,10 +27,6 @@ pub enum Sanitizer {
 /// `cfg` under which the stand-in hands ASan's report to the parent.
 pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
 
-/// The ASan build's directory under `target/cargo-reduce/` (apart from the
-/// uninstrumented `build/`, so neither invalidates the other).
-pub const ASAN_BUILD_DIR: &str = "build-asan";
-
 /// `ASAN_OPTIONS` for the workers, before the user's (which win):
 /// * `abort_on_error=1`: the test process dies of SIGABRT after the report,
 ///   which the stand-in has already copied into its note;

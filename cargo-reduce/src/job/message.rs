@@ -26,6 +26,9 @@ pub enum Message<'a> {
         targets: &'a [&'a str],
         /// Wall time of the build, in seconds.
         elapsed_s: f64,
+        /// The units cargo compiled rather than found fresh (`crate@version
+        /// target`); empty when nothing changed since the last build.
+        compiled: &'a [String],
     },
     /// A reduction begins (INPUT or one artifact).
     ReductionStarted(Started<'a>),
@@ -152,6 +155,8 @@ pub enum Message<'a> {
         manifest_path: &'a Path,
         /// The target.
         target: &'a str,
+        /// The engine its source is written for (`libfuzzer`, `afl`).
+        engine: &'a str,
         /// Its source file.
         source: &'a Path,
         /// Where its artifacts would be.

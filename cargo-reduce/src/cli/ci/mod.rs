@@ -47,7 +47,8 @@ pub struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub ledger: LedgerOptions,
-    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`) too.
+    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`, nested
+    /// folders included) too.
     #[arg(long)]
     pub corpus: bool,
     /// Replay only this machine's share: K of N (1-based), split by target
@@ -334,9 +335,12 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     if args.ledger.update {
         let projects = crate::job::fuzz::find(&args.select.search(), None)?;
         let dir_of = |package: &str, target: &str| {
-            let project = projects.iter().find(|p| p.package == package)?;
-            let target = project.targets.iter().find(|t| t.name == target)?;
-            Some(ci::ledger::target_dir(&project.fuzz_dir, &target.name))
+            // A package with targets of both engines is two projects.
+            projects
+                .iter()
+                .filter(|p| p.package == package)
+                .find(|p| p.targets.iter().any(|t| t.name == target))
+                .map(|p| ci::ledger::target_dir(&p.fuzz_dir, target))
         };
         update::file_new(&mut report, &dir_of)?;
     }

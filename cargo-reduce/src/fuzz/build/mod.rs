@@ -1,17 +1,17 @@
 //! Builds a fuzz project's targets against a fuzz engine's stand-in
 //! ([`StandIn`]): writes the stand-in crate (shipped inside cargo-reduce)
-//! under the version the project's `Cargo.lock` holds (or one resolved for
-//! the run when it has none: `resolve.rs`), and runs `cargo build
-//! --release` with a `--config patch.crates-io.<crate>.path=...` (for a git
-//! source, `patch."<url>"`) and cargo-fuzz's `RUSTFLAGS` minus
-//! instrumentation, on a shadow (`shadow.rs`) of the fuzz crate's manifest
-//! and lock (cargo rewrites the lock when patching; the user's is never
-//! written).
+//! under the version the project's `Cargo.lock` holds, and runs `cargo
+//! build --release` with a `--config patch.crates-io.<crate>.path=...` and
+//! cargo-fuzz's `RUSTFLAGS` minus instrumentation, on a
+//! shadow (`shadow.rs`) of the fuzz crate's manifest and lock (cargo
+//! rewrites the lock when patching; the user's is never written).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
+mod alloc;
+mod dirs;
 mod error;
 pub mod instrument;
 mod invoke;
@@ -25,17 +25,23 @@ pub use error::{BuildError, WorkerBuildError};
 pub use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
-use crate::fuzz::sanitizer::{AsanToolchain, ASAN_BUILD_DIR, ASAN_RUSTFLAGS};
+use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use standin::{Locked, StandIn};
 
-/// Added when the target has its own `#[global_allocator]` (see the harness's
-/// `capture` module).
-const SYSTEM_ALLOC_CFG: &str = "--cfg cargo_reduce_system_alloc";
-
 /// What building one target gave: its binary, or the compiler's errors.
 pub type Target = Result<PathBuf, String>;
+
+/// What a build gave.
+#[derive(Debug)]
+pub struct Built {
+    /// Each target's binary or errors, in the order asked.
+    pub targets: Vec<Target>,
+    /// The units cargo compiled rather than found fresh (`crate@version
+    /// target`): what a rebuild cost.
+    pub compiled: Vec<String>,
+}
 
 /// A target to build.
 #[derive(Debug, Clone, Copy)]
@@ -71,51 +77,81 @@ impl BuildTarget<'_> {
     }
 }
 
-/// Builds `targets` of the fuzz project in `fuzz_dir`, with the versions of
-/// the lock file `lock`, against the harness in `harness_dir` (written by
-/// [`StandIn::write`]; keep it in one place across runs so cargo rebuilds
-/// nothing) into `target_dir`; returns the binaries, in `targets`' order (a
-/// target that does not compile does not keep the others from being
+/// Builds `targets` of the fuzz project in `dirs.fuzz`, with the versions
+/// of the lock file `dirs.lock`, against the harness in `dirs.harness`
+/// (written by [`StandIn::write`]; keep it in one place across runs so
+/// cargo rebuilds nothing) into `dirs.target`, with AddressSanitizer when
+/// `asan` names the nightly toolchain to build with
+/// (`crate::fuzz::sanitizer`); returns the binaries, in `targets`' order
+/// (a target that does not compile does not keep the others from being
 /// built). The build runs on a shadow (`shadow.rs`) of the fuzz crate's
-/// manifest and lock inside `target_dir`, so the user's files are never
-/// written. A lock without `libc` (libfuzzer-sys before 0.4.4) makes cargo
-/// look `libc` up in the registry index for the harness.
+/// manifest and lock inside the target directory, so the user's files are
+/// never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
+/// makes cargo look `libc` up in the registry index for the harness.
 pub fn build_patched(
     stand_in: &StandIn,
-    fuzz_dir: &Path,
-    lock: &Path,
-    harness_dir: &Path,
+    dirs: Dirs<'_>,
     targets: &[BuildTarget<'_>],
-    target_dir: &Path,
-    interrupt: &AtomicBool,
-) -> Result<Vec<Target>, BuildError> {
-    build_patched_with(
-        stand_in,
-        fuzz_dir,
-        lock,
-        harness_dir,
-        targets,
-        target_dir,
-        None,
-        interrupt,
-    )
-}
-
-/// [`build_patched`], with AddressSanitizer when `asan` names the nightly
-/// toolchain to build with (`crate::fuzz::sanitizer`).
-#[allow(clippy::too_many_arguments)]
-pub fn build_patched_with(
-    stand_in: &StandIn,
-    fuzz_dir: &Path,
-    lock: &Path,
-    harness_dir: &Path,
-    targets: &[BuildTarget<'_>],
-    target_dir: &Path,
     asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
+    let engine = stand_in.locked(dirs.lock)?;
+    let build = Build {
+        stand_in,
+        engine: &engine,
+        companions: &[],
+        asan,
+    };
+    Ok(build_patched_with(&build, dirs, targets, interrupt)?.targets)
+}
+
+/// Where [`build_patched`] works.
+#[derive(Debug, Clone, Copy)]
+pub struct Dirs<'a> {
+    /// The fuzz crate.
+    pub fuzz: &'a Path,
+    /// The lock file whose versions the build takes.
+    pub lock: &'a Path,
+    /// The engine's stand-in.
+    pub harness: &'a Path,
+    /// The build.
+    pub target: &'a Path,
+}
+
+/// What a build patches in and how it compiles.
+struct Build<'a> {
+    /// The engine's stand-in.
+    stand_in: &'a StandIn,
+    /// The engine as the lock holds it.
+    engine: &'a Locked,
+    /// `--config` patches of the other engines' stand-ins a package fuzzes
+    /// with, so that its build never compiles a real engine (libFuzzer's
+    /// C++, AFL++).
+    companions: &'a [String],
+    /// The nightly toolchain of an AddressSanitizer build.
+    asan: Option<&'a AsanToolchain>,
+}
+
+/// [`build_patched`] as `build` says.
+fn build_patched_with(
+    build: &Build<'_>,
+    dirs: Dirs<'_>,
+    targets: &[BuildTarget<'_>],
+    interrupt: &AtomicBool,
+) -> Result<Built, BuildError> {
+    let Build {
+        stand_in,
+        engine,
+        companions,
+        asan,
+    } = *build;
+    let Dirs {
+        fuzz: fuzz_dir,
+        lock,
+        harness: harness_dir,
+        target: target_dir,
+    } = dirs;
     let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
-    let engine = stand_in.locked(lock)?;
     let unused = |harness| BuildError::PatchNotUsed {
         package: stand_in.package,
         harness,
@@ -127,17 +163,22 @@ pub fn build_patched_with(
         Some(lock),
         &target_dir.join("cargo-reduce-shadow"),
     )?;
-    let mut patches = vec![
+    let mut patches = Vec::new();
+    for patch in companions {
+        patches.extend(["--config".to_string(), patch.clone()]);
+    }
+    let mut metadata_args = patches.clone();
+    metadata_args.extend([
         "--config".to_string(),
-        engine_patch(stand_in.package, &engine, harness_dir),
-    ];
+        engine_patch(stand_in.package, engine, harness_dir),
+    ]);
     // Only an `arbitrary` 1.x that the stand-in decodes with is recorded.
     let instrumented = match engine.arbitrary.as_deref() {
         Some(v) if !v.starts_with("1.") => None,
         _ => instrument::prepare(
             &text,
             &shadow.manifest,
-            &patches,
+            &metadata_args,
             target_dir.parent().unwrap_or(target_dir),
         )?,
     };
@@ -160,7 +201,9 @@ pub fn build_patched_with(
         .collect();
     features.sort_unstable();
     features.dedup();
-    let build = |extra_flags: &str| {
+    // The same flags for every build, whatever the stand-in (see `alloc`).
+    let flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    let cargo_build = |harness: &Path| {
         let mut command = Command::new("cargo");
         command
             .current_dir(fuzz_dir)
@@ -168,16 +211,10 @@ pub fn build_patched_with(
             .arg(&shadow.manifest)
             .arg("--target-dir")
             .arg(target_dir)
+            .args(["--config", &engine_patch(stand_in.package, engine, harness)])
             .args(&patches)
             .env_remove("RUSTFLAGS")
-            .env(
-                "CARGO_ENCODED_RUSTFLAGS",
-                rustflags(
-                    stand_in.rustflags,
-                    &format!("{base_flags} {extra_flags}"),
-                    &shadow.root,
-                ),
-            );
+            .env("CARGO_ENCODED_RUSTFLAGS", &flags);
         if let Some(asan) = asan {
             asan.apply(&mut command);
         }
@@ -195,15 +232,83 @@ pub fn build_patched_with(
             (output, false) => Ok((output, command_line(&command))),
         }
     };
-    let mut built = build("")?;
-    if built
-        .0
-        .diagnostics()
-        .contains("conflicts with global allocator")
-    {
-        built = build(SYSTEM_ALLOC_CFG)?;
+    let variant = || alloc::write_variant(stand_in, harness_dir, &harness_version(harness_dir));
+    let own_allocator = alloc::remembered(target_dir, fuzz_dir);
+    let mut built = if own_allocator {
+        cargo_build(&variant()?)?
+    } else {
+        cargo_build(harness_dir)?
+    };
+    let mut compiled = std::mem::take(&mut built.0.compiled);
+    if !own_allocator && alloc::conflicts(&built.0.diagnostics()) {
+        built = cargo_build(&variant()?)?;
+        alloc::remember(target_dir, fuzz_dir)?;
+        compiled.append(&mut built.0.compiled);
     }
-    per_target(built.0, built.1, targets)
+    match per_target(built.0, built.1, targets) {
+        Ok(binaries) => Ok(Built {
+            targets: binaries,
+            compiled,
+        }),
+        Err(whole) => build_apart(build, dirs, targets, interrupt, whole),
+    }
+}
+
+/// After a build that failed before any target (`whole`): when the
+/// targets need different features, builds each set of targets that
+/// needs the same ones on its own, so that a target whose features break
+/// the build (a feature the package does not have, or one that breaks a
+/// dependency) fails only itself. `whole` when every set fails alike, or
+/// there is only one.
+fn build_apart(
+    build: &Build<'_>,
+    dirs: Dirs<'_>,
+    targets: &[BuildTarget<'_>],
+    interrupt: &AtomicBool,
+    whole: BuildError,
+) -> Result<Built, BuildError> {
+    let mut sets: Vec<&[String]> = targets.iter().map(|t| t.features).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    if sets.len() < 2 {
+        return Err(whole);
+    }
+    let mut results: Vec<Option<Target>> = vec![None; targets.len()];
+    let mut compiled = Vec::new();
+    let mut any_built = false;
+    for set in sets {
+        let group: Vec<BuildTarget<'_>> = targets
+            .iter()
+            .filter(|t| t.features == set)
+            .copied()
+            .collect();
+        let outcome = match build_patched_with(build, dirs, &group, interrupt) {
+            Err(BuildError::Interrupted) => return Err(BuildError::Interrupted),
+            Err(error) => vec![Err(error.to_string()); group.len()],
+            Ok(mut built) => {
+                any_built = true;
+                compiled.append(&mut built.compiled);
+                built.targets
+            }
+        };
+        let slots = targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.features == set);
+        for ((i, _), result) in slots.zip(outcome) {
+            results[i] = Some(result);
+        }
+    }
+    if !any_built {
+        return Err(whole);
+    }
+    Ok(Built {
+        targets: results
+            .into_iter()
+            .map(|r| r.expect("every set built"))
+            .collect(),
+        compiled,
+    })
 }
 
 /// Each target's binary or errors. A build that made no binary at all
@@ -319,16 +424,19 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// directory (`cargo-reduce/`), apart from `cargo fuzz`'s own builds, so
 /// neither invalidates the other and rebuilds are incremental. A project
 /// whose lock does not hold the engine (or that has none) gets one
-/// resolved for the run; `note` is told so in one line. With `asan`, the
-/// AddressSanitizer build, in `cargo-reduce/build-asan/`.
+/// resolved for the run; `note` is told so in one line. Each of `others`
+/// (the other engines' stand-ins) whose crate the lock holds is patched in
+/// too: a package with targets of both engines depends on both. With
+/// `asan`, the AddressSanitizer build, in a build directory of its own.
 pub fn build_workers(
     stand_in: &StandIn,
+    others: &[&StandIn],
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
     asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
     note: &dyn Fn(&str),
-) -> Result<Vec<Target>, WorkerBuildError> {
+) -> Result<Built, WorkerBuildError> {
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
     let manifest = project.fuzz_dir.join("Cargo.toml");
@@ -336,39 +444,53 @@ pub fn build_workers(
         stand_in.package,
         &manifest,
         &project.lock_file,
-        &root.join("build/cargo-reduce-resolved"),
+        &root.join("resolved"),
     )?;
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let locked = stand_in.locked(&lock.path)?;
-    if !(stand_in.supports)(&locked.version) {
+    let engine = stand_in.locked(&lock.path)?;
+    if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.path,
             manifest,
             package: stand_in.package,
             supported: stand_in.versions,
             suggest: stand_in.suggest,
-            version: locked.version,
+            version: engine.version,
         });
     }
-    let harness = root.join(format!("{}-{}", stand_in.package, locked.version));
-    stand_in.write(&harness, &locked)?;
-    let build_dir = if asan.is_some() {
-        ASAN_BUILD_DIR
+    let harness = root.join(format!("{}-{}", stand_in.package, engine.version));
+    stand_in.write(&harness, &engine)?;
+    let mut companions = Vec::new();
+    for other in others {
+        match other.locked(&lock.path) {
+            Ok(locked) if (other.supports)(&locked.version) => {
+                let dir = root.join(format!("{}-{}", other.package, locked.version));
+                other.write(&dir, &locked)?;
+                companions.push(engine_patch(other.package, &locked, &dir));
+            }
+            _ => {}
+        }
+    }
+    let kind = if asan.is_some() {
+        "build-asan"
     } else {
         "build"
     };
-    Ok(build_patched_with(
+    let dirs = Dirs {
+        fuzz: &project.fuzz_dir,
+        lock: &lock.path,
+        harness: &harness,
+        target: &dirs::build_dir(&root, &project.workspace_root, kind)?,
+    };
+    let build = Build {
         stand_in,
-        &project.fuzz_dir,
-        &lock.path,
-        &harness,
-        targets,
-        &root.join(build_dir),
+        engine: &engine,
+        companions: &companions,
         asan,
-        interrupt,
-    )?)
+    };
+    Ok(build_patched_with(&build, dirs, targets, interrupt)?)
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned
@@ -396,7 +518,8 @@ mod tests {
         let flags = |extra| rustflags(ENGINE, extra, Path::new("/my project"));
         let ours = ENGINE.replace(' ', "\x1f");
         assert!(flags("").ends_with(&format!("{ours}\x1f--remap-path-prefix=/my project/=")));
-        assert!(flags(SYSTEM_ALLOC_CFG).contains(&SYSTEM_ALLOC_CFG.replace(' ', "\x1f")));
+        let trace = instrument::TRACE_CFG;
+        assert!(flags(trace).contains(&trace.replace(' ', "\x1f")));
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct Output {
     pub binaries: HashMap<String, PathBuf>,
     /// Rendered compiler errors, by target name.
     pub errors: HashMap<String, String>,
+    /// The units cargo compiled (did not find fresh), as `package target`,
+    /// in the order it finished them.
+    pub compiled: Vec<String>,
     /// cargo's own stderr (progress, its errors, warnings), its end.
     pub stderr: String,
     /// How cargo ended.
@@ -146,6 +149,14 @@ fn read_messages(stdout: impl Read) -> Output {
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
         match message {
             Message::CompilerArtifact(artifact) => {
+                if !artifact.fresh {
+                    let package = artifact.package_id.repr.split('#').next_back();
+                    output.compiled.push(format!(
+                        "{} {}",
+                        package.unwrap_or_default(),
+                        artifact.target.name
+                    ));
+                }
                 if let Some(executable) = artifact.executable {
                     output
                         .binaries

@@ -17,7 +17,7 @@ use rustix::process::Signal;
 use super::tests::work_dir;
 use super::*;
 use crate::fuzz::afl::AFL;
-use crate::fuzz::build::{build_patched, BuildTarget};
+use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
 use crate::fuzz::project::{self, BinKind, Engine, Search};
 
 fn fuzz_dir() -> PathBuf {
@@ -54,11 +54,14 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
         AFL.write(&harness, &locked).unwrap();
         let built = build_patched(
             &AFL,
-            &project.fuzz_dir,
-            &lock,
-            &harness,
+            Dirs {
+                fuzz: &project.fuzz_dir,
+                lock: &lock,
+                harness: &harness,
+                target: &work_dir().join("target-afl"),
+            },
             &targets,
-            &work_dir().join("target-afl"),
+            None,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap_or_else(|err| panic!("{err}"));

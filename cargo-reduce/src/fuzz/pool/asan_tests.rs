@@ -12,7 +12,7 @@ use std::time::Duration;
 use rustix::process::Signal;
 
 use super::*;
-use crate::fuzz::build::{build_patched_with, BuildTarget};
+use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
 use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::sanitizer::AsanToolchain;
 
@@ -30,13 +30,15 @@ fn crashes() -> Option<&'static PathBuf> {
             let work = super::tests::work_dir();
             let harness = work.join(format!("harness-asan/libfuzzer-sys-{}", locked.version));
             LIBFUZZER_SYS.write(&harness, &locked).unwrap();
-            let built = build_patched_with(
+            let built = build_patched(
                 &LIBFUZZER_SYS,
-                &fuzz_dir,
-                &lock,
-                &harness,
+                Dirs {
+                    fuzz: &fuzz_dir,
+                    lock: &lock,
+                    harness: &harness,
+                    target: &work.join("target-asan"),
+                },
                 &[BuildTarget::from("crashes")],
-                &work.join("target-asan"),
                 Some(&toolchain),
                 &std::sync::atomic::AtomicBool::new(false),
             )

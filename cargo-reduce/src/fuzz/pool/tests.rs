@@ -13,7 +13,7 @@ use rustix::process::Signal;
 
 use super::crew::Crew;
 use super::*;
-use crate::fuzz::build::{build_patched, BuildError, BuildTarget};
+use crate::fuzz::build::{build_patched, BuildError, BuildTarget, Dirs};
 use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 
 const TARGETS: &[&str] = &[
@@ -56,14 +56,17 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
         LIBFUZZER_SYS.write(&harness, &locked).unwrap();
         let built = build_patched(
             &LIBFUZZER_SYS,
-            &fuzz_dir,
-            &lock,
-            &harness,
+            Dirs {
+                fuzz: &fuzz_dir,
+                lock: &lock,
+                harness: &harness,
+                target: &work_dir().join("target"),
+            },
             &TARGETS
                 .iter()
                 .map(|&t| BuildTarget::from(t))
                 .collect::<Vec<_>>(),
-            &work_dir().join("target"),
+            None,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap_or_else(|err| panic!("{err}"));
@@ -422,11 +425,14 @@ fn unused_patch_is_an_error_naming_both_versions() {
     LIBFUZZER_SYS.write(&harness, &wrong).unwrap();
     let err = build_patched(
         &LIBFUZZER_SYS,
-        &fuzz_dir,
-        &lock,
-        &harness,
+        Dirs {
+            fuzz: &fuzz_dir,
+            lock: &lock,
+            harness: &harness,
+            target: &work_dir().join("target-wrong"),
+        },
         &[BuildTarget::from("trivial")],
-        &work_dir().join("target-wrong"),
+        None,
         &std::sync::atomic::AtomicBool::new(false),
     )
     .expect_err("the patch cannot be used");

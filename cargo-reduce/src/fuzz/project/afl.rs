@@ -9,6 +9,7 @@ use cargo_metadata::{Package, Target, TargetKind};
 
 use super::artifact::Artifact;
 use super::campaign::{self, Instance};
+use super::features::{enabling_feature, target_features};
 use super::{BinKind, Engine, FuzzProject, FuzzTarget};
 
 /// The crate afl.rs users depend on.
@@ -21,36 +22,6 @@ pub fn is_afl_crate(package: &Package) -> bool {
         .dependencies
         .iter()
         .any(|d| d.name == AFL_CRATE && d.kind != cargo_metadata::DependencyKind::Build)
-}
-
-/// The feature that turns `afl` on when it is an optional dependency
-/// (`afl = ["dep:afl"]`, or the implicit feature of the dependency), so
-/// that `#[cfg(feature = "afl")]` targets are built with it.
-fn enabling_feature(package: &Package) -> Option<String> {
-    let optional = package
-        .dependencies
-        .iter()
-        .any(|d| d.name == AFL_CRATE && d.optional);
-    if !optional {
-        return None;
-    }
-    let enables = |values: &Vec<String>| {
-        values.iter().any(|v| {
-            v == "dep:afl" || v == AFL_CRATE || v.starts_with("afl/") || v.starts_with("afl?/")
-        })
-    };
-    let mut named: Vec<&String> = package
-        .features
-        .iter()
-        .filter(|(_, values)| enables(values))
-        .map(|(name, _)| name)
-        .collect();
-    named.sort_by_key(|name| (name.as_str() != AFL_CRATE, name.as_str()));
-    Some(
-        named
-            .first()
-            .map_or_else(|| AFL_CRATE.to_string(), |n| n.to_string()),
-    )
 }
 
 /// The kind of a target that can be an afl.rs fuzz target.
@@ -86,25 +57,19 @@ fn calls_afl(source: &Path) -> bool {
 /// The afl.rs fuzz targets of `package`, sorted by name; their inputs are
 /// added by [`attach_instances`].
 pub fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
-    let feature = enabling_feature(package);
+    let enabling = enabling_feature(package, AFL_CRATE);
     let mut targets: Vec<FuzzTarget> = package
         .targets
         .iter()
         .filter_map(|t| Some((t, bin_kind(t)?)))
         .filter(|(t, _)| calls_afl(t.src_path.as_std_path()))
-        .map(|(t, kind)| {
-            let mut features: Vec<String> = t.required_features.clone();
-            features.extend(feature.clone());
-            features.sort();
-            features.dedup();
-            FuzzTarget {
-                name: t.name.clone(),
-                source: t.src_path.clone().into_std_path_buf(),
-                kind,
-                features,
-                artifacts_dir: package_dir.join("artifacts").join(&t.name),
-                artifacts: Vec::new(),
-            }
+        .map(|(t, kind)| FuzzTarget {
+            name: t.name.clone(),
+            source: t.src_path.clone().into_std_path_buf(),
+            kind,
+            features: target_features(t, enabling.as_deref()),
+            artifacts_dir: package_dir.join("artifacts").join(&t.name),
+            artifacts: Vec::new(),
         })
         .collect();
     targets.sort_by(|a, b| a.name.cmp(&b.name));

@@ -5,7 +5,9 @@
 //!
 //! The start is the manifest given with `--manifest-path`, else the nearest
 //! `Cargo.toml` upward from the current directory (like cargo). Fuzz crates
-//! are packages with `cargo-fuzz = true` in `[package.metadata]`: those of
+//! are packages with `cargo-fuzz = true` in `[package.metadata]` and
+//! packages that depend on `afl` (a package may have targets of both
+//! engines, each its own [`FuzzProject`]): those of
 //! that manifest's workspace and, when the manifest is not itself a fuzz
 //! crate, of `fuzz/Cargo.toml` beside the workspace root or the package,
 //! which is normally a workspace of its own. `cargo metadata --no-deps` reads
@@ -16,13 +18,15 @@ mod afl;
 mod artifact;
 pub mod campaign;
 mod error;
+mod features;
+mod libfuzzer;
 #[cfg(test)]
 mod tests;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{Metadata, MetadataCommand, Package, TargetKind};
+use cargo_metadata::{Metadata, MetadataCommand, Package};
 
 pub use artifact::{
     afl_stem, locate_artifact, scan_artifacts, AflOrigin, Artifact, ArtifactKind, ArtifactLocation,
@@ -32,7 +36,7 @@ pub use campaign::Instance;
 pub use error::DiscoveryError;
 
 /// The fuzz engine a crate's targets are written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Engine {
     /// cargo-fuzz and libfuzzer-sys.
     LibFuzzer,
@@ -50,7 +54,8 @@ impl Engine {
     }
 }
 
-/// A crate of fuzz targets.
+/// A crate of fuzz targets, as far as one engine's targets go: a package
+/// with targets for libFuzzer and for AFL++ is two of these.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuzzProject {
     /// The engine its targets are written for.
@@ -213,9 +218,10 @@ fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     if projects.is_empty() {
         return Err(DiscoveryError::NoFuzzCrate { looked });
     }
-    projects.sort_by(|a, b| (&a.package, &a.manifest_path).cmp(&(&b.package, &b.manifest_path)));
+    let key = |p: &FuzzProject| (p.package.clone(), p.manifest_path.clone(), p.engine);
+    projects.sort_by_key(key);
     // A member `fuzz/` crate is found twice: in its workspace and beside it.
-    projects.dedup_by(|a, b| a.manifest_path == b.manifest_path);
+    projects.dedup_by(|a, b| key(a) == key(b));
     Ok(projects)
 }
 
@@ -270,13 +276,24 @@ fn metadata_failure(error: &cargo_metadata::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-/// The fuzz crates among the workspace members in `metadata`.
+/// The fuzz crates among the workspace members in `metadata`: one project
+/// per package and engine. In a package that fuzzes with both engines
+/// (it depends on `afl`, and on `libfuzzer-sys` or is a cargo-fuzz crate),
+/// each target belongs to the engine its source calls, and a target that
+/// calls neither (a program reading stdin, say) is no fuzz target.
 fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let mut projects = Vec::new();
     for package in &metadata.packages {
-        if is_fuzz_crate(package) {
-            projects.push(fuzz_project(package, metadata)?);
-        } else if afl::is_afl_crate(package) {
+        let afl = afl::is_afl_crate(package);
+        let cargo_fuzz = libfuzzer::is_fuzz_crate(package);
+        if cargo_fuzz || (afl && libfuzzer::depends_on_libfuzzer(package)) {
+            let dir = package_dir(package);
+            let targets = libfuzzer::libfuzzer_targets(package, &dir, afl)?;
+            if cargo_fuzz || !targets.is_empty() {
+                projects.push(project_of(package, metadata, Engine::LibFuzzer, targets));
+            }
+        }
+        if afl {
             let project = afl_project(package, metadata);
             if !project.targets.is_empty() {
                 projects.push(project);
@@ -284,33 +301,6 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
         }
     }
     Ok(projects)
-}
-
-/// True for a package with `cargo-fuzz = true` in `[package.metadata]`.
-fn is_fuzz_crate(package: &Package) -> bool {
-    package.metadata.get("cargo-fuzz").and_then(|v| v.as_bool()) == Some(true)
-}
-
-fn fuzz_project(package: &Package, metadata: &Metadata) -> Result<FuzzProject, DiscoveryError> {
-    let fuzz_dir = package_dir(package);
-    let mut targets = Vec::new();
-    for target in package
-        .targets
-        .iter()
-        .filter(|t| t.is_kind(TargetKind::Bin))
-    {
-        let artifacts_dir = fuzz_dir.join("artifacts").join(&target.name);
-        targets.push(FuzzTarget {
-            name: target.name.clone(),
-            source: target.src_path.clone().into_std_path_buf(),
-            kind: BinKind::Bin,
-            features: Vec::new(),
-            artifacts: scan_artifacts(&artifacts_dir)?,
-            artifacts_dir,
-        });
-    }
-    targets.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(project_of(package, metadata, Engine::LibFuzzer, targets))
 }
 
 /// An afl.rs crate; its inputs come from the AFL++ instances found later.

@@ -381,3 +381,66 @@ fn discovers_the_repository_s_fuzz_targets() {
         assert_eq!((found.project, found.target), (0, 0));
     }
 }
+
+/// A package with both engines: each target by the source it has, with
+/// its features; the plain program and the engine-less bin are neither.
+#[test]
+fn a_package_with_both_engines_splits_its_targets_by_source() {
+    let f = Fixture::new();
+    f.write(
+        "Cargo.toml",
+        &package_toml(
+            "both",
+            "[workspace]\n[dependencies]\nlibfuzzer-sys = { version = \"0.4\", optional = true }\nafl = { version = \"0.18\", optional = true }\n[features]\nlibfuzzer = [\"dep:libfuzzer-sys\"]\nafl = [\"dep:afl\"]\nextra = []\n[[bin]]\nname = \"lf\"\npath = \"lf.rs\"\nrequired-features = [\"extra\"]\n[[bin]]\nname = \"aflt\"\npath = \"aflt.rs\"\n[[bin]]\nname = \"dual\"\npath = \"dual.rs\"\n[[bin]]\nname = \"tool\"\npath = \"tool.rs\"\n",
+        ),
+    )
+    .write("lf.rs", "#![no_main]\nlibfuzzer_sys::fuzz_target!(|d: &[u8]| {});\n")
+    .write("aflt.rs", "fn main() { afl::fuzz!(|d: &[u8]| {}); }\n")
+    .write(
+        "dual.rs",
+        "#[cfg(feature = \"afl\")]\nfn main() { afl::fuzz!(|d: &[u8]| {}); }\n#[cfg(feature = \"libfuzzer\")]\nlibfuzzer_sys::fuzz_target!(|d: &[u8]| {});\n",
+    )
+    .write("tool.rs", "fn main() { std::io::stdin(); }\n");
+    let projects = f.discover("", None, &[]);
+    let engines: Vec<Engine> = projects.iter().map(|p| p.engine).collect();
+    assert_eq!(engines, [Engine::LibFuzzer, Engine::Afl]);
+    let features = |p: &FuzzProject| -> Vec<(String, Vec<String>)> {
+        p.targets
+            .iter()
+            .map(|t| (t.name.clone(), t.features.clone()))
+            .collect()
+    };
+    let owned = |list: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        list.iter()
+            .map(|(n, fs)| (n.to_string(), fs.iter().map(|f| f.to_string()).collect()))
+            .collect()
+    };
+    assert_eq!(
+        features(&projects[0]),
+        owned(&[("dual", &["libfuzzer"]), ("lf", &["extra", "libfuzzer"])])
+    );
+    assert_eq!(
+        features(&projects[1]),
+        owned(&[("aflt", &["afl"]), ("dual", &["afl"])])
+    );
+}
+
+/// A cargo-fuzz crate without afl: every bin is a target (as `cargo fuzz
+/// list` has it), with its required features.
+#[test]
+fn a_cargo_fuzz_crate_keeps_every_bin_with_its_required_features() {
+    let f = Fixture::new();
+    f.write(
+        "Cargo.toml",
+        &package_toml(
+            "only-lf",
+            "[package.metadata]\ncargo-fuzz = true\n[workspace]\n[features]\nslow = []\n[[bin]]\nname = \"gated\"\npath = \"gated.rs\"\nrequired-features = [\"slow\"]\n[[bin]]\nname = \"wrapped\"\npath = \"wrapped.rs\"\n",
+        ),
+    )
+    .write("gated.rs", "fn main() {}\n")
+    .write("wrapped.rs", "fn main() {}\n");
+    let projects = f.discover("", None, &[]);
+    assert_eq!(projects.len(), 1);
+    assert_eq!(target_names(&projects[0]), ["gated", "wrapped"]);
+    assert_eq!(projects[0].targets[0].features, ["slow"]);
+}

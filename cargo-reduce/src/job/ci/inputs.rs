@@ -107,30 +107,61 @@ fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> 
     })
 }
 
-/// The files of `dir`, sorted (a missing `dir` has none).
+/// The files below `dir`, in nested folders too (OSS-Fuzz keeps
+/// testcases in `corpus/<target>/regressions/` and the like), in a fixed
+/// order (by name, each folder's files where the folder sorts); hidden
+/// files and folders are skipped, symlinks followed, a symlink loop or a
+/// dangling symlink skipped. A missing `dir` has none.
 fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    let listing = match fs::read_dir(dir) {
-        Ok(listing) => listing,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => {
-            return Err(Error::new(
-                Exit::BadInput,
-                format!("cannot read corpus `{}`: {e}", dir.display()),
-            ))
+    if let Err(e) = fs::read_dir(dir) {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            return Ok(Vec::new());
         }
-    };
-    // The entry's type, not a stat per file; a symlink is followed.
-    let mut files: Vec<PathBuf> = listing
-        .flatten()
-        .filter(|e| match e.file_type() {
-            Ok(t) if t.is_symlink() => e.path().is_file(),
-            Ok(t) => t.is_file(),
-            Err(_) => false,
-        })
-        .map(|e| e.path())
-        .collect();
-    files.sort();
+        return Err(unreadable(dir, &e));
+    }
+    let mut files = Vec::new();
+    for entry in visible(walkdir::WalkDir::new(dir), |_| true) {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() => files.push(entry.into_path()),
+            Ok(_) => {}
+            Err(e) if skipped(&e) => {}
+            Err(e) => {
+                let path = e.path().unwrap_or(dir).to_path_buf();
+                return Err(unreadable(&path, &e));
+            }
+        }
+    }
     Ok(files)
+}
+
+/// `walk` with symlinks followed, each folder sorted by name, and hidden
+/// files and folders (`.git`, `.DS_Store`, temporary files) and those
+/// `keep` refuses left out.
+fn visible(
+    walk: walkdir::WalkDir,
+    keep: impl Fn(&walkdir::DirEntry) -> bool,
+) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {
+    walk.follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(move |e| {
+            e.depth() == 0 || (!e.file_name().to_string_lossy().starts_with('.') && keep(e))
+        })
+}
+
+/// A symlink loop, or a symlink to nothing: not an input.
+fn skipped(error: &walkdir::Error) -> bool {
+    error.loop_ancestor().is_some()
+        || error
+            .io_error()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
+fn unreadable(path: &Path, error: &dyn std::fmt::Display) -> Error {
+    Error::new(
+        Exit::BadInput,
+        format!("cannot read corpus `{}`: {error}", path.display()),
+    )
 }
 
 /// The `clusterfuzz-testcase-*` files under `fuzz_dir` (a few levels
@@ -138,32 +169,19 @@ fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
 /// target its name gives (`clusterfuzz-testcase-minimized-<target>-<id>`;
 /// the longest of `targets` that fits).
 pub fn clusterfuzz_testcases(fuzz_dir: &Path, targets: &[&str]) -> Vec<(String, PathBuf)> {
+    let walk = walkdir::WalkDir::new(fuzz_dir).max_depth(CLUSTERFUZZ_DEPTH + 1);
     let mut found = Vec::new();
-    walk(fuzz_dir, CLUSTERFUZZ_DEPTH, &mut |path| {
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if let Some(target) = testcase_target(&name, targets) {
-            found.push((target.to_string(), path.to_path_buf()));
-        }
+    let kept = visible(walk, |e| {
+        !(e.file_type().is_dir() && (e.file_name() == "target" || e.file_name() == "corpus"))
     });
-    found.sort();
-    found
-}
-
-fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(&Path)) {
-    let Ok(listing) = fs::read_dir(dir) else {
-        return;
-    };
-    for path in listing.flatten().map(|e| e.path()) {
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if path.is_dir() {
-            let skipped = name.starts_with('.') || name == "target" || name == "corpus";
-            if depth > 0 && !skipped {
-                walk(&path, depth - 1, visit);
-            }
-        } else if path.is_file() {
-            visit(&path);
+    for entry in kept.flatten().filter(|e| e.file_type().is_file()) {
+        let name = entry.file_name().to_string_lossy();
+        if let Some(target) = testcase_target(&name, targets) {
+            found.push((target.to_string(), entry.path().to_path_buf()));
         }
     }
+    found.sort();
+    found
 }
 
 /// The target a testcase's file name gives.
@@ -237,6 +255,30 @@ mod tests {
         assert_eq!(target("clusterfuzz-testcase-parse-1"), Some("parse"));
         assert_eq!(target("clusterfuzz-testcase-lexer-1"), None);
         assert_eq!(target("crash-parse-1"), None);
+    }
+
+    #[test]
+    fn corpus_files_come_from_nested_folders_in_a_fixed_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for file in ["b", "a/z", "a/deep/y", ".hidden", ".git/x", "c"] {
+            let path = root.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, file).unwrap();
+        }
+        std::os::unix::fs::symlink(root, root.join("a/loop")).unwrap();
+        std::os::unix::fs::symlink("nowhere", root.join("a/dangling")).unwrap();
+        let found: Vec<PathBuf> = files_in(root)
+            .unwrap()
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_path_buf())
+            .collect();
+        let expected: Vec<PathBuf> = ["a/deep/y", "a/z", "b", "c"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(found, expected);
+        assert!(files_in(&root.join("missing")).unwrap().is_empty());
     }
 
     #[test]

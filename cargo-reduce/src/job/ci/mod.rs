@@ -279,15 +279,22 @@ fn gather(
     let mut runs = Vec::new();
     for (p, project) in projects.iter().enumerate() {
         let names: Vec<&str> = project.targets.iter().map(|t| t.name.as_str()).collect();
+        // A package with targets of both engines is two projects in one
+        // folder: a ledger folder may be named after either's target.
+        let all_names: Vec<&str> = projects
+            .iter()
+            .filter(|other| other.fuzz_dir == project.fuzz_dir)
+            .flat_map(|other| other.targets.iter().map(|t| t.name.as_str()))
+            .collect();
         if request.fuzz.target.is_none() {
-            if let Some(stray) = ledger::strays(&project.fuzz_dir, &names).first() {
+            if let Some(stray) = ledger::strays(&project.fuzz_dir, &all_names).first() {
                 return Err(Error::new(
                     Exit::BadInput,
                     format!(
                         "ledger folder `{}` names no fuzz target of `{}` (its targets: {}); rename it after its target or remove it",
                         stray.display(),
                         project.package,
-                        names.join(", ")
+                        all_names.join(", ")
                     ),
                 ));
             }

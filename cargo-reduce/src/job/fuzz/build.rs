@@ -15,11 +15,12 @@ use crate::fuzz::project::{Engine, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::job::{Events, Message, Settings};
 
-/// The stand-in a crate's targets are built against.
-fn stand_in(engine: Engine) -> &'static StandIn {
+/// The stand-in a crate's targets are built against, and the other
+/// engines' (patched in too when the crate depends on them).
+fn stand_ins(engine: Engine) -> (&'static StandIn, &'static [&'static StandIn]) {
     match engine {
-        Engine::LibFuzzer => &LIBFUZZER_SYS,
-        Engine::Afl => &AFL,
+        Engine::LibFuzzer => (&LIBFUZZER_SYS, &[&AFL]),
+        Engine::Afl => (&AFL, &[&LIBFUZZER_SYS]),
     }
 }
 
@@ -62,8 +63,10 @@ pub(in crate::job) fn build(
                 features: &t.features,
             })
             .collect();
+        let (stand_in, others) = stand_ins(project.engine);
         let built = build_workers(
-            stand_in(project.engine),
+            stand_in,
+            others,
             project,
             &build_targets,
             asan,
@@ -75,8 +78,9 @@ pub(in crate::job) fn build(
             package: &project.package,
             targets: &targets,
             elapsed_s: started.elapsed().as_secs_f64(),
+            compiled: &built.compiled,
         });
-        for (target, binary) in targets.iter().zip(built) {
+        for (target, binary) in targets.iter().zip(built.targets) {
             let binary = binary.map_err(|errors| {
                 Error::new(
                     Exit::BuildFailed,

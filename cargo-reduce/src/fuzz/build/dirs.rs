@@ -1,0 +1,146 @@
+//! The build directories under `<target-dir>/cargo-reduce/`: one per
+//! workspace, shared by all its fuzz crates. Sources are remapped relative
+//! to the workspace root (`--remap-path-prefix`), and cargo keeps one
+//! build of a crate per set of remaps, so workspaces that share a target
+//! directory (`CARGO_TARGET_DIR`, or tests that copy a project to new
+//! places) would rebuild every dependency for one another in one
+//! directory.
+//!
+//! Only the [`KEEP`] most recently used are kept: a run holds a shared
+//! lock on the directory it built into until it ends (its workers are
+//! started from the binaries there), and an older directory is removed
+//! only when no run holds it.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::error::{io_error, BuildError};
+
+/// How many build directories stay (each holds a whole build of its
+/// workspace's fuzz crates and their dependencies).
+const KEEP: usize = 4;
+
+/// The locks this process holds on the build directories it uses.
+static IN_USE: Mutex<Vec<File>> = Mutex::new(Vec::new());
+
+/// The build directory of the workspace at `workspace_root` under `root`
+/// (`<kind>-<hash>`: `kind` is `build`, or `build-asan` for the
+/// AddressSanitizer build), marked as in use by this process and as the most recently used; older
+/// ones beyond [`KEEP`] that no run uses are removed. Call with the
+/// builds' exclusive lock held.
+pub fn build_dir(root: &Path, workspace_root: &Path, kind: &str) -> Result<PathBuf, BuildError> {
+    let key = xxhash_rust::xxh3::xxh3_64(workspace_root.as_os_str().as_encoded_bytes());
+    let dir = root.join(format!("{kind}-{key:016x}"));
+    let lock = lock_path(&dir);
+    std::fs::create_dir_all(root).map_err(io_error(root))?;
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(io_error(&lock))?;
+    file.lock_shared().map_err(io_error(&lock))?;
+    file.set_modified(std::time::SystemTime::now())
+        .map_err(io_error(&lock))?;
+    IN_USE.lock().unwrap_or_else(|e| e.into_inner()).push(file);
+    remove_old(root, &dir);
+    Ok(dir)
+}
+
+/// The lock file of build directory `dir`, beside it (not `build.lock`,
+/// the builds' exclusive lock, for the `build/` of earlier versions).
+fn lock_path(dir: &Path) -> PathBuf {
+    let name = dir.file_name().unwrap_or_default().to_string_lossy();
+    dir.with_file_name(format!("{name}.in-use"))
+}
+
+/// Removes the build directories under `root` past the [`KEEP`] most
+/// recently used (`current` among them) that no run holds, and the
+/// `build/` of earlier cargo-reduce versions. Best effort: a directory
+/// that cannot be removed stays.
+fn remove_old(root: &Path, current: &Path) {
+    let Ok(listing) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut dirs: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != current && p.is_dir() && is_build_dir(p))
+        .map(|p| {
+            let used = std::fs::metadata(lock_path(&p))
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            (used, p)
+        })
+        .collect();
+    dirs.sort_by(|a, b| b.cmp(a));
+    for (_, dir) in dirs.into_iter().skip(KEEP - 1) {
+        let lock = lock_path(&dir);
+        let Ok(file) = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock)
+        else {
+            continue;
+        };
+        if file.try_lock().is_ok() {
+            let _ = std::fs::remove_dir_all(&dir);
+            let _ = std::fs::remove_file(&lock);
+        }
+    }
+}
+
+/// `build-<hash>` or `build-asan-<hash>`, or the `build` and `build-asan`
+/// of earlier versions.
+fn is_build_dir(path: &Path) -> bool {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let name = name.strip_prefix("build").unwrap_or("-");
+    let hash = name.strip_prefix("-asan").unwrap_or(name);
+    hash.is_empty() || hash.strip_prefix('-').is_some_and(|h| h.len() == 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_workspace_has_its_own_directory_and_old_unused_ones_go() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let dirs: Vec<PathBuf> = (0..KEEP + 2)
+            .map(|i| {
+                let dir = build_dir(root, Path::new(&format!("/ws/{i}")), "build").unwrap();
+                std::fs::create_dir_all(dir.join("release")).unwrap();
+                dir
+            })
+            .collect();
+        assert_eq!(
+            build_dir(root, Path::new("/ws/0"), "build").unwrap(),
+            dirs[0]
+        );
+        // This process holds every one of them: none goes.
+        assert!(dirs.iter().all(|d| d.is_dir()));
+        // Released (as when the runs that used them ended), the least
+        // recently used go.
+        IN_USE.lock().unwrap().clear();
+        let legacy = root.join("build");
+        std::fs::create_dir_all(&legacy).unwrap();
+        // The builds' exclusive lock, held as `build_workers` holds it.
+        let builds = File::create(root.join("build.lock")).unwrap();
+        builds.lock().unwrap();
+        let newest = build_dir(root, Path::new("/ws/new"), "build").unwrap();
+        std::fs::create_dir_all(&newest).unwrap();
+        let left: Vec<bool> = dirs.iter().map(|d| d.is_dir()).collect();
+        assert_eq!(
+            left.iter().filter(|&&kept| kept).count(),
+            KEEP - 1,
+            "{left:?}"
+        );
+        assert!(dirs[0].is_dir(), "used last but one");
+        assert!(!legacy.exists());
+        assert!(root.join("build.lock").is_file());
+        assert!(newest.is_dir());
+    }
+}

@@ -1,0 +1,9 @@
+//! A libFuzzer target that fails on `BUG` anywhere in its input.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if data.windows(3).any(|w| w == b"BUG") {
+        panic!("lf_bytes found BUG");
+    }
+});

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{io_error, BuildError};
-use super::standin::StandIn;
+use super::standin::{Locked, StandIn};
 
 /// The cfg the stand-in's allocator is left out under.
 const CFG: &str = "cargo_reduce_system_alloc";
@@ -41,25 +41,24 @@ pub fn variant_dir(harness_dir: &Path) -> PathBuf {
     harness_dir.with_file_name(format!("{name}-system-alloc"))
 }
 
-/// Writes the variant of `stand_in` (as `version`) beside `harness_dir`;
+/// Writes the variant of `stand_in` (for the engine `locked`) beside `harness_dir`;
 /// returns its directory. Files whose content is unchanged are left
 /// alone, so cargo rebuilds nothing.
 pub fn write_variant(
     stand_in: &StandIn,
     harness_dir: &Path,
-    version: &str,
+    locked: &Locked,
 ) -> Result<PathBuf, BuildError> {
     let dir = variant_dir(harness_dir);
     let set_cfg = format!("println!(\"cargo:rustc-cfg={CFG}\");");
     let mut has_build_script = false;
     for (name, content) in stand_in.all_files() {
         let content = match *name {
-            "Cargo.toml" => content.replace("@VERSION@", version),
             "build.rs" => {
                 has_build_script = true;
                 content.replacen("fn main() {", &format!("fn main() {{\n    {set_cfg}"), 1)
             }
-            _ => content.to_string(),
+            _ => StandIn::render(name, content, locked),
         };
         write_if_changed(&dir.join(name), &content)?;
     }
@@ -111,7 +110,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for stand_in in [&AFL, &LIBFUZZER_SYS] {
             let harness = dir.path().join(stand_in.package);
-            let variant = write_variant(stand_in, &harness, "0.4.13").unwrap();
+            let locked = Locked {
+                version: "0.4.13".into(),
+                git: None,
+                arbitrary: Some("1.4.1".into()),
+            };
+            let variant = write_variant(stand_in, &harness, &locked).unwrap();
+            let manifest = std::fs::read_to_string(variant.join("Cargo.toml")).unwrap();
+            assert!(!manifest.contains('@'), "{manifest}");
             assert_eq!(
                 variant,
                 dir.path()

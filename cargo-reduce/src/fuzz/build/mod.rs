@@ -232,7 +232,7 @@ fn build_patched_with(
             (output, false) => Ok((output, command_line(&command))),
         }
     };
-    let variant = || alloc::write_variant(stand_in, harness_dir, &harness_version(harness_dir));
+    let variant = || alloc::write_variant(stand_in, harness_dir, engine);
     let own_allocator = alloc::remembered(target_dir, fuzz_dir);
     let mut built = if own_allocator {
         cargo_build(&variant()?)?

@@ -113,20 +113,28 @@ impl StandIn {
         self.files.iter().chain(SHARED_FILES)
     }
 
+    /// A stand-in file's content for the engine `locked`: the manifest
+    /// gets its version and the `arbitrary` it depends on.
+    pub fn render(name: &str, content: &str, locked: &Locked) -> String {
+        match name {
+            "Cargo.toml" => {
+                let arbitrary = locked
+                    .arbitrary
+                    .as_ref()
+                    .map_or("*".to_string(), |v| format!("={v}"));
+                content
+                    .replace("@VERSION@", &locked.version)
+                    .replace("@ARBITRARY@", &arbitrary)
+            }
+            _ => content.to_string(),
+        }
+    }
+
     /// Writes the stand-in into `dir` as the `locked` crate. Files whose
     /// content is unchanged are left alone, so cargo does not rebuild.
     pub fn write(&self, dir: &Path, locked: &Locked) -> Result<(), BuildError> {
-        let arbitrary = locked
-            .arbitrary
-            .as_ref()
-            .map_or("*".to_string(), |v| format!("={v}"));
         for (name, content) in self.all_files() {
-            let content = match *name {
-                "Cargo.toml" => content
-                    .replace("@VERSION@", &locked.version)
-                    .replace("@ARBITRARY@", &arbitrary),
-                _ => content.to_string(),
-            };
+            let content = Self::render(name, content, locked);
             let path = dir.join(name);
             if std::fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
                 continue;

@@ -29,6 +29,13 @@ pub enum PoolError {
         /// The end of its stderr.
         stderr: String,
     },
+    /// A worker exited successfully before running a test: its binary runs
+    /// no fuzz target (its `fuzz_target!` compiled out, or a plain program).
+    #[error("the target exited ({status}) without running a test: its `fuzz_target!` is not compiled in (behind a `#[cfg]` or a feature that is off?) or it is no fuzz target")]
+    NoFuzzTarget {
+        /// Its exit status (a success).
+        status: ExitStatus,
+    },
     /// A worker did not finish its init code in time.
     #[error("worker did not start in time; its stderr ends with:\n{stderr}")]
     StartTimeout {
@@ -41,4 +48,16 @@ pub enum PoolError {
     /// Shared memory, pipes or temporary files failed.
     #[error("worker pool I/O error: {0}")]
     Io(#[from] io::Error),
+}
+
+impl PoolError {
+    /// A worker that died (`status`) without running a test; one that
+    /// exited successfully runs no fuzz target at all.
+    pub fn died(status: ExitStatus, stderr: String) -> Self {
+        if status.success() {
+            Self::NoFuzzTarget { status }
+        } else {
+            Self::WorkerDied { status, stderr }
+        }
+    }
 }

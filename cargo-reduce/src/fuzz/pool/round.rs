@@ -303,7 +303,7 @@ impl<'a> Round<'a> {
             self.idle_deaths += 1;
             if self.idle_deaths > MAX_IDLE_DEATHS {
                 let stderr = stderr();
-                return Err(PoolError::WorkerDied { status, stderr });
+                return Err(PoolError::died(status, stderr));
             }
         } else {
             let index = current - 1;

@@ -191,10 +191,7 @@ impl Worker {
             }
             if eof {
                 let status = self.reap_exited();
-                return Err(PoolError::WorkerDied {
-                    status,
-                    stderr: self.stderr_tail(),
-                });
+                return Err(PoolError::died(status, self.stderr_tail()));
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {

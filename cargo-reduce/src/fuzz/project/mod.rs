@@ -155,6 +155,12 @@ pub fn discover_from(cwd: &Path, search: &Search<'_>) -> Result<Vec<FuzzProject>
             .instances
             .extend(unmatched.into_iter().map(|i| (i, None)));
     }
+    // As cargo does, a manifest that names a fuzz crate selects that crate
+    // (unless `-p` names others); a workspace root or a library selects
+    // every fuzz crate found.
+    if search.packages.is_empty() && projects.iter().any(|p| p.manifest_path == manifest) {
+        projects.retain(|p| p.manifest_path == manifest);
+    }
     select_packages(projects, search.packages)
 }
 

@@ -1,7 +1,7 @@
 //! Building the targets fuzz mode needs: once per crate, against its
 //! engine's stand-in, each target's failure its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -28,7 +28,8 @@ fn stand_ins(engine: Engine) -> (&'static StandIn, &'static [&'static StandIn]) 
 pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
 
 /// Builds every target the work needs, one cargo build per project. A
-/// target that does not compile fails its own artifacts only.
+/// target, or a whole crate, that does not compile fails its own artifacts
+/// only.
 /// With `asan`, the AddressSanitizer builds (`crate::fuzz::sanitizer`).
 pub(in crate::job) fn build(
     projects: &[FuzzProject],
@@ -64,7 +65,7 @@ pub(in crate::job) fn build(
             })
             .collect();
         let (stand_in, others) = stand_ins(project.engine);
-        let built = build_workers(
+        let built = match build_workers(
             stand_in,
             others,
             project,
@@ -72,8 +73,23 @@ pub(in crate::job) fn build(
             asan,
             &settings.interrupt,
             &|message| events.emit(&Message::Warning { message }),
-        )
-        .map_err(|e| build_error(e, &project.package))?;
+        ) {
+            Ok(built) => built,
+            Err(WorkerBuildError::Build(BuildError::Interrupted)) => {
+                return Err(Error::new(
+                    Exit::Interrupted,
+                    BuildError::Interrupted.to_string(),
+                ))
+            }
+            // The crate fails its own artifacts; the other crates still run.
+            Err(e) => {
+                let error = build_error(e, &project.package);
+                for target in &targets {
+                    binaries.insert((p, target.to_string()), Err(error.clone()));
+                }
+                continue;
+            }
+        };
         events.emit(&Message::BuildFinished {
             package: &project.package,
             targets: &targets,
@@ -97,11 +113,10 @@ pub(in crate::job) fn build(
     Ok(binaries)
 }
 
+/// Why no target of crate `package` could be built (cargo stopped, or
+/// could not resolve its dependencies).
 fn build_error(e: WorkerBuildError, package: &str) -> Error {
     match e {
-        WorkerBuildError::Build(BuildError::Interrupted) => {
-            Error::new(Exit::Interrupted, BuildError::Interrupted.to_string())
-        }
         WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => Error::new(
             Exit::ResolveFailed,
             format!("cannot build fuzz crate `{package}`: {e}"),
@@ -111,4 +126,14 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
             format!("cannot build fuzz crate `{package}`: {e}"),
         ),
     }
+}
+
+/// `e` in full the first time, then its first line only (a crate that
+/// does not build fails each of its artifacts with the same error).
+pub(super) fn once(e: &Error, told: &mut HashSet<String>) -> Error {
+    if told.insert(e.message.clone()) {
+        return e.clone();
+    }
+    let first = e.message.lines().next().unwrap_or_default();
+    Error::new(e.exit, format!("{first} (as above)"))
 }

@@ -16,7 +16,7 @@ pub(super) use artifact::{named, reduce_one};
 pub(super) use build::build;
 pub(super) use sanitize::toolchain as asan_toolchain;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -260,6 +260,7 @@ pub fn run(
     let options = request.pool_options(workers(settings.jobs, events));
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
+    let mut told = HashSet::new();
     for item in &work {
         match &binaries[&(item.project, item.target.clone())] {
             Ok(binary) => {
@@ -273,7 +274,10 @@ pub fn run(
             }
             Err(e) => {
                 if !item.done {
-                    summary.record(item.row(Duration::ZERO, Err(e.clone())), events);
+                    summary.record(
+                        item.row(Duration::ZERO, Err(build::once(e, &mut told))),
+                        events,
+                    );
                 }
                 item_binaries.push(None);
             }

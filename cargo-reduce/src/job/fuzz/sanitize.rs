@@ -114,14 +114,12 @@ pub(super) fn build_asan(
     );
     events.emit(&Message::Warning { message: &message });
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
-    match super::build(projects, &needed, Some(asan), settings, events) {
-        Err(e) if e.exit == Exit::BuildFailed => {
-            let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.message);
-            events.emit(&Message::Warning { message: &message });
-            Ok(HashMap::new())
-        }
-        other => other,
+    let binaries = super::build(projects, &needed, Some(asan), settings, events)?;
+    if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
+        let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.message);
+        events.emit(&Message::Warning { message: &message });
     }
+    Ok(binaries)
 }
 
 /// Reproduces `items` again on their ASan build: each that fails there

@@ -129,7 +129,8 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
 }
 
 /// `e` in full the first time, then its first line only (a crate that
-/// does not build fails each of its artifacts with the same error).
+/// does not build, or a target that does not start, fails each of its
+/// artifacts with the same error).
 pub(super) fn once(e: &Error, told: &mut HashSet<String>) -> Error {
     if told.insert(e.message.clone()) {
         return e.clone();

@@ -261,21 +261,26 @@ pub fn run(
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
     let mut told = HashSet::new();
+    // A target that cannot be built or started fails its own artifacts.
     for item in &work {
-        match &binaries[&(item.project, item.target.clone())] {
-            Ok(binary) => {
-                if !pools.contains_key(binary.as_path()) {
-                    let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
-                        Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
-                    })?;
+        let ready = match &binaries[&(item.project, item.target.clone())] {
+            Ok(binary) if pools.contains_key(binary.as_path()) => Ok(binary.as_path()),
+            Ok(binary) => WorkerPool::start(binary, options.clone())
+                .map(|pool| {
                     pools.insert(binary, pool);
-                }
-                item_binaries.push(Some(binary.as_path()));
-            }
+                    binary.as_path()
+                })
+                .map_err(|e| {
+                    Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+                }),
+            Err(e) => Err(e.clone()),
+        };
+        match ready {
+            Ok(binary) => item_binaries.push(Some(binary)),
             Err(e) => {
                 if !item.done {
                     summary.record(
-                        item.row(Duration::ZERO, Err(build::once(e, &mut told))),
+                        item.row(Duration::ZERO, Err(build::once(&e, &mut told))),
                         events,
                     );
                 }

@@ -8,7 +8,7 @@
 //! the other kinds of failure are named the same way ([`super::place`]).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::failure::short_location;
 
@@ -125,24 +125,56 @@ fn location(at: &addr2line::Location<'_>) -> Option<String> {
     Some(format!("{file}:{}:{}", at.line?, at.column.unwrap_or(0)))
 }
 
-/// A source file as panics in the user's code name it: relative to its
-/// package (the nearest directory with a `Cargo.toml`), so a location
-/// is the same in every checkout; dependencies' and the standard
-/// library's files as the debug information has them (see
+/// The directory cargo-reduce builds fuzz crates in (`fuzz::build`'s
+/// shadow of the user's crate): rustc's working directory, so the debug
+/// information names the user's files from there on.
+const SHADOW_DIR: &str = "cargo-reduce-shadow";
+
+/// A source file as panics in the user's code name it, so a location is
+/// the same in every checkout: relative to the user's workspace root (the
+/// build remaps that prefix away, and the debug information puts the
+/// build's directory, [`SHADOW_DIR`], in front), or else to its package
+/// (the nearest directory with a `Cargo.toml`); without `.` and `..`
+/// (`#[path = "../x.rs"]`). Dependencies' and the standard library's
+/// files as the debug information has them (see
 /// `failure::short_location`).
 pub(crate) fn package_relative(file: &Path) -> String {
     let shown = file.to_string_lossy();
     if short_location(&shown) != shown {
         return shown.into_owned();
     }
+    let parts: Vec<Component<'_>> = file.components().collect();
+    if let Some(at) = parts.iter().rposition(|c| c.as_os_str() == SHADOW_DIR) {
+        return lexically_normal(&parts[at + 1..]);
+    }
     let package = file
         .ancestors()
         .skip(1)
         .find(|dir| dir.join("Cargo.toml").is_file());
     match package.and_then(|dir| file.strip_prefix(dir).ok()) {
-        Some(relative) => relative.to_string_lossy().into_owned(),
+        Some(relative) => lexically_normal(&relative.components().collect::<Vec<_>>()),
         None => shown.into_owned(),
     }
+}
+
+/// A relative path of `parts` without `.`, and without `..` where a
+/// component before it can go instead.
+fn lexically_normal(parts: &[Component<'_>]) -> String {
+    let mut normal: Vec<Component<'_>> = Vec::new();
+    for &part in parts {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(normal.last(), Some(Component::Normal(_))) => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
+        .iter()
+        .collect::<PathBuf>()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// `a::b` for the legacy-mangled `a::b::h0123456789abcdef`: the hash
@@ -282,10 +314,26 @@ mod tests {
     fn files_are_named_from_their_package_on() {
         let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fuzz/pool/call_path.rs");
         assert_eq!(package_relative(&here), "src/fuzz/pool/call_path.rs");
+        let included = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fuzz/../lib.rs");
+        assert_eq!(package_relative(&included), "src/lib.rs");
         let std = "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/num/mod.rs";
         assert_eq!(package_relative(Path::new(std)), std);
         let nowhere = "/nonexistent/src/a.rs";
         assert_eq!(package_relative(Path::new(nowhere)), nowhere);
+    }
+
+    /// The build's directory comes first, absolute or (inside the user's
+    /// workspace, whose prefix the build remaps) relative.
+    #[test]
+    fn files_of_a_build_are_named_from_the_workspace_on() {
+        for built in [
+            "/tmp/t/cargo-reduce/build/cargo-reduce-shadow/fuzz_targets/../bugs.rs",
+            "target/cargo-reduce/build/cargo-reduce-shadow/./fuzz_targets/../bugs.rs",
+        ] {
+            assert_eq!(package_relative(Path::new(built)), "bugs.rs", "{built}");
+        }
+        let outside = "/b/cargo-reduce-shadow/src/bin/../../../common/a.rs";
+        assert_eq!(package_relative(Path::new(outside)), "../common/a.rs");
     }
 
     /// The test binary's load bias, as the harness computes it.

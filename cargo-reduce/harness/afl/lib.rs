@@ -18,6 +18,7 @@
 #![deny(missing_docs, missing_debug_implementations)]
 
 mod capture;
+mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;

@@ -17,6 +17,7 @@
 //!   note (build with `--cfg cargo_reduce_system_alloc` for targets that bring
 //!   their own `#[global_allocator]`).
 
+use crate::fault_trace;
 use crate::protocol::{
     panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
     NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
@@ -45,6 +46,7 @@ pub fn install(area: *mut u8) {
     AREA.store(area, Ordering::Release);
     trace::init();
     crate::sanitizer::install(note_sanitizer_report);
+    fault_trace::install();
     set_hook(None);
     for signal in [libc::SIGSEGV, libc::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
@@ -123,7 +125,7 @@ fn record_panic(info: &HookInfo<'_>) {
 /// Under `fuzz_nohook!`, forgets the test's earlier panic: it was caught,
 /// and what comes now (a panic that may escape, a stack overflow) decides.
 /// Async-signal-safe.
-fn forget_caught_panic() {
+pub(crate) fn forget_caught_panic() {
     if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
         let _ = note_kind().compare_exchange(
             NOTE_PANIC,
@@ -151,7 +153,9 @@ fn area() -> *mut u8 {
     AREA.load(Ordering::Acquire)
 }
 
-fn note(kind: u32, arg: u64, text: &[u8]) {
+/// Notes why the test failed, unless it has a note already.
+/// Async-signal-safe.
+pub(crate) fn note(kind: u32, arg: u64, text: &[u8]) {
     let area = area();
     if !area.is_null() {
         // SAFETY: `area` is a mapped worker area (see `install`).
@@ -172,34 +176,35 @@ pub fn enter_test_thread() {
         };
         libc::sigaltstack(&alt, std::ptr::null_mut());
     }
+    fault_trace::enter_test_thread();
 }
 
-extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+extern "C" fn on_fault(
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    ucontext: *mut libc::c_void,
+) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
     let address = unsafe { (*info).si_addr() } as usize;
     let fault = stack::on_fault(address);
     if fault != Fault::Other {
-        note_overflow(address);
+        note_overflow(address, fault_trace::context_pc(ucontext));
     }
     if fault == Fault::Tripped {
         return; // The faulting access is retried, now in the open tripwire.
     }
-    // Die of the same signal: with the default action restored, the pending
-    // re-raised signal (or the re-executed faulting instruction) kills us.
-    // SAFETY: signal and raise are async-signal-safe.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
+    fault_trace::note_signal(signal, ucontext);
+    fault_trace::die_of(signal);
 }
 
 /// Notes a stack overflow (unless the test failed otherwise first) with
+/// the stack of the recursion, from the faulting instruction at `pc`, and
 /// the address of its latest fault: past the tripwire, a fault in the last
 /// guard tells the fork server that the recursion was unbounded.
 /// Async-signal-safe.
-fn note_overflow(address: usize) {
+fn note_overflow(address: usize, pc: usize) {
     forget_caught_panic();
-    note(NOTE_STACK_OVERFLOW, address as u64, b"");
+    fault_trace::note_stack(NOTE_STACK_OVERFLOW, address as u64, pc);
     if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
         // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
         let status = unsafe { &*(area() as *const WorkerArea) };
@@ -268,7 +273,8 @@ impl LimitedAlloc {
     #[inline]
     fn check(size: usize) {
         if size > MALLOC_LIMIT.load(Ordering::Relaxed) {
-            note(NOTE_MALLOC_LIMIT, size as u64, b"");
+            // With the call path of the allocation.
+            fault_trace::note_stack(NOTE_MALLOC_LIMIT, size as u64, 0);
             // SAFETY: abort has no preconditions.
             unsafe { libc::abort() };
         }
@@ -278,7 +284,7 @@ impl LimitedAlloc {
     fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
         if ptr.is_null() {
             // Rust aborts on allocation failure: say why first.
-            note(NOTE_ALLOC_FAILED, size as u64, b"");
+            fault_trace::note_stack(NOTE_ALLOC_FAILED, size as u64, 0);
         }
         ptr
     }

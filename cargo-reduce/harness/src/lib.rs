@@ -19,6 +19,7 @@
 pub use arbitrary;
 
 mod capture;
+mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;

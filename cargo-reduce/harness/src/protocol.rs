@@ -74,8 +74,22 @@ pub const NOTE_MALLOC_LIMIT: u32 = 3;
 pub const NOTE_ALLOC_FAILED: u32 = 4;
 /// Note kind: AddressSanitizer's report (the text, as it printed it).
 pub const NOTE_SANITIZER: u32 = 5;
+/// Note kind: the test process died of signal `arg` (a fault, an abort);
+/// the text is `frames_text` of the interrupted code's stack.
+pub const NOTE_SIGNAL: u32 = 6;
+/// Note kind: the stack the parent asked for with `STACK_SIGNAL` before it
+/// killed the test (a timeout, the RSS limit); the text is `frames_text`.
+pub const NOTE_STACK: u32 = 7;
 /// Note kind: a writer is filling in the text.
 pub const NOTE_BUSY: u32 = u32::MAX;
+
+/// The signal the parent sends to a test process before killing it, to
+/// have it note where it is (`NOTE_STACK`): a real-time signal (SIGRTMIN
+/// is 34 or 35 in glibc and musl), which programs rarely use.
+pub const STACK_SIGNAL: i32 = 40;
+
+/// Longest `frames_text`: the count, 255 addresses and a NUL.
+pub const FRAMES_TEXT_CAPACITY: usize = 1 + 255 * 8 + 1;
 
 /// Bytes of the control region for `slots` workers.
 pub const fn control_size(slots: usize) -> usize {
@@ -210,6 +224,19 @@ pub fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
     text.push(0);
     text.extend_from_slice(message.as_bytes());
     text
+}
+
+/// `panic_text` with no location or message, written into `buf` without
+/// allocating (for signal handlers and the allocator); its length.
+pub fn frames_text(frames: &[u64], buf: &mut [u8; FRAMES_TEXT_CAPACITY]) -> usize {
+    let frames = &frames[..frames.len().min(u8::MAX as usize)];
+    buf[0] = frames.len() as u8;
+    for (i, frame) in frames.iter().enumerate() {
+        buf[1 + i * 8..9 + i * 8].copy_from_slice(&frame.to_le_bytes());
+    }
+    let end = 1 + frames.len() * 8;
+    buf[end] = 0;
+    end + 1
 }
 
 /// A panic as `panic_text` wrote it.

@@ -383,6 +383,7 @@ impl Worker {
                         libc::_exit(3); // The fork server died meanwhile.
                     }
                 }
+                crate::fault_trace::enter_test_thread();
                 return;
             }
             if child < 0 {

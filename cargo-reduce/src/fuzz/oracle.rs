@@ -3,8 +3,9 @@
 //! it fails *the same way* as the original artifact.
 //!
 //! "The same way" is a [`Signature`] comparison at a chosen [`MatchLevel`]:
-//! by default the kind (panic, signal, timeout, out of memory…) and, for
-//! panics, the location and the call path in the user's code. Without it,
+//! by default the kind (panic, signal, timeout, out of memory…), the
+//! location and the call path in the user's code (for each kind as
+//! `pool/place.rs` says). Without it,
 //! ddmin happily slips from one bug to another that a shorter input
 //! reaches (the `two_panics` demo target is such a trap). The message is
 //! not compared by default: one that quotes the input (a `{:?}` of a
@@ -21,7 +22,9 @@ use crate::fuzz::pool::{Failure, Outcome, Signature, WorkerPool};
 pub enum MatchLevel {
     /// The same kind of failure (any panic, the same signal, a timeout…).
     Kind,
-    /// The same kind, and for panics the same `file:line:column`.
+    /// The same kind and location: the `file:line:column` of a panic, a
+    /// fault, an abort or an allocation; the function a test was killed
+    /// in; the functions of a recursion.
     Location,
     /// The same kind, location and call path: the top functions of the
     /// user's code on the stack.

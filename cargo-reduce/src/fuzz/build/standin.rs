@@ -25,6 +25,10 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/capture.rs"),
     ),
     (
+        "src/fault_trace.rs",
+        include_str!("../../../harness/src/fault_trace.rs"),
+    ),
+    (
         "src/trace.rs",
         include_str!("../../../harness/src/trace.rs"),
     ),

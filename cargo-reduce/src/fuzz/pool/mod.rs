@@ -25,6 +25,9 @@ mod death;
 mod decoder;
 mod error;
 mod failure;
+mod place;
+#[cfg(test)]
+mod place_tests;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
 mod protocol;
 mod round;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::crew::Crew;
 use super::death::{classify_death, reported_failure, KillReason, Postmortem};
 use super::error::PoolError;
-use super::protocol::{Event, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
+use super::protocol::{Event, NOTE_SIGNAL, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
 use super::worker::wait_readable;
 use super::Outcome;
 
@@ -263,6 +263,9 @@ impl<'a> Round<'a> {
     /// own): blames the input it was running, then lets a new worker finish
     /// its range if that range or the round still needs work.
     fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
+        if let Some(KillReason::Timeout(_) | KillReason::Rss { .. }) = reason {
+            self.crew.take_stack(slot);
+        }
         if let Some(reason) = reason {
             // Under a fork server only the test process is killed.
             let mut events = Vec::new();
@@ -317,9 +320,11 @@ impl<'a> Round<'a> {
             let note = self.crew.shm.note(slot);
             // What the test printed: a panic the recording hook missed
             // (the target replaced it during the test) is read from there.
-            // Only a death without a note needs it; the others (every
+            // Only a death without a note that explains it (a signal's note
+            // only places it) needs it; the others (every
             // failing test of a reduction) just move the mark past it.
-            let printed = match (blamed && note.is_none(), self.crew.workers[slot].as_mut()) {
+            let explained = note.as_ref().is_some_and(|n| n.kind != NOTE_SIGNAL);
+            let printed = match (blamed && !explained, self.crew.workers[slot].as_mut()) {
                 (true, Some(worker)) => worker.stderr_since_last_death(),
                 (true, None) => stderr(),
                 (false, Some(worker)) => {

@@ -36,6 +36,14 @@
 //! ```
 #![deny(missing_docs)]
 
+// The fuzz modes run targets in worker processes that rely on Linux:
+// memfd shared memory, /proc, prctl and pthread_getattr_np.
+#[cfg(all(feature = "fuzz", not(target_os = "linux")))]
+compile_error!(
+    "cargo-reduce's fuzz modes support Linux only (memfd, /proc, prctl); \
+     build with `--no-default-features` for the engine and `file` oracle alone"
+);
+
 pub mod children;
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -14,4 +14,5 @@ mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;
 mod signatures;
+mod standin_deps;
 mod util;

@@ -22,6 +22,7 @@ use crate::protocol::{
     NOTE_NONE, NOTE_PANIC, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
+use crate::sys;
 use crate::trace;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
@@ -45,14 +46,14 @@ pub fn install(area: *mut u8) {
     AREA.store(area, Ordering::Release);
     trace::init();
     set_hook(None);
-    for signal in [libc::SIGSEGV, libc::SIGBUS] {
+    for signal in [sys::SIGSEGV, sys::SIGBUS] {
         // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
         unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_fault as *const () as libc::sighandler_t;
-            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
+            let mut action: sys::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_fault as *const () as sys::sighandler_t;
+            action.sa_flags = sys::SA_SIGINFO | sys::SA_ONSTACK;
+            sys::sigemptyset(&mut action.sa_mask);
+            sys::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
 }
@@ -157,16 +158,16 @@ pub fn enter_test_thread() {
     // SAFETY: the alternate stack is leaked so it lives as long as the thread.
     unsafe {
         let stack = Box::leak(vec![0u8; ALT_STACK_SIZE].into_boxed_slice());
-        let alt = libc::stack_t {
+        let alt = sys::stack_t {
             ss_sp: stack.as_mut_ptr().cast(),
             ss_flags: 0,
             ss_size: stack.len(),
         };
-        libc::sigaltstack(&alt, std::ptr::null_mut());
+        sys::sigaltstack(&alt, std::ptr::null_mut());
     }
 }
 
-extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+extern "C" fn on_fault(signal: sys::c_int, info: *mut sys::siginfo_t, _: *mut sys::c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
     let address = unsafe { (*info).si_addr() } as usize;
     let fault = stack::on_fault(address);
@@ -180,8 +181,8 @@ extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
     // re-raised signal (or the re-executed faulting instruction) kills us.
     // SAFETY: signal and raise are async-signal-safe.
     unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
+        sys::signal(signal, sys::SIG_DFL);
+        sys::raise(signal);
     }
 }
 
@@ -262,7 +263,7 @@ impl LimitedAlloc {
         if size > MALLOC_LIMIT.load(Ordering::Relaxed) {
             note(NOTE_MALLOC_LIMIT, size as u64, b"");
             // SAFETY: abort has no preconditions.
-            unsafe { libc::abort() };
+            unsafe { sys::abort() };
         }
     }
 

@@ -21,6 +21,8 @@ mod capture;
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
 mod stack;
+#[allow(dead_code)] // Declares what the modules need, under libc's names.
+mod sys;
 mod trace;
 mod worker;
 

@@ -17,6 +17,7 @@
 // sends `Event`s back. Each message is a frame: u32 little-endian body length,
 // then the body (a tag byte and fixed little-endian fields, then text).
 
+use super::sys;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::{io, os::raw::c_int};
 
@@ -492,16 +493,16 @@ impl Mapping {
     pub fn new(fd: c_int, offset: usize, len: usize) -> io::Result<Self> {
         // SAFETY: a fresh shared mapping; the kernel checks fd and offset.
         let ptr = unsafe {
-            libc::mmap(
+            sys::mmap(
                 std::ptr::null_mut(),
                 len.max(1),
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
+                sys::PROT_READ | sys::PROT_WRITE,
+                sys::MAP_SHARED,
                 fd,
-                offset as libc::off_t,
+                offset as sys::off_t,
             )
         };
-        if ptr == libc::MAP_FAILED {
+        if ptr == sys::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
         Ok(Mapping {
@@ -524,6 +525,6 @@ impl Mapping {
 impl Drop for Mapping {
     fn drop(&mut self) {
         // SAFETY: unmaps exactly what `new` mapped.
-        unsafe { libc::munmap(self.ptr.cast(), self.len.max(1)) };
+        unsafe { sys::munmap(self.ptr.cast(), self.len.max(1)) };
     }
 }

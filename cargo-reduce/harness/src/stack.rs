@@ -20,6 +20,7 @@
 //! test process died that way, the fork server's next ones treat the
 //! tripwire as the guard (see [`after_death`]).
 
+use crate::sys;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -61,13 +62,13 @@ pub type Body = Box<dyn FnOnce() + Send>;
 /// 8 MiB when that says nothing useful.
 fn limit() -> usize {
     const DEFAULT_STACK: usize = 8 << 20;
-    let mut limit = libc::rlimit {
+    let mut limit = sys::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: fills in `limit`.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
-    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
+    let ok = unsafe { sys::getrlimit(sys::RLIMIT_STACK, &mut limit) } == 0;
+    if !ok || limit.rlim_cur == sys::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
         return DEFAULT_STACK;
     }
     usize::try_from(limit.rlim_cur)
@@ -115,14 +116,14 @@ fn usable_size(stack_size: usize) -> Option<usize> {
 fn own_stack() -> Option<(usize, usize)> {
     // SAFETY: plain libc calls on this thread's own attributes.
     unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+        let mut attr: sys::pthread_attr_t = std::mem::zeroed();
+        if sys::pthread_getattr_np(sys::pthread_self(), &mut attr) != 0 {
             return None;
         }
-        let mut low: *mut libc::c_void = std::ptr::null_mut();
-        let mut size: libc::size_t = 0;
-        let ok = libc::pthread_attr_getstack(&attr, &mut low, &mut size) == 0;
-        libc::pthread_attr_destroy(&mut attr);
+        let mut low: *mut sys::c_void = std::ptr::null_mut();
+        let mut size: sys::size_t = 0;
+        let ok = sys::pthread_attr_getstack(&attr, &mut low, &mut size) == 0;
+        sys::pthread_attr_destroy(&mut attr);
         ok.then_some((low as usize, size))
     }
 }
@@ -148,23 +149,23 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     let len = page + depth + GUARD_ZONE + depth;
     // SAFETY: a fresh private mapping; nothing else refers to it.
     let region = unsafe {
-        libc::mmap(
+        sys::mmap(
             std::ptr::null_mut(),
             len,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_STACK,
+            sys::PROT_READ | sys::PROT_WRITE,
+            sys::MAP_PRIVATE | sys::MAP_ANONYMOUS | sys::MAP_NORESERVE | sys::MAP_STACK,
             -1,
             0,
         )
     };
-    if region == libc::MAP_FAILED {
+    if region == sys::MAP_FAILED {
         return Err(body);
     }
     let region = region as usize;
     let stack = region + len - depth;
     let unmap = |body| {
         // SAFETY: the mapping made above, which no thread uses.
-        unsafe { libc::munmap(region as *mut libc::c_void, len) };
+        unsafe { sys::munmap(region as *mut sys::c_void, len) };
         Err(body)
     };
     if !protect(region, region + page, false) || !protect(stack - GUARD_ZONE, stack, false) {
@@ -178,14 +179,14 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     // after; the stack is ours, page-aligned and `depth` bytes; `arg` goes
     // to the thread, or is taken back below if it did not start.
     let started = unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        let mut thread: libc::pthread_t = 0;
-        let ok = libc::pthread_attr_init(&mut attr) == 0
-            && libc::pthread_attr_setstack(&mut attr, stack as *mut libc::c_void, depth) == 0
-            && libc::pthread_create(&mut thread, &attr, run_body, arg.cast()) == 0;
-        libc::pthread_attr_destroy(&mut attr);
+        let mut attr: sys::pthread_attr_t = std::mem::zeroed();
+        let mut thread: sys::pthread_t = std::mem::zeroed();
+        let ok = sys::pthread_attr_init(&mut attr) == 0
+            && sys::pthread_attr_setstack(&mut attr, stack as *mut sys::c_void, depth) == 0
+            && sys::pthread_create(&mut thread, &attr, run_body, arg.cast()) == 0;
+        sys::pthread_attr_destroy(&mut attr);
         if ok {
-            libc::pthread_detach(thread);
+            sys::pthread_detach(thread);
         }
         ok
     };
@@ -202,11 +203,11 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
 /// it aborts, as it would at the C frame).
 // C string literals are Rust 1.77: see above.
 #[allow(clippy::manual_c_str_literals)]
-extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
+extern "C" fn run_body(arg: *mut sys::c_void) -> *mut sys::c_void {
     // SAFETY: `arg` is the box `spawn_on_own_stack` leaked for this thread.
     let body = unsafe { Box::from_raw(arg.cast::<Body>()) };
     // SAFETY: names the calling thread; the name is NUL-terminated.
-    unsafe { libc::prctl(libc::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
+    unsafe { sys::prctl(sys::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
     if std::panic::catch_unwind(std::panic::AssertUnwindSafe(*body)).is_err() {
         std::process::abort();
     }
@@ -216,13 +217,13 @@ extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
 /// Makes [low, high) inaccessible (or accessible again, `open`).
 fn protect(low: usize, high: usize, open: bool) -> bool {
     let access = if open {
-        libc::PROT_READ | libc::PROT_WRITE
+        sys::PROT_READ | sys::PROT_WRITE
     } else {
-        libc::PROT_NONE
+        sys::PROT_NONE
     };
     // SAFETY: [low, high) is part of the test thread's mapping, below any
     // frame in use when it is closed; mprotect is async-signal-safe.
-    unsafe { libc::mprotect(low as *mut libc::c_void, high - low, access) == 0 }
+    unsafe { sys::mprotect(low as *mut sys::c_void, high - low, access) == 0 }
 }
 
 /// A test starts: the tripwire may let it go on.
@@ -287,6 +288,6 @@ pub fn after_death(address: usize) {
 
 fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let size = unsafe { sys::sysconf(sys::_SC_PAGESIZE) };
     usize::try_from(size).unwrap_or(4096)
 }

@@ -15,6 +15,7 @@ use crate::protocol::{
     PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
 use crate::stack;
+use crate::sys;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::raw::c_int;
@@ -150,7 +151,7 @@ fn report_and_abort(what: &str, note: &Note) -> ! {
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
-        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        unsafe { sys::fcntl(fd, sys::F_SETFD, sys::FD_CLOEXEC) };
     }
     let control = match map_control(config) {
         Ok(control) => control,
@@ -218,16 +219,16 @@ fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
 /// outlives its pool even while stuck in a test.
 fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     loop {
-        let mut poll = libc::pollfd {
+        let mut poll = sys::pollfd {
             fd: event_fd,
             events: 0,
             revents: 0,
         };
         // SAFETY: polls one valid pollfd.
-        let ready = unsafe { libc::poll(&mut poll, 1, -1) };
-        if ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+        let ready = unsafe { sys::poll(&mut poll, 1, -1) };
+        if ready > 0 && poll.revents & (sys::POLLERR | sys::POLLHUP | sys::POLLNVAL) != 0 {
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(3) };
+            unsafe { sys::_exit(3) };
         }
     }
 }
@@ -240,17 +241,17 @@ fn only_threads_are_ours() -> bool {
 }
 
 /// The wait status of `child`, once it has ended.
-fn wait_for(child: libc::pid_t) -> i32 {
+fn wait_for(child: sys::pid_t) -> i32 {
     let mut status = 0;
     loop {
         // SAFETY: waits for our own child; `status` is a valid out-pointer.
-        let done = unsafe { libc::waitpid(child, &mut status, 0) };
+        let done = unsafe { sys::waitpid(child, &mut status, 0) };
         if done == child {
             return status;
         }
         if done < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(2) };
+            unsafe { sys::_exit(2) };
         }
     }
 }
@@ -315,7 +316,7 @@ impl Worker {
         if self.events.write_all(&event.encode()).is_err() {
             // The parent is gone.
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(3) };
+            unsafe { sys::_exit(3) };
         }
     }
 
@@ -334,7 +335,7 @@ impl Worker {
                 text: note.text,
             });
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(0) };
+            unsafe { sys::_exit(0) };
         }
         let typed = target.typed();
         if only_threads_are_ours() {
@@ -344,7 +345,7 @@ impl Worker {
             version: PROTOCOL_VERSION,
             typed,
             // SAFETY: getpid has no preconditions.
-            pid: unsafe { libc::getpid() } as u32,
+            pid: unsafe { sys::getpid() } as u32,
         });
         while let Some(Command::Round {
             generation,
@@ -356,13 +357,13 @@ impl Worker {
                 Err(err) => {
                     eprintln!("cargo-reduce stand-in: cannot map round: {err}");
                     // SAFETY: _exit has no preconditions.
-                    unsafe { libc::_exit(2) };
+                    unsafe { sys::_exit(2) };
                 }
             }
         }
         // Exit command, or the parent closed the command pipe.
         // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) }
+        unsafe { sys::_exit(0) }
     }
 
     /// The fork server: with the target initialized, fork a child to run
@@ -374,13 +375,13 @@ impl Worker {
         loop {
             // SAFETY: this thread is the only one that runs target code;
             // the child continues on this thread alone.
-            let child = unsafe { libc::fork() };
+            let child = unsafe { sys::fork() };
             if child == 0 {
                 // SAFETY: plain prctl and getppid calls.
                 unsafe {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    if libc::getppid() == 1 {
-                        libc::_exit(3); // The fork server died meanwhile.
+                    sys::prctl(sys::PR_SET_PDEATHSIG, sys::SIGKILL);
+                    if sys::getppid() == 1 {
+                        sys::_exit(3); // The fork server died meanwhile.
                     }
                 }
                 return;
@@ -474,7 +475,7 @@ impl Worker {
                     slot.store(SLOT_FAILED, Ordering::Release);
                     if self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
                         // SAFETY: _exit has no preconditions.
-                        unsafe { libc::_exit(0) };
+                        unsafe { sys::_exit(0) };
                     }
                 }
             }

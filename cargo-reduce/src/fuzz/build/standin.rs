@@ -10,7 +10,7 @@ use super::lockfile::{existing_lock, non_registry_source, registry_versions};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
-/// stack, and the protocol.
+/// stack, the protocol, and the C library's declarations.
 pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -32,6 +32,7 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
         "src/stack.rs",
         include_str!("../../../harness/src/stack.rs"),
     ),
+    ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
 ];
 
 /// A stand-in crate, shipped inside cargo-reduce as source.

@@ -25,6 +25,12 @@ mod failure;
 mod protocol;
 mod round;
 mod shm;
+/// The C library as the harness declares it (`protocol` maps memory with it).
+#[allow(dead_code)]
+#[path = "../../../harness/src/sys.rs"]
+mod sys;
+#[cfg(test)]
+mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 mod worker;

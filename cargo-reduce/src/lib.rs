@@ -40,8 +40,7 @@
 // memfd shared memory, /proc, prctl and pthread_getattr_np.
 #[cfg(all(feature = "fuzz", not(target_os = "linux")))]
 compile_error!(
-    "cargo-reduce's fuzz modes support Linux only (memfd, /proc, prctl); \
-     build with `--no-default-features` for the engine and `file` oracle alone"
+    "cargo-reduce's fuzz modes support Linux only (memfd, /proc, prctl, pthread_getattr_np)"
 );
 
 pub mod children;

@@ -17,6 +17,7 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod altstack;
 mod capture;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.

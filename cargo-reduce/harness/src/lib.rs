@@ -16,6 +16,7 @@
 
 pub use arbitrary;
 
+mod altstack;
 mod capture;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.

@@ -28,6 +28,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// overflow (a frame may skip over a guard page); also the tripwire's size.
 const GUARD_ZONE: usize = 1 << 20;
 
+/// How near the stack pointer a SIGSEGV counts as an overflow on a thread
+/// whose stack we do not know (one the target spawned): a frame's first
+/// accesses lie within a probe's step of it, and nothing else that close
+/// to the stack pointer is inaccessible.
+const NEAR_SP: usize = 64 << 10;
+
 /// Faults at addresses in [GUARD_LOW, GUARD_HIGH) are overflows past the
 /// last guard; they end the process.
 static GUARD_LOW: AtomicUsize = AtomicUsize::new(0);
@@ -231,14 +237,21 @@ pub fn begin_test() {
     IN_TEST.store(true, Ordering::Relaxed);
 }
 
-/// The test ended: closes the tripwire if it opened it.
+/// The test ended: closes the tripwire if it opened it. If it cannot be
+/// closed (`mprotect` fails with ENOMEM at `vm.max_map_count`), the
+/// process ends as the overflow would have ended it: the pool starts a
+/// new one, whose tripwire is closed, rather than let later overflows into
+/// the open margin go unnoticed. The test's overflow is noted already.
 pub fn end_test() {
     IN_TEST.store(false, Ordering::Relaxed);
     if TRIPPED.swap(false, Ordering::Relaxed) {
         let (low, high) = tripwire();
         if !protect(low, high, false) {
-            // No tripwire from now on: overflows end the process again.
-            TRIP_HIGH.store(0, Ordering::Relaxed);
+            // SAFETY: signal and raise have no preconditions.
+            unsafe {
+                sys::signal(sys::SIGSEGV, sys::SIG_DFL);
+                sys::raise(sys::SIGSEGV);
+            }
         }
     }
 }
@@ -250,9 +263,10 @@ fn tripwire() -> (usize, usize) {
     )
 }
 
-/// What a SIGSEGV or SIGBUS at `address` means; opens the tripwire when the
-/// running test reached it. Async-signal-safe.
-pub fn on_fault(address: usize) -> Fault {
+/// What a SIGSEGV or SIGBUS at `address` with the stack pointer at `sp`
+/// means; opens the tripwire when the running test reached it.
+/// Async-signal-safe.
+pub fn on_fault(signal: sys::c_int, address: usize, sp: usize) -> Fault {
     let (low, high) = tripwire();
     if (low..high).contains(&address) {
         let opens = IN_TEST.load(Ordering::Relaxed) && TRIPWIRE_OPENS.load(Ordering::Relaxed);
@@ -262,7 +276,8 @@ pub fn on_fault(address: usize) -> Fault {
         }
         return Fault::Overflow;
     }
-    if past_margin(address) {
+    let near_sp = signal == sys::SIGSEGV && address.abs_diff(sp) < NEAR_SP;
+    if past_margin(address) || near_sp {
         Fault::Overflow
     } else {
         Fault::Other
@@ -286,7 +301,8 @@ pub fn after_death(address: usize) {
     }
 }
 
-fn page_size() -> usize {
+/// The size of a memory page.
+pub fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     let size = unsafe { sys::sysconf(sys::_SC_PAGESIZE) };
     usize::try_from(size).unwrap_or(4096)

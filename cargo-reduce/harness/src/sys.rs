@@ -52,6 +52,7 @@ pub const SIGSEGV: c_int = 11;
 pub const SIG_DFL: sighandler_t = 0;
 pub const SIG_IGN: sighandler_t = 1;
 pub const SA_SIGINFO: c_int = 4;
+pub const SS_DISABLE: c_int = 2;
 pub const SA_ONSTACK: c_int = 0x0800_0000;
 pub const SEGV_MAPERR: c_int = 1;
 pub const SEGV_ACCERR: c_int = 2;
@@ -63,6 +64,10 @@ pub const SIGSTKSZ: size_t = 8192;
 pub const SIGSTKSZ: size_t = 16384;
 #[cfg(all(target_arch = "aarch64", target_env = "musl"))]
 pub const SIGSTKSZ: size_t = 12288;
+
+// <errno.h>, <dlfcn.h>
+pub const EAGAIN: c_int = 11;
+pub const RTLD_NEXT: *mut c_void = -1isize as *mut c_void;
 
 // <sys/auxv.h>
 pub const AT_MINSIGSTKSZ: c_ulong = 51;
@@ -357,6 +362,7 @@ extern "C" {
         size: size_t,
     ) -> c_int;
 
+    pub fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
     pub fn dl_iterate_phdr(callback: Option<phdr_callback>, data: *mut c_void) -> c_int;
 }
 

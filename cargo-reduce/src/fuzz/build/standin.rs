@@ -10,7 +10,8 @@ use super::lockfile::{existing_lock, non_registry_source, registry_versions};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
-/// stack, the protocol, and the C library's declarations.
+/// stack, the protocol, the C library's declarations, and the
+/// alternate signal stacks.
 pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -33,6 +34,10 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/stack.rs"),
     ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
+    (
+        "src/altstack.rs",
+        include_str!("../../../harness/src/altstack.rs"),
+    ),
 ];
 
 /// A stand-in crate, shipped inside cargo-reduce as source.

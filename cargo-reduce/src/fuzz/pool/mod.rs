@@ -19,6 +19,8 @@ mod call_path;
 mod crew;
 mod death;
 mod decoder;
+#[cfg(test)]
+mod edge_tests;
 mod error;
 mod failure;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.

@@ -62,6 +62,8 @@ fn constants_match_libc() {
         SIG_IGN,
         SA_SIGINFO,
         SA_ONSTACK,
+        SS_DISABLE,
+        EAGAIN,
         AT_MINSIGSTKSZ,
         PROT_NONE,
         PROT_READ,
@@ -90,6 +92,7 @@ fn constants_match_libc() {
         PT_LOAD,
     );
     assert_eq!(sys::MAP_FAILED, libc::MAP_FAILED);
+    assert_eq!(sys::RTLD_NEXT, libc::RTLD_NEXT);
 }
 
 /// The registers the fault handler reads, where libc's `ucontext_t` has them.

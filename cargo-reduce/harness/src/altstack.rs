@@ -7,6 +7,10 @@
 //! `pthread_create` too, as sanitizer runtimes do: each new thread gets an
 //! alternate stack for as long as its start routine runs.
 //!
+//! Under a sanitizer (`--cfg cargo_reduce_sanitizer`) the sanitizer's own
+//! `pthread_create` does this (ASan's `use_sigaltstack`), and ours, which
+//! would shadow it, is left out.
+//!
 //! Each is sized as std sizes its own, at least the kernel's
 //! `AT_MINSIGSTKSZ` and `SIGSTKSZ` (here at least 64 KiB), and mapped with
 //! a guard page below, so that a handler overflowing it faults instead of
@@ -92,10 +96,12 @@ pub fn ensure() {
 /// the stand-in only if the stand-in's code refers to it before the C
 /// library (or std) is searched.
 pub fn keep_linked() {
+    #[cfg(not(cargo_reduce_sanitizer))]
     std::hint::black_box(pthread_create as *const ());
 }
 
 /// A new thread's start routine and its argument.
+#[cfg(not(cargo_reduce_sanitizer))]
 struct Start {
     routine: sys::start_routine,
     arg: *mut sys::c_void,
@@ -106,6 +112,7 @@ struct Start {
 ///
 /// # Safety
 /// As `pthread_create`.
+#[cfg(not(cargo_reduce_sanitizer))]
 #[no_mangle]
 pub unsafe extern "C" fn pthread_create(
     thread: *mut sys::pthread_t,
@@ -125,6 +132,7 @@ pub unsafe extern "C" fn pthread_create(
     }
 }
 
+#[cfg(not(cargo_reduce_sanitizer))]
 extern "C" fn with_alt_stack(start: *mut sys::c_void) -> *mut sys::c_void {
     // SAFETY: the `Start` that `pthread_create` made for this thread.
     let start = unsafe { Box::from_raw(start.cast::<Start>()) };
@@ -136,7 +144,7 @@ extern "C" fn with_alt_stack(start: *mut sys::c_void) -> *mut sys::c_void {
 
 /// The C library's `pthread_create`, which ours shadows: the next
 /// definition after the program's (glibc, or a dynamic musl).
-#[cfg(target_env = "gnu")]
+#[cfg(all(target_env = "gnu", not(cargo_reduce_sanitizer)))]
 unsafe fn real_pthread_create(
     thread: *mut sys::pthread_t,
     attr: *const sys::pthread_attr_t,
@@ -170,7 +178,7 @@ unsafe fn real_pthread_create(
 
 /// musl's `pthread_create`, which ours shadows (musl defines it as a weak
 /// alias of this).
-#[cfg(target_env = "musl")]
+#[cfg(all(target_env = "musl", not(cargo_reduce_sanitizer)))]
 unsafe fn real_pthread_create(
     thread: *mut sys::pthread_t,
     attr: *const sys::pthread_attr_t,

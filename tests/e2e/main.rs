@@ -18,4 +18,5 @@ mod fuzz_sources;
 mod mixed_engines;
 mod sanitizer;
 mod signatures;
+mod standin_deps;
 mod util;

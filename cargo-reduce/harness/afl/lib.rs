@@ -17,6 +17,7 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod altstack;
 mod capture;
 mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
@@ -24,6 +25,8 @@ mod fault_trace;
 mod protocol;
 mod sanitizer;
 mod stack;
+#[allow(dead_code)] // Declares what the modules need, under libc's names.
+mod sys;
 mod trace;
 mod worker;
 

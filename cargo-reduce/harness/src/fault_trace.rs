@@ -16,19 +16,19 @@
 
 use crate::capture;
 use crate::protocol::{frames_text, FRAMES_TEXT_CAPACITY, NOTE_SIGNAL, NOTE_STACK, STACK_SIGNAL};
+use crate::sys::{self, c_int, c_void};
 use crate::trace;
-use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The thread tests run on (0 until it starts): a `STACK_SIGNAL` the
 /// kernel hands to another thread of the process is passed on to it.
 static TEST_THREAD: AtomicI32 = AtomicI32::new(0);
 
-type Handler = extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void);
+type Handler = extern "C" fn(c_int, *mut sys::siginfo_t, *mut c_void);
 
 /// Installs the handlers of the fatal signals and of `STACK_SIGNAL`.
 pub fn install() {
-    for signal in [libc::SIGILL, libc::SIGFPE, libc::SIGABRT] {
+    for signal in [sys::SIGILL, sys::SIGFPE, sys::SIGABRT] {
         set_handler(signal, on_fatal_signal);
     }
     set_handler(STACK_SIGNAL, on_stack_request);
@@ -38,11 +38,11 @@ pub fn install() {
 pub fn set_handler(signal: c_int, handler: Handler) {
     // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
     unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = handler as *const () as libc::sighandler_t;
-        action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(signal, &action, std::ptr::null_mut());
+        let mut action: sys::sigaction = std::mem::zeroed();
+        action.sa_sigaction = handler as *const () as sys::sighandler_t;
+        action.sa_flags = sys::SA_SIGINFO | sys::SA_ONSTACK;
+        sys::sigemptyset(&mut action.sa_mask);
+        sys::sigaction(signal, &action, std::ptr::null_mut());
     }
 }
 
@@ -54,7 +54,7 @@ pub fn enter_test_thread() {
 
 fn this_thread() -> i32 {
     // SAFETY: gettid has no preconditions.
-    unsafe { libc::syscall(libc::SYS_gettid) as i32 }
+    unsafe { sys::syscall(sys::SYS_gettid) as i32 }
 }
 
 /// The program counter of the code a signal interrupted, from the
@@ -63,19 +63,8 @@ pub fn context_pc(ucontext: *mut c_void) -> usize {
     if ucontext.is_null() {
         return 0;
     }
-    let context = ucontext as *const libc::ucontext_t;
     // SAFETY: the kernel passes a valid ucontext_t to an SA_SIGINFO handler.
-    #[cfg(target_arch = "x86_64")]
-    return unsafe { (*context).uc_mcontext.gregs[libc::REG_RIP as usize] as usize };
-    #[cfg(target_arch = "x86")]
-    return unsafe { (*context).uc_mcontext.gregs[libc::REG_EIP as usize] as usize };
-    #[cfg(target_arch = "aarch64")]
-    return unsafe { (*context).uc_mcontext.pc as usize };
-    #[allow(unreachable_code)]
-    {
-        let _ = context;
-        0
-    }
+    unsafe { sys::context_pc(ucontext) }
 }
 
 /// Notes `kind` with `arg` and the stack of the code interrupted at `pc`
@@ -101,29 +90,29 @@ pub fn note_signal(signal: c_int, ucontext: *mut c_void) {
 pub fn die_of(signal: c_int) {
     // SAFETY: signal and raise are async-signal-safe.
     unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
+        sys::signal(signal, sys::SIG_DFL);
+        sys::raise(signal);
     }
 }
 
-extern "C" fn on_fatal_signal(signal: c_int, _: *mut libc::siginfo_t, ucontext: *mut c_void) {
+extern "C" fn on_fatal_signal(signal: c_int, _: *mut sys::siginfo_t, ucontext: *mut c_void) {
     note_signal(signal, ucontext);
     die_of(signal);
 }
 
 /// Notes the test thread's stack for the parent, which kills the test
 /// next; on another thread, passes the signal on to the test thread.
-extern "C" fn on_stack_request(signal: c_int, _: *mut libc::siginfo_t, ucontext: *mut c_void) {
+extern "C" fn on_stack_request(signal: c_int, _: *mut sys::siginfo_t, ucontext: *mut c_void) {
     // SAFETY: errno is thread-local; the interrupted code gets it back.
-    let errno = unsafe { *libc::__errno_location() };
+    let errno = unsafe { *sys::__errno_location() };
     let test = TEST_THREAD.load(Ordering::Relaxed);
     if test != 0 && test != this_thread() {
         // SAFETY: signals a thread of this process; both calls are
         // async-signal-safe.
-        unsafe { libc::syscall(libc::SYS_tgkill, libc::getpid(), test, signal) };
+        unsafe { sys::syscall(sys::SYS_tgkill, sys::getpid(), test, signal) };
     } else {
         note_stack(NOTE_STACK, 0, context_pc(ucontext));
     }
     // SAFETY: see above.
-    unsafe { *libc::__errno_location() = errno };
+    unsafe { *sys::__errno_location() = errno };
 }

@@ -18,6 +18,7 @@
 
 pub use arbitrary;
 
+mod altstack;
 mod capture;
 mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
@@ -25,6 +26,8 @@ mod fault_trace;
 mod protocol;
 mod sanitizer;
 mod stack;
+#[allow(dead_code)] // Declares what the modules need, under libc's names.
+mod sys;
 mod trace;
 mod worker;
 

@@ -14,7 +14,7 @@
 //! unwind information, and libgcc knows the trampoline besides), and
 //! [`capture_from`] starts it at the interrupted instruction.
 
-use std::ffi::{c_int, c_void};
+use crate::sys::{self, c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most return addresses kept: the panic machinery takes about ten frames,
@@ -49,27 +49,23 @@ extern "C" {
 /// Finds where the binary is loaded. Call once, before the first test.
 pub fn init() {
     // SAFETY: `first_object` only reads the header dl_iterate_phdr passes.
-    unsafe { libc::dl_iterate_phdr(Some(first_object), std::ptr::null_mut()) };
+    unsafe { sys::dl_iterate_phdr(Some(first_object), std::ptr::null_mut()) };
 }
 
 /// Notes the load bias and address range of the first object
 /// `dl_iterate_phdr` reports, which is the main program.
-// The ELF fields are u32 on 32-bit targets: `u64::from` is for them.
-#[allow(clippy::useless_conversion)]
 unsafe extern "C" fn first_object(
-    info: *mut libc::dl_phdr_info,
+    info: *mut sys::dl_phdr_info,
     _size: usize,
     _data: *mut c_void,
 ) -> c_int {
     // SAFETY: dl_iterate_phdr passes a valid info and its program headers.
     let info = unsafe { &*info };
     let headers = unsafe { std::slice::from_raw_parts(info.dlpi_phdr, info.dlpi_phnum.into()) };
-    let loads = headers.iter().filter(|h| h.p_type == libc::PT_LOAD);
-    let low = loads.clone().map(|h| u64::from(h.p_vaddr)).min();
-    let high = loads
-        .map(|h| u64::from(h.p_vaddr) + u64::from(h.p_memsz))
-        .max();
-    let bias = u64::from(info.dlpi_addr);
+    let loads = headers.iter().filter(|h| h.p_type == sys::PT_LOAD);
+    let low = loads.clone().map(|h| h.p_vaddr).min();
+    let high = loads.map(|h| h.p_vaddr + h.p_memsz).max();
+    let bias = info.dlpi_addr;
     let (low, high) = (low.unwrap_or(0), high.unwrap_or(0));
     BIAS.store(bias, Ordering::Relaxed);
     LOW.store(bias + low, Ordering::Relaxed);

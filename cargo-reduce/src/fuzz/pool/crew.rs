@@ -108,7 +108,7 @@ impl Crew {
         }
         // SAFETY: a plain kill(2) of our worker's test process (not reaped
         // yet: the parent kills it next). rustix sends no real-time signal.
-        if unsafe { libc::kill(pid as libc::pid_t, STACK_SIGNAL) } != 0 {
+        if unsafe { super::sys::kill(pid as super::sys::pid_t, STACK_SIGNAL) } != 0 {
             return;
         }
         let deadline = Instant::now() + STACK_GRACE;

@@ -5,6 +5,8 @@
 //! places the failure ([`Place`]).
 
 use std::os::unix::process::ExitStatusExt;
+
+use rustix::process::Signal;
 use std::process::ExitStatus;
 use std::time::Duration;
 
@@ -72,8 +74,12 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         }
         None => {}
     }
+    // Rust aborts on an allocation failure it does not handle; after one
+    // the target handled (`try_reserve`), any other death is its own.
+    let aborted = death.status.signal() == Some(Signal::ABORT.as_raw());
     if let Some(failure) = death
         .note
+        .filter(|note| note.kind != NOTE_ALLOC_FAILED || aborted)
         .and_then(|note| failure_from_note(note, Some(symbols)))
     {
         return Some(failure);
@@ -202,7 +208,6 @@ fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Fa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rustix::process::Signal;
     use std::path::Path;
 
     fn dead(reason: Option<KillReason>, note: Option<&Note>, status: ExitStatus) -> Postmortem<'_> {
@@ -316,5 +321,25 @@ mod tests {
                 .kind,
             FailureKind::Exit(7)
         );
+    }
+
+    /// A failed allocation ends the process with an abort; a death of
+    /// anything else after one the target handled is that death.
+    #[test]
+    fn a_handled_allocation_failure_is_not_out_of_memory() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let note = Note {
+            kind: NOTE_ALLOC_FAILED,
+            arg: 1 << 40,
+            text: Vec::new(),
+        };
+        let mut kind = |status: ExitStatus| {
+            let death = dead(None, Some(&note), status);
+            classify_death(&death, &mut symbols).unwrap().kind
+        };
+        let abort = Signal::ABORT.as_raw();
+        assert_eq!(kind(ExitStatus::from_raw(abort)), FailureKind::Oom);
+        let segv = Signal::SEGV.as_raw();
+        assert_eq!(kind(ExitStatus::from_raw(segv)), FailureKind::Signal(segv));
     }
 }

@@ -23,6 +23,8 @@ mod call_path;
 mod crew;
 mod death;
 mod decoder;
+#[cfg(test)]
+mod edge_tests;
 mod error;
 mod failure;
 mod place;
@@ -32,6 +34,12 @@ mod place_tests;
 mod protocol;
 mod round;
 mod shm;
+/// The C library as the harness declares it (`protocol` maps memory with it).
+#[allow(dead_code)]
+#[path = "../../../harness/src/sys.rs"]
+mod sys;
+#[cfg(test)]
+mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 mod worker;

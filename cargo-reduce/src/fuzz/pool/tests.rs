@@ -29,6 +29,7 @@ const TARGETS: &[&str] = &[
     "mutator",
     "trivial",
     "source",
+    "edges",
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -45,7 +46,7 @@ pub(super) fn work_dir() -> PathBuf {
 }
 
 /// The fixture's binaries, built once per test process.
-fn binaries() -> &'static HashMap<&'static str, PathBuf> {
+pub(super) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
         let fuzz_dir = fuzz_dir();
@@ -78,7 +79,7 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     })
 }
 
-fn options() -> PoolOptions {
+pub(super) fn options() -> PoolOptions {
     PoolOptions {
         jobs: 2,
         timeout: Duration::from_secs(2),
@@ -88,7 +89,7 @@ fn options() -> PoolOptions {
 }
 
 /// A pool of one worker of the fixture's `target`.
-fn one_worker(target: &str) -> WorkerPool {
+pub(super) fn one_worker(target: &str) -> WorkerPool {
     let options = PoolOptions {
         jobs: 1,
         ..options()
@@ -101,7 +102,7 @@ pub(crate) fn pool(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
 }
 
-fn failure(outcome: &Outcome) -> &Failure {
+pub(super) fn failure(outcome: &Outcome) -> &Failure {
     outcome
         .failure()
         .unwrap_or_else(|| panic!("expected a failure, got {outcome:?}"))
@@ -153,7 +154,7 @@ fn a_crash_costs_a_fork_not_a_worker() {
 
 /// The stack depth the workers give tests: `RLIMIT_STACK`, as the
 /// harness reads it, in KiB.
-fn stack_limit_kib() -> u64 {
+pub(super) fn stack_limit_kib() -> u64 {
     let limit = rustix::process::getrlimit(rustix::process::Resource::Stack).current;
     match limit {
         Some(bytes) if bytes >= 1 << 20 => bytes.min(1 << 30) >> 10,

@@ -6,6 +6,7 @@ mod afl_mode;
 mod afl_mode_errors;
 mod ci_mode;
 mod ci_mode_errors;
+mod determinism;
 mod faults;
 mod faults_fuzz;
 mod file_mode;

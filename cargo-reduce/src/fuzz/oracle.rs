@@ -196,7 +196,7 @@ mod tests {
         let caught = pool.run(b"caught").unwrap().failure().unwrap().clone();
         let oracle = HarnessOracle::new(&pool, &caught, MatchLevel::Stack);
         let round = |inputs: &[&[u8]]| {
-            let candidates: Vec<_> = inputs.iter().map(|i| Candidate::whole(*i)).collect();
+            let candidates: Vec<_> = inputs.iter().map(|i| Candidate::whole(i)).collect();
             oracle.test_round(&candidates).unwrap()
         };
         let outcomes = round(&[b"loop", b"fine", b"caught"]);

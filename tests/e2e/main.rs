@@ -7,6 +7,7 @@ mod afl_mode_errors;
 mod afl_workspace;
 mod ci_mode;
 mod ci_mode_errors;
+mod determinism;
 mod faults;
 mod faults_fuzz;
 mod file_mode;

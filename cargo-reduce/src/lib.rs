@@ -36,6 +36,13 @@
 //! ```
 #![deny(missing_docs)]
 
+// The fuzz modes run targets in worker processes that rely on Linux:
+// memfd shared memory, /proc, prctl and pthread_getattr_np.
+#[cfg(all(feature = "fuzz", not(target_os = "linux")))]
+compile_error!(
+    "cargo-reduce's fuzz modes support Linux only (memfd, /proc, prctl, pthread_getattr_np)"
+);
+
 pub mod children;
 #[cfg(feature = "cli")]
 pub mod cli;

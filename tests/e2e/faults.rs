@@ -475,6 +475,11 @@ fn kill_leftovers(nonce: &str) {
     }
 }
 
+/// How long stragglers of a run may take to end: a rustc finishing the
+/// crate it compiles can take this long on a loaded machine, and the
+/// leftovers the tests look for (`sleep 1000`, a build going on) far longer.
+pub const STRAGGLERS: Duration = Duration::from_secs(120);
+
 /// No process of the run may be left: waits up to `grace` for stragglers
 /// (a test finishing its last second, a rustc finishing its crate), then
 /// kills what is left and fails.
@@ -845,7 +850,7 @@ fn file_signal_points(name: &str, sig: Sig, count: usize) {
             None => format!("signal {:?}", ended.status.signal()),
         };
         *outcomes.entry(kind).or_default() += 1;
-        assert_no_processes_left(&ended.nonce, Duration::from_secs(10), &point);
+        assert_no_processes_left(&ended.nonce, STRAGGLERS, &point);
         if ended.stdout.contains("reduction-started") {
             // This run cleaned up after the killed ones.
             let still: Vec<_> = stale.iter().filter(|d| d.exists()).collect();
@@ -907,7 +912,7 @@ pub fn run_watched(command: Command, limit: Duration, ctx: &dyn fmt::Display) ->
     let watched = Watched::spawn(command);
     let started = watched.started;
     let ended = watched.finish(started, limit, ctx);
-    assert_no_processes_left(&ended.nonce, Duration::from_secs(10), ctx);
+    assert_no_processes_left(&ended.nonce, STRAGGLERS, ctx);
     ended
 }
 
@@ -1079,7 +1084,7 @@ fn tests_that_leave_children_leave_nothing_after_the_run() {
     let watched = Watched::spawn(file_command(&sb, &tmp, 2, forking));
     let started = watched.started;
     let ended = watched.finish(started, Duration::from_secs(60), &name);
-    assert_no_processes_left(&ended.nonce, Duration::from_secs(10), &name);
+    assert_no_processes_left(&ended.nonce, STRAGGLERS, &name);
     case.check(&ended, None, &name);
     let full = ended.took;
     for index in 0..points(12, 120) {
@@ -1101,7 +1106,7 @@ fn tests_that_leave_children_leave_nothing_after_the_run() {
         let watched = Watched::spawn(file_command(&sb, &tmp, jobs, forking));
         let sent = watched.signal_at(watched.started + delay, sig, to);
         let ended = watched.finish(sent, Duration::from_secs(20), &point);
-        assert_no_processes_left(&ended.nonce, Duration::from_secs(10), &point);
+        assert_no_processes_left(&ended.nonce, STRAGGLERS, &point);
         case.check(&ended, Some(sig), &point);
     }
 }
@@ -1133,7 +1138,7 @@ fn a_sigkill_leaves_nothing_of_a_forking_test() {
         let watched = Watched::spawn(file_command(&sb, &tmp, 2, forking));
         let sent = watched.signal_at(watched.started + delay, Sig::Kill, To::Process);
         let ended = watched.finish(sent, Duration::from_secs(20), &point);
-        assert_no_processes_left(&ended.nonce, Duration::from_secs(10), &point);
+        assert_no_processes_left(&ended.nonce, STRAGGLERS, &point);
     }
 }
 
@@ -1162,7 +1167,7 @@ fn two_runs_on_one_output_never_both_write_it() {
         let a = first.finish(start1, Duration::from_secs(60), &ctx);
         let b = second.finish(start2, Duration::from_secs(60), &ctx);
         for ended in [&a, &b] {
-            assert_no_processes_left(&ended.nonce, Duration::from_secs(10), &ctx);
+            assert_no_processes_left(&ended.nonce, STRAGGLERS, &ctx);
             match ended.code() {
                 Some(0) => {}
                 Some(9) => {

@@ -265,7 +265,10 @@ fn a_time_budget_stops_early() {
     run.expect_code(0);
     let last = run.messages().pop().unwrap();
     assert_eq!(last["minimal"], false);
-    assert!(last["elapsed_s"].as_f64().unwrap() < 3.0, "{last}");
+    // Each test takes 0.1 s at least: within 1 s, ten of them, plus the
+    // checks of the input and of the result (on however fast a machine;
+    // a slower one runs fewer).
+    assert!(last["tests_run"].as_u64().unwrap() <= 14, "{last}");
 }
 
 #[test]
@@ -279,8 +282,10 @@ fn candidates_that_hang_are_killed_and_count_as_not_interesting() {
         "in.txt",
         "--unit",
         "line",
+        // Far above what a guarded candidate takes, even on a loaded
+        // machine: only the unguarded ones time out.
         "--timeout",
-        "0.5",
+        "3",
         "--",
         "sh",
         "-c",
@@ -325,7 +330,8 @@ fn ctrl_c_writes_the_best_result_so_far_and_exits_130() {
     );
     let out = String::from_utf8(sb.read("n.reduced.txt")).unwrap();
     assert!(out.lines().any(|l| l == "333"));
-    assert!(out.len() < input.len());
+    // As far as it got in 2.5 s: on a loaded machine, maybe nowhere yet.
+    assert!(out.len() <= input.len());
     let stdout = String::from_utf8_lossy(&output.stdout);
     let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(last["minimal"], false);

@@ -255,7 +255,6 @@ fn the_target_is_inferred_from_the_artifacts_directory() {
 #[test]
 fn ctrl_c_keeps_the_best_artifact_so_far() {
     use std::process::{Command, Stdio};
-    use std::time::Duration;
     let fuzz = shared();
     // Build first, so the interrupt lands in the reduction.
     cargo_reduce(&[
@@ -296,7 +295,7 @@ fn ctrl_c_keeps_the_best_artifact_so_far() {
             "ended before reproducing"
         );
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // At once: a fast machine may finish the reduction within any delay.
     // SAFETY: sending SIGINT to our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let mut rest = String::new();
@@ -361,7 +360,12 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
                 && m["input"].as_str().unwrap().ends_with("slow-unit-0123")
         })
         .expect("the slow unit was reduced");
-    assert_eq!(slow["failure"], "timeout");
+    // A timeout is placed by the function the test was in.
+    let failure = slow["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("timeout at endless_loop::"),
+        "{failure}"
+    );
     assert_eq!(
         fs::read(dir.join("minimized-from-slow-unit-0123")).unwrap(),
         b"LP\x00"

@@ -1,11 +1,14 @@
 //! Failure signatures in fuzz mode: the default match compares the call
 //! path, not the message, on the `two_callers` demo target (one helper,
-//! reached from `timeout` and from `port`, panics quoting its input).
+//! reached from `timeout` and from `port`, panics quoting its input); and
+//! signals, aborts and timeouts are told apart by where they happened
+//! (`tests-fixtures/signatures`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, fresh_copy, minimized_path};
+use crate::fuzz_fixture::{cargo_reduce, command, copy_tree, fresh_copy, minimized_path, repo};
+use crate::util::Run;
 
 /// Writes the two inputs: bug A (through `timeout`) and bug B (through
 /// `port`), each quoting letters the message would keep.
@@ -106,4 +109,240 @@ fn a_quoting_message_shrinks_fully_and_two_callers_stay_apart() {
     let messages = reduce(&fuzz, &["--match", "location"]);
     assert_eq!(grouped(&messages), (2, 1));
     assert!(messages.iter().any(|m| m["reason"] == "artifact-duplicate"));
+}
+
+/// The six bugs of `tests-fixtures/signatures` (`bugs.rs`): per artifact,
+/// its 1-minimal input, the start of its failure and the place in it
+/// (`bugs.rs` is `src/bugs.rs` in the afl.rs twin). Each first one's input
+/// holds its twin's, so matching kinds alone slips from one to the other.
+const SIX_BUGS: [(&str, &[u8], &str, &str); 6] = [
+    (
+        "crash-segv-store",
+        b"SEGV",
+        "signal SIGSEGV at ",
+        "bugs.rs:15:14 (in six_bugs::bugs::store_length ← six_bugs::bugs::run ← ",
+    ),
+    (
+        "crash-segv-load",
+        b"SV",
+        "signal SIGSEGV at ",
+        "bugs.rs:21:14 (in six_bugs::bugs::load_checksum ← ",
+    ),
+    (
+        "crash-abort-header",
+        b"ABORT",
+        "signal SIGABRT at ",
+        "bugs.rs:28:9 (in six_bugs::bugs::check_header ← ",
+    ),
+    (
+        "crash-abort-reserve",
+        b"AT",
+        "signal SIGABRT at ",
+        "bugs.rs:37:5 (in six_bugs::bugs::reserve_table ← ",
+    ),
+    (
+        "timeout-loop-padding",
+        b"LOOP",
+        "timeout at ",
+        "six_bugs::bugs::skip_padding (in six_bugs::bugs::skip_padding ← six_bugs::bugs::run ← ",
+    ),
+    (
+        "timeout-loop-ready",
+        b"LP",
+        "timeout at ",
+        "six_bugs::bugs::wait_ready (in six_bugs::bugs::wait_ready ← six_bugs::bugs::run ← ",
+    ),
+];
+
+/// Fresh copies of `tests-fixtures/signatures` and its afl.rs twin
+/// `signatures-afl` (side by side: they share `bugs.rs`).
+fn six_bugs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = repo().join("cargo-reduce/tests-fixtures");
+    for name in ["signatures", "signatures-afl"] {
+        copy_tree(&fixtures.join(name), &dir.path().join(name));
+    }
+    let (fuzz, afl) = (
+        dir.path().join("signatures"),
+        dir.path().join("signatures-afl"),
+    );
+    (dir, fuzz, afl)
+}
+
+/// `cargo-reduce ARGS… --manifest-path <crate> --message-format json`,
+/// its messages; it must exit with `code`.
+fn run_six(crate_dir: &Path, args: &[&str], code: i32) -> Vec<serde_json::Value> {
+    let manifest = crate_dir.join("Cargo.toml");
+    let common = [
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let build = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signatures-build");
+    let run = Run(command(&[args, &common].concat(), &build).output().unwrap());
+    run.expect_code(code);
+    run.messages()
+}
+
+/// The distinct failure ids of the artifacts `messages` reproduced.
+fn reproduced_ids(messages: &[serde_json::Value]) -> usize {
+    let mut ids: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["reason"] == "artifact-reproduced")
+        .map(|m| m["failure_id"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.len()
+}
+
+/// Checks that each of the six inputs (`input(name)` its path) reduced to
+/// its own 1-minimal input with its own failure (`bugs.rs` being at `dir`).
+fn assert_six_apart(messages: &[serde_json::Value], dir: &str, input: impl Fn(&str) -> PathBuf) {
+    let mut ids = Vec::new();
+    for (name, minimal, kind, place) in SIX_BUGS {
+        let path = input(name);
+        let m = messages
+            .iter()
+            .find(|m| {
+                m["reason"] == "reduction-finished"
+                    && Path::new(m["input"].as_str().unwrap()) == path
+            })
+            .unwrap_or_else(|| panic!("{name}: {messages:?}"));
+        let shown = m["failure"].as_str().unwrap();
+        let place = match place.strip_prefix("bugs.rs") {
+            Some(rest) => format!("{dir}bugs.rs{rest}"),
+            None => place.to_string(),
+        };
+        assert!(
+            shown.starts_with(&format!("{kind}{place}")),
+            "{name}: {shown}"
+        );
+        assert_eq!(m["minimal"], true, "{name}");
+        let output = fs::read(m["output"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            output,
+            minimal,
+            "{name}: {}",
+            String::from_utf8_lossy(&output)
+        );
+        ids.push(m["failure_id"].as_str().unwrap().to_string());
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "{ids:?}");
+}
+
+/// The artifacts of `SIX_BUGS` that crash, and those that hang.
+fn crashes_and_hangs() -> (Vec<&'static str>, Vec<&'static str>) {
+    SIX_BUGS
+        .iter()
+        .map(|b| b.0)
+        .partition(|name| name.starts_with("crash-"))
+}
+
+/// A timeout long enough that no test of a crashing input reaches it on a
+/// loaded machine (the crashes never run long; a hang's reduction probes
+/// from 25 ms up to the default 1 s, and a candidate that merely ran slow
+/// is placed elsewhere than the loop, so it is not taken for it).
+const CRASH_TIMEOUT: &str = "30";
+
+/// `reduce -j2 --force --match LEVEL [--timeout SECS] INPUTS…`.
+fn args<'a>(level: &'a str, timeout: Option<&'a str>, inputs: &'a [String]) -> Vec<&'a str> {
+    let mut args = vec!["reduce", "-j2", "--force", "--match", level];
+    args.extend(timeout.map(|t| ["--timeout", t]).into_iter().flatten());
+    args.extend(inputs.iter().map(String::as_str));
+    args
+}
+
+/// Two segfaults, two aborts and two endless loops in one target: each
+/// reduces to its own 1-minimal input, never to its twin's, and each is a
+/// failure of its own (by kind alone they were three), in `cargo reduce`
+/// and in `ci`.
+#[test]
+fn two_segfaults_aborts_and_loops_in_one_target_stay_six_failures() {
+    let (_dir, fuzz, _) = six_bugs();
+    let artifacts = fuzz.join("artifacts/six_bugs");
+    let path = |name: &str| artifacts.join(name);
+    let paths = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| path(n).to_string_lossy().into_owned())
+            .collect()
+    };
+    let (crashes, hangs) = crashes_and_hangs();
+    let (crash_paths, hang_paths) = (paths(&crashes), paths(&hangs));
+
+    let crashed = run_six(&fuzz, &args("stack", Some(CRASH_TIMEOUT), &crash_paths), 0);
+    let hung = run_six(&fuzz, &args("stack", None, &hang_paths), 0);
+    assert_eq!((reproduced_ids(&crashed), reproduced_ids(&hung)), (4, 2));
+    assert_six_apart(&[crashed, hung].concat(), "", path);
+    for (name, minimal, ..) in SIX_BUGS {
+        assert_eq!(fs::read(minimized_path(&path(name))).unwrap(), minimal);
+    }
+
+    // By kind alone, the twins are one failure each.
+    let by_kind = run_six(&fuzz, &args("kind", Some(CRASH_TIMEOUT), &crash_paths), 0);
+    assert_eq!(reproduced_ids(&by_kind), 2);
+    let by_kind = run_six(&fuzz, &args("kind", None, &hang_paths), 0);
+    assert_eq!(reproduced_ids(&by_kind), 1);
+
+    // `ci` files the four crashes as four failures, one ledger entry each.
+    for hang in hang_paths {
+        fs::remove_file(hang).unwrap();
+    }
+    let cache = fuzz.join("ci-cache");
+    let ci = [
+        "reduce",
+        "ci",
+        "--update",
+        "--timeout",
+        CRASH_TIMEOUT,
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    let last = run_six(&fuzz, &ci, 11).pop().unwrap();
+    assert_eq!(
+        (last["new"].as_u64(), last["known"].as_u64()),
+        (Some(4), Some(0)),
+        "{last}"
+    );
+    let ledger = fs::read_dir(fuzz.join("regressions/six_bugs")).unwrap();
+    let inputs = ledger
+        .filter(|e| e.as_ref().unwrap().path().extension().is_none())
+        .count();
+    assert_eq!(inputs, 4);
+}
+
+/// The same six inputs as AFL++ would have saved them (crashes and hangs
+/// of one instance, written here) in AFL mode: six failures, each reduced
+/// to its own input.
+#[test]
+fn afl_mode_keeps_the_six_bugs_apart() {
+    let (_dir, fuzz, afl) = six_bugs();
+    let instance = afl.join("out/six_bugs/default");
+    fs::create_dir_all(instance.join("queue")).unwrap();
+    fs::write(instance.join("cmdline"), "target/debug/six_bugs\n").unwrap();
+    // Hangs are reduced under the instance's timeout, crashes under ours.
+    fs::write(instance.join("fuzzer_stats"), "exec_timeout      : 1000\n").unwrap();
+    let mut inputs = Vec::new();
+    for (i, (name, ..)) in SIX_BUGS.iter().enumerate() {
+        let (dir, sig) = match name.split('-').nth(1) {
+            Some("segv") => ("crashes", "sig:11,"),
+            Some("abort") => ("crashes", "sig:06,"),
+            _ => ("hangs", ""),
+        };
+        let file = instance.join(dir).join(format!(
+            "id:{i:06},{sig}src:000000,time:1,execs:1,op:havoc,rep:1"
+        ));
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::copy(fuzz.join("artifacts/six_bugs").join(name), &file).unwrap();
+        inputs.push((*name, file));
+    }
+    let args = ["reduce", "--all", "-j2", "--timeout", CRASH_TIMEOUT];
+    let messages = run_six(&afl, &args, 0);
+    assert_eq!(grouped(&messages), (6, 6));
+    let input = |name: &str| inputs.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    assert_six_apart(&messages, "src/", input);
 }

@@ -17,12 +17,16 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod altstack;
 mod capture;
+mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
 mod sanitizer;
 mod stack;
+#[allow(dead_code)] // Declares what the modules need, under libc's names.
+mod sys;
 mod trace;
 mod worker;
 

@@ -8,22 +8,33 @@
 //!   because libfuzzer-sys's and afl.rs's hooks abort on every panic. Under
 //!   afl.rs's `fuzz_nohook!` only an escaping panic fails, so the hook keeps
 //!   the last one instead ([`keep_last_panic`]).
-//! * A SIGSEGV/SIGBUS handler on an alternate stack notes faults in the guard
-//!   zone of the test thread's stack as stack overflows, then lets the signal
-//!   kill the process as usual; a test that reaches the tripwire at the
-//!   stack limit goes on instead (see [`crate::stack`]).
+//! * A SIGSEGV/SIGBUS handler on an alternate stack notes stack overflows
+//!   (faults in the guard zone of the test thread's stack, or next to the
+//!   stack pointer of any thread), then lets the signal kill the process as
+//!   usual; a test that reaches the tripwire at the stack limit goes on
+//!   instead (see [`crate::stack`]). Other faults go on to the handler
+//!   installed before ours, if any.
 //! * A global allocator wrapping the system one enforces libFuzzer's
 //!   `-malloc_limit_mb` during tests: a larger single allocation aborts with a
 //!   note (build with `--cfg cargo_reduce_system_alloc` for targets that bring
 //!   their own `#[global_allocator]`).
 
+use crate::altstack;
+use crate::fault_trace;
 use crate::protocol::{
     panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
     NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
+use crate::sys;
 use crate::trace;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+
+/// The SIGSEGV and SIGBUS handlers installed before ours (`SIG_DFL` if
+/// none), and whether each takes `SA_SIGINFO` arguments: faults that are
+/// not overflows go on to them.
+static PREVIOUS_HANDLER: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+static PREVIOUS_SIGINFO: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
 
 /// This worker's area in shared memory (or a private one when standalone).
 static AREA: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
@@ -31,8 +42,6 @@ static AREA: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static MALLOC_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 /// Whether a panic replaces an earlier one of the same test.
 static KEEP_LAST_PANIC: AtomicBool = AtomicBool::new(false);
-/// Size of the alternate signal stack of the test thread.
-const ALT_STACK_SIZE: usize = 64 * 1024;
 
 /// Starts recording into `area` (a `WORKER_AREA_SIZE` bytes worker area, or
 /// null for a private one): installs the panic hook and fault handlers.
@@ -43,19 +52,33 @@ pub fn install(area: *mut u8) {
         area
     };
     AREA.store(area, Ordering::Release);
+    altstack::keep_linked();
     trace::init();
     crate::sanitizer::install(note_sanitizer_report);
+    fault_trace::install();
     set_hook(None);
-    for signal in [libc::SIGSEGV, libc::SIGBUS] {
-        // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_fault as *const () as libc::sighandler_t;
-            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
+    for signal in [sys::SIGSEGV, sys::SIGBUS] {
+        let ours = on_fault as *const () as sys::sighandler_t;
+        // SAFETY: plain sigaction calls with a handler that is async-signal-safe.
+        let previous = unsafe {
+            let mut action: sys::sigaction = std::mem::zeroed();
+            let mut previous: sys::sigaction = std::mem::zeroed();
+            action.sa_sigaction = ours;
+            action.sa_flags = sys::SA_SIGINFO | sys::SA_ONSTACK;
+            sys::sigemptyset(&mut action.sa_mask);
+            (sys::sigaction(signal, &action, &mut previous) == 0).then_some(previous)
+        };
+        if let Some(previous) = previous.filter(|p| p.sa_sigaction != ours) {
+            let i = signal_index(signal);
+            let siginfo = previous.sa_flags & sys::SA_SIGINFO != 0;
+            PREVIOUS_SIGINFO[i].store(siginfo, Ordering::Relaxed);
+            PREVIOUS_HANDLER[i].store(previous.sa_sigaction, Ordering::Release);
         }
     }
+}
+
+fn signal_index(signal: sys::c_int) -> usize {
+    usize::from(signal == sys::SIGBUS)
 }
 
 /// `PanicHookInfo` by the name every Rust version has (it was renamed in
@@ -113,6 +136,7 @@ fn record_panic(info: &HookInfo<'_>) {
         },
     };
     forget_caught_panic();
+    forget_handled_alloc_failure();
     note(
         NOTE_PANIC,
         0,
@@ -123,7 +147,7 @@ fn record_panic(info: &HookInfo<'_>) {
 /// Under `fuzz_nohook!`, forgets the test's earlier panic: it was caught,
 /// and what comes now (a panic that may escape, a stack overflow) decides.
 /// Async-signal-safe.
-fn forget_caught_panic() {
+pub(crate) fn forget_caught_panic() {
     if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
         let _ = note_kind().compare_exchange(
             NOTE_PANIC,
@@ -141,6 +165,22 @@ fn note_sanitizer_report(report: &[u8]) {
     note(NOTE_SANITIZER, 0, report);
 }
 
+/// Forgets an allocation failure noted earlier in the test: the target
+/// handled it (`try_reserve`), since it goes on, and what comes now (a
+/// panic, an overflow, the malloc limit) decides. Only an allocation
+/// failure that ends the process (Rust aborts on one it does not handle)
+/// is out of memory. Async-signal-safe.
+fn forget_handled_alloc_failure() {
+    if !area().is_null() {
+        let _ = note_kind().compare_exchange(
+            NOTE_ALLOC_FAILED,
+            NOTE_NONE,
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        );
+    }
+}
+
 /// Makes each panic of a test replace the one before (for targets where
 /// only the panic that escapes counts), or keep the first (`false`).
 pub fn keep_last_panic(last: bool) {
@@ -151,7 +191,9 @@ fn area() -> *mut u8 {
     AREA.load(Ordering::Acquire)
 }
 
-fn note(kind: u32, arg: u64, text: &[u8]) {
+/// Notes why the test failed, unless it has a note already.
+/// Async-signal-safe.
+pub(crate) fn note(kind: u32, arg: u64, text: &[u8]) {
     let area = area();
     if !area.is_null() {
         // SAFETY: `area` is a mapped worker area (see `install`).
@@ -162,44 +204,73 @@ fn note(kind: u32, arg: u64, text: &[u8]) {
 /// Prepares the calling thread to run tests: an alternate signal stack for
 /// the fault handler (an overflow leaves none on the thread's own).
 pub fn enter_test_thread() {
-    // SAFETY: the alternate stack is leaked so it lives as long as the thread.
-    unsafe {
-        let stack = Box::leak(vec![0u8; ALT_STACK_SIZE].into_boxed_slice());
-        let alt = libc::stack_t {
-            ss_sp: stack.as_mut_ptr().cast(),
-            ss_flags: 0,
-            ss_size: stack.len(),
-        };
-        libc::sigaltstack(&alt, std::ptr::null_mut());
+    altstack::ensure();
+    fault_trace::enter_test_thread();
+}
+
+extern "C" fn on_fault(signal: sys::c_int, info: *mut sys::siginfo_t, context: *mut sys::c_void) {
+    // SAFETY: the kernel passes a valid siginfo and context to an
+    // SA_SIGINFO handler.
+    let (code, address, sp) = unsafe {
+        let info = &*info;
+        (
+            info.si_code,
+            info.si_addr() as usize,
+            sys::context_sp(context),
+        )
+    };
+    // Only the kernel's reports of a fault (si_code > 0) have an address.
+    let fault = if code > 0 {
+        stack::on_fault(signal, address, sp)
+    } else {
+        Fault::Other
+    };
+    if fault != Fault::Other {
+        note_overflow(address, fault_trace::context_pc(context));
+    }
+    match fault {
+        Fault::Tripped => {} // The faulting access is retried, now in the open tripwire.
+        Fault::Overflow => fault_trace::die_of(signal),
+        Fault::Other => {
+            fault_trace::note_signal(signal, context);
+            // SAFETY: the arguments the kernel passed us.
+            unsafe { chain(signal, info, context) }
+        }
     }
 }
 
-extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
-    let address = unsafe { (*info).si_addr() } as usize;
-    let fault = stack::on_fault(address);
-    if fault != Fault::Other {
-        note_overflow(address);
+/// Hands a fault that is not an overflow to the handler installed before
+/// ours (a sanitizer's, std's, the target's C library's), or dies of it.
+///
+/// # Safety
+/// The arguments must be those of a running SA_SIGINFO handler.
+unsafe fn chain(signal: sys::c_int, info: *mut sys::siginfo_t, context: *mut sys::c_void) {
+    let i = signal_index(signal);
+    let handler = PREVIOUS_HANDLER[i].load(Ordering::Acquire);
+    if handler == sys::SIG_DFL || handler == sys::SIG_IGN {
+        return fault_trace::die_of(signal); // A fault cannot be ignored.
     }
-    if fault == Fault::Tripped {
-        return; // The faulting access is retried, now in the open tripwire.
-    }
-    // Die of the same signal: with the default action restored, the pending
-    // re-raised signal (or the re-executed faulting instruction) kills us.
-    // SAFETY: signal and raise are async-signal-safe.
+    // SAFETY: `install` read `handler` from sigaction with its flags.
     unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
+        if PREVIOUS_SIGINFO[i].load(Ordering::Relaxed) {
+            type Action = extern "C" fn(sys::c_int, *mut sys::siginfo_t, *mut sys::c_void);
+            std::mem::transmute::<sys::sighandler_t, Action>(handler)(signal, info, context);
+        } else {
+            type Handler = extern "C" fn(sys::c_int);
+            std::mem::transmute::<sys::sighandler_t, Handler>(handler)(signal);
+        }
     }
 }
 
 /// Notes a stack overflow (unless the test failed otherwise first) with
+/// the stack of the recursion, from the faulting instruction at `pc`, and
 /// the address of its latest fault: past the tripwire, a fault in the last
 /// guard tells the fork server that the recursion was unbounded.
 /// Async-signal-safe.
-fn note_overflow(address: usize) {
+fn note_overflow(address: usize, pc: usize) {
     forget_caught_panic();
-    note(NOTE_STACK_OVERFLOW, address as u64, b"");
+    forget_handled_alloc_failure();
+    fault_trace::note_stack(NOTE_STACK_OVERFLOW, address as u64, pc);
     if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
         // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
         let status = unsafe { &*(area() as *const WorkerArea) };
@@ -268,17 +339,22 @@ impl LimitedAlloc {
     #[inline]
     fn check(size: usize) {
         if size > MALLOC_LIMIT.load(Ordering::Relaxed) {
-            note(NOTE_MALLOC_LIMIT, size as u64, b"");
+            forget_handled_alloc_failure();
+            // With the call path of the allocation.
+            fault_trace::note_stack(NOTE_MALLOC_LIMIT, size as u64, 0);
             // SAFETY: abort has no preconditions.
-            unsafe { libc::abort() };
+            unsafe { sys::abort() };
         }
     }
 
     #[inline]
     fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
         if ptr.is_null() {
-            // Rust aborts on allocation failure: say why first.
-            note(NOTE_ALLOC_FAILED, size as u64, b"");
+            // Rust aborts on an allocation failure the code does not
+            // handle: say why first (the latest failure's size), with the
+            // call path of the allocation.
+            forget_handled_alloc_failure();
+            fault_trace::note_stack(NOTE_ALLOC_FAILED, size as u64, 0);
         }
         ptr
     }

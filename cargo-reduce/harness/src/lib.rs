@@ -18,12 +18,16 @@
 
 pub use arbitrary;
 
+mod altstack;
 mod capture;
+mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
 mod sanitizer;
 mod stack;
+#[allow(dead_code)] // Declares what the modules need, under libc's names.
+mod sys;
 mod trace;
 mod worker;
 

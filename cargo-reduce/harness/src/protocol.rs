@@ -15,8 +15,14 @@
 //
 // Pipes carry the rest: the parent sends `Command`s to a worker, a worker
 // sends `Event`s back. Each message is a frame: u32 little-endian body length,
-// then the body (a tag byte and fixed little-endian fields, then text).
+// then the body (a tag byte and fixed little-endian fields, then text). The
+// events a test process sends are small and of fixed size, below PIPE_BUF:
+// one write each, so a process killed while writing never leaves half a
+// frame in the pipe its fork server also writes to. A failure's text stays
+// in the worker's note, which the worker keeps until the parent read it
+// (`Command::Resume`).
 
+use super::sys;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::{io, os::raw::c_int};
 
@@ -25,7 +31,7 @@ use std::{io, os::raw::c_int};
 pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// First word of the shared memory, checked by workers.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
@@ -59,7 +65,8 @@ pub const SLOT_PASSED: u8 = 1;
 /// Outcome slot: the target returned `Corpus::Reject` (or the input was too
 /// short or invalid for its `Arbitrary` type).
 pub const SLOT_REJECTED: u8 = 2;
-/// Outcome slot: the test failed; the details came in an `Event::Failed`.
+/// Outcome slot: the test failed; the details are in the worker's note
+/// (marked before the `Event::Failed` is sent).
 pub const SLOT_FAILED: u8 = 3;
 
 /// Note kind: none.
@@ -74,8 +81,22 @@ pub const NOTE_MALLOC_LIMIT: u32 = 3;
 pub const NOTE_ALLOC_FAILED: u32 = 4;
 /// Note kind: AddressSanitizer's report (the text, as it printed it).
 pub const NOTE_SANITIZER: u32 = 5;
+/// Note kind: the test process died of signal `arg` (a fault, an abort);
+/// the text is `frames_text` of the interrupted code's stack.
+pub const NOTE_SIGNAL: u32 = 6;
+/// Note kind: the stack the parent asked for with `STACK_SIGNAL` before it
+/// killed the test (a timeout, the RSS limit); the text is `frames_text`.
+pub const NOTE_STACK: u32 = 7;
 /// Note kind: a writer is filling in the text.
 pub const NOTE_BUSY: u32 = u32::MAX;
+
+/// The signal the parent sends to a test process before killing it, to
+/// have it note where it is (`NOTE_STACK`): a real-time signal (SIGRTMIN
+/// is 34 or 35 in glibc and musl), which programs rarely use.
+pub const STACK_SIGNAL: i32 = 40;
+
+/// Longest `frames_text`: the count, 255 addresses and a NUL.
+pub const FRAMES_TEXT_CAPACITY: usize = 1 + 255 * 8 + 1;
 
 /// Bytes of the control region for `slots` workers.
 pub const fn control_size(slots: usize) -> usize {
@@ -212,6 +233,19 @@ pub fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
     text
 }
 
+/// `panic_text` with no location or message, written into `buf` without
+/// allocating (for signal handlers and the allocator); its length.
+pub fn frames_text(frames: &[u64], buf: &mut [u8; FRAMES_TEXT_CAPACITY]) -> usize {
+    let frames = &frames[..frames.len().min(u8::MAX as usize)];
+    buf[0] = frames.len() as u8;
+    for (i, frame) in frames.iter().enumerate() {
+        buf[1 + i * 8..9 + i * 8].copy_from_slice(&frame.to_le_bytes());
+    }
+    let end = 1 + frames.len() * 8;
+    buf[end] = 0;
+    end + 1
+}
+
 /// A panic as `panic_text` wrote it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PanicText {
@@ -283,6 +317,8 @@ impl WorkerConfig {
 
 const TAG_ROUND: u8 = 1;
 const TAG_EXIT: u8 = 2;
+const TAG_RESUME: u8 = 3;
+const TAG_RELEASE: u8 = 4;
 const TAG_HELLO: u8 = 10;
 const TAG_FAILED: u8 = 11;
 const TAG_IDLE: u8 = 12;
@@ -302,6 +338,14 @@ pub enum Command {
     },
     /// Exit cleanly.
     Exit,
+    /// The parent read the note of the failure the worker reported: the
+    /// worker may go on (and overwrite it).
+    Resume,
+    /// The parent read the death of the fork server's test process and
+    /// forgot its pid: the fork server may reap it (until then the zombie
+    /// keeps the pid from being reused while the parent may still kill or
+    /// measure it).
+    Release,
 }
 
 /// Worker to parent.
@@ -325,7 +369,8 @@ pub enum Event {
         status: i32,
     },
     /// Input `index` of round `generation` panicked or overflowed its
-    /// stack (and the process lived on).
+    /// stack (and the process lived on). Its text is the worker's note;
+    /// the worker waits for `Command::Resume` before the next test.
     Failed {
         /// Round number.
         generation: u64,
@@ -333,8 +378,6 @@ pub enum Event {
         index: u64,
         /// `NOTE_PANIC` or `NOTE_STACK_OVERFLOW`.
         kind: u32,
-        /// `panic_text` of the first panic.
-        text: Vec<u8>,
     },
     /// The worker found no more work in round `generation`.
     Idle {
@@ -388,6 +431,8 @@ impl Command {
                 put_u64(&mut body, *shm_len);
             }
             Command::Exit => body.push(TAG_EXIT),
+            Command::Resume => body.push(TAG_RESUME),
+            Command::Release => body.push(TAG_RELEASE),
         }
         frame(body)
     }
@@ -400,6 +445,8 @@ impl Command {
                 shm_len: get_u64(body, 9)?,
             }),
             TAG_EXIT => Some(Command::Exit),
+            TAG_RESUME => Some(Command::Resume),
+            TAG_RELEASE => Some(Command::Release),
             _ => None,
         }
     }
@@ -428,13 +475,11 @@ impl Event {
                 generation,
                 index,
                 kind,
-                text,
             } => {
                 body.push(TAG_FAILED);
                 put_u64(&mut body, *generation);
                 put_u64(&mut body, *index);
                 put_u64(&mut body, u64::from(*kind));
-                body.extend_from_slice(text);
             }
             Event::Idle { generation } => {
                 body.push(TAG_IDLE);
@@ -464,7 +509,6 @@ impl Event {
                 generation: get_u64(body, 1)?,
                 index: get_u64(body, 9)?,
                 kind: u32::try_from(get_u64(body, 17)?).ok()?,
-                text: body.get(25..)?.to_vec(),
             }),
             TAG_IDLE => Some(Event::Idle {
                 generation: get_u64(body, 1)?,
@@ -494,16 +538,16 @@ impl Mapping {
     pub fn new(fd: c_int, offset: usize, len: usize) -> io::Result<Self> {
         // SAFETY: a fresh shared mapping; the kernel checks fd and offset.
         let ptr = unsafe {
-            libc::mmap(
+            sys::mmap(
                 std::ptr::null_mut(),
                 len.max(1),
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
+                sys::PROT_READ | sys::PROT_WRITE,
+                sys::MAP_SHARED,
                 fd,
-                offset as libc::off_t,
+                offset as sys::off_t,
             )
         };
-        if ptr == libc::MAP_FAILED {
+        if ptr == sys::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
         Ok(Mapping {
@@ -526,6 +570,6 @@ impl Mapping {
 impl Drop for Mapping {
     fn drop(&mut self) {
         // SAFETY: unmaps exactly what `new` mapped.
-        unsafe { libc::munmap(self.ptr.cast(), self.len.max(1)) };
+        unsafe { sys::munmap(self.ptr.cast(), self.len.max(1)) };
     }
 }

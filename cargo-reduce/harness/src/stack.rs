@@ -20,12 +20,19 @@
 //! test process died that way, the fork server's next ones treat the
 //! tripwire as the guard (see [`after_death`]).
 
+use crate::sys;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How far below the lowest stack address a fault still counts as an
 /// overflow (a frame may skip over a guard page); also the tripwire's size.
 const GUARD_ZONE: usize = 1 << 20;
+
+/// How near the stack pointer a SIGSEGV counts as an overflow on a thread
+/// whose stack we do not know (one the target spawned): a frame's first
+/// accesses lie within a probe's step of it, and nothing else that close
+/// to the stack pointer is inaccessible.
+const NEAR_SP: usize = 64 << 10;
 
 /// Faults at addresses in [GUARD_LOW, GUARD_HIGH) are overflows past the
 /// last guard; they end the process.
@@ -61,13 +68,13 @@ pub type Body = Box<dyn FnOnce() + Send>;
 /// 8 MiB when that says nothing useful.
 fn limit() -> usize {
     const DEFAULT_STACK: usize = 8 << 20;
-    let mut limit = libc::rlimit {
+    let mut limit = sys::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: fills in `limit`.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
-    if !ok || limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
+    let ok = unsafe { sys::getrlimit(sys::RLIMIT_STACK, &mut limit) } == 0;
+    if !ok || limit.rlim_cur == sys::RLIM_INFINITY || limit.rlim_cur < (1 << 20) {
         return DEFAULT_STACK;
     }
     usize::try_from(limit.rlim_cur)
@@ -115,14 +122,14 @@ fn usable_size(stack_size: usize) -> Option<usize> {
 fn own_stack() -> Option<(usize, usize)> {
     // SAFETY: plain libc calls on this thread's own attributes.
     unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+        let mut attr: sys::pthread_attr_t = std::mem::zeroed();
+        if sys::pthread_getattr_np(sys::pthread_self(), &mut attr) != 0 {
             return None;
         }
-        let mut low: *mut libc::c_void = std::ptr::null_mut();
-        let mut size: libc::size_t = 0;
-        let ok = libc::pthread_attr_getstack(&attr, &mut low, &mut size) == 0;
-        libc::pthread_attr_destroy(&mut attr);
+        let mut low: *mut sys::c_void = std::ptr::null_mut();
+        let mut size: sys::size_t = 0;
+        let ok = sys::pthread_attr_getstack(&attr, &mut low, &mut size) == 0;
+        sys::pthread_attr_destroy(&mut attr);
         ok.then_some((low as usize, size))
     }
 }
@@ -148,23 +155,23 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     let len = page + depth + GUARD_ZONE + depth;
     // SAFETY: a fresh private mapping; nothing else refers to it.
     let region = unsafe {
-        libc::mmap(
+        sys::mmap(
             std::ptr::null_mut(),
             len,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_STACK,
+            sys::PROT_READ | sys::PROT_WRITE,
+            sys::MAP_PRIVATE | sys::MAP_ANONYMOUS | sys::MAP_NORESERVE | sys::MAP_STACK,
             -1,
             0,
         )
     };
-    if region == libc::MAP_FAILED {
+    if region == sys::MAP_FAILED {
         return Err(body);
     }
     let region = region as usize;
     let stack = region + len - depth;
     let unmap = |body| {
         // SAFETY: the mapping made above, which no thread uses.
-        unsafe { libc::munmap(region as *mut libc::c_void, len) };
+        unsafe { sys::munmap(region as *mut sys::c_void, len) };
         Err(body)
     };
     if !protect(region, region + page, false) || !protect(stack - GUARD_ZONE, stack, false) {
@@ -178,14 +185,14 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     // after; the stack is ours, page-aligned and `depth` bytes; `arg` goes
     // to the thread, or is taken back below if it did not start.
     let started = unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        let mut thread: libc::pthread_t = 0;
-        let ok = libc::pthread_attr_init(&mut attr) == 0
-            && libc::pthread_attr_setstack(&mut attr, stack as *mut libc::c_void, depth) == 0
-            && libc::pthread_create(&mut thread, &attr, run_body, arg.cast()) == 0;
-        libc::pthread_attr_destroy(&mut attr);
+        let mut attr: sys::pthread_attr_t = std::mem::zeroed();
+        let mut thread: sys::pthread_t = std::mem::zeroed();
+        let ok = sys::pthread_attr_init(&mut attr) == 0
+            && sys::pthread_attr_setstack(&mut attr, stack as *mut sys::c_void, depth) == 0
+            && sys::pthread_create(&mut thread, &attr, run_body, arg.cast()) == 0;
+        sys::pthread_attr_destroy(&mut attr);
         if ok {
-            libc::pthread_detach(thread);
+            sys::pthread_detach(thread);
         }
         ok
     };
@@ -202,11 +209,11 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
 /// it aborts, as it would at the C frame).
 // C string literals are Rust 1.77: see above.
 #[allow(clippy::manual_c_str_literals)]
-extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
+extern "C" fn run_body(arg: *mut sys::c_void) -> *mut sys::c_void {
     // SAFETY: `arg` is the box `spawn_on_own_stack` leaked for this thread.
     let body = unsafe { Box::from_raw(arg.cast::<Body>()) };
     // SAFETY: names the calling thread; the name is NUL-terminated.
-    unsafe { libc::prctl(libc::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
+    unsafe { sys::prctl(sys::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
     if std::panic::catch_unwind(std::panic::AssertUnwindSafe(*body)).is_err() {
         std::process::abort();
     }
@@ -216,13 +223,13 @@ extern "C" fn run_body(arg: *mut libc::c_void) -> *mut libc::c_void {
 /// Makes [low, high) inaccessible (or accessible again, `open`).
 fn protect(low: usize, high: usize, open: bool) -> bool {
     let access = if open {
-        libc::PROT_READ | libc::PROT_WRITE
+        sys::PROT_READ | sys::PROT_WRITE
     } else {
-        libc::PROT_NONE
+        sys::PROT_NONE
     };
     // SAFETY: [low, high) is part of the test thread's mapping, below any
     // frame in use when it is closed; mprotect is async-signal-safe.
-    unsafe { libc::mprotect(low as *mut libc::c_void, high - low, access) == 0 }
+    unsafe { sys::mprotect(low as *mut sys::c_void, high - low, access) == 0 }
 }
 
 /// A test starts: the tripwire may let it go on.
@@ -230,14 +237,21 @@ pub fn begin_test() {
     IN_TEST.store(true, Ordering::Relaxed);
 }
 
-/// The test ended: closes the tripwire if it opened it.
+/// The test ended: closes the tripwire if it opened it. If it cannot be
+/// closed (`mprotect` fails with ENOMEM at `vm.max_map_count`), the
+/// process ends as the overflow would have ended it: the pool starts a
+/// new one, whose tripwire is closed, rather than let later overflows into
+/// the open margin go unnoticed. The test's overflow is noted already.
 pub fn end_test() {
     IN_TEST.store(false, Ordering::Relaxed);
     if TRIPPED.swap(false, Ordering::Relaxed) {
         let (low, high) = tripwire();
         if !protect(low, high, false) {
-            // No tripwire from now on: overflows end the process again.
-            TRIP_HIGH.store(0, Ordering::Relaxed);
+            // SAFETY: signal and raise have no preconditions.
+            unsafe {
+                sys::signal(sys::SIGSEGV, sys::SIG_DFL);
+                sys::raise(sys::SIGSEGV);
+            }
         }
     }
 }
@@ -249,9 +263,10 @@ fn tripwire() -> (usize, usize) {
     )
 }
 
-/// What a SIGSEGV or SIGBUS at `address` means; opens the tripwire when the
-/// running test reached it. Async-signal-safe.
-pub fn on_fault(address: usize) -> Fault {
+/// What a SIGSEGV or SIGBUS at `address` with the stack pointer at `sp`
+/// means; opens the tripwire when the running test reached it.
+/// Async-signal-safe.
+pub fn on_fault(signal: sys::c_int, address: usize, sp: usize) -> Fault {
     let (low, high) = tripwire();
     if (low..high).contains(&address) {
         let opens = IN_TEST.load(Ordering::Relaxed) && TRIPWIRE_OPENS.load(Ordering::Relaxed);
@@ -261,7 +276,8 @@ pub fn on_fault(address: usize) -> Fault {
         }
         return Fault::Overflow;
     }
-    if past_margin(address) {
+    let near_sp = signal == sys::SIGSEGV && address.abs_diff(sp) < NEAR_SP;
+    if past_margin(address) || near_sp {
         Fault::Overflow
     } else {
         Fault::Other
@@ -285,8 +301,9 @@ pub fn after_death(address: usize) {
     }
 }
 
-fn page_size() -> usize {
+/// The size of a memory page.
+pub fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let size = unsafe { sys::sysconf(sys::_SC_PAGESIZE) };
     usize::try_from(size).unwrap_or(4096)
 }

@@ -15,6 +15,7 @@ use crate::protocol::{
     PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
 use crate::stack;
+use crate::sys;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::raw::c_int;
@@ -150,7 +151,7 @@ fn report_and_abort(what: &str, note: &Note) -> ! {
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
-        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        unsafe { sys::fcntl(fd, sys::F_SETFD, sys::FD_CLOEXEC) };
     }
     let control = match map_control(config) {
         Ok(control) => control,
@@ -218,16 +219,16 @@ fn map_control(config: WorkerConfig) -> io::Result<Mapping> {
 /// outlives its pool even while stuck in a test.
 fn exit_when_parent_is_gone(event_fd: c_int) -> ! {
     loop {
-        let mut poll = libc::pollfd {
+        let mut poll = sys::pollfd {
             fd: event_fd,
             events: 0,
             revents: 0,
         };
         // SAFETY: polls one valid pollfd.
-        let ready = unsafe { libc::poll(&mut poll, 1, -1) };
-        if ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+        let ready = unsafe { sys::poll(&mut poll, 1, -1) };
+        if ready > 0 && poll.revents & (sys::POLLERR | sys::POLLHUP | sys::POLLNVAL) != 0 {
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(3) };
+            unsafe { sys::_exit(3) };
         }
     }
 }
@@ -239,20 +240,41 @@ fn only_threads_are_ours() -> bool {
     std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 2)
 }
 
-/// The wait status of `child`, once it has ended.
-fn wait_for(child: libc::pid_t) -> i32 {
-    let mut status = 0;
+/// The wait status of `child` once it has ended, leaving it unreaped: a
+/// zombie, whose pid the system does not reuse until [`reap`].
+fn wait_exited(child: sys::pid_t) -> i32 {
     loop {
-        // SAFETY: waits for our own child; `status` is a valid out-pointer.
-        let done = unsafe { libc::waitpid(child, &mut status, 0) };
-        if done == child {
-            return status;
+        let mut info = sys::siginfo_t::zeroed();
+        let options = sys::WEXITED | sys::WNOWAIT;
+        // SAFETY: waits for our own child; `info` is a valid out-pointer.
+        if unsafe { sys::waitid(sys::P_PID, child as sys::id_t, &mut info, options) } == 0 {
+            return wait_status(&info);
         }
-        if done < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(2) };
+            unsafe { sys::_exit(2) };
         }
     }
+}
+
+/// `waitid`'s report as the status word `waitpid` gives.
+fn wait_status(info: &sys::siginfo_t) -> i32 {
+    // SAFETY: `waitid` filled in a SIGCHLD report.
+    let status = unsafe { info.si_status() };
+    match info.si_code {
+        sys::CLD_EXITED => (status & 0xff) << 8,
+        sys::CLD_DUMPED => (status & 0x7f) | 0x80,
+        _ => status & 0x7f,
+    }
+}
+
+/// Reaps `child`, which has ended.
+fn reap(child: sys::pid_t) {
+    let mut status = 0;
+    // SAFETY: waits for our own child; `status` is a valid out-pointer.
+    while unsafe { sys::waitpid(child, &mut status, 0) } < 0
+        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
 }
 
 /// The test thread's state.
@@ -315,7 +337,7 @@ impl Worker {
         if self.events.write_all(&event.encode()).is_err() {
             // The parent is gone.
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(3) };
+            unsafe { sys::_exit(3) };
         }
     }
 
@@ -334,7 +356,7 @@ impl Worker {
                 text: note.text,
             });
             // SAFETY: _exit has no preconditions.
-            unsafe { libc::_exit(0) };
+            unsafe { sys::_exit(0) };
         }
         let typed = target.typed();
         if only_threads_are_ours() {
@@ -344,25 +366,31 @@ impl Worker {
             version: PROTOCOL_VERSION,
             typed,
             // SAFETY: getpid has no preconditions.
-            pid: unsafe { libc::getpid() } as u32,
+            pid: unsafe { sys::getpid() } as u32,
         });
-        while let Some(Command::Round {
-            generation,
-            shm_len,
-        }) = self.receive()
-        {
+        loop {
+            let (generation, shm_len) = match self.receive() {
+                Some(Command::Round {
+                    generation,
+                    shm_len,
+                }) => (generation, shm_len),
+                Some(Command::Exit) | None => break,
+                // An answer meant for a test process that died (the
+                // parent sends it as it reads of the failure).
+                Some(Command::Resume | Command::Release) => continue,
+            };
             match self.map_round(generation, shm_len) {
                 Ok(view) => self.run_round(target, &view),
                 Err(err) => {
                     eprintln!("cargo-reduce stand-in: cannot map round: {err}");
                     // SAFETY: _exit has no preconditions.
-                    unsafe { libc::_exit(2) };
+                    unsafe { sys::_exit(2) };
                 }
             }
         }
         // Exit command, or the parent closed the command pipe.
         // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) }
+        unsafe { sys::_exit(0) }
     }
 
     /// The fork server: with the target initialized, fork a child to run
@@ -371,18 +399,23 @@ impl Worker {
     /// than a process start. Returns in each child. The child dies with
     /// this process (`PR_SET_PDEATHSIG`), which dies with the parent.
     fn serve_forks(&mut self) {
+        // SAFETY: getpid has no preconditions.
+        let server = unsafe { sys::getpid() };
         loop {
             // SAFETY: this thread is the only one that runs target code;
             // the child continues on this thread alone.
-            let child = unsafe { libc::fork() };
+            let child = unsafe { sys::fork() };
             if child == 0 {
                 // SAFETY: plain prctl and getppid calls.
                 unsafe {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    if libc::getppid() == 1 {
-                        libc::_exit(3); // The fork server died meanwhile.
+                    sys::prctl(sys::PR_SET_PDEATHSIG, sys::SIGKILL);
+                    // The fork server died before that: the child now
+                    // belongs to init or to a subreaper.
+                    if sys::getppid() != server {
+                        sys::_exit(3);
                     }
                 }
+                crate::fault_trace::enter_test_thread();
                 return;
             }
             if child < 0 {
@@ -392,11 +425,31 @@ impl Worker {
                 );
                 return; // Run the tests in this process instead.
             }
-            let status = wait_for(child);
+            let status = wait_exited(child);
             if let Some(address) = capture::overflow_address() {
                 stack::after_death(address);
             }
             self.send(&Event::ChildDied { status });
+            // The parent may kill or measure the child's pid until it has
+            // read of the death: the zombie keeps the pid until then.
+            self.wait_for_command(&Command::Release);
+            reap(child);
+        }
+    }
+
+    /// Reads commands until `wanted` comes; the others were meant for a
+    /// test process that died before it read them. Exits if the parent
+    /// says so or is gone.
+    fn wait_for_command(&mut self, wanted: &Command) {
+        loop {
+            match self.receive() {
+                Some(command) if command == *wanted => return,
+                Some(Command::Exit) | None => {
+                    // SAFETY: _exit has no preconditions.
+                    unsafe { sys::_exit(0) }
+                }
+                Some(_) => {}
+            }
         }
     }
 
@@ -464,18 +517,20 @@ impl Worker {
                 Verdict::Passed => slot.store(SLOT_PASSED, Ordering::Release),
                 Verdict::Rejected => slot.store(SLOT_REJECTED, Ordering::Release),
                 Verdict::Failed(note) => {
-                    let generation = view.generation;
+                    // Marked first: a process killed before its event is
+                    // out still leaves the failure, in the slot and the note.
+                    slot.store(SLOT_FAILED, Ordering::Release);
                     self.send(&Event::Failed {
-                        generation,
+                        generation: view.generation,
                         index,
                         kind: note.kind,
-                        text: note.text,
                     });
-                    slot.store(SLOT_FAILED, Ordering::Release);
                     if self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
                         // SAFETY: _exit has no preconditions.
-                        unsafe { libc::_exit(0) };
+                        unsafe { sys::_exit(0) };
                     }
+                    // The next test would overwrite the note.
+                    self.wait_for_command(&Command::Resume);
                 }
             }
         }

@@ -18,6 +18,13 @@ pub enum StopReason {
     MaxTime,
     /// The user interrupted (Ctrl-C).
     Interrupted,
+    /// Not a stop: the reduction ran to its end, but some candidates' verdicts
+    /// were timeouts (`--timeout`) of a failure that is not one. A candidate
+    /// slower than the timeout on this machine may fail the same way on a
+    /// faster or less loaded one, so the result is not known to be
+    /// 1-minimal. Never recorded by [`Limits`]; see
+    /// [`crate::job::Reduced::inexact`].
+    Timeouts,
 }
 
 impl StopReason {
@@ -27,6 +34,7 @@ impl StopReason {
             StopReason::MaxTests => "max-tests",
             StopReason::MaxTime => "max-time",
             StopReason::Interrupted => "interrupted",
+            StopReason::Timeouts => "timeouts",
         }
     }
 
@@ -39,6 +47,7 @@ impl StopReason {
             StopReason::MaxTests,
             StopReason::MaxTime,
             StopReason::Interrupted,
+            StopReason::Timeouts,
         ]
         .into_iter()
         .find(|r| r.code() == code)

@@ -140,25 +140,31 @@ mod tests {
         }
     }
 
+    /// Index 1 runs until it is cancelled; index 0 becomes interesting
+    /// once index 1 is running. No index above 1 is started.
     #[test]
     fn indices_above_the_winner_are_cancelled() {
-        let cancelled = AtomicUsize::new(0);
+        let running = (std::sync::Mutex::new(false), std::sync::Condvar::new());
+        let started = AtomicUsize::new(0);
         let found = first_interesting::<(), _>(4, 2, &Limits::none(), |i, cancel| {
+            started.fetch_add(1, Ordering::SeqCst);
+            let (flag, changed) = &running;
             if i == 0 {
-                std::thread::sleep(Duration::from_millis(30));
+                let mut flag = flag.lock().unwrap();
+                while !*flag {
+                    flag = changed.wait(flag).unwrap();
+                }
                 return Ok(Some(Outcome::Interesting));
             }
-            for _ in 0..200 {
-                if cancel.is_cancelled() {
-                    cancelled.fetch_add(1, Ordering::SeqCst);
-                    return Ok(None);
-                }
-                std::thread::sleep(Duration::from_millis(1));
+            *flag.lock().unwrap() = true;
+            changed.notify_all();
+            while !cancel.is_cancelled() {
+                std::thread::yield_now();
             }
-            Ok(Some(Outcome::NotInteresting))
+            Ok(None)
         });
         assert_eq!(found, Ok(Some(0)));
-        assert_eq!(cancelled.load(Ordering::SeqCst), 1);
+        assert_eq!(started.load(Ordering::SeqCst), 2);
     }
 
     #[test]

@@ -6,10 +6,10 @@
 use std::collections::HashSet;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use super::{
-    parallel, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, RoundOracle,
-    StopReason,
+    parallel, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, StopReason,
 };
 
 /// Test and cache-hit counters, shared by every thread of a reduction.
@@ -127,7 +127,14 @@ impl<A: Hash> Context<'_, A> {
     /// Tests a round: candidate `i` is `candidate(i)` for `i < count`;
     /// returns the lowest interesting index, every index below it tested.
     /// Whole-round oracles get the uncached part of the round at once;
-    /// others run on `jobs` threads.
+    /// others run it on `jobs` threads.
+    ///
+    /// Only what a sequential run would have tested is kept: the outcomes
+    /// of candidates above the winner, which parallel workers may have run
+    /// meanwhile, are neither counted nor cached. Test counts drive the
+    /// budgets (`--max-tests`, the typed passes' and the searches'), and
+    /// the cache decides which later candidates cost a test, so keeping
+    /// them would make the result depend on `-j` and on timing.
     pub fn first_interesting<'c, O>(
         &self,
         oracle: &O,
@@ -138,40 +145,51 @@ impl<A: Hash> Context<'_, A> {
         O: Oracle<A> + ?Sized,
         A: Sync + 'c,
     {
-        match oracle.rounds() {
-            Some(rounds) => self.first_interesting_in_one_go(rounds, count, candidate),
-            None => parallel::first_interesting(count, self.jobs, self.limits, |i, cancel| {
-                self.test(oracle, &candidate(i), cancel)
-            }),
+        let (mut pending, cached) = self.uncached(count, candidate);
+        let budget = self.limits.remaining_tests(self.counters.tests());
+        let cut = pending.len() as u64 > budget;
+        pending.truncate(budget.min(pending.len() as u64) as usize);
+        let winner = if pending.is_empty() || self.limits.should_stop() {
+            None
+        } else {
+            let outcomes = match oracle.rounds() {
+                Some(rounds) => {
+                    let candidates: Vec<_> = pending.iter().map(|&(i, _)| candidate(i)).collect();
+                    rounds.test_round(&candidates)?
+                }
+                None => self.on_threads(oracle, &pending, candidate)?,
+            };
+            self.keep_sequential(&pending, outcomes)
+        };
+        if cut && winner.is_none() {
+            self.limits.stop(StopReason::MaxTests);
         }
+        Ok(winner.or(cached))
     }
 
-    /// The whole-round path: answers from the cache up to the first cached
-    /// interesting candidate, hands the rest (cut to the budget) to the
-    /// oracle in one call.
-    fn first_interesting_in_one_go<'c>(
+    /// The candidates of a round that need a test, with their cache keys,
+    /// up to the first one the cache knows to be interesting (returned
+    /// too). A candidate equal to an earlier one of the round is left out:
+    /// its twin's outcome is its own, and the twin comes first (the chunks
+    /// of a uniform input all leave the same content).
+    fn uncached<'c>(
         &self,
-        oracle: &dyn RoundOracle<A>,
         count: usize,
         candidate: &dyn Fn(usize) -> Candidate<'c, A>,
-    ) -> Result<Option<usize>, OracleError>
+    ) -> (Vec<(usize, Option<u128>)>, Option<usize>)
     where
         A: 'c,
     {
-        let mut pending = Vec::new(); // (index, cache key)
-        let mut winner = None;
-        // A candidate equal to an earlier one of the round is left out: its
-        // twin's outcome is its own, and the twin comes first (the chunks
-        // of a uniform input all leave the same content).
+        let mut pending = Vec::new();
         let mut in_round = HashSet::new();
         for i in 0..count {
             let key = self.cache.map(|_| candidate(i).content_hash());
             match self.cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
                 Some(outcome) => {
                     self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
+                    self.observer.tested(outcome, self.counters);
                     if outcome.is_interesting() {
-                        winner = Some(i);
-                        break;
+                        return (pending, Some(i));
                     }
                 }
                 None if key.is_some_and(|key| !in_round.insert(key)) => {
@@ -180,16 +198,45 @@ impl<A: Hash> Context<'_, A> {
                 None => pending.push((i, key)),
             }
         }
-        let budget = self.limits.remaining_tests(self.counters.tests());
-        if pending.len() as u64 > budget {
-            pending.truncate(budget as usize);
-            self.limits.stop(StopReason::MaxTests);
-        }
-        if pending.is_empty() || self.limits.should_stop() {
-            return Ok(winner);
-        }
-        let candidates: Vec<_> = pending.iter().map(|&(i, _)| candidate(i)).collect();
-        let outcomes = oracle.test_round(&candidates)?;
+        (pending, None)
+    }
+
+    /// Runs the `pending` candidates on `jobs` threads, lowest index
+    /// first; the outcome of each that ran to completion.
+    fn on_threads<'c, O>(
+        &self,
+        oracle: &O,
+        pending: &[(usize, Option<u128>)],
+        candidate: &(dyn Fn(usize) -> Candidate<'c, A> + Sync),
+    ) -> Result<Vec<Option<Outcome>>, OracleError>
+    where
+        O: Oracle<A> + ?Sized,
+        A: Sync + 'c,
+    {
+        let outcomes: Vec<OnceLock<Outcome>> = pending.iter().map(|_| OnceLock::new()).collect();
+        parallel::first_interesting::<OracleError, _>(
+            pending.len(),
+            self.jobs,
+            self.limits,
+            |j, cancel| {
+                let outcome = oracle.test(&candidate(pending[j].0), cancel)?;
+                if let Some(outcome) = outcome {
+                    let _ = outcomes[j].set(outcome);
+                }
+                Ok(outcome)
+            },
+        )?;
+        Ok(outcomes.into_iter().map(OnceLock::into_inner).collect())
+    }
+
+    /// Counts, caches and reports the outcomes of `pending` up to the
+    /// first interesting one, and returns its index in the round; the
+    /// outcomes after it are dropped (see [`Self::first_interesting`]).
+    fn keep_sequential(
+        &self,
+        pending: &[(usize, Option<u128>)],
+        outcomes: Vec<Option<Outcome>>,
+    ) -> Option<usize> {
         for (&(i, key), outcome) in pending.iter().zip(outcomes) {
             let Some(outcome) = outcome else { continue };
             self.counters.tests.fetch_add(1, Ordering::SeqCst);
@@ -197,11 +244,11 @@ impl<A: Hash> Context<'_, A> {
                 cache.insert(key, outcome);
             }
             self.observer.tested(outcome, self.counters);
-            if outcome.is_interesting() && winner.is_none_or(|w| i < w) {
-                winner = Some(i);
+            if outcome.is_interesting() {
+                return Some(i);
             }
         }
-        Ok(winner)
+        None
     }
 
     fn run<O: Oracle<A> + ?Sized>(
@@ -221,3 +268,7 @@ impl<A: Hash> Context<'_, A> {
         Ok(outcome)
     }
 }
+
+#[cfg(test)]
+#[path = "tester_tests.rs"]
+mod tests;

@@ -3,17 +3,20 @@
 //! it fails *the same way* as the original artifact.
 //!
 //! "The same way" is a [`Signature`] comparison at a chosen [`MatchLevel`]:
-//! by default the kind (panic, signal, timeout, out of memory…) and, for
-//! panics, the location and the call path in the user's code. Without it,
+//! by default the kind (panic, signal, timeout, out of memory…), the
+//! location and the call path in the user's code (for each kind as
+//! `pool/place.rs` says). Without it,
 //! ddmin happily slips from one bug to another that a shorter input
 //! reaches (the `two_panics` demo target is such a trap). The message is
 //! not compared by default: one that quotes the input (a `{:?}` of a
 //! token, a serde error naming a value) changes with every smaller input.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
 };
-use crate::fuzz::pool::{Failure, Outcome, Signature, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, Outcome, Signature, WorkerPool};
 
 /// How closely a candidate's failure must match the artifact's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -21,7 +24,9 @@ use crate::fuzz::pool::{Failure, Outcome, Signature, WorkerPool};
 pub enum MatchLevel {
     /// The same kind of failure (any panic, the same signal, a timeout…).
     Kind,
-    /// The same kind, and for panics the same `file:line:column`.
+    /// The same kind and location: the `file:line:column` of a panic, a
+    /// fault, an abort or an allocation; the function a test was killed
+    /// in; the functions of a recursion.
     Location,
     /// The same kind, location and call path: the top functions of the
     /// user's code on the stack.
@@ -66,6 +71,8 @@ pub struct HarnessOracle<'p> {
     pool: &'p WorkerPool,
     expected: Signature,
     level: MatchLevel,
+    /// Candidates whose verdict was a timeout (see [`Self::timeouts`]).
+    timeouts: AtomicU64,
 }
 
 impl<'p> HarnessOracle<'p> {
@@ -75,7 +82,29 @@ impl<'p> HarnessOracle<'p> {
             pool,
             expected: expected.signature(),
             level,
+            timeouts: AtomicU64::new(0),
         }
+    }
+
+    /// Candidates so far whose verdict was a timeout, of a failure that is
+    /// not one: their verdict depends on the machine's speed (a candidate
+    /// a little slower than the timeout may fail the same way on a faster
+    /// machine), so a result that needed them is not known to be
+    /// 1-minimal. Only candidates whose verdict counted are counted: not
+    /// those a round ran past its answer.
+    pub fn timeouts(&self) -> u64 {
+        self.timeouts.load(Ordering::SeqCst)
+    }
+
+    /// The verdict on `outcome`, counting it if it is such a timeout.
+    fn verdict(&self, outcome: &Outcome) -> EngineOutcome {
+        let timed_out = outcome
+            .failure()
+            .is_some_and(|f| f.kind == FailureKind::Timeout);
+        if timed_out && self.expected.kind != FailureKind::Timeout {
+            self.timeouts.fetch_add(1, Ordering::SeqCst);
+        }
+        EngineOutcome::from_bool(self.matches(outcome))
     }
 
     /// True when `outcome` is the failure this oracle looks for.
@@ -103,7 +132,7 @@ impl Oracle<u8> for HarnessOracle<'_> {
         _cancel: &Cancel<'_>,
     ) -> Result<Option<EngineOutcome>, OracleError> {
         let outcome = self.pool.run(&candidate.to_vec())?;
-        Ok(Some(EngineOutcome::from_bool(self.matches(&outcome))))
+        Ok(Some(self.verdict(&outcome)))
     }
 
     fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
@@ -125,12 +154,18 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
         let round = self
             .pool
             .first_accepted_with(candidates.len(), &mut produce, &accept)?;
+        // The engine keeps the outcomes up to the answer only.
+        let kept = round.accepted.map_or(round.outcomes.len(), |a| a + 1);
         Ok(round
             .outcomes
             .iter()
-            .map(|o| {
-                o.as_ref()
-                    .map(|o| EngineOutcome::from_bool(self.matches(o)))
+            .enumerate()
+            .map(|(i, o)| {
+                let o = o.as_ref()?;
+                Some(match i < kept {
+                    true => self.verdict(o),
+                    false => EngineOutcome::from_bool(self.matches(o)),
+                })
             })
             .collect())
     }
@@ -153,6 +188,36 @@ mod tests {
             call_path: call_path.iter().map(|s| s.to_string()).collect(),
         }
         .signature()
+    }
+
+    /// A candidate that times out is not the panic looked for, and is
+    /// counted: its verdict depends on the machine's speed. One a round ran
+    /// past its answer is not.
+    #[test]
+    fn timeouts_that_decided_a_verdict_are_counted() {
+        let pool = crate::fuzz::pool::tests::pool("crashes");
+        let caught = pool.run(b"caught").unwrap().failure().unwrap().clone();
+        let oracle = HarnessOracle::new(&pool, &caught, MatchLevel::Stack);
+        let round = |inputs: &[&[u8]]| {
+            let candidates: Vec<_> = inputs.iter().map(|i| Candidate::whole(i)).collect();
+            oracle.test_round(&candidates).unwrap()
+        };
+        let outcomes = round(&[b"loop", b"fine", b"caught"]);
+        assert_eq!(outcomes[0], Some(EngineOutcome::NotInteresting));
+        assert_eq!(outcomes[2], Some(EngineOutcome::Interesting));
+        assert_eq!(oracle.timeouts(), 1);
+        round(&[b"caught", b"loop"]);
+        assert_eq!(oracle.timeouts(), 1, "past the answer");
+        let limits = crate::engine::Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        let single = oracle.test(&Candidate::whole(b"loop"), &cancel).unwrap();
+        assert_eq!(single, Some(EngineOutcome::NotInteresting));
+        assert_eq!(oracle.timeouts(), 2);
+        // Looking for a timeout, a timeout is the verdict itself.
+        let hang = pool.run(b"loop").unwrap().failure().unwrap().clone();
+        let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
+        hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
+        assert_eq!(hangs.timeouts(), 0);
     }
 
     #[test]

@@ -89,7 +89,8 @@ pub enum Message<'a> {
     /// A limit (or Ctrl-C) stopped the reduction; the result is not
     /// 1-minimal.
     ReductionStopped {
-        /// `max-tests`, `max-time` or `interrupted`.
+        /// `max-tests`, `max-time`, `interrupted`, or `timeouts` (the
+        /// reduction ended, but some verdicts were timeouts).
         why: &'a str,
     },
     /// A reduction ended and its result was written.
@@ -299,7 +300,7 @@ pub struct Finished<'a> {
     pub elapsed_s: f64,
     /// True unless a limit stopped the reduction.
     pub minimal: bool,
-    /// What stopped it (`max-tests`, `max-time`, `interrupted`), if
+    /// What stopped it (`max-tests`, `max-time`, `interrupted`, `timeouts`), if
     /// something did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<&'static str>,

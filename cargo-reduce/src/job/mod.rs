@@ -144,6 +144,9 @@ pub struct Reduced {
     /// How long the check of the result took, when the reduction already
     /// made it (a hang's probes do); the workflow then skips its own.
     pub checked: Option<Duration>,
+    /// Why the result is not known to be 1-minimal although no limit
+    /// stopped the reduction ([`StopReason::Timeouts`]); reported as a stop.
+    pub inexact: Option<StopReason>,
 }
 
 impl Reduced {
@@ -152,6 +155,7 @@ impl Reduced {
         Reduced {
             bytes,
             checked: None,
+            inexact: None,
         }
     }
 }
@@ -267,7 +271,7 @@ pub fn reduce(
         Ok(reduced) => (reduced, None),
         Err((best, e)) => (Reduced::unchecked(best), Some(e)),
     };
-    let mut stopped = limits.stop_reason();
+    let mut stopped = limits.stop_reason().or(reduced.inexact);
     if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         match subject.verify(&reduced.bytes, &run) {
             // Ctrl-C during the final check: the result is the best so far.

@@ -10,7 +10,8 @@ use super::lockfile::{dependency_version, packages};
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
-/// stack, the sanitizer's report, and the protocol.
+/// stack, the sanitizer's report, the protocol, the C library's
+/// declarations, and the alternate signal stacks.
 pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -25,6 +26,10 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/capture.rs"),
     ),
     (
+        "src/fault_trace.rs",
+        include_str!("../../../harness/src/fault_trace.rs"),
+    ),
+    (
         "src/trace.rs",
         include_str!("../../../harness/src/trace.rs"),
     ),
@@ -35,6 +40,11 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/sanitizer.rs",
         include_str!("../../../harness/src/sanitizer.rs"),
+    ),
+    ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
+    (
+        "src/altstack.rs",
+        include_str!("../../../harness/src/altstack.rs"),
     ),
 ];
 

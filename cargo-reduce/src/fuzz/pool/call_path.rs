@@ -4,10 +4,13 @@
 //! debug information, inlined calls included, keeping the top
 //! [`CALL_PATH_DEPTH`] frames that are neither the standard library, the
 //! panic machinery, nor the stand-in. Two panics at one location reached
-//! from different callers then have different signatures.
+//! from different callers then have different signatures. The stacks of
+//! the other kinds of failure are named the same way ([`super::place`]).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+use super::failure::short_location;
 
 /// How many of the user's frames a signature keeps. Three is what
 /// ClusterFuzz's crash state keeps: enough to tell callers apart, few
@@ -20,8 +23,18 @@ pub(crate) struct Symbolizer {
     /// `None` until the first lookup; then the loaded binary, or `None`
     /// when it cannot be read (the call path is then empty).
     loader: Option<Option<addr2line::Loader>>,
-    /// The function names at each address, innermost (inlined) first.
-    names: HashMap<u64, Vec<String>>,
+    /// The frames at each address, innermost (inlined) first.
+    names: HashMap<u64, Vec<UserFrame>>,
+}
+
+/// A function on a stack, and where in it the stack was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UserFrame {
+    /// The function's path, without the legacy mangling's hash.
+    pub function: String,
+    /// `file:line:column`, the file relative to its package (see
+    /// [`package_relative`]), if the debug information says.
+    pub location: Option<String>,
 }
 
 impl std::fmt::Debug for Symbolizer {
@@ -46,15 +59,9 @@ impl Symbolizer {
     /// The top user frames of the stack whose return addresses (innermost
     /// first) are `addresses`.
     pub fn call_path(&mut self, addresses: &[u64]) -> Vec<String> {
-        let mut path = Vec::new();
-        for &address in addresses {
-            for name in self.names_at(address) {
-                if path.len() < CALL_PATH_DEPTH && !is_runtime(name) {
-                    path.push(name.clone());
-                }
-            }
-        }
-        path
+        let frames = self.user_frames(addresses);
+        let names = frames.into_iter().map(|f| f.function);
+        names.take(CALL_PATH_DEPTH).collect()
     }
 
     /// The binary it names addresses of.
@@ -63,36 +70,26 @@ impl Symbolizer {
     }
 
     /// The `file:line:column` of the innermost user frame of the stack
-    /// whose return addresses are `addresses` (a sanitizer report's
-    /// location), inlined calls included.
+    /// whose addresses are `addresses` (a sanitizer report's location),
+    /// inlined calls included.
     pub fn location(&mut self, addresses: &[u64]) -> Option<String> {
-        let binary = &self.binary;
-        let loader = self
-            .loader
-            .get_or_insert_with(|| addr2line::Loader::new(binary).ok())
-            .as_ref()?;
-        for &address in addresses {
-            let Ok(mut frames) = loader.find_frames(address.saturating_sub(1)) else {
-                continue;
-            };
-            while let Ok(Some(frame)) = frames.next() {
-                let name = frame.function.as_ref().and_then(|f| f.demangle().ok());
-                if name.is_some_and(|n| !is_runtime(without_hash(&n))) {
-                    let at = frame.location?;
-                    let (file, line) = (at.file?, at.line?);
-                    return Some(match at.column {
-                        Some(column) => format!("{file}:{line}:{column}"),
-                        None => format!("{file}:{line}"),
-                    });
-                }
-            }
-        }
-        None
+        self.user_frames(addresses).into_iter().next()?.location
     }
 
-    /// The function names at `address`, inlined ones first, from the debug
+    /// Every frame of the user's code on the stack whose addresses
+    /// (innermost first) are `addresses`, inlined calls included.
+    pub fn user_frames(&mut self, addresses: &[u64]) -> Vec<UserFrame> {
+        let mut frames = Vec::new();
+        for &address in addresses {
+            let at = self.names_at(address);
+            frames.extend(at.iter().filter(|f| !is_runtime(&f.function)).cloned());
+        }
+        frames
+    }
+
+    /// The frames at `address`, inlined ones first, from the debug
     /// information or else the symbol table.
-    fn names_at(&mut self, address: u64) -> &[String] {
+    fn names_at(&mut self, address: u64) -> &[UserFrame] {
         if !self.names.contains_key(&address) {
             let binary = &self.binary;
             let loader = self
@@ -107,24 +104,89 @@ impl Symbolizer {
     }
 }
 
-/// The names at a return address: the call instruction is just before it.
-fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<String> {
+/// The frames at a return address: the call instruction is just before
+/// it (the harness sends an interrupted instruction's address plus one).
+fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
     let probe = address.saturating_sub(1);
     let mut names = Vec::new();
     if let Ok(mut frames) = loader.find_frames(probe) {
         while let Ok(Some(frame)) = frames.next() {
             if let Some(Ok(name)) = frame.function.as_ref().map(|f| f.demangle()) {
-                names.push(without_hash(&name).to_string());
+                names.push(UserFrame {
+                    function: without_hash(&name).to_string(),
+                    location: frame.location.as_ref().and_then(location),
+                });
             }
         }
     }
     if names.is_empty() {
         if let Some(symbol) = loader.find_symbol(probe) {
             let name = addr2line::demangle_auto(symbol.into(), None);
-            names.push(without_hash(&name).to_string());
+            names.push(UserFrame {
+                function: without_hash(&name).to_string(),
+                location: None,
+            });
         }
     }
     names
+}
+
+/// `file:line:column` of a debug-information location.
+fn location(at: &addr2line::Location<'_>) -> Option<String> {
+    let file = package_relative(Path::new(at.file?));
+    Some(format!("{file}:{}:{}", at.line?, at.column.unwrap_or(0)))
+}
+
+/// The directory cargo-reduce builds fuzz crates in (`fuzz::build`'s
+/// shadow of the user's crate): rustc's working directory, so the debug
+/// information names the user's files from there on.
+const SHADOW_DIR: &str = "cargo-reduce-shadow";
+
+/// A source file as panics in the user's code name it, so a location is
+/// the same in every checkout: relative to the user's workspace root (the
+/// build remaps that prefix away, and the debug information puts the
+/// build's directory, [`SHADOW_DIR`], in front), or else to its package
+/// (the nearest directory with a `Cargo.toml`); without `.` and `..`
+/// (`#[path = "../x.rs"]`). Dependencies' and the standard library's
+/// files as the debug information has them (see
+/// `failure::short_location`).
+pub(crate) fn package_relative(file: &Path) -> String {
+    let shown = file.to_string_lossy();
+    if short_location(&shown) != shown {
+        return shown.into_owned();
+    }
+    let parts: Vec<Component<'_>> = file.components().collect();
+    if let Some(at) = parts.iter().rposition(|c| c.as_os_str() == SHADOW_DIR) {
+        return lexically_normal(&parts[at + 1..]);
+    }
+    let package = file
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join("Cargo.toml").is_file());
+    match package.and_then(|dir| file.strip_prefix(dir).ok()) {
+        Some(relative) => lexically_normal(&relative.components().collect::<Vec<_>>()),
+        None => shown.into_owned(),
+    }
+}
+
+/// A relative path of `parts` without `.`, and without `..` where a
+/// component before it can go instead.
+fn lexically_normal(parts: &[Component<'_>]) -> String {
+    let mut normal: Vec<Component<'_>> = Vec::new();
+    for &part in parts {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(normal.last(), Some(Component::Normal(_))) => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
+        .iter()
+        .collect::<PathBuf>()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// `a::b` for the legacy-mangled `a::b::h0123456789abcdef`: the hash
@@ -165,12 +227,40 @@ const RUNTIME_PREFIXES: &[&str] = &[
 /// entry point `fuzz_target!` generates.
 const RUNTIME_NAMES: &[&str] = &["main", "rust_fuzzer_test_input"];
 
+/// The primitive types, whose methods (`<u64>::wrapping_mul`,
+/// `<[T]>::len`, `<*const T>::add`) are the standard library's.
+const PRIMITIVES: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
+    "f64", "bool", "char", "str", "[", "*", "&", "(", "!",
+];
+
 /// True for a frame of the runtime rather than of the user's code (a
-/// trait impl counts by its type: `<alloc::vec::Vec<T> as …>` is runtime,
-/// `<my::Type as core::fmt::Debug>` is the user's).
+/// trait impl counts by its type: `<alloc::vec::Vec<T> as …>` is
+/// runtime, `<my::Type as core::fmt::Debug>` is the user's; a primitive
+/// type's by its trait: `<u64>::wrapping_mul` is runtime, `<u64 as
+/// my::Checksum>::sum` the user's).
 fn is_runtime(name: &str) -> bool {
     let path = name.trim_start_matches('<');
-    RUNTIME_NAMES.contains(&name) || RUNTIME_PREFIXES.iter().any(|p| path.starts_with(p))
+    let runtime_path = |path: &str| RUNTIME_PREFIXES.iter().any(|p| path.starts_with(p));
+    if RUNTIME_NAMES.contains(&name) || runtime_path(path) {
+        return true;
+    }
+    match primitive_impl(path) {
+        Some(Some(trait_path)) => runtime_path(trait_path),
+        Some(None) => true,
+        None => false,
+    }
+}
+
+/// For the path of a `<…>` impl (from inside the bracket) whose type is a
+/// primitive: its trait's path, or `None` for an inherent method.
+fn primitive_impl(path: &str) -> Option<Option<&str>> {
+    let end = path.find(['>', ' ', '<', ';']).unwrap_or(path.len());
+    let head = &path[..end];
+    let primitive = PRIMITIVES
+        .iter()
+        .any(|p| head == *p || (p.len() == 1 && head.starts_with(p)));
+    primitive.then(|| path.split_once(" as ").map(|(_, t)| t))
 }
 
 #[cfg(test)]
@@ -197,6 +287,11 @@ mod tests {
             "__rustc::rust_begin_unwind",
             "rust_fuzzer_test_input",
             "main",
+            "<u64>::wrapping_mul",
+            "<[T]>::copy_from_slice",
+            "<*const T>::add",
+            "<&T as core::fmt::Debug>::fmt",
+            "<str>::parse",
         ] {
             assert!(is_runtime(name), "{name}");
         }
@@ -205,6 +300,8 @@ mod tests {
             "<demo::Token as core::fmt::Debug>::fmt",
             "boa_engine::builtins::array::Array::splice",
             "demo::main::{{closure}}",
+            "<u64 as demo::Checksum>::sum",
+            "<u8x16 as demo::Lanes>::splat",
         ] {
             assert!(!is_runtime(name), "{name}");
         }
@@ -217,11 +314,42 @@ mod tests {
         let exe = std::env::current_exe().unwrap();
         let mut symbolizer = Symbolizer::new(&exe);
         let address = names_a_real_stack as *const () as u64 - load_bias();
-        let names = symbolizer.names_at(address + 1).to_vec();
+        let frames = symbolizer.names_at(address + 1).to_vec();
+        let here = frames
+            .iter()
+            .find(|f| f.function.ends_with("names_a_real_stack"))
+            .unwrap_or_else(|| panic!("{frames:?}"));
+        let location = here.location.as_deref().unwrap();
         assert!(
-            names.iter().any(|n| n.ends_with("names_a_real_stack")),
-            "{names:?}"
+            location.starts_with("src/fuzz/pool/call_path.rs:"),
+            "{location}"
         );
+    }
+
+    #[test]
+    fn files_are_named_from_their_package_on() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fuzz/pool/call_path.rs");
+        assert_eq!(package_relative(&here), "src/fuzz/pool/call_path.rs");
+        let included = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fuzz/../lib.rs");
+        assert_eq!(package_relative(&included), "src/lib.rs");
+        let std = "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/num/mod.rs";
+        assert_eq!(package_relative(Path::new(std)), std);
+        let nowhere = "/nonexistent/src/a.rs";
+        assert_eq!(package_relative(Path::new(nowhere)), nowhere);
+    }
+
+    /// The build's directory comes first, absolute or (inside the user's
+    /// workspace, whose prefix the build remaps) relative.
+    #[test]
+    fn files_of_a_build_are_named_from_the_workspace_on() {
+        for built in [
+            "/tmp/t/cargo-reduce/build/cargo-reduce-shadow/fuzz_targets/../bugs.rs",
+            "target/cargo-reduce/build/cargo-reduce-shadow/./fuzz_targets/../bugs.rs",
+        ] {
+            assert_eq!(package_relative(Path::new(built)), "bugs.rs", "{built}");
+        }
+        let outside = "/b/cargo-reduce-shadow/src/bin/../../../common/a.rs";
+        assert_eq!(package_relative(Path::new(outside)), "../common/a.rs");
     }
 
     /// The test binary's load bias, as the harness computes it.

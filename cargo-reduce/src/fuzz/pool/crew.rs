@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::affinity;
 use super::call_path::Symbolizer;
 use super::error::PoolError;
-use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE};
+use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE, STACK_SIGNAL};
 use super::shm::{Batch, RoundParams, SharedMemory};
 use super::worker::{Launch, Worker};
 use super::PoolOptions;
@@ -21,6 +21,11 @@ const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// first worker alone, beside the parent: waking a worker on another core
 /// costs about as much (see `affinity`).
 const SMALL_ROUND: Duration = Duration::from_micros(150);
+
+/// How long a test process gets to note its stack before it is killed:
+/// it answers in microseconds, unless it is stuck where the signal waits
+/// (blocked, or handled by the target itself).
+const STACK_GRACE: Duration = Duration::from_millis(500);
 
 /// Claim granularity: enough chunks per worker to balance the load, few
 /// enough that workers rarely touch the shared counter.
@@ -86,6 +91,30 @@ impl Crew {
         crew.ensure_all()?;
         crew.typed = crew.workers.iter().flatten().any(|w| w.typed);
         Ok(crew)
+    }
+
+    /// Asks `slot`'s test process, about to be killed for its time or
+    /// memory, where it is (`STACK_SIGNAL`; the harness notes its stack),
+    /// and waits for the note for up to [`STACK_GRACE`]: the stack places
+    /// the failure (see `place`). Nothing if the test noted a failure of
+    /// its own already.
+    pub(super) fn take_stack(&self, slot: usize) {
+        let Some(worker) = self.workers[slot].as_ref() else {
+            return;
+        };
+        let pid = worker.pids().1;
+        if self.shm.note(slot).is_some() || pid == 0 {
+            return;
+        }
+        // SAFETY: a plain kill(2) of our worker's test process (not reaped
+        // yet: the parent kills it next). rustix sends no real-time signal.
+        if unsafe { super::sys::kill(pid as super::sys::pid_t, STACK_SIGNAL) } != 0 {
+            return;
+        }
+        let deadline = Instant::now() + STACK_GRACE;
+        while self.shm.note(slot).is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(100));
+        }
     }
 
     /// Number of worker slots.

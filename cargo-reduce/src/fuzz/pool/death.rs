@@ -1,16 +1,21 @@
 //! How the death of a test process becomes a [`Failure`]: why the parent
 //! killed it (timeout, memory), the note the test left (a panic, a stack
 //! overflow, the malloc limit), what it printed (a panic the recording
-//! hook missed), or else its signal or exit status.
+//! hook missed), or else its signal or exit status. The stack in the note
+//! places the failure ([`Place`]).
 
 use std::os::unix::process::ExitStatusExt;
+
+use rustix::process::Signal;
 use std::process::ExitStatus;
 use std::time::Duration;
 
 use super::call_path::Symbolizer;
 use super::failure::{signal_name, split_location, Failure, FailureKind};
+use super::place::Place;
 use super::protocol::{
-    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW,
+    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL,
+    NOTE_STACK, NOTE_STACK_OVERFLOW,
 };
 
 /// Why the parent killed a worker.
@@ -59,19 +64,22 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         Some(KillReason::Timeout(_) | KillReason::Rss { .. }) if overflowed => {}
         Some(KillReason::Stale | KillReason::Shutdown) => return None,
         Some(KillReason::Timeout(after)) => {
-            return Some(Failure::new(
-                FailureKind::Timeout,
-                format!("timeout after {after:?}"),
-            ))
+            let failure = Failure::new(FailureKind::Timeout, format!("timeout after {after:?}"));
+            return Some(placed_by(death.note, NOTE_STACK, None, failure, symbols));
         }
         Some(KillReason::Rss { rss_mb, limit_mb }) => {
             let message = format!("out-of-memory: rss {rss_mb} MB exceeds {limit_mb} MB");
-            return Some(Failure::new(FailureKind::Oom, message));
+            let failure = Failure::new(FailureKind::Oom, message);
+            return Some(placed_by(death.note, NOTE_STACK, None, failure, symbols));
         }
         None => {}
     }
+    // Rust aborts on an allocation failure it does not handle; after one
+    // the target handled (`try_reserve`), any other death is its own.
+    let aborted = death.status.signal() == Some(Signal::ABORT.as_raw());
     if let Some(failure) = death
         .note
+        .filter(|note| note.kind != NOTE_ALLOC_FAILED || aborted)
         .and_then(|note| failure_from_note(note, Some(symbols)))
     {
         return Some(failure);
@@ -85,16 +93,41 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         });
     }
     Some(match (death.status.signal(), death.status.code()) {
-        (Some(signal), _) => Failure::new(
-            FailureKind::Signal(signal),
-            format!("killed by {}", signal_name(signal)),
-        ),
+        (Some(signal), _) => {
+            let failure = Failure::new(
+                FailureKind::Signal(signal),
+                format!("killed by {}", signal_name(signal)),
+            );
+            placed_by(death.note, NOTE_SIGNAL, Some(signal), failure, symbols)
+        }
         (None, Some(code)) => Failure::new(
             FailureKind::Exit(code),
             format!("exited with status {code}"),
         ),
         (None, None) => Failure::new(FailureKind::Exit(-1), "died"),
     })
+}
+
+/// `failure` placed by the stack in `note` if the note is of `kind` (and
+/// for `NOTE_SIGNAL`, of `signal`): the one the death left.
+fn placed_by(
+    note: Option<&Note>,
+    kind: u32,
+    signal: Option<i32>,
+    failure: Failure,
+    symbols: &mut Symbolizer,
+) -> Failure {
+    let place = match kind {
+        NOTE_STACK => Place::Function,
+        _ => Place::Line,
+    };
+    let same_signal = |note: &Note| signal.is_none_or(|s| note.arg == s as u64);
+    match note {
+        Some(note) if note.kind == kind && same_signal(note) => {
+            failure.placed(place, &note.text, Some(symbols))
+        }
+        _ => failure,
+    }
 }
 
 /// The last panic in `output`, a process's stderr, as (location, message),
@@ -140,7 +173,7 @@ pub(crate) fn reported_failure(
     symbols: Option<&mut Symbolizer>,
 ) -> Failure {
     match kind {
-        NOTE_STACK_OVERFLOW => stack_overflow(),
+        NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, text, symbols),
         _ => Failure::from_panic_text(text, symbols),
     }
 }
@@ -153,18 +186,20 @@ fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Fa
     let failure = match note.kind {
         NOTE_PANIC => Failure::from_panic_text(&note.text, symbols),
         NOTE_SANITIZER => super::asan_report::failure(&note.text, symbols),
-        NOTE_STACK_OVERFLOW => stack_overflow(),
+        NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, &note.text, symbols),
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,
             format!(
                 "out-of-memory: malloc({}) exceeds the malloc limit",
                 note.arg
             ),
-        ),
+        )
+        .placed(Place::Line, &note.text, symbols),
         NOTE_ALLOC_FAILED => Failure::new(
             FailureKind::Oom,
             format!("out-of-memory: allocation of {} bytes failed", note.arg),
-        ),
+        )
+        .placed(Place::Line, &note.text, symbols),
         _ => return None,
     };
     Some(failure)
@@ -173,7 +208,6 @@ fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Fa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rustix::process::Signal;
     use std::path::Path;
 
     fn dead(reason: Option<KillReason>, note: Option<&Note>, status: ExitStatus) -> Postmortem<'_> {
@@ -287,5 +321,25 @@ mod tests {
                 .kind,
             FailureKind::Exit(7)
         );
+    }
+
+    /// A failed allocation ends the process with an abort; a death of
+    /// anything else after one the target handled is that death.
+    #[test]
+    fn a_handled_allocation_failure_is_not_out_of_memory() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let note = Note {
+            kind: NOTE_ALLOC_FAILED,
+            arg: 1 << 40,
+            text: Vec::new(),
+        };
+        let mut kind = |status: ExitStatus| {
+            let death = dead(None, Some(&note), status);
+            classify_death(&death, &mut symbols).unwrap().kind
+        };
+        let abort = Signal::ABORT.as_raw();
+        assert_eq!(kind(ExitStatus::from_raw(abort)), FailureKind::Oom);
+        let segv = Signal::SEGV.as_raw();
+        assert_eq!(kind(ExitStatus::from_raw(segv)), FailureKind::Signal(segv));
     }
 }

@@ -37,25 +37,28 @@ pub struct Failure {
     pub kind: FailureKind,
     /// The panic message, or a description of the crash.
     pub message: Option<String>,
-    /// Where it panicked: `file:line:column`.
+    /// Where it failed: where it panicked (`file:line:column`), or for
+    /// the other kinds as `pool/place.rs` says.
     pub location: Option<String>,
-    /// For a panic, the top functions of the user's code on the stack,
-    /// innermost first (see `pool/call_path.rs`).
+    /// The top functions of the user's code on the stack, innermost first
+    /// (see `pool/call_path.rs`).
     pub call_path: Vec<String>,
 }
 
-/// What makes two failures "the same bug": the kind, and for panics the
-/// location, the call path in the user's code, and the message with
-/// numbers, hex addresses and quoted input blanked out (an index or a
-/// pointer in the message changes as the input shrinks). How much of it
-/// must match is the caller's choice (`MatchLevel`).
+/// What makes two failures "the same bug": the kind, the location (the
+/// panic's or fault's line, the function a test was killed in, the
+/// functions of a recursion: see `pool/place.rs`), the call path in the
+/// user's code, and a panic's message with numbers, hex addresses and
+/// quoted input blanked out (an index or a pointer in the message changes
+/// as the input shrinks). How much of it must match is the caller's
+/// choice (`MatchLevel`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Signature {
     /// How it failed.
     pub kind: FailureKind,
-    /// Panic location, as is.
+    /// Where it failed, as is.
     pub location: Option<String>,
-    /// The top functions of the user's code, innermost first (panics).
+    /// The top functions of the user's code, innermost first.
     pub call_path: Vec<String>,
     /// Panic message, normalized by [`normalize_message`].
     pub message: Option<String>,
@@ -122,29 +125,17 @@ impl Failure {
 
     /// This failure's signature.
     pub fn signature(&self) -> Signature {
-        if let FailureKind::Sanitizer(_) = self.kind {
-            // The message is the access (`READ 4`): its size is kept.
-            return Signature {
-                kind: self.kind,
-                location: self.location.clone(),
-                call_path: self.call_path.clone(),
-                message: self.message.clone(),
-            };
-        }
-        let panic = self.kind == FailureKind::Panic;
+        let message = match self.kind {
+            FailureKind::Panic => self.message.as_deref().map(normalize_message),
+            // The access (`READ 4`): its size is kept.
+            FailureKind::Sanitizer(_) => self.message.clone(),
+            _ => None,
+        };
         Signature {
             kind: self.kind,
-            location: self.location.clone().filter(|_| panic),
-            call_path: if panic {
-                self.call_path.clone()
-            } else {
-                Vec::new()
-            },
-            message: self
-                .message
-                .as_deref()
-                .filter(|_| panic)
-                .map(normalize_message),
+            location: self.location.clone(),
+            call_path: self.call_path.clone(),
+            message,
         }
     }
 }
@@ -154,8 +145,12 @@ impl fmt::Display for Failure {
         if let FailureKind::Sanitizer(_) = self.kind {
             return write!(f, "AddressSanitizer: {}", self.signature());
         }
+        let panic = self.kind == FailureKind::Panic;
         match (&self.location, &self.message) {
-            (Some(location), Some(message)) => write!(f, "panicked at {location}: {message}"),
+            (Some(location), Some(message)) if panic => {
+                write!(f, "panicked at {location}: {message}")
+            }
+            (Some(location), Some(message)) => write!(f, "{message} at {location}"),
             (None, Some(message)) => f.write_str(message),
             (_, None) => write!(f, "{:?}", self.kind),
         }
@@ -200,27 +195,36 @@ impl fmt::Display for Signature {
                 if !self.call_path.is_empty() {
                     write!(f, " (in {})", self.call_path.join(" ← "))?;
                 }
-                Ok(())
+                return Ok(());
             }
-            FailureKind::StackOverflow => f.write_str("stack overflow"),
-            FailureKind::Oom => f.write_str("out of memory"),
-            FailureKind::Timeout => f.write_str("timeout"),
-            FailureKind::Signal(signal) => write!(f, "signal {}", signal_name(signal)),
-            FailureKind::Exit(code) => write!(f, "exit status {code}"),
+            FailureKind::StackOverflow => f.write_str("stack overflow")?,
+            FailureKind::Oom => f.write_str("out of memory")?,
+            FailureKind::Timeout => f.write_str("timeout")?,
+            FailureKind::Signal(signal) => write!(f, "signal {}", signal_name(signal))?,
+            FailureKind::Exit(code) => return write!(f, "exit status {code}"),
             FailureKind::Sanitizer(bug) => {
                 f.write_str(bug.name())?;
                 if let Some(access) = &self.message {
                     write!(f, " {access}")?;
                 }
-                if let Some(location) = &self.location {
-                    write!(f, " at {}", short_location(location))?;
-                }
-                if !self.call_path.is_empty() {
-                    write!(f, " (in {})", self.call_path.join(" ← "))?;
-                }
-                Ok(())
             }
         }
+        self.write_place(f)
+    }
+}
+
+impl Signature {
+    /// ` at <location> (in <call path>)` of a failure other than a panic,
+    /// each part if known: a signature without them (from before
+    /// cargo-reduce placed these kinds) keeps its old id.
+    fn write_place(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(location) = &self.location {
+            write!(f, " at {}", short_location(location))?;
+        }
+        if !self.call_path.is_empty() {
+            write!(f, " (in {})", self.call_path.join(" ← "))?;
+        }
+        Ok(())
     }
 }
 

@@ -23,12 +23,23 @@ mod call_path;
 mod crew;
 mod death;
 mod decoder;
+#[cfg(test)]
+mod edge_tests;
 mod error;
 mod failure;
+mod place;
+#[cfg(test)]
+mod place_tests;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
 mod protocol;
 mod round;
 mod shm;
+/// The C library as the harness declares it (`protocol` maps memory with it).
+#[allow(dead_code)]
+#[path = "../../../harness/src/sys.rs"]
+mod sys;
+#[cfg(test)]
+mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 mod worker;

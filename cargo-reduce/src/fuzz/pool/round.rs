@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::crew::Crew;
 use super::death::{classify_death, reported_failure, KillReason, Postmortem};
 use super::error::PoolError;
-use super::protocol::{Event, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
+use super::protocol::{Event, NOTE_SIGNAL, SLOT_FAILED, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
 use super::worker::wait_readable;
 use super::Outcome;
 
@@ -177,7 +177,9 @@ impl<'a> Round<'a> {
         Ok(())
     }
 
-    /// Records the failures and idleness `slot`'s worker reported.
+    /// Records the failures and idleness `slot`'s worker reported. A
+    /// failure's text is the worker's note, which it keeps until told to
+    /// go on.
     fn handle(&mut self, slot: usize, events: Vec<Event>) {
         for event in events {
             match event {
@@ -185,12 +187,13 @@ impl<'a> Round<'a> {
                     generation,
                     index,
                     kind,
-                    text,
-                } if generation == self.crew.generation => {
+                } => {
                     let index = index as usize;
-                    if index < self.outcomes.len() {
-                        let failure = reported_failure(kind, &text, Some(&mut self.crew.symbols));
-                        self.record(index, Outcome::Failed(failure));
+                    if generation == self.crew.generation && index < self.outcomes.len() {
+                        self.record_reported(slot, index, kind);
+                    }
+                    if let Some(worker) = self.crew.workers[slot].as_mut() {
+                        worker.resume();
                     }
                 }
                 Event::Idle { generation } if generation == self.crew.generation => {
@@ -199,6 +202,15 @@ impl<'a> Round<'a> {
                 _ => {} // Left over from an earlier round.
             }
         }
+    }
+
+    /// Records the failure of `index` that `slot`'s worker reported (of
+    /// `kind`), or marked in its slot before it died: the note says what.
+    fn record_reported(&mut self, slot: usize, index: usize, kind: u32) {
+        let text = self.crew.shm.note(slot).map(|note| note.text);
+        let symbols = Some(&mut self.crew.symbols);
+        let failure = reported_failure(kind, &text.unwrap_or_default(), symbols);
+        self.record(index, Outcome::Failed(failure));
     }
 
     /// Kills busy workers whose test ran too long, whose memory grew too
@@ -263,6 +275,9 @@ impl<'a> Round<'a> {
     /// own): blames the input it was running, then lets a new worker finish
     /// its range if that range or the round still needs work.
     fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
+        if let Some(KillReason::Timeout(_) | KillReason::Rss { .. }) = reason {
+            self.crew.take_stack(slot);
+        }
         if let Some(reason) = reason {
             // Under a fork server only the test process is killed.
             let mut events = Vec::new();
@@ -307,6 +322,13 @@ impl<'a> Round<'a> {
             }
         } else {
             let index = current - 1;
+            let note = self.crew.shm.note(slot);
+            // Marked failed, killed before its event was out.
+            if self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_FAILED {
+                if let Some(note) = &note {
+                    self.record_reported(slot, index, note.kind);
+                }
+            }
             let unresolved =
                 self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_PENDING;
             // A timeout is about the test the watchdog saw; if that one
@@ -314,12 +336,13 @@ impl<'a> Round<'a> {
             let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
             let moved_on = timed_out && self.watch[slot].current != current as u64;
             let blamed = unresolved && !moved_on;
-            let note = self.crew.shm.note(slot);
             // What the test printed: a panic the recording hook missed
             // (the target replaced it during the test) is read from there.
-            // Only a death without a note needs it; the others (every
+            // Only a death without a note that explains it (a signal's note
+            // only places it) needs it; the others (every
             // failing test of a reduction) just move the mark past it.
-            let printed = match (blamed && note.is_none(), self.crew.workers[slot].as_mut()) {
+            let explained = note.as_ref().is_some_and(|n| n.kind != NOTE_SIGNAL);
+            let printed = match (blamed && !explained, self.crew.workers[slot].as_mut()) {
                 (true, Some(worker)) => worker.stderr_since_last_death(),
                 (true, None) => stderr(),
                 (false, Some(worker)) => {

@@ -29,6 +29,7 @@ const TARGETS: &[&str] = &[
     "mutator",
     "trivial",
     "source",
+    "edges",
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -45,7 +46,7 @@ pub(super) fn work_dir() -> PathBuf {
 }
 
 /// The fixture's binaries, built once per test process.
-fn binaries() -> &'static HashMap<&'static str, PathBuf> {
+pub(super) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
         let fuzz_dir = fuzz_dir();
@@ -78,7 +79,7 @@ fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     })
 }
 
-fn options() -> PoolOptions {
+pub(super) fn options() -> PoolOptions {
     PoolOptions {
         jobs: 2,
         timeout: Duration::from_secs(2),
@@ -88,7 +89,7 @@ fn options() -> PoolOptions {
 }
 
 /// A pool of one worker of the fixture's `target`.
-fn one_worker(target: &str) -> WorkerPool {
+pub(super) fn one_worker(target: &str) -> WorkerPool {
     let options = PoolOptions {
         jobs: 1,
         ..options()
@@ -101,7 +102,7 @@ pub(crate) fn pool(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
 }
 
-fn failure(outcome: &Outcome) -> &Failure {
+pub(super) fn failure(outcome: &Outcome) -> &Failure {
     outcome
         .failure()
         .unwrap_or_else(|| panic!("expected a failure, got {outcome:?}"))
@@ -153,7 +154,7 @@ fn a_crash_costs_a_fork_not_a_worker() {
 
 /// The stack depth the workers give tests: `RLIMIT_STACK`, as the
 /// harness reads it, in KiB.
-fn stack_limit_kib() -> u64 {
+pub(super) fn stack_limit_kib() -> u64 {
     let limit = rustix::process::getrlimit(rustix::process::Resource::Stack).current;
     match limit {
         Some(bytes) if bytes >= 1 << 20 => bytes.min(1 << 30) >> 10,
@@ -224,7 +225,6 @@ fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
         (b"fine again", None),
         (b"loop", Some(FailureKind::Timeout)),
         (b"alloc", Some(FailureKind::Oom)),
-        (b"rss", Some(FailureKind::Oom)),
         (b"segv", Some(FailureKind::Signal(Signal::SEGV.as_raw()))),
         (b"exit", Some(FailureKind::Exit(7))),
         (b"caught", Some(FailureKind::Panic)),
@@ -254,12 +254,41 @@ fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
             .contains("malloc(3221225472)"),
         "{alloc:?}"
     );
-    let rss = result.outcomes[6]
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+/// A pool of `target` whose timeout no test of it reaches, however loaded
+/// the machine: for tests whose verdict is not a timeout but comes after
+/// work whose speed depends on the machine (filling memory).
+fn patient_pool(target: &str) -> WorkerPool {
+    let options = PoolOptions {
+        timeout: Duration::from_secs(600),
+        ..options()
+    };
+    WorkerPool::start(&binaries()[target], options).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// Memory that only the RSS watchdog sees (touched, in allocations below
+/// the malloc limit) is out-of-memory, and the round goes on. Not in
+/// `every_kind_of_crash_is_classified_and_the_round_goes_on`, whose
+/// 2 s timeout a loaded machine's page faults can outlast before the
+/// RSS passes the limit.
+#[test]
+fn rss_growth_is_out_of_memory_and_the_round_goes_on() {
+    let pool = patient_pool("crashes");
+    let inputs: Vec<&[u8]> = vec![b"fine", b"rss", b"fine again"];
+    let result = pool.first_accepted(&inputs, &|_| false).unwrap();
+    let kinds: Vec<_> = result
+        .outcomes
+        .iter()
+        .map(|o| o.as_ref().expect("run").failure().map(|f| f.kind))
+        .collect();
+    assert_eq!(kinds, [None, Some(FailureKind::Oom), None]);
+    let rss = result.outcomes[1]
         .as_ref()
         .and_then(Outcome::failure)
         .unwrap();
     assert!(rss.message.as_deref().unwrap().contains("rss"), "{rss:?}");
-    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
 }
 
 #[test]
@@ -377,17 +406,14 @@ fn crashes_below_the_answer_are_run_and_respawned() {
 
 #[test]
 fn work_above_the_answer_is_abandoned_not_waited_for() {
-    let pool = pool("crashes");
+    // Waiting for the loops would end in their timeouts: outcomes, after
+    // ten minutes.
+    let pool = patient_pool("crashes");
     let inputs: Vec<&[u8]> = vec![b"fine", b"caught", b"loop", b"loop", b"loop"];
     let panicked = |o: &Outcome| o.failure().is_some_and(|f| f.kind == FailureKind::Panic);
-    let started = Instant::now();
     let result = pool.first_accepted(&inputs, &panicked).unwrap();
     assert_eq!(result.accepted, Some(1));
-    assert!(
-        started.elapsed() < options().timeout / 2,
-        "took {:?}",
-        started.elapsed()
-    );
+    assert_eq!(result.outcomes[2..], [None, None, None]);
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
 }
 

@@ -47,6 +47,9 @@ pub(crate) struct Launch {
 /// that child dies the worker reports it ([`Event::ChildDied`]) and forks
 /// the next one, which says hello again. The parent then kills and measures
 /// the child (`pid`), and a death costs a fork instead of a process start.
+/// The fork server reaps a dead child only once the parent has read of its
+/// death and forgotten its pid ([`Command::Release`]), so the pid the
+/// parent kills or measures is never another process's.
 #[derive(Debug)]
 pub(crate) struct Worker {
     child: Child,
@@ -57,8 +60,12 @@ pub(crate) struct Worker {
     /// How much of `stderr` earlier deaths have read (see
     /// [`Worker::stderr_since_last_death`]).
     stderr_mark: u64,
-    /// The process that runs the tests: the worker's own pid, or its child's.
-    pid: u32,
+    /// The process that runs the tests: the worker's own pid, or its
+    /// child's; `None` between a child's death and the next one's hello.
+    pid: Option<u32>,
+    /// Whether the worker is a fork server (its first hello came from a
+    /// child).
+    forks: bool,
     /// Between a start (or a child's death) and the next hello.
     awaiting_hello: bool,
     /// A test process's death reported by the fork server, not yet handled.
@@ -142,7 +149,8 @@ impl Worker {
         drop((command_read, event_write));
         add_status_flag(&event_read, OFlags::NONBLOCK).map_err(spawn_error)?;
         Ok(Worker {
-            pid: child.id(),
+            pid: Some(child.id()),
+            forks: false,
             child,
             commands: File::from(command_write),
             events: File::from(event_read),
@@ -159,7 +167,8 @@ impl Worker {
     /// The worker process and the process that runs its tests (the same
     /// one unless the worker is a fork server).
     pub fn pids(&self) -> (u32, u32) {
-        (self.child.id(), self.pid)
+        let server = self.child.id();
+        (server, self.pid.unwrap_or(server))
     }
 
     /// Whether a test process must say hello before it gets a round.
@@ -172,9 +181,20 @@ impl Worker {
     /// rounds).
     pub fn ready(&mut self) -> bool {
         if self.awaiting_hello {
-            let _ = self.read_events(&mut Vec::new());
+            let mut events = Vec::new();
+            let _ = self.read_events(&mut events);
+            for event in events {
+                if let Event::Failed { .. } = event {
+                    self.resume();
+                }
+            }
         }
         !self.awaiting_hello
+    }
+
+    /// Lets a worker that reported a failure go on, once its note was read.
+    pub fn resume(&mut self) {
+        let _ = self.send(&Command::Resume);
     }
 
     /// Waits until the worker ran the target's init code and said hello
@@ -265,7 +285,8 @@ impl Worker {
                 pid,
             } if version == PROTOCOL_VERSION => {
                 self.typed = typed;
-                self.pid = pid;
+                self.pid = Some(pid);
+                self.forks = pid != self.child.id();
                 self.awaiting_hello = false;
                 None
             }
@@ -275,6 +296,9 @@ impl Worker {
                     kill_reason: self.kill_reason.take(),
                 });
                 self.awaiting_hello = true;
+                // Forget the pid before the fork server may reap it.
+                self.pid = None;
+                let _ = self.send(&Command::Release);
                 None
             }
             other => Some(other),
@@ -291,17 +315,16 @@ impl Worker {
     /// the worker then forks the next one. `None` without a fork server,
     /// or when the report does not come: the caller kills the worker.
     pub fn kill_test(&mut self, reason: KillReason, out: &mut Vec<Event>) -> Option<Death> {
-        if self.pid == self.child.id() {
+        if !self.forks {
             return None;
         }
         let mut eof = self.read_events(out).ok()?;
         if self.death.is_none() {
             self.kill_reason = Some(reason);
-            // The pid is our worker's child, which the worker has not
-            // reaped yet (it reports the death first), so it is not reused.
-            if let Some(pid) = Pid::from_raw(self.pid as i32) {
-                let _ = kill_process(pid, Signal::KILL);
-            }
+            // The pid is our worker's child, which the worker does not
+            // reap before we read of its death, so it is not reused.
+            let pid = self.pid.and_then(|pid| Pid::from_raw(pid as i32))?;
+            let _ = kill_process(pid, Signal::KILL);
         }
         let deadline = Instant::now() + EXIT_GRACE;
         loop {
@@ -349,7 +372,7 @@ impl Worker {
 
     /// Resident set size in megabytes, from `/proc`.
     pub fn rss_mb(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid)).ok()?;
+        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid?)).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
         let page = rustix::param::page_size() as u64;
         Some((pages * page) >> 20)

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{FuzzRequest, Row, Work};
-use crate::engine::OracleError;
+use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::minimize::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
@@ -187,9 +187,11 @@ impl Subject for ArtifactSubject<'_> {
         } else {
             minimize::minimize(input, &oracle, &self.method, &ctx)?
         };
+        let timeouts = oracle.timeouts() > 0 && minimized.stopped.is_none();
         Ok(Reduced {
             bytes: minimized.bytes,
             checked: minimized.checked,
+            inexact: timeouts.then_some(StopReason::Timeouts),
         })
     }
 

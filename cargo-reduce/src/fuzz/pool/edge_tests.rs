@@ -1,0 +1,217 @@
+//! Tests of the harness's races and silent failures (issue 26), on the
+//! pool fixture's `edges` and `crashes` targets. Where the bad interleaving
+//! is a race, the test stops the parent at the point the race needs (an
+//! event not read yet, a report not finished) and checks what the other
+//! side did meanwhile.
+
+use std::os::unix::process::ExitStatusExt;
+use std::time::{Duration, Instant};
+
+use rustix::process::Signal;
+
+use super::crew::Crew;
+use super::death::KillReason;
+use super::protocol::{split_panic_text, Command, Event, NOTE_PANIC, SLOT_FAILED};
+use super::shm::Batch;
+use super::tests::{binaries, failure, one_worker, options, stack_limit_kib};
+use super::worker::wait_readable;
+use super::*;
+
+/// Sends a round of `inputs` to the worker of slot 0, as a round does,
+/// without reading anything back.
+fn send_round(crew: &mut Crew, inputs: &[&[u8]]) {
+    let mut batch = Batch::default();
+    for input in inputs {
+        batch.data.extend_from_slice(input);
+        batch.ends.push(batch.data.len() as u64);
+    }
+    crew.load(&batch, false).unwrap();
+    crew.generation += 1;
+    crew.send_round(0, None).unwrap();
+}
+
+/// The state letter and parent of process `pid`, from `/proc/<pid>/stat`.
+fn process_state(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+/// The fork server reports a dead child before the parent may forget its
+/// pid (which the parent kills and measures): until the parent has read
+/// the report, the child stays an unreaped zombie, so its pid cannot be
+/// another process's. Then the fork server reaps it before the next fork.
+#[test]
+fn a_dead_test_process_keeps_its_pid_until_the_parent_read_its_death() {
+    let pool = one_worker("crashes");
+    let mut crew = pool.crew();
+    send_round(&mut crew, &[b"abort"]);
+    let worker = crew.workers[0].as_mut().unwrap();
+    let (server, child) = worker.pids();
+    assert_ne!(server, child, "a fork server");
+    wait_readable(&[worker.event_fd()], -1).unwrap();
+    assert_eq!(
+        process_state(child),
+        Some(('Z', server)),
+        "the death is reported, not read: the child must be unreaped"
+    );
+    worker
+        .handshake(Instant::now() + Duration::from_secs(60))
+        .unwrap();
+    let death = worker.take_death().expect("the death was read");
+    assert_eq!(death.status.signal(), Some(Signal::ABORT.as_raw()));
+    assert!(
+        process_state(child).is_none_or(|(_, parent)| parent != server),
+        "reaped before the next child"
+    );
+    crew.shm.reset_area(0);
+    drop(crew);
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+/// A panic's report is one small write (its text stays in the note, which
+/// the worker keeps until told to go on), and the slot is marked failed
+/// before it: a test process killed right after its panic (as the watchdog
+/// may) leaves a whole report and its note, never half a frame. The
+/// message here is larger than the pipe, which would cut a report that
+/// carried it.
+#[test]
+fn a_process_killed_after_its_panic_leaves_the_whole_report() {
+    let pool = one_worker("edges");
+    let mut crew = pool.crew();
+    let worker = crew.workers[0].as_mut().unwrap();
+    rustix::pipe::fcntl_setpipe_size(worker.event_fd(), 4096).unwrap();
+    send_round(&mut crew, &[b"big-panic"]);
+    let worker = crew.workers[0].as_mut().unwrap();
+    wait_readable(&[worker.event_fd()], -1).unwrap();
+    let mut events = Vec::new();
+    let reason = KillReason::Timeout(Duration::from_secs(1));
+    let death = worker.kill_test(reason, &mut events);
+    assert!(death.is_some(), "the death was read: {events:?}");
+    assert_eq!(
+        events,
+        [Event::Failed {
+            generation: crew.generation,
+            index: 0,
+            kind: NOTE_PANIC,
+        }]
+    );
+    assert_eq!(crew.shm.slot(0), SLOT_FAILED);
+    let note = crew.shm.note(0).expect("the panic's note");
+    let panic = split_panic_text(&note.text);
+    assert!(
+        panic.location.starts_with("fuzz_targets/edges.rs:"),
+        "{panic:?}"
+    );
+    assert!(panic.message.starts_with("xxxx"));
+    crew.workers[0] = None;
+    crew.shm.reset_area(0);
+    drop(crew);
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+/// After a stale answer to a dead process (its failure's `Resume`), the
+/// next test process still runs rounds.
+#[test]
+fn answers_meant_for_a_dead_process_are_skipped() {
+    let pool = one_worker("edges");
+    let outcome = pool.run(b"big-panic").unwrap();
+    assert_eq!(failure(&outcome).kind, FailureKind::Panic);
+    let mut crew = pool.crew();
+    let worker = crew.workers[0].as_mut().unwrap();
+    worker.send(&Command::Resume).unwrap();
+    worker.send(&Command::Release).unwrap();
+    drop(crew);
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+    assert_eq!(
+        failure(&pool.run(b"segv").unwrap()).kind,
+        FailureKind::Signal(11)
+    );
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
+/// A pool of `target` without a malloc limit, so that allocations reach
+/// the system allocator and fail there.
+fn unlimited(target: &str) -> WorkerPool {
+    let options = PoolOptions {
+        jobs: 1,
+        malloc_limit_mb: Some(0),
+        ..options()
+    };
+    WorkerPool::start(&binaries()[target], options).unwrap()
+}
+
+/// An allocation failure the target handles (`try_reserve`) is not the
+/// test's failure: a later panic keeps its location, a later segfault is
+/// a segfault. One it does not handle is out of memory.
+#[test]
+fn only_an_allocation_failure_that_ends_the_test_is_out_of_memory() {
+    let pool = unlimited("edges");
+    assert_eq!(pool.run(b"reserve-").unwrap(), Outcome::Passed);
+    let panic = pool.run(b"reserve-panic").unwrap();
+    let panic = failure(&panic);
+    assert_eq!(panic.kind, FailureKind::Panic);
+    assert!(
+        panic
+            .location
+            .as_deref()
+            .is_some_and(|l| l.starts_with("fuzz_targets/edges.rs:")),
+        "{panic:?}"
+    );
+    let segv = pool.run(b"reserve-segv").unwrap();
+    assert_eq!(failure(&segv).kind, FailureKind::Signal(11));
+    let oom = pool.run(b"alloc-fail").unwrap();
+    assert_eq!(failure(&oom).kind, FailureKind::Oom);
+}
+
+/// When the tripwire cannot be closed again after a test opened it (the
+/// target used up `vm.max_map_count`), the process ends: the next test
+/// runs in a new one, whose tripwire catches its overflow, instead of
+/// overflowing into the open margin unnoticed.
+#[test]
+fn a_tripwire_that_cannot_close_ends_its_process() {
+    let max = std::fs::read_to_string("/proc/sys/vm/max_map_count").unwrap();
+    let max: u64 = max.trim().parse().unwrap();
+    assert!(max <= 1 << 20, "vm.max_map_count {max}: too many to use up");
+    let pool = one_worker("edges");
+    let limit = stack_limit_kib();
+    let filled = pool
+        .run(format!("deep-then-maps:{}", limit + 128).as_bytes())
+        .unwrap();
+    assert_eq!(failure(&filled).kind, FailureKind::StackOverflow);
+    let next = pool
+        .run(format!("deep:{}", limit + 128).as_bytes())
+        .unwrap();
+    assert_eq!(failure(&next).kind, FailureKind::StackOverflow);
+}
+
+/// The alternate signal stack the fault handler runs on is as large as
+/// the kernel asks (`AT_MINSIGSTKSZ`, and at least 64 KiB), with a guard
+/// page below it.
+#[test]
+fn the_alternate_signal_stack_is_large_enough_and_guarded() {
+    let pool = one_worker("edges");
+    assert_eq!(pool.run(b"altstack").unwrap(), Outcome::Passed);
+}
+
+/// A fault that is not an overflow goes on to the handler installed
+/// before the stand-in's (here the program's own, which exits with 42 on
+/// its own faults and leaves the others to the default action).
+#[test]
+fn faults_not_ours_go_to_the_handler_installed_before() {
+    let pool = one_worker("edges");
+    let own = pool.run(b"own-fault").unwrap();
+    assert_eq!(failure(&own).kind, FailureKind::Exit(42));
+    let segv = pool.run(b"segv").unwrap();
+    assert_eq!(failure(&segv).kind, FailureKind::Signal(11));
+}
+
+/// A thread the target spawns that overflows its stack is a stack
+/// overflow, not a segfault.
+#[test]
+fn an_overflow_on_a_thread_of_the_target_is_a_stack_overflow() {
+    let pool = one_worker("edges");
+    let outcome = pool.run(b"thread-overflow").unwrap();
+    assert_eq!(failure(&outcome).kind, FailureKind::StackOverflow);
+}

@@ -1,0 +1,136 @@
+//! Where a failure other than a panic happened: what its [`Signature`]'s
+//! location and call path hold, per kind, from the stack the worker noted
+//! (the harness's `fault_trace`), named like a panic's call path. So two
+//! segfaults, aborts, endless loops or recursions in different places of
+//! one target are two failures.
+//!
+//! [`Signature`]: super::Signature
+
+use std::collections::BTreeMap;
+
+use super::call_path::{Symbolizer, UserFrame, CALL_PATH_DEPTH};
+use super::failure::Failure;
+use super::protocol::split_panic_text;
+
+/// How a kind's stack becomes a location and a call path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A fault, an abort, an allocation over the malloc limit: the
+    /// `file:line:column` of the innermost frame of the user's code (the
+    /// faulting line, or the call into the runtime that aborted), and the
+    /// call path.
+    Line,
+    /// A test killed for its time or memory, whose stack was taken just
+    /// before: the innermost function of the user's code, by name only (a
+    /// loop's line changes from one moment to the next), and the call path.
+    Function,
+    /// A stack overflow: the user's functions that recur on the stack,
+    /// sorted (a recursion can overflow anywhere in its cycle), as the
+    /// location; the call path stays empty.
+    Recursion,
+}
+
+impl Failure {
+    /// This failure, placed by the stack a worker noted (`text`, as the
+    /// harness's `frames_text` writes it) as `place` says; unchanged
+    /// without `symbols`.
+    pub(crate) fn placed(
+        mut self,
+        place: Place,
+        text: &[u8],
+        symbols: Option<&mut Symbolizer>,
+    ) -> Failure {
+        if let Some(symbols) = symbols {
+            let frames = symbols.user_frames(&split_panic_text(text).frames);
+            (self.location, self.call_path) = locate(place, &frames);
+        }
+        self
+    }
+}
+
+/// The location and call path of a stack whose user frames (innermost
+/// first) are `frames`.
+fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
+    let path = || {
+        let names = frames.iter().map(|f| f.function.clone());
+        names.take(CALL_PATH_DEPTH).collect()
+    };
+    match place {
+        Place::Line => (frames.first().and_then(|f| f.location.clone()), path()),
+        Place::Function => (frames.first().map(|f| f.function.clone()), path()),
+        Place::Recursion => (recursion(frames), Vec::new()),
+    }
+}
+
+/// The functions that occur more than once in `frames`, sorted and
+/// joined by `, `; the innermost one when none does (one frame too large
+/// for the stack).
+fn recursion(frames: &[UserFrame]) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for frame in frames {
+        *counts.entry(&frame.function).or_default() += 1;
+    }
+    let recurring: Vec<&str> = counts
+        .into_iter()
+        .filter(|&(_, n)| n > 1)
+        .map(|(name, _)| name)
+        .collect();
+    if recurring.is_empty() {
+        return frames.first().map(|f| f.function.clone());
+    }
+    Some(recurring.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(names: &[&str]) -> Vec<UserFrame> {
+        let at = |(i, name): (usize, &&str)| UserFrame {
+            function: name.to_string(),
+            location: Some(format!("src/a.rs:{i}:5")),
+        };
+        names.iter().enumerate().map(at).collect()
+    }
+
+    /// A mutual recursion is the same wherever in its cycle it overflows;
+    /// the frames below it (who called it) do not count.
+    #[test]
+    fn a_recursion_is_its_recurring_functions() {
+        let one = frames(&["demo::even", "demo::odd", "demo::even", "demo::odd"]);
+        let other = frames(&[
+            "demo::odd",
+            "demo::even",
+            "demo::odd",
+            "demo::even",
+            "demo::run",
+        ]);
+        assert_eq!(
+            locate(Place::Recursion, &one),
+            (Some("demo::even, demo::odd".into()), Vec::new())
+        );
+        assert_eq!(
+            locate(Place::Recursion, &one),
+            locate(Place::Recursion, &other)
+        );
+        let deep = frames(&["demo::big", "demo::run"]);
+        assert_eq!(recursion(&deep).as_deref(), Some("demo::big"));
+    }
+
+    #[test]
+    fn faults_are_placed_by_line_and_timeouts_by_function() {
+        let stack = frames(&["demo::write", "demo::parse", "demo::run", "demo::main"]);
+        let path: Vec<String> = ["demo::write", "demo::parse", "demo::run"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            locate(Place::Line, &stack),
+            (Some("src/a.rs:0:5".into()), path.clone())
+        );
+        assert_eq!(
+            locate(Place::Function, &stack),
+            (Some("demo::write".into()), path)
+        );
+        assert_eq!(locate(Place::Line, &[]), (None, Vec::new()));
+    }
+}

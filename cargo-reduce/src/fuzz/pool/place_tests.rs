@@ -1,0 +1,76 @@
+//! Where the pool-demo `crashes` target's failures other than panics
+//! happened, through real workers: each is placed by the stack its test
+//! noted (`place`), in the user's code.
+
+use rustix::process::Signal;
+
+use super::tests::pool;
+use super::*;
+
+fn failure(pool: &WorkerPool, input: &[u8]) -> Failure {
+    let outcome = pool.run(input).unwrap();
+    outcome
+        .failure()
+        .unwrap_or_else(|| panic!("expected a failure, got {outcome:?}"))
+        .clone()
+}
+
+/// `fuzz_targets/crashes.rs:<line>:` of the line of the source holding
+/// `code`.
+fn line_of(code: &str) -> String {
+    let path = "tests-fixtures/pool-demo/fuzz_targets/crashes.rs";
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let line = source.lines().position(|l| l.contains(code)).unwrap() + 1;
+    format!("fuzz_targets/crashes.rs:{line}:")
+}
+
+const RUN: &str = "crashes::_::__libfuzzer_sys_run";
+
+#[test]
+fn faults_aborts_and_allocations_are_placed_by_line() {
+    let pool = pool("crashes");
+    let cases = [
+        (
+            &b"segv"[..],
+            "write_volatile(black_box(16usize)",
+            FailureKind::Signal(Signal::SEGV.as_raw()),
+        ),
+        (
+            b"abort",
+            "std::process::abort()",
+            FailureKind::Signal(Signal::ABORT.as_raw()),
+        ),
+        (
+            b"alloc",
+            "Vec::<u8>::with_capacity(3 << 30)",
+            FailureKind::Oom,
+        ),
+    ];
+    for (input, code, kind) in cases {
+        let failure = failure(&pool, input);
+        assert_eq!(failure.kind, kind, "{failure:?}");
+        let location = failure.location.as_deref().unwrap_or_default();
+        assert!(location.starts_with(&line_of(code)), "{code}: {failure:?}");
+        assert_eq!(failure.call_path, [RUN], "{code}: {failure:?}");
+        let signature = failure.signature();
+        assert!(
+            signature
+                .to_string()
+                .contains(" at fuzz_targets/crashes.rs:"),
+            "{signature}"
+        );
+    }
+}
+
+#[test]
+fn a_recursion_is_placed_by_its_function_and_a_loop_by_its_own() {
+    let pool = pool("crashes");
+    let overflow = failure(&pool, b"overflow");
+    assert_eq!(overflow.kind, FailureKind::StackOverflow);
+    assert_eq!(overflow.location.as_deref(), Some("crashes::recurse"));
+    assert!(overflow.call_path.is_empty(), "{overflow:?}");
+    let hang = failure(&pool, b"loop");
+    assert_eq!(hang.kind, FailureKind::Timeout);
+    assert_eq!(hang.location.as_deref(), Some(RUN));
+    assert_eq!(hang.call_path, [RUN]);
+}

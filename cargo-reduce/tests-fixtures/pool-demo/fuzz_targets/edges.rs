@@ -1,0 +1,123 @@
+#![no_main]
+// The edges of the harness (issue 26): a SIGSEGV handler of the program's
+// own, installed before the stand-in's; stack overflows on threads the
+// target spawns; allocation failures it handles; the end of the address
+// space's mappings; the alternate signal stack; a panic message larger
+// than a pipe's atomic write.
+use libfuzzer_sys::fuzz_target;
+use std::hint::black_box;
+
+/// The address at which the program's own handler takes a fault as its own.
+const OWN_FAULT: usize = 0x42;
+
+/// A handler installed before `main`, as a C library's constructor or a
+/// sanitizer runtime installs one: faults at `OWN_FAULT` are its own (it
+/// exits with 42); others it leaves to the default action, as std's does.
+extern "C" fn own_handler(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    unsafe {
+        if (*info).si_addr() as usize == OWN_FAULT {
+            libc::_exit(42);
+        }
+        libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+    }
+}
+
+extern "C" fn install_own_handler() {
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = own_handler as usize;
+        action.sa_flags = libc::SA_SIGINFO;
+        libc::sigaction(libc::SIGSEGV, &action, std::ptr::null_mut());
+    }
+}
+
+#[used]
+#[link_section = ".init_array"]
+static INSTALL: extern "C" fn() = install_own_handler;
+
+fn recurse(depth: u64) -> u64 {
+    let frame = black_box([depth; 64]);
+    if depth == 0 {
+        return frame[0];
+    }
+    recurse(depth - 1).wrapping_add(frame[1])
+}
+
+/// Takes about `frames` × 64 KiB of stack, then runs `bottom` there.
+fn descend(frames: u64, bottom: &dyn Fn()) -> u64 {
+    let frame = black_box([frames as u8; 64 << 10]);
+    if frames == 0 {
+        bottom();
+        return u64::from(frame[0]);
+    }
+    descend(frames - 1, bottom).wrapping_add(u64::from(frame[1]))
+}
+
+/// Maps single pages, alternately readable and not (so they never merge),
+/// until the kernel refuses one more mapping (`vm.max_map_count`). Leaks
+/// them: the process is at the limit from then on.
+fn exhaust_mappings() {
+    let page = 4096;
+    for i in 0.. {
+        let prot = if i % 2 == 0 { libc::PROT_READ } else { libc::PROT_NONE };
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        let map = unsafe { libc::mmap(std::ptr::null_mut(), page, prot, flags, -1, 0) };
+        if map == libc::MAP_FAILED {
+            return;
+        }
+    }
+}
+
+/// Panics unless the calling thread's alternate signal stack is at least
+/// the kernel's least size and 64 KiB, with an inaccessible page below.
+fn check_alternate_stack() {
+    let mut current: libc::stack_t = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::sigaltstack(std::ptr::null(), &mut current) }, 0);
+    assert_eq!(current.ss_flags & libc::SS_DISABLE, 0, "no alternate stack");
+    let least = unsafe { libc::getauxval(libc::AT_MINSIGSTKSZ) } as usize;
+    assert!(current.ss_size >= least.max(64 << 10), "{} bytes", current.ss_size);
+    let low = current.ss_sp as usize;
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    let below = maps.lines().find(|line| {
+        let range = line.split_whitespace().next().unwrap();
+        let (_, end) = range.split_once('-').unwrap();
+        usize::from_str_radix(end, 16).unwrap() == low
+    });
+    let guarded = below.is_some_and(|line| line.split_whitespace().nth(1) == Some("---p"));
+    assert!(guarded, "no guard page below the alternate stack: {below:?}");
+}
+
+/// The number after `prefix` in `data`.
+fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
+    std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data == b"own-fault" {
+        unsafe { std::ptr::write_volatile(OWN_FAULT as *mut u8, 1) };
+    } else if data == b"segv" {
+        unsafe { std::ptr::write_volatile(black_box(16usize) as *mut u8, 1) };
+    } else if data == b"thread-overflow" {
+        let thread = std::thread::Builder::new().stack_size(256 << 10);
+        let _ = thread.spawn(|| black_box(recurse(u64::MAX))).unwrap().join();
+    } else if data.starts_with(b"reserve-") {
+        // An allocation that fails, handled: the test goes on.
+        let mut buffer = Vec::<u8>::new();
+        assert!(buffer.try_reserve(isize::MAX as usize - (1 << 20)).is_err());
+        match &data[8..] {
+            b"panic" => panic!("after a handled allocation failure"),
+            b"segv" => unsafe { std::ptr::write_volatile(black_box(16usize) as *mut u8, 1) },
+            _ => {}
+        }
+    } else if data == b"alloc-fail" {
+        black_box(Vec::<u8>::with_capacity(isize::MAX as usize - (1 << 20)));
+    } else if let Some(kib) = number_after(data, b"deep-then-maps:") {
+        black_box(descend(kib / 64, &exhaust_mappings));
+    } else if let Some(kib) = number_after(data, b"deep:") {
+        black_box(descend(kib / 64, &|| {}));
+    } else if data == b"altstack" {
+        check_alternate_stack();
+    } else if data == b"big-panic" {
+        panic!("{}", "x".repeat(16 << 10));
+    }
+});

@@ -55,7 +55,7 @@ pub fn install(area: *mut u8) {
     altstack::keep_linked();
     trace::init();
     crate::sanitizer::install(note_sanitizer_report);
-    fault_trace::install();
+    fault_trace::install(note, forget_caught_panic);
     set_hook(None);
     for signal in [sys::SIGSEGV, sys::SIGBUS] {
         let ours = on_fault as *const () as sys::sighandler_t;

@@ -14,11 +14,11 @@
 //!
 //! Everything here runs in signal handlers: no allocation, no lock.
 
-use crate::capture;
 use crate::protocol::{frames_text, FRAMES_TEXT_CAPACITY, NOTE_SIGNAL, NOTE_STACK, STACK_SIGNAL};
 use crate::sys::{self, c_int, c_void};
 use crate::trace;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::OnceLock;
 
 /// The thread tests run on (0 until it starts): a `STACK_SIGNAL` the
 /// kernel hands to another thread of the process is passed on to it.
@@ -26,8 +26,25 @@ static TEST_THREAD: AtomicI32 = AtomicI32::new(0);
 
 type Handler = extern "C" fn(c_int, *mut sys::siginfo_t, *mut c_void);
 
-/// Installs the handlers of the fatal signals and of `STACK_SIGNAL`.
-pub fn install() {
+/// How this module writes the test's note, and forgets a panic the target
+/// caught: `capture`'s, handed to [`install`] so that the two modules do
+/// not import each other. Read in signal handlers (`OnceLock::get` is an
+/// atomic load).
+struct Notes {
+    note: fn(u32, u64, &[u8]),
+    forget_caught_panic: fn(),
+}
+
+static NOTES: OnceLock<Notes> = OnceLock::new();
+
+/// Installs the handlers of the fatal signals and of `STACK_SIGNAL`; notes
+/// go through `note` (kind, argument, text), and `forget_caught_panic`
+/// runs before a signal's note.
+pub fn install(note: fn(u32, u64, &[u8]), forget_caught_panic: fn()) {
+    let _ = NOTES.set(Notes {
+        note,
+        forget_caught_panic,
+    });
     for signal in [sys::SIGILL, sys::SIGFPE, sys::SIGABRT] {
         set_handler(signal, on_fatal_signal);
     }
@@ -73,14 +90,18 @@ pub fn note_stack(kind: u32, arg: u64, pc: usize) {
     let frames = trace::capture_from(pc);
     let mut text = [0u8; FRAMES_TEXT_CAPACITY];
     let len = frames_text(frames.as_slice(), &mut text);
-    capture::note(kind, arg, &text[..len]);
+    if let Some(notes) = NOTES.get() {
+        (notes.note)(kind, arg, &text[..len]);
+    }
 }
 
 /// Notes that the test dies of `signal`, with the interrupted stack: the
 /// faulting instruction for a fault; for an abort, `raise` in the C
 /// library, which the parent skips to the first frame of the user's code.
 pub fn note_signal(signal: c_int, ucontext: *mut c_void) {
-    capture::forget_caught_panic();
+    if let Some(notes) = NOTES.get() {
+        (notes.forget_caught_panic)();
+    }
     note_stack(NOTE_SIGNAL, signal as u64, context_pc(ucontext));
 }
 

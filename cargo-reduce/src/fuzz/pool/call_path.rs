@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-use super::failure::short_location;
+use super::location::short_location;
 
 /// How many of the user's frames a signature keeps. Three is what
 /// ClusterFuzz's crash state keeps: enough to tell callers apart, few
@@ -149,7 +149,7 @@ const SHADOW_DIR: &str = "cargo-reduce-shadow";
 /// (the nearest directory with a `Cargo.toml`); without `.` and `..`
 /// (`#[path = "../x.rs"]`). Dependencies' and the standard library's
 /// files as the debug information has them (see
-/// `failure::short_location`).
+/// `location::short_location`).
 pub(crate) fn package_relative(file: &Path) -> String {
     let shown = file.to_string_lossy();
     if short_location(&shown) != shown {

@@ -27,6 +27,7 @@ mod decoder;
 mod edge_tests;
 mod error;
 mod failure;
+mod location;
 mod place;
 #[cfg(test)]
 mod place_tests;

@@ -97,10 +97,11 @@ pub enum BuildError {
 pub enum WorkerBuildError {
     /// The fuzz crate locks an engine version the stand-in does not
     /// implement.
-    #[error("{} locks {package} {version}, which cargo-reduce does not support (its stand-in implements {supported}): in {} set {package} = \"{suggest}\", then run `cargo update -p {package}` if a Cargo.lock pins the old one", lock.display(), manifest.display())]
+    #[error("{} {package} {version}, which cargo-reduce does not support (its stand-in implements {supported}): in {} set {package} = \"{suggest}\", then run `cargo update -p {package}` if a Cargo.lock pins the old one", match lock { Some(lock) => format!("{} locks", lock.display()), None => format!("{} resolves to", manifest.display()) }, manifest.display())]
     Unsupported {
-        /// The lock file.
-        lock: PathBuf,
+        /// The user's lock file; `None` when cargo-reduce resolved one for
+        /// the run (then the manifest is what chose the version).
+        lock: Option<PathBuf>,
         /// The fuzz crate's manifest, where the requirement is.
         manifest: PathBuf,
         /// The engine crate.
@@ -134,5 +135,34 @@ pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError
     move |source| BuildError::Io {
         path: path.to_path_buf(),
         source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version from the user's lock names the lock; one from a lock
+    /// resolved for the run names the manifest, never the resolved file.
+    #[test]
+    fn an_unsupported_version_names_where_it_came_from() {
+        let error = |lock: Option<&str>| {
+            WorkerBuildError::Unsupported {
+                lock: lock.map(PathBuf::from),
+                manifest: PathBuf::from("fuzz/Cargo.toml"),
+                package: "afl",
+                supported: "0.8 to 0.18",
+                suggest: "0.18",
+                version: "0.7.0".into(),
+            }
+            .to_string()
+        };
+        assert!(error(Some("fuzz/Cargo.lock")).starts_with("fuzz/Cargo.lock locks afl 0.7.0, "));
+        let resolved = error(None);
+        assert!(
+            resolved.starts_with("fuzz/Cargo.toml resolves to afl 0.7.0, "),
+            "{resolved}"
+        );
+        assert!(resolved.contains("in fuzz/Cargo.toml set afl = \"0.18\""));
     }
 }

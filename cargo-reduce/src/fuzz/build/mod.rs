@@ -452,7 +452,7 @@ pub fn build_workers(
     let engine = stand_in.locked(&lock.path)?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
-            lock: lock.path,
+            lock: lock.resolved.is_none().then_some(lock.path),
             manifest,
             package: stand_in.package,
             supported: stand_in.versions,

@@ -232,3 +232,37 @@ fn libfuzzer_sys_from_git_is_patched_by_its_url() {
     assert_eq!(minimized(&crash), b"BUG");
     assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
 }
+
+/// libfuzzer-sys from a path and no lock (rust-fuzz/libfuzzer's own
+/// examples): refused in one line that names the user's manifest, never
+/// the lock cargo-reduce resolved for the run.
+#[test]
+fn a_path_engine_without_a_lock_is_refused_naming_the_manifest() {
+    let (_dir, root) = fixture("libfuzzer-sys-git");
+    let fuzz = root.join("fuzz");
+    let manifest = fuzz.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let by_path = text.replace(
+        "{ git = \"@ENGINE_GIT@\", branch = \"main\" }",
+        "{ path = \"../engine\" }",
+    );
+    assert_ne!(by_path, text);
+    fs::write(&manifest, by_path).unwrap();
+    let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
+    let run = reduce(&fuzz, &[&crash]);
+    run.expect_code(8);
+    let stderr = run.stderr();
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("from a path"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("fuzz/Cargo.toml takes libfuzzer-sys from a path"),
+        "{line}"
+    );
+    assert!(!line.contains("resolved"), "{line}");
+    assert!(
+        !fuzz.join("Cargo.lock").exists(),
+        "the user's folder is not written"
+    );
+}

@@ -449,7 +449,18 @@ pub fn build_workers(
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let engine = stand_in.locked(&lock.path)?;
+    let engine = stand_in.locked(&lock.path).map_err(|error| match error {
+        // A lock resolved for the run is no file of the user's: the
+        // manifest is what takes the engine from a path.
+        BuildError::NotLocked {
+            package, elsewhere, ..
+        } if lock.resolved.is_some() => BuildError::NotLocked {
+            lock: manifest.clone(),
+            package,
+            elsewhere,
+        },
+        error => error,
+    })?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.resolved.is_none().then_some(lock.path),

@@ -161,14 +161,11 @@ fn a_workspace_lock_without_the_fuzz_crate_is_completed_for_the_run() {
 fn a_crate_whose_dependencies_do_not_resolve_is_not_a_build_failure() {
     let (_dir, root) = fixture("no-lock");
     let fuzz = root.join("fuzz");
-    let manifest = fuzz.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).unwrap();
-    let broken = text.replace(
+    edit_manifest(
+        &fuzz,
         "app = { path = \"../app\" }",
         "app = { path = \"../app\", version = \"2\" }",
     );
-    assert_ne!(broken, text);
-    fs::write(&manifest, broken).unwrap();
     let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(13);
@@ -240,14 +237,11 @@ fn libfuzzer_sys_from_git_is_patched_by_its_url() {
 fn a_path_engine_without_a_lock_is_refused_naming_the_manifest() {
     let (_dir, root) = fixture("libfuzzer-sys-git");
     let fuzz = root.join("fuzz");
-    let manifest = fuzz.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).unwrap();
-    let by_path = text.replace(
+    edit_manifest(
+        &fuzz,
         "{ git = \"@ENGINE_GIT@\", branch = \"main\" }",
         "{ path = \"../engine\" }",
     );
-    assert_ne!(by_path, text);
-    fs::write(&manifest, by_path).unwrap();
     let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(8);
@@ -265,4 +259,13 @@ fn a_path_engine_without_a_lock_is_refused_naming_the_manifest() {
         !fuzz.join("Cargo.lock").exists(),
         "the user's folder is not written"
     );
+}
+
+/// Replaces `from` by `to` in the fixture's manifest `fuzz/Cargo.toml`.
+fn edit_manifest(fuzz: &Path, from: &str, to: &str) {
+    let manifest = fuzz.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let edited = text.replace(from, to);
+    assert_ne!(edited, text, "{from} is in {}", manifest.display());
+    fs::write(&manifest, edited).unwrap();
 }

@@ -57,9 +57,32 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
     };
     match place {
         Place::Line => (frames.first().and_then(|f| f.location.clone()), path()),
-        Place::Function => (frames.first().map(|f| f.function.clone()), path()),
+        Place::Function => {
+            let functions = enclosing_functions(frames);
+            let first = functions.first().cloned();
+            (first, functions.into_iter().take(CALL_PATH_DEPTH).collect())
+        }
         Place::Recursion => (recursion(frames), Vec::new()),
     }
+}
+
+/// The functions of `frames`, innermost first, each closure named by the
+/// function it is written in and each function once in a row: a test
+/// stopped in a loop may be in the loop's closure (an iterator adapter's)
+/// or in the function itself from one moment to the next, and both are
+/// the same place.
+fn enclosing_functions(frames: &[UserFrame]) -> Vec<String> {
+    let mut functions: Vec<String> = Vec::new();
+    for frame in frames {
+        let mut name = frame.function.as_str();
+        while let Some(outer) = name.strip_suffix("::{{closure}}") {
+            name = outer;
+        }
+        if functions.last().is_none_or(|last| last != name) {
+            functions.push(name.to_string());
+        }
+    }
+    functions
 }
 
 /// The functions that occur more than once in `frames`, sorted and
@@ -132,5 +155,29 @@ mod tests {
             (Some("demo::write".into()), path)
         );
         assert_eq!(locate(Place::Line, &[]), (None, Vec::new()));
+    }
+
+    /// A loop stopped in its closure or in its function is one place
+    /// (seen on a timeout whose stack was taken at either moment).
+    #[test]
+    fn a_timeout_in_a_closure_is_placed_by_its_function() {
+        let in_closure = frames(&[
+            "demo::wait_ready::{{closure}}",
+            "demo::wait_ready",
+            "demo::run",
+            "demo::main::{{closure}}",
+        ]);
+        let in_function = frames(&["demo::wait_ready", "demo::run", "demo::main::{{closure}}"]);
+        let placed = locate(Place::Function, &in_closure);
+        assert_eq!(placed, locate(Place::Function, &in_function));
+        assert_eq!(
+            placed,
+            (
+                Some("demo::wait_ready".into()),
+                ["demo::wait_ready", "demo::run", "demo::main"]
+                    .map(String::from)
+                    .to_vec()
+            )
+        );
     }
 }

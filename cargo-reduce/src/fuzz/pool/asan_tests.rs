@@ -12,8 +12,6 @@ use std::time::Duration;
 use rustix::process::Signal;
 
 use super::*;
-use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
-use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::sanitizer::AsanToolchain;
 
 /// The fixture's `crashes` target built with ASan, once per test process;
@@ -23,33 +21,8 @@ fn crashes() -> Option<&'static PathBuf> {
     BINARY
         .get_or_init(|| {
             let toolchain = AsanToolchain::find()?;
-            let fuzz_dir =
-                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/pool-demo");
-            let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
-            let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
-            let work = super::tests::work_dir();
-            let harness = work.join(format!("harness-asan/libfuzzer-sys-{}", locked.version));
-            LIBFUZZER_SYS.write(&harness, &locked).unwrap();
-            let built = build_patched(
-                &LIBFUZZER_SYS,
-                Dirs {
-                    fuzz: &fuzz_dir,
-                    lock: &lock,
-                    harness: &harness,
-                    target: &work.join("target-asan"),
-                },
-                &[BuildTarget::from("crashes")],
-                Some(&toolchain),
-                &std::sync::atomic::AtomicBool::new(false),
-            )
-            .unwrap_or_else(|err| panic!("{err}"));
-            Some(
-                built
-                    .into_iter()
-                    .next()
-                    .unwrap()
-                    .unwrap_or_else(|e| panic!("{e}")),
-            )
+            let built = super::tests::build_fixture(&["crashes"], "-asan", Some(&toolchain));
+            built.into_iter().next()
         })
         .as_ref()
 }

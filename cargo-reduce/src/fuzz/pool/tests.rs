@@ -49,34 +49,47 @@ pub(super) fn work_dir() -> PathBuf {
 pub(super) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
-        let fuzz_dir = fuzz_dir();
-        let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
-        let before = std::fs::read(&lock).unwrap();
-        let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
-        let harness = work_dir().join(format!("harness/libfuzzer-sys-{}", locked.version));
-        LIBFUZZER_SYS.write(&harness, &locked).unwrap();
-        let built = build_patched(
-            &LIBFUZZER_SYS,
-            Dirs {
-                fuzz: &fuzz_dir,
-                lock: &lock,
-                harness: &harness,
-                target: &work_dir().join("target"),
-            },
-            &TARGETS
-                .iter()
-                .map(|&t| BuildTarget::from(t))
-                .collect::<Vec<_>>(),
-            None,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-        .unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
-        let built = built
-            .into_iter()
-            .map(|b| b.unwrap_or_else(|e| panic!("{e}")));
+        let built = build_fixture(TARGETS, "", None);
         TARGETS.iter().copied().zip(built).collect()
     })
+}
+
+/// Builds `targets` of the fixture against the stand-in, in work
+/// directories named with `flavour` (so each build keeps its own), with
+/// AddressSanitizer when `asan` is given; the fixture's lock stays as it
+/// was.
+pub(super) fn build_fixture(
+    targets: &[&str],
+    flavour: &str,
+    asan: Option<&crate::fuzz::sanitizer::AsanToolchain>,
+) -> Vec<PathBuf> {
+    let fuzz_dir = fuzz_dir();
+    let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
+    let before = std::fs::read(&lock).unwrap();
+    let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
+    let harness = work_dir().join(format!("harness{flavour}/libfuzzer-sys-{}", locked.version));
+    LIBFUZZER_SYS.write(&harness, &locked).unwrap();
+    let built = build_patched(
+        &LIBFUZZER_SYS,
+        Dirs {
+            fuzz: &fuzz_dir,
+            lock: &lock,
+            harness: &harness,
+            target: &work_dir().join(format!("target{flavour}")),
+        },
+        &targets
+            .iter()
+            .map(|&t| BuildTarget::from(t))
+            .collect::<Vec<_>>(),
+        asan,
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(std::fs::read(&lock).unwrap(), before, "Cargo.lock changed");
+    built
+        .into_iter()
+        .map(|b| b.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
 }
 
 pub(super) fn options() -> PoolOptions {

@@ -10,9 +10,7 @@
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-use cargo_reduce::engine::{
-    ddmin, Candidate, Context, Counters, DdminOptions, Limits, OutcomeCache,
-};
+use cargo_reduce::{Candidate, DdminOptions, Reducer};
 
 /// Deterministic pseudo-random bytes (xorshift), with no 0x00 and no 0xFF.
 fn noise(len: usize, mut seed: u64) -> Vec<u8> {
@@ -86,23 +84,14 @@ fn run(task: &Task, options: &DdminOptions, cache: bool) -> (usize, u64, Duratio
         IN_ORACLE.with(|acc| acc.set(acc.get() + t.elapsed()));
         r
     };
-    let counters = Counters::default();
-    let limits = Limits::none();
-    let store = OutcomeCache::new();
-    let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: cache.then_some(&store),
-        counters: &counters,
-        observer: &(),
-    };
+    let reducer = Reducer::new().cache(cache).ddmin_options(*options);
     let input = task.input.clone();
     let started = Instant::now();
-    let result = ddmin(input, &timed, options, &ctx).expect("in-memory oracle");
+    let result = reducer.ddmin(input, &timed).expect("in-memory oracle");
     let total = started.elapsed();
     (
         result.atoms.len(),
-        counters.tests(),
+        reducer.tests(),
         total,
         IN_ORACLE.with(|t| t.get()),
     )

@@ -18,22 +18,19 @@
 //! oracle and output writing are built: no tree-sitter, clap, indicatif or
 //! cargo_metadata.
 //!
-//! Reducing with an in-memory oracle:
+//! Reducing with an in-memory oracle (a closure over the candidate):
 //!
 //! ```
-//! use cargo_reduce::engine::{ddmin, Candidate, Context, Counters, DdminOptions, Limits, OutcomeCache};
+//! use cargo_reduce::{Candidate, Reducer};
 //!
-//! let input = b"a long failing input with the needle somewhere".to_vec();
-//! let oracle = |c: &Candidate<'_, u8>| {
-//!     let bytes = c.to_vec();
-//!     bytes.windows(6).any(|w| w == b"needle")
-//! };
-//! let (limits, counters, cache) = (Limits::none(), Counters::default(), OutcomeCache::new());
-//! let ctx = Context { jobs: 1, limits: &limits, cache: Some(&cache), counters: &counters, observer: &() };
-//! let reduced = ddmin(input, &oracle, &DdminOptions::default(), &ctx).unwrap();
+//! let oracle = |c: &Candidate<'_, u8>| c.to_vec().windows(6).any(|w| w == b"needle");
+//! let reduced = Reducer::new().jobs(2).ddmin(b"hay, a needle, more hay".to_vec(), &oracle).unwrap();
 //! assert_eq!(reduced.atoms, b"needle");
 //! assert!(reduced.is_minimal());
 //! ```
+//!
+//! The same with an external test command is [`CommandOracle`]; syntax-aware
+//! reduction of source text is [`syntax::reduce`] (feature `syntax`).
 #![deny(missing_docs)]
 
 // The fuzz modes run targets in worker processes that rely on Linux:
@@ -59,3 +56,8 @@ pub mod output;
 pub mod syntax;
 pub mod typed;
 pub mod unit;
+
+pub use command::{CommandOracle, TestCommand};
+pub use engine::{
+    Candidate, DdminOptions, Oracle, Outcome, ReduceError, Reducer, Reduction, StopReason,
+};

@@ -157,7 +157,7 @@ fn fails_with<O: Oracle<u8> + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::TestRun;
+    use crate::engine::Reducer;
 
     fn run(input: &[u8], oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (Vec<u8>, u64) {
         run_with(input, true, oracle)
@@ -168,11 +168,11 @@ mod tests {
         lower_values: bool,
         oracle: &(dyn Fn(&[u8]) -> bool + Sync),
     ) -> (Vec<u8>, u64) {
-        let run = TestRun::new();
+        let run = Reducer::new();
         let test = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
         (
-            canonicalize(input.to_vec(), &test, lower_values, &run.ctx(1)).unwrap(),
-            run.counters.tests(),
+            canonicalize(input.to_vec(), &test, lower_values, &run.context()).unwrap(),
+            run.tests(),
         )
     }
 

@@ -3,13 +3,13 @@
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::{Candidate, Counters, Limits, Observer, OutcomeCache};
+use crate::engine::testutil::InRounds;
+use crate::engine::{Candidate, Observer, Reducer};
 
 fn all_variants() -> Vec<DdminOptions> {
     let mut v = Vec::new();
@@ -46,24 +46,30 @@ fn reduce(
     n: u32,
     oracle: &(dyn Fn(&[u32]) -> bool + Sync),
     options: &DdminOptions,
-    jobs: usize,
-    cache: bool,
-    limits: Limits,
+    reducer: Reducer,
 ) -> Run {
-    let counters = Counters::default();
-    let cache_store = OutcomeCache::new();
-    let ctx = Context {
-        jobs,
-        limits: &limits,
-        cache: cache.then_some(&cache_store),
-        counters: &counters,
-        observer: &(),
-    };
     let test = |c: &Candidate<'_, u32>| oracle(&c.to_vec());
-    let r = ddmin((0..n).collect(), &test, options, &ctx).expect("in-memory oracles do not fail");
+    reduce_with(n, &test, options, reducer)
+}
+
+/// [`reduce`] with an oracle that takes whole rounds, as a worker pool does.
+fn reduce_in_rounds(
+    n: u32,
+    oracle: &(dyn Fn(&[u32]) -> bool + Sync),
+    options: &DdminOptions,
+    reducer: Reducer,
+) -> Run {
+    reduce_with(n, &InRounds::new(oracle, 0), options, reducer)
+}
+
+fn reduce_with(n: u32, oracle: &dyn Oracle<u32>, options: &DdminOptions, reducer: Reducer) -> Run {
+    let reducer = reducer.ddmin_options(*options);
+    let r = reducer
+        .ddmin((0..n).collect(), oracle)
+        .expect("in-memory oracles do not fail");
     Run {
         atoms: r.atoms,
-        tests: counters.tests(),
+        tests: reducer.tests(),
         stopped: r.stopped,
     }
 }
@@ -93,7 +99,7 @@ fn every_variant_finds_the_unique_minimum_of_a_monotone_oracle() {
     let oracle = contains_all(&[3, 17, 18, 40]);
     for options in all_variants() {
         for jobs in [1, 3] {
-            let run = reduce(64, &oracle, &options, jobs, true, Limits::none());
+            let run = reduce(64, &oracle, &options, Reducer::new().jobs(jobs));
             assert_eq!(run.atoms, vec![3, 17, 18, 40], "{options:?} -j{jobs}");
             assert_eq!(run.stopped, None);
         }
@@ -107,7 +113,7 @@ fn subsets_find_a_single_atom_in_logarithmic_tests() {
         subsets: true,
         ..DdminOptions::default()
     };
-    let run = reduce(1024, &oracle, &options, 1, true, Limits::none());
+    let run = reduce(1024, &oracle, &options, Reducer::new());
     assert_eq!(run.atoms, vec![37]);
     assert!(run.tests <= 2 * 10 + 2, "{} tests", run.tests);
 }
@@ -115,14 +121,7 @@ fn subsets_find_a_single_atom_in_logarithmic_tests() {
 #[test]
 fn complements_alone_are_enough_for_one_minimality() {
     let oracle = |c: &[u32]| c.iter().filter(|&&a| a % 7 == 0).count() >= 3;
-    let run = reduce(
-        50,
-        &oracle,
-        &DdminOptions::default(),
-        1,
-        true,
-        Limits::none(),
-    );
+    let run = reduce(50, &oracle, &DdminOptions::default(), Reducer::new());
     assert_one_minimal(&run.atoms, &oracle);
     assert_eq!(run.atoms.len(), 3);
 }
@@ -132,19 +131,12 @@ fn backward_iteration_prefers_later_atoms() {
     // Any two atoms ≥ 10 will do: forward keeps the last ones, backward the
     // first ones, since each removes from its own starting side.
     let oracle = |c: &[u32]| c.iter().filter(|&&a| a >= 10).count() >= 2;
-    let forward = reduce(
-        20,
-        &oracle,
-        &DdminOptions::default(),
-        1,
-        true,
-        Limits::none(),
-    );
+    let forward = reduce(20, &oracle, &DdminOptions::default(), Reducer::new());
     let backward = DdminOptions {
         iteration: Iteration::Backward,
         ..DdminOptions::default()
     };
-    let backward = reduce(20, &oracle, &backward, 1, true, Limits::none());
+    let backward = reduce(20, &oracle, &backward, Reducer::new());
     assert_one_minimal(&forward.atoms, &oracle);
     assert_one_minimal(&backward.atoms, &oracle);
     assert_eq!(forward.atoms, vec![18, 19]);
@@ -166,16 +158,9 @@ fn dd_star_removes_pairs_a_single_pass_keeps() {
         dd_star: true,
         ..DdminOptions::default()
     };
-    let run = reduce(16, &pair_oracle, &star, 1, true, Limits::none());
+    let run = reduce(16, &pair_oracle, &star, Reducer::new());
     assert_eq!(run.atoms, vec![5]);
-    let once = reduce(
-        16,
-        &pair_oracle,
-        &DdminOptions::default(),
-        1,
-        true,
-        Limits::none(),
-    );
+    let once = reduce(16, &pair_oracle, &DdminOptions::default(), Reducer::new());
     assert_eq!(once.atoms, vec![3, 4, 5]);
     assert_one_minimal(&once.atoms, &pair_oracle);
 }
@@ -188,8 +173,8 @@ fn the_cache_saves_tests_without_changing_the_result() {
         subsets: true,
         ..DdminOptions::default()
     };
-    let cached = reduce(40, &oracle, &star, 1, true, Limits::none());
-    let uncached = reduce(40, &oracle, &star, 1, false, Limits::none());
+    let cached = reduce(40, &oracle, &star, Reducer::new());
+    let uncached = reduce(40, &oracle, &star, Reducer::new().cache(false));
     assert_eq!(cached.atoms, uncached.atoms);
     assert!(
         cached.tests < uncached.tests,
@@ -206,92 +191,25 @@ fn a_test_budget_stops_early_with_an_interesting_result() {
         64,
         &oracle,
         &DdminOptions::default(),
-        2,
-        true,
-        Limits::none().with_max_tests(5),
+        Reducer::new().jobs(2).max_tests(5),
     );
     assert_eq!(run.stopped, Some(StopReason::MaxTests));
     assert!(run.tests <= 5);
     assert!(oracle(&run.atoms));
 }
 
-/// An oracle that takes whole rounds, testing in order until the first
-/// interesting candidate, as an in-process worker pool does.
-struct InRounds<'a>(&'a (dyn Fn(&[u32]) -> bool + Sync));
-
-impl crate::engine::Oracle<u32> for InRounds<'_> {
-    fn test(
-        &self,
-        c: &Candidate<'_, u32>,
-        _: &crate::engine::Cancel<'_>,
-    ) -> Result<Option<crate::engine::Outcome>, crate::engine::OracleError> {
-        Ok(Some(crate::engine::Outcome::from_bool((self.0)(
-            &c.to_vec(),
-        ))))
-    }
-
-    fn rounds(&self) -> Option<&dyn crate::engine::RoundOracle<u32>> {
-        Some(self)
-    }
-}
-
-impl crate::engine::RoundOracle<u32> for InRounds<'_> {
-    fn test_round(
-        &self,
-        candidates: &[Candidate<'_, u32>],
-    ) -> Result<Vec<Option<crate::engine::Outcome>>, crate::engine::OracleError> {
-        let mut outcomes = vec![None; candidates.len()];
-        for (i, c) in candidates.iter().enumerate() {
-            let outcome = crate::engine::Outcome::from_bool((self.0)(&c.to_vec()));
-            outcomes[i] = Some(outcome);
-            if outcome.is_interesting() {
-                break;
-            }
-        }
-        Ok(outcomes)
-    }
-}
-
-fn reduce_in_rounds(
-    n: u32,
-    oracle: &(dyn Fn(&[u32]) -> bool + Sync),
-    options: &DdminOptions,
-    cache: bool,
-    limits: Limits,
-) -> (Vec<u32>, Run) {
-    let counters = Counters::default();
-    let store = OutcomeCache::new();
-    let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: cache.then_some(&store),
-        counters: &counters,
-        observer: &(),
-    };
-    let r = ddmin((0..n).collect(), &InRounds(oracle), options, &ctx).unwrap();
-    (
-        r.atoms.clone(),
-        Run {
-            atoms: r.atoms,
-            tests: counters.tests(),
-            stopped: r.stopped,
-        },
-    )
-}
-
 #[test]
 fn whole_rounds_respect_the_test_budget() {
     let oracle = contains_all(&[1, 30, 31, 60]);
-    let (atoms, run) = reduce_in_rounds(
+    let run = reduce_in_rounds(
         64,
         &oracle,
         &DdminOptions::default(),
-        true,
-        Limits::none().with_max_tests(5),
+        Reducer::new().max_tests(5),
     );
     assert_eq!(run.stopped, Some(StopReason::MaxTests));
     assert!(run.tests <= 5, "{}", run.tests);
-    assert!(oracle(&atoms));
+    assert!(oracle(&run.atoms));
 }
 
 #[test]
@@ -304,9 +222,7 @@ fn a_deadline_stops_early() {
         256,
         &oracle,
         &DdminOptions::default(),
-        1,
-        true,
-        Limits::none().with_max_time(Duration::from_millis(10)),
+        Reducer::new().max_time(Duration::from_millis(10)),
     );
     assert_eq!(run.stopped, Some(StopReason::MaxTime));
     assert!(run.atoms.contains(&7));
@@ -328,16 +244,10 @@ fn an_oracle_error_carries_the_best_result_so_far() {
         }
     }
     use crate::engine::Outcome;
-    let counters = Counters::default();
-    let limits = Limits::none();
-    let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: None,
-        counters: &counters,
-        observer: &(),
-    };
-    let err = ddmin((0..32).collect(), &Failing, &DdminOptions::default(), &ctx).unwrap_err();
+    let err = Reducer::new()
+        .cache(false)
+        .ddmin((0..32).collect(), &Failing)
+        .unwrap_err();
     assert_eq!(err.best, (0..8).collect::<Vec<u32>>());
     assert_eq!(err.to_string(), "test failed: disk full");
 }
@@ -351,21 +261,17 @@ fn the_observer_sees_every_reduction() {
         }
     }
     let sizes = Sizes(Default::default());
-    let counters = Counters::default();
-    let limits = Limits::none();
+    let run = Reducer::new().cache(false);
     let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: None,
-        counters: &counters,
         observer: &sizes,
+        ..run.context()
     };
     let test = |c: &Candidate<'_, u32>| c.iter().any(|&a| a == 3);
     ddmin((0..16).collect(), &test, &DdminOptions::default(), &ctx).unwrap();
     let sizes = sizes.0.into_inner().unwrap();
     assert_eq!(sizes.last(), Some(&1));
     assert!(sizes.windows(2).all(|w| w[0] > w[1]));
-    assert!(counters.tests.load(Ordering::SeqCst) > 0);
+    assert!(run.tests() > 0);
 }
 
 /// A random oracle: monotone ("contains these atoms"), or not (a hash coin
@@ -443,14 +349,14 @@ proptest! {
     #[test]
     fn results_are_interesting_and_one_minimal(oracle in random_oracle(), options in variant(), cache in any::<bool>()) {
         let call = |c: &[u32]| oracle.call(c);
-        let sequential = reduce(oracle.n, &call, &options, 1, cache, Limits::none());
+        let sequential = reduce(oracle.n, &call, &options, Reducer::new().cache(cache));
         prop_assert_eq!(sequential.stopped, None);
         assert_one_minimal(&sequential.atoms, &call);
         // Parallelism changes the schedule, never the result.
-        let parallel = reduce(oracle.n, &call, &options, 3, cache, Limits::none());
+        let parallel = reduce(oracle.n, &call, &options, Reducer::new().jobs(3).cache(cache));
         prop_assert_eq!(&parallel.atoms, &sequential.atoms);
         // Nor does handing the oracle whole rounds.
-        let (atoms, _) = reduce_in_rounds(oracle.n, &call, &options, cache, Limits::none());
-        prop_assert_eq!(atoms, sequential.atoms);
+        let rounds = reduce_in_rounds(oracle.n, &call, &options, Reducer::new().cache(cache));
+        prop_assert_eq!(rounds.atoms, sequential.atoms);
     }
 }

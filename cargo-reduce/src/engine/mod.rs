@@ -14,6 +14,8 @@
 //!   lowest-index interesting one so parallel runs equal sequential ones.
 //! - [`cache`]: outcomes keyed by candidate content.
 //! - [`limit`]: test-count, time and interrupt limits.
+//! - `reducer`: [`Reducer`], the settings of a reduction with a builder,
+//!   owning the limits, counters and cache it runs with.
 //! - [`candidate`]: a candidate as slices of the current configuration.
 //! - [`values`]: every occurrence of one value dropped at once, before
 //!   ddmin, on inputs of few distinct values.
@@ -27,22 +29,24 @@ pub mod canonical;
 pub mod ddmin;
 pub mod limit;
 pub mod parallel;
+mod reducer;
 pub mod search;
 pub mod split;
 pub mod sweep;
 mod tester;
+#[cfg(test)]
+mod testutil;
 pub mod values;
 
 pub use cache::OutcomeCache;
 pub use candidate::Candidate;
 pub use canonical::canonicalize;
-pub use ddmin::{ddmin, DdminOptions, Reduction, Start};
+pub use ddmin::{ddmin, DdminOptions, ReduceError, Reduction, Start};
 pub use limit::{Limits, StopReason};
 pub use parallel::Cancel;
+pub use reducer::Reducer;
 pub use search::{search, Budget, SearchOptions};
 pub use sweep::Iteration;
-#[cfg(test)]
-pub(crate) use tester::TestRun;
 pub use tester::{Context, Counters, Observer};
 pub use values::drop_values;
 

@@ -68,38 +68,6 @@ pub struct Context<'a, A> {
     pub observer: &'a dyn Observer<A>,
 }
 
-/// What a unit test's [`Context`] borrows: no limits, fresh counters and
-/// a fresh cache.
-#[cfg(test)]
-pub(crate) struct TestRun {
-    pub limits: Limits,
-    pub counters: Counters,
-    pub cache: OutcomeCache,
-}
-
-#[cfg(test)]
-impl TestRun {
-    /// A run with nothing counted yet.
-    pub fn new() -> Self {
-        TestRun {
-            limits: Limits::none(),
-            counters: Counters::default(),
-            cache: OutcomeCache::new(),
-        }
-    }
-
-    /// A context with `jobs` parallel tests, the cache and no observer.
-    pub fn ctx<A>(&self, jobs: usize) -> Context<'_, A> {
-        Context {
-            jobs,
-            limits: &self.limits,
-            cache: Some(&self.cache),
-            counters: &self.counters,
-            observer: &(),
-        }
-    }
-}
-
 impl<A: Hash> Context<'_, A> {
     /// Tests `candidate`, from the cache when possible, within the limits.
     /// `Ok(None)`: the test did not complete (refused by a limit, or

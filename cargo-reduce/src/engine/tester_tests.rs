@@ -5,85 +5,39 @@
 use std::sync::{Condvar, Mutex};
 
 use super::*;
-use crate::engine::{ddmin, DdminOptions, RoundOracle};
+use crate::engine::testutil::InRounds;
+use crate::engine::{ddmin, DdminOptions, Reducer};
 
-/// A whole-round oracle over bytes, interesting when the candidate holds
-/// every byte of `needed`. `ahead`: candidates it also runs past the
-/// winner, as a worker pool's other workers do while the winner runs.
-struct Rounds {
-    needed: Vec<u8>,
-    ahead: usize,
-}
-
-impl Rounds {
-    fn outcome(&self, candidate: &Candidate<'_, u8>) -> Outcome {
-        let atoms = candidate.to_vec();
-        Outcome::from_bool(self.needed.iter().all(|b| atoms.contains(b)))
-    }
-}
-
-impl Oracle<u8> for Rounds {
-    fn test(&self, c: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
-        Ok(Some(self.outcome(c)))
-    }
-
-    fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
-        Some(self)
-    }
-}
-
-impl RoundOracle<u8> for Rounds {
-    fn test_round(
-        &self,
-        candidates: &[Candidate<'_, u8>],
-    ) -> Result<Vec<Option<Outcome>>, OracleError> {
-        let winner = candidates
-            .iter()
-            .position(|c| self.outcome(c).is_interesting());
-        let last = winner.map_or(candidates.len(), |w| {
-            (w + 1 + self.ahead).min(candidates.len())
-        });
-        Ok((0..candidates.len())
-            .map(|i| (i < last).then(|| self.outcome(&candidates[i])))
-            .collect())
-    }
+/// Interesting when the candidate holds every byte of `needed`, in whole
+/// rounds that run `ahead` candidates past the winner, as a worker pool's
+/// other workers do while the winner runs.
+fn holding(needed: &[u8], ahead: usize) -> InRounds<impl Fn(&[u8]) -> bool + Sync + '_> {
+    InRounds::new(
+        move |atoms: &[u8]| needed.iter().all(|b| atoms.contains(b)),
+        ahead,
+    )
 }
 
 /// ddmin of 0..40 under a test budget; the result and the tests it counted.
-fn reduce(oracle: &Rounds, max_tests: u64) -> (Vec<u8>, u64, usize) {
-    let run = TestRun {
-        limits: Limits::none().with_max_tests(max_tests),
-        ..TestRun::new()
-    };
+fn reduce(oracle: &dyn Oracle<u8>, max_tests: u64) -> (Vec<u8>, u64, usize) {
+    let run = Reducer::new().jobs(2).max_tests(max_tests);
     let reduced = ddmin(
         (0..40).collect(),
         oracle,
         &DdminOptions::default(),
-        &run.ctx(2),
+        &run.context(),
     )
     .unwrap();
-    (reduced.atoms, run.counters.tests(), run.cache.len())
+    (reduced.atoms, run.tests(), run.cached_outcomes())
 }
 
 #[test]
 fn outcomes_a_round_ran_past_its_winner_change_no_budget_and_no_cache() {
     let needed = vec![3, 17, 18, 31];
     for max_tests in [5, 20, 40, 1_000] {
-        let sequential = reduce(
-            &Rounds {
-                needed: needed.clone(),
-                ahead: 0,
-            },
-            max_tests,
-        );
+        let sequential = reduce(&holding(&needed, 0), max_tests);
         for ahead in [1, 3, 100] {
-            let parallel = reduce(
-                &Rounds {
-                    needed: needed.clone(),
-                    ahead,
-                },
-                max_tests,
-            );
+            let parallel = reduce(&holding(&needed, ahead), max_tests);
             assert_eq!(parallel, sequential, "max_tests {max_tests}, ahead {ahead}");
         }
     }
@@ -108,13 +62,13 @@ fn tests_threads_ran_past_the_winner_are_neither_counted_nor_cached() {
         false
     };
     let inputs: Vec<[u8; 1]> = (0..4).map(|i| [i]).collect();
-    let run = TestRun::new();
-    let ctx = run.ctx(4);
+    let run = Reducer::new().jobs(4);
+    let ctx = run.context();
     let winner = ctx
         .first_interesting(&oracle, 4, &|i| Candidate::whole(&inputs[i]))
         .unwrap();
     assert_eq!(winner, Some(0));
     assert_eq!(*finished.0.lock().unwrap(), 3, "all four ran");
-    assert_eq!(run.counters.tests(), 1);
-    assert_eq!(run.cache.len(), 1);
+    assert_eq!(run.tests(), 1);
+    assert_eq!(run.cached_outcomes(), 1);
 }

@@ -82,13 +82,13 @@ fn counts<A: Ord>(input: &[A]) -> BTreeMap<&A, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::TestRun;
+    use crate::engine::Reducer;
 
     fn run(input: &[u8], oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (Vec<u8>, u64) {
-        let run = TestRun::new();
+        let run = Reducer::new();
         let test = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
-        let out = drop_values(input.to_vec(), &test, &run.ctx(1)).unwrap();
-        (out, run.counters.tests())
+        let out = drop_values(input.to_vec(), &test, &run.context()).unwrap();
+        (out, run.tests())
     }
 
     /// Nesting deep enough fails, whatever else is between: every other

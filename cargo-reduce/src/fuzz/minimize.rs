@@ -403,19 +403,19 @@ mod tests {
     /// apart.)
     #[test]
     fn a_slow_candidate_taken_for_a_hang_makes_the_probe_grow() {
-        use crate::engine::TestRun;
+        use crate::engine::Reducer;
         use crate::fuzz::oracle::MatchLevel;
         let pool = crate::fuzz::pool::tests::pool("crashes");
         let artifact = b"slowxL".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         assert_eq!(failure.kind, FailureKind::Timeout);
         let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
-        let run = TestRun::new();
+        let run = Reducer::new();
         let minimized = minimize_hang(
             artifact,
             &oracle,
             &Method::Bytes(DdminOptions::default(), Effort::Quick),
-            &run.ctx(1),
+            &run.context(),
         )
         .unwrap();
         assert_eq!(minimized.bytes, b"slowL");
@@ -434,17 +434,17 @@ mod tests {
     /// value. `--effort quick` stops where ddmin and canonicalization stop.
     #[test]
     fn the_search_goes_past_ddmin_on_lengths_read_from_the_end() {
-        use crate::engine::TestRun;
+        use crate::engine::Reducer;
         use crate::fuzz::oracle::MatchLevel;
         let pool = crate::fuzz::pool::tests::pool("typed_lengths");
         let artifact = b"xx..yyGrm -rf\x06".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
         let reduce = |effort| {
-            let run = TestRun::new();
+            let run = Reducer::new();
             let method = Method::Bytes(DdminOptions::default(), effort);
-            let minimized = minimize(artifact.clone(), &oracle, &method, &run.ctx(1)).unwrap();
-            (minimized.bytes, run.counters.tests())
+            let minimized = minimize(artifact.clone(), &oracle, &method, &run.context()).unwrap();
+            (minimized.bytes, run.tests())
         };
         let (quick, _) = reduce(Effort::Quick);
         assert_eq!(quick, b"00..000rm\x06");
@@ -461,15 +461,15 @@ mod tests {
     /// and arguments go, the call and its parentheses stay.
     #[test]
     fn syntax_aware_reduction_keeps_programs_well_formed() {
-        use crate::engine::TestRun;
+        use crate::engine::Reducer;
         use crate::fuzz::oracle::MatchLevel;
         let pool = crate::fuzz::pool::tests::pool("source");
         let artifact = b"let total = 0;\nfor (const x of [1, 2]) {\n  total += x;\n}\nif (total > 2) {\n  app.crash(total, \"now\");\n}\nconsole.log(total);\n".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
-        let run = TestRun::new();
+        let run = Reducer::new();
         let method = Method::Syntax(Lang::JavaScript, Strategy::Best);
-        let minimized = minimize(artifact, &oracle, &method, &run.ctx(1)).unwrap();
+        let minimized = minimize(artifact, &oracle, &method, &run.context()).unwrap();
         assert_eq!(String::from_utf8_lossy(&minimized.bytes), "crash()\n");
     }
 }

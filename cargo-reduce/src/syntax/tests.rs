@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::grammar::is_group;
 use super::tree::{render, render_node, render_tree, Change};
 use super::*;
-use crate::engine::{Candidate, TestRun};
+use crate::engine::{Candidate, Reducer};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/tests-fixtures/hdd/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -144,12 +144,12 @@ fn reduce_with(
     strategy: Strategy,
     oracle: &(dyn Fn(&[u8]) -> bool + Sync),
 ) -> (Vec<u8>, u64) {
-    let run = TestRun::new();
-    let ctx = run.ctx(1);
+    let run = Reducer::new();
+    let ctx = run.context();
     let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
     let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
     assert!(out.is_minimal());
-    (out.atoms, run.counters.tests())
+    (out.atoms, run.tests())
 }
 
 const RUST_INPUT: &str = "use std::fmt;\n\nfn helper(x: u32) -> u32 {\n    x + 1\n}\n\nfn main() {\n    let a = helper(2);\n    let b = vec![a, 3];\n    if a > 2 {\n        println!(\"{}\", b.len());\n    }\n    let c: Option<u8> = None;\n    c.unwrap();\n}\n";

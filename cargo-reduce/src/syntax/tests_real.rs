@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::command::{CommandOracle, TestCommand};
-use crate::engine::TestRun;
+use crate::engine::Reducer;
 
 fn repo_file(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
@@ -32,12 +32,12 @@ fn reduce_with_script(
     let argv: Vec<OsString> = vec!["sh".into(), script.into()];
     let command = TestCommand::new(&argv).unwrap();
     let oracle = CommandOracle::new(command, file_name.as_ref(), 0o644, Duration::from_secs(20));
-    let run = TestRun::new();
-    let ctx = run.ctx(2);
+    let run = Reducer::new().jobs(2);
+    let ctx = run.context();
     let lang = Lang::detect(Some(Path::new(file_name)), input);
     let started = Instant::now();
     let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
-    (out.atoms, run.counters.tests(), started.elapsed())
+    (out.atoms, run.tests(), started.elapsed())
 }
 
 #[test]

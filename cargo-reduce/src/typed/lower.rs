@@ -211,7 +211,7 @@ fn spread(lowest: u128, value: u128, n: u128) -> Vec<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Cancel, Candidate, DdminOptions, Outcome, TestRun};
+    use crate::engine::{Cancel, Candidate, DdminOptions, Outcome, Reducer};
     use crate::typed::{reduce, Decoded, Draw, TypedOptions};
 
     /// Reads its input as little-endian `u16`s, each a `fill_buffer` draw;
@@ -257,7 +257,7 @@ mod tests {
     }
 
     fn lowered(input: &[u8], thresholds: &'static [u16]) -> (Vec<u8>, u64) {
-        let run = TestRun::new();
+        let run = Reducer::new();
         let options = TypedOptions {
             budget: 5_000,
             window: 8,
@@ -265,8 +265,8 @@ mod tests {
             lower_values: true,
         };
         let oracle = AtLeast(thresholds);
-        let out = reduce(input.to_vec(), &oracle, &U16s, &options, &run.ctx(1)).unwrap();
-        (out, run.counters.tests())
+        let out = reduce(input.to_vec(), &oracle, &U16s, &options, &run.context()).unwrap();
+        (out, run.tests())
     }
 
     /// A count is lowered to exactly the lowest that fails, the other

@@ -8,9 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::{
-    Cancel, Counters, Limits, Observer, Outcome, OutcomeCache, RoundOracle, StopReason, TestRun,
-};
+use crate::engine::testutil::InRounds;
+use crate::engine::{Cancel, Counters, Observer, Outcome, Reducer, StopReason};
 
 /// A search budget small enough for tests, large enough to finish them.
 const BUDGET: Budget = Budget {
@@ -83,12 +82,12 @@ fn reduce(
     options: &SearchOptions,
     jobs: usize,
 ) -> (Vec<u8>, Vec<u8>, u64) {
-    let run = TestRun::new();
-    let ctx = run.ctx(jobs);
+    let run = Reducer::new().jobs(jobs);
+    let ctx = run.context();
     let reduced = ddmin(input.to_vec(), oracle, &options.ddmin, &ctx).unwrap();
     let canonical = canonicalize(reduced.atoms, oracle, options.lower_values, &ctx).unwrap();
     let found = search(canonical.clone(), oracle, options, &ctx).unwrap();
-    (canonical, found, run.counters.tests())
+    (canonical, found, run.tests())
 }
 
 #[test]
@@ -114,12 +113,18 @@ fn a_length_prefix_is_lowered_with_each_deletion_in_its_window() {
 
 #[test]
 fn no_budget_no_search() {
-    let run = TestRun::new();
+    let run = Reducer::new();
     let oracle = closure(toy_arbitrary);
     let input = b"abXcd\x07rm\x05".to_vec();
-    let found = search(input.clone(), &oracle, &options(Budget::NONE), &run.ctx(1)).unwrap();
+    let found = search(
+        input.clone(),
+        &oracle,
+        &options(Budget::NONE),
+        &run.context(),
+    )
+    .unwrap();
     assert_eq!(found, input);
-    assert_eq!(run.counters.tests(), 0);
+    assert_eq!(run.tests(), 0);
 }
 
 #[test]
@@ -128,29 +133,29 @@ fn the_budget_bounds_the_candidates_tried() {
     let exact = input.clone();
     let oracle = move |c: &Candidate<'_, u8>| c.to_vec() == exact;
     for candidates in [1, 10, 250] {
-        let run = TestRun::new();
+        let run = Reducer::new();
         let budget = Budget {
             candidates,
             ..BUDGET
         };
-        let found = search(input.clone(), &oracle, &options(budget), &run.ctx(1)).unwrap();
+        let found = search(input.clone(), &oracle, &options(budget), &run.context()).unwrap();
         assert_eq!(found, input);
-        assert_eq!(run.counters.tests(), candidates);
+        assert_eq!(run.tests(), candidates);
     }
 }
 
 #[test]
 fn without_value_lowering_only_shorter_inputs_are_accepted() {
     let oracle = |c: &Candidate<'_, u8>| c.len() == 3;
-    let run = TestRun::new();
-    let found = search(b"zzz".to_vec(), &oracle, &options(BUDGET), &run.ctx(1)).unwrap();
+    let run = Reducer::new();
+    let found = search(b"zzz".to_vec(), &oracle, &options(BUDGET), &run.context()).unwrap();
     assert_eq!(found, b"000", "values are lowered (to the fill character)");
     let kept = SearchOptions {
         lower_values: false,
         ..options(BUDGET)
     };
-    let run = TestRun::new();
-    let found = search(b"zzz".to_vec(), &oracle, &kept, &run.ctx(1)).unwrap();
+    let run = Reducer::new();
+    let found = search(b"zzz".to_vec(), &oracle, &kept, &run.context()).unwrap();
     assert_eq!(found, b"zzz");
 }
 
@@ -163,10 +168,10 @@ fn steps_name_the_passes() {
         }
     }
     let steps = Steps(Default::default());
-    let run = TestRun::new();
+    let run = Reducer::new();
     let ctx = Context {
         observer: &steps,
-        ..run.ctx(1)
+        ..run.context()
     };
     let oracle = closure(length_prefixed);
     search(b"\x02Xa!".to_vec(), &oracle, &options(BUDGET), &ctx).unwrap();
@@ -190,20 +195,18 @@ fn steps_name_the_passes() {
 
 #[test]
 fn a_limit_stops_the_search_with_an_interesting_result() {
-    let counters = Counters::default();
-    let limits = Limits::none().with_max_tests(7);
-    let ctx = Context {
-        jobs: 1,
-        limits: &limits,
-        cache: None,
-        counters: &counters,
-        observer: &(),
-    };
+    let run = Reducer::new().cache(false).max_tests(7);
     let oracle = closure(toy_arbitrary);
-    let found = search(b"abXcd\x07rm\x05".to_vec(), &oracle, &options(BUDGET), &ctx).unwrap();
+    let found = search(
+        b"abXcd\x07rm\x05".to_vec(),
+        &oracle,
+        &options(BUDGET),
+        &run.context(),
+    )
+    .unwrap();
     assert!(toy_arbitrary(&found));
-    assert_eq!(limits.stop_reason(), Some(StopReason::MaxTests));
-    assert!(counters.tests() <= 7);
+    assert_eq!(run.stop_reason(), Some(StopReason::MaxTests));
+    assert!(run.tests() <= 7);
 }
 
 #[test]
@@ -221,53 +224,18 @@ fn an_oracle_error_returns_the_best_input_so_far() {
             Ok(Some(Outcome::from_bool(length_prefixed(&c.to_vec()))))
         }
     }
-    let run = TestRun::new();
+    let run = Reducer::new();
     let input = b"\x06abXcde!".to_vec();
     let err = search(
         input.clone(),
         &Failing(AtomicU64::new(0)),
         &options(BUDGET),
-        &run.ctx(1),
+        &run.context(),
     )
     .unwrap_err();
     assert!(length_prefixed(&err.best));
     assert!(smaller(&err.best, &input));
     assert_eq!(err.source.to_string(), "worker lost");
-}
-
-/// Hands the oracle whole rounds, as a worker pool takes them.
-struct InRounds<F>(F);
-
-impl<F: Fn(&[u8]) -> bool + Sync> Oracle<u8> for InRounds<F> {
-    fn test(&self, c: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
-        Ok(Some(Outcome::from_bool((self.0)(&c.to_vec()))))
-    }
-
-    fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
-        Some(self)
-    }
-}
-
-impl<F: Fn(&[u8]) -> bool + Sync> RoundOracle<u8> for InRounds<F> {
-    fn test_round(
-        &self,
-        candidates: &[Candidate<'_, u8>],
-    ) -> Result<Vec<Option<Outcome>>, OracleError> {
-        // Like a pool at -j2: the candidate after the winner may have run.
-        let mut outcomes = vec![None; candidates.len()];
-        let mut winner = None;
-        for (i, c) in candidates.iter().enumerate() {
-            if winner.is_some_and(|w| i > w + 1) {
-                break;
-            }
-            let outcome = Outcome::from_bool((self.0)(&c.to_vec()));
-            outcomes[i] = Some(outcome);
-            if outcome.is_interesting() && winner.is_none() {
-                winner = Some(i);
-            }
-        }
-        Ok(outcomes)
-    }
 }
 
 /// A random oracle over bytes: the toy `arbitrary` decoding or the length
@@ -333,24 +301,21 @@ fn search_with(oracle: &RandomOracle, jobs: usize, rounds: bool) -> (Vec<u8>, u6
         ..BUDGET
     };
     let call = |c: &[u8]| oracle.call(c);
-    let counters = Counters::default();
-    let limits = Limits::none();
-    let cache = OutcomeCache::new();
-    let ctx = Context {
-        jobs,
-        limits: &limits,
-        cache: Some(&cache),
-        counters: &counters,
-        observer: &(),
-    };
+    let run = Reducer::new().jobs(jobs);
+    let ctx = run.context();
     let options = options(budget);
     let found = if rounds {
-        search(oracle.input.clone(), &InRounds(call), &options, &ctx)
+        search(
+            oracle.input.clone(),
+            &InRounds::new(call, 1),
+            &options,
+            &ctx,
+        )
     } else {
         let closure = |c: &Candidate<'_, u8>| call(&c.to_vec());
         search(oracle.input.clone(), &closure, &options, &ctx)
     };
-    (found.unwrap(), counters.tests())
+    (found.unwrap(), run.tests())
 }
 
 proptest! {

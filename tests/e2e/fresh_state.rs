@@ -65,3 +65,48 @@ fn state_a_failure_broke_is_not_seen_by_the_next_test() {
         assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), reduced);
     }
 }
+
+/// An artifact's verdict is that of a process fresh from the init code,
+/// as `cargo fuzz run <artifact>` gives it: an input run before it in the
+/// same worker (here a stale artifact that no longer fails) does not
+/// decide it.
+#[test]
+fn an_artifact_runs_in_a_process_no_other_input_ran_in() {
+    let (_dir, crate_dir) = fixture();
+    let dir = crate_dir.join("artifacts/first_setting");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("crash-0-stale"), b"quiet").unwrap();
+    std::fs::write(dir.join("crash-1-strict"), b"Fxyz").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.join("Cargo.toml").to_str().unwrap(),
+        "--target",
+        "first_setting",
+        "--sanitizer",
+        "none",
+        "-j",
+        "1",
+        "--message-format",
+        "json",
+    ]);
+    let messages = run.messages();
+    let reproduced = messages
+        .iter()
+        .find(|m| m["reason"] == "artifact-reproduced")
+        .unwrap_or_else(|| panic!("nothing reproduced: {}", run.stderr()));
+    assert!(
+        reproduced["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("crash-1-strict"),
+        "{reproduced}"
+    );
+    let failure = reproduced["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("panic at fuzz_targets/first_setting.rs:14:9: strict mode rejects F"),
+        "{failure}"
+    );
+    let written = std::fs::read(minimized_path(&dir.join("crash-1-strict"))).unwrap();
+    assert_eq!(written.first(), Some(&b'F'), "{written:?}");
+}

@@ -217,6 +217,17 @@ impl WorkerPool {
             .ok_or_else(|| PoolError::Protocol("the input was not run".to_string()))
     }
 
+    /// Runs one input in test processes that have run nothing since the
+    /// target's init code, as `cargo fuzz run <artifact>` and an afl.rs
+    /// binary given one input do: a verdict on an artifact owes nothing to
+    /// what earlier tests left behind (a setting the first input fixed, a
+    /// cache). Under a fork server this costs a fork per worker that ran
+    /// tests; without one it is [`run`](Self::run).
+    pub fn run_fresh(&self, input: &[u8]) -> Result<Outcome, PoolError> {
+        self.crew().fresh_test_processes();
+        self.run(input)
+    }
+
     /// Runs a round: inputs in index order, in parallel, until the lowest
     /// index whose outcome satisfies `accept` is known.
     pub fn first_accepted(

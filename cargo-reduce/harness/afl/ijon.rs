@@ -156,7 +156,11 @@ macro_rules! ijon_bits {
             $crate::ijon_set(
                 $crate::ijon_hashint(
                     $crate::ijon_hashstack(),
-                    if $x == 0 { 0 } else { $x.leading_zeros() as u32 },
+                    if $x == 0 {
+                        0
+                    } else {
+                        $x.leading_zeros() as u32
+                    },
                 ),
                 0,
             )

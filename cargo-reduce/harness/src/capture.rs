@@ -164,12 +164,8 @@ pub(crate) fn forget_caught_panic() {
 /// report is ASan's account of that fault).
 fn note_sanitizer_report(report: &[u8]) {
     forget_caught_panic();
-    let _ = note_kind().compare_exchange(
-        NOTE_SIGNAL,
-        NOTE_NONE,
-        Ordering::AcqRel,
-        Ordering::Relaxed,
-    );
+    let _ =
+        note_kind().compare_exchange(NOTE_SIGNAL, NOTE_NONE, Ordering::AcqRel, Ordering::Relaxed);
     note(NOTE_SANITIZER, 0, report);
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+use crate::util::Run;
 
 /// A copy of asan-demo (artifacts included) in a new temp dir.
 fn demo() -> (tempfile::TempDir, PathBuf) {
@@ -42,6 +43,16 @@ fn artifacts(crate_dir: &Path, target: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The `reduction-finished` message of a run that reduced one input and
+/// succeeded.
+fn finished(run: &Run) -> serde_json::Value {
+    run.expect_code(0);
+    run.messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("reduction-finished")
 }
 
 /// What each target's planted bug reads as.
@@ -155,12 +166,7 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
         "--message-format",
         "json",
     ]);
-    run.expect_code(0);
-    let finished = run
-        .messages()
-        .into_iter()
-        .find(|m| m["reason"] == "reduction-finished")
-        .expect("reduction-finished");
+    let finished = finished(&run);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("SEGV READ at fuzz_targets/overflow.rs:14:"),
@@ -258,12 +264,7 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     };
     reduce("none").expect_code(5);
     let run = reduce("address");
-    run.expect_code(0);
-    let finished = run
-        .messages()
-        .into_iter()
-        .find(|m| m["reason"] == "reduction-finished")
-        .expect("reduction-finished");
+    let finished = finished(&run);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("heap-use-after-free WRITE 1 at src/bin/dangling.rs:33:"),

@@ -12,6 +12,7 @@ mod faults;
 mod faults_fuzz;
 mod file_mode;
 mod file_mode_errors;
+mod fresh_state;
 mod fuzz_fixture;
 mod fuzz_mode;
 mod fuzz_mode_errors;

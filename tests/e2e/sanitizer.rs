@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+use crate::util::Run;
 
 /// A copy of asan-demo (artifacts included) in a new temp dir.
 fn demo() -> (tempfile::TempDir, PathBuf) {
@@ -42,6 +43,16 @@ fn artifacts(crate_dir: &Path, target: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The `reduction-finished` message of a run that reduced one input and
+/// succeeded.
+fn finished(run: &Run) -> serde_json::Value {
+    run.expect_code(0);
+    run.messages()
+        .into_iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("reduction-finished")
 }
 
 /// What each target's planted bug reads as.
@@ -133,6 +144,38 @@ fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
     assert!(minimized_path(&artifact).exists());
 }
 
+/// A wild pointer is what ASan reports under `cargo fuzz`: `SEGV on
+/// unknown address` with the access and the line (`overflow` on `S\x01`
+/// reads through an empty vector's dangling pointer), not a bare signal;
+/// it is reduced as that bug, never slipping to the heap-buffer-overflow.
+#[test]
+fn a_wild_pointer_is_asan_s_segv_with_its_access() {
+    if !nightly("a_wild_pointer_is_asan_s_segv_with_its_access") {
+        return;
+    }
+    let (_dir, crate_dir) = demo();
+    let artifact = crate_dir.join("artifacts/overflow/crash-wild");
+    std::fs::write(&artifact, b"S\x01\x01\x00\x00\x00\nS\x01\nS\x00").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        artifact.to_str().unwrap(),
+        "--manifest-path",
+        crate_dir.join("Cargo.toml").to_str().unwrap(),
+        "--sanitizer",
+        "address",
+        "--message-format",
+        "json",
+    ]);
+    let finished = finished(&run);
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("SEGV READ at fuzz_targets/overflow.rs:14:"),
+        "{failure}"
+    );
+    assert!(failure.contains("(in overflow::sum_words ← "), "{failure}");
+    assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), b"S\x01");
+}
+
 #[test]
 fn without_a_sanitizer_the_message_says_one_may_be_needed() {
     let (_dir, crate_dir) = demo();
@@ -221,12 +264,7 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     };
     reduce("none").expect_code(5);
     let run = reduce("address");
-    run.expect_code(0);
-    let finished = run
-        .messages()
-        .into_iter()
-        .find(|m| m["reason"] == "reduction-finished")
-        .expect("reduction-finished");
+    let finished = finished(&run);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("heap-use-after-free WRITE 1 at src/bin/dangling.rs:33:"),

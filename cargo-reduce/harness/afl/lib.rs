@@ -20,6 +20,7 @@
 mod altstack;
 mod capture;
 mod fault_trace;
+mod ijon;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
@@ -31,6 +32,8 @@ mod trace;
 mod worker;
 
 use std::io::Read;
+
+pub use ijon::*;
 
 /// A closure run on each input, with what afl.rs's macros tell about it.
 struct Closure<'a> {
@@ -359,190 +362,3 @@ macro_rules! fuzz_with_reset_nohook {
 #[doc(hidden)]
 #[no_mangle]
 pub static mut __afl_sharedmem_fuzzing: i32 = 1;
-
-// AFL++'s IJON annotations (afl.rs 0.16 and later) steer the fuzzer's
-// search; a reduction has no search to steer, so they do nothing here,
-// with the signatures of afl-compiler-rt's functions. The two variadic
-// ones cannot be written in stable Rust: they are declared as afl.rs
-// declares them and defined below as a bare return.
-macro_rules! ijon_no_ops {
-    ($( fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty = $value:expr)?; )*) => {
-        $(
-            /// An IJON annotation: does nothing in a reduction.
-            ///
-            /// # Safety
-            /// None needed; `unsafe` as afl.rs declares it.
-            #[allow(unused_variables)]
-            pub unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
-                $($value)?
-            }
-        )*
-    };
-}
-
-ijon_no_ops! {
-    fn ijon_max(addr: u32, val: u64);
-    fn ijon_min(addr: u32, val: u64);
-    fn ijon_set(addr: u32, val: u32);
-    fn ijon_inc(addr: u32, val: u32);
-    fn ijon_xor_state(val: u32);
-    fn ijon_reset_state();
-    fn ijon_simple_hash(x: u64) -> u64 = x;
-    fn ijon_hashint(old: u32, val: u32) -> u32 = old ^ val;
-    fn ijon_hashstr(old: u32, val: *const std::os::raw::c_char) -> u32 = old;
-    fn ijon_hashmen(old: u32, val: *const u8, len: usize) -> u32 = old;
-    fn ijon_hashstack_backtrace() -> u32 = 0;
-    fn ijon_hashstack() -> u32 = 0;
-    fn ijon_strdist(a: *const u8, b: *const u8) -> u32 = 0;
-    fn ijon_memdist(a: *const u8, b: *const u8, len: usize) -> u32 = 0;
-}
-
-extern "C" {
-    /// An IJON annotation (variadic): does nothing in a reduction.
-    pub fn ijon_max_variadic(addr: u32, ...);
-    /// An IJON annotation (variadic): does nothing in a reduction.
-    pub fn ijon_min_variadic(addr: u32, ...);
-}
-
-// A C variadic call may simply return; the symbols are defined only here.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-std::arch::global_asm!(
-    ".globl ijon_max_variadic",
-    ".globl ijon_min_variadic",
-    "ijon_max_variadic:",
-    "ijon_min_variadic:",
-    "ret",
-);
-#[cfg(target_arch = "aarch64")]
-std::arch::global_asm!(
-    ".globl ijon_max_variadic",
-    ".globl ijon_min_variadic",
-    "ijon_max_variadic:",
-    "ijon_min_variadic:",
-    "ret",
-);
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_inc {
-    ($x:expr) => {{
-        let _ = $x;
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_max {
-    ($($x:expr),+ $(,)?) => {{
-        let _ = ($($x),+);
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_min {
-    ($($x:expr),+ $(,)?) => {{
-        let _ = ($($x),+);
-    }};
-}
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_set {
-    ($x:expr) => {{
-        let _ = $x;
-    }};
-}
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_state {
-    ($n:expr) => {{
-        let _ = $n;
-    }};
-}
-
-/// IJON: the value of its argument.
-#[macro_export]
-macro_rules! ijon_ctx {
-    ($x:expr) => {
-        $x
-    };
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_max_at {
-    ($addr:expr, $x:expr) => {{
-        let _ = ($addr, $x);
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_min_at {
-    ($addr:expr, $x:expr) => {{
-        let _ = ($addr, $x);
-    }};
-}
-
-/// IJON: the distance of two numbers, as afl.rs computes it.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! _ijon_abs_dist {
-    ($x:expr, $y:expr) => {
-        if $x < $y {
-            $y - $x
-        } else {
-            $x - $y
-        }
-    };
-}
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_bits {
-    ($x:expr) => {{
-        let _ = $x;
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_strdist {
-    ($x:expr, $y:expr) => {{
-        let _ = ($x, $y);
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_dist {
-    ($x:expr, $y:expr) => {{
-        let _ = $crate::_ijon_abs_dist!($x, $y);
-    }};
-}
-
-/// IJON: evaluates its arguments and does nothing else.
-#[macro_export]
-macro_rules! ijon_cmp {
-    ($x:expr, $y:expr) => {{
-        let _ = ($x ^ $y);
-    }};
-}
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_stack_max {
-    ($x:expr) => {{
-        let _ = $x;
-    }};
-}
-
-/// IJON: evaluates its argument and does nothing else.
-#[macro_export]
-macro_rules! ijon_stack_min {
-    ($x:expr) => {{
-        let _ = $x;
-    }};
-}

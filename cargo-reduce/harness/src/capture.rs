@@ -23,7 +23,7 @@ use crate::altstack;
 use crate::fault_trace;
 use crate::protocol::{
     panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
-    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
+    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::sys;
@@ -159,9 +159,13 @@ pub(crate) fn forget_caught_panic() {
 }
 
 /// Notes AddressSanitizer's `report` of the running test, which is about
-/// to die of it (a panic the target caught under `fuzz_nohook!` gives way).
+/// to die of it (a panic the target caught under `fuzz_nohook!` gives way,
+/// and so does the note of a fault the handler passed on to ASan's: the
+/// report is ASan's account of that fault).
 fn note_sanitizer_report(report: &[u8]) {
     forget_caught_panic();
+    let _ =
+        note_kind().compare_exchange(NOTE_SIGNAL, NOTE_NONE, Ordering::AcqRel, Ordering::Relaxed);
     note(NOTE_SANITIZER, 0, report);
 }
 

@@ -37,7 +37,8 @@ pub const PROTOCOL_VERSION: u32 = 5;
 pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
 
 /// `WorkerConfig::flags` bit: exit after every failing test so that the next
-/// test starts from a fresh process (state poisoned by a panic is not reused).
+/// test starts from a fresh process (state poisoned by a panic is not reused),
+/// as libFuzzer and AFL++ end the process at a crash.
 pub const FLAG_RESTART_AFTER_FAILURE: u64 = 1;
 
 /// Size of `Header`'s page.

@@ -525,7 +525,12 @@ impl Worker {
                         index,
                         kind: note.kind,
                     });
-                    if self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
+                    // A panic unwound through the target's state (and may
+                    // have poisoned it); the engines' process would have
+                    // ended there. A stack overflow past the tripwire ran
+                    // to its end instead, as a passing test does.
+                    let unwound = note.kind != NOTE_STACK_OVERFLOW;
+                    if unwound && self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
                         // SAFETY: _exit has no preconditions.
                         unsafe { sys::_exit(0) };
                     }

@@ -5,8 +5,9 @@
 
 use super::build::standin::StandIn;
 
-/// The afl.rs stand-in: `cargo-reduce/harness/afl/` with the worker,
-/// capture and protocol modules of the libfuzzer-sys stand-in.
+/// The afl.rs stand-in: `cargo-reduce/harness/afl/` (its lib and IJON
+/// modules) with the worker, capture and protocol modules of the
+/// libfuzzer-sys stand-in.
 pub const AFL: StandIn = StandIn {
     package: "afl",
     files: &[
@@ -16,6 +17,7 @@ pub const AFL: StandIn = StandIn {
         ),
         ("build.rs", include_str!("../../harness/build.rs")),
         ("src/lib.rs", include_str!("../../harness/afl/lib.rs")),
+        ("src/ijon.rs", include_str!("../../harness/afl/ijon.rs")),
     ],
     versions: "0.8 to 0.18",
     suggest: "0.18",

@@ -57,8 +57,9 @@ pub enum ArtifactError {
     Pool(#[from] PoolError),
 }
 
-/// Runs `bytes` [`REPRODUCE_RUNS`] times; returns the failure when every
-/// run fails with the same signature.
+/// Runs `bytes` [`REPRODUCE_RUNS`] times, each in test processes fresh
+/// from the init code (as `cargo fuzz run` runs an artifact); returns the
+/// failure when every run fails with the same signature.
 pub fn reproduce(
     pool: &WorkerPool,
     path: &Path,
@@ -67,7 +68,7 @@ pub fn reproduce(
 ) -> Result<Failure, ArtifactError> {
     let mut failures = Vec::new();
     for _ in 0..REPRODUCE_RUNS {
-        if let Some(failure) = pool.run(bytes)?.failure() {
+        if let Some(failure) = pool.run_fresh(bytes)?.failure() {
             failures.push(failure.clone());
         }
     }
@@ -355,14 +356,15 @@ pub fn minimize_hang(
     minimize(bytes, oracle, method, ctx)
 }
 
-/// Runs the result once more: it must still fail the same way.
+/// Runs the result once more, in fresh test processes (as the user will
+/// run it): it must still fail the same way.
 pub fn verify(
     pool: &WorkerPool,
     oracle: &HarnessOracle<'_>,
     path: &Path,
     bytes: &[u8],
 ) -> Result<(), ArtifactError> {
-    let outcome = pool.run(bytes)?;
+    let outcome = pool.run_fresh(bytes)?;
     if oracle.matches(&outcome) {
         return Ok(());
     }

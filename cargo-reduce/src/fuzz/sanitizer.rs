@@ -30,8 +30,10 @@ pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
 /// `ASAN_OPTIONS` for the workers, before the user's (which win):
 /// * `abort_on_error=1`: the test process dies of SIGABRT after the report,
 ///   which the stand-in has already copied into its note;
-/// * `handle_segv=0`, `handle_sigbus=0`: faults are the stand-in's own
-///   handler's alone (the stack-overflow tripwire), as uninstrumented;
+/// * `handle_segv=1`, `handle_sigbus=1` (ASan's defaults, as under `cargo
+///   fuzz`): a fault that is not a stack overflow goes on from the
+///   stand-in's handler (which keeps the tripwire) to ASan's, which reports
+///   it (`SEGV on unknown address`, with the access and the stack);
 /// * `allocator_may_return_null=1`: an allocation ASan's allocator refuses
 ///   fails as out-of-memory, as in the uninstrumented stand-in (libFuzzer's
 ///   `-malloc_limit_mb` is the stand-in's own check, before ASan's);
@@ -41,7 +43,7 @@ pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
 /// * `malloc_context_size=0`: no stack is taken at each allocation (the
 ///   signature uses the access's stack only);
 /// * `detect_odr_violation=0`, as `cargo fuzz` sets it.
-pub const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=0:handle_sigbus=0:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
+pub const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
 
 /// The workers' `ASAN_OPTIONS`: ours, then the user's.
 pub fn asan_options() -> OsString {

@@ -135,7 +135,7 @@ fn byte_targets_fail_like_under_afl() {
     );
     assert_eq!(
         run("direct", b"DIRECT"),
-        "panic at src/bin/direct.rs:8:13: direct (in direct::main::{{closure}})"
+        "panic at src/bin/direct.rs:13:13: direct (in direct::main::{{closure}})"
     );
     assert_eq!(
         run("gated", b"G"),

@@ -98,8 +98,17 @@ fn bug_type(rest: &str) -> AsanBug {
     AsanBug::from_name(name).unwrap_or(AsanBug::UNKNOWN)
 }
 
-/// `READ 4` for `READ of size 4 at 0x… thread T1`.
+/// `READ 4` for `READ of size 4 at 0x… thread T1`; `WRITE` for a deadly
+/// signal's `==1==The signal is caused by a WRITE memory access.` (ASan
+/// knows no size there; `UNKNOWN` when it cannot tell either).
 fn access(line: &str) -> Option<String> {
+    const SIGNAL: &str = "The signal is caused by a ";
+    if let Some(at) = line.find(SIGNAL) {
+        let kind = line[at + SIGNAL.len()..].split_whitespace().next()?;
+        return ["READ", "WRITE", "UNKNOWN"]
+            .contains(&kind)
+            .then(|| kind.to_string());
+    }
     let (kind, rest) = line.split_once(" of size ")?;
     if kind != "READ" && kind != "WRITE" {
         return None;
@@ -154,6 +163,37 @@ SUMMARY: AddressSanitizer: heap-buffer-overflow (/build/overflow+0x143815) (Buil
         assert_eq!(report.frames, [0x143815, 0x143258, 0x865b0]);
         assert!(parse(OVERFLOW, Some("other")).frames.is_empty());
         assert_eq!(parse(OVERFLOW, None).frames.len(), 3, "not libc");
+    }
+
+    /// A real report of a wild read (the `overflow` target of
+    /// `tests-fixtures/asan-demo` on `S\x01`: an empty vector's dangling
+    /// pointer) by `cargo fuzz run` (`symbolize=0`, paths shortened, frames
+    /// and registers left out).
+    const SEGV: &str = "AddressSanitizer:DEADLYSIGNAL
+=================================================================
+==31638==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000004 (pc 0x55adf411c321 bp 0x7ffc9cc3cad0 sp 0x7ffc9cc3ca40 T0)
+==31638==The signal is caused by a READ memory access.
+==31638==HINT: address points to the zero page.
+    #0 0x55adf411c321  (/build/overflow+0x14e321) (BuildId: b2d892d5ab8cf1641dd26893486e30444c3ab1c4)
+    #1 0x55adf411be18  (/build/overflow+0x14de18) (BuildId: b2d892d5ab8cf1641dd26893486e30444c3ab1c4)
+    #11 0x7f72d3445249  (/lib/x86_64-linux-gnu/libc.so.6+0x27249) (BuildId: 93ac61ec5a8eb1396f9fbd350e3169a558528a40)
+
+==31638==Register values:
+rax = 0x000055adf47c5a00  rbx = 0x0000000000000000  rcx = 0x0000000000000000  rdx = 0x000000000000022f
+AddressSanitizer can not provide additional info.
+SUMMARY: AddressSanitizer: SEGV (/build/overflow+0x14e321) (BuildId: b2d892d5ab8cf1641dd26893486e30444c3ab1c4)
+==31638==ABORTING
+";
+
+    #[test]
+    fn a_deadly_signal_gives_segv_and_the_access() {
+        let report = parse(SEGV, Some("overflow"));
+        assert_eq!(report.bug.name(), "SEGV");
+        assert_eq!(report.access.as_deref(), Some("READ"));
+        assert_eq!(report.frames, [0x14e321, 0x14de18]);
+        let unknown = "==2==The signal is caused by a UNKNOWN memory access.";
+        assert_eq!(access(unknown).as_deref(), Some("UNKNOWN"));
+        assert_eq!(access("==2==The signal is caused by a typo"), None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The pool on the AddressSanitizer build of `tests-fixtures/pool-demo`
 //! (`--sanitizer address`): ASan takes no failure kind from the harness.
-//! The stack tripwire still catches overflows (ASan's SEGV handler is
-//! off), the malloc limit is still the harness's, a segfault, an abort, an
-//! exit and a caught panic are what they are uninstrumented. Skipped, with
-//! the reason printed, when no nightly toolchain is installed.
+//! The stack tripwire still catches overflows (the harness's fault handler
+//! runs before ASan's), the malloc limit is still the harness's, an abort,
+//! an exit and a caught panic are what they are uninstrumented; a wild
+//! pointer's segfault is what ASan reports under `cargo fuzz`, a `SEGV`
+//! with its access. Skipped, with the reason printed, when no nightly
+//! toolchain is installed.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -40,6 +42,7 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
         ..PoolOptions::default()
     };
     let pool = WorkerPool::start(binary, options).unwrap_or_else(|err| panic!("{err}"));
+    let segv = AsanBug::from_name("SEGV").unwrap();
     let cases: &[(&[u8], Option<FailureKind>)] = &[
         (b"fine", None),
         (b"abort", Some(FailureKind::Signal(Signal::ABORT.as_raw()))),
@@ -47,7 +50,7 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
         (b"deep:9000", Some(FailureKind::StackOverflow)),
         (b"deep:4000", None),
         (b"alloc", Some(FailureKind::Oom)),
-        (b"segv", Some(FailureKind::Signal(Signal::SEGV.as_raw()))),
+        (b"segv", Some(FailureKind::Sanitizer(segv))),
         (b"exit", Some(FailureKind::Exit(7))),
         (b"caught", Some(FailureKind::Panic)),
         (b"fine at last", None),
@@ -62,4 +65,14 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
             String::from_utf8_lossy(input)
         );
     }
+    // ASan's report of the wild write (`crashes.rs`: to address 16).
+    let wild = pool.run(b"segv").unwrap();
+    let wild = wild.failure().unwrap();
+    assert_eq!(wild.message.as_deref(), Some("WRITE"), "{wild:?}");
+    assert!(
+        wild.location
+            .as_deref()
+            .is_some_and(|l| l.starts_with("fuzz_targets/crashes.rs:")),
+        "{wild:?}"
+    );
 }

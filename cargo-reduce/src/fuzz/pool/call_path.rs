@@ -242,7 +242,7 @@ const PRIMITIVES: &[&str] = &[
 fn is_runtime(name: &str) -> bool {
     let path = name.trim_start_matches('<');
     let runtime_path = |path: &str| RUNTIME_PREFIXES.iter().any(|p| path.starts_with(p));
-    if RUNTIME_NAMES.contains(&name) || runtime_path(path) {
+    if RUNTIME_NAMES.contains(&name) || runtime_path(path) || sanitizer_runtime(name) {
         return true;
     }
     match primitive_impl(path) {
@@ -250,6 +250,16 @@ fn is_runtime(name: &str) -> bool {
         Some(None) => true,
         None => false,
     }
+}
+
+/// True for the C++ of a sanitizer's runtime, linked into an ASan build
+/// and named as the symbol table has it (`_ZL17asan_thread_startPv`, the
+/// start of every thread ASan sees, below the test thread's frames).
+fn sanitizer_runtime(name: &str) -> bool {
+    name.starts_with("_Z")
+        && ["asan", "sanitizer", "interception"]
+            .iter()
+            .any(|word| name.contains(word))
 }
 
 /// For the path of a `<…>` impl (from inside the bracket) whose type is a
@@ -291,6 +301,8 @@ mod tests {
             "<[T]>::copy_from_slice",
             "<*const T>::add",
             "<&T as core::fmt::Debug>::fmt",
+            "_ZL17asan_thread_startPv",
+            "_ZN11__sanitizer16BufferedStackTrace13UnwindImplEmmPvbj",
             "<str>::parse",
         ] {
             assert!(is_runtime(name), "{name}");
@@ -302,6 +314,7 @@ mod tests {
             "demo::main::{{closure}}",
             "<u64 as demo::Checksum>::sum",
             "<u8x16 as demo::Lanes>::splat",
+            "_ZN6parser5parseEPKc",
         ] {
             assert!(!is_runtime(name), "{name}");
         }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::affinity;
 use super::call_path::Symbolizer;
+use super::death::KillReason;
 use super::error::PoolError;
 use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE, STACK_SIGNAL};
 use super::shm::{Batch, RoundParams, SharedMemory};
@@ -114,6 +115,30 @@ impl Crew {
         let deadline = Instant::now() + STACK_GRACE;
         while self.shm.note(slot).is_none() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_micros(100));
+        }
+    }
+
+    /// Ends each fork server's test process that has run tests, so the
+    /// next round starts in processes fresh from the init code, as a
+    /// `cargo fuzz run` of one input does (costs a fork per worker). A
+    /// worker without a fork server is left as it is: a new one would cost
+    /// a process start and the init code.
+    pub(super) fn fresh_test_processes(&mut self) {
+        for slot in 0..self.jobs() {
+            let Some(worker) = self.workers[slot].as_mut() else {
+                continue;
+            };
+            if !worker.tested_child() {
+                continue;
+            }
+            let mut events = Vec::new(); // Left over from earlier rounds.
+            if worker
+                .kill_test(KillReason::Shutdown, &mut events)
+                .is_none()
+            {
+                self.workers[slot] = None; // Started anew with the next round.
+            }
+            self.shm.reset_area(slot);
         }
     }
 

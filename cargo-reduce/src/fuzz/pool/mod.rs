@@ -81,9 +81,13 @@ pub struct PoolOptions {
     /// out-of-memory at once (libFuzzer's `-malloc_limit_mb`); `None`: the
     /// RSS limit, as in libFuzzer.
     pub malloc_limit_mb: Option<u64>,
-    /// Replace a worker after each failing test, so no test runs in a
-    /// process whose state an earlier panic may have poisoned (costs a
-    /// process start per failure).
+    /// End the test process after each failing test, as libFuzzer and
+    /// AFL++ end theirs at a crash: no later test runs in a process whose
+    /// state the failure left broken (a lock it poisoned, a lazily built
+    /// static whose initializer panicked), so an artifact fails alike on
+    /// every run. Under a fork server a failure costs a fork; otherwise
+    /// (the target's init code started threads) a process start and the
+    /// init code. On by default; passing tests never cost a process.
     pub restart_after_failure: bool,
 }
 
@@ -94,7 +98,7 @@ impl Default for PoolOptions {
             timeout: Duration::from_secs(10),
             rss_limit_mb: 2048,
             malloc_limit_mb: None,
-            restart_after_failure: false,
+            restart_after_failure: true,
         }
     }
 }
@@ -211,6 +215,17 @@ impl WorkerPool {
             .next()
             .flatten()
             .ok_or_else(|| PoolError::Protocol("the input was not run".to_string()))
+    }
+
+    /// Runs one input in test processes that have run nothing since the
+    /// target's init code, as `cargo fuzz run <artifact>` and an afl.rs
+    /// binary given one input do: a verdict on an artifact owes nothing to
+    /// what earlier tests left behind (a setting the first input fixed, a
+    /// cache). Under a fork server this costs a fork per worker that ran
+    /// tests; without one it is [`run`](Self::run).
+    pub fn run_fresh(&self, input: &[u8]) -> Result<Outcome, PoolError> {
+        self.crew().fresh_test_processes();
+        self.run(input)
     }
 
     /// Runs a round: inputs in index order, in parallel, until the lowest

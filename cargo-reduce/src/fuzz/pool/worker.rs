@@ -68,6 +68,8 @@ pub(crate) struct Worker {
     forks: bool,
     /// Between a start (or a child's death) and the next hello.
     awaiting_hello: bool,
+    /// Whether the test process was sent a round since its hello.
+    tested: bool,
     /// A test process's death reported by the fork server, not yet handled.
     death: Option<Death>,
     /// Why the parent killed the test process, once it did.
@@ -158,6 +160,7 @@ impl Worker {
             stderr,
             stderr_mark: 0,
             awaiting_hello: true,
+            tested: false,
             death: None,
             kill_reason: None,
             typed: false,
@@ -174,6 +177,13 @@ impl Worker {
     /// Whether a test process must say hello before it gets a round.
     pub fn awaiting_hello(&self) -> bool {
         self.awaiting_hello
+    }
+
+    /// Whether the process that runs the tests is a fork server's child
+    /// that has run a round: its state is no longer that of a process
+    /// that only ran the init code (see [`Worker::kill_test`]).
+    pub fn tested_child(&self) -> bool {
+        self.forks && !self.awaiting_hello && self.tested
     }
 
     /// Whether the worker can take a round now: reads a pending hello
@@ -241,6 +251,9 @@ impl Worker {
 
     /// Sends a command.
     pub fn send(&mut self, command: &Command) -> io::Result<()> {
+        if let Command::Round { .. } = command {
+            self.tested = true;
+        }
         self.commands.write_all(&command.encode())
     }
 
@@ -288,6 +301,7 @@ impl Worker {
                 self.pid = Some(pid);
                 self.forks = pid != self.child.id();
                 self.awaiting_hello = false;
+                self.tested = false;
                 None
             }
             Event::ChildDied { status } => {

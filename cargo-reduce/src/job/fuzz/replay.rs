@@ -46,7 +46,11 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
         special_memory_limit(artifact, request),
     );
     if item.done {
-        return match pool.run(&bytes).ok().and_then(|o| o.failure().cloned()) {
+        return match pool
+            .run_fresh(&bytes)
+            .ok()
+            .and_then(|o| o.failure().cloned())
+        {
             Some(failure) => Replayed::Failed(failure),
             None => Replayed::Gone,
         };

@@ -119,11 +119,9 @@ pub struct FailureRecord {
     /// `signal-<n>`, `exit-<n>`, `asan-<bug type>`.
     #[cfg_attr(
         feature = "schema",
-        schemars(
-            regex(
-                pattern = r"^(panic|stack-overflow|out-of-memory|timeout|signal-[0-9]+|exit-[0-9]+|asan-[a-z0-9-]+)$"
-            )
-        )
+        schemars(regex(
+            pattern = r"^(panic|stack-overflow|out-of-memory|timeout|signal-[0-9]+|exit-[0-9]+|asan-[a-z0-9-]+)$"
+        ))
     )]
     pub kind: String,
     /// A panic's `file:line:col`, as the build records it.

@@ -191,7 +191,10 @@ mod tests {
         for exit in Exit::ALL {
             assert!(listed(exit));
             assert_eq!(Exit::from_code(exit.code()), Some(exit));
-            assert_eq!(serde_json::to_string(&exit).unwrap(), exit.code().to_string());
+            assert_eq!(
+                serde_json::to_string(&exit).unwrap(),
+                exit.code().to_string()
+            );
             let back: Exit = serde_json::from_str(&exit.code().to_string()).unwrap();
             assert_eq!(back, exit);
         }

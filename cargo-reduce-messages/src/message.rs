@@ -300,6 +300,45 @@ pub enum Engine {
     Afl,
 }
 
+/// The wire names, for human output too.
+macro_rules! names {
+    ($type:ty { $($variant:ident => $name:literal),* $(,)? }) => {
+        impl $type {
+            /// The name JSON gives it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(<$type>::$variant => $name,)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+names!(StopReason {
+    MaxTests => "max-tests",
+    MaxTime => "max-time",
+    Interrupted => "interrupted",
+    Timeouts => "timeouts",
+});
+names!(ArtifactKind {
+    Crash => "crash",
+    Oom => "oom",
+    Timeout => "timeout",
+    Leak => "leak",
+    SlowUnit => "slow-unit",
+    Unknown => "unknown",
+});
+names!(Engine {
+    Libfuzzer => "libfuzzer",
+    Afl => "afl",
+});
+
 /// The `reduction-started` message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

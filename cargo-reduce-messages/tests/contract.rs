@@ -183,113 +183,199 @@ fn finished(fuzz: bool) -> Finished {
 fn messages() -> Vec<(&'static str, Message)> {
     let targets = vec!["parse".to_string(), "decode".to_string()];
     vec![
-        ("build-started", Message::BuildStarted { package: "fuzz".into(), targets: targets.clone() }),
-        ("build-finished", Message::BuildFinished {
-            package: "fuzz".into(),
-            targets,
-            elapsed_s: 12.5,
-            compiled: vec!["demo@0.1.0 lib".into()],
-        }),
-        ("reduction-started-file", Message::ReductionStarted(Started {
-            input: "a.js".into(),
-            output: "a.reduced.js".into(),
-            original_bytes: 3,
-            how: How::Command {
-                command: "sh t.sh".into(),
-                plan: Plan::Syntax { lang: "js".into(), strategy: "best".into() },
+        (
+            "build-started",
+            Message::BuildStarted {
+                package: "fuzz".into(),
+                targets: targets.clone(),
             },
-        })),
-        ("reduction-started-fuzz", Message::ReductionStarted(Started {
-            input: "fuzz/artifacts/parse/crash-01".into(),
-            output: "fuzz/artifacts/parse/minimized-from-crash-01".into(),
-            original_bytes: 64,
-            how: How::Target { target: "parse".into(), plan: Plan::Units { unit: "byte".into() } },
-        })),
-        ("artifact-reproduced", Message::ArtifactReproduced {
-            path: "fuzz/artifacts/parse/crash-01".into(),
-            target: "parse".into(),
-            failure: "panic at src/lib.rs:12:5".into(),
-            failure_id: "3f2a9c1e".into(),
-        }),
-        ("failures-grouped", Message::FailuresGrouped { inputs: 5, failures: 2 }),
-        ("artifact-duplicate", Message::ArtifactDuplicate {
-            path: "fuzz/artifacts/parse/crash-02".into(),
-            target: "parse".into(),
-            failure: "panic at src/lib.rs:12:5".into(),
-            failure_id: "3f2a9c1e".into(),
-            same_as: "fuzz/artifacts/parse/crash-01".into(),
-        }),
-        ("artifact-skipped", Message::ArtifactSkipped {
-            path: "fuzz/artifacts/parse/leak-01".into(),
-            target: "parse".into(),
-            why: "a leak needs LeakSanitizer, which does not run in-process".into(),
-        }),
-        ("pass-finished", Message::PassFinished { unit: "line".into(), bytes: 120, tests_run: 33, cache_hits: 4 }),
-        ("reduction-stopped", Message::ReductionStopped { why: StopReason::MaxTests }),
-        ("reduction-finished-file", Message::ReductionFinished(finished(false))),
-        ("reduction-finished-fuzz", Message::ReductionFinished(finished(true))),
-        ("fuzz-artifact", Message::FuzzArtifact {
-            package: "fuzz".into(),
-            manifest_path: "fuzz/Cargo.toml".into(),
-            target: "parse".into(),
-            path: "fuzz/out/default/crashes/id:000000".into(),
-            name: "id:000000".into(),
-            kind: ArtifactKind::SlowUnit,
-            size: 64,
-            engine: Engine::Afl,
-            instance: Some("default".into()),
-            output: "fuzz/out/default/crashes/id:000000.min".into(),
-            minimized: Some("fuzz/out/default/crashes/id:000000.min".into()),
-            minimized_size: Some(3),
-        }),
-        ("afl-instance", Message::AflInstance {
-            package: "fuzz".into(),
-            target: Some("parse".into()),
-            dir: "fuzz/out/default".into(),
-            name: "default".into(),
-            binary: Some("target/debug/parse".into()),
-            exec_timeout_ms: Some(1000),
-            mem_limit_mb: None,
-            rebuilt: Some(false),
-            crashes: 3,
-            hangs: 1,
-        }),
-        ("fuzz-target", Message::FuzzTarget {
-            package: "fuzz".into(),
-            manifest_path: "fuzz/Cargo.toml".into(),
-            target: "parse".into(),
-            engine: Engine::Libfuzzer,
-            source: "fuzz/fuzz_targets/parse.rs".into(),
-            artifacts_dir: "fuzz/artifacts/parse".into(),
-        }),
-        ("ci-replayed", Message::CiReplayed {
-            package: "fuzz".into(),
-            target: "parse".into(),
-            inputs: 10,
-            failing: 4,
-            cached: 6,
-            failures: 2,
-            elapsed_s: 0.75,
-        }),
-        ("ci-replay", Message::CiReplay {
-            path: "fuzz/artifacts/parse/crash-01".into(),
-            target: "parse".into(),
-            failure_id: None,
-            failure: None,
-        }),
+        ),
+        (
+            "build-finished",
+            Message::BuildFinished {
+                package: "fuzz".into(),
+                targets,
+                elapsed_s: 12.5,
+                compiled: vec!["demo@0.1.0 lib".into()],
+            },
+        ),
+        (
+            "reduction-started-file",
+            Message::ReductionStarted(Started {
+                input: "a.js".into(),
+                output: "a.reduced.js".into(),
+                original_bytes: 3,
+                how: How::Command {
+                    command: "sh t.sh".into(),
+                    plan: Plan::Syntax {
+                        lang: "js".into(),
+                        strategy: "best".into(),
+                    },
+                },
+            }),
+        ),
+        (
+            "reduction-started-fuzz",
+            Message::ReductionStarted(Started {
+                input: "fuzz/artifacts/parse/crash-01".into(),
+                output: "fuzz/artifacts/parse/minimized-from-crash-01".into(),
+                original_bytes: 64,
+                how: How::Target {
+                    target: "parse".into(),
+                    plan: Plan::Units {
+                        unit: "byte".into(),
+                    },
+                },
+            }),
+        ),
+        (
+            "artifact-reproduced",
+            Message::ArtifactReproduced {
+                path: "fuzz/artifacts/parse/crash-01".into(),
+                target: "parse".into(),
+                failure: "panic at src/lib.rs:12:5".into(),
+                failure_id: "3f2a9c1e".into(),
+            },
+        ),
+        (
+            "failures-grouped",
+            Message::FailuresGrouped {
+                inputs: 5,
+                failures: 2,
+            },
+        ),
+        (
+            "artifact-duplicate",
+            Message::ArtifactDuplicate {
+                path: "fuzz/artifacts/parse/crash-02".into(),
+                target: "parse".into(),
+                failure: "panic at src/lib.rs:12:5".into(),
+                failure_id: "3f2a9c1e".into(),
+                same_as: "fuzz/artifacts/parse/crash-01".into(),
+            },
+        ),
+        (
+            "artifact-skipped",
+            Message::ArtifactSkipped {
+                path: "fuzz/artifacts/parse/leak-01".into(),
+                target: "parse".into(),
+                why: "a leak needs LeakSanitizer, which does not run in-process".into(),
+            },
+        ),
+        (
+            "pass-finished",
+            Message::PassFinished {
+                unit: "line".into(),
+                bytes: 120,
+                tests_run: 33,
+                cache_hits: 4,
+            },
+        ),
+        (
+            "reduction-stopped",
+            Message::ReductionStopped {
+                why: StopReason::MaxTests,
+            },
+        ),
+        (
+            "reduction-finished-file",
+            Message::ReductionFinished(finished(false)),
+        ),
+        (
+            "reduction-finished-fuzz",
+            Message::ReductionFinished(finished(true)),
+        ),
+        (
+            "fuzz-artifact",
+            Message::FuzzArtifact {
+                package: "fuzz".into(),
+                manifest_path: "fuzz/Cargo.toml".into(),
+                target: "parse".into(),
+                path: "fuzz/out/default/crashes/id:000000".into(),
+                name: "id:000000".into(),
+                kind: ArtifactKind::SlowUnit,
+                size: 64,
+                engine: Engine::Afl,
+                instance: Some("default".into()),
+                output: "fuzz/out/default/crashes/id:000000.min".into(),
+                minimized: Some("fuzz/out/default/crashes/id:000000.min".into()),
+                minimized_size: Some(3),
+            },
+        ),
+        (
+            "afl-instance",
+            Message::AflInstance {
+                package: "fuzz".into(),
+                target: Some("parse".into()),
+                dir: "fuzz/out/default".into(),
+                name: "default".into(),
+                binary: Some("target/debug/parse".into()),
+                exec_timeout_ms: Some(1000),
+                mem_limit_mb: None,
+                rebuilt: Some(false),
+                crashes: 3,
+                hangs: 1,
+            },
+        ),
+        (
+            "fuzz-target",
+            Message::FuzzTarget {
+                package: "fuzz".into(),
+                manifest_path: "fuzz/Cargo.toml".into(),
+                target: "parse".into(),
+                engine: Engine::Libfuzzer,
+                source: "fuzz/fuzz_targets/parse.rs".into(),
+                artifacts_dir: "fuzz/artifacts/parse".into(),
+            },
+        ),
+        (
+            "ci-replayed",
+            Message::CiReplayed {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                inputs: 10,
+                failing: 4,
+                cached: 6,
+                failures: 2,
+                elapsed_s: 0.75,
+            },
+        ),
+        (
+            "ci-replay",
+            Message::CiReplay {
+                path: "fuzz/artifacts/parse/crash-01".into(),
+                target: "parse".into(),
+                failure_id: None,
+                failure: None,
+            },
+        ),
         ("ci-failure", Message::CiFailure(failure(true))),
         ("ci-fixed", Message::CiFixed(fixed())),
-        ("ci-finished", Message::CiFinished {
-            inputs: 10,
-            failures: 2,
-            new: 1,
-            known: 1,
-            fixed: 1,
-            elapsed_s: 3.5,
-            exit: Exit::NewFailures,
-        }),
-        ("warning", Message::Warning { message: "-j 8: using 2 workers, one per core".into() }),
-        ("error", Message::Error { message: "cannot read `x`".into(), exit: Exit::BadInput }),
+        (
+            "ci-finished",
+            Message::CiFinished {
+                inputs: 10,
+                failures: 2,
+                new: 1,
+                known: 1,
+                fixed: 1,
+                elapsed_s: 3.5,
+                exit: Exit::NewFailures,
+            },
+        ),
+        (
+            "warning",
+            Message::Warning {
+                message: "-j 8: using 2 workers, one per core".into(),
+            },
+        ),
+        (
+            "error",
+            Message::Error {
+                message: "cannot read `x`".into(),
+                exit: Exit::BadInput,
+            },
+        ),
     ]
 }
 
@@ -299,12 +385,18 @@ fn every_message_variant_has_its_golden_line() {
     for (name, message) in messages() {
         let path = golden(&format!("message/{name}"), &Line::new(message), false);
         let text = fs::read_to_string(&path).unwrap();
-        let reason = name.split_once("-file").or(name.split_once("-fuzz")).map_or(name, |(r, _)| r);
+        let reason = name
+            .split_once("-file")
+            .or(name.split_once("-fuzz"))
+            .map_or(name, |(r, _)| r);
         assert!(
             text.starts_with(&format!("{{\"reason\":\"{reason}\",")),
             "{name}: reason first"
         );
-        assert!(text.ends_with(",\"format_version\":1}\n"), "{name}: version last");
+        assert!(
+            text.ends_with(",\"format_version\":1}\n"),
+            "{name}: version last"
+        );
         files.push(path);
     }
     validate(&schema_path("message.schema.json"), &files);
@@ -374,10 +466,23 @@ fn the_ci_report_has_its_golden_files() {
     validate(&schema_path("ci-report.schema.json"), &files);
     let text = fs::read_to_string(&files[0]).unwrap();
     for field in [
-        "\"version\": 1", "\"tool\"", "\"shard\": \"1/2\"", "\"match\": \"stack\"", "\"inputs\"",
-        "\"failures\"", "\"fixed\"", "\"elapsed_s\"", "\"failure_id\": null", "\"cached\": true",
-        "\"status\": \"known\"", "\"status\": \"new\"", "\"reduced\": null", "\"ledger\": null",
-        "\"hex\": \"0041ff\"", "\"call_path\": []", "\"line\": 12",
+        "\"version\": 1",
+        "\"tool\"",
+        "\"shard\": \"1/2\"",
+        "\"match\": \"stack\"",
+        "\"inputs\"",
+        "\"failures\"",
+        "\"fixed\"",
+        "\"elapsed_s\"",
+        "\"failure_id\": null",
+        "\"cached\": true",
+        "\"status\": \"known\"",
+        "\"status\": \"new\"",
+        "\"reduced\": null",
+        "\"ledger\": null",
+        "\"hex\": \"0041ff\"",
+        "\"call_path\": []",
+        "\"line\": 12",
     ] {
         assert!(text.contains(field), "{field} missing from the full report");
     }

@@ -25,7 +25,7 @@ use report::Reporter;
 /// crates of the current project (all that have no `minimized-from-*` copy
 /// yet, or the ARTIFACTs named), in-process.
 #[derive(Debug, Parser)]
-#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = crate::error::EXIT_CODES)]
+#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = Exit::help())]
 pub struct Cli {
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -50,10 +50,23 @@ pub enum Command {
     File(file::FileArgs),
     /// Replay every stored failing input in CI: new, known and fixed
     /// failures, new ones minimized and filed in the regression ledger.
-    #[command(
-        after_help = "Exit codes: 0 nothing new (or, with --fail-on known, no failure); 11 a new failure; 12 known failures only (--fail-on known); others as for cargo reduce (3 bad input, 8 a build failed, 1 I/O).\n\nExample:\n  cargo reduce ci --budget 5m --update --format github --sarif fuzz.sarif --junit fuzz.xml"
-    )]
+    #[command(after_help = ci_help())]
     Ci(Box<ci::CiArgs>),
+}
+
+/// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
+/// from [`Exit`], and an example.
+fn ci_help() -> String {
+    format!(
+        "Exit codes: {} nothing new (or, with --fail-on known, no failure); {} a new failure; \
+         {} known failures only (--fail-on known); {} ci merge: a report of another format version; \
+         others as for cargo reduce (see cargo reduce --help).\n\n\
+         Example:\n  cargo reduce ci --budget 5m --update --format github --sarif fuzz.sarif --junit fuzz.xml",
+        Exit::Success.code(),
+        Exit::NewFailures.code(),
+        Exit::KnownFailures.code(),
+        Exit::UnsupportedReport.code(),
+    )
 }
 
 /// Drops the `reduce` word cargo inserts when it runs `cargo-reduce` for

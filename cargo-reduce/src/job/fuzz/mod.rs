@@ -139,8 +139,8 @@ impl Summary {
     fn record(&mut self, row: Row, events: &dyn Events) {
         if let Err(e) = &row.result {
             events.emit(&Message::Error {
-                message: &e.message,
-                exit: e.exit.code(),
+                message: e.message.clone(),
+                exit: e.exit,
             });
             self.exit = self.exit.or(e.exit);
         }
@@ -224,9 +224,9 @@ pub fn run(
     work.retain(|w| match skip_reason(w.artifact.kind, request) {
         Some(why) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
-                path: &w.artifact.path,
-                target: &w.target,
-                why,
+                path: w.artifact.path.clone(),
+                target: w.target.clone(),
+                why: why.to_string(),
             });
             false
         }
@@ -375,11 +375,11 @@ pub fn run(
                     .map(|f| named(f, request.matching))
                     .unwrap_or_default();
                 events.emit(&Message::ArtifactDuplicate {
-                    path: &item.artifact.path,
-                    target: &item.target,
-                    failure: &failure,
-                    failure_id: &id,
-                    same_as: &work[of].artifact.path,
+                    path: item.artifact.path.clone(),
+                    target: item.target.clone(),
+                    failure: failure.clone(),
+                    failure_id: id.clone(),
+                    same_as: work[of].artifact.path.clone(),
                 });
                 summary.duplicates.push((item.name(), work[of].name()));
             }
@@ -432,7 +432,7 @@ fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
             ),
             _ => continue,
         };
-        events.emit(&Message::Warning { message: &message });
+        events.emit(&Message::Warning { message });
     }
 }
 
@@ -456,7 +456,7 @@ pub(super) fn workers(jobs: usize, events: &dyn Events) -> usize {
         return jobs;
     }
     events.emit(&Message::Warning {
-        message: &format!("-j {jobs}: using {cores} workers, one per core (tests run in-process)"),
+        message: format!("-j {jobs}: using {cores} workers, one per core (tests run in-process)"),
     });
     cores
 }

@@ -81,6 +81,7 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
     ];
     let run = cargo_reduce(&args);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     let reproduced: HashMap<&str, &str> = messages
         .iter()

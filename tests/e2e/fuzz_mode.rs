@@ -41,6 +41,7 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         "-j2",
     ]);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     assert!(messages.iter().any(|m| m["reason"] == "build-finished"));
     let finished: HashMap<String, &serde_json::Value> = messages

@@ -102,6 +102,8 @@ pub enum Message {
         target: String,
         /// Why, in a sentence for humans.
         why: String,
+        /// Why, for tools.
+        cause: SkipCause,
     },
     /// One ddmin pass over one unit ended (`file` mode's unit passes).
     PassFinished {
@@ -270,6 +272,18 @@ pub enum StopReason {
     Timeouts,
 }
 
+/// Why an artifact is not reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipCause {
+    /// A leak: LeakSanitizer does not run in-process.
+    Leak,
+    /// An out-of-memory artifact with the memory limit turned off
+    /// (`--rss-limit-mb 0`): it cannot fail as out-of-memory.
+    NoMemoryLimit,
+}
+
 /// A fuzz artifact's kind, from libFuzzer's file-name prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -333,6 +347,10 @@ names!(ArtifactKind {
     Leak => "leak",
     SlowUnit => "slow-unit",
     Unknown => "unknown",
+});
+names!(SkipCause {
+    Leak => "leak",
+    NoMemoryLimit => "no-memory-limit",
 });
 names!(Engine {
     Libfuzzer => "libfuzzer",

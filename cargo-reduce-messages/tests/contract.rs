@@ -13,8 +13,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, Engine, Finished, How, Phases, Plan, Started, StepTests,
-    StopReason,
+    ArtifactFields, ArtifactKind, Engine, Finished, How, Phases, Plan, SkipCause, Started,
+    StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -260,6 +260,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 path: "fuzz/artifacts/parse/leak-01".into(),
                 target: "parse".into(),
                 why: "a leak needs LeakSanitizer, which does not run in-process".into(),
+                cause: SkipCause::Leak,
             },
         ),
         (

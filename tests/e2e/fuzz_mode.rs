@@ -343,6 +343,7 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         "json",
     ]);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     let skipped: Vec<_> = messages
         .iter()
@@ -350,6 +351,7 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         .collect();
     assert_eq!(skipped.len(), 1, "{}", run.stdout());
     assert!(skipped[0]["path"].as_str().unwrap().ends_with("leak-4567"));
+    assert_eq!(skipped[0]["cause"], "leak");
     assert!(skipped[0]["why"]
         .as_str()
         .unwrap()

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::message::SkipCause;
 use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
@@ -222,11 +223,12 @@ pub fn run(
         .sum();
     let mut work = select(request, &projects)?;
     work.retain(|w| match skip_reason(w.artifact.kind, request) {
-        Some(why) if !w.done => {
+        Some((cause, why)) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
                 path: w.artifact.path.clone(),
                 target: w.target.clone(),
                 why: why.to_string(),
+                cause,
             });
             false
         }
@@ -437,12 +439,13 @@ fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
 }
 
 /// Why an artifact of `kind` cannot be reduced with these options.
-fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<&'static str> {
+fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<(SkipCause, &'static str)> {
     match kind {
-        ArtifactKind::Leak => Some(LEAK_SKIPPED),
-        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some(
+        ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
+        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some((
+            SkipCause::NoMemoryLimit,
             "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
-        ),
+        )),
         _ => None,
     }
 }

@@ -33,7 +33,10 @@ impl Line {
     }
 }
 
-/// One message; its `reason` is the variant's name in kebab-case.
+/// One message; its `reason` is the variant's name in kebab-case. New
+/// reasons may come within a format version (a consumer skips a line it
+/// cannot read), so a match on it needs a wildcard arm.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "reason", rename_all = "kebab-case")]

@@ -22,6 +22,7 @@
 
 pub mod ci;
 mod exit;
+mod kinds;
 pub mod message;
 
 pub use exit::Exit;

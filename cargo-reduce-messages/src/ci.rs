@@ -120,7 +120,7 @@ pub struct FailureRecord {
     #[cfg_attr(
         feature = "schema",
         schemars(regex(
-            pattern = r"^(panic|stack-overflow|out-of-memory|timeout|signal-[0-9]+|exit-[0-9]+|asan-[a-z0-9-]+)$"
+            pattern = r"^(panic|stack-overflow|out-of-memory|timeout|signal-[0-9]+|exit--?[0-9]+|asan-[A-Za-z0-9-]+)$"
         ))
     )]
     pub kind: String,

@@ -101,7 +101,7 @@ fn failure(full: bool) -> FailureRecord {
         id: "3f2a9c1e".into(),
         status: if full { Status::Known } else { Status::New },
         signature: "panic at src/lib.rs:12:5: index out of bounds".into(),
-        kind: if full { "panic" } else { "signal-6" }.into(),
+        kind: if full { "panic" } else { "asan-SEGV" }.into(),
         location: full.then(|| "src/lib.rs:12:5".into()),
         call_path: match full {
             true => vec!["demo::parse".into(), "demo::entry".into()],

@@ -137,6 +137,11 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
         "{}",
         human.stdout()
     );
+    // Exit 12: known failures only, with --fail-on known.
+    let strict = project.ci(&["--fail-on", "known", "--message-format", "json"]);
+    strict.expect_code(12);
+    crate::schema::check_messages(&strict);
+    assert_eq!(finished(&strict)["exit"], 12);
 }
 
 #[test]

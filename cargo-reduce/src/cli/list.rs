@@ -100,7 +100,7 @@ fn artifact_message<'a>(
         target: target.name.clone(),
         path: artifact.path.clone(),
         name: artifact.name.clone(),
-        kind: artifact.kind.into(),
+        kind: artifact.kind,
         size: artifact.size,
         engine: project.engine.into(),
         instance: match &artifact.origin {

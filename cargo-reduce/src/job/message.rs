@@ -10,7 +10,7 @@ pub use cargo_reduce_messages::message::{
 };
 
 use crate::engine::StopReason as EngineStop;
-use crate::fuzz::project::{ArtifactKind as Kind, Engine as FuzzEngine};
+use crate::fuzz::project::Engine as FuzzEngine;
 
 /// `duration` in seconds, rounded to `digits` decimals.
 pub fn seconds(duration: std::time::Duration, digits: i32) -> f64 {
@@ -29,19 +29,6 @@ impl From<EngineStop> for StopReason {
     }
 }
 
-impl From<Kind> for ArtifactKind {
-    fn from(kind: Kind) -> ArtifactKind {
-        match kind {
-            Kind::Crash => ArtifactKind::Crash,
-            Kind::Oom => ArtifactKind::Oom,
-            Kind::Timeout => ArtifactKind::Timeout,
-            Kind::Leak => ArtifactKind::Leak,
-            Kind::SlowUnit => ArtifactKind::SlowUnit,
-            Kind::Unknown => ArtifactKind::Unknown,
-        }
-    }
-}
-
 impl From<FuzzEngine> for Engine {
     fn from(engine: FuzzEngine) -> Engine {
         match engine {
@@ -54,7 +41,6 @@ impl From<FuzzEngine> for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::project::ArtifactKind as Kind;
 
     /// The wire names are the ones cargo-reduce's own types print in
     /// human output (a renamed variant on either side shows here).
@@ -69,19 +55,6 @@ mod tests {
             assert_eq!(
                 wire(StopReason::from(reason)),
                 format!("\"{}\"", reason.name())
-            );
-        }
-        for kind in [
-            Kind::Crash,
-            Kind::Oom,
-            Kind::Timeout,
-            Kind::Leak,
-            Kind::SlowUnit,
-            Kind::Unknown,
-        ] {
-            assert_eq!(
-                wire(ArtifactKind::from(kind)),
-                format!("\"{}\"", kind.as_str())
             );
         }
         for engine in [FuzzEngine::LibFuzzer, FuzzEngine::Afl] {

@@ -81,6 +81,7 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
     ];
     let run = cargo_reduce(&args);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     let reproduced: HashMap<&str, &str> = messages
         .iter()
@@ -172,8 +173,9 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
         "--message-format",
         "json",
     ]);
+    list.expect_code(0);
+    crate::schema::check_messages(&list);
     let instance = list
-        .expect_code(0)
         .messages()
         .into_iter()
         .find(|m| m["reason"] == "afl-instance" && m["target"] == "huge_alloc")

@@ -89,6 +89,7 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     let project = Project::new();
     let first = project.ci(&["--update", "--message-format", "json"]);
     first.expect_code(11);
+    crate::schema::check_messages(&first);
     let summary = finished(&first);
     assert_eq!(
         (summary["new"].as_u64(), summary["known"].as_u64()),
@@ -136,6 +137,11 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
         "{}",
         human.stdout()
     );
+    // Exit 12: known failures only, with --fail-on known.
+    let strict = project.ci(&["--fail-on", "known", "--message-format", "json"]);
+    strict.expect_code(12);
+    crate::schema::check_messages(&strict);
+    assert_eq!(finished(&strict)["exit"], 12);
 }
 
 #[test]
@@ -243,28 +249,12 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
     );
 }
 
-/// Runs `python3 -m jsonschema`'s validator on `sarif` with the SARIF 2.1.0
-/// schema (OASIS, kept in tests/e2e/data).
+/// Validates `sarif` with the SARIF 2.1.0 schema (OASIS, kept in
+/// tests/e2e/data).
 fn validate_sarif(sarif: &Path) {
     let schema =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/data/sarif-schema-2.1.0.json");
-    let script = "import json, sys, jsonschema\n\
-        schema = json.load(open(sys.argv[1]))\n\
-        jsonschema.validate(json.load(open(sys.argv[2])), schema)\n";
-    let out = std::process::Command::new("python3")
-        .args([
-            "-c",
-            script,
-            schema.to_str().unwrap(),
-            sarif.to_str().unwrap(),
-        ])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "SARIF does not validate: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::schema::validate(&schema, sarif, false);
 }
 
 /// The parts of a report that do not depend on how the work was split.
@@ -307,6 +297,15 @@ fn shards_merged_equal_one_unsharded_run() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = project.run(&args);
     run.expect_code(11);
+    for report in [
+        "all.json",
+        "shard1.json",
+        "shard2.json",
+        "shard3.json",
+        "merged.json",
+    ] {
+        crate::schema::check_report(Path::new(&path(report)));
+    }
     let all = comparable(Path::new(&path("all.json")));
     assert_eq!(comparable(Path::new(&merged)), all);
     assert_eq!(all["failures"].as_array().unwrap().len(), 8);

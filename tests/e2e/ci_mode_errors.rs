@@ -106,6 +106,54 @@ fn merge_refuses_what_is_not_a_report() {
     assert!(fuzz.join("Cargo.toml").exists());
 }
 
+/// A report of another format version (a later cargo-reduce's, whose
+/// other fields may have changed) is told apart from a broken file: its
+/// own exit status and one line naming the file and both versions.
+#[test]
+fn merge_refuses_a_report_of_another_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |name: &str, version: u32| {
+        let path = dir.path().join(name);
+        // Version 2 may have changed any field but `version`.
+        let inputs = if version == 1 { "[]" } else { r#""changed""# };
+        let text = format!(
+            r#"{{"version":{version},"tool":"cargo-reduce x","shard":null,"match":"stack","inputs":{inputs},"failures":[],"fixed":[],"elapsed_s":1.0}}"#
+        );
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let (older, later) = (report("one.json", 1), report("two.json", 2));
+    let merged = dir.path().join("merged.json");
+    let run = Run(command(
+        &[
+            "reduce",
+            "ci",
+            "merge",
+            older.to_str().unwrap(),
+            later.to_str().unwrap(),
+            "--report",
+            merged.to_str().unwrap(),
+        ],
+        &target_dir(),
+    )
+    .output()
+    .unwrap());
+    run.expect_code(14);
+    let line = run.error_line();
+    assert!(
+        line.contains("two.json") && line.contains("version 2") && line.contains("version 1"),
+        "{line}"
+    );
+    assert_eq!(
+        run.stderr()
+            .lines()
+            .filter(|l| l.starts_with("error"))
+            .count(),
+        1
+    );
+    assert!(!merged.exists(), "nothing written");
+}
+
 #[test]
 fn a_report_path_that_is_a_folder_or_a_fifo_is_refused_before_anything_runs() {
     refused(

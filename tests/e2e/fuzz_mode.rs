@@ -41,6 +41,7 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         "-j2",
     ]);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     assert!(messages.iter().any(|m| m["reason"] == "build-finished"));
     let finished: HashMap<String, &serde_json::Value> = messages
@@ -342,6 +343,7 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         "json",
     ]);
     run.expect_code(0);
+    crate::schema::check_messages(&run);
     let messages = run.messages();
     let skipped: Vec<_> = messages
         .iter()
@@ -349,6 +351,7 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         .collect();
     assert_eq!(skipped.len(), 1, "{}", run.stdout());
     assert!(skipped[0]["path"].as_str().unwrap().ends_with("leak-4567"));
+    assert_eq!(skipped[0]["cause"], "leak");
     assert!(skipped[0]["why"]
         .as_str()
         .unwrap()

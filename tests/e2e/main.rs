@@ -21,6 +21,7 @@ mod fuzz_workspace;
 mod mixed_engines;
 mod optional_engine;
 mod sanitizer;
+mod schema;
 mod signatures;
 mod standin_deps;
 mod util;

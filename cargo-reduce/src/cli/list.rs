@@ -40,7 +40,7 @@ pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
 }
 
 /// The messages for `projects`, in table order.
-fn messages(projects: &[FuzzProject]) -> Vec<Message<'_>> {
+fn messages(projects: &[FuzzProject]) -> Vec<Message> {
     let mut messages = Vec::new();
     for project in projects {
         for target in &project.targets {
@@ -62,14 +62,14 @@ fn instance_message<'a>(
     project: &'a FuzzProject,
     instance: &'a Instance,
     target: Option<&'a str>,
-) -> Message<'a> {
+) -> Message {
     let hangs = instance.inputs.iter().filter(|i| i.hang).count();
     Message::AflInstance {
-        package: &project.package,
-        target,
-        dir: &instance.dir,
-        name: &instance.name,
-        binary: instance.binary.as_deref(),
+        package: project.package.clone(),
+        target: target.map(str::to_string),
+        dir: instance.dir.clone(),
+        name: instance.name.clone(),
+        binary: instance.binary.clone(),
         exec_timeout_ms: instance.exec_timeout.map(|t| t.as_millis() as u64),
         mem_limit_mb: instance.mem_limit_mb,
         rebuilt: instance.rebuilt,
@@ -78,14 +78,14 @@ fn instance_message<'a>(
     }
 }
 
-fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> Message<'a> {
+fn target_message<'a>(project: &'a FuzzProject, target: &'a FuzzTarget) -> Message {
     Message::FuzzTarget {
-        package: &project.package,
-        manifest_path: &project.manifest_path,
-        target: &target.name,
-        engine: project.engine.as_str(),
-        source: &target.source,
-        artifacts_dir: &target.artifacts_dir,
+        package: project.package.clone(),
+        manifest_path: project.manifest_path.clone(),
+        target: target.name.clone(),
+        engine: project.engine.into(),
+        source: target.source.clone(),
+        artifacts_dir: target.artifacts_dir.clone(),
     }
 }
 
@@ -93,22 +93,22 @@ fn artifact_message<'a>(
     project: &'a FuzzProject,
     target: &'a FuzzTarget,
     artifact: &'a Artifact,
-) -> Message<'a> {
+) -> Message {
     Message::FuzzArtifact {
-        package: &project.package,
-        manifest_path: &project.manifest_path,
-        target: &target.name,
-        path: &artifact.path,
-        name: &artifact.name,
-        kind: artifact.kind.as_str(),
+        package: project.package.clone(),
+        manifest_path: project.manifest_path.clone(),
+        target: target.name.clone(),
+        path: artifact.path.clone(),
+        name: artifact.name.clone(),
+        kind: artifact.kind,
         size: artifact.size,
-        engine: project.engine.as_str(),
+        engine: project.engine.into(),
         instance: match &artifact.origin {
-            Origin::Afl(afl) => Some(&afl.instance),
+            Origin::Afl(afl) => Some(afl.instance.clone()),
             Origin::LibFuzzer => None,
         },
-        output: &artifact.output,
-        minimized: artifact.minimized.as_deref(),
+        output: artifact.output.clone(),
+        minimized: artifact.minimized.clone(),
         minimized_size: minimized_size(artifact),
     }
 }

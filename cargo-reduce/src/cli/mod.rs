@@ -25,7 +25,7 @@ use report::Reporter;
 /// crates of the current project (all that have no `minimized-from-*` copy
 /// yet, or the ARTIFACTs named), in-process.
 #[derive(Debug, Parser)]
-#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = crate::error::EXIT_CODES)]
+#[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = Exit::help())]
 pub struct Cli {
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -50,10 +50,23 @@ pub enum Command {
     File(file::FileArgs),
     /// Replay every stored failing input in CI: new, known and fixed
     /// failures, new ones minimized and filed in the regression ledger.
-    #[command(
-        after_help = "Exit codes: 0 nothing new (or, with --fail-on known, no failure); 11 a new failure; 12 known failures only (--fail-on known); others as for cargo reduce (3 bad input, 8 a build failed, 1 I/O).\n\nExample:\n  cargo reduce ci --budget 5m --update --format github --sarif fuzz.sarif --junit fuzz.xml"
-    )]
+    #[command(after_help = ci_help())]
     Ci(Box<ci::CiArgs>),
+}
+
+/// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
+/// from [`Exit`], and an example.
+fn ci_help() -> String {
+    format!(
+        "Exit codes: {} nothing new (or, with --fail-on known, no failure); {} a new failure; \
+         {} known failures only (--fail-on known); {} ci merge: a report of another format version; \
+         others as for cargo reduce (see cargo reduce --help).\n\n\
+         Example:\n  cargo reduce ci --budget 5m --update --format github --sarif fuzz.sarif --junit fuzz.xml",
+        Exit::Success.code(),
+        Exit::NewFailures.code(),
+        Exit::KnownFailures.code(),
+        Exit::UnsupportedReport.code(),
+    )
 }
 
 /// Drops the `reduce` word cargo inserts when it runs `cargo-reduce` for
@@ -160,6 +173,79 @@ mod tests {
         );
         assert!(parse(&["--lang", "js"]).is_ok());
         assert!(parse(&["--lang", "js", "--effort", "max"]).is_err());
+    }
+
+    #[test]
+    fn help_lists_every_exit_code_and_ci_help_numbers_its_own() {
+        let help = Cli::command().render_help().to_string();
+        for exit in Exit::ALL {
+            let line = format!("{:>5}  {}", exit.code(), exit.meaning());
+            assert!(
+                help.contains(&line),
+                "{exit:?} missing from --help:\n{help}"
+            );
+        }
+        let ci = ci_help();
+        for exit in [
+            Exit::NewFailures,
+            Exit::KnownFailures,
+            Exit::UnsupportedReport,
+        ] {
+            assert!(
+                ci.contains(&format!("; {} ", exit.code())),
+                "{exit:?}: {ci}"
+            );
+        }
+    }
+
+    /// The exit-code table of the user documentation (whichever markdown
+    /// file of README.md and docs/ holds it: a table whose header is
+    /// `| exit | meaning |`, one `| <code> | <meaning> |` row per code)
+    /// lists exactly the codes of [`Exit`], in order.
+    #[test]
+    fn the_documented_exit_table_lists_every_exit_code() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = vec![root.join("README.md")];
+        if let Ok(docs) = std::fs::read_dir(root.join("docs")) {
+            files.extend(docs.map(|e| e.unwrap().path()));
+        }
+        let tables: Vec<(std::path::PathBuf, Vec<i32>)> = files
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "md"))
+            .filter_map(|f| {
+                let text = std::fs::read_to_string(&f).ok()?;
+                Some((f, exit_table(&text)?))
+            })
+            .collect();
+        assert_eq!(tables.len(), 1, "one file holds the exit table: {tables:?}");
+        let codes: Vec<i32> = Exit::ALL.iter().map(|e| e.code()).collect();
+        let (file, documented) = &tables[0];
+        assert_eq!(documented, &codes, "the table in {}", file.display());
+    }
+
+    /// The codes of the `| exit | meaning |` table in `markdown`, if any.
+    fn exit_table(markdown: &str) -> Option<Vec<i32>> {
+        let cells = |line: &str| -> Vec<String> {
+            line.trim()
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        };
+        let mut lines = markdown.lines();
+        lines.find(|l| cells(l) == ["exit", "meaning"])?;
+        let rows = lines
+            .skip(1)
+            .take_while(|l| l.trim_start().starts_with('|'));
+        Some(
+            rows.map(|row| {
+                let cells = cells(row);
+                cells[0]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("not an exit code: {row}"))
+            })
+            .collect(),
+        )
     }
 
     #[test]

@@ -10,11 +10,10 @@ use std::time::Duration;
 
 use console::style;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
 use crate::engine::Counters;
-use crate::job::message::Finished;
+use crate::job::message::{Finished, Line, StopReason};
 use crate::job::{Events, Message, View};
 use crate::output::{escape_controls, shown};
 
@@ -65,10 +64,11 @@ impl Reporter {
     }
 
     /// Prints `message` as one JSON line on stdout (JSON format only).
-    fn json<T: Serialize>(&self, message: &T) {
+    /// `message` as one JSON [`Line`] on stdout, in JSON mode.
+    fn json(&self, message: &Message) {
         if self.is_json() {
             let mut out = std::io::stdout().lock();
-            let _ = serde_json::to_writer(&mut out, message);
+            let _ = serde_json::to_writer(&mut out, &Line::new(message.clone()));
             let _ = writeln!(out);
             let _ = out.flush();
         }
@@ -94,8 +94,8 @@ impl Reporter {
     /// message in JSON.
     pub fn error(&self, error: &crate::error::Error) {
         self.emit(&Message::Error {
-            message: &error.message,
-            exit: error.exit.code(),
+            message: error.message.clone(),
+            exit: error.exit,
         });
     }
 
@@ -121,7 +121,7 @@ impl Reporter {
 
     /// Human rendering of `message` on stderr: most messages are for
     /// tools only.
-    fn render(&self, message: &Message<'_>) {
+    fn render(&self, message: &Message) {
         match message {
             Message::BuildStarted { package, targets } => self.start_spinner(format!(
                 "{package} ({}) against the libfuzzer-sys stand-in",
@@ -168,21 +168,21 @@ impl Reporter {
     }
 
     /// The status line of a finished `file` reduction.
-    fn summarize(&self, f: &Finished<'_>) {
+    fn summarize(&self, f: &Finished) {
         let percent = 100.0 * (1.0 - f.reduced_bytes as f64 / f.original_bytes as f64);
         let text = format!(
             "{}: {} → {} bytes ({percent:.1}% smaller), {} tests, {} cache hits, {:.2}s → {}",
-            shown(f.input),
+            shown(&f.input),
             f.original_bytes,
             f.reduced_bytes,
             f.tests_run,
             f.cache_hits,
             f.elapsed_s,
-            shown(f.output)
+            shown(&f.output)
         );
         match f.stopped {
             None => self.status("Reduced", text),
-            Some("interrupted") => self.warning(format!(
+            Some(StopReason::Interrupted) => self.warning(format!(
                 "interrupted; the best result so far was written. {text}"
             )),
             Some(reason) => self.warning(format!(
@@ -222,7 +222,7 @@ impl Events for Reporter {
     /// JSON on stdout in JSON mode; the human rendering on stderr always
     /// (its status lines keep quiet in JSON mode, warnings and errors do
     /// not).
-    fn emit(&self, message: &Message<'_>) {
+    fn emit(&self, message: &Message) {
         self.json(message);
         self.render(message);
     }

@@ -130,7 +130,7 @@ impl Plan {
                 unit: units.to_string(),
             },
             Plan::Syntax(lang, strategy) => PlanMessage::Syntax {
-                lang: lang.name(),
+                lang: lang.name().to_string(),
                 strategy: strategy.to_string(),
             },
         }
@@ -175,9 +175,9 @@ struct FileSubject<'a> {
 }
 
 impl Subject for FileSubject<'_> {
-    fn how(&self) -> How<'_> {
+    fn how(&self) -> How {
         How::Command {
-            command: self.oracle.command().display(),
+            command: self.oracle.command().display().to_string(),
             plan: self.plan.message(),
         }
     }
@@ -303,7 +303,7 @@ fn reduce_passes(
         }
         current = next;
         run.emit(&Message::PassFinished {
-            unit: unit.name(),
+            unit: unit.name().to_string(),
             bytes: current.len(),
             tests_run: run.counters.tests(),
             cache_hits: run.counters.cache_hits(),

@@ -37,7 +37,7 @@ use progress::Progress;
 /// Where a job's messages go; the CLI renders them.
 pub trait Events: Sync {
     /// One event.
-    fn emit(&self, message: &Message<'_>);
+    fn emit(&self, message: &Message);
     /// How a reduction shows its progress.
     fn view(&self) -> Box<dyn View + '_>;
 }
@@ -126,7 +126,7 @@ impl Run<'_> {
     }
 
     /// Emits `message`.
-    pub fn emit(&self, message: &Message<'_>) {
+    pub fn emit(&self, message: &Message) {
         self.events.emit(message);
     }
 
@@ -163,7 +163,7 @@ impl Reduced {
 /// What one mode does with one input.
 pub trait Subject {
     /// What `reduction-started` says about how the input is tested.
-    fn how(&self) -> message::How<'_>;
+    fn how(&self) -> message::How;
     /// Checks the input: it must fail, the same way every time. Counts its
     /// tests in `run.counters`.
     fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error>;
@@ -240,8 +240,8 @@ pub fn reduce(
     let started = Instant::now();
     let _exclusive = lock_output(job.output)?;
     events.emit(&Message::ReductionStarted(Started {
-        input: job.input,
-        output: job.output.path(),
+        input: job.input.to_path_buf(),
+        output: job.output.path().to_path_buf(),
         original_bytes: job.bytes.len(),
         how: subject.how(),
     }));
@@ -283,7 +283,7 @@ pub fn reduce(
         }
     }
     if let Some(reason) = stopped {
-        events.emit(&Message::ReductionStopped { why: reason.name() });
+        events.emit(&Message::ReductionStopped { why: reason.into() });
     }
     let minimal = stopped.is_none() && error.is_none();
     let output = match job.partial {
@@ -321,21 +321,21 @@ pub fn reduce(
     // one-off worker.
     let described = subject.describe(&reduced.bytes);
     events.emit(&Message::ReductionFinished(Finished {
-        input: job.input,
-        output: output.path(),
+        input: job.input.to_path_buf(),
+        output: output.path().to_path_buf(),
         original_bytes: job.bytes.len(),
         reduced_bytes: reduced.bytes.len(),
         tests_run: counters.tests(),
         cache_hits: counters.cache_hits(),
         elapsed_s: message::seconds(elapsed, 3),
         minimal: stopped.is_none(),
-        stopped: stopped.map(StopReason::name),
+        stopped: stopped.map(Into::into),
         steps,
         artifact: described.as_ref().map(|d| ArtifactFields {
-            target: &d.target,
-            failure: &d.failure,
-            failure_id: &d.failure_id,
-            debug: d.debug.as_deref(),
+            target: d.target.clone(),
+            failure: d.failure.clone(),
+            failure_id: d.failure_id.clone(),
+            debug: d.debug.clone(),
             phases,
         }),
     }));

@@ -66,7 +66,7 @@ impl Steps {
             Some(i) => i,
             None => {
                 let step = StepTests {
-                    step: name,
+                    step: name.to_string(),
                     tests: 0,
                     elapsed_s: 0.0,
                 };
@@ -153,7 +153,7 @@ mod tests {
         observer.step("hdd", &counters);
         counters.add_test();
         let steps = progress.steps(&counters);
-        let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step, s.tests)).collect();
+        let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step.as_str(), s.tests)).collect();
         assert_eq!(pairs, [("hdd", 4), ("tokens", 1)]);
         assert!(steps
             .iter()

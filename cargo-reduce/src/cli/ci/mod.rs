@@ -22,7 +22,6 @@ use crate::error::{Error, Exit};
 use crate::fuzz::minimize::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
-use crate::job::ci::report::CiReport;
 use crate::job::ci::{self, update, Cache, CiRequest};
 use crate::job::fuzz::FuzzRequest;
 use crate::job::{Events, Message, Settings};
@@ -319,18 +318,10 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
                 format!("cannot read report `{}`: {e}", path.display()),
             )
         })?;
-        let report: CiReport = serde_json::from_slice(&text).map_err(|e| {
-            Error::new(
-                Exit::BadInput,
-                format!(
-                    "`{}` is not a cargo-reduce ci report ({e}); give the files `ci --report PATH` wrote",
-                    path.display()
-                ),
-            )
-        })?;
+        let report = ci::report::read(&text).map_err(|e| read_error(path, e))?;
         reports.push(report);
     }
-    let mut report = CiReport::merge(reports)
+    let mut report = ci::report::merge(reports)
         .map_err(|e| Error::new(Exit::BadInput, format!("cannot merge the reports: {e}")))?;
     if args.ledger.update {
         let projects = crate::job::fuzz::find(&args.select.search(), None)?;
@@ -348,12 +339,34 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
         update::prune_fixed(&mut report)?;
     }
     for failure in &report.failures {
-        reporter.emit(&Message::CiFailure(failure));
+        reporter.emit(&Message::CiFailure(failure.clone()));
     }
     for fixed in &report.fixed {
-        reporter.emit(&Message::CiFixed(fixed));
+        reporter.emit(&Message::CiFixed(fixed.clone()));
     }
     output::finish(&report, &args.output, &files, reporter)
+}
+
+/// The one-line error for a report `ci merge` cannot read: another
+/// version has its own exit status, so a pipeline that mixes
+/// cargo-reduce versions is told apart from a wrong file.
+fn read_error(path: &std::path::Path, error: ci::report::ReadError) -> Error {
+    match error {
+        ci::report::ReadError::Version(_) => Error::new(
+            Exit::UnsupportedReport,
+            format!(
+                "`{}` has {error}; make every shard's report with the same cargo-reduce as `ci merge`",
+                path.display()
+            ),
+        ),
+        ci::report::ReadError::Json(e) => Error::new(
+            Exit::BadInput,
+            format!(
+                "`{}` is not a cargo-reduce ci report ({e}); give the files `ci --report PATH` wrote",
+                path.display()
+            ),
+        ),
+    }
 }
 
 #[cfg(test)]

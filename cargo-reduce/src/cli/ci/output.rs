@@ -65,7 +65,7 @@ pub(super) fn finish(
         known: report.count(Status::Known),
         fixed: report.count(Status::Fixed),
         elapsed_s: report.elapsed_s,
-        exit: exit.code(),
+        exit,
     });
     Ok(exit)
 }

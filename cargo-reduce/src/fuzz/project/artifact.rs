@@ -6,7 +6,6 @@
 //! into the same `artifacts/<target>/`, never into AFL's output directory,
 //! which afl-fuzz renames or deletes when it starts again.
 
-use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,23 +23,11 @@ pub const MINIMIZED_PREFIX: &str = "minimized-from-";
 /// stopped its reduction): `partial-from-<name>`.
 pub const PARTIAL_PREFIX: &str = "partial-from-";
 
-/// The failure an artifact records, from its file-name prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ArtifactKind {
-    /// `crash-`: a panic, abort, signal or sanitizer report.
-    Crash,
-    /// `oom-`: the RSS or malloc limit was exceeded.
-    Oom,
-    /// `timeout-`: one run took longer than `-timeout`.
-    Timeout,
-    /// `leak-`: LeakSanitizer found a leak.
-    Leak,
-    /// `slow-unit-`: a run was slow but did not time out.
-    SlowUnit,
-    /// No libFuzzer prefix: a file named explicitly (with `--target`), whose
-    /// failure is learned by running it.
-    Unknown,
-}
+/// The failure an artifact records, from its file-name prefix: the type
+/// the JSON messages carry (`crash`, `oom`, `timeout`, `leak`,
+/// `slow-unit`, or `unknown`: a file named explicitly, whose failure is
+/// learned by running it).
+pub use cargo_reduce_messages::message::ArtifactKind;
 
 /// libFuzzer's file-name prefixes (none is a prefix of another).
 const PREFIXES: [(&str, ArtifactKind); 5] = [
@@ -51,37 +38,16 @@ const PREFIXES: [(&str, ArtifactKind); 5] = [
     ("slow-unit-", ArtifactKind::SlowUnit),
 ];
 
-impl ArtifactKind {
-    /// The kind libFuzzer's prefix of `file_name` records, if it has one.
-    /// A `minimized-from-` copy has the kind of its original.
-    pub fn from_file_name(file_name: &str) -> Option<ArtifactKind> {
-        let original = file_name
-            .strip_prefix(MINIMIZED_PREFIX)
-            .unwrap_or(file_name);
-        PREFIXES
-            .iter()
-            .find(|(prefix, _)| original.starts_with(prefix))
-            .map(|&(_, kind)| kind)
-    }
-
-    /// The name used in tables and JSON messages: `crash`, `oom`,
-    /// `timeout`, `leak`, `slow-unit`, `unknown`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ArtifactKind::Crash => "crash",
-            ArtifactKind::Oom => "oom",
-            ArtifactKind::Timeout => "timeout",
-            ArtifactKind::Leak => "leak",
-            ArtifactKind::SlowUnit => "slow-unit",
-            ArtifactKind::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for ArtifactKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+/// The kind libFuzzer's prefix of `file_name` records, if it has one.
+/// A `minimized-from-` copy has the kind of its original.
+pub fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
+    let original = file_name
+        .strip_prefix(MINIMIZED_PREFIX)
+        .unwrap_or(file_name);
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| original.starts_with(prefix))
+        .map(|&(_, kind)| kind)
 }
 
 /// One input that made a fuzz target fail.
@@ -139,7 +105,7 @@ impl Artifact {
     /// prefix.
     fn new(path: PathBuf, meta: &fs::Metadata) -> Artifact {
         let name = file_name(&path);
-        let kind = ArtifactKind::from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
+        let kind = kind_from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
         let output = path.with_file_name(format!("{MINIMIZED_PREFIX}{name}"));
         let partial = path.with_file_name(format!("{PARTIAL_PREFIX}{name}"));
         Artifact {
@@ -276,7 +242,7 @@ pub fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
     for entry in entries {
         let path = entry.map_err(|e| DiscoveryError::io(dir, e))?.path();
         let name = file_name(&path);
-        if name.starts_with(MINIMIZED_PREFIX) || ArtifactKind::from_file_name(&name).is_none() {
+        if name.starts_with(MINIMIZED_PREFIX) || kind_from_file_name(&name).is_none() {
             continue;
         }
         // A dangling symlink or a directory is not an artifact.

@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 
 pub use artifact::{
-    afl_stem, locate_artifact, scan_artifacts, AflOrigin, Artifact, ArtifactKind, ArtifactLocation,
-    Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
+    afl_stem, kind_from_file_name, locate_artifact, scan_artifacts, AflOrigin, Artifact,
+    ArtifactKind, ArtifactLocation, Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
 };
 pub use campaign::Instance;
 pub use error::DiscoveryError;

@@ -277,7 +277,7 @@ fn select_target_keeps_one_target() {
 
 #[test]
 fn kinds_come_from_libfuzzer_prefixes() {
-    let kind = ArtifactKind::from_file_name;
+    let kind = kind_from_file_name;
     assert_eq!(kind("crash-0a"), Some(ArtifactKind::Crash));
     assert_eq!(kind("slow-unit-0a"), Some(ArtifactKind::SlowUnit));
     assert_eq!(kind("minimized-from-oom-0a"), Some(ArtifactKind::Oom));

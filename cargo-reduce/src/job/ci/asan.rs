@@ -55,7 +55,7 @@ pub(super) fn asan_pool(
         Ok(binary) => binary,
         Err(e) => {
             let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.message);
-            events.emit(&crate::job::Message::Warning { message: &message });
+            events.emit(&crate::job::Message::Warning { message });
             return Ok(None);
         }
     };

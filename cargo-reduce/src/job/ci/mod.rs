@@ -225,10 +225,10 @@ pub fn run(
         emit_tests(path, *expect, &projects, &runs, request)?;
     }
     for failure in &report.failures {
-        events.emit(&Message::CiFailure(failure));
+        events.emit(&Message::CiFailure(failure.clone()));
     }
     for fixed in &report.fixed {
-        events.emit(&Message::CiFixed(fixed));
+        events.emit(&Message::CiFixed(fixed.clone()));
     }
     Ok(report)
 }
@@ -457,8 +457,8 @@ fn ledgered<'a>(run: &TargetRun, ids: &'a [(String, String)]) -> Vec<Ledgered<'a
 
 fn emit_replayed(run: &TargetRun, elapsed: Duration, events: &dyn Events) {
     events.emit(&Message::CiReplayed {
-        package: &run.package,
-        target: &run.name,
+        package: run.package.clone(),
+        target: run.name.clone(),
         inputs: run.inputs.len(),
         failing: run.outcomes.iter().filter(|o| o.0.is_some()).count(),
         cached: run.outcomes.iter().filter(|o| o.1).count(),

@@ -76,10 +76,10 @@ pub fn replay_files(
             (request.matching.key(&signature).id(), signature.to_string())
         });
         events.emit(&Message::CiReplay {
-            path: &path,
-            target,
-            failure_id: failure.as_ref().map(|f| f.0.as_str()),
-            failure: failure.as_ref().map(|f| f.1.as_str()),
+            path: path.clone(),
+            target: target.to_string(),
+            failure_id: failure.as_ref().map(|f| f.0.clone()),
+            failure: failure.as_ref().map(|f| f.1.clone()),
         });
         replayed.push(Replayed { path, failure });
     }

@@ -1,247 +1,92 @@
 //! The report of one `cargo reduce ci` run or shard: every input replayed,
 //! every distinct failure with its status, and the ledger entries that no
-//! longer fail. It is written as JSON (`--report`), joined from shards
-//! ([`CiReport::merge`]), and rendered by the CLI as a table, GitHub
-//! annotations and job summary, SARIF and JUnit.
+//! longer fail. Its types are `cargo-reduce-messages`' (re-exported here);
+//! this module reads reports ([`read`]) and joins shards ([`merge`]); the
+//! CLI renders them as a table, GitHub annotations and job summary, SARIF
+//! and JUnit.
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+pub use cargo_reduce_messages::ci::{
+    CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, ReportVersion, Source, Status,
+    REPORT_VERSION,
+};
 
-/// The report format's version; `merge` refuses others.
-pub const REPORT_VERSION: u32 = 1;
-
-/// What one run found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CiReport {
-    /// [`REPORT_VERSION`].
-    pub version: u32,
-    /// `cargo-reduce <version>`.
-    pub tool: String,
-    /// `K/N` for a shard; `None` for a whole run or a merge.
-    pub shard: Option<String>,
-    /// The `--match` level the ids are computed at.
-    #[serde(rename = "match")]
-    pub matching: String,
-    /// Every input replayed, by target then path.
-    pub inputs: Vec<InputRecord>,
-    /// Every distinct failure seen, by target then id.
-    pub failures: Vec<FailureRecord>,
-    /// Ledger entries whose failure is gone, by target then id.
-    pub fixed: Vec<FixedRecord>,
-    /// Wall time of the run (a merge: the longest shard's).
-    pub elapsed_s: f64,
+/// Why bytes are not a report this cargo-reduce can read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A report, of a format version this cargo-reduce does not read.
+    #[error("report format version {0}, but this cargo-reduce reads version {REPORT_VERSION}")]
+    Version(u32),
+    /// Not a report at all.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
 }
 
-/// Where an input comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Source {
-    /// libFuzzer's `artifacts/<target>/`.
-    Artifact,
-    /// An AFL++ instance's crashes or hangs.
-    Afl,
-    /// The regression ledger.
-    Ledger,
-    /// An OSS-Fuzz / ClusterFuzzLite `clusterfuzz-testcase-*`.
-    Clusterfuzz,
-    /// The target's corpus (`--corpus`).
-    Corpus,
+/// The report `text` holds: its version is read first, so a report of
+/// another version is told apart from a broken one.
+pub fn read(text: &[u8]) -> Result<CiReport, ReadError> {
+    let ReportVersion { version } = serde_json::from_slice(text)?;
+    if version != REPORT_VERSION {
+        return Err(ReadError::Version(version));
+    }
+    Ok(serde_json::from_slice(text)?)
 }
 
-/// One input and what replaying it gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct InputRecord {
-    /// The fuzz crate.
-    pub package: String,
-    /// The fuzz target.
-    pub target: String,
-    /// The file, relative to the current directory when under it.
-    pub path: String,
-    /// Where it comes from.
-    pub source: Source,
-    /// Its content hash (16 hex digits).
-    pub hash: String,
-    /// Its size.
-    pub size: u64,
-    /// The id of its failure; `None`: it passed.
-    pub failure_id: Option<String>,
-    /// Answered from the replay cache.
-    pub cached: bool,
-}
-
-/// Whether a failure is in the ledger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Not in the ledger.
-    New,
-    /// In the ledger, still failing.
-    Known,
-    /// In the ledger, no longer failing.
-    Fixed,
-}
-
-impl Status {
-    /// `new`, `known`, `fixed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::New => "new",
-            Status::Known => "known",
-            Status::Fixed => "fixed",
+/// Joins shard reports into the report of one unsharded run: inputs
+/// are united, a failure seen by several shards counts all their
+/// inputs and keeps the smallest input and the best reduction, and a
+/// ledger entry is fixed only if no shard saw its failure.
+pub fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
+    let first = reports.first().ok_or("no report to merge")?;
+    let (tool, matching) = (first.tool.clone(), first.matching.clone());
+    let mut inputs = BTreeMap::new();
+    let mut failures: BTreeMap<(String, String), FailureRecord> = BTreeMap::new();
+    let mut fixed = BTreeMap::new();
+    let mut elapsed_s: f64 = 0.0;
+    for report in reports {
+        if report.version != REPORT_VERSION {
+            return Err(format!(
+                "report version {} is not {REPORT_VERSION}",
+                report.version
+            ));
         }
-    }
-}
-
-/// One distinct failure.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FailureRecord {
-    /// The fuzz crate.
-    pub package: String,
-    /// The fuzz target.
-    pub target: String,
-    /// The signature's short id at the `--match` level.
-    pub id: String,
-    /// New or known.
-    pub status: Status,
-    /// The signature, as reports show it.
-    pub signature: String,
-    /// Its kind (`panic`, `signal-6`, …).
-    pub kind: String,
-    /// A panic's `file:line:col`, as the build records it.
-    pub location: Option<String>,
-    /// A panic's call path, innermost first.
-    pub call_path: Vec<String>,
-    /// A panic's message, normalized.
-    pub message: Option<String>,
-    /// Where it panicked, in the source tree (relative to the current
-    /// directory when the file is the user's), with its line.
-    pub file: Option<String>,
-    /// The line in `file`.
-    pub line: Option<u32>,
-    /// The target's source file (where a failure without a position in
-    /// the user's code is shown).
-    pub source: String,
-    /// How many inputs fail this way.
-    pub inputs: usize,
-    /// The smallest of them.
-    pub input: String,
-    /// Its minimized form, if one was made (or found in the ledger).
-    pub reduced: Option<Reduced>,
-    /// Its ledger entry's input file, if it has one.
-    pub ledger: Option<String>,
-}
-
-/// A failure's minimized input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reduced {
-    /// The bytes, in hex (a merge writes them to the ledger).
-    pub hex: String,
-    /// Its size.
-    pub size: usize,
-    /// Whether it is 1-minimal (the budget did not cut it short).
-    pub minimal: bool,
-    /// A typed target's value, as its `Debug` form.
-    pub debug: Option<String>,
-}
-
-impl Reduced {
-    /// Whether `self` is a better result than `other`: minimal first,
-    /// then smaller, then the lower bytes (so merges are deterministic).
-    pub fn better_than(&self, other: &Reduced) -> bool {
-        (!self.minimal, self.size, &self.hex) < (!other.minimal, other.size, &other.hex)
-    }
-}
-
-/// A ledger entry whose failure no input shows any more.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FixedRecord {
-    /// The fuzz crate.
-    pub package: String,
-    /// The fuzz target.
-    pub target: String,
-    /// The entry's signature id.
-    pub id: String,
-    /// Its signature.
-    pub signature: String,
-    /// The entry's input file.
-    pub ledger: String,
-}
-
-impl CiReport {
-    /// How many failures have `status` (`Fixed`: the fixed entries).
-    pub fn count(&self, status: Status) -> usize {
-        match status {
-            Status::Fixed => self.fixed.len(),
-            _ => self.failures.iter().filter(|f| f.status == status).count(),
+        if report.matching != matching {
+            return Err(format!(
+                "reports made with --match {} and --match {matching} cannot be merged",
+                report.matching
+            ));
         }
-    }
-
-    /// Puts inputs, failures and fixed entries in their documented order.
-    pub fn sort(&mut self) {
-        self.inputs
-            .sort_by(|a, b| (&a.target, &a.path).cmp(&(&b.target, &b.path)));
-        self.failures
-            .sort_by(|a, b| (&a.target, &a.id).cmp(&(&b.target, &b.id)));
-        self.fixed
-            .sort_by(|a, b| (&a.target, &a.id).cmp(&(&b.target, &b.id)));
-    }
-
-    /// Joins shard reports into the report of one unsharded run: inputs
-    /// are united, a failure seen by several shards counts all their
-    /// inputs and keeps the smallest input and the best reduction, and a
-    /// ledger entry is fixed only if no shard saw its failure.
-    pub fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
-        let first = reports.first().ok_or("no report to merge")?;
-        let (tool, matching) = (first.tool.clone(), first.matching.clone());
-        let mut inputs = BTreeMap::new();
-        let mut failures: BTreeMap<(String, String), FailureRecord> = BTreeMap::new();
-        let mut fixed = BTreeMap::new();
-        let mut elapsed_s: f64 = 0.0;
-        for report in reports {
-            if report.version != REPORT_VERSION {
-                return Err(format!(
-                    "report version {} is not {REPORT_VERSION}",
-                    report.version
-                ));
-            }
-            if report.matching != matching {
-                return Err(format!(
-                    "reports made with --match {} and --match {matching} cannot be merged",
-                    report.matching
-                ));
-            }
-            elapsed_s = elapsed_s.max(report.elapsed_s);
-            for input in report.inputs {
-                inputs.insert((input.target.clone(), input.hash.clone()), input);
-            }
-            for failure in report.failures {
-                let key = (failure.target.clone(), failure.id.clone());
-                match failures.get_mut(&key) {
-                    Some(seen) => absorb(seen, failure),
-                    None => {
-                        failures.insert(key, failure);
-                    }
+        elapsed_s = elapsed_s.max(report.elapsed_s);
+        for input in report.inputs {
+            inputs.insert((input.target.clone(), input.hash.clone()), input);
+        }
+        for failure in report.failures {
+            let key = (failure.target.clone(), failure.id.clone());
+            match failures.get_mut(&key) {
+                Some(seen) => absorb(seen, failure),
+                None => {
+                    failures.insert(key, failure);
                 }
             }
-            for entry in report.fixed {
-                fixed.insert((entry.target.clone(), entry.id.clone()), entry);
-            }
         }
-        fixed.retain(|key, _| !failures.contains_key(key));
-        let mut merged = CiReport {
-            version: REPORT_VERSION,
-            tool,
-            shard: None,
-            matching,
-            inputs: inputs.into_values().collect(),
-            failures: failures.into_values().collect(),
-            fixed: fixed.into_values().collect(),
-            elapsed_s,
-        };
-        merged.sort();
-        Ok(merged)
+        for entry in report.fixed {
+            fixed.insert((entry.target.clone(), entry.id.clone()), entry);
+        }
     }
+    fixed.retain(|key, _| !failures.contains_key(key));
+    let mut merged = CiReport {
+        version: REPORT_VERSION,
+        tool,
+        shard: None,
+        matching,
+        inputs: inputs.into_values().collect(),
+        failures: failures.into_values().collect(),
+        fixed: fixed.into_values().collect(),
+        elapsed_s,
+    };
+    merged.sort();
+    Ok(merged)
 }
 
 /// Adds another shard's view of the same failure to `seen`.
@@ -351,7 +196,7 @@ mod tests {
             ],
             vec![],
         );
-        let merged = CiReport::merge(vec![one, two]).unwrap();
+        let merged = merge(vec![one, two]).unwrap();
         assert_eq!(merged.shard, None);
         assert_eq!(merged.failures.len(), 2);
         let a = &merged.failures[0];
@@ -361,10 +206,24 @@ mod tests {
     }
 
     #[test]
+    fn reports_of_other_versions_are_told_from_broken_ones() {
+        let mut text = serde_json::to_value(report("1/1", vec![], vec![])).unwrap();
+        let good = serde_json::to_vec(&text).unwrap();
+        assert_eq!(read(&good).unwrap(), report("1/1", vec![], vec![]));
+        // A later version may change any other field: only `version` is read.
+        text["version"] = 2.into();
+        text["inputs"] = "changed".into();
+        let later = serde_json::to_vec(&text).unwrap();
+        assert!(matches!(read(&later), Err(ReadError::Version(2))));
+        assert!(matches!(read(b"{\"inputs\": []}"), Err(ReadError::Json(_))));
+        assert!(matches!(read(b"not json"), Err(ReadError::Json(_))));
+    }
+
+    #[test]
     fn reports_of_other_match_levels_do_not_merge() {
         let mut other = report("2/2", vec![], vec![]);
         other.matching = "message".into();
-        assert!(CiReport::merge(vec![report("1/2", vec![], vec![]), other]).is_err());
-        assert!(CiReport::merge(vec![]).is_err());
+        assert!(merge(vec![report("1/2", vec![], vec![]), other]).is_err());
+        assert!(merge(vec![]).is_err());
     }
 }

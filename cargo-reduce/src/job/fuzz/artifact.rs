@@ -128,15 +128,15 @@ impl ArtifactSubject<'_> {
 }
 
 impl Subject for ArtifactSubject<'_> {
-    fn how(&self) -> How<'_> {
+    fn how(&self) -> How {
         How::Target {
-            target: self.target,
+            target: self.target.to_string(),
             plan: match &self.method {
                 Method::Bytes(..) => Plan::Units {
                     unit: "byte".into(),
                 },
                 Method::Syntax(lang, strategy) => Plan::Syntax {
-                    lang: lang.name(),
+                    lang: lang.name().to_string(),
                     strategy: strategy.to_string(),
                 },
             },
@@ -155,10 +155,10 @@ impl Subject for ArtifactSubject<'_> {
         }
         let (text, id) = named(&failure, self.matching);
         run.emit(&Message::ArtifactReproduced {
-            path: self.path,
-            target: self.target,
-            failure: &text,
-            failure_id: &id,
+            path: self.path.to_path_buf(),
+            target: self.target.to_string(),
+            failure: text,
+            failure_id: id,
         });
         self.failure = Some(failure);
         Ok(())

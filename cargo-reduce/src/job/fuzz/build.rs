@@ -52,8 +52,8 @@ pub(in crate::job) fn build(
         }
         let started = Instant::now();
         events.emit(&Message::BuildStarted {
-            package: &project.package,
-            targets: &targets,
+            package: project.package.clone(),
+            targets: owned(&targets),
         });
         let build_targets: Vec<BuildTarget<'_>> = targets
             .iter()
@@ -72,7 +72,11 @@ pub(in crate::job) fn build(
             &build_targets,
             asan,
             &settings.interrupt,
-            &|message| events.emit(&Message::Warning { message }),
+            &|message| {
+                events.emit(&Message::Warning {
+                    message: message.to_string(),
+                })
+            },
         ) {
             Ok(built) => built,
             Err(WorkerBuildError::Build(BuildError::Interrupted)) => {
@@ -91,10 +95,10 @@ pub(in crate::job) fn build(
             }
         };
         events.emit(&Message::BuildFinished {
-            package: &project.package,
-            targets: &targets,
+            package: project.package.clone(),
+            targets: owned(&targets),
             elapsed_s: started.elapsed().as_secs_f64(),
-            compiled: &built.compiled,
+            compiled: built.compiled.clone(),
         });
         for (target, binary) in targets.iter().zip(built.targets) {
             let binary = binary.map_err(|errors| {
@@ -137,4 +141,9 @@ pub(super) fn once(e: &Error, told: &mut HashSet<String>) -> Error {
     }
     let first = e.message.lines().next().unwrap_or_default();
     Error::new(e.exit, format!("{first} (as above)"))
+}
+
+/// The names, owned (as messages hold them).
+fn owned(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
 }

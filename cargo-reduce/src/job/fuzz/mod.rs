@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::message::SkipCause;
 use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
@@ -139,8 +140,8 @@ impl Summary {
     fn record(&mut self, row: Row, events: &dyn Events) {
         if let Err(e) = &row.result {
             events.emit(&Message::Error {
-                message: &e.message,
-                exit: e.exit.code(),
+                message: e.message.clone(),
+                exit: e.exit,
             });
             self.exit = self.exit.or(e.exit);
         }
@@ -222,11 +223,12 @@ pub fn run(
         .sum();
     let mut work = select(request, &projects)?;
     work.retain(|w| match skip_reason(w.artifact.kind, request) {
-        Some(why) if !w.done => {
+        Some((cause, why)) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
-                path: &w.artifact.path,
-                target: &w.target,
-                why,
+                path: w.artifact.path.clone(),
+                target: w.target.clone(),
+                why: why.to_string(),
+                cause,
             });
             false
         }
@@ -375,11 +377,11 @@ pub fn run(
                     .map(|f| named(f, request.matching))
                     .unwrap_or_default();
                 events.emit(&Message::ArtifactDuplicate {
-                    path: &item.artifact.path,
-                    target: &item.target,
-                    failure: &failure,
-                    failure_id: &id,
-                    same_as: &work[of].artifact.path,
+                    path: item.artifact.path.clone(),
+                    target: item.target.clone(),
+                    failure: failure.clone(),
+                    failure_id: id.clone(),
+                    same_as: work[of].artifact.path.clone(),
                 });
                 summary.duplicates.push((item.name(), work[of].name()));
             }
@@ -432,17 +434,18 @@ fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
             ),
             _ => continue,
         };
-        events.emit(&Message::Warning { message: &message });
+        events.emit(&Message::Warning { message });
     }
 }
 
 /// Why an artifact of `kind` cannot be reduced with these options.
-fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<&'static str> {
+fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<(SkipCause, &'static str)> {
     match kind {
-        ArtifactKind::Leak => Some(LEAK_SKIPPED),
-        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some(
+        ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
+        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some((
+            SkipCause::NoMemoryLimit,
             "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
-        ),
+        )),
         _ => None,
     }
 }
@@ -456,7 +459,7 @@ pub(super) fn workers(jobs: usize, events: &dyn Events) -> usize {
         return jobs;
     }
     events.emit(&Message::Warning {
-        message: &format!("-j {jobs}: using {cores} workers, one per core (tests run in-process)"),
+        message: format!("-j {jobs}: using {cores} workers, one per core (tests run in-process)"),
     });
     cores
 }

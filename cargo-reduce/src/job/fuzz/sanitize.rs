@@ -112,12 +112,12 @@ pub(super) fn build_asan(
         "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build (`cargo fuzz`'s default)",
         items.len()
     );
-    events.emit(&Message::Warning { message: &message });
+    events.emit(&Message::Warning { message });
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
     let binaries = super::build(projects, &needed, Some(asan), settings, events)?;
     if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
         let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.message);
-        events.emit(&Message::Warning { message: &message });
+        events.emit(&Message::Warning { message });
     }
     Ok(binaries)
 }

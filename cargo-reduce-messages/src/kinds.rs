@@ -1,0 +1,106 @@
+//! The closed sets of names the messages use (`why`, `kind`, `engine`,
+//! `cause`): enums, so that a consumer matches on them rather than on
+//! strings.
+
+use serde::{Deserialize, Serialize};
+
+/// What stopped a reduction before it was 1-minimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// `--max-tests` ran out.
+    MaxTests,
+    /// `--max-time` ran out.
+    MaxTime,
+    /// Ctrl-C.
+    Interrupted,
+    /// Not a stop: the reduction ran to its end, but some verdicts were
+    /// timeouts, which depend on the machine's speed.
+    Timeouts,
+}
+
+/// Why an artifact is not reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipCause {
+    /// A leak: LeakSanitizer does not run in-process.
+    Leak,
+    /// An out-of-memory artifact with the memory limit turned off
+    /// (`--rss-limit-mb 0`): it cannot fail as out-of-memory.
+    NoMemoryLimit,
+}
+
+/// A fuzz artifact's kind, from libFuzzer's file-name prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    /// `crash-`.
+    Crash,
+    /// `oom-`.
+    Oom,
+    /// `timeout-` (and AFL++'s hangs).
+    Timeout,
+    /// `leak-`.
+    Leak,
+    /// `slow-unit-`.
+    SlowUnit,
+    /// No known prefix.
+    Unknown,
+}
+
+/// The fuzzing engine a target is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// cargo-fuzz's libfuzzer-sys.
+    Libfuzzer,
+    /// afl.rs.
+    Afl,
+}
+
+/// The wire names, for human output too.
+macro_rules! names {
+    ($type:ty { $($variant:ident => $name:literal),* $(,)? }) => {
+        impl $type {
+            /// The name JSON gives it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(<$type>::$variant => $name,)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+names!(StopReason {
+    MaxTests => "max-tests",
+    MaxTime => "max-time",
+    Interrupted => "interrupted",
+    Timeouts => "timeouts",
+});
+names!(ArtifactKind {
+    Crash => "crash",
+    Oom => "oom",
+    Timeout => "timeout",
+    Leak => "leak",
+    SlowUnit => "slow-unit",
+    Unknown => "unknown",
+});
+names!(SkipCause {
+    Leak => "leak",
+    NoMemoryLimit => "no-memory-limit",
+});
+names!(Engine {
+    Libfuzzer => "libfuzzer",
+    Afl => "afl",
+});

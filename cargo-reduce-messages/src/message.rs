@@ -1,0 +1,398 @@
+//! The messages of `--message-format json`: one [`Message`] per line on
+//! stdout, tagged by `reason` as cargo's `machine_message`, with the
+//! [`FORMAT_VERSION`](crate::FORMAT_VERSION) beside it ([`Line`]).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ci::{FailureRecord, FixedRecord};
+pub use crate::kinds::{ArtifactKind, Engine, SkipCause, StopReason};
+use crate::Exit;
+
+/// One line of `--message-format json`: a message and the format version
+/// it is written in (the last field). Fields may be added within a
+/// version; a consumer ignores the ones it does not know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Line {
+    /// The message, `reason` first.
+    #[serde(flatten)]
+    pub message: Message,
+    /// [`FORMAT_VERSION`](crate::FORMAT_VERSION) of the cargo-reduce that
+    /// wrote it.
+    pub format_version: u32,
+}
+
+impl Line {
+    /// `message` in the current format version.
+    pub fn new(message: Message) -> Line {
+        Line {
+            message,
+            format_version: crate::FORMAT_VERSION,
+        }
+    }
+}
+
+/// One message; its `reason` is the variant's name in kebab-case. New
+/// reasons may come within a format version (a consumer skips a line it
+/// cannot read), so a match on it needs a wildcard arm.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum Message {
+    /// A fuzz crate's targets are being built against the stand-in.
+    BuildStarted {
+        /// The fuzz crate.
+        package: String,
+        /// The targets to build.
+        targets: Vec<String>,
+    },
+    /// A fuzz crate's targets were built against the stand-in.
+    BuildFinished {
+        /// The fuzz crate.
+        package: String,
+        /// The targets built.
+        targets: Vec<String>,
+        /// Wall time of the build, in seconds.
+        elapsed_s: f64,
+        /// The units cargo compiled rather than found fresh (`crate@version
+        /// target`); empty when nothing changed since the last build.
+        compiled: Vec<String>,
+    },
+    /// A reduction begins (INPUT or one artifact).
+    ReductionStarted(Started),
+    /// A fuzz artifact failed the same way in every reproduction run.
+    ArtifactReproduced {
+        /// The artifact.
+        path: PathBuf,
+        /// Its fuzz target.
+        target: String,
+        /// The failure's signature.
+        failure: String,
+        /// The short id of what `--match` compares of it.
+        failure_id: String,
+    },
+    /// The inputs were replayed and grouped by failure: `inputs` failing
+    /// inputs, `failures` distinct signatures among them.
+    FailuresGrouped {
+        /// Inputs that failed (those that did not are reported apart).
+        inputs: usize,
+        /// Distinct failures.
+        failures: usize,
+    },
+    /// An input is not reduced: it fails like `same_as`, which is (or was)
+    /// reduced for it (without `--all`).
+    ArtifactDuplicate {
+        /// The input.
+        path: PathBuf,
+        /// Its fuzz target.
+        target: String,
+        /// The failure's signature.
+        failure: String,
+        /// The short id of what `--match` compares of it.
+        failure_id: String,
+        /// The input its group is reduced from, or already was.
+        same_as: PathBuf,
+    },
+    /// A fuzz artifact is not reduced, and why (a `leak-*`: no
+    /// LeakSanitizer in-process; an out-of-memory artifact without a
+    /// memory limit).
+    ArtifactSkipped {
+        /// The artifact.
+        path: PathBuf,
+        /// Its fuzz target.
+        target: String,
+        /// Why, in a sentence for humans.
+        why: String,
+        /// Why, for tools.
+        cause: SkipCause,
+    },
+    /// One ddmin pass over one unit ended (`file` mode's unit passes).
+    PassFinished {
+        /// The unit (`line`, `char`…).
+        unit: String,
+        /// Size after the pass.
+        bytes: usize,
+        /// Tests run so far.
+        tests_run: u64,
+        /// Cache hits so far.
+        cache_hits: u64,
+    },
+    /// A limit (or Ctrl-C) stopped the reduction; the result is not
+    /// 1-minimal.
+    ReductionStopped {
+        /// What stopped it.
+        why: StopReason,
+    },
+    /// A reduction ended and its result was written.
+    ReductionFinished(Finished),
+    /// `list`: one artifact of a target.
+    FuzzArtifact {
+        /// The fuzz crate.
+        package: String,
+        /// Its manifest.
+        manifest_path: PathBuf,
+        /// The target.
+        target: String,
+        /// The artifact.
+        path: PathBuf,
+        /// Its file name.
+        name: String,
+        /// Its kind, from the name's prefix (AFL's hangs: `timeout`).
+        kind: ArtifactKind,
+        /// Its size in bytes.
+        size: u64,
+        /// The engine that saved it.
+        engine: Engine,
+        /// For AFL inputs, the instance that saved it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        instance: Option<String>,
+        /// Where its reduction goes.
+        output: PathBuf,
+        /// Its minimized copy, if any.
+        minimized: Option<PathBuf>,
+        /// The minimized copy's size, if readable.
+        minimized_size: Option<u64>,
+    },
+    /// `list`: an AFL++ instance directory.
+    AflInstance {
+        /// The fuzz crate it was given to (the first afl.rs crate when no
+        /// target matches).
+        package: String,
+        /// The target whose binary it ran, if one does.
+        target: Option<String>,
+        /// The instance directory.
+        dir: PathBuf,
+        /// Its name (`default`, or the `-M`/`-S` name).
+        name: String,
+        /// The binary it ran.
+        binary: Option<PathBuf>,
+        /// Its hang timeout in milliseconds.
+        exec_timeout_ms: Option<u64>,
+        /// Its memory limit (afl-fuzz's `-m`) in MB; null: none.
+        mem_limit_mb: Option<u64>,
+        /// Whether the binary it ran has changed since (its `target_hash`
+        /// differs); null when that cannot be told.
+        rebuilt: Option<bool>,
+        /// Its crashes (all folders).
+        crashes: usize,
+        /// Its hangs (all folders).
+        hangs: usize,
+    },
+    /// `list`: a target without artifacts.
+    FuzzTarget {
+        /// The fuzz crate.
+        package: String,
+        /// Its manifest.
+        manifest_path: PathBuf,
+        /// The target.
+        target: String,
+        /// The engine its source is written for.
+        engine: Engine,
+        /// Its source file.
+        source: PathBuf,
+        /// Where its artifacts would be.
+        artifacts_dir: PathBuf,
+    },
+    /// `ci`: one target's inputs were replayed.
+    CiReplayed {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// Inputs replayed (this shard's).
+        inputs: usize,
+        /// Inputs that failed.
+        failing: usize,
+        /// Inputs answered from the cache.
+        cached: usize,
+        /// Distinct failures among them.
+        failures: usize,
+        /// Wall time of the replay: reading the inputs and running them
+        /// (the build and the pool's start apart).
+        elapsed_s: f64,
+    },
+    /// `ci replay`: one input was run.
+    CiReplay {
+        /// The input.
+        path: PathBuf,
+        /// The target.
+        target: String,
+        /// Its failure's id at the `--match` level; null: it passed.
+        failure_id: Option<String>,
+        /// Its failure's signature.
+        failure: Option<String>,
+    },
+    /// `ci`: one distinct failure, new or known (the report's record).
+    CiFailure(FailureRecord),
+    /// `ci`: a ledger entry whose failure is gone (the report's record).
+    CiFixed(FixedRecord),
+    /// `ci`: the summary, last.
+    CiFinished {
+        /// Inputs replayed.
+        inputs: usize,
+        /// Distinct failures.
+        failures: usize,
+        /// Not in the ledger.
+        new: usize,
+        /// In the ledger, still failing.
+        known: usize,
+        /// In the ledger, no longer failing.
+        fixed: usize,
+        /// Wall time, in seconds.
+        elapsed_s: f64,
+        /// The exit status.
+        exit: Exit,
+    },
+    /// Something the user should know that does not stop the run.
+    Warning {
+        /// The one-line message.
+        message: String,
+    },
+    /// The run (or one artifact of it) ended in an error.
+    Error {
+        /// The one-line message shown to humans.
+        message: String,
+        /// The exit status it maps to.
+        exit: Exit,
+    },
+}
+
+/// The `reduction-started` message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Started {
+    /// What is reduced.
+    pub input: PathBuf,
+    /// Where the result goes.
+    pub output: PathBuf,
+    /// Size of the input.
+    pub original_bytes: usize,
+    /// How the input is tested and reduced (mode-specific fields).
+    #[serde(flatten)]
+    pub how: How,
+}
+
+/// How an input is tested and reduced, as `reduction-started` says it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum How {
+    /// `file` mode: the test command and the plan.
+    Command {
+        /// The test command, quoted for a shell.
+        command: String,
+        /// The plan (`unit`, or `lang` and `strategy`).
+        #[serde(flatten)]
+        plan: Plan,
+    },
+    /// Fuzz mode: the target.
+    Target {
+        /// The fuzz target.
+        target: String,
+        /// The plan (`unit`, or `lang` and `strategy`).
+        #[serde(flatten)]
+        plan: Plan,
+    },
+}
+
+/// How the bytes are reduced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum Plan {
+    /// ddmin passes over these units (`line+char`, `byte`).
+    Units {
+        /// The units, `+`-separated.
+        unit: String,
+    },
+    /// Syntax-aware reduction.
+    Syntax {
+        /// The language (`rust`, `js`).
+        lang: String,
+        /// The strategy, as `--strategy` spells it.
+        strategy: String,
+    },
+}
+
+/// The `reduction-finished` message, field for field and in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Finished {
+    /// What was reduced.
+    pub input: PathBuf,
+    /// Where the result is.
+    pub output: PathBuf,
+    /// Size of the input.
+    pub original_bytes: usize,
+    /// Size of the result.
+    pub reduced_bytes: usize,
+    /// Every execution of the test, the checks of input and result included.
+    pub tests_run: u64,
+    /// Candidates answered from the cache.
+    pub cache_hits: u64,
+    /// Wall time, in seconds (millisecond precision).
+    pub elapsed_s: f64,
+    /// True unless a limit stopped the reduction.
+    pub minimal: bool,
+    /// What stopped it, if something did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StopReason>,
+    /// Tests per step of a syntax-aware reduction, or of a fuzz artifact's
+    /// byte reduction with a search (`--effort` above quick), in the order
+    /// the steps first ran (absent for plain ddmin).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepTests>,
+    /// What fuzz mode adds.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<ArtifactFields>,
+}
+
+/// The tests one step of a reduction ran (every run of it together).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StepTests {
+    /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
+    /// `literals`, `tokens`; `ddmin`, `canonical`, `search-2byte`,
+    /// `search-chunks`, `search-move`, `search-mutate`, `search-settle`).
+    pub step: String,
+    /// Tests it ran, cache hits not counted.
+    pub tests: u64,
+    /// Wall time spent in it, in seconds: with `tests`, where a slow
+    /// target's time goes.
+    pub elapsed_s: f64,
+}
+
+/// The fields fuzz mode adds to `reduction-finished`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ArtifactFields {
+    /// The fuzz target.
+    pub target: String,
+    /// The failure's signature.
+    pub failure: String,
+    /// The short id of what `--match` compares of it.
+    pub failure_id: String,
+    /// A typed target's value, as its `Debug` form.
+    pub debug: Option<String>,
+    /// Wall time of each phase.
+    pub phases: Phases,
+}
+
+/// Wall time of each phase of one reduction, in seconds (microsecond
+/// precision). The reproduction and the final check are bound by the
+/// failure itself (a timeout artifact's runs take the whole timeout); the
+/// reduction phase is what the algorithms and the pool decide.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Phases {
+    /// Checking or reproducing the input.
+    pub reproduce_s: f64,
+    /// ddmin and canonicalization (with a timeout artifact's probes and
+    /// their checks).
+    pub reduce_s: f64,
+    /// The result's final check and its writing.
+    pub verify_s: f64,
+}

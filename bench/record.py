@@ -1,0 +1,67 @@
+"""The committed record of one benchmark run: bench/results/<name>-<date>.json.
+
+Every benchmark script under bench/ starts a `Run` before it measures and
+calls `Run.write` at the end, so each results file says which commit it
+measured, on which machine, under what load and when; `bench/tables`
+regenerates the markdown tables from these files.
+"""
+
+import datetime
+import json
+import os
+import platform
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "bench", "results")
+
+
+def _git(*args):
+    out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+class Run:
+    """Notes the start (time, load, commit); `write` adds the end and the data."""
+
+    def __init__(self, name):
+        self.name = name
+        self.started = datetime.datetime.now(datetime.timezone.utc)
+        self.load_at_start = list(os.getloadavg())
+        self.commit = _git("rev-parse", "HEAD")
+        # Uncommitted changes under cargo-reduce/ change what is measured.
+        self.dirty = bool(_git("status", "--porcelain", "--", "cargo-reduce"))
+
+    def write(self, results, **fields):
+        """Writes `results` and `fields` beside the run's metadata; returns the path.
+
+        A second run on the same day gets `-2`, `-3`… rather than replacing
+        the first (an earlier run is data too)."""
+        record = {
+            "benchmark": self.name,
+            "date": self.started.isoformat(timespec="seconds"),
+            "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "commit": self.commit,
+            "dirty": self.dirty,
+            "machine": {
+                "host": platform.node(),
+                "cpus": os.cpu_count(),
+                "platform": platform.platform(),
+                "load_at_start": self.load_at_start,
+                "load_at_end": list(os.getloadavg()),
+            },
+        }
+        record.update(fields)
+        record["results"] = results
+        os.makedirs(RESULTS, exist_ok=True)
+        stem = "%s-%s" % (self.name, self.started.date().isoformat())
+        path, n = os.path.join(RESULTS, stem + ".json"), 1
+        while os.path.exists(path):
+            n += 1
+            path = os.path.join(RESULTS, "%s-%d.json" % (stem, n))
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(record, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        os.replace(tmp, path)
+        return path

@@ -315,6 +315,21 @@ pub unsafe fn context_sp(ucontext: *mut c_void) -> usize {
     sp as usize
 }
 
+/// Ties this process's life to `parent`'s (`PR_SET_PDEATHSIG`), or ends it
+/// (exit status 3) if `parent` is already gone. An orphan is re-parented
+/// to init or to the nearest subreaper (systemd --user, a container's
+/// init), so the test is whether the parent is still `parent`, not
+/// whether it is pid 1. Only system calls: safe in a forked child.
+pub fn die_with_parent(parent: pid_t) {
+    // SAFETY: plain prctl, getppid and _exit calls.
+    unsafe {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if getppid() != parent {
+            _exit(3);
+        }
+    }
+}
+
 /// The type `pthread_create` runs.
 pub type start_routine = extern "C" fn(*mut c_void) -> *mut c_void;
 /// The type `dl_iterate_phdr` calls back.

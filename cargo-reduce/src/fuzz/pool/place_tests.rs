@@ -74,3 +74,26 @@ fn a_recursion_is_placed_by_its_function_and_a_loop_by_its_own() {
     assert_eq!(hang.location.as_deref(), Some(RUN));
     assert_eq!(hang.call_path, [RUN]);
 }
+
+/// An endless loop that calls a function is placed by the loop, whether
+/// the deadline finds the test in the loop or in the function (the
+/// `edges` target's `loop-calls`: about half the time each). One stack per
+/// timeout placed it in `step` about every other run.
+#[test]
+fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+        ..super::tests::options()
+    };
+    let pool = WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap();
+    for run in 0..12 {
+        let hang = failure(&pool, b"loop-calls");
+        assert_eq!(hang.kind, FailureKind::Timeout);
+        assert_eq!(
+            hang.location.as_deref(),
+            Some("edges::spin_with_step"),
+            "run {run}: {hang:?}"
+        );
+    }
+}

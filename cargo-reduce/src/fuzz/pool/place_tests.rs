@@ -97,3 +97,43 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
         );
     }
 }
+
+/// Per-test cost of stack overflows on the `crashes` target, whose
+/// recursion is 16,000 frames deep at the limit: ones bounded enough that
+/// the test process lives on (`deep:`, past the tripwire), and unbounded
+/// ones (`overflow`, the process dies and the fork server forks another).
+/// Each notes the frames nearest the fault (at most `MAX_FRAMES`), which
+/// the parent names. Wall time, and the CPU time of the worker and its
+/// test processes (less sensitive to a loaded machine).
+/// `cargo test --lib -- --ignored --nocapture overflow_cost`.
+#[test]
+#[ignore = "benchmark"]
+fn overflow_cost() {
+    let count = 300;
+    let bounded = format!("deep:{}", super::tests::stack_limit_kib() + 128);
+    for (name, input) in [("bounded", bounded.as_bytes()), ("unbounded", b"overflow")] {
+        let pool = super::tests::one_worker("crashes");
+        let inputs = vec![input; count];
+        let failed = |o: &Outcome| o.failure().is_none();
+        pool.first_accepted(&inputs[..10], &failed).unwrap(); // Warm up.
+        let cpu_before = children_cpu();
+        let started = std::time::Instant::now();
+        let result = pool.first_accepted(&inputs, &failed).unwrap();
+        let wall = started.elapsed().as_secs_f64() * 1e6 / count as f64;
+        let last = result.outcomes.last().and_then(|o| o.as_ref()?.failure().cloned());
+        assert_eq!(last.map(|f| f.kind), Some(FailureKind::StackOverflow));
+        drop(pool); // Its worker is reaped: its CPU time is counted.
+        let cpu = (children_cpu() - cpu_before) * 1e6 / count as f64;
+        println!("{name} overflow: {wall:.1} us/test wall, {cpu:.1} us/test CPU (with warm-up)");
+    }
+}
+
+/// CPU seconds (user and system) of this process's reaped children.
+fn children_cpu() -> f64 {
+    // SAFETY: a zeroed rusage is a valid out-argument.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid out-pointer.
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}

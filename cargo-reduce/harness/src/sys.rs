@@ -57,6 +57,7 @@ pub const SIG_IGN: sighandler_t = 1;
 pub const SA_SIGINFO: c_int = 4;
 pub const SS_DISABLE: c_int = 2;
 pub const SA_ONSTACK: c_int = 0x0800_0000;
+pub const SA_RESTART: c_int = 0x1000_0000;
 pub const SEGV_MAPERR: c_int = 1;
 pub const SEGV_ACCERR: c_int = 2;
 /// `SIGSTKSZ`, the C library's constant (glibc 2.34 and later may make it

@@ -98,6 +98,22 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
     }
 }
 
+/// A test that hangs in a system call goes on hanging while the parent
+/// takes its stack again and again: the call is restarted, not cut short
+/// (`EINTR`, on which the `read-hang` test panics).
+#[test]
+fn a_hang_in_a_system_call_stays_a_timeout_while_sampled() {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+        ..super::tests::options()
+    };
+    let pool = WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap();
+    let hang = failure(&pool, b"read-hang");
+    assert_eq!(hang.kind, FailureKind::Timeout, "{hang:?}");
+    assert_eq!(hang.location.as_deref(), Some("edges::wait_for_input"));
+}
+
 /// Per-test cost of stack overflows on the `crashes` target, whose
 /// recursion is 16,000 frames deep at the limit: ones bounded enough that
 /// the test process lives on (`deep:`, past the tripwire), and unbounded
@@ -120,7 +136,10 @@ fn overflow_cost() {
         let started = std::time::Instant::now();
         let result = pool.first_accepted(&inputs, &failed).unwrap();
         let wall = started.elapsed().as_secs_f64() * 1e6 / count as f64;
-        let last = result.outcomes.last().and_then(|o| o.as_ref()?.failure().cloned());
+        let last = result
+            .outcomes
+            .last()
+            .and_then(|o| o.as_ref()?.failure().cloned());
         assert_eq!(last.map(|f| f.kind), Some(FailureKind::StackOverflow));
         drop(pool); // Its worker is reaped: its CPU time is counted.
         let cpu = (children_cpu() - cpu_before) * 1e6 / count as f64;
@@ -133,7 +152,10 @@ fn children_cpu() -> f64 {
     // SAFETY: a zeroed rusage is a valid out-argument.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: `usage` is a valid out-pointer.
-    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

@@ -3,7 +3,8 @@
 // own, installed before the stand-in's; stack overflows on threads the
 // target spawns; allocation failures it handles; the end of the address
 // space's mappings; the alternate signal stack; a panic message larger
-// than a pipe's atomic write; an endless loop that calls a function.
+// than a pipe's atomic write; an endless loop that calls a function; a
+// hang in a system call.
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
 
@@ -110,6 +111,17 @@ fn spin_with_step(mut x: u64) -> u64 {
     x
 }
 
+/// Waits for input on a pipe that never gets any: a hang in a system
+/// call, which fails the test if the call is ever cut short.
+#[inline(never)]
+fn wait_for_input() {
+    let mut fds = [0; 2];
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let mut byte = 0u8;
+    let read = unsafe { libc::read(fds[0], (&mut byte as *mut u8).cast(), 1) };
+    panic!("read returned {read}: {}", std::io::Error::last_os_error());
+}
+
 /// The number after `prefix` in `data`.
 fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
     std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
@@ -142,6 +154,8 @@ fuzz_target!(|data: &[u8]| {
         check_alternate_stack();
     } else if data == b"loop-calls" {
         black_box(spin_with_step(7));
+    } else if data == b"read-hang" {
+        wait_for_input();
     } else if data == b"big-panic" {
         panic!("{}", "x".repeat(16 << 10));
     }

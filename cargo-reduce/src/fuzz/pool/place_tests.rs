@@ -75,18 +75,24 @@ fn a_recursion_is_placed_by_its_function_and_a_loop_by_its_own() {
     assert_eq!(hang.call_path, [RUN]);
 }
 
+/// One worker of the `edges` target with a short timeout, for inputs that
+/// never end (their verdict is a timeout however fast the machine).
+fn hanging_edges() -> WorkerPool {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+        ..super::tests::options()
+    };
+    WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap()
+}
+
 /// An endless loop that calls a function is placed by the loop, whether
 /// the deadline finds the test in the loop or in the function (the
 /// `edges` target's `loop-calls`: about half the time each). One stack per
 /// timeout placed it in `step` about every other run.
 #[test]
 fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
-    let options = PoolOptions {
-        jobs: 1,
-        timeout: Duration::from_millis(300),
-        ..super::tests::options()
-    };
-    let pool = WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap();
+    let pool = hanging_edges();
     for run in 0..12 {
         let hang = failure(&pool, b"loop-calls");
         assert_eq!(hang.kind, FailureKind::Timeout);
@@ -103,12 +109,7 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
 /// (`EINTR`, on which the `read-hang` test panics).
 #[test]
 fn a_hang_in_a_system_call_stays_a_timeout_while_sampled() {
-    let options = PoolOptions {
-        jobs: 1,
-        timeout: Duration::from_millis(300),
-        ..super::tests::options()
-    };
-    let pool = WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap();
+    let pool = hanging_edges();
     let hang = failure(&pool, b"read-hang");
     assert_eq!(hang.kind, FailureKind::Timeout, "{hang:?}");
     assert_eq!(hang.location.as_deref(), Some("edges::wait_for_input"));

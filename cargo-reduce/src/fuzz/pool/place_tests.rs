@@ -120,8 +120,9 @@ fn a_hang_in_a_system_call_stays_a_timeout_while_sampled() {
 /// the test process lives on (`deep:`, past the tripwire), and unbounded
 /// ones (`overflow`, the process dies and the fork server forks another).
 /// Each notes the frames nearest the fault (at most `MAX_FRAMES`), which
-/// the parent names. Wall time, and the CPU time of the worker and its
-/// test processes (less sensitive to a loaded machine).
+/// the parent names. Wall time, and the CPU time of the worker and the
+/// test processes it reaped (less sensitive to a loaded machine; only the
+/// unbounded ones' processes end, so only their figure is whole).
 /// `cargo test --lib -- --ignored --nocapture overflow_cost`.
 #[test]
 #[ignore = "benchmark"]

@@ -36,6 +36,10 @@ const STACK_GRACE: Duration = Duration::from_millis(500);
 /// `(1 - f)^16` (1 in 65,536 at `f` = 1/2).
 const TIMEOUT_SAMPLES: usize = 16;
 
+/// The longest the samples of one timeout are spread over (a tenth of the
+/// timeout, up to this): a long timeout of the user's gets no longer.
+const MAX_SAMPLING: Duration = Duration::from_secs(1);
+
 /// Claim granularity: enough chunks per worker to balance the load, few
 /// enough that workers rarely touch the shared counter.
 fn chunk_size(count: usize, jobs: usize) -> u64 {
@@ -108,9 +112,10 @@ impl Crew {
     /// Nothing if the test noted a failure of its own already. A test out
     /// of memory is placed by one stack (the allocation that crossed the
     /// line is still on it). An endless test gets [`TIMEOUT_SAMPLES`],
-    /// spaced over a tenth of the timeout, and the note keeps their common
-    /// part: a loop that calls other functions is in one of them or in
-    /// itself at any one moment, and in itself at every one.
+    /// spaced over a tenth of the timeout (at most [`MAX_SAMPLING`]), and
+    /// the note keeps their common part: a loop that calls other functions
+    /// is in one of them or in itself at any one moment, and in itself at
+    /// every one.
     pub(super) fn take_stack(&mut self, slot: usize, timed_out: bool) {
         let Some(worker) = self.workers[slot].as_ref() else {
             return;
@@ -122,7 +127,7 @@ impl Crew {
         let (samples, spacing) = match timed_out {
             true => (
                 TIMEOUT_SAMPLES,
-                self.options.timeout / 10 / (TIMEOUT_SAMPLES as u32 - 1),
+                (self.options.timeout / 10).min(MAX_SAMPLING) / (TIMEOUT_SAMPLES as u32 - 1),
             ),
             false => (1, Duration::ZERO),
         };

@@ -51,13 +51,16 @@ pub fn install(note: fn(u32, u64, &[u8]), forget_caught_panic: fn()) {
     set_handler(STACK_SIGNAL, on_stack_request);
 }
 
-/// Handles `signal` with `handler`, on the alternate stack.
+/// Handles `signal` with `handler`, on the alternate stack. A system call
+/// the signal interrupts goes on where it can (`SA_RESTART`): a test whose
+/// stack the parent takes several times while it hangs must go on hanging,
+/// not see `EINTR` and fail otherwise.
 pub fn set_handler(signal: c_int, handler: Handler) {
     // SAFETY: a plain sigaction call with a handler that is async-signal-safe.
     unsafe {
         let mut action: sys::sigaction = std::mem::zeroed();
         action.sa_sigaction = handler as *const () as sys::sighandler_t;
-        action.sa_flags = sys::SA_SIGINFO | sys::SA_ONSTACK;
+        action.sa_flags = sys::SA_SIGINFO | sys::SA_ONSTACK | sys::SA_RESTART;
         sys::sigemptyset(&mut action.sa_mask);
         sys::sigaction(signal, &action, std::ptr::null_mut());
     }

@@ -57,6 +57,7 @@ pub const SIG_IGN: sighandler_t = 1;
 pub const SA_SIGINFO: c_int = 4;
 pub const SS_DISABLE: c_int = 2;
 pub const SA_ONSTACK: c_int = 0x0800_0000;
+pub const SA_RESTART: c_int = 0x1000_0000;
 pub const SEGV_MAPERR: c_int = 1;
 pub const SEGV_ACCERR: c_int = 2;
 /// `SIGSTKSZ`, the C library's constant (glibc 2.34 and later may make it
@@ -313,6 +314,21 @@ pub unsafe fn context_sp(ucontext: *mut c_void) -> usize {
     #[cfg(target_arch = "aarch64")]
     let sp = unsafe { (*head).uc_mcontext.sp };
     sp as usize
+}
+
+/// Ties this process's life to `parent`'s (`PR_SET_PDEATHSIG`), or ends it
+/// (exit status 3) if `parent` is already gone. An orphan is re-parented
+/// to init or to the nearest subreaper (systemd --user, a container's
+/// init), so the test is whether the parent is still `parent`, not
+/// whether it is pid 1. Only system calls: safe in a forked child.
+pub fn die_with_parent(parent: pid_t) {
+    // SAFETY: plain prctl, getppid and _exit calls.
+    unsafe {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if getppid() != parent {
+            _exit(3);
+        }
+    }
 }
 
 /// The type `pthread_create` runs.

@@ -406,15 +406,7 @@ impl Worker {
             // the child continues on this thread alone.
             let child = unsafe { sys::fork() };
             if child == 0 {
-                // SAFETY: plain prctl and getppid calls.
-                unsafe {
-                    sys::prctl(sys::PR_SET_PDEATHSIG, sys::SIGKILL);
-                    // The fork server died before that: the child now
-                    // belongs to init or to a subreaper.
-                    if sys::getppid() != server {
-                        sys::_exit(3);
-                    }
-                }
+                sys::die_with_parent(server);
                 crate::fault_trace::enter_test_thread();
                 return;
             }

@@ -10,7 +10,10 @@ use super::affinity;
 use super::call_path::Symbolizer;
 use super::death::KillReason;
 use super::error::PoolError;
-use super::protocol::{Command, FLAG_RESTART_AFTER_FAILURE, STACK_SIGNAL};
+use super::place::common_stack;
+use super::protocol::{
+    panic_text, split_panic_text, Command, FLAG_RESTART_AFTER_FAILURE, NOTE_STACK, STACK_SIGNAL,
+};
 use super::shm::{Batch, RoundParams, SharedMemory};
 use super::worker::{Launch, Worker};
 use super::PoolOptions;
@@ -27,6 +30,16 @@ const SMALL_ROUND: Duration = Duration::from_micros(150);
 /// it answers in microseconds, unless it is stuck where the signal waits
 /// (blocked, or handled by the target itself).
 const STACK_GRACE: Duration = Duration::from_millis(500);
+
+/// Stacks taken of a test that ran out of time (see [`Crew::take_stack`]):
+/// a loop that spends a fraction `f` of its time in itself rather than in
+/// the functions it calls is placed by a callee with probability
+/// `(1 - f)^16` (1 in 65,536 at `f` = 1/2).
+const TIMEOUT_SAMPLES: usize = 16;
+
+/// The longest the samples of one timeout are spread over (a tenth of the
+/// timeout, up to this): a long timeout of the user's gets no longer.
+const MAX_SAMPLING: Duration = Duration::from_secs(1);
 
 /// Claim granularity: enough chunks per worker to balance the load, few
 /// enough that workers rarely touch the shared counter.
@@ -96,10 +109,15 @@ impl Crew {
 
     /// Asks `slot`'s test process, about to be killed for its time or
     /// memory, where it is (`STACK_SIGNAL`; the harness notes its stack),
-    /// and waits for the note for up to [`STACK_GRACE`]: the stack places
-    /// the failure (see `place`). Nothing if the test noted a failure of
-    /// its own already.
-    pub(super) fn take_stack(&self, slot: usize) {
+    /// and leaves the note for the death to be placed by (see `place`).
+    /// Nothing if the test noted a failure of its own already. A test out
+    /// of memory is placed by one stack (the allocation that crossed the
+    /// line is still on it). An endless test gets [`TIMEOUT_SAMPLES`],
+    /// spaced over a tenth of the timeout (at most [`MAX_SAMPLING`]), and
+    /// the note keeps their common part: a loop that calls other functions
+    /// is in one of them or in itself at any one moment, and in itself at
+    /// every one.
+    pub(super) fn take_stack(&mut self, slot: usize, timed_out: bool) {
         let Some(worker) = self.workers[slot].as_ref() else {
             return;
         };
@@ -107,14 +125,55 @@ impl Crew {
         if self.shm.note(slot).is_some() || pid == 0 {
             return;
         }
+        let (samples, spacing) = match timed_out {
+            true => (
+                TIMEOUT_SAMPLES,
+                (self.options.timeout / 10).min(MAX_SAMPLING) / (TIMEOUT_SAMPLES as u32 - 1),
+            ),
+            false => (1, Duration::ZERO),
+        };
+        let mut stacks = Vec::new();
+        for i in 0..samples {
+            if i > 0 {
+                std::thread::sleep(spacing);
+                if !self.shm.forget_note(slot, NOTE_STACK) {
+                    return; // The test noted a failure of its own.
+                }
+            }
+            match self.sample_stack(slot, pid) {
+                Some(frames) => stacks.push(frames),
+                None => break,
+            }
+        }
+        if stacks.len() > 1 {
+            let common = common_stack(&stacks, &mut self.symbols);
+            self.shm
+                .replace_note(slot, NOTE_STACK, &panic_text("", "", &common));
+        } else if let [only] = stacks.as_slice() {
+            // A later sample did not come; the first stands.
+            self.shm
+                .replace_note(slot, NOTE_STACK, &panic_text("", "", only));
+        }
+    }
+
+    /// Signals the test process `pid` of `slot` for its stack and waits up
+    /// to [`STACK_GRACE`] for the note; its frames.
+    fn sample_stack(&self, slot: usize, pid: u32) -> Option<Vec<u64>> {
         // SAFETY: a plain kill(2) of our worker's test process (not reaped
         // yet: the parent kills it next). rustix sends no real-time signal.
         if unsafe { super::sys::kill(pid as super::sys::pid_t, STACK_SIGNAL) } != 0 {
-            return;
+            return None;
         }
         let deadline = Instant::now() + STACK_GRACE;
-        while self.shm.note(slot).is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_micros(100));
+        loop {
+            match self.shm.note(slot) {
+                Some(note) if note.kind == NOTE_STACK => {
+                    return Some(split_panic_text(&note.text).frames)
+                }
+                Some(_) => return None,
+                None if Instant::now() >= deadline => return None,
+                None => std::thread::sleep(Duration::from_micros(100)),
+            }
         }
     }
 

@@ -215,3 +215,103 @@ fn an_overflow_on_a_thread_of_the_target_is_a_stack_overflow() {
     let outcome = pool.run(b"thread-overflow").unwrap();
     assert_eq!(failure(&outcome).kind, FailureKind::StackOverflow);
 }
+
+/// A fork server's test process ties its life to the server's at once; if
+/// the server died before that (killed between `fork` and `prctl`), the
+/// process ends instead of running tests nobody reads. Orphans go to the
+/// nearest subreaper (systemd --user, a container's init), not always to
+/// pid 1: here a process makes itself a subreaper, a "server" forks a
+/// child and dies, and the child, re-parented to the subreaper, must end
+/// (status 3) when it takes the harness's check. Every wait is for an
+/// event; a watchdog kills the whole process group if anything hangs.
+#[test]
+fn a_test_process_orphaned_to_a_subreaper_ends() {
+    let mut fds = [0; 2];
+    // SAFETY: a valid two-int out-array.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    let [server_reaped, reaped_writer] = fds;
+    // SAFETY: the child makes system calls only, then `_exit`s.
+    let subreaper = unsafe { libc::fork() };
+    if subreaper == 0 {
+        // SAFETY: system calls only, in a forked child.
+        unsafe { libc::_exit(orphan_under_subreaper(server_reaped, reaped_writer)) }
+    }
+    assert!(subreaper > 0);
+    // SAFETY: our own child; the descriptor is ours.
+    unsafe {
+        libc::setpgid(subreaper, subreaper);
+        libc::close(reaped_writer);
+        libc::close(server_reaped);
+    }
+    let (done, watched) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let hung = watched.recv_timeout(Duration::from_secs(120)).is_err();
+        if hung {
+            // SAFETY: kills the process group the test made.
+            unsafe { libc::kill(-subreaper, libc::SIGKILL) };
+        }
+        hung
+    });
+    let mut status = 0;
+    // SAFETY: waits for our own child.
+    while unsafe { libc::waitpid(subreaper, &mut status, 0) } < 0 {
+        let err = std::io::Error::last_os_error();
+        assert_eq!(err.kind(), std::io::ErrorKind::Interrupted, "{err}");
+    }
+    done.send(()).unwrap();
+    assert!(!watchdog.join().unwrap(), "hung: the watchdog killed it");
+    let status = std::process::ExitStatus::from_raw(status);
+    assert_eq!(
+        status.code(),
+        Some(3),
+        "the orphan's exit status as its subreaper saw it (0: it ran on): {status:?}"
+    );
+}
+
+/// The subreaper's side of the test above: forks the "server", which
+/// forks the test process and dies; returns the orphan's exit code.
+///
+/// # Safety
+/// Runs in a forked child of a threaded process: system calls only.
+unsafe fn orphan_under_subreaper(server_reaped: i32, reaped_writer: i32) -> i32 {
+    // SAFETY: system calls only (see above).
+    unsafe {
+        libc::setpgid(0, 0);
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
+            return 10;
+        }
+        let server = libc::fork();
+        if server == 0 {
+            let server = libc::getpid();
+            if libc::fork() == 0 {
+                // The test process: waits until the server is reaped
+                // (after which it is surely re-parented: the pipe's last
+                // writer, the subreaper, closes it then), then takes the
+                // check.
+                libc::close(reaped_writer);
+                let mut byte = 0u8;
+                while libc::read(server_reaped, (&mut byte as *mut u8).cast(), 1) < 0 {}
+                super::sys::die_with_parent(server);
+                libc::_exit(0);
+            }
+            libc::_exit(0);
+        }
+        let mut status = 0;
+        libc::waitpid(server, &mut status, 0);
+        libc::close(reaped_writer);
+        // The orphan, adopted: our only child left.
+        loop {
+            let pid = libc::waitpid(-1, &mut status, 0);
+            if pid > 0 {
+                return if libc::WIFEXITED(status) {
+                    libc::WEXITSTATUS(status)
+                } else {
+                    11
+                };
+            }
+            if *libc::__errno_location() != libc::EINTR {
+                return 12;
+            }
+        }
+    }
+}

@@ -66,6 +66,42 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
     }
 }
 
+/// The stack common to several samples of one endless test (return
+/// addresses, innermost first, as the harness notes them): the first
+/// sample without its innermost frames down to the innermost function that
+/// every sample is in. A loop that calls other functions may be in one of
+/// them or in itself at any one moment; the loop itself is in every
+/// sample, so the hang is placed by it however the samples fall.
+pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Vec<u64> {
+    let Some(first) = samples.first() else {
+        return Vec::new();
+    };
+    let functions: Vec<Vec<String>> = samples
+        .iter()
+        .map(|sample| enclosing_functions(&symbols.user_frames(sample)))
+        .collect();
+    let common = common_outer_len(&functions);
+    (0..first.len())
+        .map(|skip| &first[skip..])
+        .find(|rest| enclosing_functions(&symbols.user_frames(rest)).len() <= common)
+        .unwrap_or_default()
+        .to_vec()
+}
+
+/// How many outermost functions (the lists are innermost first) all of
+/// `stacks` share.
+fn common_outer_len(stacks: &[Vec<String>]) -> usize {
+    let Some((first, others)) = stacks.split_first() else {
+        return 0;
+    };
+    let shared = |depth: usize| {
+        let at = |stack: &Vec<String>| stack.len().checked_sub(depth + 1).map(|i| stack[i].clone());
+        let outer = at(first);
+        outer.is_some() && others.iter().all(|stack| at(stack) == outer)
+    };
+    (0..first.len()).take_while(|&depth| shared(depth)).count()
+}
+
 /// The functions of `frames`, innermost first, each closure named by the
 /// function it is written in and each function once in a row: a test
 /// stopped in a loop may be in the loop's closure (an iterator adapter's)
@@ -155,6 +191,22 @@ mod tests {
             (Some("demo::write".into()), path)
         );
         assert_eq!(locate(Place::Line, &[]), (None, Vec::new()));
+    }
+
+    /// Samples of a loop that calls a helper share the loop and what is
+    /// below it, whichever sample was in the helper.
+    #[test]
+    fn samples_share_their_outer_functions() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let in_helper = names(&["demo::step", "demo::spin", "demo::run"]);
+        let in_loop = names(&["demo::spin", "demo::run"]);
+        let elsewhere = names(&["demo::other", "demo::run"]);
+        let both = [in_helper.clone(), in_loop.clone()];
+        assert_eq!(common_outer_len(&both), 2);
+        assert_eq!(common_outer_len(&[in_loop.clone(), in_helper.clone()]), 2);
+        assert_eq!(common_outer_len(&[in_helper.clone(), in_helper.clone()]), 3);
+        assert_eq!(common_outer_len(&[in_helper, in_loop, elsewhere]), 1);
+        assert_eq!(common_outer_len(&[]), 0);
     }
 
     /// A loop stopped in its closure or in its function is one place

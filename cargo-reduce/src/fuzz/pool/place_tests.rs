@@ -74,3 +74,90 @@ fn a_recursion_is_placed_by_its_function_and_a_loop_by_its_own() {
     assert_eq!(hang.location.as_deref(), Some(RUN));
     assert_eq!(hang.call_path, [RUN]);
 }
+
+/// One worker of the `edges` target with a short timeout, for inputs that
+/// never end (their verdict is a timeout however fast the machine).
+fn hanging_edges() -> WorkerPool {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+        ..super::tests::options()
+    };
+    WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap()
+}
+
+/// An endless loop that calls a function is placed by the loop, whether
+/// the deadline finds the test in the loop or in the function (the
+/// `edges` target's `loop-calls`: about half the time each). One stack per
+/// timeout placed it in `step` about every other run.
+#[test]
+fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
+    let pool = hanging_edges();
+    for run in 0..12 {
+        let hang = failure(&pool, b"loop-calls");
+        assert_eq!(hang.kind, FailureKind::Timeout);
+        assert_eq!(
+            hang.location.as_deref(),
+            Some("edges::spin_with_step"),
+            "run {run}: {hang:?}"
+        );
+    }
+}
+
+/// A test that hangs in a system call goes on hanging while the parent
+/// takes its stack again and again: the call is restarted, not cut short
+/// (`EINTR`, on which the `read-hang` test panics).
+#[test]
+fn a_hang_in_a_system_call_stays_a_timeout_while_sampled() {
+    let pool = hanging_edges();
+    let hang = failure(&pool, b"read-hang");
+    assert_eq!(hang.kind, FailureKind::Timeout, "{hang:?}");
+    assert_eq!(hang.location.as_deref(), Some("edges::wait_for_input"));
+}
+
+/// Per-test cost of stack overflows on the `crashes` target, whose
+/// recursion is 16,000 frames deep at the limit: ones bounded enough that
+/// the test process lives on (`deep:`, past the tripwire), and unbounded
+/// ones (`overflow`, the process dies and the fork server forks another).
+/// Each notes the frames nearest the fault (at most `MAX_FRAMES`), which
+/// the parent names. Wall time, and the CPU time of the worker and the
+/// test processes it reaped (less sensitive to a loaded machine; only the
+/// unbounded ones' processes end, so only their figure is whole).
+/// `cargo test --lib -- --ignored --nocapture overflow_cost`.
+#[test]
+#[ignore = "benchmark"]
+fn overflow_cost() {
+    let count = 300;
+    let bounded = format!("deep:{}", super::tests::stack_limit_kib() + 128);
+    for (name, input) in [("bounded", bounded.as_bytes()), ("unbounded", b"overflow")] {
+        let pool = super::tests::one_worker("crashes");
+        let inputs = vec![input; count];
+        let failed = |o: &Outcome| o.failure().is_none();
+        pool.first_accepted(&inputs[..10], &failed).unwrap(); // Warm up.
+        let cpu_before = children_cpu();
+        let started = std::time::Instant::now();
+        let result = pool.first_accepted(&inputs, &failed).unwrap();
+        let wall = started.elapsed().as_secs_f64() * 1e6 / count as f64;
+        let last = result
+            .outcomes
+            .last()
+            .and_then(|o| o.as_ref()?.failure().cloned());
+        assert_eq!(last.map(|f| f.kind), Some(FailureKind::StackOverflow));
+        drop(pool); // Its worker is reaped: its CPU time is counted.
+        let cpu = (children_cpu() - cpu_before) * 1e6 / count as f64;
+        println!("{name} overflow: {wall:.1} us/test wall, {cpu:.1} us/test CPU (with warm-up)");
+    }
+}
+
+/// CPU seconds (user and system) of this process's reaped children.
+fn children_cpu() -> f64 {
+    // SAFETY: a zeroed rusage is a valid out-argument.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid out-pointer.
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}

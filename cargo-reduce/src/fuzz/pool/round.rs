@@ -276,7 +276,8 @@ impl<'a> Round<'a> {
     /// its range if that range or the round still needs work.
     fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
         if let Some(KillReason::Timeout(_) | KillReason::Rss { .. }) = reason {
-            self.crew.take_stack(slot);
+            let timed_out = matches!(reason, Some(KillReason::Timeout(_)));
+            self.crew.take_stack(slot, timed_out);
         }
         if let Some(reason) = reason {
             // Under a fork server only the test process is killed.

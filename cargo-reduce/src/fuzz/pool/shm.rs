@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use rustix::fs::{memfd_create, MemfdFlags};
 
 use super::protocol::{
-    control_size, read_note, worker_area_offset, Header, Mapping, Note, WorkerArea, MAGIC,
-    MAP_ALIGN, NOTE_NONE, NO_INDEX, PROTOCOL_VERSION, SLOT_PENDING,
+    control_size, read_note, worker_area_offset, write_note, Header, Mapping, Note, WorkerArea,
+    MAGIC, MAP_ALIGN, NOTE_NONE, NO_INDEX, PROTOCOL_VERSION, SLOT_PENDING,
 };
 
 /// A round's inputs, concatenated: input `i` is `data[ends[i - 1]..ends[i]]`.
@@ -124,6 +124,23 @@ impl SharedMemory {
     pub fn note(&self, slot: usize) -> Option<Note> {
         // SAFETY: `area_ptr` points into the control mapping.
         unsafe { read_note(self.area_ptr(slot)) }
+    }
+
+    /// Forgets worker `slot`'s note if it is of `kind`, so the worker can
+    /// note again; false if it is not (the test noted a failure of its own).
+    pub fn forget_note(&self, slot: usize, kind: u32) -> bool {
+        let status = &self.area(slot).note_kind;
+        let exchanged =
+            status.compare_exchange(kind, NOTE_NONE, Ordering::AcqRel, Ordering::Relaxed);
+        exchanged.is_ok()
+    }
+
+    /// Notes `text` as worker `slot`'s note of `kind`, in place of a note
+    /// of that kind or of none; false if the worker noted something else.
+    pub fn replace_note(&self, slot: usize, kind: u32, text: &[u8]) -> bool {
+        self.forget_note(slot, kind);
+        // SAFETY: `area_ptr` points to a mapped worker area.
+        unsafe { write_note(self.area_ptr(slot), kind, 0, text) }
     }
 
     /// Clears worker `slot`'s area for a new process.

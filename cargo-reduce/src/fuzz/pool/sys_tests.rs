@@ -67,6 +67,7 @@ fn constants_match_libc() {
         SIG_IGN,
         SA_SIGINFO,
         SA_ONSTACK,
+        SA_RESTART,
         SS_DISABLE,
         EAGAIN,
         AT_MINSIGSTKSZ,

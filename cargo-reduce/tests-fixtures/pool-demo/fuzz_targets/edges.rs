@@ -3,7 +3,8 @@
 // own, installed before the stand-in's; stack overflows on threads the
 // target spawns; allocation failures it handles; the end of the address
 // space's mappings; the alternate signal stack; a panic message larger
-// than a pipe's atomic write.
+// than a pipe's atomic write; an endless loop that calls a function; a
+// hang in a system call.
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
 
@@ -87,6 +88,40 @@ fn check_alternate_stack() {
     assert!(guarded, "no guard page below the alternate stack: {below:?}");
 }
 
+/// Work for `spin_with_step`'s loop, in a function of its own: about as
+/// much as the loop does between two calls.
+#[inline(never)]
+fn step(mut x: u64) -> u64 {
+    for _ in 0..black_box(64) {
+        x = black_box(x.wrapping_mul(31) ^ 7);
+    }
+    x
+}
+
+/// An endless loop that calls `step`: stopped at any moment, the test is
+/// in `step` or in the loop itself, about half the time each.
+#[inline(never)]
+fn spin_with_step(mut x: u64) -> u64 {
+    while black_box(true) {
+        for _ in 0..black_box(64) {
+            x = black_box(x.wrapping_add(13));
+        }
+        x = step(x);
+    }
+    x
+}
+
+/// Waits for input on a pipe that never gets any: a hang in a system
+/// call, which fails the test if the call is ever cut short.
+#[inline(never)]
+fn wait_for_input() {
+    let mut fds = [0; 2];
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let mut byte = 0u8;
+    let read = unsafe { libc::read(fds[0], (&mut byte as *mut u8).cast(), 1) };
+    panic!("read returned {read}: {}", std::io::Error::last_os_error());
+}
+
 /// The number after `prefix` in `data`.
 fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
     std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
@@ -117,6 +152,10 @@ fuzz_target!(|data: &[u8]| {
         black_box(descend(kib / 64, &|| {}));
     } else if data == b"altstack" {
         check_alternate_stack();
+    } else if data == b"loop-calls" {
+        black_box(spin_with_step(7));
+    } else if data == b"read-hang" {
+        wait_for_input();
     } else if data == b"big-panic" {
         panic!("{}", "x".repeat(16 << 10));
     }

@@ -10,6 +10,7 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use cargo_metadata::Message;
@@ -64,13 +65,16 @@ pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, boo
     let _group = crate::children::register(child.id());
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
-    let done = AtomicBool::new(false);
+    let (finished, done) = channel::<()>();
     let (mut output, unused_patch, interrupted) = std::thread::scope(|scope| {
         let messages = scope.spawn(|| read_messages(stdout));
-        let watcher = scope.spawn(|| watch(&child, interrupt, &done));
+        let watched = &child;
+        let watcher = scope.spawn(move || watch(watched, interrupt, done, INTERRUPT_POLL));
         let (stderr, unused_patch) = read_stderr(stderr, &child);
         let output = messages.join().expect("message reader");
-        done.store(true, Ordering::SeqCst);
+        // Wakes the watcher at once: a no-op build ends without waiting
+        // out its poll.
+        drop(finished);
         let interrupted = watcher.join().expect("watcher");
         (Output { stderr, ..output }, unused_patch, interrupted)
     });
@@ -107,17 +111,21 @@ fn die_with_this_process(command: &mut Command) {
     }
 }
 
-/// Kills the build's process group when `interrupt` is set; returns
-/// whether it did. Ends when `done` is set.
-fn watch(child: &Child, interrupt: &AtomicBool, done: &AtomicBool) -> bool {
-    while !done.load(Ordering::SeqCst) {
+/// Kills the build's process group when `interrupt` is set (looked at
+/// every `poll`); returns whether it did. Ends as soon as the sender of
+/// `done` is dropped (the build's output is read), not at the next poll:
+/// a warm `cargo reduce ci` waits for nothing after its no-op build.
+fn watch(child: &Child, interrupt: &AtomicBool, done: Receiver<()>, poll: Duration) -> bool {
+    loop {
         if interrupt.load(Ordering::SeqCst) {
             kill_group(child);
             return true;
         }
-        std::thread::sleep(INTERRUPT_POLL);
+        match done.recv_timeout(poll) {
+            Err(RecvTimeoutError::Timeout) => {}
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return false,
+        }
     }
-    false
 }
 
 fn kill_group(child: &Child) {
@@ -211,5 +219,24 @@ mod tests {
         let status = child.wait().unwrap();
         assert_eq!(status.signal(), Some(9), "{status:?}");
         assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
+
+    /// The watcher ends when the build's output has been read, not at its
+    /// next poll (an hour here: with a sleeping poll the test hangs).
+    #[test]
+    fn the_watcher_ends_when_the_build_is_read() {
+        let mut child = Command::new("sleep").arg("30").spawn().unwrap();
+        let (finished, done) = channel::<()>();
+        let interrupt = AtomicBool::new(false);
+        let ended = std::thread::scope(|scope| {
+            let (watched, interrupt) = (&child, &interrupt);
+            let watcher =
+                scope.spawn(move || watch(watched, interrupt, done, Duration::from_secs(3600)));
+            drop(finished);
+            watcher.join().unwrap()
+        });
+        assert!(!ended, "nothing was interrupted");
+        child.kill().unwrap();
+        child.wait().unwrap();
     }
 }

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{MetadataCommand, Package, TargetKind};
+use cargo_metadata::{Package, TargetKind};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use super::error::BuildError;
@@ -36,11 +36,8 @@ pub struct Shadow {
 /// in `dir` stays. Files whose content is unchanged are left alone, so
 /// cargo rebuilds nothing.
 pub fn prepare(manifest: &Path, lock: Option<&Path>, dir: &Path) -> Result<Shadow, BuildError> {
-    let metadata = MetadataCommand::new()
-        .manifest_path(manifest)
-        .no_deps()
-        .exec()
-        .map_err(|e| BuildError::Manifest {
+    let metadata =
+        crate::fuzz::project::metadata::no_deps(manifest).map_err(|e| BuildError::Manifest {
             path: manifest.to_path_buf(),
             reason: e.to_string(),
         })?;

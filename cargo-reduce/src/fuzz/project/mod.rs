@@ -20,13 +20,14 @@ pub mod campaign;
 mod error;
 mod features;
 mod libfuzzer;
+pub mod metadata;
 #[cfg(test)]
 mod tests;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{Metadata, MetadataCommand, Package};
+use cargo_metadata::{Metadata, Package};
 
 pub use artifact::{
     afl_stem, kind_from_file_name, locate_artifact, scan_artifacts, AflOrigin, Artifact,
@@ -258,14 +259,10 @@ fn beside_candidates(manifest: &Path, metadata: &Metadata) -> Vec<PathBuf> {
 
 /// `cargo metadata --no-deps` on `manifest`.
 fn read_metadata(manifest: &Path) -> Result<Metadata, DiscoveryError> {
-    MetadataCommand::new()
-        .manifest_path(manifest)
-        .no_deps()
-        .exec()
-        .map_err(|e| DiscoveryError::Metadata {
-            manifest: manifest.to_path_buf(),
-            reason: metadata_failure(&e),
-        })
+    metadata::no_deps(manifest).map_err(|e| DiscoveryError::Metadata {
+        manifest: manifest.to_path_buf(),
+        reason: metadata_failure(&e),
+    })
 }
 
 /// Cargo's first error line, without its `error: ` prefix; or the whole

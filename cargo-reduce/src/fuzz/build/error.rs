@@ -40,16 +40,23 @@ pub enum BuildError {
         /// What failed.
         source: std::io::Error,
     },
-    /// The lock file holds no `package` from crates.io or git.
-    #[error("{}", not_locked(lock, package, elsewhere.as_deref()))]
+    /// The lock file holds no `package`.
+    #[error("{} locks no {package}; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}", lock.display())]
     NotLocked {
         /// The lock file.
         lock: PathBuf,
         /// The engine crate.
         package: &'static str,
-        /// Where the lock takes it from instead (a path), if it holds it
-        /// at all.
-        elsewhere: Option<String>,
+    },
+    /// The lock takes `package` from a path, and no package of the fuzz
+    /// crate's workspace depends on it by that path: the stand-in cannot
+    /// be patched in for a source it cannot name.
+    #[error("{} gets {package} from a path that only a package outside its workspace names: add `{package} = {{ path = \"<that path>\" }}` to it, so that cargo-reduce can replace that source", manifest.display())]
+    PathNotFound {
+        /// The fuzz crate's manifest.
+        manifest: PathBuf,
+        /// The engine crate.
+        package: &'static str,
     },
     /// The lock file holds several versions of `package`.
     #[error("{} locks several {package} versions: {}", lock.display(), versions.join(", "))]
@@ -116,19 +123,6 @@ pub enum WorkerBuildError {
     /// Cargo or the harness failed.
     #[error(transparent)]
     Build(#[from] BuildError),
-}
-
-fn not_locked(lock: &Path, package: &str, elsewhere: Option<&str>) -> String {
-    match elsewhere {
-        Some(source) => format!(
-            "{} takes {package} from {source}, not from crates.io or git: cargo-reduce stands in for a registry or git {package}; depend on the crates.io release to reduce with cargo-reduce",
-            lock.display()
-        ),
-        None => format!(
-            "{} locks no {package}; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}",
-            lock.display()
-        ),
-    }
 }
 
 pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {

@@ -28,7 +28,7 @@ use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
-use standin::{Locked, StandIn};
+use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
 pub type Target = Result<PathBuf, String>;
@@ -95,7 +95,9 @@ pub fn build_patched(
     asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
-    let engine = stand_in.locked(dirs.lock)?;
+    let engine = stand_in
+        .locked(dirs.lock)?
+        .located(&dirs.fuzz.join("Cargo.toml"), stand_in.package)?;
     let build = Build {
         stand_in,
         engine: &engine,
@@ -375,17 +377,21 @@ fn patch_config(package: &str, dir: &Path) -> String {
 }
 
 /// The `--config` value that patches the engine crate where the lock takes
-/// it from (crates.io, or a git repository: `patch."<url>"`, which covers
-/// every branch, tag and rev of it) with the stand-in in `dir`.
+/// it from (crates.io; a git repository: `patch."<url>"`, which covers
+/// every branch, tag and rev of it; a path: `patch."file://<dir>"`, which
+/// replaces it wherever it is named, the user's manifest untouched) with
+/// the stand-in in `dir`.
 fn engine_patch(package: &str, engine: &Locked, dir: &Path) -> String {
-    match &engine.git {
-        Some(url) => format!(
-            "patch.{}.{package}.path={}",
-            toml_string(Path::new(url)),
-            toml_string(dir)
-        ),
-        None => patch_config(package, dir),
-    }
+    let url = match &engine.source {
+        Source::Git(url) => url.clone(),
+        Source::Path(Some(path)) => format!("file://{}", path.display()),
+        Source::Registry | Source::Path(None) => return patch_config(package, dir),
+    };
+    format!(
+        "patch.{}.{package}.path={}",
+        toml_string(Path::new(&url)),
+        toml_string(dir)
+    )
 }
 
 /// `path` as a TOML basic string.
@@ -449,18 +455,9 @@ pub fn build_workers(
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let engine = stand_in.locked(&lock.path).map_err(|error| match error {
-        // A lock resolved for the run is no file of the user's: the
-        // manifest is what takes the engine from a path.
-        BuildError::NotLocked {
-            package, elsewhere, ..
-        } if lock.resolved.is_some() => BuildError::NotLocked {
-            lock: manifest.clone(),
-            package,
-            elsewhere,
-        },
-        error => error,
-    })?;
+    let engine = stand_in
+        .locked(&lock.path)?
+        .located(&manifest, stand_in.package)?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.resolved.is_none().then_some(lock.path),
@@ -475,7 +472,10 @@ pub fn build_workers(
     stand_in.write(&harness, &engine)?;
     let mut companions = Vec::new();
     for other in others {
-        match other.locked(&lock.path) {
+        let located = other
+            .locked(&lock.path)
+            .and_then(|locked| locked.located(&manifest, other.package));
+        match located {
             Ok(locked) if (other.supports)(&locked.version) => {
                 let dir = root.join(format!("{}-{}", other.package, locked.version));
                 other.write(&dir, &locked)?;
@@ -534,24 +534,26 @@ mod tests {
     }
 
     #[test]
-    fn a_git_engine_is_patched_by_its_repository() {
-        let engine = |git: Option<&str>| Locked {
+    fn a_git_or_path_engine_is_patched_by_its_url() {
+        let engine = |source| Locked {
             version: "0.4.7".into(),
-            git: git.map(String::from),
+            source,
             arbitrary: None,
         };
         let dir = Path::new("/h");
         assert_eq!(
-            engine_patch("libfuzzer-sys", &engine(None), dir),
+            engine_patch("libfuzzer-sys", &engine(Source::Registry), dir),
             "patch.crates-io.libfuzzer-sys.path=\"/h\""
         );
+        let git = Source::Git("https://github.com/rust-fuzz/libfuzzer-sys".into());
         assert_eq!(
-            engine_patch(
-                "libfuzzer-sys",
-                &engine(Some("https://github.com/rust-fuzz/libfuzzer-sys")),
-                dir
-            ),
+            engine_patch("libfuzzer-sys", &engine(git), dir),
             "patch.\"https://github.com/rust-fuzz/libfuzzer-sys\".libfuzzer-sys.path=\"/h\""
+        );
+        let path = Source::Path(Some("/src/libfuzzer".into()));
+        assert_eq!(
+            engine_patch("libfuzzer-sys", &engine(path), dir),
+            "patch.\"file:///src/libfuzzer\".libfuzzer-sys.path=\"/h\""
         );
     }
 

@@ -51,7 +51,7 @@ pub enum BuildError {
     /// The lock takes `package` from a path, and no package of the fuzz
     /// crate's workspace depends on it by that path: the stand-in cannot
     /// be patched in for a source it cannot name.
-    #[error("{} gets {package} from a path that only a package outside its workspace names: add `{package} = {{ path = \"<that path>\" }}` to it, so that cargo-reduce can replace that source", manifest.display())]
+    #[error("{} gets {package} from a path that no package of its workspace names (a dependency's own path dependency): add `{package} = {{ path = \"…\" }}` to it so that cargo-reduce can replace that path, or depend on the crates.io release", manifest.display())]
     PathNotFound {
         /// The fuzz crate's manifest.
         manifest: PathBuf,
@@ -145,16 +145,16 @@ mod tests {
                 lock: lock.map(PathBuf::from),
                 manifest: PathBuf::from("fuzz/Cargo.toml"),
                 package: "afl",
-                supported: "0.8 to 0.18",
+                supported: "0.2 to 0.18",
                 suggest: "0.18",
-                version: "0.7.0".into(),
+                version: "0.1.5".into(),
             }
             .to_string()
         };
-        assert!(error(Some("fuzz/Cargo.lock")).starts_with("fuzz/Cargo.lock locks afl 0.7.0, "));
+        assert!(error(Some("fuzz/Cargo.lock")).starts_with("fuzz/Cargo.lock locks afl 0.1.5, "));
         let resolved = error(None);
         assert!(
-            resolved.starts_with("fuzz/Cargo.toml resolves to afl 0.7.0, "),
+            resolved.starts_with("fuzz/Cargo.toml resolves to afl 0.1.5, "),
             "{resolved}"
         );
         assert!(resolved.contains("in fuzz/Cargo.toml set afl = \"0.18\""));

@@ -187,7 +187,10 @@ impl StandIn {
     }
 
     /// A stand-in file's content for the engine `locked`: the manifest
-    /// gets its version and the `arbitrary` it depends on.
+    /// gets its version and the `arbitrary` it depends on. arbitrary 0.1
+    /// and 0.2 (libfuzzer-sys 0.1.x) have no `derive` feature, which cargo
+    /// rejects a feature naming: there, `arbitrary-derive` enables nothing
+    /// (libfuzzer-sys 0.1.x had no such feature either).
     pub fn render(name: &str, content: &str, locked: &Locked) -> String {
         match name {
             "Cargo.toml" => {
@@ -195,9 +198,16 @@ impl StandIn {
                     .arbitrary
                     .as_ref()
                     .map_or("*".to_string(), |v| format!("={v}"));
-                content
+                let rendered = content
                     .replace("@VERSION@", &locked.version)
-                    .replace("@ARBITRARY@", &arbitrary)
+                    .replace("@ARBITRARY@", &arbitrary);
+                match locked.arbitrary.as_deref() {
+                    Some(v) if v.starts_with("0.1.") || v.starts_with("0.2.") => rendered.replace(
+                        "arbitrary-derive = [\"arbitrary/derive\"]",
+                        "arbitrary-derive = []",
+                    ),
+                    _ => rendered,
+                }
             }
             _ => content.to_string(),
         }
@@ -252,5 +262,25 @@ mod tests {
         let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
         assert_eq!(manifest, "version = \"1.2.3\" arbitrary = \"=0.4.7\"");
         assert!(dir.path().join("src/lib.rs").exists());
+    }
+
+    /// libfuzzer-sys 0.1.x's arbitrary 0.2 has no `derive` feature: the
+    /// written stand-in names none, so that cargo resolves it.
+    #[test]
+    fn arbitrary_0_2_gets_no_derive_feature() {
+        let locked = |arbitrary: &str| Locked {
+            version: "0.1.0".into(),
+            source: Source::Registry,
+            arbitrary: Some(arbitrary.into()),
+        };
+        let manifest = crate::fuzz::libfuzzer::LIBFUZZER_SYS.files[0].1;
+        let old = StandIn::render("Cargo.toml", manifest, &locked("0.2.0"));
+        assert!(old.contains("arbitrary-derive = []"), "{old}");
+        assert!(!old.contains("arbitrary/derive"), "{old}");
+        let new = StandIn::render("Cargo.toml", manifest, &locked("1.4.1"));
+        assert!(
+            new.contains("arbitrary-derive = [\"arbitrary/derive\"]"),
+            "{new}"
+        );
     }
 }

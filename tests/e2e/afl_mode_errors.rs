@@ -210,13 +210,7 @@ fn afl_0_8_forms_are_reduced_too() {
         &[(CRASH, b"\xc8\xc8\x00\x01\x02\x03junk")],
     );
     instance(&out, "stdio", "target/debug/stdio", &[(CRASH, b"BADxxxxx")]);
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--message-format",
-        "json",
-    ]);
+    let run = reduce_crate(&crate_dir);
     run.expect_code(0);
     let artifacts = crate_dir.join("artifacts");
     assert_eq!(
@@ -255,17 +249,22 @@ fn afl_0_7(crashes: &[(&str, &[u8])]) -> (tempfile::TempDir, PathBuf) {
     (dir, crate_dir)
 }
 
-/// `cargo reduce --manifest-path CRATE` on the AFL++ output in `CRATE/out`;
-/// asserts that each of `expected` (target, result) was reduced to it.
-fn reduce_each(crate_dir: &Path, expected: &[(&str, &[u8])]) {
-    let run = cargo_reduce(&[
+/// `cargo reduce --manifest-path CRATE --message-format json`: the AFL++
+/// output in `CRATE/out`.
+fn reduce_crate(crate_dir: &Path) -> Run {
+    cargo_reduce(&[
         "reduce",
         "--manifest-path",
         crate_dir.to_str().unwrap(),
         "--message-format",
         "json",
-    ]);
-    run.expect_code(0);
+    ])
+}
+
+/// [`reduce_crate`]; asserts that each of `expected` (target, result) was
+/// reduced to it.
+fn reduce_each(crate_dir: &Path, expected: &[(&str, &[u8])]) {
+    reduce_crate(crate_dir).expect_code(0);
     for (target, result) in expected {
         let path = crate_dir
             .join("artifacts")

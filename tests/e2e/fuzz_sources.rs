@@ -126,9 +126,7 @@ fn a_crate_without_a_lock_gets_one_for_the_run() {
             .any(|w| w.starts_with("no Cargo.lock in ") && w.contains("resolved one for this run")),
         "{warnings:?}"
     );
-    let mut after = snapshot(&root);
-    after.retain(|(path, _)| *path != crate::fuzz_fixture::minimized_path(&crash));
-    assert_eq!(after, before, "only the result is written");
+    only_the_result_is_written(&root, before, &crash);
 }
 
 /// A workspace lock written before the fuzz crate was added (it lacks
@@ -274,9 +272,7 @@ fn libfuzzer_sys_from_a_path_is_replaced() {
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(0);
     assert_eq!(minimized(&crash), b"BUG");
-    let mut after = snapshot(&root);
-    after.retain(|(path, _)| *path != crate::fuzz_fixture::minimized_path(&crash));
-    assert_eq!(after, before, "only the result is written");
+    only_the_result_is_written(&root, before, &crash);
 }
 
 /// The same with the workspace's lock committed: it stays as it was.
@@ -297,6 +293,14 @@ fn libfuzzer_sys_from_a_path_keeps_the_lock() {
     assert_eq!(minimized(&crash), b"BUG");
     assert!(warnings(&run).is_empty(), "the workspace's lock is used");
     assert_eq!(fs::read_to_string(root.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// Asserts that the files under `root` are `before` and the result of
+/// `crash`.
+fn only_the_result_is_written(root: &Path, before: Vec<(PathBuf, Vec<u8>)>, crash: &Path) {
+    let mut after = snapshot(root);
+    after.retain(|(path, _)| *path != crate::fuzz_fixture::minimized_path(crash));
+    assert_eq!(after, before, "only the result is written");
 }
 
 /// Replaces `from` by `to` in the fixture's manifest `fuzz/Cargo.toml`.

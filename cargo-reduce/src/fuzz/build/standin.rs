@@ -5,10 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::MetadataCommand;
-
 use super::error::{io_error, BuildError};
 use super::lockfile::{dependency_version, packages};
+use super::shadow;
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
@@ -113,18 +112,9 @@ impl Locked {
         if self.source != Source::Path(None) {
             return Ok(self);
         }
-        let metadata = MetadataCommand::new()
-            .manifest_path(manifest)
-            .no_deps()
-            .exec()
-            .map_err(|e| BuildError::Manifest {
-                path: manifest.to_path_buf(),
-                reason: e.to_string(),
-            })?;
-        let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        let manifest_path = canonical(manifest);
+        let metadata = shadow::metadata_no_deps(manifest)?;
         let own = |p: &&cargo_metadata::Package| {
-            canonical(p.manifest_path.as_std_path()) == manifest_path
+            shadow::same_path(p.manifest_path.as_std_path(), manifest)
         };
         let (mine, others): (Vec<_>, Vec<_>) = metadata.packages.iter().partition(own);
         let dir = mine

@@ -54,6 +54,7 @@ pub fn partial_path(artifact: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::build::standin::{Locked, Source};
 
     #[test]
     fn every_harness_source_is_shipped() {
@@ -88,5 +89,25 @@ mod tests {
         assert!(supported_version("0.1.0"));
         assert!(!supported_version("0.0.1"));
         assert!(!supported_version("0.5.0"));
+    }
+
+    /// libfuzzer-sys 0.1.x's arbitrary 0.2 has no `derive` feature: the
+    /// written stand-in names none, so that cargo resolves it.
+    #[test]
+    fn arbitrary_0_2_gets_no_derive_feature() {
+        let locked = |arbitrary: &str| Locked {
+            version: "0.1.0".into(),
+            source: Source::Registry,
+            arbitrary: Some(arbitrary.into()),
+        };
+        let manifest = LIBFUZZER_SYS.files[0].1;
+        let old = StandIn::render("Cargo.toml", manifest, &locked("0.2.0"));
+        assert!(old.contains("arbitrary-derive = []"), "{old}");
+        assert!(!old.contains("arbitrary/derive"), "{old}");
+        let new = StandIn::render("Cargo.toml", manifest, &locked("1.4.1"));
+        assert!(
+            new.contains("arbitrary-derive = [\"arbitrary/derive\"]"),
+            "{new}"
+        );
     }
 }

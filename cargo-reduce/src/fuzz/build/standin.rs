@@ -253,24 +253,4 @@ mod tests {
         assert_eq!(manifest, "version = \"1.2.3\" arbitrary = \"=0.4.7\"");
         assert!(dir.path().join("src/lib.rs").exists());
     }
-
-    /// libfuzzer-sys 0.1.x's arbitrary 0.2 has no `derive` feature: the
-    /// written stand-in names none, so that cargo resolves it.
-    #[test]
-    fn arbitrary_0_2_gets_no_derive_feature() {
-        let locked = |arbitrary: &str| Locked {
-            version: "0.1.0".into(),
-            source: Source::Registry,
-            arbitrary: Some(arbitrary.into()),
-        };
-        let manifest = crate::fuzz::libfuzzer::LIBFUZZER_SYS.files[0].1;
-        let old = StandIn::render("Cargo.toml", manifest, &locked("0.2.0"));
-        assert!(old.contains("arbitrary-derive = []"), "{old}");
-        assert!(!old.contains("arbitrary/derive"), "{old}");
-        let new = StandIn::render("Cargo.toml", manifest, &locked("1.4.1"));
-        assert!(
-            new.contains("arbitrary-derive = [\"arbitrary/derive\"]"),
-            "{new}"
-        );
-    }
 }

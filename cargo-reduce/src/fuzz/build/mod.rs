@@ -350,14 +350,7 @@ fn per_target(
 /// `CARGO_ENCODED_RUSTFLAGS` (separated by 0x1f), so a path with spaces
 /// stays one argument.
 fn rustflags(engine: &str, extra: &str, root: &Path) -> String {
-    let user: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
-        Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
-        _ => std::env::var("RUSTFLAGS")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(String::from)
-            .collect(),
-    };
+    let user = user_rustflags();
     let ours = engine
         .split(' ')
         .chain(extra.split(' '))
@@ -368,6 +361,31 @@ fn rustflags(engine: &str, extra: &str, root: &Path) -> String {
         .chain([remap])
         .collect::<Vec<_>>()
         .join("\x1f")
+}
+
+/// The flags the user set in the environment (`CARGO_ENCODED_RUSTFLAGS`,
+/// else `RUSTFLAGS`).
+fn user_rustflags() -> Vec<String> {
+    match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
+        _ => std::env::var("RUSTFLAGS")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+    }
+}
+
+/// Gives a `cargo` command (`metadata`) the flags the build's come from:
+/// the user's environment's, as `CARGO_ENCODED_RUSTFLAGS`, which replaces
+/// a `.cargo/config.toml`'s `build.rustflags` as it does for the build (and
+/// for `cargo fuzz build` / `cargo afl build`). A config's nightly-only
+/// flag (image-rs/image's `-Znew-llvm-pass-manager=no`) would otherwise
+/// fail the resolution on stable.
+fn with_build_rustflags(command: &mut Command) -> &mut Command {
+    command
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_ENCODED_RUSTFLAGS", user_rustflags().join("\x1f"))
 }
 
 /// The `--config` value that patches crates.io's `package` with the

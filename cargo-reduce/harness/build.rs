@@ -20,6 +20,9 @@ fn main() {
             // afl.rs 0.8 and 0.9 still had the deprecated `read_stdio_bytes`
             // and `read_stdio_string`.
             ("afl_read_stdio", before(10, 0)),
+            // Before 0.5 `fuzz` took only the closure (its panic hook was
+            // always on).
+            ("afl_fuzz_one_arg", before(5, 0)),
             // Before 0.13 typed closures decoded through arbitrary 0.x's
             // `RingBuffer`; since, through arbitrary 1's `Unstructured`.
             ("afl_ring_buffer", before(13, 0)),
@@ -29,7 +32,12 @@ fn main() {
         // libfuzzer-sys 0.2.x and 0.3.0 (arbitrary 0.3 and 0.4) decode
         // inputs shorter than the type's size hint; 0.3.1 and later
         // reject them first.
-        _ => &[("libfuzzer_sys_no_size_check", before(3, 1))],
+        // libfuzzer-sys 0.1.x (arbitrary 0.1 and 0.2) decodes typed
+        // inputs from a `RingBuffer`, and its targets need no `Debug`.
+        _ => &[
+            ("libfuzzer_sys_no_size_check", before(3, 1)),
+            ("libfuzzer_sys_ring_buffer", before(2, 0)),
+        ],
     };
     for (cfg, on) in cfgs {
         if *on {

@@ -156,7 +156,8 @@ fn afl_from_a_path_says_what_to_do() {
     run.expect_code(8);
     let line = run.error_line();
     assert!(
-        line.contains("from a path") && line.contains("depend on the crates.io release"),
+        line.contains("gets afl from a path that no package of its workspace names")
+            && line.contains("depend on the crates.io release"),
         "{line}"
     );
 }
@@ -170,7 +171,7 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
         &lock,
         text.replacen(
             "name = \"afl\"\nversion = \"0.18.2\"",
-            "name = \"afl\"\nversion = \"0.7.3\"",
+            "name = \"afl\"\nversion = \"0.1.5\"",
             1,
         ),
     )
@@ -186,7 +187,7 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
     run.expect_code(8);
     let line = run.error_line();
     assert!(
-        line.contains("afl 0.7.3") && line.contains("0.8 to 0.18"),
+        line.contains("afl 0.1.5") && line.contains("0.2 to 0.18"),
         "{line}"
     );
 }
@@ -209,13 +210,7 @@ fn afl_0_8_forms_are_reduced_too() {
         &[(CRASH, b"\xc8\xc8\x00\x01\x02\x03junk")],
     );
     instance(&out, "stdio", "target/debug/stdio", &[(CRASH, b"BADxxxxx")]);
-    let run = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        crate_dir.to_str().unwrap(),
-        "--message-format",
-        "json",
-    ]);
+    let run = reduce_crate(&crate_dir);
     run.expect_code(0);
     let artifacts = crate_dir.join("artifacts");
     assert_eq!(
@@ -232,4 +227,103 @@ fn afl_0_8_forms_are_reduced_too() {
         typed["debug"].as_str().unwrap().contains("a: 101"),
         "{typed}"
     );
+}
+
+/// A copy of the afl-0.7 fixture with one crash per target (file name,
+/// content), laid out as `cargo afl fuzz -o out/<target>` leaves them.
+fn afl_0_7(crashes: &[(&str, &[u8])]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("afl-0.7");
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures/afl-0.7"),
+        &crate_dir,
+    );
+    for (target, bytes) in crashes {
+        instance(
+            &crate_dir.join("out").join(target),
+            "default",
+            &format!("target/debug/{target}"),
+            &[(CRASH, bytes)],
+        );
+    }
+    (dir, crate_dir)
+}
+
+/// `cargo reduce --manifest-path CRATE --message-format json`: the AFL++
+/// output in `CRATE/out`.
+fn reduce_crate(crate_dir: &Path) -> Run {
+    cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ])
+}
+
+/// [`reduce_crate`]; asserts that each of `expected` (target, result) was
+/// reduced to it.
+fn reduce_each(crate_dir: &Path, expected: &[(&str, &[u8])]) {
+    reduce_crate(crate_dir).expect_code(0);
+    for (target, result) in expected {
+        let path = crate_dir
+            .join("artifacts")
+            .join(target)
+            .join("minimized-from-afl-default-id_000000-sig_06");
+        let got = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(&got[..], *result, "{target}");
+    }
+}
+
+/// afl.rs 0.7's forms (ttf-parser's `afl::fuzz!` under `#[macro_use]`,
+/// `fuzz_nohook!`, `afl::fuzz(hook, …)`, `read_stdio_bytes`) and afl.rs
+/// 0.5's in a 2015-edition target (xmlparser's `use afl::fuzz;`): every
+/// crash is reduced, and the lock stays.
+#[test]
+fn afl_0_7_forms_are_reduced() {
+    let crashes: [(&str, &[u8]); 5] = [
+        ("glyph", b"BADxxxx"),
+        ("nohook", b"CAUGHTzzEND"),
+        ("function", b"aaBUGaa"),
+        ("stdio", b"OLDxxxx"),
+        ("legacy", b"aa<x>aa"),
+    ];
+    let (_dir, crate_dir) = afl_0_7(&crashes);
+    let lock = fs::read(crate_dir.join("Cargo.lock")).unwrap();
+    reduce_each(
+        &crate_dir,
+        &[
+            ("glyph", b"BAD"),
+            ("nohook", b"END"),
+            ("function", b"BUG"),
+            ("stdio", b"OLD"),
+            ("legacy", b"<x>"),
+        ],
+    );
+    assert_eq!(fs::read(crate_dir.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// afl.rs 0.4's `afl::fuzz` takes only the closure (its panic hook always
+/// on): a target written for 0.4 builds and is reduced.
+#[test]
+fn afl_0_4_fuzz_takes_only_the_closure() {
+    let (_dir, crate_dir) = afl_0_7(&[("function", b"aaBUGaa")]);
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = crate_dir.join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from} in {file}");
+        fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit("Cargo.toml", "afl = \"=0.7.0\"", "afl = \"=0.4.3\"");
+    edit(
+        "Cargo.lock",
+        "name = \"afl\"\nversion = \"0.7.0\"",
+        "name = \"afl\"\nversion = \"0.4.3\"",
+    );
+    edit(
+        "src/bin/function.rs",
+        "afl::fuzz(true, |data|",
+        "afl::fuzz(|data|",
+    );
+    reduce_each(&crate_dir, &[("function", b"BUG")]);
 }

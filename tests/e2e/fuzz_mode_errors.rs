@@ -137,7 +137,7 @@ fn unsupported_libfuzzer_sys_version() {
     let lock = fs::read_to_string(&lock_path).unwrap();
     let old = lock.replace(
         "name = \"libfuzzer-sys\"\nversion = \"0.4.",
-        "name = \"libfuzzer-sys\"\nversion = \"0.1.",
+        "name = \"libfuzzer-sys\"\nversion = \"0.5.",
     );
     assert_ne!(old, lock);
     fs::write(&lock_path, &old).unwrap();

@@ -1,6 +1,6 @@
 //! `cargo reduce` on fuzz crates as they are found in the wild: libfuzzer-sys
 //! 0.3 (arbitrary 0.4), no `Cargo.lock` (or a workspace lock without the
-//! fuzz crate), libfuzzer-sys from git. Each runs unprepared on a copy of a
+//! fuzz crate), libfuzzer-sys from git (0.1 and 0.4) and from a path. Each runs unprepared on a copy of a
 //! fixture under `cargo-reduce/tests-fixtures/`, and leaves the user's
 //! files as they were.
 
@@ -126,9 +126,7 @@ fn a_crate_without_a_lock_gets_one_for_the_run() {
             .any(|w| w.starts_with("no Cargo.lock in ") && w.contains("resolved one for this run")),
         "{warnings:?}"
     );
-    let mut after = snapshot(&root);
-    after.retain(|(path, _)| *path != crate::fuzz_fixture::minimized_path(&crash));
-    assert_eq!(after, before, "only the result is written");
+    only_the_result_is_written(&root, before, &crash);
 }
 
 /// A workspace lock written before the fuzz crate was added (it lacks
@@ -194,21 +192,16 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?}");
 }
 
-/// libfuzzer-sys from git (`{ git = "…", branch = "main" }`): the stand-in
-/// is patched in for that repository and the lock stays as it is. The
-/// repository is a local one made here (a `file://` URL, which cargo
-/// fetches like any other, with no network), holding a libfuzzer-sys whose
-/// `fuzz_target!` does not compile: the build succeeds only if the patch
-/// replaced it.
-#[test]
-fn libfuzzer_sys_from_git_is_patched_by_its_url() {
-    let (_dir, root) = fixture("libfuzzer-sys-git");
+/// Makes `root/engine` a git repository, puts its `file://` URL in place of
+/// `@ENGINE_GIT@` in `root/fuzz/Cargo.toml` and makes the fuzz crate's lock
+/// (cargo fetches a `file://` URL like any other, with no network).
+/// Returns the URL and the lock.
+fn git_engine(root: &Path) -> (String, String) {
     let engine = root.join("engine");
     git(&engine, &["init", "-q", "-b", "main"]);
     git(&engine, &["add", "-A"]);
     git(&engine, &["commit", "-q", "-m", "engine"]);
-    let fuzz = root.join("fuzz");
-    let manifest = fuzz.join("Cargo.toml");
+    let manifest = root.join("fuzz/Cargo.toml");
     let url = format!("file://{}", engine.display());
     let text = fs::read_to_string(&manifest).unwrap();
     fs::write(&manifest, text.replace("@ENGINE_GIT@", &url)).unwrap();
@@ -218,11 +211,24 @@ fn libfuzzer_sys_from_git_is_patched_by_its_url() {
         .status()
         .unwrap();
     assert!(status.success(), "the fixture's lock is made");
-    let lock = fs::read_to_string(fuzz.join("Cargo.lock")).unwrap();
+    let lock = fs::read_to_string(root.join("fuzz/Cargo.lock")).unwrap();
+    (url, lock)
+}
+
+/// libfuzzer-sys from git (`{ git = "…", branch = "main" }`): the stand-in
+/// is patched in for that repository and the lock stays as it is. The
+/// repository is a local one made here, holding a libfuzzer-sys whose
+/// `fuzz_target!` does not compile: the build succeeds only if the patch
+/// replaced it.
+#[test]
+fn libfuzzer_sys_from_git_is_patched_by_its_url() {
+    let (_dir, root) = fixture("libfuzzer-sys-git");
+    let (url, lock) = git_engine(&root);
     assert!(
         lock.contains(&format!("source = \"git+{url}?branch=main#")),
         "{lock}"
     );
+    let fuzz = root.join("fuzz");
     let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(0);
@@ -230,35 +236,71 @@ fn libfuzzer_sys_from_git_is_patched_by_its_url() {
     assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
 }
 
-/// libfuzzer-sys from a path and no lock (rust-fuzz/libfuzzer's own
-/// examples): refused in one line that names the user's manifest, never
-/// the lock cargo-reduce resolved for the run.
+/// libfuzzer-sys 0.1.0 from git, as the archived rust-fuzz/libfuzzer-sys
+/// repository serves it (rustls's committed lock): `#[macro_use] extern
+/// crate`, `|data|`, and a typed target over arbitrary 0.2, decoded from a
+/// `RingBuffer` and without `Debug` (so reduced as bytes). Every artifact
+/// reproduces and is reduced; the lock stays.
 #[test]
-fn a_path_engine_without_a_lock_is_refused_naming_the_manifest() {
-    let (_dir, root) = fixture("libfuzzer-sys-git");
+fn libfuzzer_sys_0_1_from_git_is_reduced() {
+    let (_dir, root) = fixture("libfuzzer-sys-0.1");
+    let (_, lock) = git_engine(&root);
+    assert!(lock.contains("name = \"libfuzzer-sys\"\nversion = \"0.1.0\""));
     let fuzz = root.join("fuzz");
-    edit_manifest(
-        &fuzz,
-        "{ git = \"@ENGINE_GIT@\", branch = \"main\" }",
-        "{ path = \"../engine\" }",
-    );
+    let message = artifact(&fuzz, "message", "crash-1", b"BADxxxx");
+    let bytes = artifact(&fuzz, "bytes", "crash-2", b"yyENDyEND");
+    let typed = artifact(&fuzz, "typed", "crash-3", b"\xff\x00\x07junk");
+    let run = reduce(&fuzz, &[&message, &bytes, &typed]);
+    run.expect_code(0);
+    assert_eq!(minimized(&message), b"BAD");
+    assert_eq!(minimized(&bytes), b"END");
+    // A ring buffer wraps: one byte would decode as red = green = 0xff.
+    assert_eq!(minimized(&typed), b"\xff\x00");
+    assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// libfuzzer-sys from a path, in rust-fuzz/libfuzzer's layout (the engine
+/// is the workspace root, the fuzz crate a member, no lock): the stand-in
+/// replaces the path source (the one at the root does not compile), and
+/// nothing is written into the user's folder but the result.
+#[test]
+fn libfuzzer_sys_from_a_path_is_replaced() {
+    let (_dir, root) = fixture("libfuzzer-sys-path");
+    let fuzz = root.join("fuzz");
     let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
+    let before = snapshot(&root);
     let run = reduce(&fuzz, &[&crash]);
-    run.expect_code(8);
-    let stderr = run.stderr();
-    let line = stderr
-        .lines()
-        .find(|l| l.contains("from a path"))
-        .unwrap_or_else(|| panic!("{stderr}"));
-    assert!(
-        line.contains("fuzz/Cargo.toml takes libfuzzer-sys from a path"),
-        "{line}"
-    );
-    assert!(!line.contains("resolved"), "{line}");
-    assert!(
-        !fuzz.join("Cargo.lock").exists(),
-        "the user's folder is not written"
-    );
+    run.expect_code(0);
+    assert_eq!(minimized(&crash), b"BUG");
+    only_the_result_is_written(&root, before, &crash);
+}
+
+/// The same with the workspace's lock committed: it stays as it was.
+#[test]
+fn libfuzzer_sys_from_a_path_keeps_the_lock() {
+    let (_dir, root) = fixture("libfuzzer-sys-path");
+    let status = Command::new("cargo")
+        .args(["generate-lockfile", "--quiet", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "the fixture's lock is made");
+    let lock = fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    let fuzz = root.join("fuzz");
+    let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxxxx");
+    let run = reduce(&fuzz, &[&crash]);
+    run.expect_code(0);
+    assert_eq!(minimized(&crash), b"BUG");
+    assert!(warnings(&run).is_empty(), "the workspace's lock is used");
+    assert_eq!(fs::read_to_string(root.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// Asserts that the files under `root` are `before` and the result of
+/// `crash`.
+fn only_the_result_is_written(root: &Path, before: Vec<(PathBuf, Vec<u8>)>, crash: &Path) {
+    let mut after = snapshot(root);
+    after.retain(|(path, _)| *path != crate::fuzz_fixture::minimized_path(crash));
+    assert_eq!(after, before, "only the result is written");
 }
 
 /// Replaces `from` by `to` in the fixture's manifest `fuzz/Cargo.toml`.

@@ -81,6 +81,7 @@ fn serve(mut closure: Closure<'_>) {
 /// Fuzz a closure by passing it a `&[u8]`, as `afl::fuzz`. With `hook`,
 /// every panic is a crash, even one the closure catches itself; without,
 /// only one that escapes the closure.
+#[cfg(not(afl_fuzz_one_arg))]
 pub fn fuzz<F>(hook: bool, mut closure: F)
 where
     F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
@@ -88,22 +89,32 @@ where
     __cargo_reduce_fuzz(hook, false, &mut closure, None);
 }
 
-/// The whole input as bytes, as afl.rs 0.8–0.9's deprecated
-/// `read_stdio_bytes`: every panic is a crash.
+/// Fuzz a closure by passing it a `&[u8]`, as afl.rs 0.4's `afl::fuzz`
+/// (its panic hook always on): every panic is a crash.
+#[cfg(afl_fuzz_one_arg)]
+pub fn fuzz<F>(mut closure: F)
+where
+    F: FnMut(&[u8]) + std::panic::RefUnwindSafe,
+{
+    __cargo_reduce_fuzz(true, false, &mut closure, None);
+}
+
+/// The whole input as bytes, as afl.rs 0.2–0.9's `read_stdio_bytes`
+/// (deprecated since 0.3.3): every panic is a crash.
 #[cfg(afl_read_stdio)]
 pub fn read_stdio_bytes<F>(closure: F)
 where
-    F: Fn(Vec<u8>) + std::panic::RefUnwindSafe,
+    F: Fn(Vec<u8>),
 {
     __cargo_reduce_fuzz(true, false, &mut |data: &[u8]| closure(data.to_vec()), None);
 }
 
-/// The whole input as a string, as afl.rs 0.8–0.9's deprecated
-/// `read_stdio_string`: an input that is not UTF-8 is skipped.
+/// The whole input as a string, as afl.rs 0.2–0.9's `read_stdio_string`
+/// (deprecated since 0.3.3): an input that is not UTF-8 is skipped.
 #[cfg(afl_read_stdio)]
 pub fn read_stdio_string<F>(closure: F)
 where
-    F: Fn(String) + std::panic::RefUnwindSafe,
+    F: Fn(String),
 {
     __cargo_reduce_fuzz(
         true,

@@ -1,11 +1,12 @@
-//! cargo-reduce's stand-in for `libfuzzer-sys` 0.2 to 0.4.
+//! cargo-reduce's stand-in for `libfuzzer-sys` 0.1 to 0.4.
 //!
 //! cargo-reduce writes this crate out under the exact version that the fuzz
 //! project's `Cargo.lock` holds, depending on the `arbitrary` that release
 //! depends on there, and builds the project's unedited fuzz targets against
 //! it (`--config patch.crates-io.libfuzzer-sys.path=...`). Every public item
-//! of `libfuzzer-sys` 0.4.x is here (a superset of 0.2.x and 0.3.x, whose
-//! `fuzz_target!` forms are those without `init:` and `-> Corpus`), with the
+//! of `libfuzzer-sys` 0.4.x is here (a superset of 0.1.x to 0.3.x, whose
+//! `fuzz_target!` forms are those without `init:` and `-> Corpus`; 0.1.x
+//! decodes typed inputs from arbitrary 0.1/0.2's `RingBuffer`), with the
 //! same meaning for the code under test: the same macro forms, the same `Arbitrary` decoding
 //! (`Unstructured::new`, `arbitrary_take_rest`, the `size_hint` check), the
 //! same `RUST_LIBFUZZER_DEBUG_PATH` output. Instead of libFuzzer, the `main`
@@ -145,9 +146,13 @@ static TYPED_INPUT: AtomicBool = AtomicBool::new(false);
 
 /// Called by the generated `LLVMFuzzerInitialize` of targets that take an
 /// `Arbitrary` type, so the pool knows their input has a `Debug` form.
+/// libfuzzer-sys 0.1.x's typed targets need no `Debug`: their inputs are
+/// reduced as bytes.
 #[doc(hidden)]
 pub fn __cargo_reduce_typed_input() {
-    TYPED_INPUT.store(true, Ordering::Relaxed);
+    if cfg!(not(libfuzzer_sys_ring_buffer)) {
+        TYPED_INPUT.store(true, Ordering::Relaxed);
+    }
 }
 
 fn typed_input() -> bool {
@@ -294,16 +299,13 @@ macro_rules! fuzz_target {
 
             #[no_mangle]
             pub fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
-                use $crate::arbitrary::{Arbitrary, Unstructured};
-
                 // Too short for the type: rejected before decoding, as in
                 // libfuzzer-sys (and nothing is written to the debug path).
                 if $crate::__cargo_reduce_too_short!($dty, bytes) {
                     return -1;
                 }
-                let u = Unstructured::new(bytes);
                 $crate::__cargo_reduce_decode_begin(bytes);
-                let data = <$dty as Arbitrary>::arbitrary_take_rest(u);
+                let data = $crate::__cargo_reduce_take_rest!($dty, bytes);
                 $crate::__cargo_reduce_decode_end();
 
                 if let Some(path) = $crate::rust_libfuzzer_debug_path() {
@@ -311,7 +313,7 @@ macro_rules! fuzz_target {
                     // a system call of each piece (a decoding of the typed
                     // reduction took 126 µs that way).
                     let text = match data {
-                        Ok(data) => format!("{:#?}\n", data),
+                        Ok(data) => $crate::__cargo_reduce_show!(data),
                         Err(err) => format!("Arbitrary Error: {}\n", err),
                     };
                     std::fs::write(path, text)
@@ -346,8 +348,60 @@ macro_rules! __cargo_reduce_too_short {
     };
 }
 
-/// Never: libfuzzer-sys 0.2.x and 0.3.0 decode every input (and arbitrary
-/// 0.3's `size_hint` takes no depth).
+/// Decodes `$bytes` as the whole input of a typed target, as
+/// libfuzzer-sys 0.2 and later do: `arbitrary_take_rest`.
+#[cfg(not(libfuzzer_sys_ring_buffer))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_take_rest {
+    ($dty:ty, $bytes:expr) => {
+        <$dty as $crate::arbitrary::Arbitrary>::arbitrary_take_rest(
+            $crate::arbitrary::Unstructured::new($bytes),
+        )
+    };
+}
+
+/// Decodes `$bytes` as libfuzzer-sys 0.1.x does (arbitrary 0.1 and 0.2):
+/// `Arbitrary::arbitrary` on a `RingBuffer` over the whole input.
+#[cfg(libfuzzer_sys_ring_buffer)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_take_rest {
+    ($dty:ty, $bytes:expr) => {{
+        let bytes: &[u8] = $bytes;
+        $crate::arbitrary::RingBuffer::new(bytes, bytes.len())
+            .map_err(|_| "the input is empty")
+            .and_then(|mut b| {
+                <$dty as $crate::arbitrary::Arbitrary>::arbitrary(&mut b)
+                    .map_err(|_| "the input does not decode")
+            })
+    }};
+}
+
+/// The `Debug` form of a decoded input, for the debug path.
+#[cfg(not(libfuzzer_sys_ring_buffer))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_show {
+    ($data:expr) => {
+        format!("{:#?}\n", $data)
+    };
+}
+
+/// Never asked for: libfuzzer-sys 0.1.x's typed targets need no `Debug`,
+/// so the pool reduces their inputs as bytes and never shows them.
+#[cfg(libfuzzer_sys_ring_buffer)]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_show {
+    ($data:expr) => {{
+        let _ = &$data;
+        String::new()
+    }};
+}
+
+/// Never: libfuzzer-sys 0.1.x to 0.3.0 decode every input (and arbitrary
+/// 0.3's `size_hint` takes no depth; 0.1 and 0.2 have none).
 #[cfg(libfuzzer_sys_no_size_check)]
 #[doc(hidden)]
 #[macro_export]

@@ -9,7 +9,7 @@ use super::build::standin::StandIn;
 use super::project::{MINIMIZED_PREFIX, PARTIAL_PREFIX};
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
-/// every public form of libfuzzer-sys 0.2.x to 0.4.x (the build script
+/// every public form of libfuzzer-sys 0.1.x to 0.4.x (the build script
 /// picks the release's forms).
 pub const LIBFUZZER_SYS: StandIn = StandIn {
     package: "libfuzzer-sys",
@@ -18,7 +18,7 @@ pub const LIBFUZZER_SYS: StandIn = StandIn {
         ("build.rs", include_str!("../../harness/build.rs")),
         ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
     ],
-    versions: "0.2.x to 0.4.x",
+    versions: "0.1.x to 0.4.x",
     suggest: "0.4",
     supports: supported_version,
     rustflags:
@@ -27,9 +27,10 @@ pub const LIBFUZZER_SYS: StandIn = StandIn {
 };
 
 /// The libfuzzer-sys versions the stand-in implements: every release on
-/// crates.io up to 0.4.x (0.2.0 is the first).
+/// crates.io up to 0.4.x, and the git sources of the 0.1.0 era
+/// (rust-fuzz/libfuzzer-sys, arbitrary 0.1 and 0.2).
 fn supported_version(version: &str) -> bool {
-    ["0.2.", "0.3.", "0.4."]
+    ["0.1.", "0.2.", "0.3.", "0.4."]
         .iter()
         .any(|minor| version.starts_with(minor))
 }
@@ -53,6 +54,7 @@ pub fn partial_path(artifact: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::build::standin::{Locked, Source};
 
     #[test]
     fn every_harness_source_is_shipped() {
@@ -80,11 +82,32 @@ mod tests {
     }
 
     #[test]
-    fn crates_io_releases_up_to_0_4_are_supported() {
+    fn releases_up_to_0_4_are_supported() {
         assert!(supported_version("0.4.13"));
         assert!(supported_version("0.3.0"));
         assert!(supported_version("0.2.1"));
-        assert!(!supported_version("0.1.0"));
+        assert!(supported_version("0.1.0"));
+        assert!(!supported_version("0.0.1"));
         assert!(!supported_version("0.5.0"));
+    }
+
+    /// libfuzzer-sys 0.1.x's arbitrary 0.2 has no `derive` feature: the
+    /// written stand-in names none, so that cargo resolves it.
+    #[test]
+    fn arbitrary_0_2_gets_no_derive_feature() {
+        let locked = |arbitrary: &str| Locked {
+            version: "0.1.0".into(),
+            source: Source::Registry,
+            arbitrary: Some(arbitrary.into()),
+        };
+        let manifest = LIBFUZZER_SYS.files[0].1;
+        let old = StandIn::render("Cargo.toml", manifest, &locked("0.2.0"));
+        assert!(old.contains("arbitrary-derive = []"), "{old}");
+        assert!(!old.contains("arbitrary/derive"), "{old}");
+        let new = StandIn::render("Cargo.toml", manifest, &locked("1.4.1"));
+        assert!(
+            new.contains("arbitrary-derive = [\"arbitrary/derive\"]"),
+            "{new}"
+        );
     }
 }

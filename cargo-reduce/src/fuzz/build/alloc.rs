@@ -112,7 +112,7 @@ mod tests {
             let harness = dir.path().join(stand_in.package);
             let locked = Locked {
                 version: "0.4.13".into(),
-                git: None,
+                source: crate::fuzz::build::standin::Source::Registry,
                 arbitrary: Some("1.4.1".into()),
             };
             let variant = write_variant(stand_in, &harness, &locked).unwrap();

@@ -40,16 +40,23 @@ pub enum BuildError {
         /// What failed.
         source: std::io::Error,
     },
-    /// The lock file holds no `package` from crates.io or git.
-    #[error("{}", not_locked(lock, package, elsewhere.as_deref()))]
+    /// The lock file holds no `package`.
+    #[error("{} locks no {package}; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}", lock.display())]
     NotLocked {
         /// The lock file.
         lock: PathBuf,
         /// The engine crate.
         package: &'static str,
-        /// Where the lock takes it from instead (a path), if it holds it
-        /// at all.
-        elsewhere: Option<String>,
+    },
+    /// The lock takes `package` from a path, and no package of the fuzz
+    /// crate's workspace depends on it by that path: the stand-in cannot
+    /// be patched in for a source it cannot name.
+    #[error("{} gets {package} from a path that no package of its workspace names (a dependency's own path dependency): add `{package} = {{ path = \"…\" }}` to it so that cargo-reduce can replace that path, or depend on the crates.io release", manifest.display())]
+    PathNotFound {
+        /// The fuzz crate's manifest.
+        manifest: PathBuf,
+        /// The engine crate.
+        package: &'static str,
     },
     /// The lock file holds several versions of `package`.
     #[error("{} locks several {package} versions: {}", lock.display(), versions.join(", "))]
@@ -118,19 +125,6 @@ pub enum WorkerBuildError {
     Build(#[from] BuildError),
 }
 
-fn not_locked(lock: &Path, package: &str, elsewhere: Option<&str>) -> String {
-    match elsewhere {
-        Some(source) => format!(
-            "{} takes {package} from {source}, not from crates.io or git: cargo-reduce stands in for a registry or git {package}; depend on the crates.io release to reduce with cargo-reduce",
-            lock.display()
-        ),
-        None => format!(
-            "{} locks no {package}; build the fuzz crate once (or run `cargo generate-lockfile`) so its lock pins {package}",
-            lock.display()
-        ),
-    }
-}
-
 pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {
     move |source| BuildError::Io {
         path: path.to_path_buf(),
@@ -151,16 +145,16 @@ mod tests {
                 lock: lock.map(PathBuf::from),
                 manifest: PathBuf::from("fuzz/Cargo.toml"),
                 package: "afl",
-                supported: "0.8 to 0.18",
+                supported: "0.2 to 0.18",
                 suggest: "0.18",
-                version: "0.7.0".into(),
+                version: "0.1.5".into(),
             }
             .to_string()
         };
-        assert!(error(Some("fuzz/Cargo.lock")).starts_with("fuzz/Cargo.lock locks afl 0.7.0, "));
+        assert!(error(Some("fuzz/Cargo.lock")).starts_with("fuzz/Cargo.lock locks afl 0.1.5, "));
         let resolved = error(None);
         assert!(
-            resolved.starts_with("fuzz/Cargo.toml resolves to afl 0.7.0, "),
+            resolved.starts_with("fuzz/Cargo.toml resolves to afl 0.1.5, "),
             "{resolved}"
         );
         assert!(resolved.contains("in fuzz/Cargo.toml set afl = \"0.18\""));

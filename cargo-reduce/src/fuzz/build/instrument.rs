@@ -94,9 +94,15 @@ fn stamp(version: &str) -> String {
 /// The directory of the registry source of `arbitrary` `version`, as
 /// `cargo metadata` (which unpacks it) reports it.
 fn registry_source(manifest: &Path, args: &[String], version: &str) -> Option<PathBuf> {
+    // The build's flags, not a config's (see `with_build_rustflags`).
     let metadata = MetadataCommand::new()
         .manifest_path(manifest)
         .other_options(args.to_vec())
+        .env_remove("RUSTFLAGS")
+        .env(
+            "CARGO_ENCODED_RUSTFLAGS",
+            super::user_rustflags().join("\x1f"),
+        )
         .exec()
         .ok()?;
     let package = metadata.packages.into_iter().find(|p| {

@@ -28,7 +28,7 @@ use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
-use standin::{Locked, StandIn};
+use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
 pub type Target = Result<PathBuf, String>;
@@ -95,7 +95,9 @@ pub fn build_patched(
     asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<Target>, BuildError> {
-    let engine = stand_in.locked(dirs.lock)?;
+    let engine = stand_in
+        .locked(dirs.lock)?
+        .located(&dirs.fuzz.join("Cargo.toml"), stand_in.package)?;
     let build = Build {
         stand_in,
         engine: &engine,
@@ -348,14 +350,7 @@ fn per_target(
 /// `CARGO_ENCODED_RUSTFLAGS` (separated by 0x1f), so a path with spaces
 /// stays one argument.
 fn rustflags(engine: &str, extra: &str, root: &Path) -> String {
-    let user: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
-        Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
-        _ => std::env::var("RUSTFLAGS")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(String::from)
-            .collect(),
-    };
+    let user = user_rustflags();
     let ours = engine
         .split(' ')
         .chain(extra.split(' '))
@@ -368,6 +363,31 @@ fn rustflags(engine: &str, extra: &str, root: &Path) -> String {
         .join("\x1f")
 }
 
+/// The flags the user set in the environment (`CARGO_ENCODED_RUSTFLAGS`,
+/// else `RUSTFLAGS`).
+fn user_rustflags() -> Vec<String> {
+    match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        Ok(encoded) if !encoded.is_empty() => encoded.split('\x1f').map(String::from).collect(),
+        _ => std::env::var("RUSTFLAGS")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+    }
+}
+
+/// Gives a `cargo` command (`metadata`) the flags the build's come from:
+/// the user's environment's, as `CARGO_ENCODED_RUSTFLAGS`, which replaces
+/// a `.cargo/config.toml`'s `build.rustflags` as it does for the build (and
+/// for `cargo fuzz build` / `cargo afl build`). A config's nightly-only
+/// flag (image-rs/image's `-Znew-llvm-pass-manager=no`) would otherwise
+/// fail the resolution on stable.
+fn with_build_rustflags(command: &mut Command) -> &mut Command {
+    command
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_ENCODED_RUSTFLAGS", user_rustflags().join("\x1f"))
+}
+
 /// The `--config` value that patches crates.io's `package` with the
 /// crate in `dir`.
 fn patch_config(package: &str, dir: &Path) -> String {
@@ -375,17 +395,21 @@ fn patch_config(package: &str, dir: &Path) -> String {
 }
 
 /// The `--config` value that patches the engine crate where the lock takes
-/// it from (crates.io, or a git repository: `patch."<url>"`, which covers
-/// every branch, tag and rev of it) with the stand-in in `dir`.
+/// it from (crates.io; a git repository: `patch."<url>"`, which covers
+/// every branch, tag and rev of it; a path: `patch."file://<dir>"`, which
+/// replaces it wherever it is named, the user's manifest untouched) with
+/// the stand-in in `dir`.
 fn engine_patch(package: &str, engine: &Locked, dir: &Path) -> String {
-    match &engine.git {
-        Some(url) => format!(
-            "patch.{}.{package}.path={}",
-            toml_string(Path::new(url)),
-            toml_string(dir)
-        ),
-        None => patch_config(package, dir),
-    }
+    let url = match &engine.source {
+        Source::Git(url) => url.clone(),
+        Source::Path(Some(path)) => format!("file://{}", path.display()),
+        Source::Registry | Source::Path(None) => return patch_config(package, dir),
+    };
+    format!(
+        "patch.{}.{package}.path={}",
+        toml_string(Path::new(&url)),
+        toml_string(dir)
+    )
 }
 
 /// `path` as a TOML basic string.
@@ -449,18 +473,9 @@ pub fn build_workers(
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let engine = stand_in.locked(&lock.path).map_err(|error| match error {
-        // A lock resolved for the run is no file of the user's: the
-        // manifest is what takes the engine from a path.
-        BuildError::NotLocked {
-            package, elsewhere, ..
-        } if lock.resolved.is_some() => BuildError::NotLocked {
-            lock: manifest.clone(),
-            package,
-            elsewhere,
-        },
-        error => error,
-    })?;
+    let engine = stand_in
+        .locked(&lock.path)?
+        .located(&manifest, stand_in.package)?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.resolved.is_none().then_some(lock.path),
@@ -475,7 +490,10 @@ pub fn build_workers(
     stand_in.write(&harness, &engine)?;
     let mut companions = Vec::new();
     for other in others {
-        match other.locked(&lock.path) {
+        let located = other
+            .locked(&lock.path)
+            .and_then(|locked| locked.located(&manifest, other.package));
+        match located {
             Ok(locked) if (other.supports)(&locked.version) => {
                 let dir = root.join(format!("{}-{}", other.package, locked.version));
                 other.write(&dir, &locked)?;
@@ -534,24 +552,26 @@ mod tests {
     }
 
     #[test]
-    fn a_git_engine_is_patched_by_its_repository() {
-        let engine = |git: Option<&str>| Locked {
+    fn a_git_or_path_engine_is_patched_by_its_url() {
+        let engine = |source| Locked {
             version: "0.4.7".into(),
-            git: git.map(String::from),
+            source,
             arbitrary: None,
         };
         let dir = Path::new("/h");
         assert_eq!(
-            engine_patch("libfuzzer-sys", &engine(None), dir),
+            engine_patch("libfuzzer-sys", &engine(Source::Registry), dir),
             "patch.crates-io.libfuzzer-sys.path=\"/h\""
         );
+        let git = Source::Git("https://github.com/rust-fuzz/libfuzzer-sys".into());
         assert_eq!(
-            engine_patch(
-                "libfuzzer-sys",
-                &engine(Some("https://github.com/rust-fuzz/libfuzzer-sys")),
-                dir
-            ),
+            engine_patch("libfuzzer-sys", &engine(git), dir),
             "patch.\"https://github.com/rust-fuzz/libfuzzer-sys\".libfuzzer-sys.path=\"/h\""
+        );
+        let path = Source::Path(Some("/src/libfuzzer".into()));
+        assert_eq!(
+            engine_patch("libfuzzer-sys", &engine(path), dir),
+            "patch.\"file:///src/libfuzzer\".libfuzzer-sys.path=\"/h\""
         );
     }
 

@@ -75,11 +75,15 @@ pub fn lock(
 
 /// Resolves the dependencies of the shadow manifest `shadow` into its
 /// `Cargo.lock`: online, else offline; cargo's online error if neither
-/// works.
+/// works. Run from the fuzz crate's folder with the build's flags, so that
+/// cargo reads the configuration the build reads.
 fn resolve(shadow: &Path, manifest: &Path) -> Result<(), BuildError> {
     let metadata = |offline: bool| {
         let mut command = Command::new("cargo");
-        command
+        if let Some(dir) = manifest.parent().filter(|d| !d.as_os_str().is_empty()) {
+            command.current_dir(dir);
+        }
+        super::with_build_rustflags(&mut command)
             .args(["metadata", "--format-version", "1", "--manifest-path"])
             .arg(shadow)
             .stdout(Stdio::null())
@@ -143,6 +147,15 @@ mod tests {
         )
         .unwrap();
         std::fs::write(krate.join("src/lib.rs"), "").unwrap();
+        // A nightly-only flag in the crate's config (image-rs/image's
+        // fuzz-afl has one): the build replaces it, and so must the
+        // resolution.
+        std::fs::create_dir_all(krate.join(".cargo")).unwrap();
+        std::fs::write(
+            krate.join(".cargo/config.toml"),
+            "[build]\nrustflags = [\"-Znew-llvm-pass-manager=no\"]\n",
+        )
+        .unwrap();
         std::fs::create_dir_all(krate.join("local/src")).unwrap();
         std::fs::write(
             krate.join("local/Cargo.toml"),

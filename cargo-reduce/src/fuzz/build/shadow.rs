@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{Package, TargetKind};
+use cargo_metadata::{Metadata, Package, TargetKind};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use super::error::BuildError;
@@ -36,11 +36,7 @@ pub struct Shadow {
 /// in `dir` stays. Files whose content is unchanged are left alone, so
 /// cargo rebuilds nothing.
 pub fn prepare(manifest: &Path, lock: Option<&Path>, dir: &Path) -> Result<Shadow, BuildError> {
-    let metadata =
-        crate::fuzz::project::metadata::no_deps(manifest).map_err(|e| BuildError::Manifest {
-            path: manifest.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+    let metadata = metadata_no_deps(manifest)?;
     let package = metadata
         .packages
         .iter()
@@ -75,7 +71,17 @@ pub fn prepare(manifest: &Path, lock: Option<&Path>, dir: &Path) -> Result<Shado
     })
 }
 
-fn same_path(a: &Path, b: &Path) -> bool {
+/// `cargo metadata --no-deps` of the workspace of `manifest` (which writes
+/// no lock).
+pub(super) fn metadata_no_deps(manifest: &Path) -> Result<Metadata, BuildError> {
+    crate::fuzz::project::metadata::no_deps(manifest).map_err(|e| BuildError::Manifest {
+        path: manifest.to_path_buf(),
+        reason: e.to_string(),
+    })
+}
+
+/// Whether `a` and `b` name the same file (symlinks resolved).
+pub(super) fn same_path(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,

@@ -3,10 +3,11 @@
 //! it implements. One build serves every engine; what differs is a
 //! [`StandIn`] value ([`crate::fuzz::libfuzzer::LIBFUZZER_SYS`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::error::{io_error, BuildError};
 use super::lockfile::{dependency_version, packages};
+use super::shadow;
 
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
@@ -73,39 +74,91 @@ pub struct StandIn {
     pub release: bool,
 }
 
+/// Where a lock takes the engine crate from: the source the stand-in
+/// replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// crates.io (`[patch.crates-io]`).
+    Registry,
+    /// A git repository: its URL (`[patch."<url>"]`).
+    Git(String),
+    /// A path dependency: its directory (`[patch."file://<dir>"]`), once
+    /// [`Locked::located`] found it in the manifests (a lock does not say
+    /// where a path package is).
+    Path(Option<PathBuf>),
+}
+
 /// The engine crate as a lock holds it: what the stand-in is written out
 /// as, and which source it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locked {
     /// Its version.
     pub version: String,
-    /// The repository of a git source (`[patch."<url>"]`); `None` for
-    /// crates.io.
-    pub git: Option<String>,
+    /// Where it comes from.
+    pub source: Source,
     /// The version of `arbitrary` it depends on: the stand-in re-exports
     /// that one (`@ARBITRARY@`), so that the targets' `Arbitrary` impls
     /// are for the trait it decodes with.
     pub arbitrary: Option<String>,
 }
 
+impl Locked {
+    /// The engine with the directory of a path source found: the path
+    /// dependency of that name of the package whose manifest is
+    /// `manifest`, or of another package of its workspace. A path engine
+    /// reached only through a package outside the workspace is refused
+    /// ([`BuildError::PathNotFound`]).
+    pub fn located(self, manifest: &Path, package: &'static str) -> Result<Locked, BuildError> {
+        if self.source != Source::Path(None) {
+            return Ok(self);
+        }
+        let metadata = shadow::metadata_no_deps(manifest)?;
+        let own = |p: &&cargo_metadata::Package| {
+            shadow::same_path(p.manifest_path.as_std_path(), manifest)
+        };
+        let (mine, others): (Vec<_>, Vec<_>) = metadata.packages.iter().partition(own);
+        let dir = mine
+            .iter()
+            .chain(&others)
+            .flat_map(|p| &p.dependencies)
+            .find(|d| d.name == package && d.path.is_some())
+            .and_then(|d| d.path.clone());
+        match dir {
+            Some(dir) => Ok(Locked {
+                source: Source::Path(Some(dir.into_std_path_buf())),
+                ..self
+            }),
+            None => Err(BuildError::PathNotFound {
+                manifest: manifest.to_path_buf(),
+                package,
+            }),
+        }
+    }
+}
+
 impl StandIn {
-    /// The crate as the lock file `lock` holds it, from crates.io or git.
+    /// The crate as the lock file `lock` holds it, from crates.io, git or
+    /// a path (then [`Locked::located`] says where).
     pub fn locked(&self, lock: &Path) -> Result<Locked, BuildError> {
         let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
-        let (mut found, elsewhere): (Vec<_>, Vec<_>) = packages(&text)
+        let mut found: Vec<_> = packages(&text)
             .into_iter()
             .filter(|p| p.name == self.package)
-            .partition(|p| p.is_registry() || p.git_url().is_some());
+            .collect();
         match found.len() {
             0 => Err(BuildError::NotLocked {
-                elsewhere: elsewhere.first().map(|_| "a path".to_string()),
                 lock: lock.to_path_buf(),
                 package: self.package,
             }),
             1 => {
                 let package = found.remove(0);
+                let source = match package.git_url() {
+                    Some(url) => Source::Git(url.to_string()),
+                    None if package.source.is_empty() => Source::Path(None),
+                    None => Source::Registry,
+                };
                 Ok(Locked {
-                    git: package.git_url().map(String::from),
+                    source,
                     arbitrary: dependency_version(&text, &package, "arbitrary"),
                     version: package.version,
                 })
@@ -124,7 +177,10 @@ impl StandIn {
     }
 
     /// A stand-in file's content for the engine `locked`: the manifest
-    /// gets its version and the `arbitrary` it depends on.
+    /// gets its version and the `arbitrary` it depends on. arbitrary 0.1
+    /// and 0.2 (libfuzzer-sys 0.1.x) have no `derive` feature, which cargo
+    /// rejects a feature naming: there, `arbitrary-derive` enables nothing
+    /// (libfuzzer-sys 0.1.x had no such feature either).
     pub fn render(name: &str, content: &str, locked: &Locked) -> String {
         match name {
             "Cargo.toml" => {
@@ -132,9 +188,16 @@ impl StandIn {
                     .arbitrary
                     .as_ref()
                     .map_or("*".to_string(), |v| format!("={v}"));
-                content
+                let rendered = content
                     .replace("@VERSION@", &locked.version)
-                    .replace("@ARBITRARY@", &arbitrary)
+                    .replace("@ARBITRARY@", &arbitrary);
+                match locked.arbitrary.as_deref() {
+                    Some(v) if v.starts_with("0.1.") || v.starts_with("0.2.") => rendered.replace(
+                        "arbitrary-derive = [\"arbitrary/derive\"]",
+                        "arbitrary-derive = []",
+                    ),
+                    _ => rendered,
+                }
             }
             _ => content.to_string(),
         }
@@ -182,7 +245,7 @@ mod tests {
         };
         let locked = Locked {
             version: "1.2.3".into(),
-            git: None,
+            source: Source::Registry,
             arbitrary: Some("0.4.7".into()),
         };
         stand_in.write(dir.path(), &locked).unwrap();

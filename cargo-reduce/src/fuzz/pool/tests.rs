@@ -458,7 +458,7 @@ fn unused_patch_is_an_error_naming_both_versions() {
     let locked = LIBFUZZER_SYS.locked(&lock).unwrap().version;
     let wrong = crate::fuzz::build::standin::Locked {
         version: "0.4.0".into(),
-        git: None,
+        source: crate::fuzz::build::standin::Source::Registry,
         arbitrary: None,
     };
     LIBFUZZER_SYS.write(&harness, &wrong).unwrap();

@@ -126,7 +126,8 @@ fn json_messages_end_with_the_exact_summary_and_count_every_test() {
             "tests_run",
             "cache_hits",
             "elapsed_s",
-            "minimal"
+            "minimal",
+            "format_version"
         ]
     );
     assert_eq!(last["reason"], "reduction-finished");

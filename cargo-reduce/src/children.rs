@@ -53,12 +53,12 @@ static GROUPS: Groups = Groups::new();
 static GUARDIAN: Mutex<Option<ChildStdin>> = Mutex::new(None);
 
 /// The argument that makes the binary a guardian (not a user command).
-pub const GUARDIAN_ARG: &str = "__cargo-reduce-guardian";
+pub(crate) const GUARDIAN_ARG: &str = "__cargo-reduce-guardian";
 
 /// Starts the guardian: `exe GUARDIAN_ARG`, reading `+PGID`/`-PGID` lines.
 /// Without it (a library user's process), groups are still killed on a
 /// second Ctrl-C, only not after a SIGKILL.
-pub fn start_guardian(exe: &std::path::Path) -> std::io::Result<()> {
+pub(crate) fn start_guardian(exe: &std::path::Path) -> std::io::Result<()> {
     let child = Command::new(exe)
         .arg(GUARDIAN_ARG)
         .stdin(Stdio::piped())
@@ -72,7 +72,7 @@ pub fn start_guardian(exe: &std::path::Path) -> std::io::Result<()> {
 
 /// The guardian's life: follow the registrations on stdin; when it closes,
 /// kill the groups still registered.
-pub fn guard(input: impl BufRead) {
+pub(crate) fn guard(input: impl BufRead) {
     let mut groups: Vec<Pid> = Vec::new();
     for line in input.lines().map_while(Result::ok) {
         let (sign, number) = line.split_at(line.len().min(1));
@@ -98,7 +98,7 @@ pub fn guard(input: impl BufRead) {
 /// is harmless, and the guardian pipe is open in the child until exec
 /// closes it, so the guardian reads the announcement even if cargo-reduce
 /// is already gone.
-pub fn announce_before_exec(command: &mut Command) {
+pub(crate) fn announce_before_exec(command: &mut Command) {
     use std::os::fd::AsRawFd;
     let Some(fd) = GUARDIAN
         .lock()
@@ -151,10 +151,10 @@ fn tell_guardian(line: &str) {
 /// A registered process group, unregistered on drop. The owner still kills
 /// and reaps its group itself; the registry only serves [`kill_all`].
 #[derive(Debug)]
-pub struct Registered(Pid);
+pub(crate) struct Registered(Pid);
 
 /// Registers the group `pgid` (a child started with `process_group(0)`).
-pub fn register(pgid: u32) -> Option<Registered> {
+pub(crate) fn register(pgid: u32) -> Option<Registered> {
     let pid = Pid::from_raw(i32::try_from(pgid).ok()?)?;
     GROUPS.add(pid);
     tell_guardian(&format!("+{pgid}"));
@@ -169,7 +169,7 @@ impl Drop for Registered {
 }
 
 /// Kills every registered group (SIGKILL); for a process about to exit.
-pub fn kill_all() {
+pub(crate) fn kill_all() {
     GROUPS.kill_all();
 }
 

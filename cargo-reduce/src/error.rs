@@ -9,11 +9,11 @@ use std::fmt;
 /// The exit codes are part of the output contract: defined once, in
 /// `cargo-reduce-messages`, with the text `--help` lists
 /// ([`Exit::help`]).
-pub use cargo_reduce_messages::Exit;
+pub(crate) use cargo_reduce_messages::Exit;
 
 /// An error for the user: one line, and the exit status it ends with.
 #[derive(Debug, Clone)]
-pub struct Error {
+pub(crate) struct Error {
     /// The exit status.
     pub exit: Exit,
     /// What went wrong, which file, what to do.
@@ -22,7 +22,7 @@ pub struct Error {
 
 impl Error {
     /// An error with exit status `exit`.
-    pub fn new(exit: Exit, message: impl Into<String>) -> Self {
+    pub(crate) fn new(exit: Exit, message: impl Into<String>) -> Self {
         Error {
             exit,
             message: message.into(),
@@ -56,7 +56,7 @@ impl From<crate::command::CommandError> for Error {
 /// are [`Exit::BadCommand`]; an unusable temporary directory
 /// (`CommandError::TempDir`, the environment's problem) is
 /// [`Exit::Environment`]; a failed wait is [`Exit::Failure`].
-pub fn command_exit(e: &crate::command::CommandError) -> Exit {
+pub(crate) fn command_exit(e: &crate::command::CommandError) -> Exit {
     use crate::command::CommandError as C;
     match e {
         C::Missing | C::NotFound(_) | C::NotExecutable(_) | C::Spawn { .. } => Exit::BadCommand,

@@ -1,21 +1,22 @@
 //! cargo-reduce: a test-case reducer for Rust projects.
 //!
-//! The library holds everything the `cargo-reduce` binary does, so that a
-//! project's own tests can reduce inputs too:
-//! - `engine`: delta debugging over atoms, generic over an oracle.
-//! - `unit`: cutting bytes into atoms (bytes, characters, lines, tokens).
-//! - `typed`: reduction of inputs decoded with `arbitrary`, as values.
-//! - `command`: the oracle that runs an external test command.
-//! - `syntax` (feature `syntax`): Hierarchical Delta Debugging and its
-//!   relatives on tree-sitter trees.
-//! - `fuzz` (feature `fuzz`): cargo-fuzz crates, their artifacts, the
-//!   patched build against a stand-in, and the in-process worker pools.
-//! - `job` (feature `job`): the one reduction workflow every mode runs,
-//!   and its machine messages.
-//! - `cli` (feature `cli`, default): the command-line interface.
+//! This library is the engine of the `cargo reduce` command, for a
+//! project's own tests and tools to reduce inputs with. Its surface is
+//! small on purpose:
+//! - [`Reducer`]: the settings of a reduction (jobs, test and time limits,
+//!   cache, interrupt, [`DdminOptions`]) with a builder, and
+//!   [`Reducer::ddmin`]: minimizing delta debugging over any atoms with an
+//!   [`Oracle`] (a closure over the [`Candidate`] will do), in parallel,
+//!   with results equal to a sequential run's;
+//! - [`CommandOracle`]: the oracle that runs an external test command, as
+//!   creduce's interestingness tests do;
+//! - [`syntax::reduce`] (feature `syntax`): Hierarchical Delta Debugging and
+//!   its relatives on tree-sitter trees of Rust and JavaScript.
 //!
-//! With `default-features = false` only the engine, units, the command
-//! oracle and output writing are built: no tree-sitter, clap, indicatif or
+//! The fuzz-crate discovery, patched builds, in-process worker pools and
+//! the command line are the binary's and are not part of this surface.
+//! With `default-features = false` only the engine, the command oracle and
+//! output writing are built: no tree-sitter, clap, indicatif or
 //! cargo_metadata.
 //!
 //! Reducing with an in-memory oracle (a closure over the candidate):
@@ -32,6 +33,12 @@
 //! The same with an external test command is [`CommandOracle`]; syntax-aware
 //! reduction of source text is [`syntax::reduce`] (feature `syntax`).
 #![deny(missing_docs)]
+#![deny(unreachable_pub)]
+// Dead code is looked for in the full build (feature `cli`, the default),
+// where the binary uses everything; smaller feature sets leave the parts
+// only the left-out layers call (typed reduction, the search, the child
+// guardian) unused by design.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 // The fuzz modes run targets in worker processes that rely on Linux:
 // memfd shared memory, /proc, prctl and pthread_getattr_np.
@@ -40,24 +47,33 @@ compile_error!(
     "cargo-reduce's fuzz modes support Linux only (memfd, /proc, prctl, pthread_getattr_np)"
 );
 
-pub mod children;
+mod children;
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod command;
-pub mod engine;
+mod cli;
+mod command;
+mod engine;
 #[cfg(feature = "job")]
-pub mod error;
+mod error;
 #[cfg(feature = "fuzz")]
-pub mod fuzz;
+mod fuzz;
 #[cfg(feature = "job")]
-pub mod job;
-pub mod output;
+mod job;
+mod output;
 #[cfg(feature = "syntax")]
 pub mod syntax;
-pub mod typed;
-pub mod unit;
+mod typed;
+mod unit;
 
-pub use command::{CommandOracle, TestCommand};
+pub use command::{CommandError, CommandOracle, TestCommand};
 pub use engine::{
-    Candidate, DdminOptions, Oracle, Outcome, ReduceError, Reducer, Reduction, StopReason,
+    Cancel, Candidate, DdminOptions, Iteration, Oracle, OracleError, Outcome, ReduceError, Reducer,
+    Reduction, RoundOracle, Start, StopReason,
 };
+
+/// The `cargo-reduce` command line: what the binary runs (`argv` as given
+/// to the process); returns the exit code.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub fn run_cli(argv: Vec<std::ffi::OsString>) -> i32 {
+    cli::main(argv)
+}

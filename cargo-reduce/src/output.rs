@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// `dir/crash.js` → `dir/crash.reduced.js`; `dir/crash` → `dir/crash.reduced`.
-pub fn default_output_path(input: &Path) -> PathBuf {
+pub(crate) fn default_output_path(input: &Path) -> PathBuf {
     let stem = input.file_stem().unwrap_or_default().to_string_lossy();
     let name = match input.extension() {
         Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
@@ -26,7 +26,7 @@ pub fn default_output_path(input: &Path) -> PathBuf {
 
 /// Where a result goes, checked for writing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Destination {
+pub(crate) enum Destination {
     /// Standard output (`-o -`).
     Stdout,
     /// A regular file, written atomically: `path` as given, `resolved` the
@@ -41,7 +41,7 @@ pub enum Destination {
 
 /// Why an output location cannot be written.
 #[derive(Debug, thiserror::Error)]
-pub enum OutputError {
+pub(crate) enum OutputError {
     /// It exists and is not a regular file (a directory, a device, a FIFO).
     #[error("output `{}` is {what}, not a regular file: give the path of a file to write, or `-o -` for standard output", path.display())]
     NotAFile {
@@ -76,7 +76,7 @@ impl Destination {
     /// `path` as a destination (`-` is standard output), refused at once
     /// when it cannot be written: it exists and is not a regular file, it
     /// is a dangling symlink, or its directory is missing or not writable.
-    pub fn check(path: &Path) -> Result<Destination, OutputError> {
+    pub(crate) fn check(path: &Path) -> Result<Destination, OutputError> {
         if path == Path::new("-") {
             return Ok(Destination::Stdout);
         }
@@ -102,7 +102,7 @@ impl Destination {
     }
 
     /// The path as the user gave it (`-` for standard output).
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         match self {
             Destination::Stdout => Path::new("-"),
             Destination::File { path, .. } => path,
@@ -111,7 +111,7 @@ impl Destination {
 
     /// Writes `bytes`, with the permissions of `permissions_of` when given
     /// (a reduced script stays executable; a private input stays private).
-    pub fn write(&self, bytes: &[u8], permissions_of: Option<&Path>) -> io::Result<()> {
+    pub(crate) fn write(&self, bytes: &[u8], permissions_of: Option<&Path>) -> io::Result<()> {
         match self {
             Destination::Stdout => {
                 let mut out = io::stdout().lock();
@@ -220,7 +220,7 @@ fn without_temp_name(error: io::Error) -> io::Error {
 
 /// Writes `bytes` to `path` atomically, with the permissions of
 /// `permissions_of` when given.
-pub fn write_atomically(
+pub(crate) fn write_atomically(
     path: &Path,
     bytes: &[u8],
     permissions_of: Option<&Path>,
@@ -241,7 +241,7 @@ pub fn write_atomically(
 
 /// Refuses a path that [`write_if_changed`] would refuse (a device, FIFO,
 /// folder or dangling symlink); its folder may still be missing.
-pub fn check_kept_file(path: &Path) -> Result<(), OutputError> {
+pub(crate) fn check_kept_file(path: &Path) -> Result<(), OutputError> {
     resolve(path).map(drop)
 }
 
@@ -250,7 +250,7 @@ pub fn check_kept_file(path: &Path) -> Result<(), OutputError> {
 /// runs keep up to date (a ledger, a cache, generated tests) change only
 /// when their content does. As [`Destination::check`]: never over a
 /// device, FIFO or directory, and a symlink is written through.
-pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     let target = resolve(path).map_err(io::Error::other)?;
     if fs::read(&target).is_ok_and(|old| old == bytes) {
         return Ok(false);
@@ -262,7 +262,7 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
 
 /// Checks that the temporary directory (`TMPDIR`) can hold a file, without
 /// leaving one there.
-pub fn check_temp_dir() -> io::Result<()> {
+pub(crate) fn check_temp_dir() -> io::Result<()> {
     tempfile::tempfile_in(std::env::temp_dir())
         .map(drop)
         .map_err(without_temp_name)
@@ -270,7 +270,7 @@ pub fn check_temp_dir() -> io::Result<()> {
 
 /// Saves `bytes` somewhere writable when the real output could not be
 /// written: the temporary directory, else the current one. Returns where.
-pub fn save_elsewhere(name: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+pub(crate) fn save_elsewhere(name: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     let file_name = name.file_name().unwrap_or(name.as_os_str());
     let mut last = io::Error::other("no place to save the result");
     for dir in [std::env::temp_dir(), PathBuf::from(".")] {
@@ -296,7 +296,7 @@ pub fn save_elsewhere(name: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
 /// success, one result silently lost. `Ok(None)` when another run holds
 /// it. The lock files live in a private directory under the temporary
 /// one, never beside the user's files.
-pub fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
+pub(crate) fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
     let Destination::File { resolved, .. } = destination else {
         return Ok(Some(fs::File::open("/dev/null")?));
@@ -326,13 +326,13 @@ pub fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
 
 /// `path` for a one-line message: control characters (a newline, an ESC
 /// that would drive the terminal) escaped.
-pub fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     escape_controls(&path.display().to_string())
 }
 
 /// `text` with every control character written as an escape (`\n`,
 /// `\u{1b}`).
-pub fn escape_controls(text: &str) -> String {
+pub(crate) fn escape_controls(text: &str) -> String {
     if !text.chars().any(char::is_control) {
         return text.to_string();
     }
@@ -345,7 +345,7 @@ pub fn escape_controls(text: &str) -> String {
 }
 
 /// True when `a` and `b` name the same existing file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,

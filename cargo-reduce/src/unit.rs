@@ -12,7 +12,7 @@ use std::str::FromStr;
 /// sequence of spans hashes like the concatenated bytes: the cache key of a
 /// candidate is a hash of its content, whatever the unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span<'a>(pub &'a [u8]);
+pub(crate) struct Span<'a>(pub &'a [u8]);
 
 impl Hash for Span<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
@@ -40,7 +40,7 @@ impl ByteAtom for u8 {
 }
 
 /// Concatenates atoms' bytes into `out` (cleared first).
-pub fn concat_into<'a, A: ByteAtom + 'a>(
+pub(crate) fn concat_into<'a, A: ByteAtom + 'a>(
     atoms: impl IntoIterator<Item = &'a A>,
     out: &mut Vec<u8>,
 ) {
@@ -52,7 +52,7 @@ pub fn concat_into<'a, A: ByteAtom + 'a>(
 
 /// What one ddmin pass removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// Single bytes.
     Byte,
     /// UTF-8 characters (an invalid byte is an atom of its own).
@@ -66,7 +66,7 @@ pub enum Unit {
 
 impl Unit {
     /// The unit's name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Unit::Byte => "byte",
             Unit::Char => "char",
@@ -76,7 +76,7 @@ impl Unit {
     }
 
     /// Cuts `input` into atoms of this unit; they concatenate to `input`.
-    pub fn split(self, input: &[u8]) -> Vec<Span<'_>> {
+    pub(crate) fn split(self, input: &[u8]) -> Vec<Span<'_>> {
         match self {
             Unit::Byte => input.chunks(1).map(Span).collect(),
             Unit::Char => chars(input),
@@ -88,12 +88,12 @@ impl Unit {
 
 /// The units of a reduction, one pass each, in order (`line+char`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Units(pub Vec<Unit>);
+pub(crate) struct Units(pub Vec<Unit>);
 
 impl Units {
     /// The default for `input`: lines then characters for UTF-8 text, bytes
     /// for anything else.
-    pub fn default_for(input: &[u8]) -> Self {
+    pub(crate) fn default_for(input: &[u8]) -> Self {
         if std::str::from_utf8(input).is_ok() {
             Units(vec![Unit::Line, Unit::Char])
         } else {

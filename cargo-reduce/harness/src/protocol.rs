@@ -28,96 +28,96 @@ use std::{io, os::raw::c_int};
 
 /// Environment variable that turns a fuzz target binary into a pool worker.
 /// Its value is `shm_fd,command_fd,event_fd,slot,flags`.
-pub const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
+pub(super) const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub(super) const PROTOCOL_VERSION: u32 = 5;
 
 /// First word of the shared memory, checked by workers.
-pub const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
+pub(super) const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
 
 /// `WorkerConfig::flags` bit: exit after every failing test so that the next
 /// test starts from a fresh process (state poisoned by a panic is not reused),
 /// as libFuzzer and AFL++ end the process at a crash.
-pub const FLAG_RESTART_AFTER_FAILURE: u64 = 1;
+pub(super) const FLAG_RESTART_AFTER_FAILURE: u64 = 1;
 
 /// Size of `Header`'s page.
-pub const HEADER_SIZE: usize = 4096;
+pub(super) const HEADER_SIZE: usize = 4096;
 
 /// Size of one worker's area (status words and a note).
-pub const WORKER_AREA_SIZE: usize = 16 * 1024;
+pub(super) const WORKER_AREA_SIZE: usize = 16 * 1024;
 
 /// Where a note's text starts inside a worker area.
-pub const NOTE_OFFSET: usize = 128;
+pub(super) const NOTE_OFFSET: usize = 128;
 
 /// Longest note text; panic messages are cut to fit.
-pub const NOTE_CAPACITY: usize = WORKER_AREA_SIZE - NOTE_OFFSET;
+pub(super) const NOTE_CAPACITY: usize = WORKER_AREA_SIZE - NOTE_OFFSET;
 
 /// Mappings start at multiples of this (the largest Linux page size in use).
-pub const MAP_ALIGN: usize = 64 * 1024;
+pub(super) const MAP_ALIGN: usize = 64 * 1024;
 
 /// Value of `Header::best` while no accepted index is known.
-pub const NO_INDEX: u64 = u64::MAX;
+pub(super) const NO_INDEX: u64 = u64::MAX;
 
 /// Outcome slot: not run (yet).
-pub const SLOT_PENDING: u8 = 0;
+pub(super) const SLOT_PENDING: u8 = 0;
 /// Outcome slot: the target returned normally.
-pub const SLOT_PASSED: u8 = 1;
+pub(super) const SLOT_PASSED: u8 = 1;
 /// Outcome slot: the target returned `Corpus::Reject` (or the input was too
 /// short or invalid for its `Arbitrary` type).
-pub const SLOT_REJECTED: u8 = 2;
+pub(super) const SLOT_REJECTED: u8 = 2;
 /// Outcome slot: the test failed; the details are in the worker's note
 /// (marked before the `Event::Failed` is sent).
-pub const SLOT_FAILED: u8 = 3;
+pub(super) const SLOT_FAILED: u8 = 3;
 
 /// Note kind: none.
-pub const NOTE_NONE: u32 = 0;
+pub(super) const NOTE_NONE: u32 = 0;
 /// Note kind: a panic; the text is `location\0message`.
-pub const NOTE_PANIC: u32 = 1;
+pub(super) const NOTE_PANIC: u32 = 1;
 /// Note kind: a fault in the guard zone of the test thread's stack.
-pub const NOTE_STACK_OVERFLOW: u32 = 2;
+pub(super) const NOTE_STACK_OVERFLOW: u32 = 2;
 /// Note kind: one allocation larger than the malloc limit; `arg` is its size.
-pub const NOTE_MALLOC_LIMIT: u32 = 3;
+pub(super) const NOTE_MALLOC_LIMIT: u32 = 3;
 /// Note kind: the system allocator failed; `arg` is the requested size.
-pub const NOTE_ALLOC_FAILED: u32 = 4;
+pub(super) const NOTE_ALLOC_FAILED: u32 = 4;
 /// Note kind: AddressSanitizer's report (the text, as it printed it).
-pub const NOTE_SANITIZER: u32 = 5;
+pub(super) const NOTE_SANITIZER: u32 = 5;
 /// Note kind: the test process died of signal `arg` (a fault, an abort);
 /// the text is `frames_text` of the interrupted code's stack.
-pub const NOTE_SIGNAL: u32 = 6;
+pub(super) const NOTE_SIGNAL: u32 = 6;
 /// Note kind: the stack the parent asked for with `STACK_SIGNAL` before it
 /// killed the test (a timeout, the RSS limit); the text is `frames_text`.
-pub const NOTE_STACK: u32 = 7;
+pub(super) const NOTE_STACK: u32 = 7;
 /// Note kind: a writer is filling in the text.
-pub const NOTE_BUSY: u32 = u32::MAX;
+pub(super) const NOTE_BUSY: u32 = u32::MAX;
 
 /// The signal the parent sends to a test process before killing it, to
 /// have it note where it is (`NOTE_STACK`): a real-time signal (SIGRTMIN
 /// is 34 or 35 in glibc and musl), which programs rarely use.
-pub const STACK_SIGNAL: i32 = 40;
+pub(super) const STACK_SIGNAL: i32 = 40;
 
 /// Longest `frames_text`: the count, 255 addresses and a NUL.
-pub const FRAMES_TEXT_CAPACITY: usize = 1 + 255 * 8 + 1;
+pub(super) const FRAMES_TEXT_CAPACITY: usize = 1 + 255 * 8 + 1;
 
 /// Bytes of the control region for `slots` workers.
-pub const fn control_size(slots: usize) -> usize {
+pub(super) const fn control_size(slots: usize) -> usize {
     let end = HEADER_SIZE + slots * WORKER_AREA_SIZE;
     end.div_ceil(MAP_ALIGN) * MAP_ALIGN
 }
 
 /// Offset of worker `slot`'s area.
-pub const fn worker_area_offset(slot: usize) -> usize {
+pub(super) const fn worker_area_offset(slot: usize) -> usize {
     HEADER_SIZE + slot * WORKER_AREA_SIZE
 }
 
 /// A 64-bit counter alone on its cache line, so that workers hammering one
 /// do not slow down readers of the others.
 #[repr(C, align(64))]
-pub struct Padded(pub AtomicU64);
+pub(super) struct Padded(pub AtomicU64);
 
 /// Round parameters and the two words every worker touches, at offset 0.
 #[repr(C)]
-pub struct Header {
+pub(super) struct Header {
     /// `MAGIC`.
     pub magic: AtomicU64,
     /// `PROTOCOL_VERSION`.
@@ -147,7 +147,7 @@ pub struct Header {
 /// One worker's status words, written by the worker and read by the parent
 /// (also after the worker died, to attribute the death to a test).
 #[repr(C)]
-pub struct WorkerArea {
+pub(super) struct WorkerArea {
     /// Index + 1 of the test in progress or last started; 0 while idle.
     pub current: AtomicU64,
     /// End (exclusive) of the range of indices this worker is working through.
@@ -167,7 +167,7 @@ pub struct WorkerArea {
 
 /// Why a test failed, as recorded by the worker in its area.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
+pub(super) struct Note {
     /// One of the `NOTE_*` kinds.
     pub kind: u32,
     /// Number attached to the note.
@@ -182,7 +182,7 @@ pub struct Note {
 ///
 /// # Safety
 /// `area` must point to a mapped `WORKER_AREA_SIZE` bytes worker area.
-pub unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8]) -> bool {
+pub(super) unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8]) -> bool {
     let status = unsafe { &*(area as *const WorkerArea) };
     if status
         .note_kind
@@ -203,7 +203,7 @@ pub unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8]) -> boo
 ///
 /// # Safety
 /// `area` must point to a mapped `WORKER_AREA_SIZE` bytes worker area.
-pub unsafe fn read_note(area: *const u8) -> Option<Note> {
+pub(super) unsafe fn read_note(area: *const u8) -> Option<Note> {
     let status = unsafe { &*(area as *const WorkerArea) };
     let kind = status.note_kind.load(Ordering::Acquire);
     if kind == NOTE_NONE || kind == NOTE_BUSY {
@@ -221,7 +221,7 @@ pub unsafe fn read_note(area: *const u8) -> Option<Note> {
 /// addresses (one byte), the addresses (8 bytes each, little-endian), the
 /// location, NUL, the message. The addresses come first so that a note cut
 /// to its capacity loses only the end of the message.
-pub fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
+pub(super) fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
     let frames = &frames[..frames.len().min(u8::MAX as usize)];
     let mut text = Vec::with_capacity(1 + frames.len() * 8 + location.len() + 1 + message.len());
     text.push(frames.len() as u8);
@@ -236,7 +236,7 @@ pub fn panic_text(location: &str, message: &str, frames: &[u64]) -> Vec<u8> {
 
 /// `panic_text` with no location or message, written into `buf` without
 /// allocating (for signal handlers and the allocator); its length.
-pub fn frames_text(frames: &[u64], buf: &mut [u8; FRAMES_TEXT_CAPACITY]) -> usize {
+pub(super) fn frames_text(frames: &[u64], buf: &mut [u8; FRAMES_TEXT_CAPACITY]) -> usize {
     let frames = &frames[..frames.len().min(u8::MAX as usize)];
     buf[0] = frames.len() as u8;
     for (i, frame) in frames.iter().enumerate() {
@@ -249,7 +249,7 @@ pub fn frames_text(frames: &[u64], buf: &mut [u8; FRAMES_TEXT_CAPACITY]) -> usiz
 
 /// A panic as `panic_text` wrote it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PanicText {
+pub(super) struct PanicText {
     /// `file:line:column`, or empty.
     pub location: String,
     /// The message.
@@ -259,7 +259,7 @@ pub struct PanicText {
 }
 
 /// Splits `panic_text` output back into its parts.
-pub fn split_panic_text(text: &[u8]) -> PanicText {
+pub(super) fn split_panic_text(text: &[u8]) -> PanicText {
     let count = text.first().map_or(0, |&n| n as usize);
     let frames_end = (1 + count * 8).min(text.len());
     let frames = text
@@ -279,7 +279,7 @@ pub fn split_panic_text(text: &[u8]) -> PanicText {
 
 /// How the parent told a worker to run: parsed from `WORKER_ENV`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WorkerConfig {
+pub(super) struct WorkerConfig {
     /// File descriptor of the shared memory.
     pub shm_fd: i32,
     /// File descriptor the worker reads commands from.
@@ -294,7 +294,7 @@ pub struct WorkerConfig {
 
 impl WorkerConfig {
     /// The value of `WORKER_ENV` for this configuration.
-    pub fn to_env(self) -> String {
+    pub(super) fn to_env(self) -> String {
         format!(
             "{},{},{},{},{}",
             self.shm_fd, self.command_fd, self.event_fd, self.slot, self.flags
@@ -302,7 +302,7 @@ impl WorkerConfig {
     }
 
     /// Parses a value of `WORKER_ENV`.
-    pub fn from_env(value: &str) -> Option<Self> {
+    pub(super) fn from_env(value: &str) -> Option<Self> {
         let mut fields = value.split(',');
         let mut next = || fields.next()?.trim().parse::<u64>().ok();
         let config = WorkerConfig {
@@ -328,7 +328,7 @@ const TAG_CHILD_DIED: u8 = 14;
 
 /// Parent to worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub(super) enum Command {
     /// Run a round: the header and round area are ready; `shm_len` is the
     /// current length of the shared memory file.
     Round {
@@ -351,7 +351,7 @@ pub enum Command {
 
 /// Worker to parent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
+pub(super) enum Event {
     /// Init code ran; the worker waits for rounds. Sent by each process
     /// that runs tests: the worker itself, or each child its fork server
     /// starts.
@@ -412,7 +412,7 @@ fn frame(body: Vec<u8>) -> Vec<u8> {
 }
 
 /// If `buf` starts with a whole frame, its body and the frame's total length.
-pub fn next_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
+pub(super) fn next_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
     let len = u32::from_le_bytes(buf.get(..4)?.try_into().ok()?) as usize;
     let body = buf.get(4..4 + len)?;
     Some((body, 4 + len))
@@ -420,7 +420,7 @@ pub fn next_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
 
 impl Command {
     /// The command as a frame.
-    pub fn encode(&self) -> Vec<u8> {
+    pub(super) fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(17);
         match self {
             Command::Round {
@@ -439,7 +439,7 @@ impl Command {
     }
 
     /// Parses a frame body.
-    pub fn decode(body: &[u8]) -> Option<Self> {
+    pub(super) fn decode(body: &[u8]) -> Option<Self> {
         match *body.first()? {
             TAG_ROUND => Some(Command::Round {
                 generation: get_u64(body, 1)?,
@@ -455,7 +455,7 @@ impl Command {
 
 impl Event {
     /// The event as a frame.
-    pub fn encode(&self) -> Vec<u8> {
+    pub(super) fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(32);
         match self {
             Event::Hello {
@@ -496,7 +496,7 @@ impl Event {
     }
 
     /// Parses a frame body.
-    pub fn decode(body: &[u8]) -> Option<Self> {
+    pub(super) fn decode(body: &[u8]) -> Option<Self> {
         match *body.first()? {
             TAG_HELLO => Some(Event::Hello {
                 version: u32::try_from(get_u64(body, 1)?).ok()?,
@@ -525,7 +525,7 @@ impl Event {
 
 /// A shared read-write mapping of part of the shared memory file.
 #[derive(Debug)]
-pub struct Mapping {
+pub(super) struct Mapping {
     ptr: *mut u8,
     len: usize,
 }
@@ -536,7 +536,7 @@ unsafe impl Send for Mapping {}
 
 impl Mapping {
     /// Maps `len` bytes of `fd` from `offset` (a multiple of the page size).
-    pub fn new(fd: c_int, offset: usize, len: usize) -> io::Result<Self> {
+    pub(super) fn new(fd: c_int, offset: usize, len: usize) -> io::Result<Self> {
         // SAFETY: a fresh shared mapping; the kernel checks fd and offset.
         let ptr = unsafe {
             sys::mmap(
@@ -558,12 +558,12 @@ impl Mapping {
     }
 
     /// First mapped byte.
-    pub fn ptr(&self) -> *mut u8 {
+    pub(super) fn ptr(&self) -> *mut u8 {
         self.ptr
     }
 
     /// Mapped length.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.len
     }
 }

@@ -30,105 +30,105 @@ compile_error!(
      (the C library's layouts in harness/src/sys.rs); on other targets use `cargo fuzz tmin`"
 );
 
-pub use std::os::raw::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_void};
+pub(super) use std::os::raw::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_void};
 
-pub type size_t = usize;
-pub type pid_t = i32;
-pub type off_t = i64;
-pub type sighandler_t = size_t;
-pub type nfds_t = c_ulong;
-pub type rlim_t = u64;
-pub type idtype_t = c_uint;
-pub type id_t = c_uint;
+pub(super) type size_t = usize;
+pub(super) type pid_t = i32;
+pub(super) type off_t = i64;
+pub(super) type sighandler_t = size_t;
+pub(super) type nfds_t = c_ulong;
+pub(super) type rlim_t = u64;
+pub(super) type idtype_t = c_uint;
+pub(super) type id_t = c_uint;
 #[cfg(target_env = "gnu")]
-pub type pthread_t = c_ulong;
+pub(super) type pthread_t = c_ulong;
 #[cfg(target_env = "musl")]
 pub type pthread_t = *mut c_void;
 
 // <signal.h>; the same numbers on x86_64 and aarch64.
-pub const SIGILL: c_int = 4;
-pub const SIGABRT: c_int = 6;
-pub const SIGBUS: c_int = 7;
-pub const SIGFPE: c_int = 8;
-pub const SIGKILL: c_int = 9;
-pub const SIGSEGV: c_int = 11;
-pub const SIG_DFL: sighandler_t = 0;
-pub const SIG_IGN: sighandler_t = 1;
-pub const SA_SIGINFO: c_int = 4;
-pub const SS_DISABLE: c_int = 2;
-pub const SA_ONSTACK: c_int = 0x0800_0000;
-pub const SA_RESTART: c_int = 0x1000_0000;
-pub const SEGV_MAPERR: c_int = 1;
-pub const SEGV_ACCERR: c_int = 2;
+pub(super) const SIGILL: c_int = 4;
+pub(super) const SIGABRT: c_int = 6;
+pub(super) const SIGBUS: c_int = 7;
+pub(super) const SIGFPE: c_int = 8;
+pub(super) const SIGKILL: c_int = 9;
+pub(super) const SIGSEGV: c_int = 11;
+pub(super) const SIG_DFL: sighandler_t = 0;
+pub(super) const SIG_IGN: sighandler_t = 1;
+pub(super) const SA_SIGINFO: c_int = 4;
+pub(super) const SS_DISABLE: c_int = 2;
+pub(super) const SA_ONSTACK: c_int = 0x0800_0000;
+pub(super) const SA_RESTART: c_int = 0x1000_0000;
+pub(super) const SEGV_MAPERR: c_int = 1;
+pub(super) const SEGV_ACCERR: c_int = 2;
 /// `SIGSTKSZ`, the C library's constant (glibc 2.34 and later may make it
 /// a call; this is the value it had before).
 #[cfg(target_arch = "x86_64")]
-pub const SIGSTKSZ: size_t = 8192;
+pub(super) const SIGSTKSZ: size_t = 8192;
 #[cfg(all(target_arch = "aarch64", target_env = "gnu"))]
 pub const SIGSTKSZ: size_t = 16384;
 #[cfg(all(target_arch = "aarch64", target_env = "musl"))]
 pub const SIGSTKSZ: size_t = 12288;
 
 // <errno.h>, <dlfcn.h>
-pub const EAGAIN: c_int = 11;
-pub const RTLD_NEXT: *mut c_void = -1isize as *mut c_void;
+pub(super) const EAGAIN: c_int = 11;
+pub(super) const RTLD_NEXT: *mut c_void = -1isize as *mut c_void;
 
 // <sys/auxv.h>
-pub const AT_MINSIGSTKSZ: c_ulong = 51;
+pub(super) const AT_MINSIGSTKSZ: c_ulong = 51;
 
 // <sys/mman.h>
-pub const PROT_NONE: c_int = 0;
-pub const PROT_READ: c_int = 1;
-pub const PROT_WRITE: c_int = 2;
-pub const MAP_SHARED: c_int = 0x01;
-pub const MAP_PRIVATE: c_int = 0x02;
-pub const MAP_ANONYMOUS: c_int = 0x20;
-pub const MAP_NORESERVE: c_int = 0x4000;
-pub const MAP_STACK: c_int = 0x20000;
-pub const MAP_FAILED: *mut c_void = !0 as *mut c_void;
+pub(super) const PROT_NONE: c_int = 0;
+pub(super) const PROT_READ: c_int = 1;
+pub(super) const PROT_WRITE: c_int = 2;
+pub(super) const MAP_SHARED: c_int = 0x01;
+pub(super) const MAP_PRIVATE: c_int = 0x02;
+pub(super) const MAP_ANONYMOUS: c_int = 0x20;
+pub(super) const MAP_NORESERVE: c_int = 0x4000;
+pub(super) const MAP_STACK: c_int = 0x20000;
+pub(super) const MAP_FAILED: *mut c_void = !0 as *mut c_void;
 
 // <fcntl.h>, <poll.h>, <sys/prctl.h>, <unistd.h>, <sys/resource.h>, <sys/wait.h>
-pub const F_SETFD: c_int = 2;
-pub const FD_CLOEXEC: c_int = 1;
-pub const POLLERR: c_short = 0x8;
-pub const POLLHUP: c_short = 0x10;
-pub const POLLNVAL: c_short = 0x20;
-pub const PR_SET_PDEATHSIG: c_int = 1;
-pub const PR_SET_NAME: c_int = 15;
-pub const _SC_PAGESIZE: c_int = 30;
-pub const RLIMIT_STACK: c_int = 3;
-pub const RLIM_INFINITY: rlim_t = !0;
-pub const P_PID: idtype_t = 1;
-pub const WEXITED: c_int = 4;
-pub const WNOWAIT: c_int = 0x0100_0000;
-pub const CLD_EXITED: c_int = 1;
-pub const CLD_KILLED: c_int = 2;
-pub const CLD_DUMPED: c_int = 3;
+pub(super) const F_SETFD: c_int = 2;
+pub(super) const FD_CLOEXEC: c_int = 1;
+pub(super) const POLLERR: c_short = 0x8;
+pub(super) const POLLHUP: c_short = 0x10;
+pub(super) const POLLNVAL: c_short = 0x20;
+pub(super) const PR_SET_PDEATHSIG: c_int = 1;
+pub(super) const PR_SET_NAME: c_int = 15;
+pub(super) const _SC_PAGESIZE: c_int = 30;
+pub(super) const RLIMIT_STACK: c_int = 3;
+pub(super) const RLIM_INFINITY: rlim_t = !0;
+pub(super) const P_PID: idtype_t = 1;
+pub(super) const WEXITED: c_int = 4;
+pub(super) const WNOWAIT: c_int = 0x0100_0000;
+pub(super) const CLD_EXITED: c_int = 1;
+pub(super) const CLD_KILLED: c_int = 2;
+pub(super) const CLD_DUMPED: c_int = 3;
 
 // <sys/syscall.h>
 #[cfg(target_arch = "x86_64")]
-pub const SYS_gettid: c_long = 186;
+pub(super) const SYS_gettid: c_long = 186;
 #[cfg(target_arch = "x86_64")]
-pub const SYS_tgkill: c_long = 234;
+pub(super) const SYS_tgkill: c_long = 234;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_gettid: c_long = 178;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_tgkill: c_long = 131;
 
 // <elf.h>
-pub const PT_LOAD: u32 = 1;
+pub(super) const PT_LOAD: u32 = 1;
 
 /// glibc's `__sigset_t` and musl's `sigset_t`: 1024 bits.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub struct sigset_t {
+pub(super) struct sigset_t {
     __val: [c_ulong; 16],
 }
 
 /// The same on both C libraries and both architectures.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub struct sigaction {
+pub(super) struct sigaction {
     pub sa_sigaction: sighandler_t,
     pub sa_mask: sigset_t,
     pub sa_flags: c_int,
@@ -136,7 +136,7 @@ pub struct sigaction {
 }
 
 #[repr(C)]
-pub struct stack_t {
+pub(super) struct stack_t {
     pub ss_sp: *mut c_void,
     pub ss_flags: c_int,
     pub ss_size: size_t,
@@ -144,7 +144,7 @@ pub struct stack_t {
 
 /// The kernel's 128-byte `siginfo_t`, with the union members we read.
 #[repr(C)]
-pub struct siginfo_t {
+pub(super) struct siginfo_t {
     pub si_signo: c_int,
     pub si_errno: c_int,
     pub si_code: c_int,
@@ -164,7 +164,7 @@ union sigfields {
 
 impl siginfo_t {
     /// A zeroed one, for `waitid` to fill in.
-    pub fn zeroed() -> Self {
+    pub(super) fn zeroed() -> Self {
         siginfo_t {
             si_signo: 0,
             si_errno: 0,
@@ -178,7 +178,7 @@ impl siginfo_t {
     ///
     /// # Safety
     /// The signal must be one of those.
-    pub unsafe fn si_addr(&self) -> *mut c_void {
+    pub(super) unsafe fn si_addr(&self) -> *mut c_void {
         // SAFETY: the caller says this member is the one the kernel wrote.
         unsafe { self.__fields.addr }
     }
@@ -187,7 +187,7 @@ impl siginfo_t {
     ///
     /// # Safety
     /// The info must be a SIGCHLD's.
-    pub unsafe fn si_status(&self) -> c_int {
+    pub(super) unsafe fn si_status(&self) -> c_int {
         // SAFETY: as above.
         unsafe { self.__fields.child[2] }
     }
@@ -195,7 +195,7 @@ impl siginfo_t {
 
 /// glibc's is 56 bytes on x86_64 and 64 on aarch64; musl's 56 on both.
 #[repr(C)]
-pub struct pthread_attr_t {
+pub(super) struct pthread_attr_t {
     #[cfg(all(target_env = "gnu", target_arch = "aarch64"))]
     __size: [u64; 8],
     #[cfg(not(all(target_env = "gnu", target_arch = "aarch64")))]
@@ -204,7 +204,7 @@ pub struct pthread_attr_t {
 
 impl pthread_attr_t {
     /// Storage for `pthread_attr_init` or `pthread_getattr_np` to fill in.
-    pub fn zeroed() -> Self {
+    pub(super) fn zeroed() -> Self {
         pthread_attr_t {
             __size: Default::default(),
         }
@@ -212,20 +212,20 @@ impl pthread_attr_t {
 }
 
 #[repr(C)]
-pub struct rlimit {
+pub(super) struct rlimit {
     pub rlim_cur: rlim_t,
     pub rlim_max: rlim_t,
 }
 
 #[repr(C)]
-pub struct pollfd {
+pub(super) struct pollfd {
     pub fd: c_int,
     pub events: c_short,
     pub revents: c_short,
 }
 
 #[repr(C)]
-pub struct Elf64_Phdr {
+pub(super) struct Elf64_Phdr {
     pub p_type: u32,
     pub p_flags: u32,
     pub p_offset: u64,
@@ -237,7 +237,7 @@ pub struct Elf64_Phdr {
 }
 
 #[repr(C)]
-pub struct dl_phdr_info {
+pub(super) struct dl_phdr_info {
     pub dlpi_addr: u64,
     pub dlpi_name: *const c_char,
     pub dlpi_phdr: *const Elf64_Phdr,
@@ -291,7 +291,7 @@ const REG_RIP: usize = 16;
 ///
 /// # Safety
 /// `ucontext` must be that argument.
-pub unsafe fn context_pc(ucontext: *mut c_void) -> usize {
+pub(super) unsafe fn context_pc(ucontext: *mut c_void) -> usize {
     let head = ucontext as *const UcontextHead;
     // SAFETY: the kernel's ucontext starts with `UcontextHead`.
     #[cfg(target_arch = "x86_64")]
@@ -306,7 +306,7 @@ pub unsafe fn context_pc(ucontext: *mut c_void) -> usize {
 ///
 /// # Safety
 /// `ucontext` must be that argument.
-pub unsafe fn context_sp(ucontext: *mut c_void) -> usize {
+pub(super) unsafe fn context_sp(ucontext: *mut c_void) -> usize {
     let head = ucontext as *const UcontextHead;
     // SAFETY: the kernel's ucontext starts with `UcontextHead`.
     #[cfg(target_arch = "x86_64")]
@@ -321,7 +321,7 @@ pub unsafe fn context_sp(ucontext: *mut c_void) -> usize {
 /// to init or to the nearest subreaper (systemd --user, a container's
 /// init), so the test is whether the parent is still `parent`, not
 /// whether it is pid 1. Only system calls: safe in a forked child.
-pub fn die_with_parent(parent: pid_t) {
+pub(super) fn die_with_parent(parent: pid_t) {
     // SAFETY: plain prctl, getppid and _exit calls.
     unsafe {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -332,29 +332,31 @@ pub fn die_with_parent(parent: pid_t) {
 }
 
 /// The type `pthread_create` runs.
-pub type start_routine = extern "C" fn(*mut c_void) -> *mut c_void;
+pub(super) type start_routine = extern "C" fn(*mut c_void) -> *mut c_void;
 /// The type `dl_iterate_phdr` calls back.
-pub type phdr_callback = unsafe extern "C" fn(*mut dl_phdr_info, size_t, *mut c_void) -> c_int;
+pub(super) type phdr_callback =
+    unsafe extern "C" fn(*mut dl_phdr_info, size_t, *mut c_void) -> c_int;
 
 extern "C" {
-    pub fn _exit(status: c_int) -> !;
-    pub fn abort() -> !;
-    pub fn fork() -> pid_t;
-    pub fn getpid() -> pid_t;
-    pub fn kill(pid: pid_t, signal: c_int) -> c_int;
-    pub fn getppid() -> pid_t;
-    pub fn waitpid(pid: pid_t, status: *mut c_int, options: c_int) -> pid_t;
-    pub fn waitid(idtype: idtype_t, id: id_t, info: *mut siginfo_t, options: c_int) -> c_int;
-    pub fn prctl(option: c_int, ...) -> c_int;
-    pub fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
-    pub fn poll(fds: *mut pollfd, nfds: nfds_t, timeout: c_int) -> c_int;
-    pub fn sysconf(name: c_int) -> c_long;
-    pub fn getauxval(kind: c_ulong) -> c_ulong;
-    pub fn syscall(number: c_long, ...) -> c_long;
-    pub fn __errno_location() -> *mut c_int;
-    pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
+    pub(super) fn _exit(status: c_int) -> !;
+    pub(super) fn abort() -> !;
+    pub(super) fn fork() -> pid_t;
+    pub(super) fn getpid() -> pid_t;
+    pub(super) fn kill(pid: pid_t, signal: c_int) -> c_int;
+    pub(super) fn getppid() -> pid_t;
+    pub(super) fn waitpid(pid: pid_t, status: *mut c_int, options: c_int) -> pid_t;
+    pub(super) fn waitid(idtype: idtype_t, id: id_t, info: *mut siginfo_t, options: c_int)
+        -> c_int;
+    pub(super) fn prctl(option: c_int, ...) -> c_int;
+    pub(super) fn fcntl(fd: c_int, cmd: c_int, ...) -> c_int;
+    pub(super) fn poll(fds: *mut pollfd, nfds: nfds_t, timeout: c_int) -> c_int;
+    pub(super) fn sysconf(name: c_int) -> c_long;
+    pub(super) fn getauxval(kind: c_ulong) -> c_ulong;
+    pub(super) fn syscall(number: c_long, ...) -> c_long;
+    pub(super) fn __errno_location() -> *mut c_int;
+    pub(super) fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
 
-    pub fn mmap(
+    pub(super) fn mmap(
         addr: *mut c_void,
         len: size_t,
         prot: c_int,
@@ -362,39 +364,39 @@ extern "C" {
         fd: c_int,
         offset: off_t,
     ) -> *mut c_void;
-    pub fn munmap(addr: *mut c_void, len: size_t) -> c_int;
-    pub fn mprotect(addr: *mut c_void, len: size_t, prot: c_int) -> c_int;
+    pub(super) fn munmap(addr: *mut c_void, len: size_t) -> c_int;
+    pub(super) fn mprotect(addr: *mut c_void, len: size_t, prot: c_int) -> c_int;
 
-    pub fn raise(signal: c_int) -> c_int;
-    pub fn signal(signal: c_int, handler: sighandler_t) -> sighandler_t;
-    pub fn sigaction(signal: c_int, action: *const sigaction, old: *mut sigaction) -> c_int;
-    pub fn sigemptyset(set: *mut sigset_t) -> c_int;
-    pub fn sigaltstack(stack: *const stack_t, old: *mut stack_t) -> c_int;
+    pub(super) fn raise(signal: c_int) -> c_int;
+    pub(super) fn signal(signal: c_int, handler: sighandler_t) -> sighandler_t;
+    pub(super) fn sigaction(signal: c_int, action: *const sigaction, old: *mut sigaction) -> c_int;
+    pub(super) fn sigemptyset(set: *mut sigset_t) -> c_int;
+    pub(super) fn sigaltstack(stack: *const stack_t, old: *mut stack_t) -> c_int;
 
-    pub fn pthread_self() -> pthread_t;
-    pub fn pthread_create(
+    pub(super) fn pthread_self() -> pthread_t;
+    pub(super) fn pthread_create(
         thread: *mut pthread_t,
         attr: *const pthread_attr_t,
         start: start_routine,
         arg: *mut c_void,
     ) -> c_int;
-    pub fn pthread_detach(thread: pthread_t) -> c_int;
-    pub fn pthread_getattr_np(thread: pthread_t, attr: *mut pthread_attr_t) -> c_int;
-    pub fn pthread_attr_init(attr: *mut pthread_attr_t) -> c_int;
-    pub fn pthread_attr_destroy(attr: *mut pthread_attr_t) -> c_int;
-    pub fn pthread_attr_getstack(
+    pub(super) fn pthread_detach(thread: pthread_t) -> c_int;
+    pub(super) fn pthread_getattr_np(thread: pthread_t, attr: *mut pthread_attr_t) -> c_int;
+    pub(super) fn pthread_attr_init(attr: *mut pthread_attr_t) -> c_int;
+    pub(super) fn pthread_attr_destroy(attr: *mut pthread_attr_t) -> c_int;
+    pub(super) fn pthread_attr_getstack(
         attr: *const pthread_attr_t,
         stack: *mut *mut c_void,
         size: *mut size_t,
     ) -> c_int;
-    pub fn pthread_attr_setstack(
+    pub(super) fn pthread_attr_setstack(
         attr: *mut pthread_attr_t,
         stack: *mut c_void,
         size: size_t,
     ) -> c_int;
 
-    pub fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
-    pub fn dl_iterate_phdr(callback: Option<phdr_callback>, data: *mut c_void) -> c_int;
+    pub(super) fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    pub(super) fn dl_iterate_phdr(callback: Option<phdr_callback>, data: *mut c_void) -> c_int;
 }
 
 // The sizes of the C library's structures on these targets.

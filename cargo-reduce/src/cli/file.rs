@@ -19,7 +19,7 @@ use crate::unit::Units;
 
 /// Arguments of `cargo reduce file`.
 #[derive(Debug, Clone, Args)]
-pub struct FileArgs {
+pub(crate) struct FileArgs {
     /// The file to reduce; it is never modified.
     pub input: PathBuf,
     /// Where to write the result [default: INPUT's stem + `.reduced` + its
@@ -58,7 +58,7 @@ pub struct FileArgs {
 
 impl FileArgs {
     /// The request these arguments make.
-    pub fn request(&self) -> FileRequest {
+    pub(crate) fn request(&self) -> FileRequest {
         FileRequest {
             input: self.input.clone(),
             output: self.output.clone(),
@@ -72,7 +72,7 @@ impl FileArgs {
 }
 
 /// Runs `cargo reduce file`.
-pub fn run(
+pub(crate) fn run(
     args: &FileArgs,
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,

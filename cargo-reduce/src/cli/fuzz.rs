@@ -19,7 +19,7 @@ use crate::syntax::Strategy;
 
 /// Arguments of the default command.
 #[derive(Debug, Clone, Args)]
-pub struct FuzzArgs {
+pub(crate) struct FuzzArgs {
     /// Artifacts, or AFL++ crashes and hangs, to reduce [default: every
     /// one that has no `minimized-from-*` copy yet].
     #[arg(value_name = "ARTIFACT")]
@@ -74,7 +74,7 @@ pub struct FuzzArgs {
 
 impl FuzzArgs {
     /// The request these arguments make.
-    pub fn request(&self) -> FuzzRequest {
+    pub(crate) fn request(&self) -> FuzzRequest {
         FuzzRequest {
             artifacts: self.artifacts.clone(),
             manifest_path: self.select.manifest_path.clone(),
@@ -96,7 +96,7 @@ impl FuzzArgs {
 }
 
 /// Runs `cargo reduce [ARTIFACT…]` and prints the summary table.
-pub fn run(
+pub(crate) fn run(
     args: &FuzzArgs,
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,

@@ -17,7 +17,7 @@ use crate::job::{Events, Message};
 
 /// Arguments of `cargo reduce list`.
 #[derive(Debug, Clone, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub select: SelectOptions,
@@ -27,7 +27,7 @@ pub struct ListArgs {
 /// `--message-format json` one `fuzz-artifact` line per input, one
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
-pub fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
+pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let projects = crate::job::fuzz::find(&args.select.search(), args.select.target.as_deref())?;
     if reporter.is_json() {
         for message in messages(&projects) {

@@ -1,12 +1,12 @@
 //! The command-line interface: argument parsing and one module per
 //! subcommand. `main.rs` only calls [`main`].
 
-pub mod ci;
-pub mod file;
-pub mod fuzz;
-pub mod list;
-pub mod options;
-pub mod report;
+pub(crate) mod ci;
+pub(crate) mod file;
+pub(crate) mod fuzz;
+pub(crate) mod list;
+pub(crate) mod options;
+pub(crate) mod report;
 mod table;
 
 use std::ffi::OsString;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-pub use crate::error::{Error, Exit};
+pub(crate) use crate::error::{Error, Exit};
 use options::GlobalOptions;
 use report::Reporter;
 
@@ -26,7 +26,7 @@ use report::Reporter;
 /// yet, or the ARTIFACTs named), in-process.
 #[derive(Debug, Parser)]
 #[command(name = "cargo-reduce", bin_name = "cargo reduce", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = Exit::help())]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub global: GlobalOptions,
@@ -40,7 +40,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// List fuzz crates, targets and artifacts (and whether they are reduced).
     List(list::ListArgs),
     /// Reduce any file with an external test command (exit 0 = interesting).
@@ -71,7 +71,7 @@ fn ci_help() -> String {
 
 /// Drops the `reduce` word cargo inserts when it runs `cargo-reduce` for
 /// `cargo reduce …`, so both invocations parse alike.
-pub fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
+pub(crate) fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
     if args.get(1).is_some_and(|a| a == "reduce") {
         args.remove(1);
     }
@@ -80,7 +80,7 @@ pub fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
 
 /// Runs the command line `args` (program name first) and returns the exit
 /// status.
-pub fn main(args: Vec<OsString>) -> i32 {
+pub(crate) fn main(args: Vec<OsString>) -> i32 {
     if args
         .get(1)
         .is_some_and(|a| a == crate::children::GUARDIAN_ARG)

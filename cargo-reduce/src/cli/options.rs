@@ -17,7 +17,7 @@ use crate::job::Settings;
 
 /// How messages are printed (cargo's `--message-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum MessageFormat {
+pub(crate) enum MessageFormat {
     /// Status lines and a progress display on a terminal.
     #[default]
     Human,
@@ -27,7 +27,7 @@ pub enum MessageFormat {
 
 /// When to color output (cargo's `--color`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Color when stderr is a terminal.
     #[default]
     Auto,
@@ -39,7 +39,7 @@ pub enum ColorChoice {
 
 /// Options every subcommand takes.
 #[derive(Debug, Clone, Args)]
-pub struct GlobalOptions {
+pub(crate) struct GlobalOptions {
     /// No progress display and no summary; errors only.
     #[arg(short, long, global = true)]
     pub quiet: bool,
@@ -56,7 +56,7 @@ pub struct GlobalOptions {
 
 /// Chunk order on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum IterationArg {
+pub(crate) enum IterationArg {
     /// First chunk first.
     Forward,
     /// Last chunk first.
@@ -65,7 +65,7 @@ pub enum IterationArg {
 
 /// Which fuzz crates and targets a subcommand works on.
 #[derive(Debug, Clone, Args)]
-pub struct SelectOptions {
+pub(crate) struct SelectOptions {
     /// Path to Cargo.toml (of the project or of its fuzz crate) [default:
     /// the nearest one in the current directory or above].
     #[arg(long, value_name = "PATH")]
@@ -85,7 +85,7 @@ pub struct SelectOptions {
 
 impl SelectOptions {
     /// Where discovery looks.
-    pub fn search(&self) -> Search<'_> {
+    pub(crate) fn search(&self) -> Search<'_> {
         Search {
             manifest_path: self.manifest_path.as_deref(),
             packages: &self.package,
@@ -97,7 +97,7 @@ impl SelectOptions {
 /// How a target runs and when two failures are one (shared by `cargo
 /// reduce` and `ci`).
 #[derive(Debug, Clone, Args)]
-pub struct FailureOptions {
+pub(crate) struct FailureOptions {
     /// How closely a failure must agree with another to be the same: a
     /// reduced input with its artifact, inputs of one group, a failure with
     /// its ledger entry.
@@ -120,7 +120,7 @@ pub struct FailureOptions {
 
 /// How to reduce: parallelism, budgets, and the ddmin variant.
 #[derive(Debug, Clone, Args)]
-pub struct ReduceOptions {
+pub(crate) struct ReduceOptions {
     /// Tests to run in parallel [default: the available cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
@@ -160,7 +160,7 @@ pub struct ReduceOptions {
 
 impl ReduceOptions {
     /// The engine variant these options select.
-    pub fn ddmin_options(&self) -> DdminOptions {
+    pub(crate) fn ddmin_options(&self) -> DdminOptions {
         let default = DdminOptions::default();
         DdminOptions {
             subsets: pick(self.subsets, self.no_subsets, default.subsets),
@@ -176,7 +176,7 @@ impl ReduceOptions {
     }
 
     /// The job settings these options select; Ctrl-C sets `interrupt`.
-    pub fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
+    pub(crate) fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
         Settings {
             jobs: self.jobs(),
             max_tests: self.max_tests,
@@ -188,7 +188,7 @@ impl ReduceOptions {
     }
 
     /// Parallel tests: `-j`, or the available cores.
-    pub fn jobs(&self) -> usize {
+    pub(crate) fn jobs(&self) -> usize {
         self.jobs
             .map(|j| j as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -210,7 +210,7 @@ fn pick(yes: bool, no: bool, default: bool) -> bool {
 const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
 /// Parses a positive number of seconds (fractions allowed), at most a year.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS => {
             Ok(Duration::from_secs_f64(secs))

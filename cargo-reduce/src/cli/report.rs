@@ -19,7 +19,7 @@ use crate::output::{escape_controls, shown};
 
 /// Prints messages in the chosen format.
 #[derive(Debug)]
-pub struct Reporter {
+pub(crate) struct Reporter {
     format: MessageFormat,
     quiet: bool,
     verbose: bool,
@@ -30,7 +30,7 @@ pub struct Reporter {
 
 impl Reporter {
     /// A reporter for these options; sets the color mode of stderr.
-    pub fn new(options: &GlobalOptions) -> Self {
+    pub(crate) fn new(options: &GlobalOptions) -> Self {
         let tty = std::io::stderr().is_terminal();
         let colors = match options.color {
             ColorChoice::Auto => tty,
@@ -49,17 +49,17 @@ impl Reporter {
     }
 
     /// True with `--message-format json`.
-    pub fn is_json(&self) -> bool {
+    pub(crate) fn is_json(&self) -> bool {
         self.format == MessageFormat::Json
     }
 
     /// True with `-q`.
-    pub fn is_quiet(&self) -> bool {
+    pub(crate) fn is_quiet(&self) -> bool {
         self.quiet
     }
 
     /// True with `-v`.
-    pub fn is_verbose(&self) -> bool {
+    pub(crate) fn is_verbose(&self) -> bool {
         self.verbose && !self.quiet
     }
 
@@ -75,7 +75,7 @@ impl Reporter {
     }
 
     /// A cargo-style status line: a right-aligned green verb, then text.
-    pub fn status(&self, verb: &str, text: impl std::fmt::Display) {
+    pub(crate) fn status(&self, verb: &str, text: impl std::fmt::Display) {
         if !self.quiet && !self.is_json() {
             let text = terminal_safe(&text.to_string());
             eprintln!("{} {text}", style(format!("{verb:>12}")).green().bold());
@@ -83,7 +83,7 @@ impl Reporter {
     }
 
     /// A warning on stderr.
-    pub fn warning(&self, text: impl std::fmt::Display) {
+    pub(crate) fn warning(&self, text: impl std::fmt::Display) {
         if !self.quiet {
             let text = terminal_safe(&text.to_string());
             eprintln!("{}: {text}", style("warning").yellow().bold());
@@ -92,7 +92,7 @@ impl Reporter {
 
     /// An error: on stderr whatever the options, and as an `error`
     /// message in JSON.
-    pub fn error(&self, error: &crate::error::Error) {
+    pub(crate) fn error(&self, error: &crate::error::Error) {
         self.emit(&Message::Error {
             message: error.message.clone(),
             exit: error.exit,
@@ -192,7 +192,7 @@ impl Reporter {
     }
 
     /// A progress display, on a terminal in human mode only.
-    pub fn progress_bar(&self) -> Option<ProgressBar> {
+    pub(crate) fn progress_bar(&self) -> Option<ProgressBar> {
         if self.quiet || self.is_json() || !self.tty {
             return None;
         }

@@ -4,7 +4,7 @@
 
 /// How a column is aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
+pub(super) enum Align {
     /// Text.
     Left,
     /// Numbers.
@@ -14,7 +14,7 @@ pub enum Align {
 /// `rows` as lines of columns separated by two spaces, each line starting
 /// with `indent`; `align` gives every column but the last, which is not
 /// padded. Trailing spaces are trimmed.
-pub fn render(rows: &[Vec<String>], align: &[Align], indent: &str) -> String {
+pub(super) fn render(rows: &[Vec<String>], align: &[Align], indent: &str) -> String {
     let mut widths = vec![0; align.len()];
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {

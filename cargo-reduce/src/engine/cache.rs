@@ -17,7 +17,7 @@ use super::Outcome;
 /// low half is the table hash (SipHash over it cost more than a test in
 /// the searches' bookkeeping).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct ContentKeyHasher(u64);
+pub(crate) struct ContentKeyHasher(u64);
 
 impl Hasher for ContentKeyHasher {
     fn finish(&self) -> u64 {
@@ -37,42 +37,38 @@ impl Hasher for ContentKeyHasher {
 }
 
 /// A set of content hashes.
-pub type ContentKeys = HashSet<u128, BuildHasherDefault<ContentKeyHasher>>;
+pub(crate) type ContentKeys = HashSet<u128, BuildHasherDefault<ContentKeyHasher>>;
 
 /// A thread-safe map from content hash to outcome.
 #[derive(Debug, Default)]
-pub struct OutcomeCache {
+pub(crate) struct OutcomeCache {
     map: Mutex<HashMap<u128, Outcome, BuildHasherDefault<ContentKeyHasher>>>,
 }
 
 impl OutcomeCache {
     /// An empty cache.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// The outcome recorded for `key`, if any.
-    pub fn get(&self, key: u128) -> Option<Outcome> {
+    pub(crate) fn get(&self, key: u128) -> Option<Outcome> {
         self.map.lock().expect("cache lock").get(&key).copied()
     }
 
     /// Records `outcome` for `key`.
-    pub fn insert(&self, key: u128, outcome: Outcome) {
+    pub(crate) fn insert(&self, key: u128, outcome: Outcome) {
         self.map.lock().expect("cache lock").insert(key, outcome);
     }
 
     /// Forgets every outcome (the oracle changed, e.g. a shorter timeout).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.map.lock().expect("cache lock").clear();
     }
 
     /// Number of recorded outcomes.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.map.lock().expect("cache lock").len()
-    }
-
-    /// True when nothing is recorded.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }

@@ -76,7 +76,7 @@ impl<'a, A> Candidate<'a, A> {
     ///
     /// The parts are fed to one streaming hasher without separators, so the
     /// key depends on the atoms only, not on where the cut fell; with atoms
-    /// whose `Hash` writes raw bytes (`u8`, [`crate::unit::Span`]) it is a
+    /// whose `Hash` writes raw bytes (`u8`, the crate's byte spans) it is a
     /// hash of the candidate's bytes, and equal contents share a cache entry
     /// across passes and granularities.
     pub fn content_hash(&self) -> u128

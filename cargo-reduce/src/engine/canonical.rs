@@ -20,19 +20,19 @@ use std::ops::Range;
 use super::{split, Candidate, Context, Oracle, OracleError};
 
 /// The byte runs are replaced with.
-pub const FILL: u8 = b'0';
+pub(crate) const FILL: u8 = b'0';
 
 /// Stretches of equal bytes longer than this are canonicalized whole.
 /// Shorter ones go byte by byte, as before: at 16, claxon-decode-panic of
 /// `bench/realworld/` came out a byte longer (part of a 30-byte stretch
 /// could be filled where the whole could not).
-pub const LONG_RUN: usize = 64;
+pub(crate) const LONG_RUN: usize = 64;
 
 /// Lowers the bytes of `input` (known interesting) while `oracle` stays
 /// interesting: runs to [`FILL`], then, when `lower_values`, each byte to
 /// its lowest failing value. Stops early, keeping what it has, when a limit
 /// is reached.
-pub fn canonicalize<O>(
+pub(crate) fn canonicalize<O>(
     input: Vec<u8>,
     oracle: &O,
     lower_values: bool,

@@ -22,6 +22,7 @@ use super::{Context, Iteration, Oracle, OracleError, StopReason};
 /// The variant knobs. The default is the variant that needed the fewest
 /// tests on the benchmark tasks (see ARCHITECTURE.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DdminOptions {
     /// Also try keeping a single chunk ("reduce to subset").
     pub subsets: bool,
@@ -40,6 +41,7 @@ pub struct DdminOptions {
 
 /// Where a ddmin pass starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Start {
     /// Two halves, then finer (Zeller's ddmin).
     #[default]
@@ -70,7 +72,6 @@ impl DdminOptions {
             subsets: self.subsets,
             complement_first: self.complement_first,
             combined: self.combined,
-            iteration: self.iteration,
         }
     }
 }
@@ -113,7 +114,7 @@ impl<A: fmt::Debug> std::error::Error for ReduceError<A> {
 }
 
 /// Reduces `atoms`, which the caller knows to be interesting.
-pub fn ddmin<A, O>(
+pub(crate) fn ddmin<A, O>(
     atoms: Vec<A>,
     oracle: &O,
     options: &DdminOptions,

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Why a reduction stopped before it was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StopReason {
     /// The test budget (`--max-tests`) was used up.
     MaxTests,
@@ -22,8 +23,8 @@ pub enum StopReason {
     /// were timeouts (`--timeout`) of a failure that is not one. A candidate
     /// slower than the timeout on this machine may fail the same way on a
     /// faster or less loaded one, so the result is not known to be
-    /// 1-minimal. Never recorded by [`Limits`]; see
-    /// [`crate::job::Reduced::inexact`].
+    /// 1-minimal. Never recorded as a limit's stop: the `cargo reduce`
+    /// job reports it beside its result.
     Timeouts,
 }
 

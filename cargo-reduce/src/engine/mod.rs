@@ -23,32 +23,34 @@
 //! - [`mod@search`]: searches past 1-minimality after canonicalization
 //!   (coordinated two-byte edits, chunks, moves, seeded mutations).
 
-pub mod cache;
-pub mod candidate;
-pub mod canonical;
-pub mod ddmin;
-pub mod limit;
-pub mod parallel;
+pub(crate) mod cache;
+pub(crate) mod candidate;
+pub(crate) mod canonical;
+pub(crate) mod ddmin;
+pub(crate) mod limit;
+pub(crate) mod parallel;
 mod reducer;
-pub mod search;
-pub mod split;
-pub mod sweep;
+pub(crate) mod search;
+pub(crate) mod split;
+pub(crate) mod sweep;
 mod tester;
 #[cfg(test)]
 mod testutil;
-pub mod values;
+pub(crate) mod values;
 
-pub use cache::OutcomeCache;
+pub(crate) use cache::OutcomeCache;
 pub use candidate::Candidate;
-pub use canonical::canonicalize;
-pub use ddmin::{ddmin, DdminOptions, ReduceError, Reduction, Start};
-pub use limit::{Limits, StopReason};
+pub(crate) use canonical::canonicalize;
+pub(crate) use ddmin::ddmin;
+pub use ddmin::{DdminOptions, ReduceError, Reduction, Start};
+pub(crate) use limit::Limits;
+pub use limit::StopReason;
 pub use parallel::Cancel;
 pub use reducer::Reducer;
-pub use search::{search, Budget, SearchOptions};
+pub(crate) use search::{search, Budget, SearchOptions};
 pub use sweep::Iteration;
-pub use tester::{Context, Counters, Observer};
-pub use values::drop_values;
+pub(crate) use tester::{Context, Counters, Observer};
+pub(crate) use values::drop_values;
 
 use std::error::Error as StdError;
 

@@ -45,7 +45,7 @@ impl<'a> Cancel<'a> {
 
 /// Shared by the threads of one round.
 #[derive(Debug)]
-pub struct RoundState {
+pub(crate) struct RoundState {
     next: AtomicUsize,
     found: AtomicUsize,
     failed: AtomicBool,
@@ -55,7 +55,7 @@ pub struct RoundState {
 /// returns the lowest index found interesting. `test` returns `Ok(None)`
 /// for a test that did not run to completion (cancelled, or refused by a
 /// limit). The first error stops the round.
-pub fn first_interesting<E, F>(
+pub(crate) fn first_interesting<E, F>(
     count: usize,
     jobs: usize,
     limits: &Limits,

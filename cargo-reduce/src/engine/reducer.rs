@@ -24,10 +24,9 @@ use super::{
 /// assert_eq!(reduced.atoms, b"needle");
 /// ```
 ///
-/// Several reductions may share one `Reducer` (ddmin, then
-/// [`canonicalize`](super::canonicalize), then [`search`](super::search()),
-/// or the syntax reducer through [`Reducer::context`]): they then share its
-/// test budget, its counters and its cache.
+/// Several reductions may share one `Reducer` (ddmin, then the syntax
+/// reducer's `syntax::reduce`): they then share its test budget,
+/// its counters and its cache.
 pub struct Reducer {
     jobs: usize,
     cache: bool,
@@ -110,7 +109,7 @@ impl Reducer {
 
     /// The context the engine's other entry points take, borrowing this
     /// reducer's limits, counters and cache; no observer.
-    pub fn context<A>(&self) -> Context<'_, A> {
+    pub(crate) fn context<A>(&self) -> Context<'_, A> {
         Context {
             jobs: self.jobs,
             limits: &self.limits,
@@ -139,10 +138,5 @@ impl Reducer {
     #[cfg(test)]
     pub(crate) fn cached_outcomes(&self) -> usize {
         self.outcomes.len()
-    }
-
-    /// The counters, for a caller that counts its own checks in them.
-    pub fn counters(&self) -> &Counters {
-        &self.counters
     }
 }

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 /// `len` atoms cut into `n` contiguous, non-empty chunks (`1 ≤ n ≤ len`).
-pub fn balanced(len: usize, n: usize) -> Vec<Range<usize>> {
+pub(crate) fn balanced(len: usize, n: usize) -> Vec<Range<usize>> {
     assert!(
         n >= 1 && n <= len.max(1),
         "cannot cut {len} atoms into {n} chunks"

@@ -20,6 +20,7 @@ use super::{split, Candidate};
 
 /// The order in which chunks are visited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Iteration {
     /// First chunk first.
     #[default]
@@ -30,7 +31,7 @@ pub enum Iteration {
 
 /// One candidate of a round, by chunk index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pick {
+pub(crate) enum Pick {
     /// Keep only this chunk.
     Subset(usize),
     /// Remove this chunk.
@@ -39,7 +40,7 @@ pub enum Pick {
 
 /// How a round is assembled from subsets and complements.
 #[derive(Debug, Clone, Copy)]
-pub struct RoundShape {
+pub(crate) struct RoundShape {
     /// Try subsets at all.
     pub subsets: bool,
     /// Complements before subsets.
@@ -47,13 +48,11 @@ pub struct RoundShape {
     /// Subsets and complements in one round (Hodován's combined step), so
     /// parallel jobs start on complements before every subset has finished.
     pub combined: bool,
-    /// Chunk order.
-    pub iteration: Iteration,
 }
 
 /// The state of the sweep at the current granularity.
 #[derive(Debug, Clone)]
-pub struct Sweep {
+pub(crate) struct Sweep {
     chunks: Vec<Range<usize>>,
     /// Chunk indices whose complement is still to be tried in this sweep.
     untested: Range<usize>,
@@ -66,7 +65,7 @@ pub struct Sweep {
 
 /// What to do once a sweep has tried everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SweepEnd {
+pub(crate) enum SweepEnd {
     /// A new sweep has started (finer, or the atom level again).
     Continue,
     /// Single atoms were tried and none could go: the configuration is
@@ -76,7 +75,7 @@ pub enum SweepEnd {
 
 impl Sweep {
     /// A sweep over `len` atoms (`len ≥ 2`) cut into `n` chunks.
-    pub fn new(len: usize, n: usize, iteration: Iteration) -> Self {
+    pub(crate) fn new(len: usize, n: usize, iteration: Iteration) -> Self {
         let chunks = split::balanced(len, n.min(len));
         let untested = 0..chunks.len();
         Sweep {
@@ -90,7 +89,7 @@ impl Sweep {
 
     /// Turns `config` into the candidate `pick` stands for, in place: no
     /// allocation, so a large configuration shrinks by one `memmove`.
-    pub fn apply<A>(&self, config: &mut Vec<A>, pick: Pick) {
+    pub(crate) fn apply<A>(&self, config: &mut Vec<A>, pick: Pick) {
         match pick {
             Pick::Subset(i) => {
                 let keep = self.chunks[i].clone();
@@ -104,12 +103,13 @@ impl Sweep {
     }
 
     /// The chunk ranges, over the current configuration.
-    pub fn chunks(&self) -> &[Range<usize>] {
+    #[cfg(test)]
+    fn chunks(&self) -> &[Range<usize>] {
         &self.chunks
     }
 
     /// The candidate `pick` stands for, over the current configuration.
-    pub fn candidate<'a, A>(&self, config: &'a [A], pick: Pick) -> Candidate<'a, A> {
+    pub(crate) fn candidate<'a, A>(&self, config: &'a [A], pick: Pick) -> Candidate<'a, A> {
         match pick {
             Pick::Subset(i) => Candidate::subset(config, self.chunks[i].clone()),
             Pick::Complement(i) => Candidate::complement(config, self.chunks[i].clone()),
@@ -118,7 +118,7 @@ impl Sweep {
 
     /// The next round's candidates, as one group or, when not combined, as
     /// two groups to run one after the other.
-    pub fn round(&self, shape: &RoundShape) -> Vec<Vec<Pick>> {
+    pub(crate) fn round(&self, shape: &RoundShape) -> Vec<Vec<Pick>> {
         let n = self.chunks.len();
         let with_subsets = shape.subsets && self.fresh && n >= 2;
         let subsets: Vec<Pick> = if with_subsets {
@@ -157,7 +157,7 @@ impl Sweep {
     /// Chunk `i` was removed from the configuration; resume after it.
     /// Returns false when fewer than two chunks are left, so the caller
     /// starts a new sweep.
-    pub fn remove(&mut self, i: usize) -> bool {
+    pub(crate) fn remove(&mut self, i: usize) -> bool {
         let gone = self.chunks.remove(i);
         for chunk in &mut self.chunks[i..] {
             *chunk = chunk.start - gone.len()..chunk.end - gone.len();
@@ -173,7 +173,7 @@ impl Sweep {
 
     /// The round found nothing: the sweep is over. Start the next one over
     /// `len` atoms, or report the configuration 1-minimal.
-    pub fn finish(&mut self, len: usize) -> SweepEnd {
+    pub(crate) fn finish(&mut self, len: usize) -> SweepEnd {
         let n = self.chunks.len();
         if n < len {
             *self = Sweep::new(len, (2 * n).min(len), self.iteration);
@@ -191,31 +191,25 @@ impl Sweep {
 mod tests {
     use super::*;
 
-    fn shape(
-        subsets: bool,
-        complement_first: bool,
-        combined: bool,
-        iteration: Iteration,
-    ) -> RoundShape {
+    fn shape(subsets: bool, complement_first: bool, combined: bool) -> RoundShape {
         RoundShape {
             subsets,
             complement_first,
             combined,
-            iteration,
         }
     }
 
     #[test]
     fn two_chunks_with_subsets_skip_the_identical_complements() {
         let s = Sweep::new(10, 2, Iteration::Forward);
-        let groups = s.round(&shape(true, false, true, Iteration::Forward));
+        let groups = s.round(&shape(true, false, true));
         assert_eq!(groups, vec![vec![Pick::Subset(0), Pick::Subset(1)]]);
     }
 
     #[test]
     fn order_follows_the_shape() {
         let s = Sweep::new(8, 4, Iteration::Backward);
-        let groups = s.round(&shape(true, true, false, Iteration::Backward));
+        let groups = s.round(&shape(true, true, false));
         assert_eq!(
             groups[0],
             (0..4).rev().map(Pick::Complement).collect::<Vec<_>>()
@@ -231,7 +225,7 @@ mod tests {
         let mut s = Sweep::new(8, 4, Iteration::Forward);
         assert!(s.remove(1));
         assert_eq!(s.chunks(), &[0..2, 2..4, 4..6]);
-        let groups = s.round(&shape(true, false, true, Iteration::Forward));
+        let groups = s.round(&shape(true, false, true));
         assert_eq!(groups, vec![vec![Pick::Complement(1), Pick::Complement(2)]]);
     }
 
@@ -239,7 +233,7 @@ mod tests {
     fn backward_removal_resumes_before_the_removed_chunk() {
         let mut s = Sweep::new(8, 4, Iteration::Backward);
         assert!(s.remove(2));
-        let groups = s.round(&shape(false, false, true, Iteration::Backward));
+        let groups = s.round(&shape(false, false, true));
         assert_eq!(groups, vec![vec![Pick::Complement(1), Pick::Complement(0)]]);
     }
 

@@ -14,7 +14,7 @@ use super::{
 
 /// Test and cache-hit counters, shared by every thread of a reduction.
 #[derive(Debug, Default)]
-pub struct Counters {
+pub(crate) struct Counters {
     /// Oracle executions.
     pub tests: AtomicU64,
     /// Outcomes answered from the cache instead.
@@ -23,24 +23,24 @@ pub struct Counters {
 
 impl Counters {
     /// Oracle executions so far.
-    pub fn tests(&self) -> u64 {
+    pub(crate) fn tests(&self) -> u64 {
         self.tests.load(Ordering::SeqCst)
     }
 
     /// Counts a test its caller ran outside the engine (a check of the
     /// original input or of the final result).
-    pub fn add_test(&self) {
+    pub(crate) fn add_test(&self) {
         self.tests.fetch_add(1, Ordering::SeqCst);
     }
 
     /// Cache hits so far.
-    pub fn cache_hits(&self) -> u64 {
+    pub(crate) fn cache_hits(&self) -> u64 {
         self.cache_hits.load(Ordering::SeqCst)
     }
 }
 
 /// Receives progress events; every method has a no-op default.
-pub trait Observer<A>: Sync {
+pub(crate) trait Observer<A>: Sync {
     /// A test finished (or was answered from the cache).
     fn tested(&self, _outcome: Outcome, _counters: &Counters) {}
     /// The configuration shrank to `atoms`.
@@ -55,7 +55,7 @@ impl<A> Observer<A> for () {}
 
 /// What a reduction runs with, besides the oracle: parallelism, limits,
 /// cache, counters and observer.
-pub struct Context<'a, A> {
+pub(crate) struct Context<'a, A> {
     /// Parallel tests per round (1 = sequential).
     pub jobs: usize,
     /// Budgets and interrupt.
@@ -72,7 +72,7 @@ impl<A: Hash> Context<'_, A> {
     /// Tests `candidate`, from the cache when possible, within the limits.
     /// `Ok(None)`: the test did not complete (refused by a limit, or
     /// cancelled).
-    pub fn test<O: Oracle<A> + ?Sized>(
+    pub(crate) fn test<O: Oracle<A> + ?Sized>(
         &self,
         oracle: &O,
         candidate: &Candidate<'_, A>,
@@ -103,7 +103,7 @@ impl<A: Hash> Context<'_, A> {
     /// budgets (`--max-tests`, the typed passes' and the searches'), and
     /// the cache decides which later candidates cost a test, so keeping
     /// them would make the result depend on `-j` and on timing.
-    pub fn first_interesting<'c, O>(
+    pub(crate) fn first_interesting<'c, O>(
         &self,
         oracle: &O,
         count: usize,

@@ -21,7 +21,7 @@ use super::{Candidate, Context, Oracle, OracleError};
 const ATOMS_PER_VALUE: usize = 8;
 
 /// Whether [`drop_values`] runs on `input`.
-pub fn worth_it<A: Ord>(input: &[A]) -> bool {
+pub(crate) fn worth_it<A: Ord>(input: &[A]) -> bool {
     few_values(counts(input).len(), input.len())
 }
 
@@ -34,7 +34,7 @@ fn few_values(distinct: usize, atoms: usize) -> bool {
 /// kept out if `oracle` still finds the rest interesting; `input` as it is
 /// when [`worth_it`] says no. Stops early, keeping what it has, when a
 /// limit is reached.
-pub fn drop_values<A, O>(
+pub(crate) fn drop_values<A, O>(
     input: Vec<A>,
     oracle: &O,
     ctx: &Context<'_, A>,

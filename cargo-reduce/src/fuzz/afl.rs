@@ -8,7 +8,7 @@ use super::build::standin::StandIn;
 /// The afl.rs stand-in: `cargo-reduce/harness/afl/` (its lib and IJON
 /// modules) with the worker, capture and protocol modules of the
 /// libfuzzer-sys stand-in.
-pub const AFL: StandIn = StandIn {
+pub(crate) const AFL: StandIn = StandIn {
     package: "afl",
     files: &[
         (

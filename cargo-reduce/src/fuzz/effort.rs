@@ -8,7 +8,7 @@ use crate::typed::TypedOptions;
 /// (`--effort`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Effort {
+pub(crate) enum Effort {
     /// ddmin and canonicalization only.
     Quick,
     /// ddmin, canonicalization, then a search of 2,000 candidates at most.
@@ -24,7 +24,7 @@ impl Effort {
     /// reduction of a tiny artifact within a few milliseconds (2,000
     /// candidates at most, each a few microseconds in a worker pool), and
     /// its byte budget gives a large input proportionally fewer candidates.
-    pub fn budget(self) -> Budget {
+    pub(crate) fn budget(self) -> Budget {
         match self {
             Effort::Quick => Budget::NONE,
             Effort::Default => Budget {
@@ -55,7 +55,7 @@ impl Effort {
     /// 250 leaves room for a mutation that trades one value for another,
     /// as on unicode-bidi-reorder-visual, 9 bytes to 7: at 125 it stays
     /// at 9).
-    pub fn search_after_typed(self) -> u64 {
+    pub(crate) fn search_after_typed(self) -> u64 {
         match self {
             Effort::Default => 250,
             _ => self.budget().candidates,
@@ -65,7 +65,7 @@ impl Effort {
     /// The typed reduction this effort runs on a typed target's input:
     /// none, 5,000 tests (and accepted candidates) at most per run, or
     /// 200,000 (it runs twice when the byte search between changes the input).
-    pub fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
+    pub(crate) fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
         let (budget, window) = match self {
             Effort::Quick => (0, 0),
             Effort::Default => (5_000, 8),

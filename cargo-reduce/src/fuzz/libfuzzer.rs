@@ -3,15 +3,12 @@
 //! and libFuzzer's artifact names. Everything else about building and
 //! running targets is shared with other engines.
 
-use std::path::{Path, PathBuf};
-
 use super::build::standin::StandIn;
-use super::project::{MINIMIZED_PREFIX, PARTIAL_PREFIX};
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
 /// every public form of libfuzzer-sys 0.1.x to 0.4.x (the build script
 /// picks the release's forms).
-pub const LIBFUZZER_SYS: StandIn = StandIn {
+pub(crate) const LIBFUZZER_SYS: StandIn = StandIn {
     package: "libfuzzer-sys",
     files: &[
         ("Cargo.toml", include_str!("../../harness/Cargo.toml.in")),
@@ -35,24 +32,10 @@ fn supported_version(version: &str) -> bool {
         .any(|minor| version.starts_with(minor))
 }
 
-/// Where libFuzzer (`-minimize_crash`) and cargo-reduce put a minimized
-/// artifact: `minimized-from-<name>` beside it.
-pub fn minimized_path(artifact: &Path) -> PathBuf {
-    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
-    artifact.with_file_name(format!("{MINIMIZED_PREFIX}{name}"))
-}
-
-/// Where a result that is not 1-minimal (a limit or Ctrl-C stopped the
-/// reduction) goes: `partial-from-<name>` beside the artifact, never under
-/// the final name, so the next run does not take the artifact for done
-/// (and resumes from it).
-pub fn partial_path(artifact: &Path) -> PathBuf {
-    let name = artifact.file_name().unwrap_or_default().to_string_lossy();
-    artifact.with_file_name(format!("{PARTIAL_PREFIX}{name}"))
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::fuzz::build::standin::{Locked, Source};
 
@@ -71,14 +54,6 @@ mod tests {
         on_disk.sort();
         shipped.sort();
         assert_eq!(on_disk, shipped);
-    }
-
-    #[test]
-    fn minimized_names_follow_libfuzzer() {
-        assert_eq!(
-            minimized_path(Path::new("fuzz/artifacts/t/crash-abc")),
-            Path::new("fuzz/artifacts/t/minimized-from-crash-abc")
-        );
     }
 
     #[test]

@@ -20,14 +20,14 @@ use crate::fuzz::pool::{Decoder, Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
 use crate::typed::{self, TypedOptions};
 
-pub use super::effort::Effort;
+pub(crate) use super::effort::Effort;
 
 /// Runs of an artifact before reducing: all must fail, the same way.
-pub const REPRODUCE_RUNS: usize = 3;
+pub(crate) const REPRODUCE_RUNS: usize = 3;
 
 /// Why an artifact cannot be reduced.
 #[derive(Debug, thiserror::Error)]
-pub enum ArtifactError {
+pub(crate) enum ArtifactError {
     /// The artifact runs without failing.
     #[error("`{}` does not reproduce: the target ran it {REPRODUCE_RUNS} times without failing{hint}", path.display())]
     DoesNotReproduce {
@@ -60,7 +60,7 @@ pub enum ArtifactError {
 /// Runs `bytes` [`REPRODUCE_RUNS`] times, each in test processes fresh
 /// from the init code (as `cargo fuzz run` runs an artifact); returns the
 /// failure when every run fails with the same signature.
-pub fn reproduce(
+pub(crate) fn reproduce(
     pool: &WorkerPool,
     path: &Path,
     bytes: &[u8],
@@ -110,7 +110,7 @@ pub fn reproduce(
 
 /// A minimized artifact.
 #[derive(Debug, Clone)]
-pub struct Minimized {
+pub(crate) struct Minimized {
     /// The reduced bytes.
     pub bytes: Vec<u8>,
     /// Why the reduction stopped early, if it did (then not 1-minimal).
@@ -130,7 +130,7 @@ fn lowers_values(kind: FailureKind) -> bool {
 
 /// How an artifact is reduced.
 #[derive(Debug, Clone)]
-pub enum Method {
+pub(crate) enum Method {
     /// ddmin over bytes, then afl-tmin-style canonicalization, then the
     /// search the effort allows.
     Bytes(DdminOptions, Effort),
@@ -141,7 +141,7 @@ pub enum Method {
 
 /// Reduces `bytes` through `oracle` by `method`. On an oracle error,
 /// returns the best bytes found so far with it.
-pub fn minimize(
+pub(crate) fn minimize(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
     method: &Method,
@@ -150,7 +150,7 @@ pub fn minimize(
     match method {
         Method::Bytes(options, effort) => minimize_bytes(bytes, oracle, options, *effort, ctx),
         Method::Syntax(lang, strategy) => {
-            let reduced = syntax::reduce(&bytes, *lang, strategy, oracle, ctx)
+            let reduced = syntax::reduce_in(&bytes, *lang, strategy, oracle, ctx)
                 .map_err(|e| (e.best, e.source))?;
             Ok(Minimized {
                 bytes: reduced.atoms,
@@ -306,7 +306,7 @@ const SHORTEST_PROBE: Duration = Duration::from_millis(2);
 /// checked under the real timeout; when it finishes within it (a slow, not
 /// endless, candidate was taken for a hang), the reduction starts over from
 /// the artifact under a probe 4× longer.
-pub fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
+pub(crate) fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
     let first = FIRST_PROBE
         .min(timeout / PROBE_FRACTION)
         .max(SHORTEST_PROBE);
@@ -323,7 +323,7 @@ pub fn probe_timeouts(timeout: Duration) -> Vec<Duration> {
 /// attempt's (under the full timeout itself) does not. When a limit stops a
 /// probe, its result is kept only if it passes that check, and the
 /// artifact's bytes otherwise.
-pub fn minimize_hang(
+pub(crate) fn minimize_hang(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
     method: &Method,
@@ -358,7 +358,7 @@ pub fn minimize_hang(
 
 /// Runs the result once more, in fresh test processes (as the user will
 /// run it): it must still fail the same way.
-pub fn verify(
+pub(crate) fn verify(
     pool: &WorkerPool,
     oracle: &HarnessOracle<'_>,
     path: &Path,

@@ -21,7 +21,7 @@ use crate::fuzz::pool::{Failure, FailureKind, Outcome, Signature, WorkerPool};
 /// How closely a candidate's failure must match the artifact's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum MatchLevel {
+pub(crate) enum MatchLevel {
     /// The same kind of failure (any panic, the same signal, a timeout…).
     Kind,
     /// The same kind and location: the `file:line:column` of a panic, a
@@ -39,13 +39,13 @@ pub enum MatchLevel {
 
 impl MatchLevel {
     /// True when `actual` matches `expected` at this level.
-    pub fn matches(self, expected: &Signature, actual: &Signature) -> bool {
+    pub(crate) fn matches(self, expected: &Signature, actual: &Signature) -> bool {
         self.key(expected) == self.key(actual)
     }
 
     /// What of `signature` this level compares: two signatures match at
     /// it when their keys are equal (so inputs group by it too).
-    pub fn key(self, signature: &Signature) -> Signature {
+    pub(crate) fn key(self, signature: &Signature) -> Signature {
         Signature {
             kind: signature.kind,
             location: signature
@@ -67,7 +67,7 @@ impl MatchLevel {
 
 /// Runs candidates in a [`WorkerPool`], interesting when they fail like
 /// the artifact.
-pub struct HarnessOracle<'p> {
+pub(crate) struct HarnessOracle<'p> {
     pool: &'p WorkerPool,
     expected: Signature,
     level: MatchLevel,
@@ -77,7 +77,7 @@ pub struct HarnessOracle<'p> {
 
 impl<'p> HarnessOracle<'p> {
     /// An oracle looking for `expected`'s failure at `level`.
-    pub fn new(pool: &'p WorkerPool, expected: &Failure, level: MatchLevel) -> Self {
+    pub(crate) fn new(pool: &'p WorkerPool, expected: &Failure, level: MatchLevel) -> Self {
         HarnessOracle {
             pool,
             expected: expected.signature(),
@@ -92,7 +92,7 @@ impl<'p> HarnessOracle<'p> {
     /// machine), so a result that needed them is not known to be
     /// 1-minimal. Only candidates whose verdict counted are counted: not
     /// those a round ran past its answer.
-    pub fn timeouts(&self) -> u64 {
+    pub(crate) fn timeouts(&self) -> u64 {
         self.timeouts.load(Ordering::SeqCst)
     }
 
@@ -108,19 +108,19 @@ impl<'p> HarnessOracle<'p> {
     }
 
     /// True when `outcome` is the failure this oracle looks for.
-    pub fn matches(&self, outcome: &Outcome) -> bool {
+    pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
         outcome
             .failure()
             .is_some_and(|f| self.level.matches(&self.expected, &f.signature()))
     }
 
     /// The pool candidates run in.
-    pub fn pool(&self) -> &'p WorkerPool {
+    pub(crate) fn pool(&self) -> &'p WorkerPool {
         self.pool
     }
 
     /// The failure looked for.
-    pub fn expected(&self) -> &Signature {
+    pub(crate) fn expected(&self) -> &Signature {
         &self.expected
     }
 }

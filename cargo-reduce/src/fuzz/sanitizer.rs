@@ -12,7 +12,7 @@ use std::ffi::OsString;
 /// Which build reproduces an artifact (`--sanitizer`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Sanitizer {
+pub(crate) enum Sanitizer {
     /// The uninstrumented build, and the AddressSanitizer one for an
     /// artifact that does not fail there (when nightly is installed).
     #[default]
@@ -25,7 +25,7 @@ pub enum Sanitizer {
 
 /// The flags an ASan build adds to the engine's: the sanitizer, and the
 /// `cfg` under which the stand-in hands ASan's report to the parent.
-pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
+pub(crate) const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
 
 /// `ASAN_OPTIONS` for the workers, before the user's (which win):
 /// * `abort_on_error=1`: the test process dies of SIGABRT after the report,
@@ -43,10 +43,10 @@ pub const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_asan";
 /// * `malloc_context_size=0`: no stack is taken at each allocation (the
 ///   signature uses the access's stack only);
 /// * `detect_odr_violation=0`, as `cargo fuzz` sets it.
-pub const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
+pub(crate) const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
 
 /// The workers' `ASAN_OPTIONS`: ours, then the user's.
-pub fn asan_options() -> OsString {
+pub(crate) fn asan_options() -> OsString {
     with_users(std::env::var_os("ASAN_OPTIONS"))
 }
 
@@ -61,7 +61,7 @@ fn with_users(user: Option<OsString>) -> OsString {
 
 /// The toolchain an ASan build runs with.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AsanToolchain {
+pub(crate) struct AsanToolchain {
     /// `RUSTUP_TOOLCHAIN` for cargo and rustc; `None` when the default
     /// toolchain is a nightly one.
     pub rustup_toolchain: Option<&'static str>,
@@ -70,7 +70,7 @@ pub struct AsanToolchain {
 impl AsanToolchain {
     /// A nightly toolchain, if one is installed: the default one, or
     /// rustup's `nightly`.
-    pub fn find() -> Option<AsanToolchain> {
+    pub(crate) fn find() -> Option<AsanToolchain> {
         if is_nightly(None) {
             return Some(AsanToolchain {
                 rustup_toolchain: None,
@@ -82,7 +82,7 @@ impl AsanToolchain {
     }
 
     /// Sets the toolchain on `command` (a cargo or rustc command).
-    pub fn apply(&self, command: &mut std::process::Command) {
+    pub(crate) fn apply(&self, command: &mut std::process::Command) {
         if let Some(toolchain) = self.rustup_toolchain {
             command.env("RUSTUP_TOOLCHAIN", toolchain);
         }
@@ -104,7 +104,7 @@ fn is_nightly(toolchain: Option<&str>) -> bool {
 /// What a "does not reproduce" message adds for an artifact that may
 /// fail only under a sanitizer, given the `--sanitizer` choice and whether
 /// the ASan build was tried.
-pub fn hint(choice: Sanitizer, nightly: bool) -> &'static str {
+pub(crate) fn hint(choice: Sanitizer, nightly: bool) -> &'static str {
     match (choice, nightly) {
         (Sanitizer::None, _) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer, afl.rs with `AFL_USE_ASAN`): try --sanitizer auto",
         (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer), whose build needs a nightly toolchain: `rustup toolchain install nightly`",

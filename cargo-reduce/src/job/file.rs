@@ -21,7 +21,7 @@ use crate::unit::{concat_into, Units};
 
 /// What `cargo reduce file` was asked to do.
 #[derive(Debug, Clone)]
-pub struct FileRequest {
+pub(crate) struct FileRequest {
     /// The file to reduce; never modified.
     pub input: PathBuf,
     /// Where the result goes [default: beside INPUT, `.reduced` inserted].
@@ -42,7 +42,11 @@ pub struct FileRequest {
 const INPUT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Reduces one file; returns the exit status (success, or interrupted).
-pub fn run(request: &FileRequest, settings: &Settings, events: &dyn Events) -> Result<Exit, Error> {
+pub(crate) fn run(
+    request: &FileRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Exit, Error> {
     let (bytes, mode) = read_input(&request.input)?;
     let output = request
         .output
@@ -210,7 +214,7 @@ impl Subject for FileSubject<'_> {
             Plan::Units(units) => reduce_passes(input, units, &self.oracle, run)?,
             Plan::Syntax(lang, strategy) => {
                 run.start_pass(&format!("{} {strategy}", lang.name()));
-                syntax::reduce(&input, *lang, strategy, &self.oracle, &run.context())
+                syntax::reduce_in(&input, *lang, strategy, &self.oracle, &run.context())
                     .map_err(|e| (e.best, e.source))?
                     .atoms
             }

@@ -11,7 +11,7 @@ use std::hash::Hash;
 
 /// One input, as grouping sees it.
 #[derive(Debug, Clone)]
-pub struct Member<K> {
+pub(super) struct Member<K> {
     /// The failure it reproduced with (and whatever else keeps groups
     /// apart, such as the target).
     pub key: K,
@@ -25,7 +25,7 @@ pub struct Member<K> {
 
 /// What becomes of one member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
+pub(super) enum Role {
     /// Reduce it: its group's representative (or every member, with `all`).
     Reduce,
     /// Its group is reduced by member `of` (an index into the members).
@@ -39,7 +39,7 @@ pub enum Role {
 
 /// The groups of `members` by key, in order of first appearance, each
 /// sorted smallest first (then by name).
-pub fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usize>> {
+pub(super) fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usize>> {
     let mut index: HashMap<K, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, member) in members.iter().enumerate() {
@@ -63,7 +63,11 @@ pub fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usize>> {
 /// reduced member is done, its other members its duplicates (unless
 /// `force`), and in any other group the smallest member is reduced and the
 /// others are its duplicates.
-pub fn roles<K: Eq + Hash + Clone>(members: &[Member<K>], all: bool, force: bool) -> Vec<Role> {
+pub(super) fn roles<K: Eq + Hash + Clone>(
+    members: &[Member<K>],
+    all: bool,
+    force: bool,
+) -> Vec<Role> {
     let mut roles = vec![Role::Done; members.len()];
     for group in groups(members) {
         let reduced = group.iter().copied().find(|&i| members[i].done);

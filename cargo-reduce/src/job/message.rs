@@ -4,16 +4,16 @@
 //! values into them. With `--message-format json` each message is one
 //! [`Line`] on stdout; the human renderer reads the same values.
 
-pub use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, Engine, Finished, How, Line, Message, Phases, Plan, SkipCause,
-    Started, StepTests, StopReason,
+pub(crate) use cargo_reduce_messages::message::{
+    ArtifactFields, Engine, Finished, How, Line, Message, Phases, Plan, SkipCause, Started,
+    StepTests, StopReason,
 };
 
 use crate::engine::StopReason as EngineStop;
 use crate::fuzz::project::Engine as FuzzEngine;
 
 /// `duration` in seconds, rounded to `digits` decimals.
-pub fn seconds(duration: std::time::Duration, digits: i32) -> f64 {
+pub(crate) fn seconds(duration: std::time::Duration, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (duration.as_secs_f64() * scale).round() / scale
 }

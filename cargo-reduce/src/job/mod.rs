@@ -8,11 +8,11 @@
 //! Nothing here prints: every event is a [`Message`] handed to [`Events`],
 //! which the CLI renders as human lines or JSON.
 
-pub mod ci;
-pub mod file;
-pub mod fuzz;
+pub(crate) mod ci;
+pub(crate) mod file;
+pub(crate) mod fuzz;
 mod group;
-pub mod message;
+pub(crate) mod message;
 mod progress;
 mod write;
 
@@ -21,8 +21,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use message::Message;
-pub use progress::View;
+pub(crate) use message::Message;
+pub(crate) use progress::View;
 
 use crate::engine::{
     Context, Counters, DdminOptions, Limits, OracleError, OutcomeCache, StopReason,
@@ -35,7 +35,7 @@ use message::{ArtifactFields, Finished, Phases, Started};
 use progress::Progress;
 
 /// Where a job's messages go; the CLI renders them.
-pub trait Events: Sync {
+pub(crate) trait Events: Sync {
     /// One event.
     fn emit(&self, message: &Message);
     /// How a reduction shows its progress.
@@ -44,7 +44,7 @@ pub trait Events: Sync {
 
 /// `--lang`: a language, or detection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LangChoice {
+pub(crate) enum LangChoice {
     /// By extension, then by content.
     Auto,
     /// This language.
@@ -68,7 +68,7 @@ impl std::str::FromStr for LangChoice {
 /// How to reduce, whatever the input: parallelism, budgets, the ddmin
 /// variant, the cache, and Ctrl-C.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Tests in parallel.
     pub jobs: usize,
     /// Stop after this many test runs in all (the final check included).
@@ -99,7 +99,7 @@ impl Settings {
 }
 
 /// What one reduction shares between its steps.
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     /// The settings.
     pub settings: &'a Settings,
     /// The reduction's limits.
@@ -115,7 +115,7 @@ pub struct Run<'a> {
 
 impl Run<'_> {
     /// The engine context over `A` atoms.
-    pub fn context<A: ByteAtom>(&self) -> Context<'_, A> {
+    pub(crate) fn context<A: ByteAtom>(&self) -> Context<'_, A> {
         Context {
             jobs: self.settings.jobs,
             limits: self.limits,
@@ -126,19 +126,19 @@ impl Run<'_> {
     }
 
     /// Emits `message`.
-    pub fn emit(&self, message: &Message) {
+    pub(crate) fn emit(&self, message: &Message) {
         self.events.emit(message);
     }
 
     /// A new pass (over `unit` atoms) begins.
-    pub fn start_pass(&self, unit: &str) {
+    pub(crate) fn start_pass(&self, unit: &str) {
         self.progress.start_pass(unit);
     }
 }
 
 /// A reduction's result.
 #[derive(Debug, Clone)]
-pub struct Reduced {
+pub(crate) struct Reduced {
     /// The reduced bytes.
     pub bytes: Vec<u8>,
     /// How long the check of the result took, when the reduction already
@@ -151,7 +151,7 @@ pub struct Reduced {
 
 impl Reduced {
     /// A result still to be checked.
-    pub fn unchecked(bytes: Vec<u8>) -> Self {
+    pub(crate) fn unchecked(bytes: Vec<u8>) -> Self {
         Reduced {
             bytes,
             checked: None,
@@ -161,7 +161,7 @@ impl Reduced {
 }
 
 /// What one mode does with one input.
-pub trait Subject {
+pub(crate) trait Subject {
     /// What `reduction-started` says about how the input is tested.
     fn how(&self) -> message::How;
     /// Checks the input: it must fail, the same way every time. Counts its
@@ -182,7 +182,7 @@ pub trait Subject {
 
 /// A fuzz artifact's failure and value, for `reduction-finished`.
 #[derive(Debug, Clone)]
-pub struct Described {
+pub(crate) struct Described {
     /// The fuzz target.
     pub target: String,
     /// The failure's signature.
@@ -194,7 +194,7 @@ pub struct Described {
 }
 
 /// One input to reduce and where its result goes.
-pub struct Job<'a> {
+pub(crate) struct Job<'a> {
     /// The input's path (never opened for writing).
     pub input: &'a Path,
     /// Its bytes.
@@ -211,17 +211,13 @@ pub struct Job<'a> {
 
 /// A finished reduction, as the summary needs it.
 #[derive(Debug, Clone)]
-pub struct Done {
+pub(crate) struct Done {
     /// Where the result was written.
     pub output: PathBuf,
-    /// Size of the input.
-    pub original: usize,
     /// The reduced bytes' size.
     pub reduced: usize,
     /// Tests run, checks included.
     pub tests: u64,
-    /// Wall time.
-    pub elapsed: Duration,
     /// Why a limit stopped it, if one did (then not 1-minimal).
     pub stopped: Option<StopReason>,
     /// What fuzz mode adds.
@@ -231,7 +227,7 @@ pub struct Done {
 /// Reduces `job` with `subject`: check, reduce, verify, write, report.
 /// On an oracle error the best result so far is still written, and the
 /// error says where.
-pub fn reduce(
+pub(crate) fn reduce(
     subject: &mut dyn Subject,
     job: Job<'_>,
     settings: &Settings,
@@ -341,10 +337,8 @@ pub fn reduce(
     }));
     Ok(Done {
         output: output.path().to_path_buf(),
-        original: job.bytes.len(),
         reduced: reduced.bytes.len(),
         tests: counters.tests(),
-        elapsed,
         stopped,
         described,
     })

@@ -13,7 +13,7 @@ use crate::unit::ByteAtom;
 
 /// How progress is shown (a terminal's progress bar, `-v` status lines, or
 /// nothing). Every method has a default that shows nothing.
-pub trait View: Sync {
+pub(crate) trait View: Sync {
     /// A pass (`line`, an artifact's name) or a pipeline step begins;
     /// `tests` have run so far.
     fn stage(&self, _name: &str, _tests: u64, _is_step: bool) {}
@@ -29,7 +29,7 @@ pub trait View: Sync {
 impl View for () {}
 
 /// Counts a reduction's progress and forwards it to a [`View`].
-pub struct Progress<'v> {
+pub(super) struct Progress<'v> {
     view: &'v dyn View,
     original: usize,
     current: AtomicUsize,
@@ -80,7 +80,7 @@ impl Steps {
 
 impl<'v> Progress<'v> {
     /// Progress of reducing `original` bytes, shown by `view`.
-    pub fn new(view: &'v dyn View, original: usize) -> Self {
+    pub(super) fn new(view: &'v dyn View, original: usize) -> Self {
         Progress {
             view,
             original,
@@ -91,14 +91,14 @@ impl<'v> Progress<'v> {
     }
 
     /// A new pass (over `unit` atoms, or of one artifact) begins.
-    pub fn start_pass(&self, unit: &str) {
+    pub(super) fn start_pass(&self, unit: &str) {
         *self.unit.lock().expect("unit lock") = unit.to_string();
         self.view.stage(unit, 0, false);
     }
 
     /// Tests per step, in the order the steps first ran, the current step
     /// ending now; call it when the reduction is over.
-    pub fn steps(&self, counters: &Counters) -> Vec<StepTests> {
+    pub(super) fn steps(&self, counters: &Counters) -> Vec<StepTests> {
         let mut steps = self.steps.lock().expect("steps lock");
         steps.close(counters.tests());
         steps.current = None;
@@ -110,7 +110,7 @@ impl<'v> Progress<'v> {
     }
 
     /// Removes the progress display.
-    pub fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.view.finish();
     }
 }

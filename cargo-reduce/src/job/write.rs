@@ -10,7 +10,7 @@ use crate::output::{save_elsewhere, shown, Destination};
 
 /// Writes `bytes` to `destination` with `input`'s permissions. When that
 /// fails, saves them elsewhere and says where in the error.
-pub fn result(destination: &Destination, bytes: &[u8], input: &Path) -> Result<(), Error> {
+pub(super) fn result(destination: &Destination, bytes: &[u8], input: &Path) -> Result<(), Error> {
     let Err(e) = destination.write(bytes, Some(input)) else {
         return Ok(());
     };

@@ -53,7 +53,7 @@ pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::{flatten, squeeze, Tree};
 
 use crate::engine::ddmin::ReduceError;
-use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
+use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
     hdd_pass, hdd_star, hoist_pass, inline_pass, plain_expressions, rename_identifiers,
     shrink_literals, token_pass, LevelFilter, Tester,
@@ -79,10 +79,34 @@ pub fn build_tree(input: &[u8], lang: Lang, options: &Options) -> Tree {
 }
 
 /// Reduces `input` (known interesting) with `strategy`, testing rendered
-/// candidates with `oracle`. The result is the smallest interesting text
-/// found and why the run stopped early, if it did; on an oracle error, the
-/// error carries the best text found before it.
+/// candidates with `oracle`, with `reducer`'s jobs, limits and cache. The
+/// result is the smallest interesting text found and why the run stopped
+/// early, if it did; on an oracle error, the error carries the best text
+/// found before it.
+///
+/// ```
+/// use cargo_reduce::syntax::{self, Lang, Strategy};
+/// use cargo_reduce::{Candidate, Reducer};
+///
+/// let source = b"fn main() { let unused = 1; let x: u8 = 300; }";
+/// let oracle = |c: &Candidate<'_, u8>| c.to_vec().windows(3).any(|w| w == b"300");
+/// let strategy: Strategy = "best".parse().unwrap();
+/// let reduced = syntax::reduce(source, Lang::Rust, &strategy, &oracle, &Reducer::new()).unwrap();
+/// assert!(reduced.atoms.len() < 10);
+/// ```
 pub fn reduce(
+    input: &[u8],
+    lang: Lang,
+    strategy: &Strategy,
+    oracle: &dyn Oracle<u8>,
+    reducer: &Reducer,
+) -> Result<Reduction<u8>, ReduceError<u8>> {
+    reduce_in(input, lang, strategy, oracle, &reducer.context())
+}
+
+/// [`reduce`] inside a running reduction's context (its observer and
+/// counters), as the job layer calls it.
+pub(crate) fn reduce_in(
     input: &[u8],
     lang: Lang,
     strategy: &Strategy,

@@ -12,7 +12,7 @@ use super::tree::{Body, NodeId, StrId, Tree};
 /// Parses `source` with the language of `spec`. `slots`: a node's Φ
 /// is that of the slot it fills in its parent where that is shorter
 /// (list elements read as "" either way).
-pub fn parse(source: &[u8], spec: &Spec, slots: bool) -> Option<Tree> {
+pub(super) fn parse(source: &[u8], spec: &Spec, slots: bool) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&spec.language).ok()?;
     let ts = parser.parse(source, None)?;
@@ -80,7 +80,7 @@ pub fn parse(source: &[u8], spec: &Spec, slots: bool) -> Option<Tree> {
 
 /// Wraps every run of children that matches one of its parent's groups
 /// (the longest, where several do) in a node of the group's kind, Φ "".
-pub fn wrap_groups(tree: &mut Tree, groups: &HashMap<String, Vec<Group>>) {
+pub(super) fn wrap_groups(tree: &mut Tree, groups: &HashMap<String, Vec<Group>>) {
     for id in tree.preorder() {
         let Some(groups) = groups.get(tree.node(id).kind) else {
             continue;

@@ -145,9 +145,8 @@ fn reduce_with(
     oracle: &(dyn Fn(&[u8]) -> bool + Sync),
 ) -> (Vec<u8>, u64) {
     let run = Reducer::new();
-    let ctx = run.context();
     let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
-    let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
+    let out = reduce(input, lang, &strategy, &oracle, &run).unwrap();
     assert!(out.is_minimal());
     (out.atoms, run.tests())
 }

@@ -33,10 +33,9 @@ fn reduce_with_script(
     let command = TestCommand::new(&argv).unwrap();
     let oracle = CommandOracle::new(command, file_name.as_ref(), 0o644, Duration::from_secs(20));
     let run = Reducer::new().jobs(2);
-    let ctx = run.context();
     let lang = Lang::detect(Some(Path::new(file_name)), input);
     let started = Instant::now();
-    let out = reduce(input, lang, &strategy, &oracle, &ctx).unwrap();
+    let out = reduce(input, lang, &strategy, &oracle, &run).unwrap();
     (out.atoms, run.tests(), started.elapsed())
 }
 

@@ -5,7 +5,7 @@
 
 /// True when byte `a` followed by byte `b` could read as one token:
 /// two word characters, two operator characters, or a digit and a dot.
-pub fn fuses(a: u8, b: u8) -> bool {
+pub(super) fn fuses(a: u8, b: u8) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let op = |c: u8| b"!#$%&*+-./:<=>?@^|~".contains(&c);
     let number_dot = (a.is_ascii_digit() && b == b'.') || (a == b'.' && b.is_ascii_digit());

@@ -12,7 +12,7 @@ use crate::engine::{
 /// byte oracle and its context: the byte cache, the limits and the test
 /// counters are the byte reduction's, so a typed step costs what the same
 /// tests would cost anywhere else.
-pub struct Encoded<'a, 'c, O: ?Sized, F> {
+pub(super) struct Encoded<'a, 'c, O: ?Sized, F> {
     oracle: &'a O,
     ctx: &'a Context<'c, u8>,
     encode: F,
@@ -20,7 +20,7 @@ pub struct Encoded<'a, 'c, O: ?Sized, F> {
 
 impl<'a, 'c, O: ?Sized, F> Encoded<'a, 'c, O, F> {
     /// `encode` turns a candidate's atoms into the input to test.
-    pub fn new(oracle: &'a O, ctx: &'a Context<'c, u8>, encode: F) -> Self {
+    pub(super) fn new(oracle: &'a O, ctx: &'a Context<'c, u8>, encode: F) -> Self {
         Encoded {
             oracle,
             ctx,
@@ -31,7 +31,7 @@ impl<'a, 'c, O: ?Sized, F> Encoded<'a, 'c, O, F> {
     /// A context for reducing `A`s with this oracle: no cache of its own
     /// (the byte cache answers), the byte reduction's limits, and counters
     /// nobody reads (the byte context counts the tests).
-    pub fn context<'x, A>(&'x self, counters: &'x Counters) -> Context<'x, A> {
+    pub(super) fn context<'x, A>(&'x self, counters: &'x Counters) -> Context<'x, A> {
         Context {
             jobs: self.ctx.jobs,
             limits: self.ctx.limits,

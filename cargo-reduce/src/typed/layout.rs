@@ -16,7 +16,7 @@ use super::trace::{Draw, Kind};
 
 /// One draw of a decoding, as it is written back.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Piece {
+pub(crate) enum Piece {
     /// Bytes read from the front.
     Front {
         /// Which read took them.
@@ -32,7 +32,7 @@ impl Piece {
     /// The number this piece gives the decoder: a length, or the front
     /// bytes as the integer they read as (little-endian for `fill_buffer`,
     /// big-endian for `int_in_range`); byte strings count as 0.
-    pub fn value(&self) -> u128 {
+    pub(crate) fn value(&self) -> u128 {
         match self {
             Piece::Length(v) => u128::from(*v),
             Piece::Front {
@@ -56,7 +56,7 @@ impl Piece {
 
     /// This piece giving `value` instead, in as many bytes (the inverse of
     /// [`Piece::value`]; a byte string is left as it is).
-    pub fn with_value(&self, value: u128) -> Piece {
+    pub(crate) fn with_value(&self, value: u128) -> Piece {
         match self {
             Piece::Length(_) => Piece::Length(value.min(u128::from(u64::MAX)) as u64),
             Piece::Front { kind, bytes } => {
@@ -81,7 +81,7 @@ impl Piece {
 
 /// A decoded input, ready to be edited and encoded again.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// The draws, in the order the decoder made them.
     pub pieces: Vec<Piece>,
     /// The bytes between the last front draw and the first length: what
@@ -94,7 +94,7 @@ impl Layout {
     /// do not continue the front or the back (an `Unstructured` a
     /// hand-written `Arbitrary` made over bytes it had already drawn) are
     /// left out: the draw that took those bytes covers them.
-    pub fn from_trace(input: &[u8], draws: &[Draw]) -> Layout {
+    pub(crate) fn from_trace(input: &[u8], draws: &[Draw]) -> Layout {
         let (mut front, mut back) = (0, input.len());
         let mut pieces = Vec::with_capacity(draws.len());
         for draw in draws {
@@ -125,7 +125,7 @@ impl Layout {
     /// The input this layout decodes from: the front draws, the slack, then
     /// the lengths from the back, each in the width and with the value the
     /// decoder reads when it gets to it.
-    pub fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let widths = self.widths();
         let front: usize = self.front_len();
         let back: usize = widths.iter().sum();
@@ -155,7 +155,8 @@ impl Layout {
     }
 
     /// The encoded length.
-    pub fn encoded_len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn encoded_len(&self) -> usize {
         self.front_len() + self.slack.len() + self.widths().iter().sum::<usize>()
     }
 
@@ -238,7 +239,7 @@ fn trim_str_lengths(pieces: &mut [Piece]) {
 
 /// How many bytes `arbitrary_byte_size` takes from the back when `left`
 /// bytes are left.
-pub fn length_width(left: usize) -> usize {
+pub(crate) fn length_width(left: usize) -> usize {
     let left = left as u64;
     match left {
         0 => 0,

@@ -16,21 +16,20 @@
 //! instrumented `arbitrary`) and the oracle are passed in.
 
 mod encoded;
-mod layout;
+pub(crate) mod layout;
 mod lower;
 mod reduce;
 mod settled;
-pub mod trace;
+pub(crate) mod trace;
 
-pub use layout::{length_width, Layout, Piece};
-pub use reduce::{reduce, TypedOptions};
-pub use trace::{Draw, Kind};
+pub(crate) use reduce::{reduce, TypedOptions};
+pub(crate) use trace::Draw;
 
 use crate::engine::OracleError;
 
 /// What decoding one input gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     /// The draws, in the order the decoder made them.
     pub draws: Vec<Draw>,
     /// The decoded value's `Debug` form, when there is one.
@@ -38,7 +37,7 @@ pub struct Decoded {
 }
 
 /// Decodes inputs the way the target under reduction does.
-pub trait Decoder {
+pub(crate) trait Decoder {
     /// What decoding `input` drew; `None` if it does not decode (too
     /// short for the type, or an error).
     fn decode(&self, input: &[u8]) -> Result<Option<Decoded>, OracleError>;

@@ -34,7 +34,7 @@ use super::Decoder;
 
 /// How a typed reduction runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TypedOptions {
+pub(crate) struct TypedOptions {
     /// Tests it may run, plus candidates it may accept, in all (0 turns
     /// it off).
     pub budget: u64,
@@ -85,7 +85,7 @@ impl Pass {
 /// Reduces `input` (known interesting) by editing what it decodes to.
 /// Returns it unchanged when `decoder` cannot decode it; on an oracle
 /// error, returns the best input so far with it.
-pub fn reduce<O, D>(
+pub(crate) fn reduce<O, D>(
     input: Vec<u8>,
     oracle: &O,
     decoder: &D,

@@ -8,7 +8,7 @@
 
 /// Which of `Unstructured`'s reads took a draw's bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A collection or string length (`arbitrary_len`), read from the
     /// *back* of the data in a width that depends on how much data is left.
     Length,
@@ -22,16 +22,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The letter of the text form.
-    pub fn letter(self) -> char {
-        match self {
-            Kind::Length => 'L',
-            Kind::Range => 'R',
-            Kind::Fixed => 'F',
-            Kind::Bytes => 'B',
-        }
-    }
-
     fn from_letter(letter: &str) -> Option<Kind> {
         match letter {
             "L" => Some(Kind::Length),
@@ -45,7 +35,7 @@ impl Kind {
 
 /// One read of the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Draw {
+pub(crate) struct Draw {
     /// Which read it was.
     pub kind: Kind,
     /// Offset of its first byte in the input.
@@ -57,7 +47,7 @@ pub struct Draw {
 }
 
 /// Parses the text form; `None` if a line is not a draw.
-pub fn parse(text: &str) -> Option<Vec<Draw>> {
+pub(crate) fn parse(text: &str) -> Option<Vec<Draw>> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(parse_line)

@@ -7,7 +7,7 @@
 use crate::job::ci::report::{CiReport, FailureRecord, Status};
 
 /// Error annotations GitHub shows per step.
-pub const ANNOTATIONS_PER_STEP: usize = 10;
+pub(super) const ANNOTATIONS_PER_STEP: usize = 10;
 /// The job summary's size limit.
 const SUMMARY_LIMIT: usize = 1024 * 1024;
 /// Room kept for the summary's closing lines.
@@ -15,7 +15,7 @@ const SUMMARY_RESERVE: usize = 4 * 1024;
 
 /// The annotation lines for `report` (at most [`ANNOTATIONS_PER_STEP`]),
 /// and how many new failures did not get one.
-pub fn annotations(report: &CiReport) -> (Vec<String>, usize) {
+pub(super) fn annotations(report: &CiReport) -> (Vec<String>, usize) {
     let new: Vec<&FailureRecord> = report
         .failures
         .iter()
@@ -69,7 +69,7 @@ fn property(text: &str) -> String {
 
 /// The Markdown job summary of `report`; `unannotated` new failures had
 /// no annotation.
-pub fn summary(report: &CiReport, unannotated: usize) -> String {
+pub(super) fn summary(report: &CiReport, unannotated: usize) -> String {
     let mut out = format!(
         "## cargo reduce ci\n\n{} input(s) replayed: **{} new**, {} known, {} fixed failure(s).\n\n",
         report.inputs.len(),

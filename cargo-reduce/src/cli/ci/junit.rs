@@ -9,7 +9,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use crate::job::ci::report::{CiReport, Status};
 
 /// The JUnit XML of `report`.
-pub fn render(report: &CiReport, fail_on_known: bool) -> String {
+pub(super) fn render(report: &CiReport, fail_on_known: bool) -> String {
     let mut junit = Report::new("cargo-reduce ci");
     let mut suites: Vec<TestSuite> = Vec::new();
     for input in &report.inputs {

@@ -29,7 +29,7 @@ use crate::job::{Events, Message, Settings};
 /// Arguments of `cargo reduce ci`.
 #[derive(Debug, Clone, Args)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct CiArgs {
+pub(crate) struct CiArgs {
     #[command(subcommand)]
     #[allow(missing_docs)]
     pub command: Option<CiCommand>,
@@ -85,7 +85,7 @@ pub struct CiArgs {
 
 /// `cargo reduce ci`'s subcommands.
 #[derive(Debug, Clone, Subcommand)]
-pub enum CiCommand {
+pub(crate) enum CiCommand {
     /// Join the JSON reports of shards (`ci --shard K/N --report PATH`)
     /// into one summary, SARIF and JUnit file, as one run would give.
     Merge(MergeArgs),
@@ -96,7 +96,7 @@ pub enum CiCommand {
 
 /// Arguments of `cargo reduce ci replay`.
 #[derive(Debug, Clone, Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// The inputs.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
@@ -110,7 +110,7 @@ pub struct ReplayArgs {
 
 /// Arguments of `cargo reduce ci merge`.
 #[derive(Debug, Clone, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The shards' reports.
     #[arg(value_name = "REPORT", required = true)]
     pub reports: Vec<PathBuf>,
@@ -127,7 +127,7 @@ pub struct MergeArgs {
 
 /// What `ci` and `ci merge` write into the regression ledger.
 #[derive(Debug, Clone, Args)]
-pub struct LedgerOptions {
+pub(crate) struct LedgerOptions {
     /// File new failures in the regression ledger (`<fuzz
     /// dir>/regressions/<target>/`): `ci` from its minimizations, `merge`
     /// from the reports' minimized inputs.
@@ -140,7 +140,7 @@ pub struct LedgerOptions {
 
 /// What the report is rendered as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum CiFormat {
+pub(crate) enum CiFormat {
     /// A table on stdout.
     #[default]
     Human,
@@ -151,7 +151,7 @@ pub enum CiFormat {
 
 /// Which failures fail the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     /// New failures only (exit 11).
     #[default]
     New,
@@ -161,7 +161,7 @@ pub enum FailOn {
 
 /// Where and how the report goes.
 #[derive(Debug, Clone, Args)]
-pub struct ReportOptions {
+pub(crate) struct ReportOptions {
     /// How to print the result (with --message-format json: JSON lines).
     #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
     pub format: CiFormat,
@@ -180,7 +180,7 @@ pub struct ReportOptions {
 }
 
 /// `90`, `90s`, `5m`, `1h`, `1.5m`: a duration.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
         Some(at) => s.split_at(at),
         None => (s, "s"),
@@ -261,7 +261,11 @@ fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest
 }
 
 /// Runs `cargo reduce ci` (or `ci merge`).
-pub fn run(args: &CiArgs, reporter: &Reporter, interrupt: Arc<AtomicBool>) -> Result<Exit, Error> {
+pub(crate) fn run(
+    args: &CiArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
     match &args.command {
         Some(CiCommand::Merge(merge)) => return run_merge(merge, reporter),
         Some(CiCommand::Replay(replay)) => return run_replay(replay, reporter, interrupt),

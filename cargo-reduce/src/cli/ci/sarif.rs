@@ -93,7 +93,7 @@ fn result(failure: &FailureRecord) -> SarifResult {
 }
 
 /// The SARIF log of `report`.
-pub fn render(report: &CiReport) -> String {
+pub(super) fn render(report: &CiReport) -> String {
     let mut rules: Vec<String> = report.failures.iter().map(|f| rule_id(&f.kind)).collect();
     rules.sort();
     rules.dedup();

@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::order::parts_smaller;
 
 /// Where an edit stands in its pass's order; compared lexicographically.
-pub type Key = [usize; 3];
+pub(super) type Key = [usize; 3];
 
 /// The sizes the two-byte pass deletes: single bytes, then the 2–4 byte
 /// sequences of a UTF-8 character.
@@ -19,7 +19,7 @@ const DELETE_SIZES: [usize; 4] = [1, 2, 3, 4];
 
 /// The longest chunk the chunk pass deletes at every offset (ddmin only
 /// tried chunks aligned to its splits, and single bytes).
-pub const MAX_CHUNK: usize = 8;
+pub(super) const MAX_CHUNK: usize = 8;
 
 /// The longest repeated chunk the chunk pass looks for.
 const MAX_REPEAT: usize = 256;
@@ -37,7 +37,7 @@ fn move_lengths(n: usize) -> impl Iterator<Item = usize> {
 
 /// One change to the current input.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Edit {
+pub(super) enum Edit {
     /// Remove `at`.
     Delete(Range<usize>),
     /// Remove `at` and give the byte at `byte` (outside `at`) the value
@@ -62,7 +62,7 @@ pub enum Edit {
 impl Edit {
     /// True when the edit makes the input shorter (so smaller, whatever
     /// the values).
-    pub fn shrinks(&self) -> bool {
+    pub(super) fn shrinks(&self) -> bool {
         !matches!(self, Edit::Move { .. })
     }
 
@@ -95,13 +95,13 @@ impl Edit {
 
     /// True when the edited input comes strictly before `b` (see
     /// [`super::order`]).
-    pub fn makes_smaller(&self, b: &[u8]) -> bool {
+    pub(super) fn makes_smaller(&self, b: &[u8]) -> bool {
         self.shrinks() || parts_smaller(&self.parts(b, &mut [0]), b)
     }
 
     /// The edited input.
     #[cfg(test)]
-    pub fn apply(&self, b: &[u8]) -> Vec<u8> {
+    pub(super) fn apply(&self, b: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(b.len());
         self.apply_into(b, &mut out);
         out
@@ -109,7 +109,7 @@ impl Edit {
 
     /// The edited input, into `out` (cleared first), reusing its
     /// allocation.
-    pub fn apply_into(&self, b: &[u8], out: &mut Vec<u8>) {
+    pub(super) fn apply_into(&self, b: &[u8], out: &mut Vec<u8>) {
         let mut scratch = [0];
         out.clear();
         for part in self.parts(b, &mut scratch) {
@@ -120,7 +120,7 @@ impl Edit {
 
 /// Tuning of the deterministic passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reach {
+pub(super) struct Reach {
     /// Length bytes tried within this distance of a deletion.
     pub window: usize,
     /// The input's last bytes, tried as length bytes for every deletion
@@ -135,7 +135,11 @@ pub struct Reach {
 /// every deletion offset is tried with one rank before the next rank, so
 /// a budget that stops the pass early has still tried each offset with
 /// the likeliest length bytes. Keys: `[size, rank, deletion offset]`.
-pub fn two_byte(b: &[u8], from: Key, reach: Reach) -> impl Iterator<Item = (Key, Edit)> + '_ {
+pub(super) fn two_byte(
+    b: &[u8],
+    from: Key,
+    reach: Reach,
+) -> impl Iterator<Item = (Key, Edit)> + '_ {
     let n = b.len();
     let ranks = reach.trailing + 2 * reach.window;
     (from[0]..DELETE_SIZES.len()).flat_map(move |s| {
@@ -197,7 +201,7 @@ fn partner(n: usize, at: Range<usize>, r: usize, reach: Reach) -> Option<usize> 
 /// then every chunk of [`MAX_CHUNK`] down to 2 bytes at every offset.
 /// Keys: `[0, MAX_REPEAT - length, offset]`, then `[1, MAX_CHUNK - length,
 /// offset]`.
-pub fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
     let n = b.len();
     let longest = if n <= MAX_REPEAT_INPUT {
         (n / 2).min(MAX_REPEAT)
@@ -237,7 +241,7 @@ pub fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
 /// Block moves: each chunk of [`move_lengths`] to every other offset.
 /// Only the moves that make the input smaller are kept by the search.
 /// Keys: `[length index, from, to]`.
-pub fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+pub(super) fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
     let n = b.len();
     move_lengths(n)
         .enumerate()

@@ -46,11 +46,11 @@ use super::ddmin::ReduceError;
 use super::{canonicalize, ddmin, Candidate, Context, DdminOptions, Oracle, OracleError, Start};
 use edits::{Edit, Key, Reach};
 use mutate::Rng;
-pub use order::smaller;
+pub(crate) use order::smaller;
 
 /// How much a search may try. `candidates == 0` turns it off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
+pub(crate) struct Budget {
     /// Candidates considered by the search passes in all (settling not
     /// counted).
     pub candidates: u64,
@@ -73,7 +73,7 @@ pub struct Budget {
 
 impl Budget {
     /// No search.
-    pub const NONE: Budget = Budget {
+    pub(crate) const NONE: Budget = Budget {
         candidates: 0,
         bytes: 0,
         per_pass: 0,
@@ -86,7 +86,7 @@ impl Budget {
 
 /// How a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SearchOptions {
+pub(crate) struct SearchOptions {
     /// How much it may try.
     pub budget: Budget,
     /// The ddmin variant settling uses (from single atoms).
@@ -101,7 +101,7 @@ pub struct SearchOptions {
 
 /// The seed of every search unless told otherwise, so that results are
 /// reproducible.
-pub const SEED: u64 = 0x5eed_cafe_f00d_d00d;
+pub(crate) const SEED: u64 = 0x5eed_cafe_f00d_d00d;
 
 /// The candidates a round holds at once at most, in bytes: a round is cut
 /// into batches of this size.
@@ -145,7 +145,7 @@ impl Pass {
 /// ddmin and canonicalized) for a smaller interesting input. Stops early,
 /// keeping what it has, when a limit is reached; on an oracle error,
 /// returns the best input so far with it.
-pub fn search<O>(
+pub(crate) fn search<O>(
     input: Vec<u8>,
     oracle: &O,
     options: &SearchOptions,

@@ -11,16 +11,16 @@ use super::order::{rank, smaller, unrank};
 /// SplitMix64 (Steele, Lea & Flood): one 64-bit state, a full period, and
 /// good enough for choosing mutations.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub(super) struct Rng(u64);
 
 impl Rng {
     /// A generator starting from `seed`.
-    pub fn new(seed: u64) -> Self {
+    pub(super) fn new(seed: u64) -> Self {
         Rng(seed)
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(super) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -29,7 +29,7 @@ impl Rng {
     }
 
     /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
 
@@ -47,7 +47,7 @@ const KINDS: usize = 8;
 /// A random candidate from `b`: one to three stacked mutations; `None`
 /// when the result does not come strictly before `b` (or, when
 /// `same_length` is false, is not shorter).
-pub fn mutant(b: &[u8], rng: &mut Rng, same_length: bool) -> Option<Vec<u8>> {
+pub(super) fn mutant(b: &[u8], rng: &mut Rng, same_length: bool) -> Option<Vec<u8>> {
     let mut v = b.to_vec();
     for _ in 0..1 + rng.below(3) {
         mutate_once(&mut v, rng);

@@ -12,7 +12,7 @@ use crate::engine::canonical::FILL;
 
 /// The rank of `byte`: [`FILL`] is 0, values below it are shifted up by
 /// one, values above it keep their number (a bijection on `u8`).
-pub fn rank(byte: u8) -> u8 {
+pub(super) fn rank(byte: u8) -> u8 {
     match byte {
         FILL => 0,
         b if b < FILL => b + 1,
@@ -21,7 +21,7 @@ pub fn rank(byte: u8) -> u8 {
 }
 
 /// The byte of rank `r` (the inverse of [`rank`]).
-pub fn unrank(r: u8) -> u8 {
+pub(super) fn unrank(r: u8) -> u8 {
     match r {
         0 => FILL,
         r if r <= FILL => r - 1,
@@ -31,7 +31,7 @@ pub fn unrank(r: u8) -> u8 {
 
 /// True when `a` comes strictly before `b`: shorter, or as long and
 /// lexicographically smaller by rank.
-pub fn smaller(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn smaller(a: &[u8], b: &[u8]) -> bool {
     parts_smaller(&[a], b)
 }
 
@@ -40,7 +40,7 @@ pub fn smaller(a: &[u8], b: &[u8]) -> bool {
 /// part is skipped unread, and every other is compared at `memcmp`'s speed
 /// until the first difference (the move pass looks at thousands of edits
 /// of one input).
-pub fn parts_smaller(parts: &[&[u8]], b: &[u8]) -> bool {
+pub(super) fn parts_smaller(parts: &[&[u8]], b: &[u8]) -> bool {
     let len: usize = parts.iter().map(|p| p.len()).sum();
     if len != b.len() {
         return len < b.len();

@@ -28,12 +28,12 @@ const CONFLICT: &str = "conflicts with global allocator";
 const REMEMBERED: &str = "cargo-reduce-system-alloc";
 
 /// True when a build's diagnostics say a target has its own allocator.
-pub fn conflicts(diagnostics: &str) -> bool {
+pub(super) fn conflicts(diagnostics: &str) -> bool {
     diagnostics.contains(CONFLICT)
 }
 
 /// The variant's directory, beside the stand-in in `harness_dir`.
-pub fn variant_dir(harness_dir: &Path) -> PathBuf {
+pub(super) fn variant_dir(harness_dir: &Path) -> PathBuf {
     let name = harness_dir
         .file_name()
         .unwrap_or_default()
@@ -44,7 +44,7 @@ pub fn variant_dir(harness_dir: &Path) -> PathBuf {
 /// Writes the variant of `stand_in` (for the engine `locked`) beside `harness_dir`;
 /// returns its directory. Files whose content is unchanged are left
 /// alone, so cargo rebuilds nothing.
-pub fn write_variant(
+pub(super) fn write_variant(
     stand_in: &StandIn,
     harness_dir: &Path,
     locked: &Locked,
@@ -74,12 +74,12 @@ pub fn write_variant(
 
 /// True when an earlier build of the fuzz crate in `fuzz_dir` into
 /// `target_dir` needed the variant.
-pub fn remembered(target_dir: &Path, fuzz_dir: &Path) -> bool {
+pub(super) fn remembered(target_dir: &Path, fuzz_dir: &Path) -> bool {
     marker(target_dir, fuzz_dir).is_file()
 }
 
 /// Remembers that the fuzz crate in `fuzz_dir` needs the variant.
-pub fn remember(target_dir: &Path, fuzz_dir: &Path) -> Result<(), BuildError> {
+pub(super) fn remember(target_dir: &Path, fuzz_dir: &Path) -> Result<(), BuildError> {
     let path = marker(target_dir, fuzz_dir);
     write_if_changed(&path, &format!("{}\n", fuzz_dir.display()))
 }

@@ -29,7 +29,11 @@ static IN_USE: Mutex<Vec<File>> = Mutex::new(Vec::new());
 /// AddressSanitizer build), marked as in use by this process and as the most recently used; older
 /// ones beyond [`KEEP`] that no run uses are removed. Call with the
 /// builds' exclusive lock held.
-pub fn build_dir(root: &Path, workspace_root: &Path, kind: &str) -> Result<PathBuf, BuildError> {
+pub(super) fn build_dir(
+    root: &Path,
+    workspace_root: &Path,
+    kind: &str,
+) -> Result<PathBuf, BuildError> {
     let key = xxhash_rust::xxh3::xxh3_64(workspace_root.as_os_str().as_encoded_bytes());
     let dir = root.join(format!("{kind}-{key:016x}"));
     let lock = lock_path(&dir);

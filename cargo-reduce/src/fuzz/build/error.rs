@@ -6,7 +6,7 @@ use std::process::ExitStatus;
 /// Why building against the harness failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum BuildError {
+pub(crate) enum BuildError {
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -101,7 +101,7 @@ pub enum BuildError {
 
 /// Why building the workers failed.
 #[derive(Debug, thiserror::Error)]
-pub enum WorkerBuildError {
+pub(crate) enum WorkerBuildError {
     /// The fuzz crate locks an engine version the stand-in does not
     /// implement.
     #[error("{} {package} {version}, which cargo-reduce does not support (its stand-in implements {supported}): in {} set {package} = \"{suggest}\", then run `cargo update -p {package}` if a Cargo.lock pins the old one", match lock { Some(lock) => format!("{} locks", lock.display()), None => format!("{} resolves to", manifest.display()) }, manifest.display())]

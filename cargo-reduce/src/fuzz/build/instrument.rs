@@ -29,11 +29,11 @@ const RECORDER: &str = include_str!("../../../harness/arbitrary_recorder.rs");
 const STAMP_FILE: &str = ".cargo-reduce-instrumented";
 
 /// The `cfg` the stand-in's recording hooks are compiled under.
-pub const TRACE_CFG: &str = "--cfg cargo_reduce_trace";
+pub(crate) const TRACE_CFG: &str = "--cfg cargo_reduce_trace";
 
 /// An instrumented copy, ready to be patched in.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Instrumented {
+pub(crate) struct Instrumented {
     /// Its directory.
     pub dir: PathBuf,
 }
@@ -44,7 +44,7 @@ pub struct Instrumented {
 /// source, or the source does not have the shape the instrumentation
 /// expects. `metadata_args` are the `--config` options the build uses
 /// (so that `cargo metadata` resolves what the build resolves).
-pub fn prepare(
+pub(crate) fn prepare(
     lock_text: &str,
     manifest: &Path,
     metadata_args: &[String],
@@ -117,7 +117,7 @@ fn registry_source(manifest: &Path, args: &[String], version: &str) -> Option<Pa
 /// `arbitrary_byte_size` routed through the recorder (the read's kind
 /// named after the method it is in) and `arbitrary_byte_size` wrapped to
 /// record the length. `None` if the source does not have that shape.
-pub fn instrument_unstructured(source: &str) -> Option<String> {
+pub(crate) fn instrument_unstructured(source: &str) -> Option<String> {
     const BYTE_SIZE: &str = "fn arbitrary_byte_size(&mut self) -> Result<usize> {";
     let mut out = String::with_capacity(source.len() + 1024);
     let mut method = "";
@@ -188,7 +188,7 @@ fn byte_size_wrapper(indent: &str) -> String {
 /// `lib.rs` with the recorder module declared, and without its
 /// `#![deny(...)]` lints: a path dependency's lints are not capped like a
 /// registry one's, and a newer compiler's lints must not break the copy.
-pub fn instrument_lib(source: &str) -> String {
+pub(crate) fn instrument_lib(source: &str) -> String {
     let mut out: String = source
         .lines()
         .filter(|l| !l.trim_start().starts_with("#![deny("))

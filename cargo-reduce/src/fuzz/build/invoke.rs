@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use super::error::BuildError;
 
 /// The command line of `command`, for messages.
-pub fn command_line(command: &Command) -> String {
+pub(super) fn command_line(command: &Command) -> String {
     let args = command.get_args().map(|a| a.to_string_lossy().into_owned());
     std::iter::once(command.get_program().to_string_lossy().into_owned())
         .chain(args)
@@ -15,7 +15,7 @@ pub fn command_line(command: &Command) -> String {
 }
 
 /// Runs `command` to its end; its stdout, or an error with its stderr.
-pub fn run_for_output(command: &mut Command) -> Result<String, BuildError> {
+pub(super) fn run_for_output(command: &mut Command) -> Result<String, BuildError> {
     let line = command_line(command);
     let output = command
         .stderr(Stdio::piped())

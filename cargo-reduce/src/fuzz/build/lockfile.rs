@@ -1,17 +1,20 @@
 //! Reading a `Cargo.lock` (never writing the user's): where it is, which
 //! versions of a crate it pins and from where, and what those depend on.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use toml_edit::{DocumentMut, Item};
 
-use super::error::BuildError;
-use super::invoke::run_for_output;
-
 /// The `Cargo.lock` that governs `fuzz_dir` (its workspace's); it may not
-/// exist.
-pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
+/// exist. (The build finds it through `cargo metadata`; the tests ask
+/// cargo directly.)
+#[cfg(test)]
+pub(crate) fn lock_file(
+    fuzz_dir: &std::path::Path,
+) -> Result<std::path::PathBuf, super::error::BuildError> {
+    use std::path::PathBuf;
+    use std::process::Command;
+
+    use super::invoke::run_for_output;
+
     let mut command = Command::new("cargo");
     command
         .args([
@@ -29,7 +32,7 @@ pub fn lock_file(fuzz_dir: &Path) -> Result<PathBuf, BuildError> {
 
 /// One `[[package]]` of a lock file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockedPackage {
+pub(super) struct LockedPackage {
     /// Its name.
     pub name: String,
     /// Its version.
@@ -43,14 +46,14 @@ pub struct LockedPackage {
 
 impl LockedPackage {
     /// From a registry (crates.io or another).
-    pub fn is_registry(&self) -> bool {
+    pub(super) fn is_registry(&self) -> bool {
         self.source.starts_with("registry+") || self.source.starts_with("sparse+")
     }
 
     /// The repository URL of a git source, without the `git+` scheme
     /// prefix, the query (`?rev=…`, `?branch=…`) and the commit
     /// (`#…`): what `[patch."<url>"]` names.
-    pub fn git_url(&self) -> Option<&str> {
+    pub(super) fn git_url(&self) -> Option<&str> {
         let url = self.source.strip_prefix("git+")?;
         let end = url.find(['?', '#']).unwrap_or(url.len());
         Some(&url[..end])
@@ -58,7 +61,7 @@ impl LockedPackage {
 }
 
 /// Every package of the lock file in `text` (none if it is not TOML).
-pub fn packages(text: &str) -> Vec<LockedPackage> {
+pub(super) fn packages(text: &str) -> Vec<LockedPackage> {
     let Ok(doc) = text.parse::<DocumentMut>() else {
         return Vec::new();
     };
@@ -85,7 +88,7 @@ pub fn packages(text: &str) -> Vec<LockedPackage> {
 }
 
 /// Versions of package `name` from a registry in lock file `text`.
-pub fn registry_versions(text: &str, name: &str) -> Vec<String> {
+pub(super) fn registry_versions(text: &str, name: &str) -> Vec<String> {
     packages(text)
         .into_iter()
         .filter(|p| p.name == name && p.is_registry())
@@ -95,7 +98,11 @@ pub fn registry_versions(text: &str, name: &str) -> Vec<String> {
 
 /// The version of `dependency` that `package` depends on in the lock in
 /// `text`.
-pub fn dependency_version(text: &str, package: &LockedPackage, dependency: &str) -> Option<String> {
+pub(super) fn dependency_version(
+    text: &str,
+    package: &LockedPackage,
+    dependency: &str,
+) -> Option<String> {
     let named = package.dependencies.iter().find_map(|d| {
         let mut words = d.split(' ');
         (words.next() == Some(dependency)).then(|| words.next().map(String::from))

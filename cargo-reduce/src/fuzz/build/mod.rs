@@ -13,16 +13,17 @@ use std::sync::atomic::AtomicBool;
 mod alloc;
 mod dirs;
 mod error;
-pub mod instrument;
+pub(crate) mod instrument;
 mod invoke;
 mod lockfile;
 mod resolve;
 mod run;
 mod shadow;
-pub mod standin;
+pub(crate) mod standin;
 
-pub use error::{BuildError, WorkerBuildError};
-pub use lockfile::lock_file;
+pub(crate) use error::{BuildError, WorkerBuildError};
+#[cfg(test)]
+pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
@@ -31,11 +32,11 @@ use invoke::{command_line, run_for_output};
 use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
-pub type Target = Result<PathBuf, String>;
+pub(crate) type Target = Result<PathBuf, String>;
 
 /// What a build gave.
 #[derive(Debug)]
-pub struct Built {
+pub(crate) struct Built {
     /// Each target's binary or errors, in the order asked.
     pub targets: Vec<Target>,
     /// The units cargo compiled rather than found fresh (`crate@version
@@ -45,7 +46,7 @@ pub struct Built {
 
 /// A target to build.
 #[derive(Debug, Clone, Copy)]
-pub struct BuildTarget<'a> {
+pub(crate) struct BuildTarget<'a> {
     /// Its name.
     pub name: &'a str,
     /// What cargo builds it as.
@@ -88,7 +89,8 @@ impl BuildTarget<'_> {
 /// manifest and lock inside the target directory, so the user's files are
 /// never written. A lock without `libc` (libfuzzer-sys before 0.4.4)
 /// makes cargo look `libc` up in the registry index for the harness.
-pub fn build_patched(
+#[cfg(test)]
+pub(crate) fn build_patched(
     stand_in: &StandIn,
     dirs: Dirs<'_>,
     targets: &[BuildTarget<'_>],
@@ -109,7 +111,7 @@ pub fn build_patched(
 
 /// Where [`build_patched`] works.
 #[derive(Debug, Clone, Copy)]
-pub struct Dirs<'a> {
+pub(crate) struct Dirs<'a> {
     /// The fuzz crate.
     pub fuzz: &'a Path,
     /// The lock file whose versions the build takes.
@@ -452,7 +454,7 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// (the other engines' stand-ins) whose crate the lock holds is patched in
 /// too: a package with targets of both engines depends on both. With
 /// `asan`, the AddressSanitizer build, in a build directory of its own.
-pub fn build_workers(
+pub(crate) fn build_workers(
     stand_in: &StandIn,
     others: &[&StandIn],
     project: &FuzzProject,

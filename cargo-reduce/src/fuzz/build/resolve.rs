@@ -23,7 +23,7 @@ use super::shadow;
 
 /// The lock file a build takes its versions from.
 #[derive(Debug)]
-pub struct Lock {
+pub(super) struct Lock {
     /// Its path: the user's, or one resolved for this run.
     pub path: PathBuf,
     /// When resolved: the one line that says so.
@@ -35,7 +35,7 @@ pub struct Lock {
 /// of that crate's own under `parent` (seeded with the user's lock when
 /// there is one, else with the last run's), so no other crate's versions
 /// leak into it.
-pub fn lock(
+pub(super) fn lock(
     package: &str,
     manifest: &Path,
     user_lock: &Path,

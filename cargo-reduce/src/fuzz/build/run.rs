@@ -20,7 +20,7 @@ use super::invoke::command_line;
 
 /// What one cargo build produced.
 #[derive(Debug, Default)]
-pub struct Output {
+pub(super) struct Output {
     /// Each binary target built, by name.
     pub binaries: HashMap<String, PathBuf>,
     /// Rendered compiler errors, by target name.
@@ -36,7 +36,7 @@ pub struct Output {
 
 impl Output {
     /// All compiler errors, rendered, then cargo's stderr.
-    pub fn diagnostics(&self) -> String {
+    pub(super) fn diagnostics(&self) -> String {
         let mut text: String = self.errors.values().map(String::as_str).collect();
         text.push_str(&self.stderr);
         tail(&text, 8000).to_string()
@@ -49,7 +49,10 @@ const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 /// Runs `command` (a `cargo build`, to which this adds `--keep-going` and
 /// JSON messages). Stops the build when cargo warns that a patch was not
 /// used (it would link the real engine) and when `interrupt` is set.
-pub fn run(command: &mut Command, interrupt: &AtomicBool) -> Result<(Output, bool), BuildError> {
+pub(super) fn run(
+    command: &mut Command,
+    interrupt: &AtomicBool,
+) -> Result<(Output, bool), BuildError> {
     command.args(["--keep-going", "--message-format", "json"]);
     let line = command_line(command);
     die_with_this_process(command);

@@ -23,7 +23,7 @@ use super::error::BuildError;
 const DEPENDENCY_TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
 
 /// A shadow manifest, and the user's workspace root it stands for.
-pub struct Shadow {
+pub(super) struct Shadow {
     /// The shadow's `Cargo.toml`.
     pub manifest: PathBuf,
     /// The user's workspace root: sources are named relative to it.
@@ -35,7 +35,11 @@ pub struct Shadow {
 /// `Cargo.lock`, or one resolved for it); without `lock`, the lock already
 /// in `dir` stays. Files whose content is unchanged are left alone, so
 /// cargo rebuilds nothing.
-pub fn prepare(manifest: &Path, lock: Option<&Path>, dir: &Path) -> Result<Shadow, BuildError> {
+pub(super) fn prepare(
+    manifest: &Path,
+    lock: Option<&Path>,
+    dir: &Path,
+) -> Result<Shadow, BuildError> {
     let metadata = metadata_no_deps(manifest)?;
     let package = metadata
         .packages

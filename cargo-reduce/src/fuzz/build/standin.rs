@@ -13,7 +13,7 @@ use super::shadow;
 /// worker, what a failure records, its call path, the test thread's
 /// stack, the sanitizer's report, the protocol, the C library's
 /// declarations, and the alternate signal stacks.
-pub const SHARED_FILES: &[(&str, &str)] = &[
+pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
         include_str!("../../../harness/src/protocol.rs"),
@@ -51,7 +51,7 @@ pub const SHARED_FILES: &[(&str, &str)] = &[
 
 /// A stand-in crate, shipped inside cargo-reduce as source.
 #[derive(Debug)]
-pub struct StandIn {
+pub(crate) struct StandIn {
     /// The crate it replaces (`libfuzzer-sys`).
     pub package: &'static str,
     /// Its own files, relative to its directory (beside [`SHARED_FILES`]).
@@ -77,7 +77,7 @@ pub struct StandIn {
 /// Where a lock takes the engine crate from: the source the stand-in
 /// replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// crates.io (`[patch.crates-io]`).
     Registry,
     /// A git repository: its URL (`[patch."<url>"]`).
@@ -91,7 +91,7 @@ pub enum Source {
 /// The engine crate as a lock holds it: what the stand-in is written out
 /// as, and which source it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Locked {
+pub(crate) struct Locked {
     /// Its version.
     pub version: String,
     /// Where it comes from.
@@ -108,7 +108,11 @@ impl Locked {
     /// `manifest`, or of another package of its workspace. A path engine
     /// reached only through a package outside the workspace is refused
     /// ([`BuildError::PathNotFound`]).
-    pub fn located(self, manifest: &Path, package: &'static str) -> Result<Locked, BuildError> {
+    pub(crate) fn located(
+        self,
+        manifest: &Path,
+        package: &'static str,
+    ) -> Result<Locked, BuildError> {
         if self.source != Source::Path(None) {
             return Ok(self);
         }
@@ -139,7 +143,7 @@ impl Locked {
 impl StandIn {
     /// The crate as the lock file `lock` holds it, from crates.io, git or
     /// a path (then [`Locked::located`] says where).
-    pub fn locked(&self, lock: &Path) -> Result<Locked, BuildError> {
+    pub(crate) fn locked(&self, lock: &Path) -> Result<Locked, BuildError> {
         let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
         let mut found: Vec<_> = packages(&text)
             .into_iter()
@@ -172,7 +176,7 @@ impl StandIn {
     }
 
     /// Every file of the stand-in: its own and the shared modules.
-    pub fn all_files(&self) -> impl Iterator<Item = &(&'static str, &'static str)> {
+    pub(crate) fn all_files(&self) -> impl Iterator<Item = &(&'static str, &'static str)> {
         self.files.iter().chain(SHARED_FILES)
     }
 
@@ -181,7 +185,7 @@ impl StandIn {
     /// and 0.2 (libfuzzer-sys 0.1.x) have no `derive` feature, which cargo
     /// rejects a feature naming: there, `arbitrary-derive` enables nothing
     /// (libfuzzer-sys 0.1.x had no such feature either).
-    pub fn render(name: &str, content: &str, locked: &Locked) -> String {
+    pub(crate) fn render(name: &str, content: &str, locked: &Locked) -> String {
         match name {
             "Cargo.toml" => {
                 let arbitrary = locked
@@ -205,7 +209,7 @@ impl StandIn {
 
     /// Writes the stand-in into `dir` as the `locked` crate. Files whose
     /// content is unchanged are left alone, so cargo does not rebuild.
-    pub fn write(&self, dir: &Path, locked: &Locked) -> Result<(), BuildError> {
+    pub(crate) fn write(&self, dir: &Path, locked: &Locked) -> Result<(), BuildError> {
         for (name, content) in self.all_files() {
             let content = Self::render(name, content, locked);
             let path = dir.join(name);

@@ -42,20 +42,20 @@ const BUG_TYPES: &[&str] = &[
 /// One of AddressSanitizer's bug types (`unknown-crash` for one this
 /// version of cargo-reduce does not know).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AsanBug(u8);
+pub(crate) struct AsanBug(u8);
 
 impl AsanBug {
     /// `unknown-crash`: a report whose bug type is not in the list.
-    pub const UNKNOWN: AsanBug = AsanBug(0);
+    pub(crate) const UNKNOWN: AsanBug = AsanBug(0);
 
     /// The bug type named `name`, as ASan writes it.
-    pub fn from_name(name: &str) -> Option<AsanBug> {
+    pub(crate) fn from_name(name: &str) -> Option<AsanBug> {
         let index = BUG_TYPES.iter().position(|b| *b == name)?;
         u8::try_from(index).ok().map(AsanBug)
     }
 
     /// Its name, as ASan writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         BUG_TYPES.get(usize::from(self.0)).unwrap_or(&BUG_TYPES[0])
     }
 }

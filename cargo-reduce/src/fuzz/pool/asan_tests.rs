@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use rustix::process::Signal;
 
+use super::asan_bug::AsanBug;
 use super::*;
 use crate::fuzz::sanitizer::AsanToolchain;
 

@@ -15,7 +15,7 @@ use super::location::short_location;
 /// How many of the user's frames a signature keeps. Three is what
 /// ClusterFuzz's crash state keeps: enough to tell callers apart, few
 /// enough that a deeper refactoring does not make an old bug look new.
-pub const CALL_PATH_DEPTH: usize = 3;
+pub(super) const CALL_PATH_DEPTH: usize = 3;
 
 /// Names return addresses of one binary; each address once.
 pub(crate) struct Symbolizer {
@@ -48,7 +48,7 @@ impl std::fmt::Debug for Symbolizer {
 
 impl Symbolizer {
     /// A symbolizer for `binary`; it is read on the first lookup.
-    pub fn new(binary: &Path) -> Self {
+    pub(crate) fn new(binary: &Path) -> Self {
         Symbolizer {
             binary: binary.to_path_buf(),
             loader: None,
@@ -58,27 +58,27 @@ impl Symbolizer {
 
     /// The top user frames of the stack whose return addresses (innermost
     /// first) are `addresses`.
-    pub fn call_path(&mut self, addresses: &[u64]) -> Vec<String> {
+    pub(crate) fn call_path(&mut self, addresses: &[u64]) -> Vec<String> {
         let frames = self.user_frames(addresses);
         let names = frames.into_iter().map(|f| f.function);
         names.take(CALL_PATH_DEPTH).collect()
     }
 
     /// The binary it names addresses of.
-    pub fn binary(&self) -> &Path {
+    pub(crate) fn binary(&self) -> &Path {
         &self.binary
     }
 
     /// The `file:line:column` of the innermost user frame of the stack
     /// whose addresses are `addresses` (a sanitizer report's location),
     /// inlined calls included.
-    pub fn location(&mut self, addresses: &[u64]) -> Option<String> {
+    pub(crate) fn location(&mut self, addresses: &[u64]) -> Option<String> {
         self.user_frames(addresses).into_iter().next()?.location
     }
 
     /// Every frame of the user's code on the stack whose addresses
     /// (innermost first) are `addresses`, inlined calls included.
-    pub fn user_frames(&mut self, addresses: &[u64]) -> Vec<UserFrame> {
+    pub(crate) fn user_frames(&mut self, addresses: &[u64]) -> Vec<UserFrame> {
         let mut frames = Vec::new();
         for &address in addresses {
             let at = self.names_at(address);

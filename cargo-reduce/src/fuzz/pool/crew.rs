@@ -71,7 +71,7 @@ pub(crate) struct Crew {
 
 impl Crew {
     /// Starts `options.jobs` workers of `binary` with extra environment `env`.
-    pub fn start(
+    pub(super) fn start(
         binary: &Path,
         options: &PoolOptions,
         env: Vec<(OsString, OsString)>,
@@ -202,7 +202,7 @@ impl Crew {
     }
 
     /// Number of worker slots.
-    pub fn jobs(&self) -> usize {
+    pub(super) fn jobs(&self) -> usize {
         self.workers.len()
     }
 
@@ -268,7 +268,7 @@ impl Crew {
     }
 
     /// Writes `batch` as the next round's inputs.
-    pub fn load(&mut self, batch: &Batch, accept_pass: bool) -> Result<(), PoolError> {
+    pub(super) fn load(&mut self, batch: &Batch, accept_pass: bool) -> Result<(), PoolError> {
         let params = RoundParams {
             chunk: chunk_size(batch.len(), self.jobs()),
             accept_pass,

@@ -134,7 +134,7 @@ fn placed_by(
 /// in either format Rust prints: `thread 'main' panicked at src/a.rs:1:2:`
 /// with the message on the next lines (Rust 1.73 on), or `thread 'main'
 /// panicked at 'message', src/a.rs:1:2` (before).
-pub fn printed_panic(output: &str) -> Option<(String, String)> {
+pub(super) fn printed_panic(output: &str) -> Option<(String, String)> {
     const MARK: &str = "panicked at ";
     let at = output.rfind(MARK)?;
     let rest = &output[at + MARK.len()..];

@@ -19,7 +19,7 @@ use crate::typed::{trace, Decoded};
 
 /// A decoding worker and the files it writes.
 #[derive(Debug)]
-pub struct Decoder {
+pub(crate) struct Decoder {
     crew: Mutex<Crew>,
     debug: PathBuf,
     draws: PathBuf,
@@ -47,7 +47,7 @@ impl Decoder {
     /// What decoding `input` gives: its `Debug` form and, with the
     /// instrumented `arbitrary`, its draws (empty without). `None` if the
     /// input does not decode.
-    pub fn decode_input(&self, input: &[u8]) -> Result<Option<Decoded>, PoolError> {
+    pub(crate) fn decode_input(&self, input: &[u8]) -> Result<Option<Decoded>, PoolError> {
         let mut crew = self.crew.lock().unwrap_or_else(PoisonError::into_inner);
         for path in [&self.debug, &self.draws] {
             remove(path)?;
@@ -115,7 +115,8 @@ mod tests {
 
     use super::super::tests::pool;
     use super::*;
-    use crate::typed::{Draw, Kind, Layout, Piece};
+    use crate::typed::layout::{Layout, Piece};
+    use crate::typed::trace::{Draw, Kind};
 
     /// The decoder sees each field's bytes: `path`'s length from the last
     /// byte, `path`, `verb`, then `body`, which takes the rest.

@@ -9,7 +9,7 @@ use super::failure::Failure;
 /// Why the pool could not run a test.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum PoolError {
+pub(crate) enum PoolError {
     /// A worker process could not be started.
     #[error("cannot start worker {}: {source}", binary.display())]
     Spawn {
@@ -53,7 +53,7 @@ pub enum PoolError {
 impl PoolError {
     /// A worker that died (`status`) without running a test; one that
     /// exited successfully runs no fuzz target at all.
-    pub fn died(status: ExitStatus, stderr: String) -> Self {
+    pub(crate) fn died(status: ExitStatus, stderr: String) -> Self {
         if status.success() {
             Self::NoFuzzTarget { status }
         } else {

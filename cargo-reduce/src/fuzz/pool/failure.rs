@@ -13,7 +13,7 @@ use super::protocol::split_panic_text;
 
 /// How a test failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailureKind {
+pub(crate) enum FailureKind {
     /// The target panicked (any panic, even one it caught: libfuzzer-sys
     /// aborts on every panic).
     Panic,
@@ -33,7 +33,7 @@ pub enum FailureKind {
 
 /// A failing test's outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// How it failed.
     pub kind: FailureKind,
     /// The panic message, or a description of the crash.
@@ -54,7 +54,7 @@ pub struct Failure {
 /// as the input shrinks). How much of it must match is the caller's
 /// choice (`MatchLevel`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Signature {
+pub(crate) struct Signature {
     /// How it failed.
     pub kind: FailureKind,
     /// Where it failed, as is.
@@ -70,7 +70,7 @@ impl FailureKind {
     /// `stack-overflow`, `out-of-memory`, `timeout`, `signal-<n>`,
     /// `exit-<n>`, `asan-<bug type>`; [`FailureKind::from_tag`] reads it
     /// back.
-    pub fn tag(self) -> String {
+    pub(crate) fn tag(self) -> String {
         match self {
             FailureKind::Panic => "panic".into(),
             FailureKind::StackOverflow => "stack-overflow".into(),
@@ -83,7 +83,7 @@ impl FailureKind {
     }
 
     /// The kind a [`tag`](FailureKind::tag) names.
-    pub fn from_tag(tag: &str) -> Option<FailureKind> {
+    pub(crate) fn from_tag(tag: &str) -> Option<FailureKind> {
         let number = |prefix: &str| tag.strip_prefix(prefix)?.parse().ok();
         match tag {
             "panic" => Some(FailureKind::Panic),
@@ -103,7 +103,7 @@ impl FailureKind {
 
 impl Failure {
     /// A failure of `kind` described by `message` (no location).
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: FailureKind, message: impl Into<String>) -> Self {
         Failure {
             kind,
             message: Some(message.into()),
@@ -125,7 +125,7 @@ impl Failure {
     }
 
     /// This failure's signature.
-    pub fn signature(&self) -> Signature {
+    pub(crate) fn signature(&self) -> Signature {
         let message = match self.kind {
             FailureKind::Panic => self.message.as_deref().map(normalize_message),
             // The access (`READ 4`): its size is kept.
@@ -161,7 +161,7 @@ impl fmt::Display for Failure {
 impl Signature {
     /// The signature with the panic's line and column left out (its file
     /// kept): what stays when lines are added above the panic.
-    pub fn unmoored(&self) -> Signature {
+    pub(crate) fn unmoored(&self) -> Signature {
         let file = |location: &String| match split_location(location) {
             Some((file, _, _)) => file.to_string(),
             None => location.clone(),
@@ -175,7 +175,7 @@ impl Signature {
     /// A short id of this signature (8 hex digits), the same on every
     /// machine and build: it hashes what [`Display`](fmt::Display) shows,
     /// where locations in dependencies are read from the crate on.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         let hash = xxhash_rust::xxh3::xxh3_64(self.to_string().as_bytes());
         format!("{:08x}", hash >> 32)
     }
@@ -230,7 +230,7 @@ impl Signature {
 }
 
 /// A panic location's `(file, line, column)`, if it is `file:line:col`.
-pub fn split_location(location: &str) -> Option<(&str, u32, u32)> {
+pub(crate) fn split_location(location: &str) -> Option<(&str, u32, u32)> {
     let number = |part: &str| {
         let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
         digits.then(|| part.parse().ok()).flatten()
@@ -248,7 +248,7 @@ pub fn split_location(location: &str) -> Option<(&str, u32, u32)> {
 /// panics quote the whole string) and a single quoted character (`'é'`)
 /// become `` `_` `` and `'_'`. So a message that echoes the input does not
 /// keep the input from shrinking; the location still pins the bug.
-pub fn normalize_message(message: &str) -> String {
+pub(crate) fn normalize_message(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {
@@ -293,7 +293,7 @@ const SIGNAL_NAMES: [(Signal, &str); 9] = [
 ];
 
 /// `SIGSEGV` for 11, and so on; the number for signals without a name here.
-pub fn signal_name(signal: i32) -> String {
+pub(super) fn signal_name(signal: i32) -> String {
     match SIGNAL_NAMES.iter().find(|(s, _)| s.as_raw() == signal) {
         Some((_, name)) => name.to_string(),
         None => format!("signal {signal}"),

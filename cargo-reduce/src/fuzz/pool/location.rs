@@ -5,7 +5,7 @@
 /// crate on (`boa_engine-0.22.0/src/lib.rs:1:2`, not the cargo registry's
 /// absolute path), the standard library's from `library/` (not
 /// `/rustc/<commit>/`). Matching uses the whole location.
-pub fn short_location(location: &str) -> &str {
+pub(super) fn short_location(location: &str) -> &str {
     if let Some((_, rest)) = location.split_once("/registry/src/") {
         return rest
             .split_once('/')

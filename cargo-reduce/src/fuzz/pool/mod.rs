@@ -49,12 +49,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-pub use asan_bug::AsanBug;
-pub use error::PoolError;
-pub use failure::{normalize_message, split_location, Failure, FailureKind, Signature};
+pub(crate) use error::PoolError;
+pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
-pub use decoder::Decoder;
+pub(crate) use decoder::Decoder;
 use round::run_round;
 use shm::Batch;
 
@@ -65,7 +64,7 @@ const ROUND_BYTES: usize = 64 << 20;
 
 /// How to run workers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PoolOptions {
+pub(crate) struct PoolOptions {
     /// Worker processes (tests run in parallel).
     pub jobs: usize,
     /// A test running longer than this is killed and fails as a timeout.
@@ -111,7 +110,7 @@ impl PoolOptions {
 
 /// What running one input did.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The target returned (`Corpus::Keep` or `Corpus::Reject` alike, and
     /// inputs too short or invalid for a typed target).
     Passed,
@@ -121,7 +120,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// The failure, if the test failed.
-    pub fn failure(&self) -> Option<&Failure> {
+    pub(crate) fn failure(&self) -> Option<&Failure> {
         match self {
             Outcome::Passed => None,
             Outcome::Failed(failure) => Some(failure),
@@ -131,7 +130,7 @@ impl Outcome {
 
 /// The answer of [`WorkerPool::first_accepted`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoundResult {
+pub(crate) struct RoundResult {
     /// The lowest index whose outcome was accepted; every input below it was
     /// run, so this is what a sequential run would pick.
     pub accepted: Option<usize>,
@@ -141,7 +140,7 @@ pub struct RoundResult {
 
 /// Worker processes of one fuzz target.
 #[derive(Debug)]
-pub struct WorkerPool {
+pub(crate) struct WorkerPool {
     binary: PathBuf,
     options: PoolOptions,
     crew: Mutex<Crew>,
@@ -155,7 +154,7 @@ pub struct WorkerPool {
 impl WorkerPool {
     /// Starts `options.jobs` workers of `binary` (a fuzz target built with
     /// [`crate::fuzz::build::build_patched`]) and waits until each has run the target's init code.
-    pub fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
+    pub(crate) fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
         let crew = Crew::start(binary, &options, Vec::new())?;
         let pool = WorkerPool {
             binary: binary.to_path_buf(),
@@ -172,42 +171,37 @@ impl WorkerPool {
         self.crew.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Number of workers.
-    pub fn jobs(&self) -> usize {
-        self.crew().jobs()
-    }
-
     /// Whether the target takes an `Arbitrary` type (its input then has a
     /// [`debug_format`](Self::debug_format)).
-    pub fn typed_input(&self) -> bool {
+    pub(crate) fn typed_input(&self) -> bool {
         self.crew().typed
     }
 
     /// The timeout tests run under.
-    pub fn timeout(&self) -> Duration {
+    pub(crate) fn timeout(&self) -> Duration {
         self.crew().options.timeout
     }
 
     /// Changes the timeout of the next rounds (a timeout artifact is reduced
     /// under shorter probes first, see [`crate::fuzz::minimize::probe_timeouts`]).
-    pub fn set_timeout(&self, timeout: Duration) {
+    pub(crate) fn set_timeout(&self, timeout: Duration) {
         self.crew().options.timeout = timeout;
     }
 
     /// The memory limit of the next rounds, in MB (RSS and, unless
     /// `PoolOptions::malloc_limit_mb` says otherwise, single allocations).
-    pub fn rss_limit_mb(&self) -> u64 {
+    pub(crate) fn rss_limit_mb(&self) -> u64 {
         self.crew().options.rss_limit_mb
     }
 
     /// Changes the memory limit of the next rounds (an AFL++ input is
     /// reduced under its campaign's `-m`).
-    pub fn set_rss_limit_mb(&self, limit_mb: u64) {
+    pub(crate) fn set_rss_limit_mb(&self, limit_mb: u64) {
         self.crew().options.rss_limit_mb = limit_mb;
     }
 
     /// Runs one input (to reproduce an artifact).
-    pub fn run(&self, input: &[u8]) -> Result<Outcome, PoolError> {
+    pub(crate) fn run(&self, input: &[u8]) -> Result<Outcome, PoolError> {
         let result = self.first_accepted(&[input], &|_| true)?;
         result
             .outcomes
@@ -223,14 +217,14 @@ impl WorkerPool {
     /// what earlier tests left behind (a setting the first input fixed, a
     /// cache). Under a fork server this costs a fork per worker that ran
     /// tests; without one it is [`run`](Self::run).
-    pub fn run_fresh(&self, input: &[u8]) -> Result<Outcome, PoolError> {
+    pub(crate) fn run_fresh(&self, input: &[u8]) -> Result<Outcome, PoolError> {
         self.crew().fresh_test_processes();
         self.run(input)
     }
 
     /// Runs a round: inputs in index order, in parallel, until the lowest
     /// index whose outcome satisfies `accept` is known.
-    pub fn first_accepted(
+    pub(crate) fn first_accepted(
         &self,
         inputs: &[&[u8]],
         accept: &(dyn Fn(&Outcome) -> bool + Sync),
@@ -243,7 +237,7 @@ impl WorkerPool {
     /// `produce(i, buf)` appends input `i` to `buf`. Inputs are made in
     /// order and written to shared memory in parts; parts after the one
     /// holding the answer are never made.
-    pub fn first_accepted_with(
+    pub(crate) fn first_accepted_with(
         &self,
         count: usize,
         produce: &mut dyn FnMut(usize, &mut Vec<u8>),
@@ -283,7 +277,7 @@ impl WorkerPool {
     /// The `Debug` form of a typed target's input, as `cargo fuzz fmt` prints
     /// it. `None` for raw-bytes targets and for inputs too short for the
     /// type.
-    pub fn debug_format(&self, input: &[u8]) -> Result<Option<String>, PoolError> {
+    pub(crate) fn debug_format(&self, input: &[u8]) -> Result<Option<String>, PoolError> {
         match self.decoder()? {
             Some(decoder) => Ok(decoder.decode_input(input)?.and_then(|d| d.debug)),
             None => Ok(None),
@@ -294,7 +288,7 @@ impl WorkerPool {
     /// decodes inputs without running the target, started with the pool
     /// (like the pool's workers, it costs a process start once, not once
     /// per reduction). `None` for raw-bytes targets.
-    pub fn decoder(&self) -> Result<Option<Arc<Decoder>>, PoolError> {
+    pub(crate) fn decoder(&self) -> Result<Option<Arc<Decoder>>, PoolError> {
         if !self.typed_input() {
             return Ok(None);
         }

@@ -24,18 +24,18 @@ pub(crate) struct Batch {
 
 impl Batch {
     /// Number of inputs.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// Empties the batch, keeping its buffers.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.data.clear();
         self.ends.clear();
     }
 
     /// Bytes the batch takes in the round area.
-    pub fn footprint(&self) -> usize {
+    pub(super) fn footprint(&self) -> usize {
         round_layout(self.len(), self.data.len()).3
     }
 }
@@ -71,7 +71,7 @@ pub(crate) struct SharedMemory {
 
 impl SharedMemory {
     /// A new memfd with a control region for `slots` workers.
-    pub fn create(slots: usize) -> io::Result<Self> {
+    pub(super) fn create(slots: usize) -> io::Result<Self> {
         let fd = memfd_create(c"cargo-reduce-pool", MemfdFlags::CLOEXEC)?;
         let len = control_size(slots);
         set_len(&fd, len)?;
@@ -94,17 +94,17 @@ impl SharedMemory {
     }
 
     /// The descriptor workers inherit.
-    pub fn fd(&self) -> RawFd {
+    pub(super) fn fd(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
 
     /// Current length of the memfd.
-    pub fn len(&self) -> u64 {
+    pub(super) fn len(&self) -> u64 {
         self.len as u64
     }
 
     /// The round header.
-    pub fn header(&self) -> &Header {
+    pub(super) fn header(&self) -> &Header {
         // SAFETY: the control mapping starts with the header.
         unsafe { &*(self.control.ptr() as *const Header) }
     }
@@ -115,20 +115,20 @@ impl SharedMemory {
     }
 
     /// Worker `slot`'s status words.
-    pub fn area(&self, slot: usize) -> &WorkerArea {
+    pub(super) fn area(&self, slot: usize) -> &WorkerArea {
         // SAFETY: `area_ptr` checked the slot; areas lie in the control mapping.
         unsafe { &*(self.area_ptr(slot) as *const WorkerArea) }
     }
 
     /// The note worker `slot` left, if any.
-    pub fn note(&self, slot: usize) -> Option<Note> {
+    pub(super) fn note(&self, slot: usize) -> Option<Note> {
         // SAFETY: `area_ptr` points into the control mapping.
         unsafe { read_note(self.area_ptr(slot)) }
     }
 
     /// Forgets worker `slot`'s note if it is of `kind`, so the worker can
     /// note again; false if it is not (the test noted a failure of its own).
-    pub fn forget_note(&self, slot: usize, kind: u32) -> bool {
+    pub(super) fn forget_note(&self, slot: usize, kind: u32) -> bool {
         let status = &self.area(slot).note_kind;
         let exchanged =
             status.compare_exchange(kind, NOTE_NONE, Ordering::AcqRel, Ordering::Relaxed);
@@ -137,14 +137,14 @@ impl SharedMemory {
 
     /// Notes `text` as worker `slot`'s note of `kind`, in place of a note
     /// of that kind or of none; false if the worker noted something else.
-    pub fn replace_note(&self, slot: usize, kind: u32, text: &[u8]) -> bool {
+    pub(super) fn replace_note(&self, slot: usize, kind: u32, text: &[u8]) -> bool {
         self.forget_note(slot, kind);
         // SAFETY: `area_ptr` points to a mapped worker area.
         unsafe { write_note(self.area_ptr(slot), kind, 0, text) }
     }
 
     /// Clears worker `slot`'s area for a new process.
-    pub fn reset_area(&self, slot: usize) {
+    pub(super) fn reset_area(&self, slot: usize) {
         let area = self.area(slot);
         area.current.store(0, Ordering::Relaxed);
         area.range_end.store(0, Ordering::Relaxed);
@@ -155,7 +155,7 @@ impl SharedMemory {
     }
 
     /// Writes a round's inputs and parameters (workers must be idle).
-    pub fn load_round(&mut self, batch: &Batch, params: RoundParams) -> io::Result<()> {
+    pub(super) fn load_round(&mut self, batch: &Batch, params: RoundParams) -> io::Result<()> {
         let count = batch.len();
         let (offsets_at, slots_at, data_at, total) = round_layout(count, batch.data.len());
         self.reserve(total)?;
@@ -207,7 +207,7 @@ impl SharedMemory {
     }
 
     /// The outcome slot of input `index` of the current round.
-    pub fn slot(&self, index: usize) -> u8 {
+    pub(super) fn slot(&self, index: usize) -> u8 {
         let header = self.header();
         assert!(index < header.count.load(Ordering::Relaxed) as usize);
         let at = header.slots_at.load(Ordering::Relaxed) as usize + index;
@@ -220,7 +220,7 @@ impl SharedMemory {
     }
 
     /// Lowers the round's lowest accepted index to `index`.
-    pub fn lower_best(&self, index: usize) {
+    pub(super) fn lower_best(&self, index: usize) {
         self.header()
             .best
             .0
@@ -228,13 +228,13 @@ impl SharedMemory {
     }
 
     /// The round's lowest accepted index so far.
-    pub fn best(&self) -> Option<usize> {
+    pub(super) fn best(&self) -> Option<usize> {
         let best = self.header().best.0.load(Ordering::Acquire);
         (best != NO_INDEX).then_some(best as usize)
     }
 
     /// The next index workers would claim.
-    pub fn next_unclaimed(&self) -> usize {
+    pub(super) fn next_unclaimed(&self) -> usize {
         self.header().next.0.load(Ordering::Relaxed) as usize
     }
 }

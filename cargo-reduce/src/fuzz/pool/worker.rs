@@ -101,7 +101,7 @@ fn add_status_flag(fd: impl AsFd, flag: OFlags) -> io::Result<()> {
 
 impl Worker {
     /// Starts a worker for `slot`; call [`Worker::handshake`] next.
-    pub fn spawn(launch: &Launch, slot: usize) -> Result<Worker, PoolError> {
+    pub(super) fn spawn(launch: &Launch, slot: usize) -> Result<Worker, PoolError> {
         let spawn_error = |source| PoolError::Spawn {
             binary: launch.binary.clone(),
             source,
@@ -169,27 +169,27 @@ impl Worker {
 
     /// The worker process and the process that runs its tests (the same
     /// one unless the worker is a fork server).
-    pub fn pids(&self) -> (u32, u32) {
+    pub(super) fn pids(&self) -> (u32, u32) {
         let server = self.child.id();
         (server, self.pid.unwrap_or(server))
     }
 
     /// Whether a test process must say hello before it gets a round.
-    pub fn awaiting_hello(&self) -> bool {
+    pub(super) fn awaiting_hello(&self) -> bool {
         self.awaiting_hello
     }
 
     /// Whether the process that runs the tests is a fork server's child
     /// that has run a round: its state is no longer that of a process
     /// that only ran the init code (see [`Worker::kill_test`]).
-    pub fn tested_child(&self) -> bool {
+    pub(super) fn tested_child(&self) -> bool {
         self.forks && !self.awaiting_hello && self.tested
     }
 
     /// Whether the worker can take a round now: reads a pending hello
     /// without waiting (other events read here are left over from earlier
     /// rounds).
-    pub fn ready(&mut self) -> bool {
+    pub(super) fn ready(&mut self) -> bool {
         if self.awaiting_hello {
             let mut events = Vec::new();
             let _ = self.read_events(&mut events);
@@ -203,13 +203,13 @@ impl Worker {
     }
 
     /// Lets a worker that reported a failure go on, once its note was read.
-    pub fn resume(&mut self) {
+    pub(super) fn resume(&mut self) {
         let _ = self.send(&Command::Resume);
     }
 
     /// Waits until the worker ran the target's init code and said hello
     /// (or, under a fork server, until its next child did).
-    pub fn handshake(&mut self, deadline: Instant) -> Result<(), PoolError> {
+    pub(super) fn handshake(&mut self, deadline: Instant) -> Result<(), PoolError> {
         let mut events = Vec::new();
         loop {
             let eof = self.read_events(&mut events).map_err(PoolError::Io)?;
@@ -250,7 +250,7 @@ impl Worker {
     }
 
     /// Sends a command.
-    pub fn send(&mut self, command: &Command) -> io::Result<()> {
+    pub(super) fn send(&mut self, command: &Command) -> io::Result<()> {
         if let Command::Round { .. } = command {
             self.tested = true;
         }
@@ -258,13 +258,13 @@ impl Worker {
     }
 
     /// The descriptor to poll for events.
-    pub fn event_fd(&self) -> BorrowedFd<'_> {
+    pub(super) fn event_fd(&self) -> BorrowedFd<'_> {
         self.events.as_fd()
     }
 
     /// Appends the events that arrived to `out`; true once the worker closed
     /// its end (it died or exited).
-    pub fn read_events(&mut self, out: &mut Vec<Event>) -> io::Result<bool> {
+    pub(super) fn read_events(&mut self, out: &mut Vec<Event>) -> io::Result<bool> {
         let mut buf = [0u8; 64 * 1024];
         let eof = loop {
             match self.events.read(&mut buf) {
@@ -320,7 +320,7 @@ impl Worker {
     }
 
     /// The fork server's report of its test process's death, once read.
-    pub fn take_death(&mut self) -> Option<Death> {
+    pub(super) fn take_death(&mut self) -> Option<Death> {
         self.death.take()
     }
 
@@ -328,7 +328,7 @@ impl Worker {
     /// for the report of its death (events read meanwhile go to `out`);
     /// the worker then forks the next one. `None` without a fork server,
     /// or when the report does not come: the caller kills the worker.
-    pub fn kill_test(&mut self, reason: KillReason, out: &mut Vec<Event>) -> Option<Death> {
+    pub(super) fn kill_test(&mut self, reason: KillReason, out: &mut Vec<Event>) -> Option<Death> {
         if !self.forks {
             return None;
         }
@@ -356,7 +356,7 @@ impl Worker {
 
     /// Collects the exit status of a worker that closed its event pipe: it
     /// is exiting, so wait for it (killing it only if it lingers).
-    pub fn reap_exited(&mut self) -> ExitStatus {
+    pub(super) fn reap_exited(&mut self) -> ExitStatus {
         let deadline = Instant::now() + EXIT_GRACE;
         while Instant::now() < deadline {
             match self.child.try_wait() {
@@ -370,7 +370,7 @@ impl Worker {
 
     /// Kills the worker for `reason` (unless it already died of its own) and
     /// collects its exit status.
-    pub fn reap(&mut self, reason: KillReason) -> ExitStatus {
+    pub(super) fn reap(&mut self, reason: KillReason) -> ExitStatus {
         if self.kill_reason.is_none() && self.child.try_wait().ok().flatten().is_none() {
             self.kill_reason = Some(reason);
         }
@@ -385,7 +385,7 @@ impl Worker {
     }
 
     /// Resident set size in megabytes, from `/proc`.
-    pub fn rss_mb(&self) -> Option<u64> {
+    pub(super) fn rss_mb(&self) -> Option<u64> {
         let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid?)).ok()?;
         let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
         let page = rustix::param::page_size() as u64;
@@ -393,7 +393,7 @@ impl Worker {
     }
 
     /// Drops old stderr output so a chatty target cannot fill the disk.
-    pub fn trim_stderr(&mut self) {
+    pub(super) fn trim_stderr(&mut self) {
         if self.stderr.metadata().is_ok_and(|m| m.len() > STDERR_KEEP) {
             let _ = self.stderr.set_len(0);
         }
@@ -402,7 +402,7 @@ impl Worker {
     /// What the worker's test processes wrote to stderr since the previous
     /// death (its last 16 KiB at most): the tests in between passed, so a
     /// panic printed there is the dying test's.
-    pub fn stderr_since_last_death(&mut self) -> String {
+    pub(super) fn stderr_since_last_death(&mut self) -> String {
         let len = self.stderr.metadata().map_or(0, |m| m.len());
         let from = match self.stderr_mark {
             mark if mark <= len => mark.max(len.saturating_sub(16 * 1024)),
@@ -418,12 +418,12 @@ impl Worker {
 
     /// Moves the mark of [`Self::stderr_since_last_death`] to the end,
     /// reading nothing.
-    pub fn skip_stderr(&mut self) {
+    pub(super) fn skip_stderr(&mut self) {
         self.stderr_mark = self.stderr.metadata().map_or(0, |m| m.len());
     }
 
     /// The last few kilobytes the worker wrote to stderr.
-    pub fn stderr_tail(&mut self) -> String {
+    pub(super) fn stderr_tail(&mut self) -> String {
         let len = self.stderr.metadata().map_or(0, |m| m.len());
         let mut tail = Vec::new();
         if self

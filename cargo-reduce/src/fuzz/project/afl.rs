@@ -13,11 +13,11 @@ use super::features::{enabling_feature, target_features};
 use super::{BinKind, Engine, FuzzProject, FuzzTarget};
 
 /// The crate afl.rs users depend on.
-pub const AFL_CRATE: &str = "afl";
+pub(super) const AFL_CRATE: &str = "afl";
 
 /// True for a package that depends on `afl` (as a normal, dev or optional
 /// dependency).
-pub fn is_afl_crate(package: &Package) -> bool {
+pub(super) fn is_afl_crate(package: &Package) -> bool {
     package
         .dependencies
         .iter()
@@ -56,7 +56,7 @@ fn calls_afl(source: &Path) -> bool {
 
 /// The afl.rs fuzz targets of `package`, sorted by name; their inputs are
 /// added by [`attach_instances`].
-pub fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
+pub(super) fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
     let enabling = enabling_feature(package, AFL_CRATE);
     let mut targets: Vec<FuzzTarget> = package
         .targets
@@ -78,7 +78,7 @@ pub fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
 
 /// Where AFL output of `project` is looked for: its package directory (with
 /// its `fuzz*` and `afl*` folders) and its workspace root.
-pub fn search_roots(project: &FuzzProject) -> Vec<PathBuf> {
+pub(super) fn search_roots(project: &FuzzProject) -> Vec<PathBuf> {
     let mut roots = vec![project.fuzz_dir.clone(), project.workspace_root.clone()];
     roots.dedup();
     roots
@@ -103,7 +103,10 @@ fn target_name_of(binary: &Path) -> String {
 /// that name, in the project whose target directory holds the binary if
 /// several have one), adding its crashes and hangs to the target's
 /// artifacts. Returns the instances no target ran.
-pub fn attach_instances(projects: &mut [FuzzProject], instances: Vec<Instance>) -> Vec<Instance> {
+pub(super) fn attach_instances(
+    projects: &mut [FuzzProject],
+    instances: Vec<Instance>,
+) -> Vec<Instance> {
     let mut unmatched = Vec::new();
     for mut instance in instances {
         let Some(binary) = instance.binary.clone() else {
@@ -151,7 +154,7 @@ pub fn attach_instances(projects: &mut [FuzzProject], instances: Vec<Instance>) 
 
 /// The instances below every AFL project's [`search_roots`] and in each of
 /// `afl_out` (`--afl-out`).
-pub fn find_all_instances(projects: &[FuzzProject], afl_out: &[PathBuf]) -> Vec<Instance> {
+pub(super) fn find_all_instances(projects: &[FuzzProject], afl_out: &[PathBuf]) -> Vec<Instance> {
     let mut roots: Vec<PathBuf> = projects
         .iter()
         .filter(|p| p.engine == Engine::Afl)

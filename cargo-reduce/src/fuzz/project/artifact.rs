@@ -17,17 +17,17 @@ use super::FuzzProject;
 
 /// The prefix of a minimized copy's name: `cargo fuzz tmin` (and
 /// `cargo reduce`) write `minimized-from-<name>` beside artifact `<name>`.
-pub const MINIMIZED_PREFIX: &str = "minimized-from-";
+pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
 
 /// The prefix of a result that is not 1-minimal yet (a limit or Ctrl-C
 /// stopped its reduction): `partial-from-<name>`.
-pub const PARTIAL_PREFIX: &str = "partial-from-";
+pub(crate) const PARTIAL_PREFIX: &str = "partial-from-";
 
 /// The failure an artifact records, from its file-name prefix: the type
 /// the JSON messages carry (`crash`, `oom`, `timeout`, `leak`,
 /// `slow-unit`, or `unknown`: a file named explicitly, whose failure is
 /// learned by running it).
-pub use cargo_reduce_messages::message::ArtifactKind;
+pub(crate) use cargo_reduce_messages::message::ArtifactKind;
 
 /// libFuzzer's file-name prefixes (none is a prefix of another).
 const PREFIXES: [(&str, ArtifactKind); 5] = [
@@ -40,7 +40,7 @@ const PREFIXES: [(&str, ArtifactKind); 5] = [
 
 /// The kind libFuzzer's prefix of `file_name` records, if it has one.
 /// A `minimized-from-` copy has the kind of its original.
-pub fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
+pub(crate) fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
     let original = file_name
         .strip_prefix(MINIMIZED_PREFIX)
         .unwrap_or(file_name);
@@ -52,7 +52,7 @@ pub fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
 
 /// One input that made a fuzz target fail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Artifact {
+pub(crate) struct Artifact {
     /// The file.
     pub path: PathBuf,
     /// Its file name (libFuzzer's `<kind>-<sha1>`, AFL's `id:…`).
@@ -73,7 +73,7 @@ pub struct Artifact {
 
 /// Which engine saved an input, and what it recorded about the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// libFuzzer (or a file named on the command line).
     LibFuzzer,
     /// An AFL++ instance.
@@ -82,7 +82,7 @@ pub enum Origin {
 
 /// What an AFL++ instance recorded about one of its inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AflOrigin {
+pub(crate) struct AflOrigin {
     /// The instance's name (`default`, or its `-M`/`-S` name).
     pub instance: String,
     /// The instance directory.
@@ -123,7 +123,7 @@ impl Artifact {
     /// A file known by its path and size alone (a corpus or ledger input
     /// that `ci` replays): kind [`ArtifactKind::Unknown`], no reduction of
     /// its own, and no file system access.
-    pub fn plain(path: PathBuf, size: u64) -> Artifact {
+    pub(crate) fn plain(path: PathBuf, size: u64) -> Artifact {
         Artifact {
             name: file_name(&path),
             kind: ArtifactKind::Unknown,
@@ -137,7 +137,7 @@ impl Artifact {
     }
 
     /// The artifact file at `path`, whatever its name.
-    pub fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
+    pub(crate) fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
         match fs::metadata(path) {
             Ok(meta) if meta.is_file() => Ok(Artifact::new(path.to_path_buf(), &meta)),
             Ok(_) => Err(missing(path)),
@@ -148,7 +148,11 @@ impl Artifact {
 
     /// A crash or hang of AFL++ `instance`, reduced into `artifacts_dir`
     /// (its target's `artifacts/<target>/`) under [`afl_stem`]'s name.
-    pub fn from_afl(instance: &Instance, input: &AflInput, artifacts_dir: &Path) -> Artifact {
+    pub(crate) fn from_afl(
+        instance: &Instance,
+        input: &AflInput,
+        artifacts_dir: &Path,
+    ) -> Artifact {
         let stem = afl_stem(&instance.name, input);
         let output = artifacts_dir.join(format!("{MINIMIZED_PREFIX}{stem}"));
         let partial = artifacts_dir.join(format!("{PARTIAL_PREFIX}{stem}"));
@@ -183,7 +187,7 @@ impl Artifact {
 /// instances and runs never share one (`afl-main-id_000017-sig_06`,
 /// `afl-default-2026-11-23-10_00_00-id_000003-hang`). Inputs without an
 /// id (`AFL_SHA1_FILENAMES`) keep their name.
-pub fn afl_stem(instance: &str, input: &AflInput) -> String {
+pub(crate) fn afl_stem(instance: &str, input: &AflInput) -> String {
     let mut stem = format!("afl-{}", portable(instance));
     if let Some(date) = super::campaign::resumed_date(&input.folder) {
         stem.push('-');
@@ -232,7 +236,7 @@ fn file_name(path: &Path) -> String {
 /// The artifacts in `dir`, sorted by name: files (symlinks followed) with a
 /// libFuzzer prefix. `minimized-from-` copies are outputs, not artifacts. A
 /// missing `dir` has none.
-pub fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
+pub(crate) fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -258,7 +262,7 @@ pub fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
 
 /// Where an artifact named on the command line belongs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArtifactLocation {
+pub(crate) struct ArtifactLocation {
     /// Index of its fuzz crate in the projects searched.
     pub project: usize,
     /// Index of its target in that project's `targets`.
@@ -272,7 +276,7 @@ pub struct ArtifactLocation {
 /// directory holds it (the directory's symlinks resolved, not the
 /// artifact's), as `cargo fuzz` lays them out.
 /// An artifact anywhere else needs `--target`.
-pub fn locate_artifact(
+pub(crate) fn locate_artifact(
     projects: &[FuzzProject],
     path: &Path,
     target: Option<&str>,

@@ -18,11 +18,11 @@ const SKIPPED_DIRS: [&str; 4] = ["target", ".git", "node_modules", ".cargo"];
 
 /// How deep below each search root instance directories are looked for
 /// (`root/out/default` is depth 2; `root/fuzz/afl/out/default` depth 4).
-pub const SEARCH_DEPTH: usize = 4;
+pub(crate) const SEARCH_DEPTH: usize = 4;
 
 /// One afl-fuzz instance: `OUT/<name>/`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Instance {
+pub(crate) struct Instance {
     /// The instance directory.
     pub dir: PathBuf,
     /// Its name (`default`, or the `-M`/`-S` name).
@@ -46,7 +46,7 @@ pub struct Instance {
 
 /// One crash or hang an instance saved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AflInput {
+pub(crate) struct AflInput {
     /// The file.
     pub path: PathBuf,
     /// The folder it is in: `crashes`, `hangs`, `crashes.<date>`, ….
@@ -61,14 +61,14 @@ pub struct AflInput {
 
 impl AflInput {
     /// Its file name.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         file_name(&self.path)
     }
 }
 
 /// The instances below `roots` (each searched [`SEARCH_DEPTH`] deep),
 /// without duplicates, sorted by path.
-pub fn find_instances(roots: &[PathBuf]) -> Vec<Instance> {
+pub(crate) fn find_instances(roots: &[PathBuf]) -> Vec<Instance> {
     let mut dirs = Vec::new();
     for root in roots {
         collect_instance_dirs(root, SEARCH_DEPTH, &mut dirs);
@@ -84,7 +84,7 @@ pub fn find_instances(roots: &[PathBuf]) -> Vec<Instance> {
 
 /// The instances of one `-o` directory given explicitly (`--afl-out`): the
 /// directory itself if it is an instance, else those below it.
-pub fn instances_in(out: &Path) -> Vec<Instance> {
+pub(crate) fn instances_in(out: &Path) -> Vec<Instance> {
     let out = fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
     if is_instance(&out) {
         return vec![read_instance(&out)];
@@ -93,7 +93,7 @@ pub fn instances_in(out: &Path) -> Vec<Instance> {
 }
 
 /// True for a directory that afl-fuzz made an instance of.
-pub fn is_instance(dir: &Path) -> bool {
+pub(crate) fn is_instance(dir: &Path) -> bool {
     dir.join("queue").is_dir()
         && (dir.join("fuzzer_stats").is_file() || dir.join("cmdline").is_file())
 }
@@ -124,7 +124,7 @@ fn collect_instance_dirs(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
 /// Reads what cargo-reduce needs of an instance directory. Missing or
 /// unreadable files leave their fields empty: a campaign killed early
 /// still has its crashes.
-pub fn read_instance(dir: &Path) -> Instance {
+pub(crate) fn read_instance(dir: &Path) -> Instance {
     let stats = fs::read_to_string(dir.join("fuzzer_stats")).unwrap_or_default();
     let stat = |key: &str| stats_value(&stats, key);
     let binary = fs::read_to_string(dir.join("cmdline"))
@@ -157,7 +157,7 @@ pub fn read_instance(dir: &Path) -> Instance {
 
 /// Whether `binary` differs from the binary whose AFL++ `target_hash` is
 /// `hash`; `None` when it cannot be read.
-pub fn rebuilt_since(hash: &str, binary: &Path) -> Option<bool> {
+pub(crate) fn rebuilt_since(hash: &str, binary: &Path) -> Option<bool> {
     let bytes = fs::read(binary).ok()?;
     Some(parse_hash(hash) != Some(xxhash_rust::xxh3::xxh3_64(&bytes)))
 }
@@ -281,7 +281,7 @@ fn failing_folder(name: &str) -> Option<bool> {
 
 /// The date a resumed run put after a folder's name: `…<.date>` or
 /// `…_<digits>`.
-pub fn resumed_date(folder: &str) -> Option<&str> {
+pub(crate) fn resumed_date(folder: &str) -> Option<&str> {
     if let Some((_, date)) = folder.split_once('.') {
         return Some(date);
     }
@@ -291,7 +291,7 @@ pub fn resumed_date(folder: &str) -> Option<&str> {
 
 /// `id:` and `sig:` of an AFL file name (`id:000017,sig:06,src:…`); also in
 /// the `id_000017_sig_06` spelling of builds without `:` in file names.
-pub fn id_and_sig(name: &str) -> (Option<u32>, Option<u32>) {
+pub(crate) fn id_and_sig(name: &str) -> (Option<u32>, Option<u32>) {
     let field = |key: &str| {
         name.split(',').find_map(|part| {
             let value = part.strip_prefix(key)?.strip_prefix([':', '_'])?;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Why discovery failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum DiscoveryError {
+pub(crate) enum DiscoveryError {
     /// No `Cargo.toml` in the start directory or any parent.
     #[error(
         "could not find `Cargo.toml` in `{}` or any parent directory; run this inside a Rust project or pass --manifest-path",

@@ -9,7 +9,7 @@ use cargo_metadata::{DependencyKind, Package, Target};
 /// The feature that turns dependency `dep` on when it is optional (the one
 /// named after it first, else the first by name that enables it, else the
 /// implicit feature of the dependency); `None` when `dep` is not optional.
-pub fn enabling_feature(package: &Package, dep: &str) -> Option<String> {
+pub(super) fn enabling_feature(package: &Package, dep: &str) -> Option<String> {
     let optional = package
         .dependencies
         .iter()
@@ -41,7 +41,7 @@ pub fn enabling_feature(package: &Package, dep: &str) -> Option<String> {
 
 /// The features `target` is built with: its `required-features` and
 /// `enabling` (sorted, each once).
-pub fn target_features(target: &Target, enabling: Option<&str>) -> Vec<String> {
+pub(super) fn target_features(target: &Target, enabling: Option<&str>) -> Vec<String> {
     let mut features = target.required_features.clone();
     features.extend(enabling.map(String::from));
     features.sort();

@@ -13,15 +13,15 @@ use super::features::{enabling_feature, target_features};
 use super::{BinKind, DiscoveryError, FuzzTarget};
 
 /// The crate libFuzzer targets depend on.
-pub const LIBFUZZER_CRATE: &str = "libfuzzer-sys";
+pub(super) const LIBFUZZER_CRATE: &str = "libfuzzer-sys";
 
 /// True for a package with `cargo-fuzz = true` in `[package.metadata]`.
-pub fn is_fuzz_crate(package: &Package) -> bool {
+pub(super) fn is_fuzz_crate(package: &Package) -> bool {
     package.metadata.get("cargo-fuzz").and_then(|v| v.as_bool()) == Some(true)
 }
 
 /// True for a package that depends on `libfuzzer-sys` (not only to build).
-pub fn depends_on_libfuzzer(package: &Package) -> bool {
+pub(super) fn depends_on_libfuzzer(package: &Package) -> bool {
     package
         .dependencies
         .iter()
@@ -29,7 +29,7 @@ pub fn depends_on_libfuzzer(package: &Package) -> bool {
 }
 
 /// True when the source of a target uses libfuzzer-sys.
-pub fn uses_libfuzzer(source: &Path) -> bool {
+pub(super) fn uses_libfuzzer(source: &Path) -> bool {
     fs::read_to_string(source)
         .is_ok_and(|text| text.contains("fuzz_target!") || text.contains("libfuzzer_sys"))
 }
@@ -37,7 +37,7 @@ pub fn uses_libfuzzer(source: &Path) -> bool {
 /// The libFuzzer targets of `package`, sorted by name, with their
 /// artifacts: every `[[bin]]`, or when `by_source` (the package fuzzes with
 /// another engine too) only those whose source [`uses_libfuzzer`].
-pub fn libfuzzer_targets(
+pub(super) fn libfuzzer_targets(
     package: &Package,
     fuzz_dir: &Path,
     by_source: bool,

@@ -32,7 +32,7 @@ static REMEMBERED: Mutex<Option<HashMap<Key, Remembered>>> = Mutex::new(None);
 
 /// `cargo metadata --no-deps --manifest-path manifest`, from memory when
 /// nothing it was read from has changed.
-pub fn no_deps(manifest: &Path) -> Result<Metadata, cargo_metadata::Error> {
+pub(crate) fn no_deps(manifest: &Path) -> Result<Metadata, cargo_metadata::Error> {
     read(manifest).map(|(metadata, _)| metadata)
 }
 

@@ -16,11 +16,11 @@
 
 mod afl;
 mod artifact;
-pub mod campaign;
+pub(crate) mod campaign;
 mod error;
 mod features;
 mod libfuzzer;
-pub mod metadata;
+pub(crate) mod metadata;
 #[cfg(test)]
 mod tests;
 
@@ -29,16 +29,13 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{Metadata, Package};
 
-pub use artifact::{
-    afl_stem, kind_from_file_name, locate_artifact, scan_artifacts, AflOrigin, Artifact,
-    ArtifactKind, ArtifactLocation, Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
-};
-pub use campaign::Instance;
-pub use error::DiscoveryError;
+pub(crate) use artifact::{locate_artifact, Artifact, ArtifactKind, Origin, MINIMIZED_PREFIX};
+pub(crate) use campaign::Instance;
+pub(crate) use error::DiscoveryError;
 
 /// The fuzz engine a crate's targets are written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Engine {
+pub(crate) enum Engine {
     /// cargo-fuzz and libfuzzer-sys.
     LibFuzzer,
     /// afl.rs (and AFL++).
@@ -47,7 +44,7 @@ pub enum Engine {
 
 impl Engine {
     /// Its name in reports: `libfuzzer`, `afl`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Engine::LibFuzzer => "libfuzzer",
             Engine::Afl => "afl",
@@ -58,7 +55,7 @@ impl Engine {
 /// A crate of fuzz targets, as far as one engine's targets go: a package
 /// with targets for libFuzzer and for AFL++ is two of these.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FuzzProject {
+pub(crate) struct FuzzProject {
     /// The engine its targets are written for.
     pub engine: Engine,
     /// Its package name (what `-p` selects).
@@ -84,7 +81,7 @@ pub struct FuzzProject {
 
 /// What cargo builds a fuzz target as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinKind {
+pub(crate) enum BinKind {
     /// A `[[bin]]` (every cargo-fuzz target).
     Bin,
     /// An `[[example]]`.
@@ -95,7 +92,7 @@ pub enum BinKind {
 
 /// A fuzz target.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FuzzTarget {
+pub(crate) struct FuzzTarget {
     /// Its name (what `cargo fuzz run NAME` takes).
     pub name: String,
     /// Its source file.
@@ -115,7 +112,7 @@ pub struct FuzzTarget {
 
 /// Where discovery starts and what it adds.
 #[derive(Debug, Clone, Default)]
-pub struct Search<'a> {
+pub(crate) struct Search<'a> {
     /// `--manifest-path` (else the nearest `Cargo.toml`).
     pub manifest_path: Option<&'a Path>,
     /// `-p`: only these packages (all when empty).
@@ -126,7 +123,7 @@ pub struct Search<'a> {
 
 /// The fuzz crates of the project around the current directory, or of
 /// `search.manifest_path`.
-pub fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
+pub(crate) fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let cwd = std::env::current_dir().map_err(|e| DiscoveryError::io(".", e))?;
     discover_from(&cwd, search)
 }
@@ -134,7 +131,10 @@ pub fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError>
 /// [`discover`] as if run in `cwd` (a relative path is relative to it);
 /// tests and callers that must not change the process's directory use
 /// this.
-pub fn discover_from(cwd: &Path, search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
+pub(crate) fn discover_from(
+    cwd: &Path,
+    search: &Search<'_>,
+) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let manifest = match search.manifest_path {
         Some(path) => given_manifest(&cwd.join(path))?,
         None => nearest_manifest(cwd)?,
@@ -167,7 +167,10 @@ pub fn discover_from(cwd: &Path, search: &Search<'_>) -> Result<Vec<FuzzProject>
 
 /// Keeps only target `name` in each of `projects`, and only the projects
 /// that have it (for `--target`).
-pub fn select_target(projects: &mut Vec<FuzzProject>, name: &str) -> Result<(), DiscoveryError> {
+pub(crate) fn select_target(
+    projects: &mut Vec<FuzzProject>,
+    name: &str,
+) -> Result<(), DiscoveryError> {
     if !projects
         .iter()
         .any(|p| p.targets.iter().any(|t| t.name == name))

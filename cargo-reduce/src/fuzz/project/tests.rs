@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
+use super::artifact::kind_from_file_name;
 use super::*;
 
 /// A project tree in a temporary directory.

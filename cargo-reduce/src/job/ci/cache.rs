@@ -47,7 +47,7 @@ impl Cached {
 /// The replay outcomes of one binary under one set of limits: input hash
 /// → its failure (`None`: it passed).
 #[derive(Debug, Default)]
-pub struct ReplayCache {
+pub(super) struct ReplayCache {
     path: Option<PathBuf>,
     outcomes: BTreeMap<String, Option<Cached>>,
     changed: bool,
@@ -57,7 +57,7 @@ impl ReplayCache {
     /// The outcomes of `binary` run under `limits` (any text that changes
     /// outcomes: the timeout, the memory limit), kept in `dir`; `None`: no
     /// cache. A missing or unreadable file is an empty cache.
-    pub fn open(dir: Option<&Path>, binary: &Path, limits: &str) -> ReplayCache {
+    pub(super) fn open(dir: Option<&Path>, binary: &Path, limits: &str) -> ReplayCache {
         let Some(dir) = dir else {
             return ReplayCache::default();
         };
@@ -79,7 +79,7 @@ impl ReplayCache {
 
     /// The remembered outcome of the input with content `hash`: `None` if
     /// it was never run, `Some(None)` if it passed.
-    pub fn get(&self, hash: &str) -> Option<Option<Failure>> {
+    pub(super) fn get(&self, hash: &str) -> Option<Option<Failure>> {
         let cached = self.outcomes.get(hash)?;
         match cached {
             None => Some(None),
@@ -88,14 +88,14 @@ impl ReplayCache {
     }
 
     /// Remembers an outcome.
-    pub fn put(&mut self, hash: &str, failure: Option<&Failure>) {
+    pub(super) fn put(&mut self, hash: &str, failure: Option<&Failure>) {
         self.outcomes
             .insert(hash.to_string(), failure.map(Cached::of));
         self.changed = true;
     }
 
     /// Writes the outcomes back (atomically), if any is new.
-    pub fn save(&self) -> io::Result<()> {
+    pub(super) fn save(&self) -> io::Result<()> {
         match (&self.path, self.changed) {
             (Some(path), true) => {
                 let text = serde_json::to_vec(&self.outcomes).map_err(io::Error::other)?;
@@ -108,7 +108,7 @@ impl ReplayCache {
 
 /// A minimization remembered: the bytes, and whether they are 1-minimal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Minimized {
+pub(super) struct Minimized {
     /// The reduced bytes.
     #[serde(skip)]
     pub bytes: Vec<u8>,
@@ -120,14 +120,14 @@ pub struct Minimized {
 
 /// Where the minimization of `input_hash` for failure `id` of `target` is
 /// kept.
-pub fn minimized_path(dir: &Path, target: &str, id: &str, input_hash: &str) -> PathBuf {
+pub(super) fn minimized_path(dir: &Path, target: &str, id: &str, input_hash: &str) -> PathBuf {
     dir.join("minimized")
         .join(target)
         .join(format!("{id}-{input_hash}"))
 }
 
 /// The minimization kept at `path`, if any.
-pub fn load_minimized(path: &Path) -> Option<Minimized> {
+pub(super) fn load_minimized(path: &Path) -> Option<Minimized> {
     let bytes = fs::read(path).ok()?;
     let meta = fs::read(meta_path(path)).ok()?;
     let mut minimized: Minimized = serde_json::from_slice(&meta).ok()?;
@@ -136,7 +136,7 @@ pub fn load_minimized(path: &Path) -> Option<Minimized> {
 }
 
 /// Keeps a minimization at `path`.
-pub fn save_minimized(path: &Path, minimized: &Minimized) -> io::Result<()> {
+pub(super) fn save_minimized(path: &Path, minimized: &Minimized) -> io::Result<()> {
     write_if_changed(path, &minimized.bytes)?;
     let meta = serde_json::to_vec(minimized).map_err(io::Error::other)?;
     write_if_changed(&meta_path(path), &meta).map(drop)

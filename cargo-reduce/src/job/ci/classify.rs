@@ -15,7 +15,7 @@ use super::report::Status;
 
 /// The ids of one failure (or entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keys<'a> {
+pub(super) struct Keys<'a> {
     /// The signature's id at the run's `--match` level.
     pub id: &'a str,
     /// The same with the panic's line and column left out.
@@ -24,7 +24,7 @@ pub struct Keys<'a> {
 
 /// A ledger entry as classification sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ledgered<'a> {
+pub(super) struct Ledgered<'a> {
     /// Its ids, from its recorded signature.
     pub keys: Keys<'a>,
     /// Whether its input was replayed in this run (or shard).
@@ -33,7 +33,7 @@ pub struct Ledgered<'a> {
 
 /// For each failure `seen` (one target's): its status, and the ledger
 /// entry it matched.
-pub fn classify(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Status, Option<usize>)> {
+pub(super) fn classify(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Status, Option<usize>)> {
     let mut claimed = vec![false; ledger.len()];
     let mut matched: Vec<Option<usize>> = seen
         .iter()
@@ -64,7 +64,7 @@ pub fn classify(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Status, Opti
 
 /// The indices of the `ledger` entries that are fixed: replayed here, and
 /// matched by no failure seen.
-pub fn fixed(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<usize> {
+pub(super) fn fixed(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<usize> {
     let mut matched: Vec<usize> = classify(seen, ledger)
         .into_iter()
         .filter_map(|(_, entry)| entry)

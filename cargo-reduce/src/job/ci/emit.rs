@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 /// What an emitted test expects of its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Expect {
+pub(crate) enum Expect {
     /// It still fails, with the failure its entry records.
     #[default]
     Fail,
@@ -24,7 +24,7 @@ pub enum Expect {
 
 /// One ledger entry a test is written for.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Case {
+pub(crate) struct Case {
     /// The fuzz crate's manifest.
     pub manifest: PathBuf,
     /// The fuzz target.
@@ -37,7 +37,12 @@ pub struct Case {
 
 /// Writes the tests of `cases` to `path` (a file in a crate's `tests/`),
 /// matching failures at `matching`; returns whether the file changed.
-pub fn write(path: &Path, matching: &str, expect: Expect, cases: &[Case]) -> io::Result<bool> {
+pub(crate) fn write(
+    path: &Path,
+    matching: &str,
+    expect: Expect,
+    cases: &[Case],
+) -> io::Result<bool> {
     let root = crate_root(path).ok_or_else(|| {
         io::Error::other(format!(
             "no Cargo.toml above `{}`: emit the tests into a crate's tests/ folder",

@@ -14,7 +14,7 @@ use crate::fuzz::project::{Artifact, ArtifactKind, FuzzTarget, Origin};
 
 /// One input to replay.
 #[derive(Debug, Clone)]
-pub struct Input {
+pub(crate) struct Input {
     /// The file, with what discovery knows of it (kind, AFL++ origin).
     pub artifact: Artifact,
     /// Where it comes from.
@@ -38,7 +38,7 @@ const CLUSTERFUZZ_DEPTH: usize = 3;
 /// `<fuzz dir>/corpus/<target>/`, read on `threads` threads (reading is
 /// most of a replay's time). An input that cannot be read is an error
 /// naming it.
-pub fn collect(
+pub(crate) fn collect(
     target: &FuzzTarget,
     entries: &[Entry],
     testcases: &[PathBuf],
@@ -168,7 +168,7 @@ fn unreadable(path: &Path, error: &dyn std::fmt::Display) -> Error {
 /// down, not in `target/`, `corpus/` or hidden folders), each with the
 /// target its name gives (`clusterfuzz-testcase-minimized-<target>-<id>`;
 /// the longest of `targets` that fits).
-pub fn clusterfuzz_testcases(fuzz_dir: &Path, targets: &[&str]) -> Vec<(String, PathBuf)> {
+pub(crate) fn clusterfuzz_testcases(fuzz_dir: &Path, targets: &[&str]) -> Vec<(String, PathBuf)> {
     let walk = walkdir::WalkDir::new(fuzz_dir).max_depth(CLUSTERFUZZ_DEPTH + 1);
     let mut found = Vec::new();
     let kept = visible(walk, |e| {
@@ -200,7 +200,7 @@ fn testcase_target<'t>(name: &str, targets: &[&'t str]) -> Option<&'t str> {
 
 /// `--shard K/N`: the K-th of N machines (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// K.
     pub index: u64,
     /// N.
@@ -211,7 +211,7 @@ impl Shard {
     /// Whether this shard replays `target`'s input with content `hash`:
     /// the split depends only on them, so every machine agrees without
     /// talking to the others.
-    pub fn takes(&self, target: &str, hash: &str) -> bool {
+    pub(crate) fn takes(&self, target: &str, hash: &str) -> bool {
         let key = xxhash_rust::xxh3::xxh3_64(format!("{target}\0{hash}").as_bytes());
         key % self.count == self.index - 1
     }

@@ -16,14 +16,14 @@ use crate::fuzz::pool::{FailureKind, Signature};
 use crate::output::write_if_changed;
 
 /// The ledger's folder in a fuzz crate.
-pub const LEDGER_DIR: &str = "regressions";
+pub(crate) const LEDGER_DIR: &str = "regressions";
 /// Where `--prune-fixed` moves an entry, inside its target's folder.
-pub const FIXED_DIR: &str = "fixed";
+pub(crate) const FIXED_DIR: &str = "fixed";
 const SIDECAR_EXTENSION: &str = "json";
 
 /// What an entry's sidecar records.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Sidecar {
+pub(crate) struct Sidecar {
     /// The signature's short id, at the `match` level.
     pub id: String,
     /// The `--match` level the entry was filed at.
@@ -52,7 +52,7 @@ pub struct Sidecar {
 
 impl Sidecar {
     /// The signature it records, for matching at any level.
-    pub fn signature(&self) -> Option<Signature> {
+    pub(crate) fn signature(&self) -> Option<Signature> {
         Some(Signature {
             kind: FailureKind::from_tag(&self.kind)?,
             location: self.location.clone(),
@@ -64,18 +64,11 @@ impl Sidecar {
 
 /// One entry: its input and what it fails with.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The input file.
     pub input: PathBuf,
     /// Its sidecar.
     pub sidecar: Sidecar,
-}
-
-impl Entry {
-    /// The sidecar's path.
-    pub fn sidecar_path(&self) -> PathBuf {
-        sidecar_path(&self.input)
-    }
 }
 
 fn sidecar_path(input: &Path) -> PathBuf {
@@ -85,19 +78,19 @@ fn sidecar_path(input: &Path) -> PathBuf {
 }
 
 /// `<fuzz dir>/regressions/<target>/`.
-pub fn target_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
+pub(crate) fn target_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
     fuzz_dir.join(LEDGER_DIR).join(target)
 }
 
 /// An entry's file name: the signature id and the content hash.
-pub fn entry_name(id: &str, bytes: &[u8]) -> String {
+pub(crate) fn entry_name(id: &str, bytes: &[u8]) -> String {
     format!("{id}-{}", super::content_hash(bytes))
 }
 
 /// The entries in `dir` (a target's folder; none if it is missing). A
 /// sidecar that does not parse, or an input without one, is an error that
 /// names the file: nothing is guessed, nothing is removed.
-pub fn load(dir: &Path) -> Result<Vec<Entry>, Error> {
+pub(crate) fn load(dir: &Path) -> Result<Vec<Entry>, Error> {
     let listing = match fs::read_dir(dir) {
         Ok(listing) => listing,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -168,7 +161,7 @@ fn read_error(dir: &Path, e: &io::Error) -> Error {
 }
 
 /// The folders of `<fuzz dir>/regressions/` that name none of `targets`.
-pub fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
+pub(crate) fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
     let Ok(listing) = fs::read_dir(fuzz_dir.join(LEDGER_DIR)) else {
         return Vec::new();
     };
@@ -189,7 +182,7 @@ pub fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
 /// anything runs, so a read-only ledger is found at once. Nothing is
 /// created: the nearest folder of `dir` that exists must take a file (a
 /// target's folder is made when its first entry is filed).
-pub fn check_writable(dir: &Path) -> Result<(), Error> {
+pub(crate) fn check_writable(dir: &Path) -> Result<(), Error> {
     let error = |e: io::Error| {
         Error::new(
             Exit::Usage,
@@ -225,7 +218,7 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
 
 /// Writes an entry (input and sidecar, each atomically) into `dir`; an
 /// entry with the same name and bytes is left as it is.
-pub fn write(dir: &Path, name: &str, bytes: &[u8], sidecar: &Sidecar) -> io::Result<Entry> {
+pub(crate) fn write(dir: &Path, name: &str, bytes: &[u8], sidecar: &Sidecar) -> io::Result<Entry> {
     let input = dir.join(name);
     let mut text = serde_json::to_string_pretty(sidecar).map_err(io::Error::other)?;
     text.push('\n');
@@ -238,20 +231,20 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8], sidecar: &Sidecar) -> io::Res
 }
 
 /// The sidecar of the entry whose input is `input`, if it reads.
-pub fn read_sidecar(input: &Path) -> Option<Sidecar> {
+pub(crate) fn read_sidecar(input: &Path) -> Option<Sidecar> {
     serde_json::from_slice(&fs::read(sidecar_path(input)).ok()?).ok()
 }
 
 /// Removes the entry whose input is `input` (its input and sidecar), as
 /// when a better input of the same failure replaces it.
-pub fn remove(input: &Path) -> io::Result<()> {
+pub(crate) fn remove(input: &Path) -> io::Result<()> {
     fs::remove_file(sidecar_path(input))?;
     fs::remove_file(input)
 }
 
 /// Moves the entry whose input is `input` into its folder's `fixed/`
 /// (`--prune-fixed`); returns the input's new path.
-pub fn prune(input: &Path) -> io::Result<PathBuf> {
+pub(crate) fn prune(input: &Path) -> io::Result<PathBuf> {
     let dir = input.parent().unwrap_or(Path::new(".")).join(FIXED_DIR);
     fs::create_dir_all(&dir)?;
     let moved = dir.join(input.file_name().unwrap_or_default());
@@ -285,12 +278,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let name = entry_name("0badcafe", b"AB");
         let written = write(dir.path(), &name, b"AB", &sidecar("0badcafe")).unwrap();
-        let before = fs::metadata(written.sidecar_path())
+        let before = fs::metadata(sidecar_path(&written.input))
             .unwrap()
             .modified()
             .unwrap();
         write(dir.path(), &name, b"AB", &sidecar("0badcafe")).unwrap();
-        let after = fs::metadata(written.sidecar_path())
+        let after = fs::metadata(sidecar_path(&written.input))
             .unwrap()
             .modified()
             .unwrap();

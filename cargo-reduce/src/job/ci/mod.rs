@@ -10,14 +10,14 @@
 mod asan;
 mod cache;
 mod classify;
-pub mod emit;
+pub(crate) mod emit;
 mod findings;
-pub mod inputs;
-pub mod ledger;
+pub(crate) mod inputs;
+pub(crate) mod ledger;
 mod minimize;
-pub mod replay;
-pub mod report;
-pub mod update;
+pub(crate) mod replay;
+pub(crate) mod report;
+pub(crate) mod update;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -37,11 +37,11 @@ use ledger::Entry;
 use report::{CiReport, Status};
 
 /// The minimization budget without `--budget`.
-pub const DEFAULT_BUDGET: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_BUDGET: Duration = Duration::from_secs(300);
 
 /// What `cargo reduce ci` was asked to do.
 #[derive(Debug, Clone)]
-pub struct CiRequest {
+pub(crate) struct CiRequest {
     /// The options shared with `cargo reduce` (crates, targets, limits,
     /// `--match`, `--effort`).
     pub fuzz: FuzzRequest,
@@ -63,7 +63,7 @@ pub struct CiRequest {
 
 /// Where `ci` remembers replay outcomes and minimizations.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cache {
+pub(crate) enum Cache {
     /// Nowhere (`--no-cache`).
     Off,
     /// `<target dir>/cargo-reduce/ci-cache` of the first fuzz crate found.
@@ -84,7 +84,7 @@ impl CiRequest {
 }
 
 /// The content hash inputs are known by (16 hex digits of XXH3-64).
-pub fn content_hash(bytes: &[u8]) -> String {
+pub(crate) fn content_hash(bytes: &[u8]) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
@@ -131,7 +131,7 @@ impl Group {
 }
 
 /// Runs `cargo reduce ci`.
-pub fn run(
+pub(crate) fn run(
     request: &CiRequest,
     settings: &Settings,
     events: &dyn Events,
@@ -477,7 +477,7 @@ pub(crate) fn tool() -> String {
 
 /// A path as reports show it: relative to the current directory when
 /// under it.
-pub fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     let relative = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
@@ -489,7 +489,7 @@ pub fn shown(path: &Path) -> String {
 
 /// The exit status of a run that found `report`: new failures fail it;
 /// known ones too with `fail_on_known`.
-pub fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
+pub(crate) fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
     if report.count(Status::New) > 0 {
         Exit::NewFailures
     } else if fail_on_known && report.count(Status::Known) > 0 {

@@ -13,7 +13,7 @@ use crate::fuzz::project::Artifact;
 
 /// What one input did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Replayed {
+pub(crate) struct Replayed {
     /// The input.
     pub path: PathBuf,
     /// Its failure's id at the `--match` level and its signature, if it
@@ -22,7 +22,7 @@ pub struct Replayed {
 }
 
 /// Runs each of `files` once through `request.target`.
-pub fn replay_files(
+pub(crate) fn replay_files(
     request: &FuzzRequest,
     files: &[PathBuf],
     settings: &Settings,

@@ -7,14 +7,14 @@
 
 use std::collections::BTreeMap;
 
-pub use cargo_reduce_messages::ci::{
+pub(crate) use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, ReportVersion, Source, Status,
     REPORT_VERSION,
 };
 
 /// Why bytes are not a report this cargo-reduce can read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// A report, of a format version this cargo-reduce does not read.
     #[error("report format version {0}, but this cargo-reduce reads version {REPORT_VERSION}")]
     Version(u32),
@@ -25,7 +25,7 @@ pub enum ReadError {
 
 /// The report `text` holds: its version is read first, so a report of
 /// another version is told apart from a broken one.
-pub fn read(text: &[u8]) -> Result<CiReport, ReadError> {
+pub(crate) fn read(text: &[u8]) -> Result<CiReport, ReadError> {
     let ReportVersion { version } = serde_json::from_slice(text)?;
     if version != REPORT_VERSION {
         return Err(ReadError::Version(version));
@@ -37,7 +37,7 @@ pub fn read(text: &[u8]) -> Result<CiReport, ReadError> {
 /// are united, a failure seen by several shards counts all their
 /// inputs and keeps the smallest input and the best reduction, and a
 /// ledger entry is fixed only if no shard saw its failure.
-pub fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
+pub(crate) fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
     let first = reports.first().ok_or("no report to merge")?;
     let (tool, matching) = (first.tool.clone(), first.matching.clone());
     let mut inputs = BTreeMap::new();
@@ -105,12 +105,12 @@ fn absorb(seen: &mut FailureRecord, other: FailureRecord) {
 }
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The bytes lowercase or uppercase `hex` spells.
-pub fn unhex(hex: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(hex: &str) -> Option<Vec<u8>> {
     if !hex.len().is_multiple_of(2) {
         return None;
     }

@@ -15,7 +15,7 @@ use crate::output::same_file;
 /// Files the new failures of `report` (and better inputs of entries not
 /// minimal yet) in the ledger folder `dir_of(package, target)` gives, and
 /// records where each went.
-pub fn file_new(
+pub(crate) fn file_new(
     report: &mut CiReport,
     dir_of: &dyn Fn(&str, &str) -> Option<PathBuf>,
 ) -> Result<(), Error> {
@@ -114,7 +114,7 @@ fn sidecar(failure: &FailureRecord, reduced: &Reduced, matching: &str) -> Sideca
 
 /// Moves the fixed entries of `report` into their folder's `fixed/`, and
 /// records where each went.
-pub fn prune_fixed(report: &mut CiReport) -> Result<(), Error> {
+pub(crate) fn prune_fixed(report: &mut CiReport) -> Result<(), Error> {
     for fixed in &mut report.fixed {
         let moved = ledger::prune(Path::new(&fixed.ledger)).map_err(|e| {
             Error::new(

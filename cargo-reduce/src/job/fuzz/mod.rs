@@ -37,7 +37,7 @@ use crate::syntax::Strategy;
 
 /// What `cargo reduce [ARTIFACT…]` was asked to do.
 #[derive(Debug, Clone, Default)]
-pub struct FuzzRequest {
+pub(crate) struct FuzzRequest {
     /// Artifacts named on the command line (none: every unreduced one).
     pub artifacts: Vec<PathBuf>,
     /// `--manifest-path`.
@@ -74,7 +74,7 @@ pub struct FuzzRequest {
 
 impl FuzzRequest {
     /// Where discovery looks.
-    pub fn search(&self) -> Search<'_> {
+    pub(crate) fn search(&self) -> Search<'_> {
         Search {
             manifest_path: self.manifest_path.as_deref(),
             packages: &self.packages,
@@ -84,7 +84,7 @@ impl FuzzRequest {
 
     /// The worker pool's options for `jobs` workers: the request's timeout
     /// and memory limit, or libFuzzer's defaults.
-    pub fn pool_options(&self, jobs: usize) -> PoolOptions {
+    pub(crate) fn pool_options(&self, jobs: usize) -> PoolOptions {
         PoolOptions {
             jobs,
             timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
@@ -107,7 +107,7 @@ const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-proce
 
 /// What became of one artifact.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     /// `target/artifact-name`.
     pub name: String,
     /// The input's path, when the name does not say it (AFL++ inputs).
@@ -122,7 +122,7 @@ pub struct Row {
 
 /// The whole run.
 #[derive(Debug)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// One row per artifact tried, in order.
     pub rows: Vec<Row>,
     /// Inputs not reduced because another input fails the same way:
@@ -150,7 +150,7 @@ impl Summary {
 }
 
 /// The fuzz crates `search` finds, narrowed to `target`.
-pub fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject>, Error> {
+pub(crate) fn find(search: &Search<'_>, target: Option<&str>) -> Result<Vec<FuzzProject>, Error> {
     let mut projects = project::discover(search)?;
     if let Some(target) = target {
         project::select_target(&mut projects, target)?;
@@ -209,7 +209,7 @@ impl Work {
 }
 
 /// Reduces the artifacts `request` selects.
-pub fn run(
+pub(crate) fn run(
     request: &FuzzRequest,
     settings: &Settings,
     events: &dyn Events,

@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::{Grammar, Rule};
 
 /// Start of the kind of every group node (`"(optional ->)"`).
-pub const PREFIX: &str = "(optional ";
+pub(super) const PREFIX: &str = "(optional ";
 
 /// An optional sequence of a parent rule: what its members match.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,12 +54,12 @@ impl Group {
 }
 
 /// Whether `kind` is the kind of a group node.
-pub fn is_group(kind: &str) -> bool {
+pub(crate) fn is_group(kind: &str) -> bool {
     kind.starts_with(PREFIX)
 }
 
 /// The optional groups of every visible rule of `grammar`, by parent kind.
-pub fn optional_groups(grammar: &Grammar) -> HashMap<String, Vec<Group>> {
+pub(crate) fn optional_groups(grammar: &Grammar) -> HashMap<String, Vec<Group>> {
     let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
     let finder = Finder {
         grammar,

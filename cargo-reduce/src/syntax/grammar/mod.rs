@@ -15,9 +15,9 @@ mod pattern;
 mod phi;
 mod slots;
 
-pub use groups::{is_group, optional_groups, Group, Member};
-pub use phi::rule_phis;
-pub use slots::child_phis;
+pub(super) use groups::{is_group, optional_groups, Group, Member};
+pub(super) use phi::rule_phis;
+pub(super) use slots::child_phis;
 
 use serde_json::Value;
 

@@ -15,7 +15,7 @@ const PREFERRED: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 /// The shortest string matching `pattern` (JavaScript-style flags: `i`
 /// for case-insensitive), or `None` when regex-syntax cannot read it or it
 /// matches nothing.
-pub fn shortest_match(pattern: &str, flags: &str) -> Option<String> {
+pub(super) fn shortest_match(pattern: &str, flags: &str) -> Option<String> {
     let hir = ParserBuilder::new()
         .case_insensitive(flags.contains('i'))
         .utf8(false)

@@ -54,7 +54,7 @@ impl Frag {
 }
 
 /// Φ of every rule and every named alias of a grammar, by name.
-pub struct RulePhis {
+pub(crate) struct RulePhis {
     /// Φ of each rule that derives some text.
     pub rules: HashMap<String, String>,
     /// Φ of each named alias kind (the shortest over its occurrences).
@@ -67,7 +67,7 @@ pub struct RulePhis {
 
 impl RulePhis {
     /// Φ of the named node kind `kind`, if the grammar gives one.
-    pub fn named(&self, kind: &str) -> Option<&str> {
+    pub(crate) fn named(&self, kind: &str) -> Option<&str> {
         if self.extras.contains(kind) {
             return Some("");
         }
@@ -78,14 +78,14 @@ impl RulePhis {
     }
 
     /// Φ of `rule`, a part of some rule of the grammar.
-    pub fn of(&self, rule: &Rule) -> Option<String> {
+    pub(crate) fn of(&self, rule: &Rule) -> Option<String> {
         self.eval.eval(rule, false).map(|f| f.text)
     }
 }
 
 /// Computes Φ for `grammar`; `externals` seeds Φ of external tokens
 /// (which have no rule).
-pub fn rule_phis(grammar: &Grammar, externals: &[(&str, &str)]) -> RulePhis {
+pub(crate) fn rule_phis(grammar: &Grammar, externals: &[(&str, &str)]) -> RulePhis {
     let mut eval = Eval::new(grammar);
     for &(name, phi) in externals {
         eval.phi.insert(name.to_string(), Frag::new(phi));

@@ -33,7 +33,7 @@ use super::{Grammar, Rule};
 ///   `block`, `function_signature_item` in `;`) give that member's child
 ///   the other's Φ where shorter: `fn f() {}` may become `fn f();`, the
 ///   node reading as the other kind.
-pub fn child_phis(grammar: &Grammar, phis: &RulePhis, plain: (&str, &str)) -> Children {
+pub(crate) fn child_phis(grammar: &Grammar, phis: &RulePhis, plain: (&str, &str)) -> Children {
     let rules: HashMap<&str, &Rule> = grammar.rules.iter().map(|(k, r)| (k.as_str(), r)).collect();
     let mut out = Children::default();
     for (parent, rule) in &grammar.rules {
@@ -115,11 +115,11 @@ fn sibling_alternatives(grammar: &Grammar, phis: &RulePhis) -> Vec<(ChildOf, Str
 }
 
 /// A child kind in a parent kind: `(parent, (child, child is named))`.
-pub type ChildOf = (String, (String, bool));
+pub(super) type ChildOf = (String, (String, bool));
 
 /// What [`child_phis`] finds out about the children of each parent kind.
 #[derive(Debug, Default)]
-pub struct Children {
+pub(crate) struct Children {
     /// Φ of a child kind in a parent kind.
     pub phis: HashMap<ChildOf, String>,
     /// `(parent, token)`: the token separates the elements of a list in

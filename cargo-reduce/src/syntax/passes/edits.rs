@@ -15,13 +15,13 @@ use crate::engine::{OracleError, Start};
 use crate::syntax::tree::{render, render_tree, Change, NodeId, Tree};
 
 /// Changes to some nodes, applied together.
-pub type Edit = Vec<(NodeId, Change)>;
+pub(super) type Edit = Vec<(NodeId, Change)>;
 
 /// Applies as many of `edits` as the failure allows, ddmin starting at
 /// `start` (single edits when they are expected to stay, most of them).
 /// Returns whether the text got shorter. On an oracle error the best configuration found is
 /// committed before the error is returned.
-pub fn reduce_edits(
+pub(super) fn reduce_edits(
     tree: &mut Tree,
     edits: Vec<Edit>,
     start: Start,
@@ -62,7 +62,7 @@ pub fn reduce_edits(
 }
 
 /// Applies `edit` if the text gets shorter and the failure stays.
-pub fn try_edit(tree: &mut Tree, edit: Edit, tester: &Tester) -> Result<bool, OracleError> {
+pub(super) fn try_edit(tree: &mut Tree, edit: Edit, tester: &Tester) -> Result<bool, OracleError> {
     let edits = [edit];
     let bytes = render_edits(tree, &edits, &mut |_| true);
     if bytes.len() >= tester.current_len() || !tester.test(&bytes)? {
@@ -97,7 +97,7 @@ fn commit<'e>(tree: &mut Tree, edits: impl Iterator<Item = &'e Edit>, tester: &T
 }
 
 /// ddmin over the remaining tokens, a removed token reading as nothing.
-pub fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+pub(crate) fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
     let empty = tree.intern("");
     let edits: Vec<Edit> = tree
         .preorder()

@@ -29,10 +29,10 @@ use crate::syntax::lang::Spec;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// Replacements tried per node.
-pub const MAX_TRIES: usize = 8;
+pub(super) const MAX_TRIES: usize = 8;
 
 /// One hoisting pass over the tree. Returns whether the text got shorter.
-pub fn hoist_pass(
+pub(crate) fn hoist_pass(
     tree: &mut Tree,
     spec: Option<&Spec>,
     tester: &Tester,
@@ -69,7 +69,7 @@ fn hoist_once(
 /// Up to [`MAX_TRIES`] replacements of `id`, nearest first: a descendant
 /// that fits in its place, or (for a list element) the fitting children
 /// of a node in its subtree, the others blanked.
-pub fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Edit> {
+pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Edit> {
     let kind = tree.node(id).kind;
     let fits = |n: NodeId| {
         let other = tree.node(n).kind;

@@ -20,7 +20,11 @@ use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
 /// Inlines single-use bindings until none can go. Returns whether the
 /// text got shorter.
-pub fn inline_pass(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<bool, OracleError> {
+pub(crate) fn inline_pass(
+    tree: &mut Tree,
+    spec: &Spec,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
     let mut changed = false;
     'again: loop {
         for edit in inlinings(tree, spec) {
@@ -39,7 +43,7 @@ pub fn inline_pass(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<bool
 
 /// Every inlining the tree offers now: the binding's statement removed,
 /// its value in the place of the use.
-pub fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
+pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
     let parents = parents(tree);
     let mut uses: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
     for id in tree.preorder() {

@@ -23,7 +23,7 @@ use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
 /// Which nodes of a level ddmin sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LevelFilter {
+pub(crate) struct LevelFilter {
     /// Only nodes whose Φ is empty (Coarse HDD).
     pub coarse: bool,
     /// Leave out tokens whose text is their Φ.
@@ -32,7 +32,7 @@ pub struct LevelFilter {
 
 /// One HDD pass over every level, each level's ddmin starting at `start`.
 /// Returns whether the text got shorter.
-pub fn hdd_pass(
+pub(crate) fn hdd_pass(
     tree: &mut Tree,
     filter: LevelFilter,
     start: Start,
@@ -64,7 +64,7 @@ pub fn hdd_pass(
 /// HDD passes until one removes nothing (HDD*). The first pass starts
 /// each level at `start`; later passes at single nodes, since every node
 /// they see survived a pass and most will again.
-pub fn hdd_star(
+pub(crate) fn hdd_star(
     tree: &mut Tree,
     filter: LevelFilter,
     start: Start,

@@ -19,9 +19,9 @@ mod levels;
 mod render_oracle;
 mod simplify;
 
-pub use edits::token_pass;
-pub use hoist::hoist_pass;
-pub use inline::inline_pass;
-pub use levels::{hdd_pass, hdd_star, LevelFilter};
-pub use render_oracle::Tester;
-pub use simplify::{plain_expressions, rename_identifiers, shrink_literals};
+pub(super) use edits::token_pass;
+pub(super) use hoist::hoist_pass;
+pub(super) use inline::inline_pass;
+pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
+pub(super) use render_oracle::Tester;
+pub(super) use simplify::{plain_expressions, rename_identifiers, shrink_literals};

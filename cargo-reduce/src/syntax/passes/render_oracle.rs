@@ -21,7 +21,7 @@ use crate::engine::{
 };
 
 /// The byte oracle, its context and the cache of rendered texts.
-pub struct Tester<'a> {
+pub(crate) struct Tester<'a> {
     oracle: &'a dyn Oracle<u8>,
     ctx: &'a Context<'a, u8>,
     cache: Option<&'a OutcomeCache>,
@@ -31,7 +31,7 @@ pub struct Tester<'a> {
 
 impl<'a> Tester<'a> {
     /// A tester over `oracle`, caching in `ctx`'s cache if it has one.
-    pub fn new(
+    pub(crate) fn new(
         oracle: &'a dyn Oracle<u8>,
         ctx: &'a Context<'a, u8>,
         options: DdminOptions,
@@ -46,17 +46,17 @@ impl<'a> Tester<'a> {
     }
 
     /// The context's limits have stopped the run.
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.ctx.limits.stop_reason().is_some()
     }
 
     /// Length of the last accepted text.
-    pub fn current_len(&self) -> usize {
+    pub(crate) fn current_len(&self) -> usize {
         *self.current.lock().expect("tester lock")
     }
 
     /// Records `bytes` as the current (interesting) text.
-    pub fn accept(&self, bytes: &[u8]) {
+    pub(crate) fn accept(&self, bytes: &[u8]) {
         if let Some(cache) = self.cache {
             cache.insert(Candidate::whole(bytes).content_hash(), Outcome::Interesting);
         }
@@ -65,12 +65,12 @@ impl<'a> Tester<'a> {
     }
 
     /// Step `name` of the pipeline begins (for progress and statistics).
-    pub fn step(&self, name: &'static str) {
+    pub(crate) fn step(&self, name: &'static str) {
         self.ctx.observer.step(name, self.ctx.counters);
     }
 
     /// Tests `bytes` once (cached, counted, within the limits).
-    pub fn test(&self, bytes: &[u8]) -> Result<bool, OracleError> {
+    pub(crate) fn test(&self, bytes: &[u8]) -> Result<bool, OracleError> {
         let cancel = Cancel::by_limits(self.ctx.limits);
         if let Some(outcome) = self.cached(bytes) {
             self.ctx.observer.tested(outcome, self.ctx.counters);
@@ -88,7 +88,7 @@ impl<'a> Tester<'a> {
 
     /// ddmin over `atoms` from granularity `start`, each candidate tested
     /// as `render(candidate)`.
-    pub fn ddmin<A>(
+    pub(crate) fn ddmin<A>(
         &self,
         atoms: Vec<A>,
         start: Start,

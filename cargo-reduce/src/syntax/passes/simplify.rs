@@ -21,7 +21,7 @@ use crate::syntax::tree::{render_node, render_tree, Body, Change, NodeId, Tree};
 
 /// Renames identifiers to fresh shorter names. Returns whether the text
 /// got shorter.
-pub fn rename_identifiers(
+pub(crate) fn rename_identifiers(
     tree: &mut Tree,
     spec: &Spec,
     tester: &Tester,
@@ -56,7 +56,7 @@ pub fn rename_identifiers(
 /// Replaces expressions by the language's plainest expression where that
 /// is not longer. Returns whether anything was replaced (the text may be
 /// as long as before).
-pub fn plain_expressions(
+pub(crate) fn plain_expressions(
     tree: &mut Tree,
     spec: &Spec,
     tester: &Tester,
@@ -83,7 +83,11 @@ pub fn plain_expressions(
 }
 
 /// Shrinks literals to the plain form the language gives for their kind.
-pub fn shrink_literals(tree: &mut Tree, spec: &Spec, tester: &Tester) -> Result<bool, OracleError> {
+pub(crate) fn shrink_literals(
+    tree: &mut Tree,
+    spec: &Spec,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
     let mut edits: Vec<Edit> = Vec::new();
     let mut stack = vec![tree.root()];
     while let Some(id) = stack.pop() {

@@ -16,14 +16,14 @@ mod render;
 mod text;
 mod transform;
 
-pub use render::{render, render_node, render_tree, Change};
-pub use text::parse_text;
+pub(super) use render::{render, render_node, render_tree, Change};
+pub(super) use text::parse_text;
 pub use transform::{flatten, squeeze};
 
 use std::collections::HashMap;
 
 /// Kind of the tokens made for text that tree-sitter shows in no node.
-pub const HIDDEN: &str = "(hidden)";
+pub(super) const HIDDEN: &str = "(hidden)";
 
 /// A node of a [`Tree`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -13,7 +13,7 @@ use crate::syntax::tokens::fuses;
 
 /// How a node reads in one rendering, instead of its own content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Removed: its Φ.
     Phi,
     /// A given text (a new name, a shrunk literal, nothing at all).
@@ -23,7 +23,7 @@ pub enum Change {
 }
 
 /// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.
-pub fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> Vec<u8> {
+pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> Vec<u8> {
     let mut out = Out {
         last_end: Some(0),
         ..Out::default()
@@ -72,12 +72,12 @@ enum Item {
 }
 
 /// Renders `tree` as it is.
-pub fn render_tree(tree: &Tree) -> Vec<u8> {
+pub(crate) fn render_tree(tree: &Tree) -> Vec<u8> {
     render(tree, &|_| None)
 }
 
 /// The text of `id`'s tokens, without gaps.
-pub fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
+pub(crate) fn render_node(tree: &Tree, id: NodeId) -> Vec<u8> {
     let mut text = Vec::new();
     let mut stack = vec![id];
     while let Some(n) = stack.pop() {

@@ -11,7 +11,7 @@
 use super::{Body, NodeId, StrId, Tree};
 
 /// Builds the bracket-and-line tree of `source`.
-pub fn parse_text(source: &[u8]) -> Tree {
+pub(crate) fn parse_text(source: &[u8]) -> Tree {
     let mut b = Builder::new(source.to_vec());
     let mut i = 0;
     while i < source.len() {

@@ -10,7 +10,7 @@
 use super::{Body, NodeId, Tree};
 
 /// Kind of the nodes [`flatten`] creates.
-pub const FLATTENED: &str = "(flattened)";
+pub(super) const FLATTENED: &str = "(flattened)";
 
 /// Squeezes single-child chains whose nodes share Φ (Listing 2).
 pub fn squeeze(tree: &mut Tree) {

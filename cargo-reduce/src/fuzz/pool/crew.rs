@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::affinity;
 use super::call_path::Symbolizer;
+use super::cpu_time::wait_for_cpu;
 use super::death::KillReason;
 use super::error::PoolError;
 use super::place::common_stack;
@@ -40,6 +41,14 @@ const TIMEOUT_SAMPLES: usize = 16;
 /// The longest the samples of one timeout are spread over (a tenth of the
 /// timeout, up to this): a long timeout of the user's gets no longer.
 const MAX_SAMPLING: Duration = Duration::from_secs(1);
+
+/// The samples of a timeout are spaced by the test's CPU time (see
+/// `cpu_time`); a gap may take up to this many times its CPU time on the
+/// clock (a loaded machine) before the sample is taken anyway ...
+const SAMPLING_SLACK: u32 = 20;
+
+/// ... and at least this long.
+const MIN_GAP_CAP: Duration = Duration::from_millis(200);
 
 /// Claim granularity: enough chunks per worker to balance the load, few
 /// enough that workers rarely touch the shared counter.
@@ -113,7 +122,8 @@ impl Crew {
     /// Nothing if the test noted a failure of its own already. A test out
     /// of memory is placed by one stack (the allocation that crossed the
     /// line is still on it). An endless test gets [`TIMEOUT_SAMPLES`],
-    /// spaced over a tenth of the timeout (at most [`MAX_SAMPLING`]), and
+    /// spaced over a tenth of the timeout (at most [`MAX_SAMPLING`]) of its
+    /// own CPU time, so that a loaded machine does not bunch them, and
     /// the note keeps their common part: a loop that calls other functions
     /// is in one of them or in itself at any one moment, and in itself at
     /// every one.
@@ -135,7 +145,10 @@ impl Crew {
         let mut stacks = Vec::new();
         for i in 0..samples {
             if i > 0 {
-                std::thread::sleep(spacing);
+                let ran = wait_for_cpu(pid, spacing, (spacing * SAMPLING_SLACK).max(MIN_GAP_CAP));
+                if ran < spacing / 10 {
+                    break; // Blocked, not running: every later sample is this one.
+                }
                 if !self.shm.forget_note(slot, NOTE_STACK) {
                     return; // The test noted a failure of its own.
                 }

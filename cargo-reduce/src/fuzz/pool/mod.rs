@@ -20,6 +20,7 @@ mod asan_report;
 #[cfg(test)]
 mod asan_tests;
 mod call_path;
+mod cpu_time;
 mod crew;
 mod death;
 mod decoder;

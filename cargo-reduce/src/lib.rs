@@ -64,11 +64,16 @@ pub mod syntax;
 mod typed;
 mod unit;
 
-pub use command::{CommandError, CommandOracle, TestCommand};
+pub use command::{CommandError, CommandOracle, RunResult, RunStatus, TestCommand};
 pub use engine::{
     Cancel, Candidate, DdminOptions, Iteration, Oracle, OracleError, Outcome, ReduceError, Reducer,
     Reduction, RoundOracle, Start, StopReason,
 };
+
+// docs/library.md's examples are compiled and run as doc tests.
+#[cfg(all(doctest, feature = "syntax"))]
+#[doc = include_str!("../../docs/library.md")]
+struct LibraryDoc;
 
 /// The `cargo-reduce` command line: what the binary runs (`argv` as given
 /// to the process); returns the exit code.

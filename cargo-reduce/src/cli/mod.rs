@@ -6,7 +6,7 @@ pub(crate) mod file;
 pub(crate) mod fuzz;
 pub(crate) mod list;
 pub(crate) mod options;
-pub(crate) mod report;
+pub(crate) mod render;
 mod table;
 
 use std::ffi::OsString;
@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 
 pub(crate) use crate::error::{Error, Exit};
 use options::GlobalOptions;
-use report::Reporter;
+use render::Reporter;
 
 /// cargo-reduce: minimize failing inputs with delta debugging.
 ///
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn effort_defaults_to_default_and_is_for_bytes_only() {
-        use crate::fuzz::minimize::Effort;
+        use crate::fuzz::shrink::Effort;
         let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce"], args].concat());
         assert_eq!(parse(&[]).unwrap().fuzz.effort, Effort::Default);
         assert_eq!(

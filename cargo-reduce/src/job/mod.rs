@@ -2,7 +2,7 @@
 //! check it (it must fail, and fail alike each time), reduce it, run the
 //! result once more, write it atomically, and end with one message. The
 //! modes differ only in where inputs come from and which oracle runs them:
-//! that is a [`Subject`] ([`mod@file`]: a file and a test command; [`fuzz`]: a
+//! that is a [`Subject`] ([`mod@file`]: a file and a test command; [`fuzz_mode`]: a
 //! fuzz artifact in a worker pool).
 //!
 //! Nothing here prints: every event is a [`Message`] handed to [`Events`],
@@ -10,7 +10,7 @@
 
 pub(crate) mod ci;
 pub(crate) mod file;
-pub(crate) mod fuzz;
+pub(crate) mod fuzz_mode;
 mod group;
 pub(crate) mod message;
 mod progress;

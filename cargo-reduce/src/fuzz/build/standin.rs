@@ -1,7 +1,7 @@
 //! A fuzz engine's crate as cargo-reduce stands in for it: the crate it
 //! replaces, the source files written out for the build, and the versions
 //! it implements. One build serves every engine; what differs is a
-//! [`StandIn`] value ([`crate::fuzz::libfuzzer::LIBFUZZER_SYS`]).
+//! [`StandIn`] value ([`crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS`]).
 
 use std::path::{Path, PathBuf};
 

@@ -16,7 +16,7 @@ use rustix::process::Signal;
 
 use super::tests::work_dir;
 use super::*;
-use crate::fuzz::afl::AFL;
+use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
 use crate::fuzz::project::{self, BinKind, Engine, Search};
 

@@ -15,7 +15,7 @@ use super::protocol::{
     panic_text, split_panic_text, Command, FLAG_RESTART_AFTER_FAILURE, NOTE_STACK, STACK_SIGNAL,
 };
 use super::shm::{Batch, RoundParams, SharedMemory};
-use super::worker::{Launch, Worker};
+use super::worker_process::{Launch, Worker};
 use super::PoolOptions;
 
 /// How long a worker may take to start and run the target's init code.

@@ -14,7 +14,7 @@ use super::death::KillReason;
 use super::protocol::{split_panic_text, Command, Event, NOTE_PANIC, SLOT_FAILED};
 use super::shm::Batch;
 use super::tests::{binaries, failure, one_worker, options, stack_limit_kib};
-use super::worker::wait_readable;
+use super::worker_process::wait_readable;
 use super::*;
 
 /// Sends a round of `inputs` to the worker of slot 0, as a round does,

@@ -22,7 +22,7 @@ mod asan_tests;
 mod call_path;
 mod crew;
 mod death;
-mod decoder;
+mod decode_crew;
 #[cfg(test)]
 mod edge_tests;
 mod error;
@@ -43,7 +43,7 @@ mod sys;
 mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
-mod worker;
+mod worker_process;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -53,7 +53,7 @@ pub(crate) use error::PoolError;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
-pub(crate) use decoder::Decoder;
+pub(crate) use decode_crew::Decoder;
 use round::run_round;
 use shm::Batch;
 
@@ -183,7 +183,7 @@ impl WorkerPool {
     }
 
     /// Changes the timeout of the next rounds (a timeout artifact is reduced
-    /// under shorter probes first, see [`crate::fuzz::minimize::probe_timeouts`]).
+    /// under shorter probes first, see [`crate::fuzz::shrink::probe_timeouts`]).
     pub(crate) fn set_timeout(&self, timeout: Duration) {
         self.crew().options.timeout = timeout;
     }

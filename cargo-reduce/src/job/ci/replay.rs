@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::super::fuzz::{self, FuzzRequest, Work};
+use super::super::fuzz_mode::{self, FuzzRequest, Work};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::WorkerPool;
@@ -34,7 +34,7 @@ pub(crate) fn replay_files(
             "`ci replay` needs --target NAME: the fuzz target to run the inputs through",
         ));
     };
-    let projects = fuzz::find(&request.search(), Some(target))?;
+    let projects = fuzz_mode::find(&request.search(), Some(target))?;
     let mut inputs = Vec::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -55,7 +55,7 @@ pub(crate) fn replay_files(
         done: false,
     }];
     let asan = super::asan_only(request.sanitizer)?;
-    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
+    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
     let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
         Error::new(

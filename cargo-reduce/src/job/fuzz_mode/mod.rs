@@ -5,15 +5,15 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
-mod artifact;
-mod build;
+mod subject;
+mod build_targets;
 pub(super) mod limits;
-mod replay;
+mod triage;
 mod sanitize;
 
-use artifact::artifact_error;
-pub(super) use artifact::{named, reduce_one};
-pub(super) use build::build;
+use subject::artifact_error;
+pub(super) use subject::{named, reduce_one};
+pub(super) use build_targets::build;
 pub(super) use sanitize::toolchain as asan_toolchain;
 
 use std::collections::{HashMap, HashSet};
@@ -25,7 +25,7 @@ use super::message::SkipCause;
 use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::Effort;
+use crate::fuzz::shrink::Effort;
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
@@ -282,7 +282,7 @@ pub(crate) fn run(
             Err(e) => {
                 if !item.done {
                     summary.record(
-                        item.row(Duration::ZERO, Err(build::once(&e, &mut told))),
+                        item.row(Duration::ZERO, Err(build_targets::once(&e, &mut told))),
                         events,
                     );
                 }
@@ -320,13 +320,13 @@ pub(crate) fn run(
                 return Ok(summary);
             }
             replayed.push(match (probed[i].take(), binary) {
-                (Some(Ok(failure)), _) => replay::Replayed::Failed(failure),
-                (Some(Err(e)), _) => replay::Replayed::Refused(e),
-                (None, Some(binary)) => replay::replay(item, &pools[binary], request),
-                (None, None) => replay::Replayed::Gone,
+                (Some(Ok(failure)), _) => triage::Replayed::Failed(failure),
+                (Some(Err(e)), _) => triage::Replayed::Refused(e),
+                (None, Some(binary)) => triage::replay(item, &pools[binary], request),
+                (None, None) => triage::Replayed::Gone,
             });
         }
-        let grouping = replay::group(&work, &item_binaries, &replayed, request);
+        let grouping = triage::group(&work, &item_binaries, &replayed, request);
         events.emit(&Message::FailuresGrouped {
             inputs: grouping.inputs,
             failures: grouping.failures,
@@ -335,12 +335,12 @@ pub(crate) fn run(
             .into_iter()
             .zip(&work)
             .map(|(replayed, item)| match replayed {
-                replay::Replayed::Failed(failure) => Some(failure),
-                replay::Replayed::Refused(e) => {
+                triage::Replayed::Failed(failure) => Some(failure),
+                triage::Replayed::Refused(e) => {
                     summary.record(item.row(Duration::ZERO, Err(e)), events);
                     None
                 }
-                replay::Replayed::Gone => None,
+                triage::Replayed::Gone => None,
             })
             .collect();
         (grouping.roles, known)

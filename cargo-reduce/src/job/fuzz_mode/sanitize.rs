@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{artifact_error, build::Binaries, FuzzRequest, Work};
+use super::{artifact_error, build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::{self, ArtifactError};
+use crate::fuzz::shrink::{self, ArtifactError};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
@@ -75,7 +75,7 @@ fn reproduce(
             format!("cannot read artifact `{}`: {e}", path.display()),
         )
     })?;
-    minimize::reproduce(pool, path, &bytes, false).map_err(|e| {
+    shrink::reproduce(pool, path, &bytes, false).map_err(|e| {
         artifact_error(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
                 ArtifactError::DoesNotReproduce { path, hint: hint() }

@@ -170,7 +170,7 @@ pub unsafe extern "C" fn main(
     argc: std::os::raw::c_int,
     argv: *const *const std::os::raw::c_char,
 ) -> std::os::raw::c_int {
-    let mut target = Target { argc, argv };
+    let mut target = FuzzTargetFns { argc, argv };
     if let Some(code) = worker::serve_if_worker(&mut target) {
         return code;
     }
@@ -189,12 +189,12 @@ pub unsafe extern "C" fn main(
 
 /// The functions `fuzz_target!` defines, with the process arguments
 /// `LLVMFuzzerInitialize` gets.
-struct Target {
+struct FuzzTargetFns {
     argc: std::os::raw::c_int,
     argv: *const *const std::os::raw::c_char,
 }
 
-impl Target {
+impl FuzzTargetFns {
     fn args(&self) -> Vec<String> {
         (0..usize::try_from(self.argc).unwrap_or(0))
             .map(|i| {
@@ -206,7 +206,7 @@ impl Target {
     }
 }
 
-impl worker::Target for Target {
+impl worker::Target for FuzzTargetFns {
     fn initialize(&mut self) {
         let argc = self.argc as isize;
         let argv = self.argv.cast::<*const u8>();

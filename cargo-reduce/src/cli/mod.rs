@@ -32,7 +32,7 @@ pub(crate) struct Cli {
     pub global: GlobalOptions,
     #[command(subcommand)]
     #[allow(missing_docs)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub fuzz: fuzz::FuzzArgs,
@@ -40,7 +40,7 @@ pub(crate) struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub(crate) enum Command {
+pub(crate) enum CliCommand {
     /// List fuzz crates, targets and artifacts (and whether they are reduced).
     List(list::ListArgs),
     /// Reduce any file with an external test command (exit 0 = interesting).
@@ -99,7 +99,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
             };
         }
     };
-    if !matches!(cli.command, Some(Command::List(_))) {
+    if !matches!(cli.command, Some(CliCommand::List(_))) {
         if let Ok(exe) = std::env::current_exe() {
             // Best effort: without it, only a SIGKILL leaves test groups behind.
             let _ = crate::children::start_guardian(&exe);
@@ -109,9 +109,9 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     let interrupt = install_interrupt_handler();
     let result = match &cli.command {
         None => fuzz::run(&cli.fuzz, &reporter, interrupt.clone()),
-        Some(Command::List(args)) => list::run(args, &reporter),
-        Some(Command::File(args)) => file::run(args, &reporter, interrupt.clone()),
-        Some(Command::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::List(args)) => list::run(args, &reporter),
+        Some(CliCommand::File(args)) => file::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

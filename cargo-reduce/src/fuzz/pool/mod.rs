@@ -53,7 +53,7 @@ pub(crate) use error::PoolError;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
-pub(crate) use decode_crew::Decoder;
+pub(crate) use decode_crew::DecodeCrew;
 use round::run_round;
 use shm::Batch;
 
@@ -148,7 +148,7 @@ pub(crate) struct WorkerPool {
     round_bytes: usize,
     /// A typed target's decoder, started with the pool and shared by every
     /// reduction and `Debug` form.
-    decoder: Mutex<Option<Arc<Decoder>>>,
+    decoder: Mutex<Option<Arc<DecodeCrew>>>,
 }
 
 impl WorkerPool {
@@ -288,7 +288,7 @@ impl WorkerPool {
     /// decodes inputs without running the target, started with the pool
     /// (like the pool's workers, it costs a process start once, not once
     /// per reduction). `None` for raw-bytes targets.
-    pub(crate) fn decoder(&self) -> Result<Option<Arc<Decoder>>, PoolError> {
+    pub(crate) fn decoder(&self) -> Result<Option<Arc<DecodeCrew>>, PoolError> {
         if !self.typed_input() {
             return Ok(None);
         }
@@ -298,7 +298,7 @@ impl WorkerPool {
                 jobs: 1,
                 ..self.options.clone()
             };
-            *decoder = Some(Arc::new(Decoder::start(&self.binary, &options)?));
+            *decoder = Some(Arc::new(DecodeCrew::start(&self.binary, &options)?));
         }
         Ok(decoder.clone())
     }

@@ -17,9 +17,9 @@
 mod afl_crates;
 mod artifact;
 pub(crate) mod campaign;
+mod cargo_fuzz_crates;
 mod error;
 mod features;
-mod cargo_fuzz_crates;
 pub(crate) mod metadata;
 #[cfg(test)]
 mod tests;

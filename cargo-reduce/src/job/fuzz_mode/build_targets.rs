@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use super::Work;
 use crate::error::{Error, Exit};
-use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::build::standin::StandIn;
 use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
+use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;

@@ -5,16 +5,16 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
-mod subject;
 mod build_targets;
 pub(super) mod limits;
-mod triage;
 mod sanitize;
+mod subject;
+mod triage;
 
-use subject::artifact_error;
-pub(super) use subject::{named, reduce_one};
 pub(super) use build_targets::build;
 pub(super) use sanitize::toolchain as asan_toolchain;
+use subject::artifact_error;
+pub(super) use subject::{named, reduce_one};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -25,13 +25,13 @@ use super::message::SkipCause;
 use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::shrink::Effort;
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::fuzz::shrink::Effort;
 use crate::job::group::Role;
 use crate::syntax::Strategy;
 

@@ -11,10 +11,10 @@ use std::path::Path;
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{artifact_error, build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::shrink::{self, ArtifactError};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::fuzz::shrink::{self, ArtifactError};
 use crate::job::{Events, Message, Settings};
 
 /// What reproducing one input gave before grouping and reducing: its

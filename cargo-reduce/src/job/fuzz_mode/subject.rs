@@ -8,10 +8,10 @@ use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{FuzzRequest, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::fuzz::shrink::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::Origin;
+use crate::fuzz::shrink::{self, ArtifactError, Method};
 use crate::job::message::{How, Plan};
 use crate::job::{
     Described, Done, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject,

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{artifact_error, FuzzRequest, Work};
 use crate::error::Error;
-use crate::fuzz::shrink;
 use crate::fuzz::pool::{Failure, Signature, WorkerPool};
+use crate::fuzz::shrink;
 use crate::job::group::{self, Member, Role};
 
 /// What replaying one input gave.

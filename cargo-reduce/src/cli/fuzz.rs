@@ -125,7 +125,7 @@ fn note(row: &Row) -> String {
                 Some(reason) => format!("{signature} (stopped: {}, not 1-minimal)", reason.name()),
             }
         }
-        Err(e) => match e.exit {
+        Err(e) => match e.exit() {
             Exit::NotInteresting => "skipped: does not reproduce".into(),
             Exit::Flaky => "skipped: flaky".into(),
             _ => "failed".into(),

@@ -116,11 +116,11 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
     let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
-        true if e.exit != Exit::Interrupted => Error::new(
+        true if e.exit() != Exit::Interrupted => Error::new(
             Exit::Interrupted,
             format!(
                 "interrupted ({}); nothing more was written",
-                e.message.lines().next().unwrap_or("")
+                e.line().lines().next().unwrap_or("")
             ),
         ),
         _ => e,
@@ -129,7 +129,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Ok(exit) => exit.code(),
         Err(e) => {
             reporter.error(&e);
-            e.exit.code()
+            e.exit().code()
         }
     }
 }

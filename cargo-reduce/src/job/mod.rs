@@ -271,7 +271,7 @@ pub(crate) fn reduce(
     if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         match subject.verify(&reduced.bytes, &run) {
             // Ctrl-C during the final check: the result is the best so far.
-            Err(e) if e.exit == Exit::Interrupted => {
+            Err(e) if e.exit() == Exit::Interrupted => {
                 limits.stop(StopReason::Interrupted);
                 stopped = limits.stop_reason();
             }

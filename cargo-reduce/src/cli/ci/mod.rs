@@ -317,9 +317,10 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let mut reports = Vec::new();
     for path in &args.reports {
         let text = std::fs::read(path).map_err(|e| {
-            Error::new(
+            Error::caused(
                 Exit::BadInput,
-                format!("cannot read report `{}`: {e}", path.display()),
+                format!("cannot read report `{}`", path.display()),
+                e,
             )
         })?;
         let report = ci::report::read(&text).map_err(|e| read_error(path, e))?;

@@ -54,12 +54,12 @@ pub(super) fn asan_pool(
     let binary = match binaries[&(run.project, run.name.clone())].clone() {
         Ok(binary) => binary,
         Err(e) => {
-            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.message);
+            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.line());
             events.emit(&crate::job::Message::Warning { message });
             return Ok(None);
         }
     };
     let pool = WorkerPool::start(&binary, options.clone())
-        .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
     Ok(Some((binary, pool)))
 }

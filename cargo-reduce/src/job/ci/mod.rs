@@ -179,7 +179,7 @@ pub(crate) fn run(
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let mut binary = binaries[&(run.project, run.name.clone())].clone()?;
         let mut pool = WorkerPool::start(&binary, options.clone())
-            .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+            .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();
         replay(run, &pool, &binary, request, &options)?;
         let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
@@ -255,9 +255,10 @@ fn emit_tests(
         }
     }
     emit::write(path, &level_name(request), expect, &cases).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::Usage,
-            format!("cannot write the tests `{}`: {e}", path.display()),
+            format!("cannot write the tests `{}`", path.display()),
+            e,
         )
     })?;
     Ok(())
@@ -377,7 +378,7 @@ fn replay(
         let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
         let round = pool
             .first_accepted(&bytes, &|_| false)
-            .map_err(|e| Error::new(Exit::Failure, format!("replaying {}: {e}", run.name)))?;
+            .map_err(|e| Error::caused(Exit::Failure, format!("replaying {}", run.name), e))?;
         for (&i, outcome) in members.iter().zip(round.outcomes) {
             let failure = outcome.and_then(|o| o.failure().cloned());
             cache.put(&cache_key(&run.inputs[i]), failure.as_ref());

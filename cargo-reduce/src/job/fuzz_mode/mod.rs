@@ -140,10 +140,10 @@ impl Summary {
     fn record(&mut self, row: Row, events: &dyn Events) {
         if let Err(e) = &row.result {
             events.emit(&Message::Error {
-                message: e.message.clone(),
-                exit: e.exit,
+                message: e.line(),
+                exit: e.exit(),
             });
-            self.exit = self.exit.or(e.exit);
+            self.exit = self.exit.or(e.exit());
         }
         self.rows.push(row);
     }
@@ -273,7 +273,7 @@ pub(crate) fn run(
                     binary.as_path()
                 })
                 .map_err(|e| {
-                    Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+                    Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
                 }),
             Err(e) => Err(e.clone()),
         };

@@ -45,9 +45,10 @@ fn reduce_artifact(
 ) -> Result<Done, Error> {
     let path = &work.artifact.path;
     let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::BadInput,
-            format!("cannot read artifact `{}`: {e}", path.display()),
+            format!("cannot read artifact `{}`", path.display()),
+            e,
         )
     })?;
     if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {

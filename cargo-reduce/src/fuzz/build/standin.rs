@@ -12,7 +12,8 @@ use super::shadow;
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
 /// stack, the sanitizer's report, the protocol, the C library's
-/// declarations, and the alternate signal stacks.
+/// declarations, the alternate signal stacks, and the hooks that show a
+/// typed input's decoding.
 pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -43,6 +44,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/sanitizer.rs"),
     ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
+    (
+        "src/decode.rs",
+        include_str!("../../../harness/src/decode.rs"),
+    ),
     (
         "src/altstack.rs",
         include_str!("../../../harness/src/altstack.rs"),

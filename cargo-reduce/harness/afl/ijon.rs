@@ -67,36 +67,46 @@ std::arch::global_asm!(
     "ret",
 );
 
+/// Calls the IJON function `$f` with address 0 and the arguments, as
+/// every IJON macro that records at its own place does.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __ijon_call {
+    ($f:ident, $($x:expr),+) => {{
+        unsafe { $crate::$f(0, $($x),+) };
+    }};
+}
+
 /// IJON: counts `$x` (a `u32`) at this place; nothing here.
 #[macro_export]
 macro_rules! ijon_inc {
-    ($x:expr) => {{
-        unsafe { $crate::ijon_inc(0, $x) };
-    }};
-}
-
-/// IJON: the largest of the values (C variadic arguments); nothing here.
-#[macro_export]
-macro_rules! ijon_max {
-    ($($x:expr),+ $(,)?) => {{
-        unsafe { $crate::ijon_max_variadic(0, $($x),+, 0u64) };
-    }};
-}
-
-/// IJON: the smallest of the values (C variadic arguments); nothing here.
-#[macro_export]
-macro_rules! ijon_min {
-    ($($x:expr),+ $(,)?) => {{
-        unsafe { $crate::ijon_min_variadic(0, $($x),+, 0u64) };
-    }};
+    ($x:expr) => {
+        $crate::__ijon_call!(ijon_inc, $x)
+    };
 }
 
 /// IJON: sets `$x` (a `u32`) at this place; nothing here.
 #[macro_export]
 macro_rules! ijon_set {
-    ($x:expr) => {{
-        unsafe { $crate::ijon_set(0, $x) };
-    }};
+    ($x:expr) => {
+        $crate::__ijon_call!(ijon_set, $x)
+    };
+}
+
+/// IJON: the largest of the values (C variadic arguments); nothing here.
+#[macro_export]
+macro_rules! ijon_max {
+    ($($x:expr),+ $(,)?) => {
+        $crate::__ijon_call!(ijon_max_variadic, $($x),+, 0u64)
+    };
+}
+
+/// IJON: the smallest of the values (C variadic arguments); nothing here.
+#[macro_export]
+macro_rules! ijon_min {
+    ($($x:expr),+ $(,)?) => {
+        $crate::__ijon_call!(ijon_min_variadic, $($x),+, 0u64)
+    };
 }
 
 /// IJON: mixes `$n` (a `u32`) into the state; nothing here.

@@ -19,6 +19,7 @@
 
 mod altstack;
 mod capture;
+mod decode;
 mod fault_trace;
 mod ijon;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
@@ -156,39 +157,13 @@ pub fn __cargo_reduce_fuzz<'a>(
     });
 }
 
-/// `RUST_LIBFUZZER_DEBUG_PATH`, read once: when set, a typed closure writes
-/// the `Debug` form of its decoded input there instead of running, as
-/// cargo-reduce asks to show a typed input (the same variable as the
-/// libfuzzer-sys stand-in's).
+/// `RUST_LIBFUZZER_DEBUG_PATH`, read once, and the decoding hooks
+/// `fuzz!` calls for typed targets: the libfuzzer-sys stand-in's.
 #[doc(hidden)]
-pub fn __cargo_reduce_debug_path() -> &'static Option<String> {
-    static PATH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| std::env::var("RUST_LIBFUZZER_DEBUG_PATH").ok())
-}
-
-/// Starts recording what decoding `bytes` draws, when the decoding is only
-/// being shown and `arbitrary` is cargo-reduce's instrumented copy.
-#[doc(hidden)]
-pub fn __cargo_reduce_decode_begin(bytes: &[u8]) {
-    #[cfg(cargo_reduce_trace)]
-    if __cargo_reduce_debug_path().is_some() {
-        arbitrary::__cargo_reduce::begin(bytes);
-    }
-    let _ = bytes;
-}
-
-/// Stops the recording and writes the draws beside the debug output.
-#[doc(hidden)]
-pub fn __cargo_reduce_decode_end() {
-    #[cfg(cargo_reduce_trace)]
-    if let (Some(path), Some(draws)) = (
-        __cargo_reduce_debug_path(),
-        arbitrary::__cargo_reduce::finish(),
-    ) {
-        std::fs::write(format!("{path}.draws"), draws)
-            .expect("failed to write the draws beside `RUST_LIBFUZZER_DEBUG_PATH`");
-    }
-}
+pub use decode::{
+    debug_path as __cargo_reduce_debug_path, decode_begin as __cargo_reduce_decode_begin,
+    decode_end as __cargo_reduce_decode_end,
+};
 
 /// Writes the `Debug` form of a decoded value (or the decoding error) to
 /// the debug path; a type without `Debug` is written as such.

@@ -21,6 +21,7 @@ pub use arbitrary;
 
 mod altstack;
 mod capture;
+mod decode;
 mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
@@ -85,13 +86,13 @@ pub unsafe fn test_input_wrap(data: *const u8, size: usize) -> i32 {
     }
 }
 
-/// `RUST_LIBFUZZER_DEBUG_PATH`, read once: when set, targets write the
-/// `Debug` form of their input there instead of running (`cargo fuzz fmt`).
+/// `RUST_LIBFUZZER_DEBUG_PATH`, read once (libfuzzer-sys's name); the
+/// decoding hooks `fuzz_target!` calls are shared with the afl stand-in.
 #[doc(hidden)]
-pub fn rust_libfuzzer_debug_path() -> &'static Option<String> {
-    static PATH: OnceLock<Option<String>> = OnceLock::new();
-    PATH.get_or_init(|| std::env::var("RUST_LIBFUZZER_DEBUG_PATH").ok())
-}
+pub use decode::{
+    debug_path as rust_libfuzzer_debug_path, decode_begin as __cargo_reduce_decode_begin,
+    decode_end as __cargo_reduce_decode_end,
+};
 
 /// The debug path as libfuzzer-sys 0.4.2 to 0.4.7 exposed it; filled in by
 /// `rust_fuzzer_initialize`.
@@ -114,32 +115,6 @@ pub fn rust_fuzzer_initialize() {
 pub fn initialize(_argc: *const isize, _argv: *const *const *const u8) -> isize {
     rust_fuzzer_initialize();
     0
-}
-
-/// Starts recording what decoding `bytes` draws, when the decoding is
-/// only being shown (`RUST_LIBFUZZER_DEBUG_PATH`) and `arbitrary` is
-/// cargo-reduce's instrumented copy (`--cfg cargo_reduce_trace`).
-#[doc(hidden)]
-pub fn __cargo_reduce_decode_begin(bytes: &[u8]) {
-    #[cfg(cargo_reduce_trace)]
-    if rust_libfuzzer_debug_path().is_some() {
-        arbitrary::__cargo_reduce::begin(bytes);
-    }
-    let _ = bytes;
-}
-
-/// Stops the recording and writes the draws beside the debug output, to
-/// `<RUST_LIBFUZZER_DEBUG_PATH>.draws`, for cargo-reduce's typed reduction.
-#[doc(hidden)]
-pub fn __cargo_reduce_decode_end() {
-    #[cfg(cargo_reduce_trace)]
-    if let (Some(path), Some(draws)) = (
-        rust_libfuzzer_debug_path(),
-        arbitrary::__cargo_reduce::finish(),
-    ) {
-        std::fs::write(format!("{path}.draws"), draws)
-            .expect("failed to write the draws beside `RUST_LIBFUZZER_DEBUG_PATH`");
-    }
 }
 
 static TYPED_INPUT: AtomicBool = AtomicBool::new(false);
@@ -170,7 +145,7 @@ pub unsafe extern "C" fn main(
     argc: std::os::raw::c_int,
     argv: *const *const std::os::raw::c_char,
 ) -> std::os::raw::c_int {
-    let mut target = Target { argc, argv };
+    let mut target = FuzzTargetFns { argc, argv };
     if let Some(code) = worker::serve_if_worker(&mut target) {
         return code;
     }
@@ -189,12 +164,12 @@ pub unsafe extern "C" fn main(
 
 /// The functions `fuzz_target!` defines, with the process arguments
 /// `LLVMFuzzerInitialize` gets.
-struct Target {
+struct FuzzTargetFns {
     argc: std::os::raw::c_int,
     argv: *const *const std::os::raw::c_char,
 }
 
-impl Target {
+impl FuzzTargetFns {
     fn args(&self) -> Vec<String> {
         (0..usize::try_from(self.argc).unwrap_or(0))
             .map(|i| {
@@ -206,7 +181,7 @@ impl Target {
     }
 }
 
-impl worker::Target for Target {
+impl worker::Target for FuzzTargetFns {
     fn initialize(&mut self) {
         let argc = self.argc as isize;
         let argv = self.argv.cast::<*const u8>();

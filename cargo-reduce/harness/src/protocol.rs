@@ -13,14 +13,14 @@
 //                                `count + 1` u64 input offsets, `count` u8
 //                                outcome slots, then the input bytes
 //
-// Pipes carry the rest: the parent sends `Command`s to a worker, a worker
+// Pipes carry the rest: the parent sends `Request`s to a worker, a worker
 // sends `Event`s back. Each message is a frame: u32 little-endian body length,
 // then the body (a tag byte and fixed little-endian fields, then text). The
 // events a test process sends are small and of fixed size, below PIPE_BUF:
 // one write each, so a process killed while writing never leaves half a
 // frame in the pipe its fork server also writes to. A failure's text stays
 // in the worker's note, which the worker keeps until the parent read it
-// (`Command::Resume`).
+// (`Request::Resume`).
 
 use super::sys;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -328,7 +328,7 @@ const TAG_CHILD_DIED: u8 = 14;
 
 /// Parent to worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Command {
+pub(super) enum Request {
     /// Run a round: the header and round area are ready; `shm_len` is the
     /// current length of the shared memory file.
     Round {
@@ -371,7 +371,7 @@ pub(super) enum Event {
     },
     /// Input `index` of round `generation` panicked or overflowed its
     /// stack (and the process lived on). Its text is the worker's note;
-    /// the worker waits for `Command::Resume` before the next test.
+    /// the worker waits for `Request::Resume` before the next test.
     Failed {
         /// Round number.
         generation: u64,
@@ -418,12 +418,12 @@ pub(super) fn next_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
     Some((body, 4 + len))
 }
 
-impl Command {
+impl Request {
     /// The command as a frame.
     pub(super) fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(17);
         match self {
-            Command::Round {
+            Request::Round {
                 generation,
                 shm_len,
             } => {
@@ -431,9 +431,9 @@ impl Command {
                 put_u64(&mut body, *generation);
                 put_u64(&mut body, *shm_len);
             }
-            Command::Exit => body.push(TAG_EXIT),
-            Command::Resume => body.push(TAG_RESUME),
-            Command::Release => body.push(TAG_RELEASE),
+            Request::Exit => body.push(TAG_EXIT),
+            Request::Resume => body.push(TAG_RESUME),
+            Request::Release => body.push(TAG_RELEASE),
         }
         frame(body)
     }
@@ -441,13 +441,13 @@ impl Command {
     /// Parses a frame body.
     pub(super) fn decode(body: &[u8]) -> Option<Self> {
         match *body.first()? {
-            TAG_ROUND => Some(Command::Round {
+            TAG_ROUND => Some(Request::Round {
                 generation: get_u64(body, 1)?,
                 shm_len: get_u64(body, 9)?,
             }),
-            TAG_EXIT => Some(Command::Exit),
-            TAG_RESUME => Some(Command::Resume),
-            TAG_RELEASE => Some(Command::Release),
+            TAG_EXIT => Some(Request::Exit),
+            TAG_RESUME => Some(Request::Resume),
+            TAG_RELEASE => Some(Request::Release),
             _ => None,
         }
     }

@@ -1,7 +1,7 @@
 //! The worker: runs whole rounds of inputs out of shared memory, without a
 //! message per input.
 //!
-//! A round is announced by one `Command::Round`. Workers claim chunks of
+//! A round is announced by one `Request::Round`. Workers claim chunks of
 //! indices from the shared `next` counter, skip indices above the shared
 //! `best` (the lowest accepted index so far), store each outcome in its slot
 //! and send an event only for failures and when they run out of work. Before
@@ -10,7 +10,7 @@
 
 use crate::capture;
 use crate::protocol::{
-    control_size, panic_text, Command, Event, Header, Mapping, Note, WorkerArea, WorkerConfig,
+    control_size, panic_text, Event, Header, Mapping, Note, Request, WorkerArea, WorkerConfig,
     FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_STACK_OVERFLOW,
     PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
@@ -341,12 +341,12 @@ impl Worker {
         }
     }
 
-    fn receive(&mut self) -> Option<Command> {
+    fn receive(&mut self) -> Option<Request> {
         let mut len = [0u8; 4];
         self.commands.read_exact(&mut len).ok()?;
         let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
         self.commands.read_exact(&mut body).ok()?;
-        Command::decode(&body)
+        Request::decode(&body)
     }
 
     fn serve(&mut self, target: &mut dyn Target) -> ! {
@@ -370,14 +370,14 @@ impl Worker {
         });
         loop {
             let (generation, shm_len) = match self.receive() {
-                Some(Command::Round {
+                Some(Request::Round {
                     generation,
                     shm_len,
                 }) => (generation, shm_len),
-                Some(Command::Exit) | None => break,
+                Some(Request::Exit) | None => break,
                 // An answer meant for a test process that died (the
                 // parent sends it as it reads of the failure).
-                Some(Command::Resume | Command::Release) => continue,
+                Some(Request::Resume | Request::Release) => continue,
             };
             match self.map_round(generation, shm_len) {
                 Ok(view) => self.run_round(target, &view),
@@ -424,7 +424,7 @@ impl Worker {
             self.send(&Event::ChildDied { status });
             // The parent may kill or measure the child's pid until it has
             // read of the death: the zombie keeps the pid until then.
-            self.wait_for_command(&Command::Release);
+            self.wait_for_request(&Request::Release);
             reap(child);
         }
     }
@@ -432,11 +432,11 @@ impl Worker {
     /// Reads commands until `wanted` comes; the others were meant for a
     /// test process that died before it read them. Exits if the parent
     /// says so or is gone.
-    fn wait_for_command(&mut self, wanted: &Command) {
+    fn wait_for_request(&mut self, wanted: &Request) {
         loop {
             match self.receive() {
                 Some(command) if command == *wanted => return,
-                Some(Command::Exit) | None => {
+                Some(Request::Exit) | None => {
                     // SAFETY: _exit has no preconditions.
                     unsafe { sys::_exit(0) }
                 }
@@ -527,7 +527,7 @@ impl Worker {
                         unsafe { sys::_exit(0) };
                     }
                     // The next test would overwrite the note.
-                    self.wait_for_command(&Command::Resume);
+                    self.wait_for_request(&Request::Resume);
                 }
             }
         }

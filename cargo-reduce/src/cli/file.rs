@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::options::{parse_seconds, ReduceOptions};
-use super::report::Reporter;
+use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::file::FileRequest;
 use crate::job::LangChoice;

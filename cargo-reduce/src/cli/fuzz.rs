@@ -1,5 +1,5 @@
 //! `cargo reduce [ARTIFACT…]`: the arguments, handed to
-//! [`crate::job::fuzz`] as a request, and the summary table at the end.
+//! [`crate::job::fuzz_mode`] as a request, and the summary table at the end.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -9,11 +9,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::options::{parse_seconds, FailureOptions, ReduceOptions, SelectOptions};
-use super::report::Reporter;
+use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::Effort;
-use crate::job::fuzz::{FuzzRequest, Row, Summary};
+use crate::fuzz::shrink::Effort;
+use crate::job::fuzz_mode::{FuzzRequest, Row, Summary};
 use crate::job::LangChoice;
 use crate::syntax::Strategy;
 
@@ -102,7 +102,7 @@ pub(crate) fn run(
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
     let summary =
-        crate::job::fuzz::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
+        crate::job::fuzz_mode::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
     if summary.rows.is_empty() {
         reporter.status("Finished", format!("nothing to reduce: {} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)", summary.found));
     } else if !reporter.is_json() {
@@ -125,7 +125,7 @@ fn note(row: &Row) -> String {
                 Some(reason) => format!("{signature} (stopped: {}, not 1-minimal)", reason.name()),
             }
         }
-        Err(e) => match e.exit {
+        Err(e) => match e.exit() {
             Exit::NotInteresting => "skipped: does not reproduce".into(),
             Exit::Flaky => "skipped: flaky".into(),
             _ => "failed".into(),

@@ -9,7 +9,7 @@ use std::fs;
 use clap::Args;
 
 use super::options::SelectOptions;
-use super::report::Reporter;
+use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin};
@@ -28,7 +28,8 @@ pub(crate) struct ListArgs {
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
 pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
-    let projects = crate::job::fuzz::find(&args.select.search(), args.select.target.as_deref())?;
+    let projects =
+        crate::job::fuzz_mode::find(&args.select.search(), args.select.target.as_deref())?;
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);

@@ -6,7 +6,7 @@ pub(crate) mod file;
 pub(crate) mod fuzz;
 pub(crate) mod list;
 pub(crate) mod options;
-pub(crate) mod report;
+pub(crate) mod render;
 mod table;
 
 use std::ffi::OsString;
@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 
 pub(crate) use crate::error::{Error, Exit};
 use options::GlobalOptions;
-use report::Reporter;
+use render::Reporter;
 
 /// cargo-reduce: minimize failing inputs with delta debugging.
 ///
@@ -32,7 +32,7 @@ pub(crate) struct Cli {
     pub global: GlobalOptions,
     #[command(subcommand)]
     #[allow(missing_docs)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub fuzz: fuzz::FuzzArgs,
@@ -40,7 +40,7 @@ pub(crate) struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub(crate) enum Command {
+pub(crate) enum CliCommand {
     /// List fuzz crates, targets and artifacts (and whether they are reduced).
     List(list::ListArgs),
     /// Reduce any file with an external test command (exit 0 = interesting).
@@ -99,7 +99,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
             };
         }
     };
-    if !matches!(cli.command, Some(Command::List(_))) {
+    if !matches!(cli.command, Some(CliCommand::List(_))) {
         if let Ok(exe) = std::env::current_exe() {
             // Best effort: without it, only a SIGKILL leaves test groups behind.
             let _ = crate::children::start_guardian(&exe);
@@ -109,18 +109,18 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     let interrupt = install_interrupt_handler();
     let result = match &cli.command {
         None => fuzz::run(&cli.fuzz, &reporter, interrupt.clone()),
-        Some(Command::List(args)) => list::run(args, &reporter),
-        Some(Command::File(args)) => file::run(args, &reporter, interrupt.clone()),
-        Some(Command::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::List(args)) => list::run(args, &reporter),
+        Some(CliCommand::File(args)) => file::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
     let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
-        true if e.exit != Exit::Interrupted => Error::new(
+        true if e.exit() != Exit::Interrupted => Error::new(
             Exit::Interrupted,
             format!(
                 "interrupted ({}); nothing more was written",
-                e.message.lines().next().unwrap_or("")
+                e.line().lines().next().unwrap_or("")
             ),
         ),
         _ => e,
@@ -129,7 +129,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Ok(exit) => exit.code(),
         Err(e) => {
             reporter.error(&e);
-            e.exit.code()
+            e.exit().code()
         }
     }
 }
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn effort_defaults_to_default_and_is_for_bytes_only() {
-        use crate::fuzz::minimize::Effort;
+        use crate::fuzz::shrink::Effort;
         let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce"], args].concat());
         assert_eq!(parse(&[]).unwrap().fuzz.effort, Effort::Default);
         assert_eq!(

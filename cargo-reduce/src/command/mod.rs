@@ -36,6 +36,14 @@ use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
 use crate::unit::{concat_into, ByteAtom};
 
 /// Why a test command cannot be used, or a test cannot run.
+///
+/// ```
+/// use cargo_reduce::{CommandError, TestCommand};
+///
+/// let error = TestCommand::new(&[]).unwrap_err();
+/// assert!(matches!(error, CommandError::Missing));
+/// assert!(error.to_string().starts_with("no test command given"));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
     /// No command was given after `--`.
@@ -98,6 +106,15 @@ fn without_path(error: io::Error, root: &Path) -> io::Error {
 }
 
 /// A test command, resolved: the program and its argument template.
+///
+/// ```
+/// use cargo_reduce::{CommandError, TestCommand};
+///
+/// let grep = TestCommand::new(&["grep".into(), "-q".into(), "needle".into(), "{}".into()]).unwrap();
+/// assert_eq!(grep.display(), "grep -q needle {}");
+/// let missing = TestCommand::new(&["no-such-test-command".into()]).unwrap_err();
+/// assert!(matches!(missing, CommandError::NotFound(_)));
+/// ```
 #[derive(Debug, Clone)]
 pub struct TestCommand {
     program: PathBuf,
@@ -213,6 +230,17 @@ pub struct RunResult {
 }
 
 /// Runs the test command on candidates; an [`Oracle`] over byte atoms.
+///
+/// ```
+/// use std::time::Duration;
+/// use cargo_reduce::{CommandOracle, Reducer, TestCommand};
+///
+/// // Interesting: the candidate still contains `needle` (grep exits 0).
+/// let grep = TestCommand::new(&["grep".into(), "-q".into(), "needle".into(), "{}".into()]).unwrap();
+/// let oracle = CommandOracle::new(grep, "input.txt".as_ref(), 0o644, Duration::from_secs(60));
+/// let reduced = Reducer::new().jobs(2).ddmin(b"hay needle hay".to_vec(), &oracle).unwrap();
+/// assert_eq!(reduced.atoms, b"needle");
+/// ```
 pub struct CommandOracle {
     command: TestCommand,
     file_name: OsString,

@@ -6,6 +6,16 @@
 use std::hash::{Hash, Hasher};
 
 /// A variant of the current configuration, as up to three slices.
+///
+/// ```
+/// use cargo_reduce::Candidate;
+///
+/// let atoms = b"abcdef";
+/// assert_eq!(Candidate::subset(atoms, 1..3).to_vec(), b"bc");
+/// let without = Candidate::complement(atoms, 1..3);
+/// assert_eq!((without.len(), without.to_vec()), (4, b"adef".to_vec()));
+/// assert_eq!(Candidate::spliced(atoms, 0..3, b"x").to_vec(), b"xdef");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'a, A> {
     parts: [&'a [A]; 3],

@@ -21,6 +21,17 @@ use super::{Context, Iteration, Oracle, OracleError, StopReason};
 
 /// The variant knobs. The default is the variant that needed the fewest
 /// tests on the benchmark tasks (see ARCHITECTURE.md).
+///
+/// ```
+/// use cargo_reduce::{Candidate, DdminOptions, Reducer};
+///
+/// let mut options = DdminOptions::default();
+/// options.subsets = true; // also try keeping a single chunk
+/// options.dd_star = true; // repeat passes until one removes nothing
+/// let two_bangs = |c: &Candidate<'_, u8>| c.iter().filter(|&&b| b == b'!').count() >= 2;
+/// let reducer = Reducer::new().ddmin_options(options);
+/// assert_eq!(reducer.ddmin(b"a!b!c!".to_vec(), &two_bangs).unwrap().atoms, b"!!");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DdminOptions {
@@ -40,6 +51,16 @@ pub struct DdminOptions {
 }
 
 /// Where a ddmin pass starts.
+///
+/// ```
+/// use cargo_reduce::{Candidate, DdminOptions, Reducer, Start};
+///
+/// let mut options = DdminOptions::default();
+/// options.start = Start::Atoms; // the input is expected to be nearly minimal already
+/// let long_enough = |c: &Candidate<'_, u8>| c.len() >= 3;
+/// let reducer = Reducer::new().ddmin_options(options);
+/// assert_eq!(reducer.ddmin(b"abcd".to_vec(), &long_enough).unwrap().atoms, b"bcd");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Start {
@@ -77,6 +98,15 @@ impl DdminOptions {
 }
 
 /// A finished (or stopped) reduction.
+///
+/// ```
+/// use cargo_reduce::{Candidate, Reducer, StopReason};
+///
+/// let has_bang = |c: &Candidate<'_, u8>| c.iter().any(|&b| b == b'!');
+/// let reduced = Reducer::new().max_tests(1).ddmin(b"ab!cd".to_vec(), &has_bang).unwrap();
+/// assert_eq!(reduced.stopped, Some(StopReason::MaxTests));
+/// assert!(!reduced.is_minimal() && reduced.atoms.contains(&b'!'));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reduction<A> {
     /// The smallest interesting configuration found.
@@ -93,6 +123,20 @@ impl<A> Reduction<A> {
 }
 
 /// An oracle error, with the best configuration found before it.
+///
+/// ```
+/// use cargo_reduce::{Cancel, Candidate, Oracle, OracleError, Outcome, Reducer};
+///
+/// struct Broken;
+/// impl Oracle<u8> for Broken {
+///     fn test(&self, _: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+///         Err("the test harness is gone".into())
+///     }
+/// }
+/// let error = Reducer::new().ddmin(b"abc".to_vec(), &Broken).unwrap_err();
+/// assert_eq!(error.to_string(), "test failed: the test harness is gone");
+/// assert_eq!(error.best, b"abc"); // nothing was removed before the error
+/// ```
 #[derive(Debug)]
 pub struct ReduceError<A> {
     /// The smallest interesting configuration found so far.

@@ -10,6 +10,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why a reduction stopped before it was done.
+///
+/// ```
+/// use cargo_reduce::{Candidate, Reducer, StopReason};
+///
+/// let reducer = Reducer::new().max_tests(1);
+/// let has_bang = |c: &Candidate<'_, u8>| c.iter().any(|&b| b == b'!');
+/// let reduced = reducer.ddmin(b"ab!cd".to_vec(), &has_bang).unwrap();
+/// assert_eq!(reduced.stopped, Some(StopReason::MaxTests));
+/// assert_eq!((reducer.stop_reason(), StopReason::MaxTests.name()), (reduced.stopped, "max-tests"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StopReason {

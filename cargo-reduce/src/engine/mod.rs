@@ -55,6 +55,13 @@ pub(crate) use values::drop_values;
 use std::error::Error as StdError;
 
 /// What a test says about a candidate.
+///
+/// ```
+/// use cargo_reduce::Outcome;
+///
+/// assert_eq!(Outcome::from_bool(true), Outcome::Interesting);
+/// assert!(!Outcome::NotInteresting.is_interesting());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The failure is still there: the candidate may replace the current
@@ -82,6 +89,13 @@ impl Outcome {
 
 /// The error an oracle may return: any error, boxed, so the engine stays
 /// independent of how tests are run.
+///
+/// ```
+/// use cargo_reduce::OracleError;
+///
+/// let error: OracleError = std::io::Error::other("the worker died").into();
+/// assert_eq!(error.to_string(), "the worker died");
+/// ```
 pub type OracleError = Box<dyn StdError + Send + Sync + 'static>;
 
 /// Decides whether a candidate is interesting.
@@ -97,6 +111,20 @@ pub type OracleError = Box<dyn StdError + Send + Sync + 'static>;
 /// [`RoundOracle`] and returns itself from [`Oracle::rounds`]; the engine
 /// then hands it whole rounds, after taking cached candidates out and
 /// cutting the round to the test budget.
+///
+/// ```
+/// use cargo_reduce::{Cancel, Candidate, Oracle, OracleError, Outcome, Reducer};
+///
+/// /// Interesting while the atoms still add up to at least the bound.
+/// struct SumAtLeast(u32);
+/// impl Oracle<u32> for SumAtLeast {
+///     fn test(&self, c: &Candidate<'_, u32>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+///         Ok(Some(Outcome::from_bool(c.iter().sum::<u32>() >= self.0)))
+///     }
+/// }
+/// let reduced = Reducer::new().ddmin(vec![1, 2, 9, 3, 1], &SumAtLeast(10)).unwrap();
+/// assert!(reduced.atoms.len() == 2 && reduced.atoms.contains(&9));
+/// ```
 pub trait Oracle<A>: Sync {
     /// Tests one candidate.
     fn test(
@@ -112,6 +140,27 @@ pub trait Oracle<A>: Sync {
 }
 
 /// An oracle that tests a whole round in one call.
+///
+/// ```
+/// use cargo_reduce::{Cancel, Candidate, Oracle, OracleError, Outcome, Reducer, RoundOracle};
+///
+/// /// Takes a whole round at once, as a batch through shared memory would.
+/// struct Batch;
+/// impl RoundOracle<u8> for Batch {
+///     fn test_round(&self, cs: &[Candidate<'_, u8>]) -> Result<Vec<Option<Outcome>>, OracleError> {
+///         Ok(cs.iter().map(|c| Some(Outcome::from_bool(c.iter().any(|&b| b == b'!')))).collect())
+///     }
+/// }
+/// impl Oracle<u8> for Batch {
+///     fn test(&self, c: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+///         Ok(self.test_round(std::slice::from_ref(c))?.pop().flatten())
+///     }
+///     fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
+///         Some(self)
+///     }
+/// }
+/// assert_eq!(Reducer::new().ddmin(b"ab!c".to_vec(), &Batch).unwrap().atoms, b"!");
+/// ```
 pub trait RoundOracle<A> {
     /// Tests `candidates` in order until the lowest interesting index is
     /// known, every index below it tested (so the answer is what a

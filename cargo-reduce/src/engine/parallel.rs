@@ -17,6 +17,21 @@ use super::limit::Limits;
 use super::Outcome;
 
 /// Tells a running test whether its result is still wanted.
+///
+/// ```
+/// use cargo_reduce::{Cancel, Candidate, Oracle, OracleError, Outcome, Reducer};
+///
+/// struct Slow;
+/// impl Oracle<u8> for Slow {
+///     fn test(&self, c: &Candidate<'_, u8>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+///         if cancel.is_cancelled() {
+///             return Ok(None); // another candidate won the round: unknown, not cached
+///         }
+///         Ok(Some(Outcome::from_bool(c.iter().any(|&b| b == b'x'))))
+///     }
+/// }
+/// assert_eq!(Reducer::new().jobs(4).ddmin(b"abcxdef".to_vec(), &Slow).unwrap().atoms, b"x");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Cancel<'a> {
     index: usize,

@@ -19,6 +19,16 @@ use std::ops::Range;
 use super::{split, Candidate};
 
 /// The order in which chunks are visited.
+///
+/// ```
+/// use cargo_reduce::{Candidate, DdminOptions, Iteration, Reducer};
+///
+/// let mut options = DdminOptions::default();
+/// options.iteration = Iteration::Backward;
+/// let one_bang = |c: &Candidate<'_, u8>| c.iter().any(|&b| b == b'!');
+/// let reducer = Reducer::new().ddmin_options(options);
+/// assert_eq!(reducer.ddmin(b"!ab!".to_vec(), &one_bang).unwrap().atoms, b"!");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Iteration {

@@ -2,12 +2,11 @@
 //! inputs, building the user's targets against the stand-in, running them
 //! in long-lived worker pools, and reducing one failing input.
 
-pub(crate) mod afl;
 pub(crate) mod build;
 pub(crate) mod effort;
-pub(crate) mod libfuzzer;
-pub(crate) mod minimize;
+pub(crate) mod engines;
 pub(crate) mod oracle;
 pub(crate) mod pool;
 pub(crate) mod project;
 pub(crate) mod sanitizer;
+pub(crate) mod shrink;

@@ -192,12 +192,10 @@ impl Subject for FileSubject<'_> {
         let cancel = Cancel::by_limits(run.interrupt_only);
         let mut slowest = Duration::ZERO;
         for attempt in 0..2 {
-            let result = self.oracle.run(input, &cancel).map_err(|e| {
-                Error::new(
-                    Exit::BadCommand,
-                    format!("cannot run the test command: {e}"),
-                )
-            })?;
+            let result = self
+                .oracle
+                .run(input, &cancel)
+                .map_err(|e| Error::caused(Exit::BadCommand, "cannot run the test command", e))?;
             run.counters.add_test();
             slowest = slowest.max(result.elapsed);
             check_status(&result, attempt, self.path)?;

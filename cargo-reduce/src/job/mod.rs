@@ -2,7 +2,7 @@
 //! check it (it must fail, and fail alike each time), reduce it, run the
 //! result once more, write it atomically, and end with one message. The
 //! modes differ only in where inputs come from and which oracle runs them:
-//! that is a [`Subject`] ([`mod@file`]: a file and a test command; [`fuzz`]: a
+//! that is a [`Subject`] ([`mod@file`]: a file and a test command; [`fuzz_mode`]: a
 //! fuzz artifact in a worker pool).
 //!
 //! Nothing here prints: every event is a [`Message`] handed to [`Events`],
@@ -10,7 +10,7 @@
 
 pub(crate) mod ci;
 pub(crate) mod file;
-pub(crate) mod fuzz;
+pub(crate) mod fuzz_mode;
 mod group;
 pub(crate) mod message;
 mod progress;
@@ -271,7 +271,7 @@ pub(crate) fn reduce(
     if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
         match subject.verify(&reduced.bytes, &run) {
             // Ctrl-C during the final check: the result is the best so far.
-            Err(e) if e.exit == Exit::Interrupted => {
+            Err(e) if e.exit() == Exit::Interrupted => {
                 limits.stop(StopReason::Interrupted);
                 stopped = limits.stop_reason();
             }

@@ -24,6 +24,14 @@ use std::sync::OnceLock;
 use super::grammar::{child_phis, optional_groups, rule_phis, Grammar, Group};
 
 /// A language of inputs.
+///
+/// ```
+/// use cargo_reduce::syntax::Lang;
+///
+/// assert_eq!("rs".parse::<Lang>().unwrap(), Lang::Rust);
+/// assert_eq!(Lang::detect(Some("app.js".as_ref()), b"let x;"), Lang::JavaScript);
+/// assert_eq!(Lang::from_extension("notes.txt".as_ref()), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
     /// Rust, with tree-sitter-rust.
@@ -35,6 +43,14 @@ pub enum Lang {
 }
 
 /// What HDD needs to know about a grammar-based language.
+///
+/// ```
+/// use cargo_reduce::syntax::Lang;
+///
+/// let rust = Lang::Rust.spec().unwrap();
+/// assert!(rust.interchangeable("integer_literal", "string_literal"));
+/// assert!(Lang::Text.spec().is_none()); // plain text has no grammar
+/// ```
 pub struct Spec {
     /// The tree-sitter parser's language.
     pub language: tree_sitter::Language,
@@ -354,6 +370,13 @@ impl fmt::Display for Lang {
 }
 
 /// A `--lang` value that names no language.
+///
+/// ```
+/// use cargo_reduce::syntax::Lang;
+///
+/// let error = "cobol".parse::<Lang>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown language `cobol` (expected rust, js or text)");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error("unknown language `{0}` (expected rust, js or text)")]
 pub struct UnknownLang(String);

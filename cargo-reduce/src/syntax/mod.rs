@@ -65,6 +65,14 @@ use tree::render_tree;
 /// `options`, `slots` (Φ by the slot a node fills, `parse::parse`) and
 /// `groups` (optional sequences as nodes, `parse::wrap_groups`) shape the
 /// tree.
+///
+/// ```
+/// use cargo_reduce::syntax::{build_tree, Lang, Strategy};
+///
+/// let tree = build_tree(b"f(a, [b c])\nd\n", Lang::Text, &Strategy::Best.options());
+/// let leaves = tree.preorder().into_iter().filter(|&n| tree.leaf_text(n).is_some()).count();
+/// assert!(leaves >= 4 && tree.children(tree.root()).len() == 2); // two lines
+/// ```
 pub fn build_tree(input: &[u8], lang: Lang, options: &Options) -> Tree {
     let Some((spec, mut tree)) = lang
         .spec()

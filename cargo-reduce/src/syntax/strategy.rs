@@ -7,6 +7,13 @@ use std::str::FromStr;
 use crate::engine::DdminOptions;
 
 /// How often a family of passes runs.
+///
+/// ```
+/// use cargo_reduce::syntax::{Repeat, Strategy};
+///
+/// assert_eq!(Strategy::Hdd.options().fine, Repeat::Once);
+/// assert_eq!(Strategy::HddStar.options().fine, Repeat::Fixpoint);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Repeat {
     /// Not at all.
@@ -18,6 +25,15 @@ pub enum Repeat {
 }
 
 /// Every phase and transform of the pipeline, selectable.
+///
+/// ```
+/// use cargo_reduce::syntax::{Options, Strategy};
+///
+/// let mut options: Options = Strategy::Best.options();
+/// options.inline = false;
+/// let shown = Strategy::Custom(options).to_string(); // the parts switched from plain HDD
+/// assert!(shown.starts_with("coarse-hdd*,hdd*,-groups,+flatten") && !shown.contains("inline"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Φ of a node by the slot it fills in its parent, where shorter than
@@ -53,6 +69,14 @@ pub struct Options {
 }
 
 /// A named pipeline, as `--strategy` takes it.
+///
+/// ```
+/// use cargo_reduce::syntax::Strategy;
+///
+/// let strategy: Strategy = "hdd,+squeeze".parse().unwrap();
+/// assert!(strategy.options().squeeze && !strategy.options().flatten);
+/// assert_eq!("coarse-hdd+hdd".parse::<Strategy>().unwrap(), Strategy::CoarseThenHdd);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
     /// ddmin over the input's tokens only.
@@ -196,6 +220,13 @@ impl fmt::Display for Strategy {
 #[error(
     "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
 )]
+///
+/// ```
+/// use cargo_reduce::syntax::Strategy;
+///
+/// let error = "fastest".parse::<Strategy>().unwrap_err();
+/// assert!(error.to_string().starts_with("unknown strategy `fastest` (expected one of: ddmin, hdd,"));
+/// ```
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).

@@ -16,14 +16,14 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::options::{FailureOptions, SelectOptions};
-use super::report::Reporter;
+use super::render::Reporter;
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::Effort;
+use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::{self, update, Cache, CiRequest};
-use crate::job::fuzz::FuzzRequest;
+use crate::job::fuzz_mode::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
 /// Arguments of `cargo reduce ci`.
@@ -317,9 +317,10 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let mut reports = Vec::new();
     for path in &args.reports {
         let text = std::fs::read(path).map_err(|e| {
-            Error::new(
+            Error::caused(
                 Exit::BadInput,
-                format!("cannot read report `{}`: {e}", path.display()),
+                format!("cannot read report `{}`", path.display()),
+                e,
             )
         })?;
         let report = ci::report::read(&text).map_err(|e| read_error(path, e))?;
@@ -328,7 +329,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let mut report = ci::report::merge(reports)
         .map_err(|e| Error::new(Exit::BadInput, format!("cannot merge the reports: {e}")))?;
     if args.ledger.update {
-        let projects = crate::job::fuzz::find(&args.select.search(), None)?;
+        let projects = crate::job::fuzz_mode::find(&args.select.search(), None)?;
         let dir_of = |package: &str, target: &str| {
             // A package with targets of both engines is two projects.
             projects

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::report::Reporter;
+use super::super::render::Reporter;
 use super::super::table::{self, Align};
 use super::{github, junit, sarif, CiFormat, FailOn, ReportOptions};
 use crate::error::{Error, Exit};

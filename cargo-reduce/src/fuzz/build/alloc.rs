@@ -102,8 +102,8 @@ fn write_if_changed(path: &Path, content: &str) -> Result<(), BuildError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::afl::AFL;
-    use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
+    use crate::fuzz::engines::afl::AFL;
+    use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 
     #[test]
     fn the_variant_s_build_script_sets_the_cfg() {

@@ -32,13 +32,13 @@ use invoke::{command_line, run_for_output};
 use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
-pub(crate) type Target = Result<PathBuf, String>;
+pub(crate) type BuiltTarget = Result<PathBuf, String>;
 
 /// What a build gave.
 #[derive(Debug)]
 pub(crate) struct Built {
     /// Each target's binary or errors, in the order asked.
-    pub targets: Vec<Target>,
+    pub targets: Vec<BuiltTarget>,
     /// The units cargo compiled rather than found fresh (`crate@version
     /// target`): what a rebuild cost.
     pub compiled: Vec<String>,
@@ -96,7 +96,7 @@ pub(crate) fn build_patched(
     targets: &[BuildTarget<'_>],
     asan: Option<&AsanToolchain>,
     interrupt: &AtomicBool,
-) -> Result<Vec<Target>, BuildError> {
+) -> Result<Vec<BuiltTarget>, BuildError> {
     let engine = stand_in
         .locked(dirs.lock)?
         .located(&dirs.fuzz.join("Cargo.toml"), stand_in.package)?;
@@ -277,7 +277,7 @@ fn build_apart(
     if sets.len() < 2 {
         return Err(whole);
     }
-    let mut results: Vec<Option<Target>> = vec![None; targets.len()];
+    let mut results: Vec<Option<BuiltTarget>> = vec![None; targets.len()];
     let mut compiled = Vec::new();
     let mut any_built = false;
     for set in sets {
@@ -322,7 +322,7 @@ fn per_target(
     output: run::Output,
     command: String,
     targets: &[BuildTarget<'_>],
-) -> Result<Vec<Target>, BuildError> {
+) -> Result<Vec<BuiltTarget>, BuildError> {
     let status = output.status.expect("the build ended");
     if !status.success() && !targets.iter().any(|t| output.binaries.contains_key(t.name)) {
         return Err(BuildError::Cargo {

@@ -1,7 +1,7 @@
 //! A fuzz engine's crate as cargo-reduce stands in for it: the crate it
 //! replaces, the source files written out for the build, and the versions
 //! it implements. One build serves every engine; what differs is a
-//! [`StandIn`] value ([`crate::fuzz::libfuzzer::LIBFUZZER_SYS`]).
+//! [`StandIn`] value ([`crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS`]).
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,8 @@ use super::shadow;
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
 /// stack, the sanitizer's report, the protocol, the C library's
-/// declarations, and the alternate signal stacks.
+/// declarations, the alternate signal stacks, and the hooks that show a
+/// typed input's decoding.
 pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -43,6 +44,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/sanitizer.rs"),
     ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
+    (
+        "src/decode.rs",
+        include_str!("../../../harness/src/decode.rs"),
+    ),
     (
         "src/altstack.rs",
         include_str!("../../../harness/src/altstack.rs"),

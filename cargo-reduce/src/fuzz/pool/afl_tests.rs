@@ -16,8 +16,8 @@ use rustix::process::Signal;
 
 use super::tests::work_dir;
 use super::*;
-use crate::fuzz::afl::AFL;
 use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
+use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::project::{self, BinKind, Engine, Search};
 
 fn fuzz_dir() -> PathBuf {

@@ -13,10 +13,10 @@ use super::death::KillReason;
 use super::error::PoolError;
 use super::place::common_stack;
 use super::protocol::{
-    panic_text, split_panic_text, Command, FLAG_RESTART_AFTER_FAILURE, NOTE_STACK, STACK_SIGNAL,
+    panic_text, split_panic_text, Request, FLAG_RESTART_AFTER_FAILURE, NOTE_STACK, STACK_SIGNAL,
 };
 use super::shm::{Batch, RoundParams, SharedMemory};
-use super::worker::{Launch, Worker};
+use super::worker_process::{Launch, Worker};
 use super::PoolOptions;
 
 /// How long a worker may take to start and run the target's init code.
@@ -356,7 +356,7 @@ impl Crew {
             .store(from, std::sync::atomic::Ordering::Relaxed);
         area.resume_to
             .store(to, std::sync::atomic::Ordering::Release);
-        let command = Command::Round {
+        let command = Request::Round {
             generation: self.generation,
             shm_len: self.shm.len(),
         };

@@ -11,10 +11,10 @@ use rustix::process::Signal;
 
 use super::crew::Crew;
 use super::death::KillReason;
-use super::protocol::{split_panic_text, Command, Event, NOTE_PANIC, SLOT_FAILED};
+use super::protocol::{split_panic_text, Event, Request, NOTE_PANIC, SLOT_FAILED};
 use super::shm::Batch;
 use super::tests::{binaries, failure, one_worker, options, stack_limit_kib};
-use super::worker::wait_readable;
+use super::worker_process::wait_readable;
 use super::*;
 
 /// Sends a round of `inputs` to the worker of slot 0, as a round does,
@@ -120,8 +120,8 @@ fn answers_meant_for_a_dead_process_are_skipped() {
     assert_eq!(failure(&outcome).kind, FailureKind::Panic);
     let mut crew = pool.crew();
     let worker = crew.workers[0].as_mut().unwrap();
-    worker.send(&Command::Resume).unwrap();
-    worker.send(&Command::Release).unwrap();
+    worker.send(&Request::Resume).unwrap();
+    worker.send(&Request::Release).unwrap();
     drop(crew);
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
     assert_eq!(

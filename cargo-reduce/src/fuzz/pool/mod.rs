@@ -23,7 +23,7 @@ mod call_path;
 mod cpu_time;
 mod crew;
 mod death;
-mod decoder;
+mod decode_crew;
 #[cfg(test)]
 mod edge_tests;
 mod error;
@@ -44,7 +44,7 @@ mod sys;
 mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
-mod worker;
+mod worker_process;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -54,7 +54,7 @@ pub(crate) use error::PoolError;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
-pub(crate) use decoder::Decoder;
+pub(crate) use decode_crew::DecodeCrew;
 use round::run_round;
 use shm::Batch;
 
@@ -149,7 +149,7 @@ pub(crate) struct WorkerPool {
     round_bytes: usize,
     /// A typed target's decoder, started with the pool and shared by every
     /// reduction and `Debug` form.
-    decoder: Mutex<Option<Arc<Decoder>>>,
+    decoder: Mutex<Option<Arc<DecodeCrew>>>,
 }
 
 impl WorkerPool {
@@ -184,7 +184,7 @@ impl WorkerPool {
     }
 
     /// Changes the timeout of the next rounds (a timeout artifact is reduced
-    /// under shorter probes first, see [`crate::fuzz::minimize::probe_timeouts`]).
+    /// under shorter probes first, see [`crate::fuzz::shrink::probe_timeouts`]).
     pub(crate) fn set_timeout(&self, timeout: Duration) {
         self.crew().options.timeout = timeout;
     }
@@ -289,7 +289,7 @@ impl WorkerPool {
     /// decodes inputs without running the target, started with the pool
     /// (like the pool's workers, it costs a process start once, not once
     /// per reduction). `None` for raw-bytes targets.
-    pub(crate) fn decoder(&self) -> Result<Option<Arc<Decoder>>, PoolError> {
+    pub(crate) fn decoder(&self) -> Result<Option<Arc<DecodeCrew>>, PoolError> {
         if !self.typed_input() {
             return Ok(None);
         }
@@ -299,7 +299,7 @@ impl WorkerPool {
                 jobs: 1,
                 ..self.options.clone()
             };
-            *decoder = Some(Arc::new(Decoder::start(&self.binary, &options)?));
+            *decoder = Some(Arc::new(DecodeCrew::start(&self.binary, &options)?));
         }
         Ok(decoder.clone())
     }

@@ -43,19 +43,19 @@ mod tests {
     #[test]
     fn every_command_reads_back_as_written() {
         let commands = [
-            Command::Round {
+            Request::Round {
                 generation: 3,
                 shm_len: 1 << 20,
             },
-            Command::Exit,
-            Command::Resume,
-            Command::Release,
+            Request::Exit,
+            Request::Resume,
+            Request::Release,
         ];
         for command in commands {
             let frame = command.encode();
             let (body, len) = next_frame(&frame).unwrap();
             assert_eq!(len, frame.len());
-            assert_eq!(Command::decode(body), Some(command));
+            assert_eq!(Request::decode(body), Some(command));
         }
     }
 }

@@ -14,7 +14,7 @@ use super::crew::Crew;
 use super::death::{classify_death, reported_failure, KillReason, Postmortem};
 use super::error::PoolError;
 use super::protocol::{Event, NOTE_SIGNAL, SLOT_FAILED, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
-use super::worker::wait_readable;
+use super::worker_process::wait_readable;
 use super::Outcome;
 
 /// How long a worker may go on with an input that can no longer be the

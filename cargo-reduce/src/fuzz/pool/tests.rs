@@ -14,7 +14,7 @@ use rustix::process::Signal;
 use super::crew::Crew;
 use super::*;
 use crate::fuzz::build::{build_patched, BuildError, BuildTarget, Dirs};
-use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
+use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 
 const TARGETS: &[&str] = &[
     "bytes_panic",

@@ -14,12 +14,12 @@
 //! every manifest, so discovery needs no network and no dependency
 //! resolution.
 
-mod afl;
+mod afl_crates;
 mod artifact;
 pub(crate) mod campaign;
+mod cargo_fuzz_crates;
 mod error;
 mod features;
-mod libfuzzer;
 pub(crate) mod metadata;
 #[cfg(test)]
 mod tests;
@@ -149,8 +149,8 @@ pub(crate) fn discover_from(
             return Err(DiscoveryError::NotAflOutput { path: dir.clone() });
         }
     }
-    let instances = afl::find_all_instances(&projects, &afl_out);
-    let unmatched = afl::attach_instances(&mut projects, instances);
+    let instances = afl_crates::find_all_instances(&projects, &afl_out);
+    let unmatched = afl_crates::attach_instances(&mut projects, instances);
     if let Some(first) = projects.iter_mut().find(|p| p.engine == Engine::Afl) {
         first
             .instances
@@ -290,11 +290,11 @@ fn metadata_failure(error: &cargo_metadata::Error) -> String {
 fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let mut projects = Vec::new();
     for package in &metadata.packages {
-        let afl = afl::is_afl_crate(package);
-        let cargo_fuzz = libfuzzer::is_fuzz_crate(package);
-        if cargo_fuzz || (afl && libfuzzer::depends_on_libfuzzer(package)) {
+        let afl = afl_crates::is_afl_crate(package);
+        let cargo_fuzz = cargo_fuzz_crates::is_fuzz_crate(package);
+        if cargo_fuzz || (afl && cargo_fuzz_crates::depends_on_libfuzzer(package)) {
             let dir = package_dir(package);
-            let targets = libfuzzer::libfuzzer_targets(package, &dir, afl)?;
+            let targets = cargo_fuzz_crates::libfuzzer_targets(package, &dir, afl)?;
             if cargo_fuzz || !targets.is_empty() {
                 projects.push(project_of(package, metadata, Engine::LibFuzzer, targets));
             }
@@ -312,7 +312,7 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
 /// An afl.rs crate; its inputs come from the AFL++ instances found later.
 fn afl_project(package: &Package, metadata: &Metadata) -> FuzzProject {
     let dir = package_dir(package);
-    let targets = afl::afl_targets(package, &dir);
+    let targets = afl_crates::afl_targets(package, &dir);
     project_of(package, metadata, Engine::Afl, targets)
 }
 

@@ -13,7 +13,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::AsanToolchain;
-use crate::job::fuzz::{self, Work};
+use crate::job::fuzz_mode::{self, Work};
 use crate::job::Events;
 
 /// Whether `run` (replayed) has a crash input that passed.
@@ -50,16 +50,16 @@ pub(super) fn asan_pool(
         artifact: run.inputs[0].artifact.clone(),
         done: false,
     }];
-    let binaries = fuzz::build(projects, &work, Some(toolchain), settings, events)?;
+    let binaries = fuzz_mode::build(projects, &work, Some(toolchain), settings, events)?;
     let binary = match binaries[&(run.project, run.name.clone())].clone() {
         Ok(binary) => binary,
         Err(e) => {
-            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.message);
+            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.line());
             events.emit(&crate::job::Message::Warning { message });
             return Ok(None);
         }
     };
     let pool = WorkerPool::start(&binary, options.clone())
-        .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
     Ok(Some((binary, pool)))
 }

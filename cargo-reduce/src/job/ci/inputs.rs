@@ -75,9 +75,10 @@ pub(crate) fn collect(
         .zip(contents)
         .map(|((mut artifact, source, ledger), bytes)| {
             let bytes = bytes.map_err(|e| {
-                Error::new(
+                Error::caused(
                     Exit::BadInput,
-                    format!("cannot read input `{}`: {e}", artifact.path.display()),
+                    format!("cannot read input `{}`", artifact.path.display()),
+                    e,
                 )
             })?;
             artifact.size = bytes.len() as u64;

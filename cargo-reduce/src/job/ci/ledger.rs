@@ -94,11 +94,11 @@ pub(crate) fn load(dir: &Path) -> Result<Vec<Entry>, Error> {
     let listing = match fs::read_dir(dir) {
         Ok(listing) => listing,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(read_error(dir, &e)),
+        Err(e) => return Err(read_error(dir, e)),
     };
     let mut inputs = Vec::new();
     for entry in listing {
-        let path = entry.map_err(|e| read_error(dir, &e))?.path();
+        let path = entry.map_err(|e| read_error(dir, e))?.path();
         let is_sidecar = path.extension().is_some_and(|e| e == SIDECAR_EXTENSION);
         if path.is_file() && !is_sidecar && !is_temporary(&path) {
             inputs.push(path);
@@ -153,10 +153,11 @@ fn read_entry(input: PathBuf) -> Result<Entry, Error> {
     Ok(Entry { input, sidecar })
 }
 
-fn read_error(dir: &Path, e: &io::Error) -> Error {
-    Error::new(
+fn read_error(dir: &Path, e: io::Error) -> Error {
+    Error::caused(
         Exit::BadInput,
-        format!("cannot read ledger folder `{}`: {e}", dir.display()),
+        format!("cannot read ledger folder `{}`", dir.display()),
+        e,
     )
 }
 
@@ -306,23 +307,19 @@ mod tests {
         assert!(!dir.path().join("regressions").exists(), "nothing made");
         std::fs::write(dir.path().join("regressions"), "a file").unwrap();
         let error = check_writable(&ledger).unwrap_err();
-        assert_eq!(error.exit, Exit::Usage);
+        assert_eq!(error.exit(), Exit::Usage);
         assert!(
             error
-                .message
+                .line()
                 .starts_with("cannot write the regression ledger `"),
             "{}",
-            error.message
+            error.line()
         );
         std::fs::remove_file(dir.path().join("regressions")).unwrap();
         std::fs::create_dir(dir.path().join("regressions")).unwrap();
         std::fs::write(&ledger, "a file").unwrap();
         let error = check_writable(&ledger).unwrap_err();
-        assert!(
-            error.message.contains("is not a folder"),
-            "{}",
-            error.message
-        );
+        assert!(error.line().contains("is not a folder"), "{}", error.line());
     }
 
     #[test]
@@ -330,11 +327,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("x"), b"input").unwrap();
         let lone = load(dir.path()).unwrap_err();
-        assert!(lone.message.contains("has no sidecar"), "{}", lone.message);
+        assert!(lone.line().contains("has no sidecar"), "{}", lone.line());
         fs::write(dir.path().join("x.json"), b"{ not json").unwrap();
         let corrupt = load(dir.path()).unwrap_err();
-        assert_eq!(corrupt.exit, Exit::BadInput);
-        assert!(corrupt.message.starts_with("corrupt ledger sidecar `"));
+        assert_eq!(corrupt.exit(), Exit::BadInput);
+        assert!(corrupt.line().starts_with("corrupt ledger sidecar `"));
         assert!(fs::read(dir.path().join("x")).is_ok(), "nothing removed");
     }
 }

@@ -12,7 +12,7 @@ use super::cache::{self, Minimized};
 use super::report::Status;
 use super::{entry_id, key, CiRequest, Group, TargetRun};
 use crate::fuzz::pool::WorkerPool;
-use crate::job::fuzz::{self, Work};
+use crate::job::fuzz_mode::{self, Work};
 use crate::job::{Events, Settings};
 
 /// Minimizes, smallest input first and within the budget, every new
@@ -115,7 +115,7 @@ fn minimize_group(
         max_time: Some(remaining),
         ..settings.clone()
     };
-    let row = fuzz::reduce_one(
+    let row = fuzz_mode::reduce_one(
         &work,
         pool,
         Some(group.failure.clone()),

@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::fuzz::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::fuzz::{self, FuzzRequest, Work};
+use super::fuzz_mode::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::fuzz_mode::{self, FuzzRequest, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
@@ -143,7 +143,7 @@ pub(crate) fn run(
             "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
         ));
     }
-    let projects = fuzz::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
+    let projects = fuzz_mode::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
     let resolved;
     let request = match (&request.cache, projects.first()) {
         (Cache::InTargetDir, Some(project)) => {
@@ -170,16 +170,16 @@ pub(crate) fn run(
         })
         .collect();
     let asan = asan_only(request.fuzz.sanitizer)?;
-    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
+    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
     let options = request
         .fuzz
-        .pool_options(fuzz::workers(settings.jobs, events));
+        .pool_options(fuzz_mode::workers(settings.jobs, events));
     let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
     let found = std::cell::OnceCell::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let mut binary = binaries[&(run.project, run.name.clone())].clone()?;
         let mut pool = WorkerPool::start(&binary, options.clone())
-            .map_err(|e| Error::new(Exit::Failure, format!("cannot start {}: {e}", run.name)))?;
+            .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();
         replay(run, &pool, &binary, request, &options)?;
         let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
@@ -255,9 +255,10 @@ fn emit_tests(
         }
     }
     emit::write(path, &level_name(request), expect, &cases).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::Usage,
-            format!("cannot write the tests `{}`: {e}", path.display()),
+            format!("cannot write the tests `{}`", path.display()),
+            e,
         )
     })?;
     Ok(())
@@ -377,7 +378,7 @@ fn replay(
         let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
         let round = pool
             .first_accepted(&bytes, &|_| false)
-            .map_err(|e| Error::new(Exit::Failure, format!("replaying {}: {e}", run.name)))?;
+            .map_err(|e| Error::caused(Exit::Failure, format!("replaying {}", run.name), e))?;
         for (&i, outcome) in members.iter().zip(round.outcomes) {
             let failure = outcome.and_then(|o| o.failure().cloned());
             cache.put(&cache_key(&run.inputs[i]), failure.as_ref());
@@ -503,7 +504,7 @@ pub(crate) fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
 /// a target moves to the ASan build after its replay if it must (`asan`).
 fn asan_only(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
     match choice {
-        Sanitizer::Address => fuzz::asan_toolchain(choice),
+        Sanitizer::Address => fuzz_mode::asan_toolchain(choice),
         Sanitizer::Auto | Sanitizer::None => Ok(None),
     }
 }

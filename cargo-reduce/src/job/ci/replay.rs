@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::super::fuzz::{self, FuzzRequest, Work};
+use super::super::fuzz_mode::{self, FuzzRequest, Work};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::WorkerPool;
@@ -34,13 +34,14 @@ pub(crate) fn replay_files(
             "`ci replay` needs --target NAME: the fuzz target to run the inputs through",
         ));
     };
-    let projects = fuzz::find(&request.search(), Some(target))?;
+    let projects = fuzz_mode::find(&request.search(), Some(target))?;
     let mut inputs = Vec::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| {
-            Error::new(
+            Error::caused(
                 Exit::BadInput,
-                format!("cannot read input `{}`: {e}", path.display()),
+                format!("cannot read input `{}`", path.display()),
+                e,
             )
         })?;
         inputs.push((path.clone(), bytes));
@@ -55,21 +56,19 @@ pub(crate) fn replay_files(
         done: false,
     }];
     let asan = super::asan_only(request.sanitizer)?;
-    let binaries = fuzz::build(&projects, &work, asan.as_ref(), settings, events)?;
+    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
     let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::Failure,
-            format!("cannot start {target} of {}: {e}", project.package),
+            format!("cannot start {target} of {}", project.package),
+            e,
         )
     })?;
     let mut replayed = Vec::new();
     for (path, bytes) in inputs {
         let outcome = pool.run(&bytes).map_err(|e| {
-            Error::new(
-                Exit::Failure,
-                format!("replaying `{}`: {e}", path.display()),
-            )
+            Error::caused(Exit::Failure, format!("replaying `{}`", path.display()), e)
         })?;
         let failure = outcome.failure().map(|f| {
             let signature = f.signature();

@@ -117,9 +117,10 @@ fn sidecar(failure: &FailureRecord, reduced: &Reduced, matching: &str) -> Sideca
 pub(crate) fn prune_fixed(report: &mut CiReport) -> Result<(), Error> {
     for fixed in &mut report.fixed {
         let moved = ledger::prune(Path::new(&fixed.ledger)).map_err(|e| {
-            Error::new(
+            Error::caused(
                 Exit::Failure,
-                format!("cannot move the fixed entry `{}`: {e}", fixed.ledger),
+                format!("cannot move the fixed entry `{}`", fixed.ledger),
+                e,
             )
         })?;
         fixed.ledger = super::shown(&moved);

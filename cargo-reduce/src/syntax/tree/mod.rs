@@ -71,6 +71,14 @@ pub struct Node {
 }
 
 /// An arena tree over a source text.
+///
+/// ```
+/// use cargo_reduce::syntax::{build_tree, Lang, Strategy};
+///
+/// let tree = build_tree(b"fn f() { g(1, 2); }", Lang::Rust, &Strategy::Best.options());
+/// let tokens: Vec<&[u8]> = tree.preorder().into_iter().filter_map(|n| tree.leaf_text(n)).collect();
+/// assert_eq!(tokens.concat(), b"fnf(){g(1,2);}");
+/// ```
 #[derive(Debug, Clone)]
 pub struct Tree {
     source: Vec<u8>,

@@ -13,6 +13,16 @@ use super::{Body, NodeId, Tree};
 pub(super) const FLATTENED: &str = "(flattened)";
 
 /// Squeezes single-child chains whose nodes share Φ (Listing 2).
+///
+/// ```
+/// use cargo_reduce::syntax::{build_tree, squeeze, Lang, Strategy, Tree};
+///
+/// let depth = |t: &Tree| (0..).take_while(|&d| !t.level(d).is_empty()).count();
+/// let mut tree = build_tree(b"fn f() { g(1); }", Lang::Rust, &Strategy::Hdd.options());
+/// let before = depth(&tree);
+/// squeeze(&mut tree);
+/// assert!(depth(&tree) < before);
+/// ```
 pub fn squeeze(tree: &mut Tree) {
     for id in tree.preorder().into_iter().rev() {
         let Body::Inner(children) = &tree.node(id).body else {
@@ -37,6 +47,16 @@ fn squeezed(tree: &Tree, mut id: NodeId) -> NodeId {
 }
 
 /// Flattens left- and right-recursive chains (Listing 5).
+///
+/// ```
+/// use cargo_reduce::syntax::{build_tree, flatten, Lang, Strategy, Tree};
+///
+/// let depth = |t: &Tree| (0..).take_while(|&d| !t.level(d).is_empty()).count();
+/// let mut tree = build_tree(b"let x = a + b + c + d + e;", Lang::Rust, &Strategy::Hdd.options());
+/// let before = depth(&tree);
+/// flatten(&mut tree); // a + b + c + d + e: five siblings, not a chain
+/// assert!(depth(&tree) < before);
+/// ```
 pub fn flatten(tree: &mut Tree) {
     let empty = tree.intern("");
     for id in tree.preorder().into_iter().rev() {

@@ -1,9 +1,9 @@
 //! What is particular to AFL++ through afl.rs: the stand-in for the `afl`
 //! crate and how `cargo afl build` builds. Discovery of afl.rs crates and
-//! AFL++ output is in [`super::project`]; everything else about building
+//! AFL++ output is in [`crate::fuzz::project`]; everything else about building
 //! and running targets is shared with libFuzzer.
 
-use super::build::standin::StandIn;
+use crate::fuzz::build::standin::StandIn;
 
 /// The afl.rs stand-in: `cargo-reduce/harness/afl/` (its lib and IJON
 /// modules) with the worker, capture and protocol modules of the
@@ -13,11 +13,11 @@ pub(crate) const AFL: StandIn = StandIn {
     files: &[
         (
             "Cargo.toml",
-            include_str!("../../harness/afl/Cargo.toml.in"),
+            include_str!("../../../harness/afl/Cargo.toml.in"),
         ),
-        ("build.rs", include_str!("../../harness/build.rs")),
-        ("src/lib.rs", include_str!("../../harness/afl/lib.rs")),
-        ("src/ijon.rs", include_str!("../../harness/afl/ijon.rs")),
+        ("build.rs", include_str!("../../../harness/build.rs")),
+        ("src/lib.rs", include_str!("../../../harness/afl/lib.rs")),
+        ("src/ijon.rs", include_str!("../../../harness/afl/ijon.rs")),
     ],
     versions: "0.2 to 0.18",
     suggest: "0.18",

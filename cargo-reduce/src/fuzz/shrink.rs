@@ -1,8 +1,10 @@
-//! Minimizing one fuzz artifact in-process: build the targets against the
-//! libfuzzer-sys stand-in, reproduce the artifact, ddmin its bytes,
-//! canonicalize them, search further as the [`Effort`] allows, check the
-//! result once more, write it beside the original under libFuzzer's name
-//! (`minimized-from-<name>`).
+//! Shrinking one failing input in its target's worker pool, whose binary
+//! is already built: reproduce it (the same failure every time, in fresh
+//! test processes), reduce its bytes by the chosen [`Method`] (ddmin,
+//! canonicalization and the searches [`Effort`] allows; typed or syntax
+//! reduction), with shorter probe timeouts for a hang, and verify the
+//! result once more. Building the targets is `fuzz::build`'s and writing
+//! the result is the job layer's (`job::fuzz_mode`).
 //!
 //! Nothing here prints; the CLI reports progress through the engine's
 //! observer and the values returned.
@@ -16,7 +18,7 @@ use crate::engine::{
     SearchOptions, StopReason,
 };
 use crate::fuzz::oracle::HarnessOracle;
-use crate::fuzz::pool::{Decoder, Failure, FailureKind, PoolError, WorkerPool};
+use crate::fuzz::pool::{DecodeCrew, Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
 use crate::typed::{self, TypedOptions};
 
@@ -244,7 +246,7 @@ fn minimize_bytes(
 /// (imbl-vector-rrb in `bench/realworld/`: a collection of that many
 /// elements per test; 0.16 s to 0.10 s with `typed-lower` run first in
 /// each round).
-fn decodes(decoder: Option<&Decoder>, bytes: &[u8]) -> Result<bool, OracleError> {
+fn decodes(decoder: Option<&DecodeCrew>, bytes: &[u8]) -> Result<bool, OracleError> {
     match decoder {
         Some(decoder) => Ok(decoder.decode_input(bytes)?.is_some()),
         None => Ok(false),
@@ -261,7 +263,7 @@ fn decodes(decoder: Option<&Decoder>, bytes: &[u8]) -> Result<bool, OracleError>
 fn search_all(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
-    decoder: Option<&Decoder>,
+    decoder: Option<&DecodeCrew>,
     options: &SearchOptions,
     typed_options: &TypedOptions,
     after_typed: u64,

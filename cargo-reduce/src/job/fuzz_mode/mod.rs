@@ -5,16 +5,16 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
-mod artifact;
-mod build;
+mod build_targets;
 pub(super) mod limits;
-mod replay;
 mod sanitize;
+mod subject;
+mod triage;
 
-use artifact::artifact_error;
-pub(super) use artifact::{named, reduce_one};
-pub(super) use build::build;
+pub(super) use build_targets::build;
 pub(super) use sanitize::toolchain as asan_toolchain;
+use subject::artifact_error;
+pub(super) use subject::{named, reduce_one};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -25,13 +25,13 @@ use super::message::SkipCause;
 use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::Effort;
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::fuzz::shrink::Effort;
 use crate::job::group::Role;
 use crate::syntax::Strategy;
 
@@ -140,10 +140,10 @@ impl Summary {
     fn record(&mut self, row: Row, events: &dyn Events) {
         if let Err(e) = &row.result {
             events.emit(&Message::Error {
-                message: e.message.clone(),
-                exit: e.exit,
+                message: e.line(),
+                exit: e.exit(),
             });
-            self.exit = self.exit.or(e.exit);
+            self.exit = self.exit.or(e.exit());
         }
         self.rows.push(row);
     }
@@ -273,7 +273,7 @@ pub(crate) fn run(
                     binary.as_path()
                 })
                 .map_err(|e| {
-                    Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+                    Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
                 }),
             Err(e) => Err(e.clone()),
         };
@@ -282,7 +282,7 @@ pub(crate) fn run(
             Err(e) => {
                 if !item.done {
                     summary.record(
-                        item.row(Duration::ZERO, Err(build::once(&e, &mut told))),
+                        item.row(Duration::ZERO, Err(build_targets::once(&e, &mut told))),
                         events,
                     );
                 }
@@ -320,13 +320,13 @@ pub(crate) fn run(
                 return Ok(summary);
             }
             replayed.push(match (probed[i].take(), binary) {
-                (Some(Ok(failure)), _) => replay::Replayed::Failed(failure),
-                (Some(Err(e)), _) => replay::Replayed::Refused(e),
-                (None, Some(binary)) => replay::replay(item, &pools[binary], request),
-                (None, None) => replay::Replayed::Gone,
+                (Some(Ok(failure)), _) => triage::Replayed::Failed(failure),
+                (Some(Err(e)), _) => triage::Replayed::Refused(e),
+                (None, Some(binary)) => triage::replay(item, &pools[binary], request),
+                (None, None) => triage::Replayed::Gone,
             });
         }
-        let grouping = replay::group(&work, &item_binaries, &replayed, request);
+        let grouping = triage::group(&work, &item_binaries, &replayed, request);
         events.emit(&Message::FailuresGrouped {
             inputs: grouping.inputs,
             failures: grouping.failures,
@@ -335,12 +335,12 @@ pub(crate) fn run(
             .into_iter()
             .zip(&work)
             .map(|(replayed, item)| match replayed {
-                replay::Replayed::Failed(failure) => Some(failure),
-                replay::Replayed::Refused(e) => {
+                triage::Replayed::Failed(failure) => Some(failure),
+                triage::Replayed::Refused(e) => {
                     summary.record(item.row(Duration::ZERO, Err(e)), events);
                     None
                 }
-                replay::Replayed::Gone => None,
+                triage::Replayed::Gone => None,
             })
             .collect();
         (grouping.roles, known)

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{artifact_error, FuzzRequest, Work};
 use crate::error::Error;
-use crate::fuzz::minimize;
 use crate::fuzz::pool::{Failure, Signature, WorkerPool};
+use crate::fuzz::shrink;
 use crate::job::group::{self, Member, Role};
 
 /// What replaying one input gave.
@@ -26,7 +26,7 @@ pub(super) enum Replayed {
 }
 
 /// Replays `item` in `pool` under its own limits: an input to reduce
-/// [`minimize::REPRODUCE_RUNS`] times (it must fail alike in each), one
+/// [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each), one
 /// with a minimized copy once (only its group is wanted).
 pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
     let artifact = &item.artifact;
@@ -55,7 +55,7 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
             None => Replayed::Gone,
         };
     }
-    match minimize::reproduce(pool, &artifact.path, &bytes, item.is_timeout()) {
+    match shrink::reproduce(pool, &artifact.path, &bytes, item.is_timeout()) {
         Ok(failure) => Replayed::Failed(failure),
         Err(e) => Replayed::Refused(artifact_error(e)),
     }

@@ -94,8 +94,8 @@ impl Reporter {
     /// message in JSON.
     pub(crate) fn error(&self, error: &crate::error::Error) {
         self.emit(&Message::Error {
-            message: error.message.clone(),
-            exit: error.exit,
+            message: error.line(),
+            exit: error.exit(),
         });
     }
 

@@ -9,12 +9,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{artifact_error, build::Binaries, FuzzRequest, Work};
+use super::{artifact_error, build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::{self, ArtifactError};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::fuzz::shrink::{self, ArtifactError};
 use crate::job::{Events, Message, Settings};
 
 /// What reproducing one input gave before grouping and reducing: its
@@ -70,12 +70,13 @@ fn reproduce(
         special_memory_limit(&item.artifact, request),
     );
     let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::BadInput,
-            format!("cannot read artifact `{}`: {e}", path.display()),
+            format!("cannot read artifact `{}`", path.display()),
+            e,
         )
     })?;
-    minimize::reproduce(pool, path, &bytes, false).map_err(|e| {
+    shrink::reproduce(pool, path, &bytes, false).map_err(|e| {
         artifact_error(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
                 ArtifactError::DoesNotReproduce { path, hint: hint() }
@@ -88,7 +89,7 @@ fn reproduce(
 /// Whether a probe says the input may need a sanitizer: it did not fail,
 /// or not alike in every run (garbage read past a buffer).
 fn may_need_asan(probed: &Option<Result<Failure, Error>>) -> bool {
-    matches!(probed, Some(Err(e)) if matches!(e.exit, Exit::NotInteresting | Exit::Flaky))
+    matches!(probed, Some(Err(e)) if matches!(e.exit(), Exit::NotInteresting | Exit::Flaky))
 }
 
 /// The items `probe` found that may need a sanitizer.
@@ -116,7 +117,7 @@ pub(super) fn build_asan(
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
     let binaries = super::build(projects, &needed, Some(asan), settings, events)?;
     if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
-        let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.message);
+        let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.line());
         events.emit(&Message::Warning { message });
     }
     Ok(binaries)
@@ -144,7 +145,7 @@ pub(super) fn retry<'b>(
         };
         if !pools.contains_key(binary.as_path()) {
             let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
-                Error::new(Exit::Failure, format!("cannot start {}: {e}", item.target))
+                Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
             })?;
             pools.insert(binary, pool);
         }

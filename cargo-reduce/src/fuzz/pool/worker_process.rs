@@ -19,7 +19,7 @@ use rustix::process::{kill_process, Pid, Signal};
 
 use super::death::{reported_failure, KillReason};
 use super::error::PoolError;
-use super::protocol::{next_frame, Command, Event, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
+use super::protocol::{next_frame, Event, Request, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
 
 /// How long a worker that closed its event pipe may take to finish exiting.
 const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -48,7 +48,7 @@ pub(crate) struct Launch {
 /// the next one, which says hello again. The parent then kills and measures
 /// the child (`pid`), and a death costs a fork instead of a process start.
 /// The fork server reaps a dead child only once the parent has read of its
-/// death and forgotten its pid ([`Command::Release`]), so the pid the
+/// death and forgotten its pid ([`Request::Release`]), so the pid the
 /// parent kills or measures is never another process's.
 #[derive(Debug)]
 pub(crate) struct Worker {
@@ -204,7 +204,7 @@ impl Worker {
 
     /// Lets a worker that reported a failure go on, once its note was read.
     pub(super) fn resume(&mut self) {
-        let _ = self.send(&Command::Resume);
+        let _ = self.send(&Request::Resume);
     }
 
     /// Waits until the worker ran the target's init code and said hello
@@ -250,8 +250,8 @@ impl Worker {
     }
 
     /// Sends a command.
-    pub(super) fn send(&mut self, command: &Command) -> io::Result<()> {
-        if let Command::Round { .. } = command {
+    pub(super) fn send(&mut self, command: &Request) -> io::Result<()> {
+        if let Request::Round { .. } = command {
             self.tested = true;
         }
         self.commands.write_all(&command.encode())
@@ -312,7 +312,7 @@ impl Worker {
                 self.awaiting_hello = true;
                 // Forget the pid before the fork server may reap it.
                 self.pid = None;
-                let _ = self.send(&Command::Release);
+                let _ = self.send(&Request::Release);
                 None
             }
             other => Some(other),

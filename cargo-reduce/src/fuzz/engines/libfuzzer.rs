@@ -3,7 +3,7 @@
 //! and libFuzzer's artifact names. Everything else about building and
 //! running targets is shared with other engines.
 
-use super::build::standin::StandIn;
+use crate::fuzz::build::standin::StandIn;
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
 /// every public form of libfuzzer-sys 0.1.x to 0.4.x (the build script
@@ -11,9 +11,9 @@ use super::build::standin::StandIn;
 pub(crate) const LIBFUZZER_SYS: StandIn = StandIn {
     package: "libfuzzer-sys",
     files: &[
-        ("Cargo.toml", include_str!("../../harness/Cargo.toml.in")),
-        ("build.rs", include_str!("../../harness/build.rs")),
-        ("src/lib.rs", include_str!("../../harness/src/lib.rs")),
+        ("Cargo.toml", include_str!("../../../harness/Cargo.toml.in")),
+        ("build.rs", include_str!("../../../harness/build.rs")),
+        ("src/lib.rs", include_str!("../../../harness/src/lib.rs")),
     ],
     versions: "0.1.x to 0.4.x",
     suggest: "0.4",

@@ -8,10 +8,10 @@ use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{FuzzRequest, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::fuzz::minimize::{self, ArtifactError, Method};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::Origin;
+use crate::fuzz::shrink::{self, ArtifactError, Method};
 use crate::job::message::{How, Plan};
 use crate::job::{
     Described, Done, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject,
@@ -45,9 +45,10 @@ fn reduce_artifact(
 ) -> Result<Done, Error> {
     let path = &work.artifact.path;
     let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::BadInput,
-            format!("cannot read artifact `{}`: {e}", path.display()),
+            format!("cannot read artifact `{}`", path.display()),
+            e,
         )
     })?;
     if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
@@ -147,10 +148,10 @@ impl Subject for ArtifactSubject<'_> {
         let failure = match self.failure.take() {
             // Replayed before grouping: already reproduced.
             Some(failure) => failure,
-            None => minimize::reproduce(self.pool, self.path, input, self.timeout_artifact)
+            None => shrink::reproduce(self.pool, self.path, input, self.timeout_artifact)
                 .map_err(artifact_error)?,
         };
-        for _ in 0..minimize::REPRODUCE_RUNS {
+        for _ in 0..shrink::REPRODUCE_RUNS {
             run.counters.add_test();
         }
         let (text, id) = named(&failure, self.matching);
@@ -183,9 +184,9 @@ impl Subject for ArtifactSubject<'_> {
             None => input,
         };
         let minimized = if self.failure().kind == FailureKind::Timeout {
-            minimize::minimize_hang(input, &oracle, &self.method, &ctx)?
+            shrink::minimize_hang(input, &oracle, &self.method, &ctx)?
         } else {
-            minimize::minimize(input, &oracle, &self.method, &ctx)?
+            shrink::minimize(input, &oracle, &self.method, &ctx)?
         };
         let timeouts = oracle.timeouts() > 0 && minimized.stopped.is_none();
         Ok(Reduced {
@@ -197,7 +198,7 @@ impl Subject for ArtifactSubject<'_> {
 
     fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
         run.counters.add_test();
-        minimize::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
+        shrink::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
     }
 
     fn describe(&self, reduced: &[u8]) -> Option<Described> {

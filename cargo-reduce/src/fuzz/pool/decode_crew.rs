@@ -19,14 +19,14 @@ use crate::typed::{trace, Decoded};
 
 /// A decoding worker and the files it writes.
 #[derive(Debug)]
-pub(crate) struct Decoder {
+pub(crate) struct DecodeCrew {
     crew: Mutex<Crew>,
     debug: PathBuf,
     draws: PathBuf,
     _dir: tempfile::TempDir,
 }
 
-impl Decoder {
+impl DecodeCrew {
     pub(super) fn start(binary: &Path, options: &PoolOptions) -> Result<Self, PoolError> {
         let dir = scratch_dir()?;
         let debug = dir.path().join("debug.txt");
@@ -36,7 +36,7 @@ impl Decoder {
             debug.clone().into_os_string(),
         )];
         let crew = Crew::start(binary, options, env)?;
-        Ok(Decoder {
+        Ok(DecodeCrew {
             crew: Mutex::new(crew),
             debug,
             draws,
@@ -77,7 +77,7 @@ impl Decoder {
     }
 }
 
-impl crate::typed::Decoder for Decoder {
+impl crate::typed::Decoder for DecodeCrew {
     fn decode(&self, input: &[u8]) -> Result<Option<Decoded>, OracleError> {
         Ok(self.decode_input(input)?)
     }
@@ -152,7 +152,7 @@ mod tests {
 
     /// Decodes `input` with the `typed_layout` fixture: its layout, or
     /// `None` if it does not decode.
-    fn layout_of(decoder: &Decoder, input: &[u8]) -> Option<(Layout, String)> {
+    fn layout_of(decoder: &DecodeCrew, input: &[u8]) -> Option<(Layout, String)> {
         let decoded = decoder.decode_input(input).unwrap()?;
         Some((
             Layout::from_trace(input, &decoded.draws),
@@ -162,7 +162,7 @@ mod tests {
 
     /// The length of the shortest input the target decodes: below its
     /// type's `size_hint`, libfuzzer-sys rejects the input undecoded.
-    fn shortest_decoded(decoder: &Decoder) -> usize {
+    fn shortest_decoded(decoder: &DecodeCrew) -> usize {
         static SHORTEST: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *SHORTEST.get_or_init(|| {
             (0..64)

@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use super::Work;
 use crate::error::{Error, Exit};
-use crate::fuzz::afl::AFL;
 use crate::fuzz::build::standin::StandIn;
 use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
-use crate::fuzz::libfuzzer::LIBFUZZER_SYS;
+use crate::fuzz::engines::afl::AFL;
+use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::job::{Events, Message, Settings};
@@ -121,13 +121,15 @@ pub(in crate::job) fn build(
 /// could not resolve its dependencies).
 fn build_error(e: WorkerBuildError, package: &str) -> Error {
     match e {
-        WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => Error::new(
+        WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => Error::caused(
             Exit::ResolveFailed,
-            format!("cannot build fuzz crate `{package}`: {e}"),
+            format!("cannot build fuzz crate `{package}`"),
+            e,
         ),
-        e => Error::new(
+        e => Error::caused(
             Exit::BuildFailed,
-            format!("cannot build fuzz crate `{package}`: {e}"),
+            format!("cannot build fuzz crate `{package}`"),
+            e,
         ),
     }
 }
@@ -136,11 +138,12 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
 /// does not build, or a target that does not start, fails each of its
 /// artifacts with the same error).
 pub(super) fn once(e: &Error, told: &mut HashSet<String>) -> Error {
-    if told.insert(e.message.clone()) {
+    if told.insert(e.line()) {
         return e.clone();
     }
-    let first = e.message.lines().next().unwrap_or_default();
-    Error::new(e.exit, format!("{first} (as above)"))
+    let line = e.line();
+    let first = line.lines().next().unwrap_or_default();
+    Error::new(e.exit(), format!("{first} (as above)"))
 }
 
 /// The names, owned (as messages hold them).

@@ -2,6 +2,7 @@
 //! real test commands (sh, grep, python3) and the real fuzz-targets crate. One test binary, one module per
 //! subcommand (ripgrep's layout).
 
+mod afl_exit;
 mod afl_mode;
 mod afl_mode_errors;
 mod afl_workspace;

@@ -1,6 +1,6 @@
 //! `cargo reduce` on fuzz crates as they are found in the wild: libfuzzer-sys
 //! 0.3 (arbitrary 0.4), no `Cargo.lock` (or a workspace lock without the
-//! fuzz crate), libfuzzer-sys from git (0.1 and 0.4) and from a path. Each runs unprepared on a copy of a
+//! fuzz crate), libfuzzer-sys from git (0.1 and 0.4), 0.1.1 from crates.io and from a path. Each runs unprepared on a copy of a
 //! fixture under `cargo-reduce/tests-fixtures/`, and leaves the user's
 //! files as they were.
 
@@ -256,6 +256,21 @@ fn libfuzzer_sys_0_1_from_git_is_reduced() {
     assert_eq!(minimized(&bytes), b"END");
     // A ring buffer wraps: one byte would decode as red = green = 0xff.
     assert_eq!(minimized(&typed), b"\xff\x00");
+    assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// libfuzzer-sys 0.1.1 from crates.io (over arbitrary 0.1), its lock
+/// committed: the stand-in is patched over the registry's release, the
+/// artifact is reduced, and the lock stays.
+#[test]
+fn libfuzzer_sys_0_1_1_from_crates_io_is_reduced() {
+    let (_dir, fuzz) = fixture("libfuzzer-sys-0.1.1");
+    let lock = fs::read_to_string(fuzz.join("Cargo.lock")).unwrap();
+    assert!(lock.contains("name = \"libfuzzer-sys\"\nversion = \"0.1.1\"\nsource = \"registry+"));
+    let crash = artifact(&fuzz, "bytes", "crash-1", b"xxBUGyy");
+    let run = reduce(&fuzz, &[&crash]);
+    run.expect_code(0);
+    assert_eq!(minimized(&crash), b"BUG");
     assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
 }
 

@@ -7,16 +7,14 @@
 use std::fs;
 use std::path::PathBuf;
 
-use crate::fuzz_fixture::{command, copy_tree, repo, target_dir};
+use crate::fuzz_fixture::{command, fixture, target_dir};
 use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with an AFL++ instance whose crash exits.
-fn fixture() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("afl-exit");
-    copy_tree(&repo().join("cargo-reduce/tests-fixtures/afl-exit"), &root);
+fn with_inputs() -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = fixture("afl-exit");
     let instance = root.join("out/default");
     fs::create_dir_all(instance.join("queue")).unwrap();
     fs::create_dir_all(instance.join("crashes")).unwrap();
@@ -45,7 +43,7 @@ fn reduce(root: &std::path::Path, code: Option<&str>) -> Run {
 
 #[test]
 fn an_exit_fails_only_with_afl_crash_exitcode_set_to_its_status() {
-    let (_dir, root) = fixture();
+    let (_dir, root) = with_inputs();
     // As afl-fuzz without AFL_CRASH_EXITCODE: no crash, so nothing to reduce.
     let run = reduce(&root, None);
     run.expect_code(5);
@@ -70,7 +68,7 @@ fn an_exit_fails_only_with_afl_crash_exitcode_set_to_its_status() {
 
 #[test]
 fn a_status_afl_fuzz_would_refuse_is_a_clear_error() {
-    let (_dir, root) = fixture();
+    let (_dir, root) = with_inputs();
     let run = reduce(&root, Some("200"));
     run.expect_code(2);
     assert!(

@@ -8,19 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, snapshot};
+use crate::fuzz_fixture::{cargo_reduce, fixture, snapshot};
 use crate::util::Run;
-
-/// A copy of fixture `name` in a new temp dir.
-fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join(name);
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures").join(name),
-        &crate_dir,
-    );
-    (dir, crate_dir)
-}
 
 /// Writes artifact `name` of `target` under `fuzz/artifacts/`.
 fn artifact(fuzz: &Path, target: &str, name: &str, bytes: &[u8]) -> PathBuf {

@@ -9,19 +9,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce, fixture};
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with a libFuzzer artifact in `fuzz/` and an AFL++
 /// instance with a crash in `fuzz-afl/`.
-fn fixture() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("fuzzing-dependency");
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures/fuzzing-dependency"),
-        &root,
-    );
+fn with_inputs() -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = fixture("fuzzing-dependency");
     write(&root.join("fuzz/artifacts/check"), "crash-1", b"BADxyz");
     let instance = root.join("fuzz-afl/out/fuzz_check/default");
     fs::create_dir_all(instance.join("queue")).unwrap();
@@ -67,7 +62,7 @@ fn reduce(crate_dir: &Path) -> (String, Vec<String>) {
 
 #[test]
 fn both_engines_builds_link_the_other_engine_s_stand_in_and_reduce() {
-    let (_dir, root) = fixture();
+    let (_dir, root) = with_inputs();
     for crate_dir in ["fuzz", "fuzz-afl"] {
         let (output, compiled) = reduce(&root.join(crate_dir));
         assert_eq!(output, "BAD", "{crate_dir}");

@@ -34,6 +34,18 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A copy of fixture `name` (`cargo-reduce/tests-fixtures/<name>`) in a
+/// new temp dir: the dir, and the copy in it.
+pub fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(name);
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures").join(name),
+        &copy,
+    );
+    (dir, copy)
+}
+
 /// A fresh copy of fuzz-targets (artifacts included) in a new temp dir.
 pub fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

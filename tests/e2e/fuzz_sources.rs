@@ -1,6 +1,6 @@
 //! `cargo reduce` on fuzz crates as they are found in the wild: libfuzzer-sys
 //! 0.3 (arbitrary 0.4), no `Cargo.lock` (or a workspace lock without the
-//! fuzz crate), libfuzzer-sys from git (0.1 and 0.4) and from a path. Each runs unprepared on a copy of a
+//! fuzz crate), libfuzzer-sys from git (0.1 and 0.4), 0.1.1 from crates.io and from a path. Each runs unprepared on a copy of a
 //! fixture under `cargo-reduce/tests-fixtures/`, and leaves the user's
 //! files as they were.
 
@@ -8,19 +8,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo, snapshot};
+use crate::fuzz_fixture::{cargo_reduce, fixture, snapshot};
 use crate::util::Run;
-
-/// A copy of fixture `name` in a new temp dir.
-fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join(name);
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures").join(name),
-        &crate_dir,
-    );
-    (dir, crate_dir)
-}
 
 /// Writes artifact `name` of `target` under `fuzz/artifacts/`.
 fn artifact(fuzz: &Path, target: &str, name: &str, bytes: &[u8]) -> PathBuf {
@@ -256,6 +245,21 @@ fn libfuzzer_sys_0_1_from_git_is_reduced() {
     assert_eq!(minimized(&bytes), b"END");
     // A ring buffer wraps: one byte would decode as red = green = 0xff.
     assert_eq!(minimized(&typed), b"\xff\x00");
+    assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// libfuzzer-sys 0.1.1 from crates.io (over arbitrary 0.1), its lock
+/// committed: the stand-in is patched over the registry's release, the
+/// artifact is reduced, and the lock stays.
+#[test]
+fn libfuzzer_sys_0_1_1_from_crates_io_is_reduced() {
+    let (_dir, fuzz) = fixture("libfuzzer-sys-0.1.1");
+    let lock = fs::read_to_string(fuzz.join("Cargo.lock")).unwrap();
+    assert!(lock.contains("name = \"libfuzzer-sys\"\nversion = \"0.1.1\"\nsource = \"registry+"));
+    let crash = artifact(&fuzz, "bytes", "crash-1", b"xxBUGyy");
+    let run = reduce(&fuzz, &[&crash]);
+    run.expect_code(0);
+    assert_eq!(minimized(&crash), b"BUG");
     assert_eq!(fs::read_to_string(fuzz.join("Cargo.lock")).unwrap(), lock);
 }
 

@@ -2,6 +2,7 @@
 //! real test commands (sh, grep, python3) and the real fuzz-targets crate. One test binary, one module per
 //! subcommand (ripgrep's layout).
 
+mod afl_exit;
 mod afl_mode;
 mod afl_mode_errors;
 mod afl_workspace;
@@ -18,6 +19,7 @@ mod fuzz_mode;
 mod fuzz_mode_errors;
 mod fuzz_sources;
 mod fuzz_workspace;
+mod fuzzing_dependency;
 mod mixed_engines;
 mod optional_engine;
 mod sanitizer;

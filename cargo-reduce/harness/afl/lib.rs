@@ -14,8 +14,15 @@
 //! shared memory (see `worker`). Run without the pool, the binary runs the
 //! input on its standard input once, as an afl.rs binary does outside
 //! afl-fuzz.
+//!
+//! Built with `cfg(cargo_reduce_companion)` it is a companion: it stands in
+//! for afl.rs in the build of libFuzzer targets whose dependency depends on
+//! afl under `cfg(fuzzing)`, so it keeps the API and leaves out
+//! `pthread_create` and the global allocator, which the libfuzzer-sys
+//! stand-in in the same program defines.
 
 #![deny(missing_docs, missing_debug_implementations)]
+#![cfg_attr(cargo_reduce_companion, allow(dead_code))]
 
 mod altstack;
 mod capture;

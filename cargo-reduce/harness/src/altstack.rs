@@ -9,7 +9,9 @@
 //!
 //! Under a sanitizer (`--cfg cargo_reduce_asan`) the sanitizer's own
 //! `pthread_create` does this (ASan's `use_sigaltstack`), and ours, which
-//! would shadow it, is left out.
+//! would shadow it, is left out. So is it from a companion stand-in
+//! (`cfg(cargo_reduce_companion)`, see the crate's docs): the engine's
+//! own stand-in in the same program defines it.
 //!
 //! Each is sized as std sizes its own, at least the kernel's
 //! `AT_MINSIGSTKSZ` and `SIGSTKSZ` (here at least 64 KiB), and mapped with
@@ -96,7 +98,7 @@ pub fn ensure() {
 /// the stand-in only if the stand-in's code refers to it before the C
 /// library (or std) is searched.
 pub fn keep_linked() {
-    #[cfg(not(cargo_reduce_asan))]
+    #[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
     std::hint::black_box(pthread_create as *const ());
 }
 
@@ -112,7 +114,7 @@ struct Start {
 ///
 /// # Safety
 /// As `pthread_create`.
-#[cfg(not(cargo_reduce_asan))]
+#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
 #[no_mangle]
 pub unsafe extern "C" fn pthread_create(
     thread: *mut sys::pthread_t,

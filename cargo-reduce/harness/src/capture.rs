@@ -331,7 +331,7 @@ pub fn end_test() -> Option<Note> {
     unsafe { read_note(area()) }
 }
 
-#[cfg(not(cargo_reduce_system_alloc))]
+#[cfg(not(any(cargo_reduce_system_alloc, cargo_reduce_companion)))]
 #[global_allocator]
 static ALLOCATOR: LimitedAlloc = LimitedAlloc;
 

@@ -14,8 +14,16 @@
 //! hands it whole batches of inputs through shared memory (see `worker`).
 //! Run without the pool, the binary runs the files named on its command line
 //! once each, like a libFuzzer binary reproducing a crash.
+//!
+//! Built with `cfg(cargo_reduce_companion)` it is a companion: it stands in
+//! for libfuzzer-sys in the build of another engine's targets (an afl.rs
+//! crate whose dependency depends on libfuzzer-sys under `cfg(fuzzing)`, as
+//! image-rs/image's rav1e does), so it keeps the API and leaves out what
+//! only the engine's program has: `main`, `pthread_create` and the global
+//! allocator, which the afl stand-in in the same program defines.
 
 #![deny(missing_docs, missing_debug_implementations)]
+#![cfg_attr(cargo_reduce_companion, allow(dead_code))]
 
 pub use arbitrary;
 
@@ -140,6 +148,7 @@ fn typed_input() -> bool {
 ///
 /// # Safety
 /// Called by the C runtime with its `argc` and `argv`.
+#[cfg(not(cargo_reduce_companion))]
 #[no_mangle]
 pub unsafe extern "C" fn main(
     argc: std::os::raw::c_int,

@@ -20,6 +20,7 @@ mod resolve;
 mod run;
 mod shadow;
 pub(crate) mod standin;
+mod variant;
 
 pub(crate) use error::{BuildError, WorkerBuildError};
 #[cfg(test)]
@@ -128,9 +129,12 @@ struct Build<'a> {
     stand_in: &'a StandIn,
     /// The engine as the lock holds it.
     engine: &'a Locked,
-    /// `--config` patches of the other engines' stand-ins a package fuzzes
-    /// with, so that its build never compiles a real engine (libFuzzer's
-    /// C++, AFL++).
+    /// `--config` patches of the other engines' stand-ins the build's lock
+    /// holds (a package that fuzzes with both engines, or a dependency that
+    /// depends on an engine under `cfg(fuzzing)`), so that the build never
+    /// compiles a real engine (libFuzzer's C++, AFL++). Each is a companion
+    /// (`variant::COMPANION`): linked into the engine's program, it
+    /// defines none of the symbols the engine's stand-in does.
     companions: &'a [String],
     /// The nightly toolchain of an AddressSanitizer build.
     asan: Option<&'a AsanToolchain>,
@@ -452,7 +456,8 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// whose lock does not hold the engine (or that has none) gets one
 /// resolved for the run; `note` is told so in one line. Each of `others`
 /// (the other engines' stand-ins) whose crate the lock holds is patched in
-/// too: a package with targets of both engines depends on both. With
+/// too, as a companion: a package with targets of both engines depends on
+/// both, and a dependency may depend on an engine under `cfg(fuzzing)`. With
 /// `asan`, the AddressSanitizer build, in a build directory of its own.
 pub(crate) fn build_workers(
     stand_in: &StandIn,
@@ -498,7 +503,7 @@ pub(crate) fn build_workers(
         match located {
             Ok(locked) if (other.supports)(&locked.version) => {
                 let dir = root.join(format!("{}-{}", other.package, locked.version));
-                other.write(&dir, &locked)?;
+                let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;
                 companions.push(engine_patch(other.package, &locked, &dir));
             }
             _ => {}

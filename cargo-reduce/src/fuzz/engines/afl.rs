@@ -4,6 +4,7 @@
 //! and running targets is shared with libFuzzer.
 
 use crate::fuzz::build::standin::StandIn;
+use crate::fuzz::pool::Exits;
 
 /// The afl.rs stand-in: `cargo-reduce/harness/afl/` (its lib and IJON
 /// modules) with the worker, capture and protocol modules of the
@@ -37,9 +38,45 @@ fn supported_version(version: &str) -> bool {
     minor.parse::<u32>().is_ok_and(|m| (2..=18).contains(&m))
 }
 
+/// The environment variable with which AFL++ counts an exit with its
+/// status as a crash.
+const CRASH_EXITCODE: &str = "AFL_CRASH_EXITCODE";
+
+/// Which exits of an afl.rs target fail a test: as afl-fuzz counts them
+/// under this environment, only one with `AFL_CRASH_EXITCODE`'s status.
+/// Err: the one-line error for a value afl-fuzz refuses.
+pub(crate) fn exits() -> Result<Exits, String> {
+    match std::env::var(CRASH_EXITCODE) {
+        Ok(value) => crash_exit_code(&value).map(|code| Exits::FailWith(Some(code))),
+        Err(_) => Ok(Exits::FailWith(None)),
+    }
+}
+
+/// `AFL_CRASH_EXITCODE`'s status as afl-fuzz reads it: a decimal number
+/// from -127 to 128, taken modulo 256 (-1 is 255).
+fn crash_exit_code(value: &str) -> Result<u8, String> {
+    match value.trim().parse::<i16>() {
+        Ok(code @ -127..=128) => Ok(code as u8),
+        _ => Err(format!(
+            "{CRASH_EXITCODE}={value:?} is not an exit status: set it to a number from -127 to 128, as afl-fuzz requires, or unset it"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn afl_crash_exitcode_is_read_as_afl_fuzz_reads_it() {
+        assert_eq!(crash_exit_code("3"), Ok(3));
+        assert_eq!(crash_exit_code("-1"), Ok(255));
+        assert_eq!(crash_exit_code("128"), Ok(128));
+        for refused in ["129", "-128", "x", ""] {
+            let error = crash_exit_code(refused).unwrap_err();
+            assert!(error.starts_with("AFL_CRASH_EXITCODE="), "{error}");
+        }
+    }
 
     #[test]
     fn afl_0_2_to_0_18_is_supported() {

@@ -27,6 +27,7 @@ mod decode_crew;
 #[cfg(test)]
 mod edge_tests;
 mod error;
+mod exits;
 mod failure;
 mod location;
 mod place;
@@ -51,6 +52,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 pub(crate) use error::PoolError;
+pub(crate) use exits::Exits;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 
 use crew::Crew;
@@ -89,6 +91,10 @@ pub(crate) struct PoolOptions {
     /// (the target's init code started threads) a process start and the
     /// init code. On by default; passing tests never cost a process.
     pub restart_after_failure: bool,
+    /// Which exits of a test process (`process::exit` in the target) fail
+    /// the test: every one for libFuzzer, as the engine's own; for
+    /// AFL++ only `AFL_CRASH_EXITCODE`'s.
+    pub exits: Exits,
 }
 
 impl Default for PoolOptions {
@@ -99,6 +105,7 @@ impl Default for PoolOptions {
             rss_limit_mb: 2048,
             malloc_limit_mb: None,
             restart_after_failure: true,
+            exits: Exits::Fail,
         }
     }
 }

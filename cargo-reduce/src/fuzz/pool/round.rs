@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use super::crew::Crew;
 use super::death::{classify_death, reported_failure, KillReason, Postmortem};
 use super::error::PoolError;
+use super::failure::{Failure, FailureKind};
 use super::protocol::{Event, NOTE_SIGNAL, SLOT_FAILED, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
 use super::worker_process::wait_readable;
 use super::Outcome;
@@ -360,8 +361,16 @@ impl<'a> Round<'a> {
                     status,
                     printed: &printed,
                 };
-                if let Some(failure) = classify_death(&postmortem, symbols) {
-                    self.record(index, Outcome::Failed(failure));
+                let exits = self.crew.options.exits;
+                match classify_death(&postmortem, symbols) {
+                    // An exit the engine does not count as a crash ends the
+                    // test as a pass.
+                    Some(Failure {
+                        kind: FailureKind::Exit(status),
+                        ..
+                    }) if !exits.fails(status) => self.record(index, Outcome::Passed),
+                    Some(failure) => self.record(index, Outcome::Failed(failure)),
+                    None => {}
                 }
             }
             resume = Some((current as u64, range_end));

@@ -171,13 +171,14 @@ pub(crate) fn run(
         .collect();
     let asan = asan_only(request.fuzz.sanitizer)?;
     let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
-    let options = request
+    let base = request
         .fuzz
         .pool_options(fuzz_mode::workers(settings.jobs, events));
     let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
     let found = std::cell::OnceCell::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let mut binary = binaries[&(run.project, run.name.clone())].clone()?;
+        let options = fuzz_mode::engine_options(&base, projects[run.project].engine)?;
         let mut pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();

@@ -58,7 +58,8 @@ pub(crate) fn replay_files(
     let asan = super::asan_only(request.sanitizer)?;
     let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
-    let pool = WorkerPool::start(&binary, request.pool_options(1)).map_err(|e| {
+    let options = fuzz_mode::engine_options(&request.pool_options(1), project.engine)?;
+    let pool = WorkerPool::start(&binary, options).map_err(|e| {
         Error::caused(
             Exit::Failure,
             format!("cannot start {target} of {}", project.package),

@@ -26,9 +26,9 @@ use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::pool::{PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Exits, PoolOptions, WorkerPool};
 use crate::fuzz::project::{
-    self, Artifact, ArtifactKind, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
+    self, Artifact, ArtifactKind, Engine, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::fuzz::shrink::Effort;
@@ -92,6 +92,21 @@ impl FuzzRequest {
             ..PoolOptions::default()
         }
     }
+}
+
+/// `options` for the targets of a crate of `engine`: which exits of a
+/// test fail it, as the engine counts them (afl.rs: `AFL_CRASH_EXITCODE`).
+pub(crate) fn engine_options(options: &PoolOptions, engine: Engine) -> Result<PoolOptions, Error> {
+    let exits = match engine {
+        Engine::LibFuzzer => Exits::Fail,
+        Engine::Afl => {
+            crate::fuzz::engines::afl::exits().map_err(|e| Error::new(Exit::Usage, e))?
+        }
+    };
+    Ok(PoolOptions {
+        exits,
+        ..options.clone()
+    })
 }
 
 /// The timeout without `--timeout` (libFuzzer's `-timeout` for replays).
@@ -259,7 +274,11 @@ pub(crate) fn run(
     };
     let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
     let asan_binaries;
-    let options = request.pool_options(workers(settings.jobs, events));
+    let base = request.pool_options(workers(settings.jobs, events));
+    let options = projects
+        .iter()
+        .map(|p| engine_options(&base, p.engine))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
     let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
     let mut told = HashSet::new();
@@ -267,7 +286,7 @@ pub(crate) fn run(
     for item in &work {
         let ready = match &binaries[&(item.project, item.target.clone())] {
             Ok(binary) if pools.contains_key(binary.as_path()) => Ok(binary.as_path()),
-            Ok(binary) => WorkerPool::start(binary, options.clone())
+            Ok(binary) => WorkerPool::start(binary, options[item.project].clone())
                 .map(|pool| {
                     pools.insert(binary, pool);
                     binary.as_path()

@@ -125,7 +125,8 @@ pub(super) fn build_asan(
 
 /// Reproduces `items` again on their ASan build: each that fails there
 /// moves to it (its binary in `binaries`, its failure in `probed`); the
-/// others keep their error, which now says so. Starts the pools needed.
+/// others keep their error, which now says so. Starts the pools needed,
+/// with the options of each item's project in `options`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn retry<'b>(
     work: &[Work],
@@ -135,7 +136,7 @@ pub(super) fn retry<'b>(
     pools: &mut HashMap<&'b Path, WorkerPool>,
     probed: &mut Probed,
     request: &FuzzRequest,
-    options: &PoolOptions,
+    options: &[PoolOptions],
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in items {
@@ -144,7 +145,7 @@ pub(super) fn retry<'b>(
             continue;
         };
         if !pools.contains_key(binary.as_path()) {
-            let pool = WorkerPool::start(binary, options.clone()).map_err(|e| {
+            let pool = WorkerPool::start(binary, options[item.project].clone()).map_err(|e| {
                 Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
             })?;
             pools.insert(binary, pool);

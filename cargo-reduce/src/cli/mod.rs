@@ -4,6 +4,7 @@
 pub mod ci;
 pub mod file;
 pub mod fuzz;
+pub mod ice;
 pub mod list;
 pub mod options;
 pub mod report;
@@ -52,6 +53,12 @@ pub enum Command {
     /// failures, new ones minimized and filed in the regression ledger.
     #[command(after_help = ci_help())]
     Ci(Box<ci::CiArgs>),
+    /// Reduce a crate that crashes rustc (an internal compiler error) to an
+    /// MCVE and an issue-ready report; no test script needed.
+    #[command(
+        after_help = "Examples:\n  cargo reduce ice\n  cargo reduce ice --cargo-subcmd check --features nightly\n  cargo reduce ice crash.rs -- --edition 2021 --crate-type lib -Copt-level=3"
+    )]
+    Ice(Box<ice::IceArgs>),
 }
 
 /// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
@@ -112,6 +119,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Some(Command::List(args)) => list::run(args, &reporter),
         Some(Command::File(args)) => file::run(args, &reporter, interrupt.clone()),
         Some(Command::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
+        Some(Command::Ice(args)) => ice::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

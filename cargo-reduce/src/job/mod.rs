@@ -12,6 +12,7 @@ pub mod ci;
 pub mod file;
 pub mod fuzz;
 mod group;
+pub(crate) mod ice;
 pub mod message;
 mod progress;
 mod write;

@@ -18,6 +18,7 @@ mod fuzz_mode;
 mod fuzz_mode_errors;
 mod fuzz_sources;
 mod fuzz_workspace;
+mod ice_mode;
 mod mixed_engines;
 mod optional_engine;
 mod sanitizer;

@@ -114,7 +114,10 @@ pub(crate) fn run(
         expected: crash.signature.clone(),
         level: request.level,
     };
-    let command = oracle.rustc.invocation.display(&format!("{name}.ice.rs"));
+    let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
+        n.to_string_lossy().into_owned()
+    });
+    let command = oracle.rustc.invocation.display(&mcve_name);
     let mut subject = IceSubject {
         oracle,
         timeout: request.timeout,
@@ -151,9 +154,7 @@ pub(crate) fn run(
         code: &code,
         command: &command,
         version: &report::version(&subject.oracle.rustc.invocation.program),
-        stderr: &last
-            .stderr
-            .replace(&format!("{name}.rs"), &format!("{name}.ice.rs")),
+        stderr: &last.stderr.replace(&format!("{name}.rs"), &mcve_name),
         signature: &last.signature().unwrap_or(crash.signature),
         bisect: bisected.as_deref(),
     }

@@ -1,5 +1,5 @@
 //! `cargo reduce ice [FILE.rs] [-- RUSTC ARGS…]`: the arguments, handed to
-//! [`crate::job::ice`] as a request.
+//! `crate::job::ice` as a request.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -107,7 +107,7 @@ impl IceArgs {
             output: self.output.clone(),
             level: self.level,
             timeout: self.timeout,
-            memory: (self.memory_limit > 0).then(|| self.memory_limit << 20),
+            memory: (self.memory_limit > 0).then_some(self.memory_limit << 20),
             incremental: self.incremental,
             bisect: self.bisect,
             steps: Steps {

@@ -114,8 +114,8 @@ fn no_crash(spec: &BuildSpec, success: bool, stderr: &str) -> Error {
         false => {
             let last = stderr
                 .lines()
-                .filter(|l| l.starts_with("error"))
-                .last()
+                .rev()
+                .find(|l| l.starts_with("error"))
                 .unwrap_or("no error line");
             format!("failed without an internal compiler error ({last})")
         }

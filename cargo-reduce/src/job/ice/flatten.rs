@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, Parser, Tree};
 
 /// Why a crate cannot be flattened.
 #[derive(Debug, thiserror::Error)]
@@ -56,11 +56,7 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
     if depth >= MAX_DEPTH {
         return Ok(text);
     }
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("the Rust grammar loads");
-    let Some(tree) = parser.parse(&text, None) else {
+    let Some(tree) = parse_rust(&text) else {
         return Ok(text);
     };
     let file_dir = path.parent().unwrap_or(Path::new("."));
@@ -73,6 +69,15 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
     };
     context.collect(tree.root_node(), mod_dir, &mut edits)?;
     Ok(apply(&text, edits))
+}
+
+/// tree-sitter's tree of Rust `text`.
+pub(super) fn parse_rust(text: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("the Rust grammar loads");
+    parser.parse(text, None)
 }
 
 /// What the walk over one file needs.

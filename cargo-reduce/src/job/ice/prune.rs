@@ -6,7 +6,9 @@
 
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
+
+use super::flatten::parse_rust;
 
 use super::oracle::IceOracle;
 use crate::engine::Cancel;
@@ -87,11 +89,7 @@ fn warned_spans(stderr: &str) -> Vec<Range<usize>> {
 /// The whole items (their leading attributes and comments included)
 /// around `spans`, without repeats and without items inside another.
 fn item_ranges(source: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("the Rust grammar loads");
-    let Some(tree) = parser.parse(source, None) else {
+    let Some(tree) = parse_rust(source) else {
         return Vec::new();
     };
     let mut ranges: Vec<Range<usize>> = spans

@@ -40,10 +40,15 @@ pub(crate) fn prune(
     tested: &dyn Fn(),
 ) -> std::io::Result<String> {
     let mut current = source.to_string();
+    // Items an earlier round could not delete are not tried again.
+    let mut offered = std::collections::HashSet::new();
     for _ in 0..ROUNDS {
         let run = oracle.rustc.run_with(current.as_bytes(), ARGS, cancel)?;
         tested();
-        let items = item_ranges(&current, &warned_spans(&run.stderr));
+        let items: Vec<Range<usize>> = item_ranges(&current, &warned_spans(&run.stderr))
+            .into_iter()
+            .filter(|r| offered.insert(current[r.clone()].to_string()))
+            .collect();
         if items.is_empty() || cancel.is_cancelled() {
             break;
         }
@@ -194,6 +199,7 @@ fn without(text: &str, ranges: &[Range<usize>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// A `dead_code` warning as rustc 1.95 prints it with
     /// `--error-format=json` (spans trimmed to the fields read).
@@ -220,6 +226,70 @@ mod tests {
             without(source, &ranges),
             "\nfn kept() {}\nmod m {\n    \n}\n"
         );
+    }
+
+    /// With the real rustc: of a crate whose ICE (a delayed bug in
+    /// borrowck, rust-lang/rust#130797, on rustc 1.95) involves items rustc
+    /// itself calls unused, the unused items it does not need go, the ones
+    /// it needs stay, and the ICE with them.
+    #[test]
+    fn rustc_s_unused_items_go_when_the_ice_stays() {
+        use super::super::invocation::Invocation;
+        use super::super::oracle::Rustc;
+        use super::super::signature::Match;
+        use crate::engine::Limits;
+        let source = "trait Transform { type Output<'a>; }\n\
+            trait Propagate<O> {}\n\
+            trait AddChild<C> { fn add_child(&self) {} }\n\
+            struct Node<T>(T);\n\
+            impl<T> AddChild<Box<dyn for<'b> Propagate<T::Output<'b>>>> for Node<T> where T: Transform {}\n\
+            fn root() { Node(Outline).add_child() }\n\
+            struct Outline;\n\
+            impl Transform for Outline { type Output<'a> = (); }\n\
+            /// Unused.\n\
+            fn helper() -> u32 { 7 }\n\
+            struct Unused { x: u8 }\n\
+            use std::collections::HashMap;\n";
+        let invocation =
+            Invocation::parse("rustc --edition=2021 --crate-type lib x.rs", Path::new("/"))
+                .unwrap();
+        let rustc = Rustc::new(
+            invocation,
+            "x.rs".into(),
+            std::time::Duration::from_secs(120),
+            None,
+            false,
+        );
+        let limits = Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        let first = rustc.run(source.as_bytes(), &cancel).unwrap();
+        let Some(expected) = first.signature() else {
+            panic!(
+                "rustc 1.95 crashes on this; this rustc does not:\n{}",
+                first.stderr
+            );
+        };
+        let oracle = IceOracle {
+            rustc,
+            expected,
+            level: Match::Message,
+        };
+        let tests = std::sync::atomic::AtomicU64::new(0);
+        let pruned = prune(source, &oracle, &cancel, &|| {
+            tests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+        for gone in ["helper", "Unused", "HashMap"] {
+            assert!(!pruned.contains(gone), "{gone} kept:\n{pruned}");
+        }
+        for kept in ["trait Transform", "fn root()", "struct Outline"] {
+            assert!(pruned.contains(kept), "{kept} gone:\n{pruned}");
+        }
+        assert_eq!(
+            oracle.same_ice(pruned.as_bytes(), &cancel).unwrap(),
+            Some(true)
+        );
+        assert!(tests.into_inner() < 20);
     }
 
     #[test]

@@ -141,18 +141,25 @@ pub fn twice(x: u32) -> u32 {
 fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs() {
     let sandbox = Sandbox::new();
     let input = sandbox.write("panics.rs", PANICS);
-    let run = sandbox.run(&[
-        "ice",
-        "panics.rs",
-        "--bisect",
-        "--message-format",
-        "json",
-        "--",
-        "--edition",
-        "2021",
-        "--crate-type",
-        "lib",
-    ]);
+    // The default output folder is under TMPDIR: the sandbox's own here,
+    // so that runs of this test in parallel never share it.
+    let output = sandbox
+        .cmd(&[
+            "ice",
+            "panics.rs",
+            "--bisect",
+            "--message-format",
+            "json",
+            "--",
+            "--edition",
+            "2021",
+            "--crate-type",
+            "lib",
+        ])
+        .env("TMPDIR", sandbox.path())
+        .output()
+        .unwrap();
+    let run = crate::util::Run(output);
     run.expect_code(0);
     assert_eq!(std::fs::read_to_string(&input).unwrap(), PANICS);
     let messages = run.messages();
@@ -164,7 +171,7 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
     assert_eq!(found["queries"][0], "typeck");
     let reported = message(&messages, "ice-reported");
     let mcve = Path::new(reported["mcve"].as_str().unwrap());
-    assert!(mcve.ends_with("cargo-reduce-ice/panics.ice.rs"), "{mcve:?}");
+    assert_eq!(mcve, sandbox.join("cargo-reduce-ice/panics.ice.rs"));
     let code = std::fs::read_to_string(mcve).unwrap();
     assert!(code.len() < PANICS.len() / 2, "{code}");
     assert!(!code.contains("twice") && !code.contains("parse"), "{code}");

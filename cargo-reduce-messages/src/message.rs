@@ -246,6 +246,31 @@ pub enum Message {
         /// The exit status.
         exit: Exit,
     },
+    /// `cargo reduce ice`: the build crashed rustc (an internal compiler
+    /// error) compiling this crate.
+    IceFound {
+        /// The crate whose compilation crashed.
+        #[serde(rename = "crate")]
+        krate: String,
+        /// Its rustc command line, as cargo ran it.
+        command: String,
+        /// Where in the compiler: `compiler/rustc_x/src/y.rs:LINE:COL`.
+        location: String,
+        /// What the compiler said (its first line).
+        message: String,
+        /// The query stack, innermost first (empty for a delayed bug).
+        queries: Vec<String>,
+    },
+    /// `cargo reduce ice`: the reduced crate and its issue report were
+    /// written.
+    IceReported {
+        /// The reduced crate, one file.
+        mcve: PathBuf,
+        /// The Markdown report beside it.
+        report: PathBuf,
+        /// The command that crashes rustc on `mcve`.
+        command: String,
+    },
     /// Something the user should know that does not stop the run.
     Warning {
         /// The one-line message.

@@ -366,6 +366,27 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "ice-found",
+            Message::IceFound {
+                krate: "ice_crate".into(),
+                command: "rustc --crate-name ice_crate --edition=2021 src/lib.rs --crate-type lib"
+                    .into(),
+                location: "compiler/rustc_middle/src/ty/predicate.rs:491:9".into(),
+                message: "`<&'any mut () as From<!>>` has escaping bound vars".into(),
+                queries: vec!["typeck".into(), "analysis".into()],
+            },
+        ),
+        (
+            "ice-reported",
+            Message::IceReported {
+                mcve: "/tmp/cargo-reduce-ice/ice_crate.ice.rs".into(),
+                report: "/tmp/cargo-reduce-ice/ice_crate.ice.md".into(),
+                command:
+                    "rustc --crate-name ice_crate --edition=2021 ice_crate.ice.rs --crate-type lib"
+                        .into(),
+            },
+        ),
+        (
             "warning",
             Message::Warning {
                 message: "-j 8: using 2 workers, one per core".into(),
@@ -432,7 +453,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 20);
+    assert_eq!(all.len(), 22);
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod fuzz_mode_errors;
 mod fuzz_sources;
 mod fuzz_workspace;
 mod fuzzing_dependency;
+mod ice_mode;
 mod mixed_engines;
 mod optional_engine;
 mod sanitizer;

@@ -4,6 +4,7 @@
 pub(crate) mod ci;
 pub(crate) mod file;
 pub(crate) mod fuzz;
+pub(crate) mod ice;
 pub(crate) mod list;
 pub(crate) mod options;
 pub(crate) mod render;
@@ -52,6 +53,12 @@ pub(crate) enum CliCommand {
     /// failures, new ones minimized and filed in the regression ledger.
     #[command(after_help = ci_help())]
     Ci(Box<ci::CiArgs>),
+    /// Reduce a crate that crashes rustc (an internal compiler error) to an
+    /// MCVE and an issue-ready report; no test script needed.
+    #[command(
+        after_help = "Examples:\n  cargo reduce ice\n  cargo reduce ice --cargo-subcmd check --features nightly\n  cargo reduce ice crash.rs -- --edition 2021 --crate-type lib -Copt-level=3"
+    )]
+    Ice(Box<ice::IceArgs>),
 }
 
 /// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
@@ -112,6 +119,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Some(CliCommand::List(args)) => list::run(args, &reporter),
         Some(CliCommand::File(args)) => file::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Ice(args)) => ice::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

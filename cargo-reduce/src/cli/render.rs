@@ -161,6 +161,19 @@ impl Reporter {
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", shown(path)))
             }
+            Message::IceFound {
+                krate,
+                location,
+                message,
+                ..
+            } => self.status(
+                "Found",
+                format!("an ICE compiling `{krate}`: {location}: {message}"),
+            ),
+            Message::IceReported { mcve, report, .. } => self.status(
+                "Wrote",
+                format!("{} and its report {}", shown(mcve), shown(report)),
+            ),
             Message::Warning { message } => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}

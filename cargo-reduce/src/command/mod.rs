@@ -15,7 +15,7 @@
 mod slot;
 #[cfg(test)]
 mod tests;
-mod wait;
+pub(crate) mod wait;
 
 pub(crate) use slot::{owner_pid, process_exists};
 use slot::{remove_stale_dirs, write_candidate, Slot};

@@ -24,7 +24,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(10);
 /// so; then kills its process group in every case, so nothing the test
 /// started outlives it (`sleep 1000 &` in a test that exits at once), and
 /// reaps it.
-pub(super) fn wait(
+pub(crate) fn wait(
     child: &mut Child,
     deadline: Instant,
     cancel: &Cancel<'_>,

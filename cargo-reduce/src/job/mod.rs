@@ -12,6 +12,7 @@ pub(crate) mod ci;
 pub(crate) mod file;
 pub(crate) mod fuzz_mode;
 mod group;
+pub(crate) mod ice;
 pub(crate) mod message;
 mod progress;
 mod write;

@@ -1,0 +1,203 @@
+//! `cargo reduce ice [FILE.rs] [-- RUSTC ARGS…]`: the arguments, handed to
+//! `crate::job::ice` as a request.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::options::{parse_seconds, ReduceOptions};
+use super::render::Reporter;
+use crate::error::{Error, Exit};
+use crate::job::ice::signature::Match;
+use crate::job::ice::{BuildSpec, IceRequest, Steps};
+
+/// Arguments of `cargo reduce ice`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct IceArgs {
+    /// One file to compile with rustc instead of the cargo build (its
+    /// `mod`s and `include!`s are followed).
+    #[arg(value_name = "FILE.rs")]
+    pub(crate) file: Option<PathBuf>,
+    /// Where to write the MCVE; the report goes beside it, ending in `.md`
+    /// [default: NAME.ice.rs in $TMPDIR/cargo-reduce-ice/].
+    #[arg(short, long, value_name = "PATH")]
+    pub(crate) output: Option<PathBuf>,
+    /// Path to Cargo.toml [default: the nearest one in the current
+    /// directory or above].
+    #[arg(long, value_name = "PATH", conflicts_with = "file")]
+    pub(crate) manifest_path: Option<PathBuf>,
+    /// The cargo command that crashes: build, check, test, bench, doc,
+    /// clippy… (RUSTFLAGS and the other environment pass through).
+    #[arg(
+        long,
+        value_name = "SUBCMD",
+        default_value = "build",
+        conflicts_with = "file"
+    )]
+    pub(crate) cargo_subcmd: String,
+    /// Package to build (cargo's `-p`).
+    #[arg(short, long, value_name = "SPEC", conflicts_with = "file")]
+    pub(crate) package: Option<String>,
+    /// Build with this profile.
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    pub(crate) profile: Option<String>,
+    /// Build in release mode.
+    #[arg(long, conflicts_with_all = ["file", "profile"])]
+    pub(crate) release: bool,
+    /// Features to activate (cargo's `--features`).
+    #[arg(short = 'F', long, value_name = "FEATURES", conflicts_with = "file")]
+    pub(crate) features: Vec<String>,
+    /// Activate all features.
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) all_features: bool,
+    /// Do not activate the default features.
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) no_default_features: bool,
+    /// Build for this target triple.
+    #[arg(long, value_name = "TRIPLE", conflicts_with = "file")]
+    pub(crate) target: Option<String>,
+    /// How alike a candidate's ICE must be: location (the compiler's
+    /// source location), message (and the message with names blanked and
+    /// the first query), strict (the message verbatim and every query).
+    #[arg(long = "match", value_name = "LEVEL", default_value = "message")]
+    pub(crate) level: Match,
+    /// Kill rustc after SECS seconds; a candidate that hangs is not kept
+    /// [default: 10× the slowest of the 3 first runs, at least 5 s].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(crate) timeout: Option<Duration>,
+    /// rustc's address-space limit, in MiB (0: none).
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    pub(crate) memory_limit: u64,
+    /// Compile each candidate twice with incremental compilation (for
+    /// ICEs of the incremental cache).
+    #[arg(long)]
+    pub(crate) incremental: bool,
+    /// Run cargo-bisect-rustc on the MCVE (if installed) and add its
+    /// answer to the report.
+    #[arg(long)]
+    pub(crate) bisect: bool,
+    /// Do not delete what rustc warns is unused before the syntax reducer.
+    #[arg(long)]
+    pub(crate) no_prune: bool,
+    /// Do not rustfmt the result.
+    #[arg(long)]
+    pub(crate) no_format: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub(crate) reduce: ReduceOptions,
+    /// rustc's arguments for FILE.rs [default: --edition 2021 --crate-type lib].
+    #[arg(last = true, value_name = "RUSTC ARGS", requires = "file")]
+    pub(crate) rustc_args: Vec<String>,
+}
+
+impl IceArgs {
+    /// The request these arguments make.
+    pub(crate) fn request(&self) -> IceRequest {
+        IceRequest {
+            file: self.file.clone(),
+            rustc_args: self.rustc_args.clone(),
+            build: BuildSpec {
+                manifest_path: self.manifest_path.clone(),
+                subcommand: self.cargo_subcmd.clone(),
+                cargo_args: self.cargo_args(),
+            },
+            output: self.output.clone(),
+            level: self.level,
+            timeout: self.timeout,
+            memory: (self.memory_limit > 0).then_some(self.memory_limit << 20),
+            incremental: self.incremental,
+            bisect: self.bisect,
+            steps: Steps {
+                prune: !self.no_prune,
+                format: !self.no_format,
+            },
+        }
+    }
+
+    /// What passes through to cargo.
+    fn cargo_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        let mut pair = |flag: &str, value: &Option<String>| {
+            if let Some(v) = value {
+                args.extend([flag.to_string(), v.clone()]);
+            }
+        };
+        pair("--package", &self.package);
+        pair("--profile", &self.profile);
+        pair("--target", &self.target);
+        if !self.features.is_empty() {
+            args.extend(["--features".to_string(), self.features.join(",")]);
+        }
+        for (on, flag) in [
+            (self.release, "--release"),
+            (self.all_features, "--all-features"),
+            (self.no_default_features, "--no-default-features"),
+        ] {
+            if on {
+                args.push(flag.to_string());
+            }
+        }
+        args
+    }
+}
+
+/// Runs `cargo reduce ice`.
+pub(crate) fn run(
+    args: &IceArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
+    crate::job::ice::run(&args.request(), &args.reduce.settings(interrupt), reporter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct T {
+        #[command(flatten)]
+        a: IceArgs,
+    }
+
+    #[test]
+    fn build_options_pass_through_to_cargo() {
+        let t = T::parse_from([
+            "t",
+            "-p",
+            "core",
+            "--release",
+            "-F",
+            "a",
+            "-F",
+            "b",
+            "--target",
+            "x86_64-unknown-linux-gnu",
+        ]);
+        assert_eq!(
+            t.a.cargo_args(),
+            [
+                "--package",
+                "core",
+                "--target",
+                "x86_64-unknown-linux-gnu",
+                "--features",
+                "a,b",
+                "--release"
+            ]
+        );
+        assert_eq!(t.a.request().memory, Some(4096 << 20));
+    }
+
+    #[test]
+    fn rustc_arguments_need_a_file_and_build_options_refuse_one() {
+        assert!(T::try_parse_from(["t", "--", "--edition", "2018"]).is_err());
+        assert!(T::try_parse_from(["t", "x.rs", "--", "--edition", "2018"]).is_ok());
+        assert!(T::try_parse_from(["t", "x.rs", "--features", "a"]).is_err());
+        assert!(T::try_parse_from(["t", "--match", "loose"]).is_err());
+    }
+}

@@ -1,0 +1,346 @@
+//! A crate as one file: every `mod name;` replaced by `mod name { … }`
+//! with the module's file inlined (`name.rs`, `name/mod.rs`, or its
+//! `#[path]`), and every item-level `include!("file")` by the file's text,
+//! recursively. rustc then compiles the one file as it compiled the tree.
+
+use std::path::{Path, PathBuf};
+
+use tree_sitter::{Node, Parser, Tree};
+
+/// Why a crate cannot be flattened.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FlattenError {
+    /// A file of the crate cannot be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `mod name;` names no file.
+    #[error("module `{name}` of `{}` has no file: neither {} exists", from.display(), tried.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(" nor "))]
+    MissingModule {
+        /// The module's name.
+        name: String,
+        /// The file declaring it.
+        from: PathBuf,
+        /// The paths looked at.
+        tried: Vec<PathBuf>,
+    },
+}
+
+/// One replacement in a file's text.
+struct Edit {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+/// The crate rooted at `root` as one file's text.
+pub(crate) fn flatten(root: &Path) -> Result<String, FlattenError> {
+    let dir = root.parent().unwrap_or(Path::new(".")).to_path_buf();
+    flatten_file(root, &dir, 0)
+}
+
+/// Files nest at most this deep (a `#[path]` loop would not end).
+const MAX_DEPTH: usize = 64;
+
+/// `path`'s text with its modules inlined; `mod_dir` is where its `mod x;`
+/// look for `x.rs` and `x/mod.rs`.
+fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, FlattenError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FlattenError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if depth >= MAX_DEPTH {
+        return Ok(text);
+    }
+    let Some(tree) = parse_rust(&text) else {
+        return Ok(text);
+    };
+    let file_dir = path.parent().unwrap_or(Path::new("."));
+    let mut edits = Vec::new();
+    let context = Context {
+        text: &text,
+        path,
+        file_dir,
+        depth,
+    };
+    context.collect(tree.root_node(), mod_dir, &mut edits)?;
+    Ok(apply(&text, edits))
+}
+
+/// tree-sitter's tree of Rust `text`.
+pub(super) fn parse_rust(text: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("the Rust grammar loads");
+    parser.parse(text, None)
+}
+
+/// What the walk over one file needs.
+struct Context<'a> {
+    text: &'a str,
+    path: &'a Path,
+    file_dir: &'a Path,
+    depth: usize,
+}
+
+impl Context<'_> {
+    /// The edits for the items in `list` (a file or an inline module's
+    /// body), whose `mod x;` live in `mod_dir`.
+    fn collect(
+        &self,
+        list: Node<'_>,
+        mod_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        let mut cursor = list.walk();
+        let children: Vec<Node<'_>> = list.named_children(&mut cursor).collect();
+        for (i, item) in children.iter().enumerate() {
+            match item.kind() {
+                "mod_item" => {
+                    let attrs = attributes_before(&children, i);
+                    self.module(*item, &attrs, mod_dir, edits)?;
+                }
+                "macro_invocation" | "expression_statement" => self.include(*item, edits)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn source(&self, node: Node<'_>) -> &str {
+        &self.text[node.byte_range()]
+    }
+
+    /// `mod name;` inlined, or an inline `mod name { … }` walked.
+    fn module(
+        &self,
+        item: Node<'_>,
+        attrs: &[Node<'_>],
+        mod_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        let Some(name) = item
+            .child_by_field_name("name")
+            .map(|n| self.source(n).to_string())
+        else {
+            return Ok(());
+        };
+        let name = name.trim_start_matches("r#").to_string();
+        let path_attr = attrs
+            .iter()
+            .find_map(|a| path_attribute(self.source(*a)).map(|p| (*a, p)));
+        if let Some(body) = item.child_by_field_name("body") {
+            let inner = match &path_attr {
+                Some((_, p)) => mod_dir.join(p),
+                None => mod_dir.join(&name),
+            };
+            return self.collect(body, &inner, edits);
+        }
+        let (file, child_dir) = match &path_attr {
+            // A `#[path]` file's own modules sit beside it, as in a mod.rs.
+            Some((_, p)) => {
+                let file = self.file_dir_for(mod_dir).join(p);
+                let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+                (file, dir)
+            }
+            None => {
+                let flat = mod_dir.join(format!("{name}.rs"));
+                let nested = mod_dir.join(&name).join("mod.rs");
+                let file = match (flat.is_file(), nested.is_file()) {
+                    (true, _) => flat,
+                    (false, true) => nested,
+                    (false, false) => {
+                        return Err(FlattenError::MissingModule {
+                            name,
+                            from: self.path.to_path_buf(),
+                            tried: vec![flat, nested],
+                        })
+                    }
+                };
+                (file, mod_dir.join(&name))
+            }
+        };
+        let inner = flatten_file(&file, &child_dir, self.depth + 1)?;
+        if let Some((attr, _)) = path_attr {
+            edits.push(Edit {
+                start: attr.start_byte(),
+                end: attr.end_byte(),
+                text: String::new(),
+            });
+        }
+        let head = &self.text[item.start_byte()..item.end_byte()];
+        let head = head.trim_end().trim_end_matches(';');
+        edits.push(Edit {
+            start: item.start_byte(),
+            end: item.end_byte(),
+            text: format!("{head} {{\n{inner}\n}}"),
+        });
+        Ok(())
+    }
+
+    /// Where a `#[path]` inside an inline module of this file is relative
+    /// to: the file's directory at the top, the module's directory inside.
+    fn file_dir_for(&self, mod_dir: &Path) -> PathBuf {
+        match mod_dir.starts_with(self.file_dir) {
+            true if mod_dir != self.file_dir => mod_dir.to_path_buf(),
+            _ => self.file_dir.to_path_buf(),
+        }
+    }
+
+    /// `include!("file");` at item level, replaced by the file's text.
+    fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<(), FlattenError> {
+        let call = match item.kind() {
+            "expression_statement" => match item.named_child(0) {
+                Some(c) if c.kind() == "macro_invocation" => c,
+                _ => return Ok(()),
+            },
+            _ => item,
+        };
+        let Some(mac) = call.child_by_field_name("macro") else {
+            return Ok(());
+        };
+        if !matches!(
+            self.source(mac),
+            "include" | "std::include" | "core::include"
+        ) {
+            return Ok(());
+        }
+        let args = self.source(call);
+        let Some(file) = string_argument(args) else {
+            return Ok(()); // `include!(concat!(env!("OUT_DIR"), …))` stays.
+        };
+        let path = self.file_dir.join(file);
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let inner = flatten_file(&path, &dir, self.depth + 1)?;
+        let mut end = item.end_byte();
+        if self.text[end..].starts_with(';') {
+            end += 1;
+        }
+        edits.push(Edit {
+            start: item.start_byte(),
+            end,
+            text: inner,
+        });
+        Ok(())
+    }
+}
+
+/// The attribute items right before `children[i]` (comments between them
+/// allowed).
+fn attributes_before<'t>(children: &[Node<'t>], i: usize) -> Vec<Node<'t>> {
+    children[..i]
+        .iter()
+        .rev()
+        .take_while(|n| {
+            matches!(
+                n.kind(),
+                "attribute_item" | "line_comment" | "block_comment"
+            )
+        })
+        .filter(|n| n.kind() == "attribute_item")
+        .copied()
+        .collect()
+}
+
+/// `"x/y.rs"` of `#[path = "x/y.rs"]`.
+fn path_attribute(attr: &str) -> Option<String> {
+    let inner = attr.strip_prefix("#[")?.strip_suffix(']')?.trim();
+    let value = inner.strip_prefix("path")?.trim_start().strip_prefix('=')?;
+    string_argument(value)
+}
+
+/// The first plain string literal in `text`.
+fn string_argument(text: &str) -> Option<String> {
+    let start = text.find('"')? + 1;
+    let end = start + text[start..].find('"')?;
+    Some(text[start..end].to_string())
+}
+
+/// `text` with `edits` (non-overlapping) applied.
+fn apply(text: &str, mut edits: Vec<Edit>) -> String {
+    edits.sort_by_key(|e| e.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        if edit.start < at {
+            continue;
+        }
+        out.push_str(&text[at..edit.start]);
+        out.push_str(&edit.text);
+        at = edit.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/ice-crate/src/lib.rs")
+    }
+
+    #[test]
+    fn the_fixture_crate_becomes_one_file_with_every_module_inlined() {
+        let flat = flatten(&fixture()).unwrap();
+        for needle in [
+            "pub mod geometry {",
+            "mod graph {",
+            "pub mod shape {",
+            "pub mod render {",
+            "pub const VERSION: &str",
+            "fn make_graph_root()",
+            "pub fn render(scene: &Scene)",
+        ] {
+            assert!(flat.contains(needle), "{needle} missing:\n{flat}");
+        }
+        assert!(!flat.contains("include!("), "{flat}");
+        assert!(!flat.contains("#[path"), "{flat}");
+        assert!(!flat.contains("mod graph;"), "{flat}");
+    }
+
+    #[test]
+    fn nested_inline_and_path_modules_resolve_like_rustc() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path();
+        std::fs::create_dir_all(src.join("a/b")).unwrap();
+        std::fs::create_dir_all(src.join("other")).unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "mod a;\nmod inline { mod c; }\n#[path = \"other/p.rs\"]\nmod q;\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("a/mod.rs"), "mod b;\n").unwrap();
+        std::fs::write(src.join("a/b.rs"), "mod d;\nfn b() {}\n").unwrap();
+        std::fs::write(src.join("a/b/d.rs"), "fn d() {}\n").unwrap();
+        std::fs::create_dir_all(src.join("inline")).unwrap();
+        std::fs::write(src.join("inline/c.rs"), "fn c() {}\n").unwrap();
+        std::fs::write(src.join("other/p.rs"), "mod r;\n").unwrap();
+        std::fs::write(src.join("other/r.rs"), "fn r() {}\n").unwrap();
+        let flat = flatten(&src.join("lib.rs")).unwrap();
+        for f in ["fn b()", "fn c()", "fn d()", "fn r()"] {
+            assert!(flat.contains(f), "{f}:\n{flat}");
+        }
+        assert!(
+            !flat.contains("mod b;") && !flat.contains("mod d;"),
+            "{flat}"
+        );
+    }
+
+    #[test]
+    fn a_missing_module_file_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("lib.rs"), "mod gone;\n").unwrap();
+        let e = flatten(&dir.path().join("lib.rs")).unwrap_err().to_string();
+        assert!(
+            e.contains("module `gone`") && e.contains("gone.rs") && e.contains("gone/mod.rs"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! `ice` mode: from a build that crashes rustc (an internal compiler
+//! error) to an MCVE and an issue-ready report, with no oracle to write.
+//!
+//! The user's build runs as it would ([`cargo_build`]), and its output names
+//! the ICE ([`signature`]) and the crate's rustc command line
+//! ([`invocation`]). The crate becomes one file ([`flatten`]), which must
+//! crash rustc the same way three times; then rustc's own unused-item
+//! warnings delete what they can ([`prune`]), the syntax reducer does the
+//! rest with the ICE's signature as the oracle ([`oracle`], [`subject`]),
+//! and rustfmt tidies the result if the ICE stays. `NAME.ice.rs` and
+//! `NAME.ice.md` ([`report`]) are written atomically, outside the user's
+//! tree unless `-o` says where; nothing is written into it.
+
+mod bisect;
+mod cargo_build;
+mod flatten;
+mod invocation;
+mod oracle;
+mod prune;
+mod report;
+pub(crate) mod signature;
+mod subject;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{Events, Job, Message, Settings};
+use crate::engine::{Cancel, Limits, StopReason};
+use crate::error::{Error, Exit};
+use crate::output::{shown, Destination};
+pub(crate) use cargo_build::BuildSpec;
+use cargo_build::Crash;
+use invocation::Invocation;
+use oracle::{IceOracle, Rustc};
+use signature::Match;
+use subject::IceSubject;
+pub(crate) use subject::Steps;
+
+/// What `cargo reduce ice` was asked to do.
+#[derive(Debug, Clone)]
+pub(crate) struct IceRequest {
+    /// `FILE.rs`: one file compiled by rustc instead of a cargo build.
+    pub(crate) file: Option<PathBuf>,
+    /// rustc's arguments for FILE (after `--`).
+    pub(crate) rustc_args: Vec<String>,
+    /// The cargo build, without FILE.
+    pub(crate) build: BuildSpec,
+    /// `-o`: the MCVE's path (the report goes beside it).
+    pub(crate) output: Option<PathBuf>,
+    /// `--match`.
+    pub(crate) level: Match,
+    /// `--timeout`.
+    pub(crate) timeout: Option<Duration>,
+    /// `--memory-limit`, in bytes.
+    pub(crate) memory: Option<u64>,
+    /// `--incremental`.
+    pub(crate) incremental: bool,
+    /// `--bisect`.
+    pub(crate) bisect: bool,
+    /// Pruning and formatting.
+    pub(crate) steps: Steps,
+}
+
+/// rustc's arguments for FILE when none are given.
+pub(crate) const DEFAULT_RUSTC_ARGS: &[&str] = &["--edition", "2021", "--crate-type", "lib"];
+
+/// Timeout of the runs before the reduction sets its own.
+const FIRST_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Finds the ICE, reduces it, and writes the MCVE and its report.
+pub(crate) fn run(
+    request: &IceRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Exit, Error> {
+    super::check_temp_dir()?;
+    let scratch = tempfile::Builder::new()
+        .prefix("cargo-reduce-ice-")
+        .tempdir()
+        .map_err(|e| {
+            Error::new(
+                Exit::Environment,
+                format!("cannot make a temporary directory: {e}"),
+            )
+        })?;
+    let interrupt = Limits::none().with_interrupt(settings.interrupt.clone());
+    let crash = match &request.file {
+        Some(file) => single_file(file, request, &Cancel::by_limits(&interrupt))?,
+        None => cargo_build::run(&request.build, scratch.path())?,
+    };
+    events.emit(&found(&crash));
+    let root = crash.invocation.source_path();
+    let flat = flatten::flatten(&root).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot make the crate one file: {e}"),
+        )
+    })?;
+    let name = crash.invocation.crate_name();
+    let (mcve, report_path) = output_paths(request, &name)?;
+    let destination = Destination::check(&mcve)?;
+    Destination::check(&report_path)?;
+    let rustc = |invocation: Invocation| {
+        Rustc::new(
+            invocation,
+            format!("{name}.rs"),
+            request.timeout.unwrap_or(FIRST_TIMEOUT),
+            request.memory,
+            request.incremental,
+        )
+    };
+    let oracle = IceOracle {
+        rustc: rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level)),
+        expected: crash.signature.clone(),
+        level: request.level,
+    };
+    let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
+        n.to_string_lossy().into_owned()
+    });
+    let command = oracle.rustc.invocation.display(&mcve_name);
+    let mut subject = IceSubject {
+        oracle,
+        timeout: request.timeout,
+        steps: request.steps,
+        command: command.clone(),
+    };
+    let job = Job {
+        input: &root,
+        bytes: flat.into_bytes(),
+        output: &destination,
+        partial: None,
+        label: String::new(),
+    };
+    let done = super::reduce(&mut subject, job, settings, events)?;
+    let code = std::fs::read_to_string(&done.output).unwrap_or_default();
+    let last = subject
+        .oracle
+        .rustc
+        .run(code.as_bytes(), &Cancel::by_limits(&interrupt))
+        .map_err(|e| Error::new(Exit::Environment, format!("cannot run rustc: {e}")))?;
+    let bisected = match request.bisect {
+        true => match bisect::bisect(&code, &name, subject.oracle.rustc.invocation.edition()) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                events.emit(&Message::Warning {
+                    message: e.to_string(),
+                });
+                None
+            }
+        },
+        false => None,
+    };
+    let markdown = report::Report {
+        code: &code,
+        command: &command,
+        version: &report::version(&subject.oracle.rustc.invocation.program),
+        stderr: &last.stderr.replace(&format!("{name}.rs"), &mcve_name),
+        signature: &last.signature().unwrap_or(crash.signature),
+        bisect: bisected.as_deref(),
+    }
+    .markdown();
+    crate::output::write_atomically(&report_path, markdown.as_bytes(), None).map_err(|e| {
+        Error::new(
+            Exit::Failure,
+            format!("cannot write `{}`: {e}", shown(&report_path)),
+        )
+    })?;
+    events.emit(&Message::IceReported {
+        mcve: done.output.clone(),
+        report: report_path,
+        command,
+    });
+    Ok(match done.stopped {
+        Some(StopReason::Interrupted) => Exit::Interrupted,
+        _ => Exit::Success,
+    })
+}
+
+/// The `ice-found` message.
+fn found(crash: &Crash) -> Message {
+    let inv = &crash.invocation;
+    Message::IceFound {
+        krate: inv.crate_name(),
+        command: inv.display(&inv.args[inv.source]),
+        location: crash.signature.location.clone(),
+        message: crash.signature.message.clone(),
+        queries: crash.signature.queries.clone(),
+    }
+}
+
+/// The command line the reduction uses: the MCVE's minimal one when the
+/// flattened crate crashes the same way with it (no dependencies, no
+/// cargo environment), else cargo's own.
+fn command_line(
+    crash: &Crash,
+    flat: &[u8],
+    rustc: &dyn Fn(Invocation) -> Rustc,
+    level: Match,
+) -> Invocation {
+    let minimal = crash.invocation.minimal();
+    let never = Limits::none();
+    let same = rustc(minimal.clone())
+        .run(flat, &Cancel::by_limits(&never))
+        .ok()
+        .and_then(|run| run.signature())
+        .is_some_and(|s| s.matches(&crash.signature, level));
+    match same {
+        true => minimal,
+        false => crash.invocation.clone(),
+    }
+}
+
+/// `cargo reduce ice FILE.rs -- ARGS`: rustc on FILE, in a private
+/// directory.
+fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result<Crash, Error> {
+    let bytes = std::fs::read(file).map_err(|e| {
+        Error::new(
+            Exit::BadInput,
+            format!("cannot read `{}`: {e}: check the path", shown(file)),
+        )
+    })?;
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    let mut args: Vec<String> = match request.rustc_args.is_empty() {
+        true => DEFAULT_RUSTC_ARGS.iter().map(|a| a.to_string()).collect(),
+        false => request.rustc_args.clone(),
+    };
+    args.push(absolute.display().to_string());
+    let invocation = Invocation {
+        program: std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()),
+        source: args.len() - 1,
+        args,
+        env: Vec::new(),
+        cwd: absolute.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    };
+    let name = invocation.crate_name();
+    let rustc = Rustc::new(
+        invocation.clone(),
+        format!("{name}.rs"),
+        request.timeout.unwrap_or(FIRST_TIMEOUT),
+        request.memory,
+        request.incremental,
+    );
+    let run = rustc
+        .run(&bytes, cancel)
+        .map_err(|e| Error::new(Exit::Environment, format!("cannot run rustc: {e}")))?;
+    match run.signature() {
+        Some(signature) => Ok(Crash { signature, invocation }),
+        None => Err(Error::new(
+            Exit::NotInteresting,
+            format!(
+                "`{}` does not crash rustc ({}): there is no ICE to reduce; give the rustc arguments it needs after `--`",
+                shown(file),
+                run.status
+            ),
+        )),
+    }
+}
+
+/// `-o`'s path, or `NAME.ice.rs` in `$TMPDIR/cargo-reduce-ice/`; the
+/// report is the same path ending in `.md`.
+fn output_paths(request: &IceRequest, name: &str) -> Result<(PathBuf, PathBuf), Error> {
+    let mcve = match &request.output {
+        Some(path) => path.clone(),
+        None => {
+            let dir = std::env::temp_dir().join("cargo-reduce-ice");
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                Error::new(
+                    Exit::Environment,
+                    format!("cannot make `{}`: {e}", shown(&dir)),
+                )
+            })?;
+            dir.join(format!("{name}.ice.rs"))
+        }
+    };
+    let report = mcve.with_extension("md");
+    Ok((mcve, report))
+}

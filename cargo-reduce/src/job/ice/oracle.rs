@@ -1,0 +1,239 @@
+//! Running rustc on a candidate, and the oracle that keeps a candidate when
+//! rustc crashes on it the same way as on the input. Every run happens in
+//! a private temporary directory (the candidate, rustc's outputs, and the
+//! `rustc-ice-*.txt` files new compilers write into the working
+//! directory), in a process group of its own that is killed when the run
+//! ends, with a timeout and an address-space limit.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rustix::process::{prlimit, Pid, Resource, Rlimit};
+
+use super::invocation::Invocation;
+use super::signature::{Match, Signature};
+use crate::command::wait::wait;
+use crate::command::RunStatus;
+use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
+use crate::unit::{concat_into, ByteAtom};
+
+/// rustc's standard error is read up to this size: the ICE's first lines
+/// and the query stack come well before it.
+const MAX_STDERR: u64 = 8 << 20;
+
+/// rustc's `--out-dir`, in the private directory.
+const OUT_DIR: &str = "out";
+
+/// How rustc runs on candidates.
+#[derive(Debug)]
+pub(crate) struct Rustc {
+    /// The command line; its crate root is replaced by the candidate.
+    pub(crate) invocation: Invocation,
+    /// The candidate's file name (rustc names the crate after it when no
+    /// `--crate-name` is given).
+    pub(crate) file_name: String,
+    /// Kill a run after this long.
+    timeout: Mutex<Duration>,
+    /// The address-space limit, in bytes.
+    pub(crate) memory: Option<u64>,
+    /// Compile twice into one incremental directory (ICEs of the
+    /// incremental cache show in the second).
+    pub(crate) incremental: bool,
+}
+
+/// One run of rustc.
+#[derive(Debug, Clone)]
+pub(crate) struct RustcRun {
+    /// How it ended.
+    pub(crate) status: RunStatus,
+    /// Its standard error (the last compilation's, with `--incremental`).
+    pub(crate) stderr: String,
+    /// Wall time.
+    pub(crate) elapsed: Duration,
+}
+
+impl RustcRun {
+    /// The ICE it shows, if any.
+    pub(crate) fn signature(&self) -> Option<Signature> {
+        match self.status {
+            RunStatus::TimedOut | RunStatus::Cancelled => None,
+            _ => Signature::parse(&self.stderr),
+        }
+    }
+}
+
+impl Rustc {
+    /// rustc as `invocation` runs it, on files called `file_name`.
+    pub(crate) fn new(
+        invocation: Invocation,
+        file_name: String,
+        timeout: Duration,
+        memory: Option<u64>,
+        incremental: bool,
+    ) -> Self {
+        Rustc {
+            invocation,
+            file_name,
+            timeout: Mutex::new(timeout),
+            memory,
+            incremental,
+        }
+    }
+
+    /// Changes the per-run timeout.
+    pub(crate) fn set_timeout(&self, timeout: Duration) {
+        *self.timeout.lock().expect("timeout lock") = timeout;
+    }
+
+    /// Compiles `source` in a private directory.
+    pub(crate) fn run(&self, source: &[u8], cancel: &Cancel<'_>) -> io::Result<RustcRun> {
+        self.run_with(source, &[], cancel)
+    }
+
+    /// Compiles `source` in a private directory, with `extra` arguments.
+    pub(crate) fn run_with(
+        &self,
+        source: &[u8],
+        extra: &[&str],
+        cancel: &Cancel<'_>,
+    ) -> io::Result<RustcRun> {
+        let dir = tempfile::Builder::new()
+            .prefix("cargo-reduce-ice-")
+            .tempdir()?;
+        let file = dir.path().join(&self.file_name);
+        fs::write(&file, source)?;
+        let out = dir.path().join(OUT_DIR);
+        fs::create_dir(&out)?;
+        let incremental = self.incremental.then(|| dir.path().join("incremental"));
+        let runs = if self.incremental { 2 } else { 1 };
+        let started = Instant::now();
+        let mut last = None;
+        for _ in 0..runs {
+            let target = Target {
+                dir: dir.path(),
+                incremental: incremental.as_deref(),
+            };
+            let run = self.run_once(&target, extra, cancel)?;
+            let ice = run.signature().is_some();
+            let stop = !matches!(run.status, RunStatus::Exited(_)) || ice;
+            last = Some(run);
+            if stop {
+                break;
+            }
+        }
+        let mut run = last.expect("at least one run");
+        run.elapsed = started.elapsed();
+        Ok(run)
+    }
+
+    fn run_once(
+        &self,
+        target: &Target<'_>,
+        extra: &[&str],
+        cancel: &Cancel<'_>,
+    ) -> io::Result<RustcRun> {
+        let dir = target.dir;
+        let stderr_path = dir.join("stderr");
+        let stderr = fs::File::create(&stderr_path)?;
+        let started = Instant::now();
+        let mut command = Command::new(&self.invocation.program);
+        command
+            // Relative to the private directory: rustc's messages then
+            // name the file as the report shows it.
+            .args(self.invocation.args_for(
+                Path::new(&self.file_name),
+                Path::new(OUT_DIR),
+                target.incremental,
+            ))
+            .args(extra)
+            .envs(self.invocation.env.iter().map(|(k, v)| (k, v)))
+            // The ICE file goes into the private directory, never the
+            // user's tree.
+            .env("RUSTC_ICE", dir)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr);
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        crate::children::announce_before_exec(&mut command);
+        let mut child = command.spawn().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot run `{}`: {e}", self.invocation.program),
+            )
+        })?;
+        let _group = crate::children::register(child.id());
+        if let (Some(bytes), Some(pid)) = (self.memory, Pid::from_raw(child.id() as i32)) {
+            let limit = Rlimit {
+                current: Some(bytes),
+                maximum: Some(bytes),
+            };
+            // Best effort: a child that already exited cannot be limited.
+            let _ = prlimit(Some(pid), Resource::As, limit);
+        }
+        let timeout = *self.timeout.lock().expect("timeout lock");
+        let status = wait(&mut child, started + timeout, cancel)?;
+        Ok(RustcRun {
+            status,
+            stderr: read_head(&stderr_path),
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+/// Where one run's files go.
+struct Target<'a> {
+    /// The private directory (the working directory).
+    dir: &'a Path,
+    /// `-C incremental`, with `--incremental`.
+    incremental: Option<&'a Path>,
+}
+
+/// The first [`MAX_STDERR`] bytes of `path`, as text.
+fn read_head(path: &Path) -> String {
+    let mut bytes = Vec::new();
+    if let Ok(f) = fs::File::open(path) {
+        let _ = f.take(MAX_STDERR).read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Keeps a candidate when rustc crashes on it with the expected ICE.
+pub(crate) struct IceOracle {
+    /// How rustc runs.
+    pub(crate) rustc: Rustc,
+    /// The input's ICE.
+    pub(crate) expected: Signature,
+    /// How closely a candidate's ICE must agree.
+    pub(crate) level: Match,
+}
+
+impl IceOracle {
+    /// Whether `source` ICEs as expected; `None` when cancelled.
+    pub(crate) fn same_ice(&self, source: &[u8], cancel: &Cancel<'_>) -> io::Result<Option<bool>> {
+        let run = self.rustc.run(source, cancel)?;
+        Ok(match run.status {
+            RunStatus::Cancelled => None,
+            _ => Some(
+                run.signature()
+                    .is_some_and(|s| s.matches(&self.expected, self.level)),
+            ),
+        })
+    }
+}
+
+impl<A: ByteAtom + Sync> Oracle<A> for IceOracle {
+    fn test(
+        &self,
+        candidate: &Candidate<'_, A>,
+        cancel: &Cancel<'_>,
+    ) -> Result<Option<Outcome>, OracleError> {
+        let mut bytes = Vec::new();
+        concat_into(candidate.iter(), &mut bytes);
+        Ok(self.same_ice(&bytes, cancel)?.map(Outcome::from_bool))
+    }
+}

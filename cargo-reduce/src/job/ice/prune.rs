@@ -1,0 +1,301 @@
+//! What rustc already knows, used before HDD: the items its `dead_code`,
+//! `unused_imports` and `unused_macros` warnings name are deleted whole
+//! (with their attributes and doc comments), all at once when the ICE
+//! stays, else by halves; as cargo-minimize does. One compilation finds
+//! them, a few test the deletions, where HDD would spend many.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::flatten::parse_rust;
+
+use super::oracle::IceOracle;
+use crate::engine::Cancel;
+
+/// The lints whose spans name a whole item that nothing uses.
+const LINTS: &[&str] = &["dead_code", "unused_imports", "unused_macros"];
+
+/// rustc's arguments for them, as JSON diagnostics.
+const ARGS: &[&str] = &[
+    "--error-format=json",
+    "-W",
+    "dead_code",
+    "-W",
+    "unused_imports",
+    "-W",
+    "unused_macros",
+];
+
+/// Rounds of warnings: deleting an item can leave the items only it used
+/// unused in turn.
+const ROUNDS: usize = 4;
+
+/// `source` without the unused items whose deletion keeps the ICE; counts
+/// each test with `tested`.
+pub(crate) fn prune(
+    source: &str,
+    oracle: &IceOracle,
+    cancel: &Cancel<'_>,
+    tested: &dyn Fn(),
+) -> std::io::Result<String> {
+    let mut current = source.to_string();
+    // Items an earlier round could not delete are not tried again.
+    let mut offered = std::collections::HashSet::new();
+    for _ in 0..ROUNDS {
+        let run = oracle.rustc.run_with(current.as_bytes(), ARGS, cancel)?;
+        tested();
+        let items: Vec<Range<usize>> = item_ranges(&current, &warned_spans(&run.stderr))
+            .into_iter()
+            .filter(|r| offered.insert(current[r.clone()].to_string()))
+            .collect();
+        if items.is_empty() || cancel.is_cancelled() {
+            break;
+        }
+        let mut removed = Vec::new();
+        let search = Search {
+            text: &current,
+            oracle,
+            cancel,
+            tested,
+        };
+        search.remove(&items, &mut removed)?;
+        if removed.is_empty() {
+            break;
+        }
+        current = without(&current, &removed);
+    }
+    Ok(current)
+}
+
+/// The primary spans of the unused-item warnings in rustc's JSON
+/// diagnostics, as byte ranges of the one input file.
+fn warned_spans(stderr: &str) -> Vec<Range<usize>> {
+    stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|d| {
+            let code = d["code"]["code"].as_str().unwrap_or("");
+            d["level"] == "warning" && LINTS.contains(&code)
+        })
+        .flat_map(|d| {
+            let spans = d["spans"].as_array().cloned().unwrap_or_default();
+            spans.into_iter().filter(|s| s["is_primary"] == true)
+        })
+        .filter(|s| s["expansion"].is_null())
+        .filter_map(|s| {
+            let start = s["byte_start"].as_u64()? as usize;
+            let end = s["byte_end"].as_u64()? as usize;
+            Some(start..end)
+        })
+        .collect()
+}
+
+/// The whole items (their leading attributes and comments included)
+/// around `spans`, without repeats and without items inside another.
+fn item_ranges(source: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
+    let Some(tree) = parse_rust(source) else {
+        return Vec::new();
+    };
+    let mut ranges: Vec<Range<usize>> = spans
+        .iter()
+        .filter(|s| s.end <= source.len())
+        .filter_map(|s| {
+            let node = tree.root_node().descendant_for_byte_range(s.start, s.end)?;
+            enclosing_item(node).map(with_leading_attributes)
+        })
+        .collect();
+    ranges.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for r in ranges {
+        if out.last().is_none_or(|last| r.start >= last.end) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The item a span lies in: the nearest ancestor in a list of items.
+fn enclosing_item(mut node: Node<'_>) -> Option<Node<'_>> {
+    loop {
+        let parent = node.parent()?;
+        let in_list = matches!(parent.kind(), "source_file" | "declaration_list");
+        if in_list && node.kind() != "attribute_item" && !node.kind().ends_with("comment") {
+            return Some(node);
+        }
+        node = parent;
+    }
+}
+
+/// `item`'s range, from its first attribute or doc comment on.
+fn with_leading_attributes(item: Node<'_>) -> Range<usize> {
+    let mut start = item.start_byte();
+    let mut prev = item.prev_sibling();
+    while let Some(p) = prev {
+        if !matches!(
+            p.kind(),
+            "attribute_item" | "line_comment" | "block_comment"
+        ) {
+            break;
+        }
+        start = p.start_byte();
+        prev = p.prev_sibling();
+    }
+    start..item.end_byte()
+}
+
+/// The greedy search over deletions of one text.
+struct Search<'a> {
+    text: &'a str,
+    oracle: &'a IceOracle,
+    cancel: &'a Cancel<'a>,
+    tested: &'a dyn Fn(),
+}
+
+impl Search<'_> {
+    /// Adds `group` to `removed` if the text without both still ICEs;
+    /// else tries its halves.
+    fn remove(
+        &self,
+        group: &[Range<usize>],
+        removed: &mut Vec<Range<usize>>,
+    ) -> std::io::Result<()> {
+        if group.is_empty() || self.cancel.is_cancelled() {
+            return Ok(());
+        }
+        let mut trial = removed.clone();
+        trial.extend_from_slice(group);
+        let kept = self
+            .oracle
+            .same_ice(without(self.text, &trial).as_bytes(), self.cancel)?;
+        (self.tested)();
+        if kept == Some(true) {
+            *removed = trial;
+            return Ok(());
+        }
+        if group.len() > 1 {
+            let (a, b) = group.split_at(group.len() / 2);
+            self.remove(a, removed)?;
+            self.remove(b, removed)?;
+        }
+        Ok(())
+    }
+}
+
+/// `text` without `ranges` (non-overlapping).
+fn without(text: &str, ranges: &[Range<usize>]) -> String {
+    let mut sorted = ranges.to_vec();
+    sorted.sort_by_key(|r| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for r in sorted {
+        out.push_str(&text[at..r.start.max(at)]);
+        at = at.max(r.end);
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// A `dead_code` warning as rustc 1.95 prints it with
+    /// `--error-format=json` (spans trimmed to the fields read).
+    fn warning(start: usize, end: usize) -> String {
+        format!(
+            r#"{{"$message_type":"diagnostic","message":"function `f` is never used","code":{{"code":"dead_code","explanation":null}},"level":"warning","spans":[{{"file_name":"a.rs","byte_start":{start},"byte_end":{end},"is_primary":true,"expansion":null}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_warned_name_deletes_its_whole_item_with_attributes() {
+        let source =
+            "/// Doc.\n#[inline]\nfn unused() { 1; }\nfn kept() {}\nmod m {\n    struct S;\n}\n";
+        let name = source.find("unused").unwrap();
+        let s = source.find("S;").unwrap();
+        let stderr = format!(
+            "{}\n{}\nnot json\n",
+            warning(name, name + 6),
+            warning(s, s + 1)
+        );
+        let ranges = item_ranges(source, &warned_spans(&stderr));
+        assert_eq!(ranges.len(), 2);
+        assert_eq!(
+            without(source, &ranges),
+            "\nfn kept() {}\nmod m {\n    \n}\n"
+        );
+    }
+
+    /// With the real rustc: of a crate whose ICE (a delayed bug in
+    /// borrowck, rust-lang/rust#130797, on rustc 1.95) involves items rustc
+    /// itself calls unused, the unused items it does not need go, the ones
+    /// it needs stay, and the ICE with them.
+    #[test]
+    fn rustc_s_unused_items_go_when_the_ice_stays() {
+        use super::super::invocation::Invocation;
+        use super::super::oracle::Rustc;
+        use super::super::signature::Match;
+        use crate::engine::Limits;
+        let source = "trait Transform { type Output<'a>; }\n\
+            trait Propagate<O> {}\n\
+            trait AddChild<C> { fn add_child(&self) {} }\n\
+            struct Node<T>(T);\n\
+            impl<T> AddChild<Box<dyn for<'b> Propagate<T::Output<'b>>>> for Node<T> where T: Transform {}\n\
+            fn root() { Node(Outline).add_child() }\n\
+            struct Outline;\n\
+            impl Transform for Outline { type Output<'a> = (); }\n\
+            /// Unused.\n\
+            fn helper() -> u32 { 7 }\n\
+            struct Unused { x: u8 }\n\
+            use std::collections::HashMap;\n";
+        let invocation =
+            Invocation::parse("rustc --edition=2021 --crate-type lib x.rs", Path::new("/"))
+                .unwrap();
+        let rustc = Rustc::new(
+            invocation,
+            "x.rs".into(),
+            std::time::Duration::from_secs(120),
+            None,
+            false,
+        );
+        let limits = Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        let first = rustc.run(source.as_bytes(), &cancel).unwrap();
+        let Some(expected) = first.signature() else {
+            panic!(
+                "rustc 1.95 crashes on this; this rustc does not:\n{}",
+                first.stderr
+            );
+        };
+        let oracle = IceOracle {
+            rustc,
+            expected,
+            level: Match::Message,
+        };
+        let tests = std::sync::atomic::AtomicU64::new(0);
+        let pruned = prune(source, &oracle, &cancel, &|| {
+            tests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+        for gone in ["helper", "Unused", "HashMap"] {
+            assert!(!pruned.contains(gone), "{gone} kept:\n{pruned}");
+        }
+        for kept in ["trait Transform", "fn root()", "struct Outline"] {
+            assert!(pruned.contains(kept), "{kept} gone:\n{pruned}");
+        }
+        assert_eq!(
+            oracle.same_ice(pruned.as_bytes(), &cancel).unwrap(),
+            Some(true)
+        );
+        assert!(tests.into_inner() < 20);
+    }
+
+    #[test]
+    fn other_lints_and_errors_are_not_deletions() {
+        let other = warning(0, 1).replace("dead_code", "unused_variables");
+        let error = warning(0, 1).replace("\"warning\"", "\"error\"");
+        assert!(warned_spans(&format!("{other}\n{error}\n")).is_empty());
+    }
+}

@@ -1,0 +1,144 @@
+//! The Markdown report beside the MCVE, laid out as rust-lang/rust's ICE
+//! issue template asks: the code, the command, `rustc -vV`, the error
+//! output and the query stack, so that it can be pasted as it is.
+
+use std::fmt::Write;
+use std::process::Command;
+
+use super::signature::Signature;
+
+/// What the report says.
+pub(crate) struct Report<'a> {
+    /// The MCVE's text.
+    pub(crate) code: &'a str,
+    /// The command that crashes rustc on it, as a user types it.
+    pub(crate) command: &'a str,
+    /// `rustc -vV` of that compiler.
+    pub(crate) version: &'a str,
+    /// rustc's standard error on the MCVE.
+    pub(crate) stderr: &'a str,
+    /// The ICE.
+    pub(crate) signature: &'a Signature,
+    /// What `--bisect` found, if it ran.
+    pub(crate) bisect: Option<&'a str>,
+}
+
+/// Backtrace lines beyond this many are left out of the error output.
+const MAX_BACKTRACE_LINES: usize = 20;
+
+impl Report<'_> {
+    /// The report as Markdown.
+    pub(crate) fn markdown(&self) -> String {
+        let mut md = String::new();
+        let _ = writeln!(md, "<!-- made by `cargo reduce ice` -->\n");
+        let _ = writeln!(md, "### Code\n\n```rust\n{}\n```\n", self.code.trim_end());
+        let _ = writeln!(md, "### Command\n\n```sh\n{}\n```\n", self.command);
+        let _ = writeln!(
+            md,
+            "### Meta\n\n`rustc --version --verbose`:\n```\n{}\n```\n",
+            self.version.trim_end()
+        );
+        let _ = writeln!(
+            md,
+            "### Error output\n\n```\n{}\n```\n",
+            shortened(self.stderr).trim_end()
+        );
+        let _ = writeln!(md, "### ICE\n");
+        let _ = writeln!(md, "- location: `{}`", self.signature.location);
+        let _ = writeln!(md, "- message: {}", self.signature.message);
+        if !self.signature.queries.is_empty() {
+            let _ = writeln!(
+                md,
+                "- query stack (innermost first): {}",
+                self.signature
+                    .queries
+                    .iter()
+                    .map(|q| format!("`{q}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        if let Some(bisect) = self.bisect {
+            let _ = writeln!(md, "\n### Bisection\n\n```\n{}\n```", bisect.trim_end());
+        }
+        md
+    }
+}
+
+/// rustc's output without its warnings, the backtrace cut to its first
+/// lines.
+fn shortened(stderr: &str) -> String {
+    let mut out = String::new();
+    let mut in_backtrace = 0usize;
+    let mut in_warning = false;
+    for line in stderr.lines() {
+        if line.starts_with("warning: ") {
+            in_warning = true;
+        }
+        if in_warning {
+            in_warning = !line.is_empty();
+            continue;
+        }
+        if line == "stack backtrace:" {
+            in_backtrace = 1;
+        } else if in_backtrace > 0 {
+            let frame = line.starts_with(' ');
+            if !frame {
+                in_backtrace = 0;
+            } else {
+                in_backtrace += 1;
+                if in_backtrace == MAX_BACKTRACE_LINES + 2 {
+                    out.push_str("   [… more frames left out]\n");
+                }
+                if in_backtrace > MAX_BACKTRACE_LINES + 1 {
+                    continue;
+                }
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `program -vV`, or a note saying why it is missing.
+pub(crate) fn version(program: &str) -> String {
+    match Command::new(program).arg("-vV").output() {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
+        Err(e) => format!("(`{program} -vV` failed: {e})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_has_every_section_of_the_ice_template() {
+        let stderr = include_str!("testdata/panic-nightly.txt");
+        let signature = Signature::parse(stderr).unwrap();
+        let report = Report {
+            code: "fn b() {}\n",
+            command: "rustc --edition=2021 x.ice.rs",
+            version: "rustc 1.95.0 (59807616e 2026-04-14)\n",
+            stderr,
+            signature: &signature,
+            bisect: None,
+        }
+        .markdown();
+        for section in [
+            "### Code\n\n```rust\nfn b() {}\n```",
+            "### Command\n\n```sh\nrustc --edition=2021 x.ice.rs\n```",
+            "### Meta",
+            "rustc 1.95.0",
+            "### Error output",
+            "- query stack (innermost first): `typeck_root`, `analysis`",
+        ] {
+            assert!(report.contains(section), "{section} missing:\n{report}");
+        }
+        assert!(report.contains("[… more frames left out]"), "{report}");
+        assert!(!report.contains("Bisection"));
+        assert!(!report.contains("upper camel case"), "{report}");
+    }
+}

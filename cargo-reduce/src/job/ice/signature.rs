@@ -1,0 +1,336 @@
+//! What identifies an internal compiler error in rustc's output: where the
+//! compiler failed (its source location), what it said, and the queries it
+//! was running. Two runs ICE "the same way" when their signatures agree at
+//! the chosen [`Match`] level; the reduction keeps a candidate only then.
+
+use std::fmt;
+
+/// How strictly two ICEs must agree (`--match`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Match {
+    /// The compiler's source location only.
+    Location,
+    /// The location, the message with names blanked and the first query.
+    #[default]
+    Message,
+    /// The location, the message verbatim and every query frame.
+    Strict,
+}
+
+impl std::str::FromStr for Match {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "location" => Ok(Match::Location),
+            "message" => Ok(Match::Message),
+            "strict" => Ok(Match::Strict),
+            _ => Err(format!(
+                "unknown match level `{s}`: use location, message or strict"
+            )),
+        }
+    }
+}
+
+/// How the compiler failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A panic (`bug!`, `unwrap`, an assertion): `thread 'rustc' panicked`.
+    Panic,
+    /// A delayed bug that no error covered: `note: delayed at`.
+    DelayedBug,
+}
+
+/// One ICE as rustc printed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Signature {
+    pub(crate) kind: Kind,
+    /// Where in the compiler: `compiler/rustc_x/src/y.rs:LINE:COL` (the
+    /// build's own path prefix dropped).
+    pub(crate) location: String,
+    /// The first line of what the compiler said.
+    pub(crate) message: String,
+    /// The query stack, innermost first: `typeck`, `analysis`.
+    pub(crate) queries: Vec<String>,
+}
+
+impl Signature {
+    /// The ICE in rustc's standard error `text`, if there is one.
+    pub(crate) fn parse(text: &str) -> Option<Signature> {
+        let lines: Vec<&str> = text.lines().collect();
+        let ice_error = find_ice_error(&lines);
+        let panic = find_panic(&lines);
+        let (kind, location, message) = match (ice_error, panic) {
+            // `bug!()` prints its location and message as the error, then
+            // panics with an uninformative `Box<dyn Any>`.
+            (Some((Some(location), message)), _) => (Kind::Panic, location, message),
+            (Some((None, message)), _) => {
+                let delayed = lines
+                    .iter()
+                    .find_map(|l| l.trim_start().strip_prefix("note: delayed at "))?;
+                (Kind::DelayedBug, compiler_path(delayed), message)
+            }
+            (None, Some((location, message))) => (Kind::Panic, location, message),
+            (None, None) => return None,
+        };
+        Some(Signature {
+            kind,
+            location,
+            message,
+            queries: queries(&lines),
+        })
+    }
+
+    /// Whether `other` is the same ICE at level `level`.
+    pub(crate) fn matches(&self, other: &Signature, level: Match) -> bool {
+        if self.kind != other.kind || self.location != other.location {
+            return false;
+        }
+        match level {
+            Match::Location => true,
+            Match::Message => {
+                blank_names(&self.message) == blank_names(&other.message)
+                    && self.queries.first() == other.queries.first()
+            }
+            Match::Strict => self.message == other.message && self.queries == other.queries,
+        }
+    }
+
+    /// What `level` compares, as one line for humans.
+    pub(crate) fn describe(&self, level: Match) -> String {
+        let message = match level {
+            Match::Strict => self.message.clone(),
+            _ => blank_names(&self.message),
+        };
+        match (level, self.queries.first()) {
+            (Match::Location, _) => self.location.clone(),
+            (Match::Message, Some(query)) => format!("{} `{message}` in {query}", self.location),
+            (Match::Strict, Some(_)) => format!(
+                "{} `{message}` in {}",
+                self.location,
+                self.queries.join(" < ")
+            ),
+            (_, None) => format!("{} `{message}`", self.location),
+        }
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Match::Strict))
+    }
+}
+
+/// `error: internal compiler error: MESSAGE`: the message, and the
+/// compiler location when it leads the message (`bug!`'s form).
+fn find_ice_error(lines: &[&str]) -> Option<(Option<String>, String)> {
+    let rest = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("error: internal compiler error: "))?;
+    match split_location(rest) {
+        Some((location, message)) => Some((Some(location), message.to_string())),
+        None => Some((None, rest.trim().to_string())),
+    }
+}
+
+/// `thread 'rustc' (PID) panicked at LOCATION:` and the message's first
+/// line after it.
+fn find_panic(lines: &[&str]) -> Option<(String, String)> {
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("thread '") && l.contains(" panicked at "))?;
+    let location = lines[at]
+        .split(" panicked at ")
+        .nth(1)?
+        .trim_end_matches(':');
+    let message = lines.get(at + 1).map_or("", |l| l.trim());
+    Some((compiler_path(location), message.to_string()))
+}
+
+/// `/rustc-dev/HASH/compiler/x.rs:1:2: message` split at the location's end.
+fn split_location(text: &str) -> Option<(String, &str)> {
+    let path_end = text.find(".rs:")? + ".rs:".len();
+    let mut end = path_end;
+    for _ in 0..2 {
+        let digits = text[end..].bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        end += digits;
+        if text[end..].starts_with(':') {
+            end += 1;
+        }
+    }
+    let location = text[..end].trim_end_matches(':');
+    if !location.contains('/') {
+        return None;
+    }
+    Some((compiler_path(location), text[end..].trim()))
+}
+
+/// The location from the compiler's own tree on (`compiler/…` or
+/// `library/…`); a build's prefix (`/rustc/HASH/`) varies between builds.
+fn compiler_path(location: &str) -> String {
+    let location = location.trim();
+    ["/compiler/", "/library/"]
+        .iter()
+        .find_map(|root| location.find(root).map(|at| location[at + 1..].to_string()))
+        .unwrap_or_else(|| location.to_string())
+}
+
+/// The query names of `query stack during panic:`, innermost first.
+fn queries(lines: &[&str]) -> Vec<String> {
+    let Some(start) = lines.iter().position(|l| *l == "query stack during panic:") else {
+        return Vec::new();
+    };
+    lines[start + 1..]
+        .iter()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| {
+            let open = l.find('[')?;
+            let close = open + l[open..].find(']')?;
+            Some(l[open + 1..close].to_string())
+        })
+        .collect()
+}
+
+/// `message` with what names the user's code blanked: backquoted text
+/// (types, paths, items) and numbers (ids, sizes), which reduction renames
+/// and renumbers.
+pub(crate) fn blank_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut quoted = false;
+    let mut last_digit = false;
+    for c in message.chars() {
+        match c {
+            '`' => {
+                if !quoted {
+                    out.push_str("`_`");
+                }
+                quoted = !quoted;
+                last_digit = false;
+            }
+            _ if quoted => {}
+            '0'..='9' => {
+                if !last_digit {
+                    out.push('N');
+                }
+                last_digit = true;
+            }
+            _ => {
+                out.push(c);
+                last_digit = false;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PANIC: &str = include_str!("testdata/panic-1.95.txt");
+    const PANIC_NIGHTLY: &str = include_str!("testdata/panic-nightly.txt");
+    const DELAYED: &str = include_str!("testdata/delayed-1.95.txt");
+    const BUG: &str = include_str!("testdata/bug-1.95.txt");
+
+    #[test]
+    fn a_panic_gives_its_location_message_and_queries() {
+        let sig = Signature::parse(PANIC).unwrap();
+        assert_eq!(sig.kind, Kind::Panic);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_middle/src/ty/predicate.rs:491:9"
+        );
+        assert!(
+            sig.message
+                .ends_with("has escaping bound vars, so it cannot be wrapped in a dummy binder."),
+            "{sig:?}"
+        );
+        assert_eq!(sig.queries, ["typeck", "analysis"]);
+        assert_eq!(
+            sig.describe(Match::Message),
+            "compiler/rustc_middle/src/ty/predicate.rs:491:9 `\
+             `_` has escaping bound vars, so it cannot be wrapped in a dummy binder.` in typeck"
+        );
+    }
+
+    #[test]
+    fn a_delayed_bug_gives_where_it_was_delayed() {
+        let sig = Signature::parse(DELAYED).unwrap();
+        assert_eq!(sig.kind, Kind::DelayedBug);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_trait_selection/src/traits/query/type_op/custom.rs:95:25"
+        );
+        assert_eq!(sig.message, "error performing operation: fully_perform");
+        assert!(sig.queries.is_empty());
+    }
+
+    #[test]
+    fn a_bug_macro_gives_its_own_location_not_the_box_dyn_any_panic() {
+        let sig = Signature::parse(BUG).unwrap();
+        assert_eq!(sig.kind, Kind::Panic);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_const_eval/src/interpret/eval_context.rs:620:33"
+        );
+        assert!(
+            sig.message
+                .starts_with("interpret const eval failure of Unevaluated"),
+            "{sig:?}"
+        );
+        assert_eq!(
+            sig.queries,
+            [
+                "eval_to_allocation_raw",
+                "eval_to_const_value_raw",
+                "analysis"
+            ]
+        );
+    }
+
+    #[test]
+    fn output_without_an_ice_has_no_signature() {
+        let plain = "error[E0308]: mismatched types\n --> a.rs:1:14\n\nerror: aborting due to 1 previous error\n";
+        assert_eq!(Signature::parse(plain), None);
+        assert_eq!(Signature::parse(""), None);
+    }
+
+    #[test]
+    fn levels_compare_more_or_less() {
+        let a = Signature::parse(PANIC).unwrap();
+        let mut renamed = a.clone();
+        renamed.message = a.message.replace("&'any mut ()", "&'x mut u8");
+        assert_ne!(renamed.message, a.message);
+        assert!(a.matches(&renamed, Match::Message));
+        assert!(!a.matches(&renamed, Match::Strict));
+        let mut other_query = a.clone();
+        other_query.queries = vec!["mir_borrowck".into()];
+        assert!(a.matches(&other_query, Match::Location));
+        assert!(!a.matches(&other_query, Match::Message));
+        let delayed = Signature::parse(DELAYED).unwrap();
+        assert!(!a.matches(&delayed, Match::Location));
+    }
+
+    #[test]
+    fn another_compiler_build_moves_the_line_so_only_the_same_build_matches() {
+        let stable = Signature::parse(PANIC).unwrap();
+        let nightly = Signature::parse(PANIC_NIGHTLY).unwrap();
+        assert_eq!(
+            nightly.location,
+            "compiler/rustc_middle/src/ty/predicate.rs:498:9"
+        );
+        assert_eq!(nightly.queries, ["typeck_root", "analysis"]);
+        assert!(!stable.matches(&nightly, Match::Location));
+    }
+
+    #[test]
+    fn blanking_hides_names_and_numbers() {
+        assert_eq!(
+            blank_names("DefId(0:11 ~ b[98d9]::B) for `Foo<'a>` at 12"),
+            "DefId(N:N ~ b[NdN]::B) for `_` at N"
+        );
+    }
+}

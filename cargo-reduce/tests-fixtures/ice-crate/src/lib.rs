@@ -1,0 +1,34 @@
+//! A tiny scene graph: shapes, a layout pass and a renderer to text.
+//! Its `scene::graph` module makes rustc 1.95 panic (an internal compiler
+//! error), which is what `cargo reduce ice` is tested on.
+
+pub mod geometry;
+pub mod scene;
+#[path = "extra/render_text.rs"]
+pub mod render;
+
+include!("version.rs");
+
+/// Everything a caller usually needs.
+pub mod prelude {
+    pub use crate::geometry::{Point, Rect, Size};
+    pub use crate::render::render;
+    pub use crate::scene::Scene;
+}
+
+/// The crate's name and version, for banners.
+pub fn banner() -> String {
+    format!("scene {}", VERSION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prelude::*;
+
+    #[test]
+    fn a_rect_contains_its_corner() {
+        let r = Rect::new(Point::new(1, 2), Size::new(3, 4));
+        assert!(r.contains(Point::new(1, 2)));
+        assert!(!r.contains(Point::new(4, 2)));
+    }
+}

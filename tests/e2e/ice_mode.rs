@@ -1,0 +1,247 @@
+//! `cargo reduce ice` on real internal compiler errors of the stable
+//! compiler CI runs (1.95): the multi-file fixture crate
+//! `cargo-reduce/tests-fixtures/ice-crate` (a delayed bug in borrowck,
+//! rust-lang/rust#130797) reduced in place, whose tree must stay
+//! byte-identical, and one file that panics the type checker
+//! (rust-lang/rust#140099) in `FILE.rs` mode.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::fuzz_fixture::{repo, snapshot};
+use crate::util::Sandbox;
+
+/// rustc's output on `file` compiled by `command` (the report's, shell
+/// words without quotes) in a directory of its own.
+fn compile(command: &str, file: &Path) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(file, dir.path().join(file.file_name().unwrap())).unwrap();
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[0], "rustc", "{command}");
+    let out = Command::new("rustc")
+        .args(&words[1..])
+        .args(["--out-dir", "out"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The `reason` message of a run's JSON lines.
+fn message<'m>(messages: &'m [serde_json::Value], reason: &str) -> &'m serde_json::Value {
+    messages
+        .iter()
+        .find(|m| m["reason"] == reason)
+        .unwrap_or_else(|| panic!("no {reason} in {messages:?}"))
+}
+
+#[test]
+fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_as_it_was() {
+    let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-crate");
+    let before = snapshot(&crate_dir);
+    let sandbox = Sandbox::new();
+    let manifest = crate_dir.join("Cargo.toml");
+    let mcve = sandbox.join("scene.ice.rs");
+    // A budget of tests keeps the run short on a loaded machine; the
+    // result is already far smaller than the crate.
+    let run = sandbox.run(&[
+        "ice",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "-o",
+        mcve.to_str().unwrap(),
+        "--max-tests",
+        "200",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    assert_eq!(snapshot(&crate_dir), before, "the fixture's tree changed");
+    let messages = run.messages();
+    let found = message(&messages, "ice-found");
+    assert_eq!(found["crate"], "ice_crate");
+    assert_eq!(
+        found["message"],
+        "error performing operation: fully_perform"
+    );
+    let location = found["location"].as_str().unwrap();
+    assert!(
+        location.starts_with("compiler/rustc_trait_selection/src/traits/query/type_op/custom.rs:"),
+        "{location}"
+    );
+    let finished = message(&messages, "reduction-finished");
+    let (original, reduced) = (
+        finished["original_bytes"].as_u64().unwrap(),
+        finished["reduced_bytes"].as_u64().unwrap(),
+    );
+    assert!(reduced * 5 < original, "{original} → {reduced} bytes");
+    let reported = message(&messages, "ice-reported");
+    assert_eq!(reported["mcve"], mcve.to_str().unwrap());
+    let command = reported["command"].as_str().unwrap();
+    assert_eq!(
+        command,
+        "rustc --crate-name ice_crate --edition=2021 scene.ice.rs --crate-type lib -C debuginfo=2"
+    );
+    // The MCVE crashes rustc the same way, with the report's command.
+    let stderr = compile(command, &mcve);
+    assert!(
+        stderr
+            .contains("error: internal compiler error: error performing operation: fully_perform"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("note: delayed at ") && stderr.contains(location),
+        "{stderr}"
+    );
+    let report = std::fs::read_to_string(sandbox.join("scene.ice.md")).unwrap();
+    let code = std::fs::read_to_string(&mcve).unwrap();
+    assert!(
+        report.contains(&format!("```rust\n{}\n```", code.trim_end())),
+        "{report}"
+    );
+    assert!(
+        report.contains(command) && report.contains("commit-hash: "),
+        "{report}"
+    );
+    assert!(
+        report.contains("error: internal compiler error: error performing operation"),
+        "{report}"
+    );
+    // Nothing but the two outputs was written where the run was.
+    let mut names: Vec<_> = std::fs::read_dir(sandbox.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["scene.ice.md", "scene.ice.rs"]);
+}
+
+/// A panic in the type checker (an error first, then the ICE), written as
+/// a crate author might meet it, with unused code around it.
+const PANICS: &str = r#"use std::convert::Infallible;
+
+struct Marker;
+
+impl From for Marker where for<'any> &'any mut (): Clone {}
+
+pub fn parse(text: &str) -> Option<u32> {
+    text.trim().parse().ok()
+}
+
+fn never() -> Result<(), Infallible> {
+    || -> Result<_, Marker> { never()? }
+}
+
+pub fn twice(x: u32) -> u32 {
+    x * 2
+}
+"#;
+
+#[test]
+fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs() {
+    let sandbox = Sandbox::new();
+    let input = sandbox.write("panics.rs", PANICS);
+    // The default output folder is under TMPDIR: the sandbox's own here,
+    // so that runs of this test in parallel never share it.
+    let output = sandbox
+        .cmd(&[
+            "ice",
+            "panics.rs",
+            "--bisect",
+            "--message-format",
+            "json",
+            "--",
+            "--edition",
+            "2021",
+            "--crate-type",
+            "lib",
+        ])
+        .env("TMPDIR", sandbox.path())
+        .output()
+        .unwrap();
+    let run = crate::util::Run(output);
+    run.expect_code(0);
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), PANICS);
+    let messages = run.messages();
+    let found = message(&messages, "ice-found");
+    assert_eq!(
+        found["location"].as_str().unwrap().split(':').next(),
+        Some("compiler/rustc_middle/src/ty/predicate.rs")
+    );
+    assert_eq!(found["queries"][0], "typeck");
+    let reported = message(&messages, "ice-reported");
+    let mcve = Path::new(reported["mcve"].as_str().unwrap());
+    assert_eq!(mcve, sandbox.join("cargo-reduce-ice/panics.ice.rs"));
+    let code = std::fs::read_to_string(mcve).unwrap();
+    assert!(code.len() < PANICS.len() / 2, "{code}");
+    assert!(!code.contains("twice") && !code.contains("parse"), "{code}");
+    let stderr = compile(reported["command"].as_str().unwrap(), mcve);
+    assert!(
+        stderr.contains("has escaping bound vars, so it cannot be wrapped in a dummy binder"),
+        "{stderr}"
+    );
+    if which_bisect().is_none() {
+        let warning = message(&messages, "warning");
+        assert!(
+            warning["message"]
+                .as_str()
+                .unwrap()
+                .contains("cargo install cargo-bisect-rustc"),
+            "{warning}"
+        );
+    }
+}
+
+fn which_bisect() -> Option<()> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .any(|d| Path::new(d).join("cargo-bisect-rustc").is_file())
+        .then_some(())
+}
+
+#[test]
+fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"fine\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    std::fs::create_dir(sandbox.join("src")).unwrap();
+    sandbox.write("src/lib.rs", "pub fn f() {}\n");
+    let before = snapshot(sandbox.path());
+    let run = sandbox.run(&["ice"]);
+    run.expect_code(5);
+    assert!(
+        run.error_line()
+            .contains("`cargo build` succeeded: there is no ICE to reduce"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        snapshot(sandbox.path()),
+        before,
+        "no Cargo.lock, no target/"
+    );
+}
+
+#[test]
+fn a_file_that_compiles_is_no_ice_and_no_project_is_a_clear_error() {
+    let sandbox = Sandbox::new();
+    sandbox.write("fine.rs", "pub fn f() {}\n");
+    let run = sandbox.run(&["ice", "fine.rs"]);
+    run.expect_code(5);
+    assert!(
+        run.error_line().contains("`fine.rs` does not crash rustc"),
+        "{}",
+        run.stderr()
+    );
+    let run = sandbox.run(&["ice"]);
+    run.expect_code(3);
+    assert!(
+        run.error_line()
+            .contains("no cargo project in the current directory or above"),
+        "{}",
+        run.stderr()
+    );
+}

@@ -7,14 +7,14 @@
 use std::fs;
 use std::path::PathBuf;
 
-use crate::fuzz_fixture::{command, fixture, target_dir};
+use crate::fuzz_fixture::{command, fixture_copy, target_dir};
 use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with an AFL++ instance whose crash exits.
 fn with_inputs() -> (tempfile::TempDir, PathBuf) {
-    let (dir, root) = fixture("afl-exit");
+    let (dir, root) = fixture_copy("afl-exit");
     let instance = root.join("out/default");
     fs::create_dir_all(instance.join("queue")).unwrap();
     fs::create_dir_all(instance.join("crashes")).unwrap();

@@ -6,19 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, reduces_nothing, repo, snapshot};
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, fixture_copy, reduces_nothing, repo, snapshot};
 use crate::util::Run;
-
-/// A copy of the afl-demo crate in a new temp dir.
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join("afl-demo");
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures/afl-demo"),
-        &crate_dir,
-    );
-    (dir, crate_dir)
-}
 
 /// An instance directory `out/<name>` that ran `binary`, with `crashes`
 /// (file name, content) in `crashes/`.
@@ -53,7 +42,7 @@ const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2
 
 #[test]
 fn an_afl_out_that_is_no_afl_output_is_refused() {
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("afl-demo");
     let plain = dir.path().join("plain");
     fs::create_dir_all(plain.join("crashes")).unwrap();
     let run = reduce_afl_out(&crate_dir, &plain);
@@ -67,7 +56,7 @@ fn an_afl_out_that_is_no_afl_output_is_refused() {
 
 #[test]
 fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("afl-demo");
     let out = dir.path().join("out");
     let unknown = instance(
         &out,
@@ -97,7 +86,7 @@ fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
 
 #[test]
 fn a_crash_with_colons_and_commas_is_reduced_beside_the_crate_never_in_afl_out() {
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("afl-demo");
     let out = dir.path().join("out");
     instance(
         &out,
@@ -135,7 +124,7 @@ fn a_crash_with_colons_and_commas_is_reduced_beside_the_crate_never_in_afl_out()
 
 #[test]
 fn afl_from_a_path_says_what_to_do() {
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("afl-demo");
     let lock = crate_dir.join("Cargo.lock");
     let text = fs::read_to_string(&lock).unwrap();
     let local = text.replacen(
@@ -164,7 +153,7 @@ fn afl_from_a_path_says_what_to_do() {
 
 #[test]
 fn an_afl_version_the_stand_in_does_not_cover_is_named() {
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("afl-demo");
     let lock = crate_dir.join("Cargo.lock");
     let text = fs::read_to_string(&lock).unwrap();
     fs::write(

@@ -250,10 +250,10 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
 }
 
 /// Validates `sarif` with the SARIF 2.1.0 schema (OASIS, kept in
-/// tests/e2e/data).
+/// cargo-reduce/tests-fixtures/schemas/).
 fn validate_sarif(sarif: &Path) {
-    let schema =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/data/sarif-schema-2.1.0.json");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests-fixtures/schemas/sarif-schema-2.1.0.json");
     crate::schema::validate(&schema, sarif, false);
 }
 

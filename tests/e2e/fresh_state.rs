@@ -4,24 +4,11 @@
 //! panicked, a lock it poisoned) fails alike on every run there, and must
 //! here too (`cargo-reduce/tests-fixtures/fresh-state`).
 
-use std::path::PathBuf;
-
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
-
-/// A copy of fresh-state (artifacts included) in a new temp dir.
-fn fixture() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join("fresh-state");
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures/fresh-state"),
-        &crate_dir,
-    );
-    (dir, crate_dir)
-}
+use crate::fuzz_fixture::{cargo_reduce, finished, fixture_copy, minimized_path};
 
 #[test]
 fn state_a_failure_broke_is_not_seen_by_the_next_test() {
-    let (_dir, crate_dir) = fixture();
+    let (_dir, crate_dir) = fixture_copy("fresh-state");
     let run = cargo_reduce(&[
         "reduce",
         "--manifest-path",
@@ -32,11 +19,7 @@ fn state_a_failure_broke_is_not_seen_by_the_next_test() {
         "json",
     ]);
     run.expect_code(0);
-    let finished: Vec<serde_json::Value> = run
-        .messages()
-        .into_iter()
-        .filter(|m| m["reason"] == "reduction-finished")
-        .collect();
+    let finished: Vec<serde_json::Value> = finished(&run);
     let failure_of = |target: &str| {
         let m = finished
             .iter()
@@ -72,7 +55,7 @@ fn state_a_failure_broke_is_not_seen_by_the_next_test() {
 /// decide it.
 #[test]
 fn an_artifact_runs_in_a_process_no_other_input_ran_in() {
-    let (_dir, crate_dir) = fixture();
+    let (_dir, crate_dir) = fixture_copy("fresh-state");
     let dir = crate_dir.join("artifacts/first_setting");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("crash-0-stale"), b"quiet").unwrap();

@@ -9,6 +9,26 @@ use std::sync::OnceLock;
 
 use crate::util::Run;
 
+/// The `reduction-finished` messages of a `--message-format json` run.
+pub fn finished(run: &Run) -> Vec<serde_json::Value> {
+    run.messages()
+        .into_iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .collect()
+}
+
+/// A copy of `cargo-reduce/tests-fixtures/<name>` (artifacts included) in
+/// a new temp dir: the temp dir (removed when dropped) and the copy.
+pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join(name);
+    copy_tree(
+        &repo().join("cargo-reduce/tests-fixtures").join(name),
+        &crate_dir,
+    );
+    (dir, crate_dir)
+}
+
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -32,18 +52,6 @@ pub fn copy_tree(from: &Path, to: &Path) {
             fs::copy(&path, to.join(&name)).unwrap();
         }
     }
-}
-
-/// A copy of fixture `name` (`cargo-reduce/tests-fixtures/<name>`) in a
-/// new temp dir: the dir, and the copy in it.
-pub fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join(name);
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures").join(name),
-        &copy,
-    );
-    (dir, copy)
 }
 
 /// A fresh copy of fuzz-targets (artifacts included) in a new temp dir.

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::fuzz_fixture::{cargo_reduce, fixture, snapshot};
+use crate::fuzz_fixture::{cargo_reduce, fixture_copy, snapshot};
 use crate::util::Run;
 
 /// Writes artifact `name` of `target` under `fuzz/artifacts/`.
@@ -53,7 +53,7 @@ fn warnings(run: &Run) -> Vec<String> {
 /// compile): every artifact reproduces and is reduced, and the lock stays.
 #[test]
 fn libfuzzer_sys_0_3_targets_are_reduced() {
-    let (_dir, fuzz) = fixture("libfuzzer-sys-0.3");
+    let (_dir, fuzz) = fixture_copy("libfuzzer-sys-0.3");
     let lock = fs::read(fuzz.join("Cargo.lock")).unwrap();
     let bytes = artifact(&fuzz, "bytes", "crash-1", b"BADxxxxx");
     let slice = artifact(&fuzz, "slice", "crash-2", b"yyyyEND");
@@ -81,7 +81,7 @@ fn libfuzzer_sys_0_3_targets_are_reduced() {
 /// (arbitrary 0.4 pads them with zeros), so one byte is enough there.
 #[test]
 fn libfuzzer_sys_0_3_0_decodes_inputs_shorter_than_the_size_hint() {
-    let (_dir, fuzz) = fixture("libfuzzer-sys-0.3");
+    let (_dir, fuzz) = fixture_copy("libfuzzer-sys-0.3");
     let lock_path = fuzz.join("Cargo.lock");
     let text = fs::read_to_string(&lock_path).unwrap();
     let old = text.replace(
@@ -101,13 +101,7 @@ fn libfuzzer_sys_0_3_0_decodes_inputs_shorter_than_the_size_hint() {
 /// result.
 #[test]
 fn a_crate_without_a_lock_gets_one_for_the_run() {
-    let (_dir, root) = fixture("no-lock");
-    let fuzz = root.join("fuzz");
-    let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
-    let before = snapshot(&root);
-    let run = reduce(&fuzz, &[&crash]);
-    run.expect_code(0);
-    assert_eq!(minimized(&crash), b"BUG");
+    let run = bug_reduced_and_only_the_result_written("no-lock");
     let warnings = warnings(&run);
     assert!(
         warnings
@@ -115,7 +109,6 @@ fn a_crate_without_a_lock_gets_one_for_the_run() {
             .any(|w| w.starts_with("no Cargo.lock in ") && w.contains("resolved one for this run")),
         "{warnings:?}"
     );
-    only_the_result_is_written(&root, before, &crash);
 }
 
 /// A workspace lock written before the fuzz crate was added (it lacks
@@ -123,7 +116,7 @@ fn a_crate_without_a_lock_gets_one_for_the_run() {
 /// fuzz build` would, and the lock stays as it was.
 #[test]
 fn a_workspace_lock_without_the_fuzz_crate_is_completed_for_the_run() {
-    let (_dir, root) = fixture("no-lock");
+    let (_dir, root) = fixture_copy("no-lock");
     let lock = root.join("Cargo.lock");
     let text = "version = 4\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n";
     fs::write(&lock, text).unwrap();
@@ -146,7 +139,7 @@ fn a_workspace_lock_without_the_fuzz_crate_is_completed_for_the_run() {
 /// resolution's own exit code, not a build failure, and cargo's reason.
 #[test]
 fn a_crate_whose_dependencies_do_not_resolve_is_not_a_build_failure() {
-    let (_dir, root) = fixture("no-lock");
+    let (_dir, root) = fixture_copy("no-lock");
     let fuzz = root.join("fuzz");
     edit_manifest(
         &fuzz,
@@ -211,7 +204,7 @@ fn git_engine(root: &Path) -> (String, String) {
 /// replaced it.
 #[test]
 fn libfuzzer_sys_from_git_is_patched_by_its_url() {
-    let (_dir, root) = fixture("libfuzzer-sys-git");
+    let (_dir, root) = fixture_copy("libfuzzer-sys-git");
     let (url, lock) = git_engine(&root);
     assert!(
         lock.contains(&format!("source = \"git+{url}?branch=main#")),
@@ -232,7 +225,7 @@ fn libfuzzer_sys_from_git_is_patched_by_its_url() {
 /// reproduces and is reduced; the lock stays.
 #[test]
 fn libfuzzer_sys_0_1_from_git_is_reduced() {
-    let (_dir, root) = fixture("libfuzzer-sys-0.1");
+    let (_dir, root) = fixture_copy("libfuzzer-sys-0.1");
     let (_, lock) = git_engine(&root);
     assert!(lock.contains("name = \"libfuzzer-sys\"\nversion = \"0.1.0\""));
     let fuzz = root.join("fuzz");
@@ -253,7 +246,7 @@ fn libfuzzer_sys_0_1_from_git_is_reduced() {
 /// artifact is reduced, and the lock stays.
 #[test]
 fn libfuzzer_sys_0_1_1_from_crates_io_is_reduced() {
-    let (_dir, fuzz) = fixture("libfuzzer-sys-0.1.1");
+    let (_dir, fuzz) = fixture_copy("libfuzzer-sys-0.1.1");
     let lock = fs::read_to_string(fuzz.join("Cargo.lock")).unwrap();
     assert!(lock.contains("name = \"libfuzzer-sys\"\nversion = \"0.1.1\"\nsource = \"registry+"));
     let crash = artifact(&fuzz, "bytes", "crash-1", b"xxBUGyy");
@@ -269,20 +262,13 @@ fn libfuzzer_sys_0_1_1_from_crates_io_is_reduced() {
 /// nothing is written into the user's folder but the result.
 #[test]
 fn libfuzzer_sys_from_a_path_is_replaced() {
-    let (_dir, root) = fixture("libfuzzer-sys-path");
-    let fuzz = root.join("fuzz");
-    let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
-    let before = snapshot(&root);
-    let run = reduce(&fuzz, &[&crash]);
-    run.expect_code(0);
-    assert_eq!(minimized(&crash), b"BUG");
-    only_the_result_is_written(&root, before, &crash);
+    bug_reduced_and_only_the_result_written("libfuzzer-sys-path");
 }
 
 /// The same with the workspace's lock committed: it stays as it was.
 #[test]
 fn libfuzzer_sys_from_a_path_keeps_the_lock() {
-    let (_dir, root) = fixture("libfuzzer-sys-path");
+    let (_dir, root) = fixture_copy("libfuzzer-sys-path");
     let status = Command::new("cargo")
         .args(["generate-lockfile", "--quiet", "--manifest-path"])
         .arg(root.join("Cargo.toml"))
@@ -297,6 +283,21 @@ fn libfuzzer_sys_from_a_path_keeps_the_lock() {
     assert_eq!(minimized(&crash), b"BUG");
     assert!(warnings(&run).is_empty(), "the workspace's lock is used");
     assert_eq!(fs::read_to_string(root.join("Cargo.lock")).unwrap(), lock);
+}
+
+/// Reduces a `bytes` crash `BUGxxxx` in the `fuzz/` crate of a copy of
+/// fixture `name` to `BUG`, and asserts that nothing but the result was
+/// written into the copy; returns the run.
+fn bug_reduced_and_only_the_result_written(name: &str) -> Run {
+    let (_dir, root) = fixture_copy(name);
+    let fuzz = root.join("fuzz");
+    let crash = artifact(&fuzz, "bytes", "crash-1", b"BUGxxxx");
+    let before = snapshot(&root);
+    let run = reduce(&fuzz, &[&crash]);
+    run.expect_code(0);
+    assert_eq!(minimized(&crash), b"BUG");
+    only_the_result_is_written(&root, before, &crash);
+    run
 }
 
 /// Asserts that the files under `root` are `before` and the result of

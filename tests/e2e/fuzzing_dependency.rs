@@ -9,14 +9,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, fixture};
+use crate::fuzz_fixture::{cargo_reduce, fixture_copy};
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with a libFuzzer artifact in `fuzz/` and an AFL++
 /// instance with a crash in `fuzz-afl/`.
 fn with_inputs() -> (tempfile::TempDir, PathBuf) {
-    let (dir, root) = fixture("fuzzing-dependency");
+    let (dir, root) = fixture_copy("fuzzing-dependency");
     write(&root.join("fuzz/artifacts/check"), "crash-1", b"BADxyz");
     let instance = root.join("fuzz-afl/out/fuzz_check/default");
     fs::create_dir_all(instance.join("queue")).unwrap();

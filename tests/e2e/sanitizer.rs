@@ -7,19 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+use crate::fuzz_fixture::{cargo_reduce, finished, fixture_copy, minimized_path};
 use crate::util::Run;
-
-/// A copy of asan-demo (artifacts included) in a new temp dir.
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join("asan-demo");
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures/asan-demo"),
-        &crate_dir,
-    );
-    (dir, crate_dir)
-}
 
 /// Whether a nightly toolchain is installed (the ASan build needs one);
 /// prints why a test is skipped when not.
@@ -47,12 +36,11 @@ fn artifacts(crate_dir: &Path, target: &str) -> Vec<PathBuf> {
 
 /// The `reduction-finished` message of a run that reduced one input and
 /// succeeded.
-fn finished(run: &Run) -> serde_json::Value {
+fn finished_one(run: &Run) -> serde_json::Value {
     run.expect_code(0);
-    run.messages()
-        .into_iter()
-        .find(|m| m["reason"] == "reduction-finished")
-        .expect("reduction-finished")
+    let mut finished = finished(run);
+    assert_eq!(finished.len(), 1, "{}", run.stderr());
+    finished.remove(0)
 }
 
 /// What each target's planted bug reads as.
@@ -72,7 +60,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     if !nightly("asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address") {
         return;
     }
-    let (_dir, crate_dir) = demo();
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
     let manifest = crate_dir.join("Cargo.toml");
     let run = cargo_reduce(&[
         "reduce",
@@ -85,11 +73,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
         "json",
     ]);
     run.expect_code(0);
-    let finished: Vec<serde_json::Value> = run
-        .messages()
-        .into_iter()
-        .filter(|m| m["reason"] == "reduction-finished")
-        .collect();
+    let finished: Vec<serde_json::Value> = finished(&run);
     assert_eq!(finished.len(), 6, "{}", run.stderr());
     for m in &finished {
         let target = m["target"].as_str().unwrap();
@@ -119,7 +103,7 @@ fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
     if !nightly("auto_moves_an_artifact_that_does_not_fail_to_the_asan_build") {
         return;
     }
-    let (_dir, crate_dir) = demo();
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
     let artifact = artifacts(&crate_dir, "dangling").remove(0);
     let run = cargo_reduce(&[
         "reduce",
@@ -153,7 +137,7 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
     if !nightly("a_wild_pointer_is_asan_s_segv_with_its_access") {
         return;
     }
-    let (_dir, crate_dir) = demo();
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
     let artifact = crate_dir.join("artifacts/overflow/crash-wild");
     std::fs::write(&artifact, b"S\x01\x01\x00\x00\x00\nS\x01\nS\x00").unwrap();
     let run = cargo_reduce(&[
@@ -166,7 +150,7 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
         "--message-format",
         "json",
     ]);
-    let finished = finished(&run);
+    let finished = finished_one(&run);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("SEGV READ at fuzz_targets/overflow.rs:14:"),
@@ -178,7 +162,7 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
 
 #[test]
 fn without_a_sanitizer_the_message_says_one_may_be_needed() {
-    let (_dir, crate_dir) = demo();
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
     let artifact = artifacts(&crate_dir, "overflow").remove(0);
     let run = cargo_reduce(&[
         "reduce",
@@ -203,7 +187,7 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     if !nightly("ci_replays_on_the_asan_build_with_sanitizer_address") {
         return;
     }
-    let (dir, crate_dir) = demo();
+    let (dir, crate_dir) = fixture_copy("asan-demo");
     let ci = |sanitizer: &str| {
         let report = dir.path().join(format!("report-{sanitizer}.json"));
         let run = cargo_reduce(&[
@@ -239,12 +223,7 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     if !nightly("an_afl_target_reproduces_on_the_asan_build") {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let crate_dir = dir.path().join("afl-asan");
-    copy_tree(
-        &repo().join("cargo-reduce/tests-fixtures/afl-asan"),
-        &crate_dir,
-    );
+    let (dir, crate_dir) = fixture_copy("afl-asan");
     let input = dir.path().join("crash-planted");
     let program = [&b"ab".repeat(40)[..], b"f0", &b"cd".repeat(40), b"w1"].concat();
     std::fs::write(&input, program).unwrap();
@@ -264,7 +243,7 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     };
     reduce("none").expect_code(5);
     let run = reduce("address");
-    let finished = finished(&run);
+    let finished = finished_one(&run);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("heap-use-after-free WRITE 1 at src/bin/dangling.rs:33:"),

@@ -2,13 +2,12 @@
 //! errors, and 1-minimality over random oracles (monotone and not).
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::testutil::InRounds;
+use crate::engine::testutil::{hash_coin, InRounds};
 use crate::engine::{Candidate, Observer, Reducer};
 
 fn all_variants() -> Vec<DdminOptions> {
@@ -298,9 +297,7 @@ impl RandomOracle {
         if self.monotone {
             return true;
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.seed, c).hash(&mut h);
-        !h.finish().is_multiple_of(self.one_in)
+        hash_coin(self.seed, c, self.one_in)
     }
 }
 

@@ -1,5 +1,8 @@
 //! Oracles the engine's unit tests share.
 
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
 use super::{Cancel, Candidate, Oracle, OracleError, Outcome, RoundOracle};
 
 /// A closure over a candidate's atoms, handed whole rounds as an in-process
@@ -47,4 +50,14 @@ impl<A: Clone, F: Fn(&[A]) -> bool + Sync> RoundOracle<A> for InRounds<F> {
         }
         Ok(outcomes)
     }
+}
+
+/// A coin flipped by a hash of `seed` and a candidate's `content`: the
+/// same content always lands the same way, so an oracle built on it is
+/// deterministic but not monotone. True in about `one_in - 1` of `one_in`
+/// contents.
+pub(crate) fn hash_coin<T: Hash + ?Sized>(seed: u64, content: &T, one_in: u64) -> bool {
+    let mut h = DefaultHasher::new();
+    (seed, content).hash(&mut h);
+    !h.finish().is_multiple_of(one_in)
 }

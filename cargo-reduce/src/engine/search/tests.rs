@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::testutil::InRounds;
+use crate::engine::testutil::{hash_coin, InRounds};
 use crate::engine::{Cancel, Counters, Observer, Outcome, Reducer, StopReason};
 
 /// A search budget small enough for tests, large enough to finish them.
@@ -265,12 +265,7 @@ impl RandomOracle {
             1 => c
                 .split_first()
                 .is_some_and(|(&len, rest)| rest.len() == usize::from(len) && has(rest)),
-            _ => {
-                use std::hash::{Hash, Hasher};
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (self.seed, c).hash(&mut h);
-                has(c) && !h.finish().is_multiple_of(3)
-            }
+            _ => has(c) && hash_coin(self.seed, c, 3),
         }
     }
 }

@@ -23,7 +23,8 @@ use crate::altstack;
 use crate::fault_trace;
 use crate::protocol::{
     panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
-    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, WORKER_AREA_SIZE,
+    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
+    WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::sys;
@@ -137,9 +138,14 @@ fn record_panic(info: &HookInfo<'_>) {
     };
     forget_caught_panic();
     forget_handled_alloc_failure();
+    let ends_test = if KEEP_LAST_PANIC.load(Ordering::Relaxed) {
+        0
+    } else {
+        PANIC_ENDS_TEST
+    };
     note(
         NOTE_PANIC,
-        0,
+        ends_test,
         &panic_text(&location, &message, &trace::capture()),
     );
 }

@@ -72,8 +72,15 @@ pub(super) const SLOT_FAILED: u8 = 3;
 
 /// Note kind: none.
 pub(super) const NOTE_NONE: u32 = 0;
-/// Note kind: a panic; the text is `location\0message`.
+/// Note kind: a panic; the text is `location\0message`; `arg` is
+/// [`PANIC_ENDS_TEST`] or 0.
 pub(super) const NOTE_PANIC: u32 = 1;
+/// `arg` of a `NOTE_PANIC` that fails its test whatever the test does
+/// after it: libfuzzer-sys's and afl.rs's hooks abort at every panic, so
+/// a hang or a memory growth that follows one the target caught itself
+/// never happens under the engines (0: `fuzz_nohook!`, where only an
+/// escaping panic fails).
+pub(super) const PANIC_ENDS_TEST: u64 = 1;
 /// Note kind: a fault in the guard zone of the test thread's stack.
 pub(super) const NOTE_STACK_OVERFLOW: u32 = 2;
 /// Note kind: one allocation larger than the malloc limit; `arg` is its size.

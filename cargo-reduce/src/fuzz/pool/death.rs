@@ -15,7 +15,7 @@ use super::failure::{signal_name, split_location, Failure, FailureKind};
 use super::place::Place;
 use super::protocol::{
     Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL,
-    NOTE_STACK, NOTE_STACK_OVERFLOW,
+    NOTE_STACK, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
 };
 
 /// Why the parent killed a worker.
@@ -57,11 +57,15 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
     let overflowed = death
         .note
         .is_some_and(|note| note.kind == NOTE_STACK_OVERFLOW);
+    let panicked = death
+        .note
+        .is_some_and(|note| note.kind == NOTE_PANIC && note.arg == PANIC_ENDS_TEST);
     match death.reason {
-        // The test overflowed its stack and lived on past the tripwire: a
-        // real stack would have ended it there, before the timeout or the
+        // The test overflowed its stack and lived on past the tripwire, or
+        // went on after a panic it caught: a real stack, or the engine's
+        // panic hook, would have ended it there, before the timeout or the
         // memory growth.
-        Some(KillReason::Timeout(_) | KillReason::Rss { .. }) if overflowed => {}
+        Some(KillReason::Timeout(_) | KillReason::Rss { .. }) if overflowed || panicked => {}
         Some(KillReason::Stale | KillReason::Shutdown) => return None,
         Some(KillReason::Timeout(after)) => {
             let failure = Failure::new(FailureKind::Timeout, format!("timeout after {after:?}"));
@@ -207,6 +211,7 @@ fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Fa
 
 #[cfg(test)]
 mod tests {
+    use super::super::protocol::panic_text;
     use super::*;
     use std::path::Path;
 
@@ -280,6 +285,37 @@ mod tests {
             let death = dead(Some(reason), Some(&overflow), killed);
             assert_eq!(classify_death(&death, &mut symbols), None, "{reason:?}");
         }
+    }
+
+    /// After a panic the target caught, the engines' hook has already
+    /// ended the process: a later timeout or memory kill is that panic
+    /// (it made AlephBFT's artifact a panic or a timeout by the machine's
+    /// load). Under `fuzz_nohook!` (no `PANIC_ENDS_TEST`) a caught panic
+    /// does not fail, and the kill decides.
+    #[test]
+    fn a_panic_that_ends_its_test_wins_over_a_later_kill() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
+        let note = |arg| Note {
+            kind: NOTE_PANIC,
+            arg,
+            text: panic_text("src/a.rs:3:9", "caught", &[]),
+        };
+        let (ends, nohook) = (note(PANIC_ENDS_TEST), note(0));
+        let rss = KillReason::Rss {
+            rss_mb: 600,
+            limit_mb: 512,
+        };
+        for reason in [KillReason::Timeout(Duration::from_secs(1)), rss] {
+            let failure = classify_death(&dead(Some(reason), Some(&ends), killed), &mut symbols);
+            let failure = failure.unwrap();
+            assert_eq!(failure.kind, FailureKind::Panic, "{reason:?}");
+            assert_eq!(failure.location.as_deref(), Some("src/a.rs:3:9"));
+            let failure = classify_death(&dead(Some(reason), Some(&nohook), killed), &mut symbols);
+            assert_ne!(failure.unwrap().kind, FailureKind::Panic, "{reason:?}");
+        }
+        let stale = dead(Some(KillReason::Stale), Some(&ends), killed);
+        assert_eq!(classify_death(&stale, &mut symbols), None);
     }
 
     #[test]

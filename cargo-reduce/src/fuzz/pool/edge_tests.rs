@@ -315,3 +315,23 @@ unsafe fn orphan_under_subreaper(server_reaped: i32, reaped_writer: i32) -> i32 
         }
     }
 }
+
+/// A panic the target catches fails the test where it happens, as the
+/// engines' panic hooks abort there: a hang that follows it is not a
+/// timeout (AlephBFT's artifact was a panic or a timeout by the machine's
+/// load, so its output depended on `-j`). The hang ends at the timeout;
+/// the panic was noted long before it.
+#[test]
+fn a_hang_after_a_caught_panic_is_that_panic() {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_secs(5),
+        ..options()
+    };
+    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    let outcome = pool.run(b"caught, then hang").unwrap();
+    let panic = failure(&outcome);
+    assert_eq!(panic.kind, FailureKind::Panic, "{panic:?}");
+    assert_eq!(panic.message.as_deref(), Some("caught before a hang"));
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}

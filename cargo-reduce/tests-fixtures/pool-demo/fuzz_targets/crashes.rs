@@ -103,6 +103,12 @@ fuzz_target!(|data: &[u8]| {
         unsafe { std::ptr::write_volatile(black_box(16usize) as *mut u8, 1) };
     } else if data.starts_with(b"exit") {
         std::process::exit(7);
+    } else if data.starts_with(b"caught, then hang") {
+        // libFuzzer's process ends at the panic: the hang never comes.
+        let _ = std::panic::catch_unwind(|| panic!("caught before a hang"));
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     } else if data.starts_with(b"caught") {
         // libFuzzer aborts on any panic, caught or not: so does the pool.
         let _ = std::panic::catch_unwind(|| panic!("caught inside the target"));

@@ -132,11 +132,14 @@ fn answers_meant_for_a_dead_process_are_skipped() {
 }
 
 /// A pool of `target` without a malloc limit, so that allocations reach
-/// the system allocator and fail there.
+/// the system allocator and fail there. No verdict here is a timeout, so
+/// the timeout is far away: at load 29 a failing allocation once took
+/// longer than the 2 s of `options()` and came out a timeout.
 fn unlimited(target: &str) -> WorkerPool {
     let options = PoolOptions {
         jobs: 1,
         malloc_limit_mb: Some(0),
+        timeout: Duration::from_secs(600),
         ..options()
     };
     WorkerPool::start(&binaries()[target], options).unwrap()

@@ -31,9 +31,12 @@
 //!    (`passes/simplify.rs`) and inlining single-use bindings
 //!    (`passes/inline.rs`), HDD* again after each change;
 //! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
-//! 6. ddmin over the remaining tokens (`passes/edits.rs`).
+//! 6. ddmin over the remaining tokens (`passes/edits.rs`);
+//! 7. after the last round, the whitespace between tokens cut to what
+//!    the lexer needs (`passes/layout.rs`).
 //!
-//! Output keeps each kept token's original whitespace (`tree/render.rs`).
+//! Until step 7, output keeps each kept token's original whitespace
+//! (`tree/render.rs`).
 
 mod grammar;
 mod lang;
@@ -55,8 +58,8 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
 use passes::{
-    hdd_pass, hdd_star, hoist_pass, inline_pass, plain_expressions, rename_identifiers,
-    shrink_literals, token_pass, LevelFilter, Tester,
+    hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass, plain_expressions,
+    rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -105,12 +108,29 @@ pub fn reduce(
             break outcome;
         }
     };
+    let outcome = outcome.and_then(|()| finish(&mut best, lang, &options, &tester));
     match outcome {
         Ok(()) => Ok(Reduction {
             atoms: best,
             stopped: ctx.limits.stop_reason(),
         }),
         Err(source) => Err(ReduceError { best, source }),
+    }
+}
+
+/// The steps on the final text: its layout.
+fn finish(
+    best: &mut Vec<u8>,
+    lang: Lang,
+    options: &Options,
+    tester: &Tester,
+) -> Result<(), OracleError> {
+    match lang.spec() {
+        Some(spec) if options.layout && !tester.stopped() => {
+            tester.step("layout");
+            layout_pass(best, spec, tester)
+        }
+        _ => Ok(()),
     }
 }
 

@@ -48,6 +48,9 @@ pub struct Options {
     /// shrinks it: what the token ddmin removed (a `var`) leaves new
     /// nodes for the moves (`a = f()` hoists to `f()`).
     pub rounds: bool,
+    /// Last, the whitespace between tokens cut to what the lexer needs
+    /// (`passes/layout.rs`).
+    pub layout: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,
 }
@@ -99,6 +102,7 @@ impl Strategy {
             inline: false,
             tokens: false,
             rounds: false,
+            layout: false,
             ddmin: DdminOptions::default(),
         }
     }
@@ -142,6 +146,7 @@ impl Strategy {
                 canonicalize: true,
                 tokens: true,
                 rounds: true,
+                layout: true,
                 ..coarse
             },
             Strategy::Custom(options) => options,
@@ -194,13 +199,14 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds, layout)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 10] = [
-    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens", "rounds",
+const PARTS: [&str; 11] = [
+    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens",
+    "rounds", "layout",
 ];
 
 impl Options {
@@ -217,6 +223,7 @@ impl Options {
             "inline" => &mut self.inline,
             "tokens" => &mut self.tokens,
             "rounds" => &mut self.rounds,
+            "layout" => &mut self.layout,
             _ => return None,
         })
     }

@@ -10,11 +10,13 @@
 //! - [`hoist`]: a node replaced by descendants that fit in its place;
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals;
-//! - [`inline`]: single-use bindings replaced by their value.
+//! - [`inline`]: single-use bindings replaced by their value;
+//! - [`layout`]: the final whitespace, as little as the lexer needs.
 
 mod edits;
 mod hoist;
 mod inline;
+mod layout;
 mod levels;
 mod render_oracle;
 mod simplify;
@@ -22,6 +24,7 @@ mod simplify;
 pub use edits::token_pass;
 pub use hoist::hoist_pass;
 pub use inline::inline_pass;
+pub use layout::layout_pass;
 pub use levels::{hdd_pass, hdd_star, LevelFilter};
 pub use render_oracle::Tester;
 pub use simplify::{plain_expressions, rename_identifiers, shrink_literals};

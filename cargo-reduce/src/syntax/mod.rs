@@ -33,7 +33,8 @@
 //! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
 //! 6. ddmin over the remaining tokens (`passes/edits.rs`);
 //! 7. after the last round, the whitespace between tokens cut to what
-//!    the lexer needs (`passes/layout.rs`).
+//!    the lexer needs (`passes/layout.rs`), then, if asked, the result
+//!    pretty-printed where that keeps the failure (`passes/format.rs`).
 //!
 //! Until step 7, output keeps each kept token's original whitespace
 //! (`tree/render.rs`).
@@ -58,7 +59,7 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
 use passes::{
-    hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass, plain_expressions,
+    format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass, plain_expressions,
     rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
@@ -118,20 +119,22 @@ pub fn reduce(
     }
 }
 
-/// The steps on the final text: its layout.
+/// The steps on the final text: its layout, then pretty-printing.
 fn finish(
     best: &mut Vec<u8>,
     lang: Lang,
     options: &Options,
     tester: &Tester,
 ) -> Result<(), OracleError> {
-    match lang.spec() {
-        Some(spec) if options.layout && !tester.stopped() => {
-            tester.step("layout");
-            layout_pass(best, spec, tester)
-        }
-        _ => Ok(()),
+    if let Some(spec) = lang.spec().filter(|_| options.layout) {
+        tester.step("layout");
+        layout_pass(best, spec, tester)?;
     }
+    if options.format && !tester.stopped() {
+        tester.step("format");
+        format_pass(best, lang, tester)?;
+    }
+    Ok(())
 }
 
 fn pipeline(

@@ -51,6 +51,9 @@ pub struct Options {
     /// Last, the whitespace between tokens cut to what the lexer needs
     /// (`passes/layout.rs`).
     pub layout: bool,
+    /// At the very end, the result pretty-printed (`rustfmt`, `prettier`)
+    /// where the formatted text still fails (`passes/format.rs`).
+    pub format: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,
 }
@@ -103,8 +106,16 @@ impl Strategy {
             tokens: false,
             rounds: false,
             layout: false,
+            format: false,
             ddmin: DdminOptions::default(),
         }
+    }
+
+    /// This strategy with the result pretty-printed (`--format`).
+    pub fn formatted(self) -> Strategy {
+        let mut options = self.options();
+        options.format = true;
+        Strategy::Custom(options)
     }
 
     /// The options this strategy stands for.
@@ -199,14 +210,14 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds, layout)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds, layout, format)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 11] = [
+const PARTS: [&str; 12] = [
     "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens",
-    "rounds", "layout",
+    "rounds", "layout", "format",
 ];
 
 impl Options {
@@ -224,6 +235,7 @@ impl Options {
             "tokens" => &mut self.tokens,
             "rounds" => &mut self.rounds,
             "layout" => &mut self.layout,
+            "format" => &mut self.format,
             _ => return None,
         })
     }

@@ -11,9 +11,11 @@
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals;
 //! - [`inline`]: single-use bindings replaced by their value;
-//! - [`layout`]: the final whitespace, as little as the lexer needs.
+//! - [`layout`]: the final whitespace, as little as the lexer needs;
+//! - [`format`]: the result pretty-printed, if it still fails so.
 
 mod edits;
+mod format;
 mod hoist;
 mod inline;
 mod layout;
@@ -22,6 +24,7 @@ mod render_oracle;
 mod simplify;
 
 pub use edits::token_pass;
+pub use format::format_pass;
 pub use hoist::hoist_pass;
 pub use inline::inline_pass;
 pub use layout::layout_pass;

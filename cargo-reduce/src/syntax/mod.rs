@@ -28,8 +28,9 @@
 //!    `passes/edits.rs`);
 //! 4. hoisting descendants of the same kind or supertype, or a list's
 //!    fitting elements (`passes/hoist.rs`), plain expressions
-//!    (`passes/simplify.rs`) and inlining single-use bindings
-//!    (`passes/inline.rs`), HDD* again after each change;
+//!    (`passes/simplify.rs`), inlining single-use bindings
+//!    (`passes/inline.rs`) and folding `where` clauses
+//!    (`passes/bounds.rs`), HDD* again after each change;
 //! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
 //! 6. ddmin over the remaining tokens (`passes/edits.rs`);
 //! 7. after the last round, the whitespace between tokens cut to what
@@ -59,8 +60,8 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reduction, Start};
 use passes::{
-    format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass, plain_expressions,
-    rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
+    bounds_pass, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass,
+    plain_expressions, rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -185,6 +186,10 @@ fn moves(
         if let Some(spec) = inline {
             tester.step("inline");
             changed |= inline_pass(tree, spec, tester)?;
+        }
+        if options.bounds && lang == Lang::Rust {
+            tester.step("bounds");
+            changed |= bounds_pass(tree, tester)?;
         }
         if !changed || tester.stopped() {
             return Ok(());

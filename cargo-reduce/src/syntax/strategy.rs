@@ -42,6 +42,9 @@ pub struct Options {
     pub canonicalize: bool,
     /// Inline single-use bindings.
     pub inline: bool,
+    /// Fold Rust's `where` clauses into the generic parameters
+    /// (`passes/bounds.rs`).
+    pub bounds: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
     /// Run the pipeline again on the reparsed result while a round
@@ -103,6 +106,7 @@ impl Strategy {
             hoist: false,
             canonicalize: false,
             inline: false,
+            bounds: false,
             tokens: false,
             rounds: false,
             layout: false,
@@ -154,6 +158,7 @@ impl Strategy {
                 fine: Repeat::Fixpoint,
                 hoist: true,
                 inline: true,
+                bounds: true,
                 canonicalize: true,
                 tokens: true,
                 rounds: true,
@@ -210,14 +215,14 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds, layout, format)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, bounds, tokens, rounds, layout, format)"
 )]
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 12] = [
-    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens",
-    "rounds", "layout", "format",
+const PARTS: [&str; 13] = [
+    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "bounds",
+    "tokens", "rounds", "layout", "format",
 ];
 
 impl Options {
@@ -232,6 +237,7 @@ impl Options {
             "hoist" => &mut self.hoist,
             "canon" => &mut self.canonicalize,
             "inline" => &mut self.inline,
+            "bounds" => &mut self.bounds,
             "tokens" => &mut self.tokens,
             "rounds" => &mut self.rounds,
             "layout" => &mut self.layout,

@@ -465,7 +465,7 @@ fn strategies_parse_from_their_names() {
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(
         "best,-hoist".parse::<Strategy>().unwrap().to_string(),
-        "coarse-hdd*,hdd*,-groups,+flatten,+squeeze,+hide,+canon,+inline,+tokens,+rounds,+layout"
+        "coarse-hdd*,hdd*,-groups,+flatten,+squeeze,+hide,+canon,+inline,+bounds,+tokens,+rounds,+layout"
     );
     let best_groups: Strategy = "best,+groups".parse().unwrap();
     assert!(best_groups.options().groups && !Strategy::Best.options().groups);

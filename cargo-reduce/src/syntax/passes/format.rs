@@ -35,7 +35,10 @@ pub fn format_pass(text: &mut Vec<u8>, lang: Lang, tester: &Tester) -> Result<bo
 /// formatted source to stdout.
 fn formatter(lang: Lang) -> Option<Command> {
     let (program, args): (&str, &[&str]) = match lang {
-        Lang::Rust => ("rustfmt", &["--edition", "2021", "--emit", "stdout", "--quiet"]),
+        Lang::Rust => (
+            "rustfmt",
+            &["--edition", "2021", "--emit", "stdout", "--quiet"],
+        ),
         Lang::JavaScript => ("prettier", &["--stdin-filepath", "input.js"]),
         Lang::Text => return None,
     };
@@ -80,7 +83,9 @@ mod tests {
     }
 
     fn rustfmt_installed() -> bool {
-        formatter(Lang::Rust).and_then(|c| run(c, b"fn a(){}")).is_some()
+        formatter(Lang::Rust)
+            .and_then(|c| run(c, b"fn a(){}"))
+            .is_some()
     }
 
     #[test]

@@ -11,9 +11,11 @@
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals;
 //! - [`inline`]: single-use bindings replaced by their value;
+//! - [`bounds`]: Rust's `where` clauses folded into `<T: …>`;
 //! - [`layout`]: the final whitespace, as little as the lexer needs;
 //! - [`format`]: the result pretty-printed, if it still fails so.
 
+mod bounds;
 mod edits;
 mod format;
 mod hoist;
@@ -23,6 +25,7 @@ mod levels;
 mod render_oracle;
 mod simplify;
 
+pub use bounds::bounds_pass;
 pub use edits::token_pass;
 pub use format::format_pass;
 pub use hoist::hoist_pass;

@@ -105,22 +105,19 @@ fn join(tree: &Tree, id: NodeId, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::with_tester;
     use super::*;
-    use crate::engine::{Candidate, DdminOptions, Reducer};
     use crate::syntax::tree::render_tree;
     use crate::syntax::{build_tree, Lang, Strategy};
 
     /// The pass on `input`'s tree as the pipeline has it (squeezed: a
     /// `type_parameter` of one name is that name).
     fn fold_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
-        let run = Reducer::new();
-        let ctx = run.context();
-        let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
-        let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
-        tester.accept(input.as_bytes());
         let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
         crate::syntax::squeeze(&mut tree);
-        bounds_pass(&mut tree, &tester).unwrap();
+        with_tester(input.as_bytes(), oracle, |tester| {
+            bounds_pass(&mut tree, tester).unwrap()
+        });
         String::from_utf8(render_tree(&tree)).unwrap()
     }
 

@@ -17,6 +17,9 @@ use crate::syntax::tree::{render, render_tree, Change, NodeId, Tree};
 /// Changes to some nodes, applied together.
 pub type Edit = Vec<(NodeId, Change)>;
 
+/// Renders a text with edit `i` applied where `applied(i)` holds.
+pub type RenderApplied<'a> = dyn Fn(&dyn Fn(usize) -> bool) -> Vec<u8> + Sync + 'a;
+
 /// Applies as many of `edits` as the failure allows, ddmin starting at
 /// `start` (single edits when they are expected to stay, most of them).
 /// Returns whether the text got shorter. On an oracle error the best configuration found is
@@ -52,7 +55,7 @@ pub fn choose(
     n: usize,
     start: Start,
     tester: &Tester,
-    render: &(dyn Fn(&dyn Fn(usize) -> bool) -> Vec<u8> + Sync),
+    render: &RenderApplied<'_>,
 ) -> (Vec<bool>, Option<OracleError>) {
     let none = vec![false; n];
     if n == 0 || tester.stopped() {

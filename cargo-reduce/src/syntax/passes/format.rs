@@ -67,18 +67,16 @@ fn run(mut cmd: Command, text: &[u8]) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::with_tester;
     use super::*;
-    use crate::engine::{Candidate, DdminOptions, Reducer};
 
     fn format(lang: Lang, input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (String, bool) {
-        let run = Reducer::new();
-        let ctx = run.context();
-        let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
-        let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
-        tester.accept(input.as_bytes());
-        let mut text = input.as_bytes().to_vec();
-        let changed = format_pass(&mut text, lang, &tester).unwrap();
-        assert_eq!(tester.current_len(), text.len(), "the result was accepted");
+        let ((text, changed), _) = with_tester(input.as_bytes(), oracle, |tester| {
+            let mut text = input.as_bytes().to_vec();
+            let changed = format_pass(&mut text, lang, tester).unwrap();
+            assert_eq!(tester.current_len(), text.len(), "the result was accepted");
+            (text, changed)
+        });
         (String::from_utf8(text).unwrap(), changed)
     }
 

@@ -173,8 +173,8 @@ fn apart(a: u8, b: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::with_tester;
     use super::*;
-    use crate::engine::{Candidate, DdminOptions, Reducer};
     use crate::syntax::Lang;
 
     /// The token texts of a fresh parse, `None` if it has a syntax error.
@@ -191,15 +191,13 @@ mod tests {
     /// Runs the pass on `input` with `oracle`; returns the text and the
     /// number of tests.
     fn layout(lang: Lang, input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (String, u64) {
-        let run = Reducer::new();
-        let ctx = run.context();
-        let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
-        let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
-        tester.accept(input.as_bytes());
-        let mut text = input.as_bytes().to_vec();
-        layout_pass(&mut text, lang.spec().unwrap(), &tester).unwrap();
-        assert_eq!(tester.current_len(), text.len(), "the result was accepted");
-        (String::from_utf8(text).unwrap(), run.tests())
+        let (text, tests) = with_tester(input.as_bytes(), oracle, |tester| {
+            let mut text = input.as_bytes().to_vec();
+            layout_pass(&mut text, lang.spec().unwrap(), tester).unwrap();
+            assert_eq!(tester.current_len(), text.len(), "the result was accepted");
+            text
+        });
+        (String::from_utf8(text).unwrap(), tests)
     }
 
     /// An oracle that holds while the text still lexes to `input`'s tokens

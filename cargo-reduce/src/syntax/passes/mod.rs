@@ -34,3 +34,21 @@ pub use layout::layout_pass;
 pub use levels::{hdd_pass, hdd_star, LevelFilter};
 pub use render_oracle::Tester;
 pub use simplify::{plain_expressions, rename_identifiers, shrink_literals};
+
+/// Runs `pass` with a tester over `oracle` that has accepted `input`;
+/// returns what the pass returned and the number of tests it ran.
+#[cfg(test)]
+fn with_tester<T>(
+    input: &[u8],
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: impl FnOnce(&Tester) -> T,
+) -> (T, u64) {
+    use crate::engine::{Candidate, DdminOptions, Reducer};
+    let run = Reducer::new();
+    let ctx = run.context();
+    let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
+    let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
+    tester.accept(input);
+    let out = pass(&tester);
+    (out, run.tests())
+}

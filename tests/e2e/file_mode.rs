@@ -397,6 +397,50 @@ fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
     );
 }
 
+/// `best` ends with the layout pass: the result has no whitespace the
+/// lexer does not need; `--format` pretty-prints it with rustfmt when the
+/// formatted text still fails.
+#[test]
+fn best_output_is_dense_and_format_pretty_prints_it() {
+    let sb = Sandbox::new();
+    let input = "fn helper(x: u32) -> u32 {\n    x + 1\n}\n\npub fn main() {\n    let needle = helper(2);\n}\n";
+    sb.write("lib.rs", input);
+    // rustfmt parses the candidate: only well-formed Rust is interesting.
+    let check =
+        r#"rustfmt --edition 2021 --emit stdout "$1" >/dev/null 2>&1 && grep -q "let needle" "$1""#;
+    let oracle = ["--", "sh", "-c", check, "sh", "{}"];
+    let dense = sb.run(&[&["file", "lib.rs", "-o", "dense.rs"][..], &oracle[..]].concat());
+    dense.expect_code(0);
+    assert_eq!(
+        String::from_utf8(sb.read("dense.rs")).unwrap(),
+        "fn a(){let needle;}"
+    );
+    let args = [
+        "file",
+        "lib.rs",
+        "--format",
+        "-o",
+        "pretty.rs",
+        "--message-format",
+        "json",
+    ];
+    let pretty = sb.run(&[&args[..], &oracle[..]].concat());
+    pretty.expect_code(0);
+    assert!(pretty.messages()[0]["strategy"]
+        .as_str()
+        .unwrap()
+        .ends_with(",+format"));
+    assert_eq!(
+        String::from_utf8(sb.read("pretty.rs")).unwrap(),
+        "fn a() {\n    let needle;\n}\n"
+    );
+    assert_eq!(
+        String::from_utf8(sb.read("lib.rs")).unwrap(),
+        input,
+        "INPUT untouched"
+    );
+}
+
 #[test]
 fn unit_and_strategy_exclude_each_other_and_bad_names_are_usage_errors() {
     let sb = Sandbox::new();

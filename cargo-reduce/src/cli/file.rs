@@ -37,12 +37,16 @@ pub(crate) struct FileArgs {
     pub lang: LangChoice,
     /// Syntax-aware strategy: ddmin (over tokens), hdd, hdd*, coarse-hdd,
     /// coarse-hdd+hdd, best, then any `,+PART`/`,-PART` to switch slots,
-    /// groups, flatten, squeeze, hide, hoist, canon, inline, tokens or
-    /// rounds [default: best for Rust and
+    /// groups, flatten, squeeze, hide, hoist, canon, inline, tokens,
+    /// rounds, layout or format [default: best for Rust and
     /// JavaScript; other text gets --unit passes unless a strategy is
     /// given].
     #[arg(long, value_name = "STRATEGY")]
     pub strategy: Option<Strategy>,
+    /// Pretty-print the result (rustfmt; prettier where installed) when
+    /// the formatted text still fails: the `format` part of the strategy.
+    #[arg(long, conflicts_with = "unit")]
+    pub format: bool,
     /// Kill a test after SECS seconds; it then counts as not interesting
     /// [default: 60 s for INPUT itself, then 10× INPUT's time, at least 1 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -65,6 +69,7 @@ impl FileArgs {
             units: self.unit.clone(),
             lang: self.lang,
             strategy: self.strategy,
+            format: self.format,
             timeout: self.timeout,
             command: self.command.clone(),
         }

@@ -32,6 +32,8 @@ pub(crate) struct FileRequest {
     pub lang: LangChoice,
     /// `--strategy`.
     pub strategy: Option<Strategy>,
+    /// `--format`: the strategy's `format` part switched on.
+    pub format: bool,
     /// `--timeout`.
     pub timeout: Option<Duration>,
     /// The test command; `{}` stands for the candidate's path.
@@ -119,12 +121,13 @@ impl Plan {
             LangChoice::Auto => auto_lang(&request.input, input),
             LangChoice::Is(lang) => lang,
         };
+        let formatted = |s: Strategy| if request.format { s.formatted() } else { s };
         match (&request.strategy, lang) {
-            (Some(strategy), _) => Plan::Syntax(lang, *strategy),
+            (Some(strategy), _) => Plan::Syntax(lang, formatted(*strategy)),
             (None, Lang::Text) if request.lang == LangChoice::Auto => {
                 Plan::Units(Units::default_for(input))
             }
-            (None, _) => Plan::Syntax(lang, Strategy::Best),
+            (None, _) => Plan::Syntax(lang, formatted(Strategy::Best)),
         }
     }
 

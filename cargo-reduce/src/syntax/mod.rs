@@ -28,12 +28,17 @@
 //!    `passes/edits.rs`);
 //! 4. hoisting descendants of the same kind or supertype, or a list's
 //!    fitting elements (`passes/hoist.rs`), plain expressions
-//!    (`passes/simplify.rs`) and inlining single-use bindings
-//!    (`passes/inline.rs`), HDD* again after each change;
+//!    (`passes/simplify.rs`), inlining single-use bindings
+//!    (`passes/inline.rs`) and folding `where` clauses
+//!    (`passes/bounds.rs`), HDD* again after each change;
 //! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
-//! 6. ddmin over the remaining tokens (`passes/edits.rs`).
+//! 6. ddmin over the remaining tokens (`passes/edits.rs`);
+//! 7. after the last round, the whitespace between tokens cut to what
+//!    the lexer needs (`passes/layout.rs`), then, if asked, the result
+//!    pretty-printed where that keeps the failure (`passes/format.rs`).
 //!
-//! Output keeps each kept token's original whitespace (`tree/render.rs`).
+//! Until step 7, output keeps each kept token's original whitespace
+//! (`tree/render.rs`).
 
 mod grammar;
 mod lang;
@@ -55,8 +60,8 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
-    hdd_pass, hdd_star, hoist_pass, inline_pass, plain_expressions, rename_identifiers,
-    shrink_literals, token_pass, LevelFilter, Tester,
+    bounds_pass, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass,
+    plain_expressions, rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -137,6 +142,7 @@ pub(crate) fn reduce_in(
             break outcome;
         }
     };
+    let outcome = outcome.and_then(|()| finish(&mut best, lang, &options, &tester));
     match outcome {
         Ok(()) => Ok(Reduction {
             atoms: best,
@@ -144,6 +150,24 @@ pub(crate) fn reduce_in(
         }),
         Err(source) => Err(ReduceError { best, source }),
     }
+}
+
+/// The steps on the final text: its layout, then pretty-printing.
+fn finish(
+    best: &mut Vec<u8>,
+    lang: Lang,
+    options: &Options,
+    tester: &Tester,
+) -> Result<(), OracleError> {
+    if let Some(spec) = lang.spec().filter(|_| options.layout) {
+        tester.step("layout");
+        layout_pass(best, spec, tester)?;
+    }
+    if options.format && !tester.stopped() {
+        tester.step("format");
+        format_pass(best, lang, tester)?;
+    }
+    Ok(())
 }
 
 fn pipeline(
@@ -194,6 +218,10 @@ fn moves(
         if let Some(spec) = inline {
             tester.step("inline");
             changed |= inline_pass(tree, spec, tester)?;
+        }
+        if options.bounds && lang == Lang::Rust {
+            tester.step("bounds");
+            changed |= bounds_pass(tree, tester)?;
         }
         if !changed || tester.stopped() {
             return Ok(());

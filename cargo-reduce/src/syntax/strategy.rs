@@ -58,12 +58,21 @@ pub struct Options {
     pub canonicalize: bool,
     /// Inline single-use bindings.
     pub inline: bool,
+    /// Fold Rust's `where` clauses into the generic parameters
+    /// (`passes/bounds.rs`).
+    pub bounds: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
     /// Run the pipeline again on the reparsed result while a round
     /// shrinks it: what the token ddmin removed (a `var`) leaves new
     /// nodes for the moves (`a = f()` hoists to `f()`).
     pub rounds: bool,
+    /// Last, the whitespace between tokens cut to what the lexer needs
+    /// (`passes/layout.rs`).
+    pub layout: bool,
+    /// At the very end, the result pretty-printed (`rustfmt`, `prettier`)
+    /// where the formatted text still fails (`passes/format.rs`).
+    pub format: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,
 }
@@ -121,10 +130,20 @@ impl Strategy {
             hoist: false,
             canonicalize: false,
             inline: false,
+            bounds: false,
             tokens: false,
             rounds: false,
+            layout: false,
+            format: false,
             ddmin: DdminOptions::default(),
         }
+    }
+
+    /// This strategy with the result pretty-printed (`--format`).
+    pub fn formatted(self) -> Strategy {
+        let mut options = self.options();
+        options.format = true;
+        Strategy::Custom(options)
     }
 
     /// The options this strategy stands for.
@@ -163,9 +182,11 @@ impl Strategy {
                 fine: Repeat::Fixpoint,
                 hoist: true,
                 inline: true,
+                bounds: true,
                 canonicalize: true,
                 tokens: true,
                 rounds: true,
+                layout: true,
                 ..coarse
             },
             Strategy::Custom(options) => options,
@@ -218,7 +239,7 @@ impl fmt::Display for Strategy {
 /// A `--strategy` value that names no strategy.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, tokens, rounds)"
+    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, bounds, tokens, rounds, layout, format)"
 )]
 ///
 /// ```
@@ -230,8 +251,9 @@ impl fmt::Display for Strategy {
 pub struct UnknownStrategy(String);
 
 /// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 10] = [
-    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "tokens", "rounds",
+const PARTS: [&str; 13] = [
+    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "bounds",
+    "tokens", "rounds", "layout", "format",
 ];
 
 impl Options {
@@ -246,8 +268,11 @@ impl Options {
             "hoist" => &mut self.hoist,
             "canon" => &mut self.canonicalize,
             "inline" => &mut self.inline,
+            "bounds" => &mut self.bounds,
             "tokens" => &mut self.tokens,
             "rounds" => &mut self.rounds,
+            "layout" => &mut self.layout,
+            "format" => &mut self.format,
             _ => return None,
         })
     }

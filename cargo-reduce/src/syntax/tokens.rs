@@ -6,8 +6,16 @@
 /// True when byte `a` followed by byte `b` could read as one token:
 /// two word characters, two operator characters, or a digit and a dot.
 pub(super) fn fuses(a: u8, b: u8) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-    let op = |c: u8| b"!#$%&*+-./:<=>?@^|~".contains(&c);
     let number_dot = (a.is_ascii_digit() && b == b'.') || (a == b'.' && b.is_ascii_digit());
-    (word(a) && word(b)) || (op(a) && op(b)) || number_dot
+    (word(a) && word(b)) || (operator(a) && operator(b)) || number_dot
+}
+
+/// A byte of a name, keyword or number (any non-ASCII byte counts).
+pub(super) fn word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// A byte that operators are made of.
+pub(super) fn operator(c: u8) -> bool {
+    b"!#$%&*+-./:<=>?@^|~".contains(&c)
 }

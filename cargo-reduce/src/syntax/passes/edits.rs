@@ -17,6 +17,9 @@ use crate::syntax::tree::{render, render_tree, Change, NodeId, Tree};
 /// Changes to some nodes, applied together.
 pub(super) type Edit = Vec<(NodeId, Change)>;
 
+/// Renders a text with edit `i` applied where `applied(i)` holds.
+pub(super) type RenderApplied<'a> = dyn Fn(&dyn Fn(usize) -> bool) -> Vec<u8> + Sync + 'a;
+
 /// Applies as many of `edits` as the failure allows, ddmin starting at
 /// `start` (single edits when they are expected to stay, most of them).
 /// Returns whether the text got shorter. On an oracle error the best configuration found is
@@ -31,34 +34,52 @@ pub(super) fn reduce_edits(
         return Ok(false);
     }
     let before = tester.current_len();
-    let all = render_edits(tree, &edits, &mut |_| true);
-    if tester.test(&all)? {
-        commit(tree, edits.iter(), tester);
-        return Ok(tester.current_len() < before);
-    }
-    if edits.len() == 1 {
-        return Ok(false);
-    }
-    let atoms: Vec<u32> = (0..edits.len() as u32).collect();
-    let render = |c: &crate::engine::Candidate<'_, u32>| {
-        let mut kept = vec![false; edits.len()];
-        c.iter().for_each(|&i| kept[i as usize] = true);
-        render_edits(tree, &edits, &mut |i| !kept[i])
-    };
-    let (kept, error) = match tester.ddmin(atoms, start, &render) {
-        Ok(kept) => (kept, None),
-        Err(e) => (e.best, Some(e.source)),
-    };
-    let mut keep = vec![false; edits.len()];
-    kept.iter().for_each(|&i| keep[i as usize] = true);
-    if kept.len() < edits.len() {
-        let applied = edits.iter().enumerate().filter(|(i, _)| !keep[*i]);
-        commit(tree, applied.map(|(_, e)| e), tester);
+    let render = |applied: &dyn Fn(usize) -> bool| render_edits(tree, &edits, &mut |i| applied(i));
+    let (applied, error) = choose(edits.len(), start, tester, &render);
+    if applied.iter().any(|&a| a) {
+        let chosen = edits.iter().zip(&applied).filter(|(_, &a)| a);
+        commit(tree, chosen.map(|(e, _)| e), tester);
     }
     match error {
         Some(e) => Err(e),
         None => Ok(tester.current_len() < before),
     }
+}
+
+/// Which of `n` edits to apply, as many as the failure allows: all at
+/// once if that passes, else ddmin from `start` over the edits left
+/// *unapplied*, so that applying any single further one loses the
+/// failure. `render(applied)` is the text with edit `i` applied where
+/// `applied(i)`. On an oracle error the best choice found comes with it.
+pub(super) fn choose(
+    n: usize,
+    start: Start,
+    tester: &Tester,
+    render: &RenderApplied<'_>,
+) -> (Vec<bool>, Option<OracleError>) {
+    let none = vec![false; n];
+    if n == 0 || tester.stopped() {
+        return (none, None);
+    }
+    match tester.test(&render(&|_| true)) {
+        Ok(true) => return (vec![true; n], None),
+        Ok(false) if n == 1 => return (none, None),
+        Ok(false) => {}
+        Err(e) => return (none, Some(e)),
+    }
+    let atoms: Vec<u32> = (0..n as u32).collect();
+    let render = |c: &crate::engine::Candidate<'_, u32>| {
+        let mut unapplied = vec![false; n];
+        c.iter().for_each(|&i| unapplied[i as usize] = true);
+        render(&|i| !unapplied[i])
+    };
+    let (unapplied, error) = match tester.ddmin(atoms, start, &render) {
+        Ok(kept) => (kept, None),
+        Err(e) => (e.best, Some(e.source)),
+    };
+    let mut applied = vec![true; n];
+    unapplied.iter().for_each(|&i| applied[i as usize] = false);
+    (applied, error)
 }
 
 /// Applies `edit` if the text gets shorter and the failure stays.

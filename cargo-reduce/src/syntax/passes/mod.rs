@@ -10,18 +10,45 @@
 //! - [`hoist`]: a node replaced by descendants that fit in its place;
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals;
-//! - [`inline`]: single-use bindings replaced by their value.
+//! - [`inline`]: single-use bindings replaced by their value;
+//! - [`bounds`]: Rust's `where` clauses folded into `<T: …>`;
+//! - [`layout`]: the final whitespace, as little as the lexer needs;
+//! - [`format`]: the result pretty-printed, if it still fails so.
 
+mod bounds;
 mod edits;
+mod format;
 mod hoist;
 mod inline;
+mod layout;
 mod levels;
 mod render_oracle;
 mod simplify;
 
+pub(super) use bounds::bounds_pass;
 pub(super) use edits::token_pass;
+pub(super) use format::format_pass;
 pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
+pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
 pub(super) use render_oracle::Tester;
 pub(super) use simplify::{plain_expressions, rename_identifiers, shrink_literals};
+
+/// Runs `pass` with a tester over `oracle` that has accepted `input`;
+/// returns what the pass returned and the number of tests it ran.
+#[cfg(test)]
+fn with_tester<T>(
+    input: &[u8],
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: impl FnOnce(&Tester) -> T,
+) -> (T, u64) {
+    use crate::engine::{Candidate, DdminOptions, Reducer};
+    let run = Reducer::new();
+    let ctx = run.context();
+    let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
+    let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
+    tester.accept(input);
+    let out = pass(&tester);
+    (out, run.tests())
+}

@@ -12,11 +12,13 @@
 //! terminal's Ctrl-C reaches cargo-reduce alone, which then stops the tests
 //! it started.
 
+mod filter;
 mod slot;
 #[cfg(test)]
 mod tests;
 pub(crate) mod wait;
 
+pub(crate) use filter::filter;
 pub(crate) use slot::{owner_pid, process_exists};
 use slot::{remove_stale_dirs, write_candidate, Slot};
 

@@ -4,13 +4,12 @@
 //! ICE's signature as the oracle, and formatted by rustfmt when the
 //! formatted text still crashes the same way.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::prune;
-use crate::command::RunStatus;
+use crate::command::{filter, RunStatus};
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
 use crate::job::message::{How, Plan};
@@ -183,17 +182,7 @@ fn environment(e: std::io::Error) -> Error {
 /// is installed and accepts it.
 fn rustfmt(source: &[u8], oracle: &IceOracle) -> Option<Vec<u8>> {
     let edition = oracle.rustc.invocation.edition();
-    let mut child = Command::new("rustfmt")
-        .args(["--edition", edition, "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
-    let input = source.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().ok()?;
-    let _ = writer.join();
-    (output.status.success() && !output.stdout.is_empty()).then_some(output.stdout)
+    let mut rustfmt = Command::new("rustfmt");
+    rustfmt.args(["--edition", edition, "--quiet"]);
+    filter(rustfmt, source)
 }

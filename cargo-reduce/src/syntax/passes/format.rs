@@ -9,10 +9,10 @@
 //! not parse at all, which formatters refuse. Either way the unformatted
 //! result stays.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use super::render_oracle::Tester;
+use crate::command::filter;
 use crate::engine::OracleError;
 use crate::syntax::lang::Lang;
 
@@ -24,7 +24,7 @@ pub(crate) fn format_pass(
     lang: Lang,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    let Some(pretty) = formatter(lang).and_then(|cmd| run(cmd, text)) else {
+    let Some(pretty) = formatter(lang).and_then(|cmd| filter(cmd, text)) else {
         return Ok(false);
     };
     if pretty == *text || !tester.test(&pretty)? {
@@ -51,24 +51,6 @@ fn formatter(lang: Lang) -> Option<Command> {
     Some(cmd)
 }
 
-/// The formatter's output, `None` if it is missing or refuses the text.
-fn run(mut cmd: Command, text: &[u8]) -> Option<Vec<u8>> {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
-    let input = text.to_vec();
-    // A separate writer: a formatter may start writing before it has read
-    // everything, and a full pipe each way would deadlock.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().ok()?;
-    let written = writer.join().ok()?.is_ok();
-    (written && output.status.success() && !output.stdout.is_empty()).then_some(output.stdout)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::with_tester;
@@ -86,7 +68,7 @@ mod tests {
 
     fn rustfmt_installed() -> bool {
         formatter(Lang::Rust)
-            .and_then(|c| run(c, b"fn a(){}"))
+            .and_then(|c| filter(c, b"fn a(){}"))
             .is_some()
     }
 

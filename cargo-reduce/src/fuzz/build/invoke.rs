@@ -1,7 +1,8 @@
 //! Running cargo and rustc for a build, with their failures as
 //! [`BuildError`]s that name the command.
 
-use std::process::{Command, Stdio};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, ExitStatus, Stdio};
 
 use super::error::BuildError;
 
@@ -14,6 +15,13 @@ pub(super) fn command_line(command: &Command) -> String {
         .join(" ")
 }
 
+/// Whether a command ended by SIGINT or SIGTERM: the signal went to the
+/// whole process group (Ctrl-C), and the run is interrupted, not broken,
+/// even before cargo-reduce's own handler has seen it.
+pub(super) fn interrupted(status: ExitStatus) -> bool {
+    matches!(status.signal(), Some(2 | 15))
+}
+
 /// Runs `command` to its end; its stdout, or an error with its stderr.
 pub(super) fn run_for_output(command: &mut Command) -> Result<String, BuildError> {
     let line = command_line(command);
@@ -24,6 +32,9 @@ pub(super) fn run_for_output(command: &mut Command) -> Result<String, BuildError
             command: line.clone(),
             source,
         })?;
+    if interrupted(output.status) {
+        return Err(BuildError::Interrupted);
+    }
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         return Err(BuildError::Cargo {
@@ -33,4 +44,25 @@ pub(super) fn run_for_output(command: &mut Command) -> Result<String, BuildError
         });
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_ended_by_ctrl_c_is_an_interruption() {
+        let mut sigint = Command::new("sh");
+        sigint.args(["-c", "kill -INT $$"]);
+        assert!(matches!(
+            run_for_output(&mut sigint),
+            Err(BuildError::Interrupted)
+        ));
+        let mut failing = Command::new("sh");
+        failing.args(["-c", "exit 3"]);
+        assert!(matches!(
+            run_for_output(&mut failing),
+            Err(BuildError::Cargo { .. })
+        ));
+    }
 }

@@ -97,6 +97,9 @@ fn resolve(shadow: &Path, manifest: &Path) -> Result<(), BuildError> {
         })
     };
     let online = metadata(false)?;
+    if super::invoke::interrupted(online.status) {
+        return Err(BuildError::Interrupted);
+    }
     if online.status.success() || metadata(true)?.status.success() {
         return Ok(());
     }

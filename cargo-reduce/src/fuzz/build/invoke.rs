@@ -51,11 +51,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_command_ended_by_ctrl_c_is_an_interruption() {
-        let mut sigint = Command::new("sh");
-        sigint.args(["-c", "kill -INT $$"]);
+    fn a_command_ended_by_sigterm_is_an_interruption() {
+        // SIGTERM, not SIGINT: a test run in the background (nohup, `&`)
+        // passes SIGINT on ignored, and the shell would not die of it.
+        let mut sigterm = Command::new("sh");
+        sigterm.args(["-c", "kill -TERM $$"]);
         assert!(matches!(
-            run_for_output(&mut sigint),
+            run_for_output(&mut sigterm),
             Err(BuildError::Interrupted)
         ));
         let mut failing = Command::new("sh");

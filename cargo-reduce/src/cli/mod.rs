@@ -95,6 +95,10 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         crate::children::guard(std::io::stdin().lock());
         return Exit::Success.code();
     }
+    // First of all: a Ctrl-C during argument parsing or the guardian's
+    // start must not be lost (a process started with SIGINT ignored, as
+    // from a background job, would otherwise run on to the end).
+    let interrupt = install_interrupt_handler();
     let cli = match Cli::try_parse_from(strip_cargo_word(args)) {
         Ok(cli) => cli,
         Err(e) => {
@@ -113,7 +117,6 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         }
     }
     let reporter = Reporter::new(&cli.global);
-    let interrupt = install_interrupt_handler();
     let result = match &cli.command {
         None => fuzz::run(&cli.fuzz, &reporter, interrupt.clone()),
         Some(CliCommand::List(args)) => list::run(args, &reporter),

@@ -12,8 +12,25 @@ use std::sync::Arc;
 pub(crate) use cargo_reduce_messages::Exit;
 
 /// What an [`Error`] keeps as its cause: any error, shared so that an
-/// error can be reported twice (once per target it stopped).
-pub(crate) type Cause = Arc<dyn std::error::Error + Send + Sync + 'static>;
+/// error can be reported twice (once per target it stopped). Not an
+/// `Arc` as such: an `Arc` of an error is an error of its own, which
+/// would stand in the chain in the cause's place (its type hidden from
+/// `downcast_ref`, its own source skipped to); through `Deref` the chain
+/// holds the cause itself.
+#[derive(Debug, Clone)]
+pub(crate) struct Cause(Arc<dyn std::error::Error + Send + Sync + 'static>);
+
+impl std::ops::Deref for Cause {
+    type Target = dyn std::error::Error + Send + Sync + 'static;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+/// What [`Error::caused`] takes as a cause: whatever converts into a
+/// boxed error (any error, an `OracleError`, a `String`).
+pub(crate) type BoxedCause = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// An error for the user: one line ([`Error::line`], formatted once, by
 /// the CLI) and the exit status it ends with ([`Error::exit`]). An error
@@ -31,7 +48,7 @@ pub(crate) enum Error {
         message: String,
     },
     /// `context` could not be done because of `source`; the line is
-    /// `context: source`.
+    /// `context: source`, then `; hint` when there is a hint.
     #[error("{context}")]
     Caused {
         /// The exit status.
@@ -41,6 +58,9 @@ pub(crate) enum Error {
         /// Why it failed.
         #[source]
         source: Cause,
+        /// What to do about it (`check its permissions`): advice the user
+        /// reads after the cause, which is no part of the chain.
+        hint: Option<String>,
     },
     /// The test command cannot be used or run.
     #[error(transparent)]
@@ -52,6 +72,10 @@ pub(crate) enum Error {
     /// Finding the fuzz crates, targets or artifacts failed.
     #[error(transparent)]
     Discovery(Arc<crate::fuzz::project::DiscoveryError>),
+    /// A fuzz artifact does not reproduce or is flaky, or the worker pool
+    /// running it failed.
+    #[error(transparent)]
+    Artifact(Arc<crate::fuzz::shrink::ArtifactError>),
 }
 
 impl Error {
@@ -63,17 +87,34 @@ impl Error {
         }
     }
 
-    /// `context` failed because of `source` (kept as the source).
+    /// `context` failed because of `source` (kept as the source): any
+    /// error, an engine's boxed `OracleError`, or a message.
     pub(crate) fn caused(
         exit: Exit,
         context: impl Into<String>,
-        source: impl std::error::Error + Send + Sync + 'static,
+        source: impl Into<BoxedCause>,
     ) -> Self {
         Error::Caused {
             exit,
             context: context.into(),
-            source: Arc::new(source),
+            source: Cause(Arc::from(source.into())),
+            hint: None,
         }
+    }
+
+    /// [`Error::caused`], with `hint` (what to do) after the cause:
+    /// `context: source; hint`.
+    pub(crate) fn caused_with_hint(
+        exit: Exit,
+        context: impl Into<String>,
+        source: impl Into<BoxedCause>,
+        hint: impl Into<String>,
+    ) -> Self {
+        let mut error = Error::caused(exit, context, source);
+        if let Error::Caused { hint: slot, .. } = &mut error {
+            *slot = Some(hint.into());
+        }
+        error
     }
 
     /// The exit status this error ends with.
@@ -83,17 +124,27 @@ impl Error {
             Error::Command(e) => command_exit(e),
             Error::Output(_) => Exit::Usage,
             Error::Discovery(e) => discovery_exit(e),
+            Error::Artifact(e) => artifact_exit(e),
         }
     }
 
     /// The one line the user reads: this error's text, and its cause's
     /// after a colon when it has one of its own (a typed error's text
-    /// already says its cause).
+    /// already says its cause), then its hint after a semicolon.
     pub(crate) fn line(&self) -> String {
         match self {
             Error::Caused {
-                context, source, ..
-            } => format!("{context}: {source}"),
+                context,
+                source,
+                hint: None,
+                ..
+            } => format!("{context}: {}", &**source),
+            Error::Caused {
+                context,
+                source,
+                hint: Some(hint),
+                ..
+            } => format!("{context}: {}; {hint}", &**source),
             _ => self.to_string(),
         }
     }
@@ -146,6 +197,24 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
     }
 }
 
+impl From<crate::fuzz::shrink::ArtifactError> for Error {
+    fn from(e: crate::fuzz::shrink::ArtifactError) -> Self {
+        Error::Artifact(Arc::new(e))
+    }
+}
+
+/// An artifact that does not fail is not interesting; one that fails
+/// only sometimes, or differently, is flaky; a pool that breaks is a
+/// failure of the run.
+fn artifact_exit(error: &crate::fuzz::shrink::ArtifactError) -> Exit {
+    use crate::fuzz::shrink::ArtifactError as A;
+    match error {
+        A::DoesNotReproduce { .. } => Exit::NotInteresting,
+        A::Flaky { .. } | A::Unstable { .. } => Exit::Flaky,
+        A::Pool(_) => Exit::Failure,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +253,59 @@ mod tests {
             "cannot read input `x`: No such file or directory"
         );
         assert_eq!(error.exit(), Exit::BadInput);
+    }
+
+    #[test]
+    fn a_hint_follows_the_cause_and_is_no_part_of_the_chain() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "Permission denied");
+        let error = Error::caused_with_hint(
+            Exit::Usage,
+            "cannot write `r.json`",
+            io,
+            "check the path and its permissions",
+        );
+        assert_eq!(error.to_string(), "cannot write `r.json`");
+        assert_eq!(
+            error.line(),
+            "cannot write `r.json`: Permission denied; check the path and its permissions"
+        );
+        let source = std::error::Error::source(&error).expect("the cause is the source");
+        assert_eq!(source.to_string(), "Permission denied");
+        assert!(source.is::<std::io::Error>());
+        assert!(std::error::Error::source(source).is_none());
+        assert_eq!(error.exit(), Exit::Usage);
+    }
+
+    #[test]
+    fn a_boxed_cause_is_the_source_itself_with_its_chain() {
+        let wait = crate::command::CommandError::Wait(std::io::Error::from(
+            std::io::ErrorKind::Interrupted,
+        ));
+        let boxed: crate::engine::OracleError = Box::new(wait);
+        let error = Error::caused(Exit::Failure, "reducing `x` failed", boxed);
+        let source = std::error::Error::source(&error).expect("the cause is the source");
+        assert!(source.is::<crate::command::CommandError>(), "not wrapped");
+        let io = std::error::Error::source(source).expect("the cause's own source");
+        assert!(io.is::<std::io::Error>());
+    }
+
+    #[test]
+    fn artifact_errors_map_to_exit_codes() {
+        use crate::fuzz::shrink::ArtifactError;
+        let path = PathBuf::from("crash-1");
+        let exit = |e: ArtifactError| Error::from(e).exit();
+        let missing = ArtifactError::DoesNotReproduce {
+            path: path.clone(),
+            hint: "",
+        };
+        assert_eq!(exit(missing), Exit::NotInteresting);
+        let flaky = ArtifactError::Flaky {
+            path: path.clone(),
+            what: "it failed once".into(),
+        };
+        assert_eq!(exit(flaky), Exit::Flaky);
+        let seen = "a timeout".to_string();
+        assert_eq!(exit(ArtifactError::Unstable { path, seen }), Exit::Flaky);
     }
 
     #[test]

@@ -231,7 +231,11 @@ impl Subject for FileSubject<'_> {
             .run(bytes, &Cancel::by_limits(run.interrupt_only))
             .map_err(|e| match e {
                 // It ran before: a failure now is not the command's fault.
-                CommandError::Spawn { .. } => Error::new(Exit::Failure, e.to_string()),
+                CommandError::Spawn { command, source } => Error::caused(
+                    Exit::Failure,
+                    format!("cannot run the test command `{command}`"),
+                    source,
+                ),
                 e => Error::from(e),
             })?;
         run.counters.add_test();

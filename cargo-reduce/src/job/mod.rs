@@ -297,11 +297,12 @@ pub(crate) fn reduce(
             Some(e) => crate::error::command_exit(e),
             None => Exit::Failure,
         };
-        return Err(Error::new(
+        return Err(Error::caused_with_hint(
             exit,
+            format!("reducing `{}` failed", shown(job.input)),
+            e,
             format!(
-                "reducing `{}` failed: {e}; the best result so far ({} bytes) is in `{}`",
-                shown(job.input),
+                "the best result so far ({} bytes) is in `{}`",
                 reduced.bytes.len(),
                 shown(output.path())
             ),

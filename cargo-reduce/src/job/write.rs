@@ -22,8 +22,10 @@ pub(super) fn result(destination: &Destination, bytes: &[u8], input: &Path) -> R
         ),
         Err(e2) => format!("nor could the result be saved elsewhere ({e2})"),
     };
-    Err(Error::new(
+    Err(Error::caused_with_hint(
         Exit::Failure,
-        format!("cannot write `{}`: {e}; {saved}", shown(destination.path())),
+        format!("cannot write `{}`", shown(destination.path())),
+        e,
+        saved,
     ))
 }

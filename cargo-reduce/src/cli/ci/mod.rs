@@ -327,7 +327,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
         reports.push(report);
     }
     let mut report = ci::report::merge(reports)
-        .map_err(|e| Error::new(Exit::BadInput, format!("cannot merge the reports: {e}")))?;
+        .map_err(|e| Error::caused(Exit::BadInput, "cannot merge the reports", e))?;
     if args.ledger.update {
         let projects = crate::job::fuzz_mode::find(&args.select.search(), None)?;
         let dir_of = |package: &str, target: &str| {

@@ -87,9 +87,9 @@ fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
                 .create(true)
                 .append(true)
                 .open(&path)
-                .map_err(|e| write_error(&path, &e))?;
+                .map_err(|e| write_error(&path, e))?;
             file.write_all(summary.as_bytes())
-                .map_err(|e| write_error(&path, &e))
+                .map_err(|e| write_error(&path, e))
         }
         None => {
             if !json {
@@ -102,16 +102,15 @@ fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
 
 fn write_file(file: &Destination, bytes: &[u8]) -> Result<(), Error> {
     file.write(bytes, None)
-        .map_err(|e| write_error(file.path(), &e))
+        .map_err(|e| write_error(file.path(), e))
 }
 
-fn write_error(path: &Path, e: &std::io::Error) -> Error {
-    Error::new(
+fn write_error(path: &Path, e: std::io::Error) -> Error {
+    Error::caused_with_hint(
         Exit::Usage,
-        format!(
-            "cannot write `{}`: {e}; check the path and its permissions",
-            path.display()
-        ),
+        format!("cannot write `{}`", path.display()),
+        e,
+        "check the path and its permissions",
     )
 }
 

@@ -118,7 +118,7 @@ fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
         if e.kind() == std::io::ErrorKind::NotFound {
             return Ok(Vec::new());
         }
-        return Err(unreadable(dir, &e));
+        return Err(unreadable(dir, e));
     }
     let mut files = Vec::new();
     for entry in visible(walkdir::WalkDir::new(dir), |_| true) {
@@ -128,7 +128,7 @@ fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
             Err(e) if skipped(&e) => {}
             Err(e) => {
                 let path = e.path().unwrap_or(dir).to_path_buf();
-                return Err(unreadable(&path, &e));
+                return Err(unreadable(&path, e));
             }
         }
     }
@@ -158,10 +158,11 @@ fn skipped(error: &walkdir::Error) -> bool {
             .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
-fn unreadable(path: &Path, error: &dyn std::fmt::Display) -> Error {
-    Error::new(
+fn unreadable(path: &Path, error: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::caused(
         Exit::BadInput,
-        format!("cannot read corpus `{}`: {error}", path.display()),
+        format!("cannot read corpus `{}`", path.display()),
+        error,
     )
 }
 

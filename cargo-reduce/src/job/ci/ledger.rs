@@ -131,11 +131,12 @@ fn read_entry(input: PathBuf) -> Result<Entry, Error> {
         )
     })?;
     let sidecar: Sidecar = serde_json::from_str(&text).map_err(|e| {
-        Error::new(
+        Error::caused_with_hint(
             Exit::BadInput,
+            format!("corrupt ledger sidecar `{}`", path.display()),
+            e,
             format!(
-                "corrupt ledger sidecar `{}`: {e}; restore it (git checkout) or delete it with its input `{}`",
-                path.display(),
+                "restore it (git checkout) or delete it with its input `{}`",
                 input.display()
             ),
         )
@@ -185,12 +186,11 @@ pub(crate) fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
 /// target's folder is made when its first entry is filed).
 pub(crate) fn check_writable(dir: &Path) -> Result<(), Error> {
     let error = |e: io::Error| {
-        Error::new(
+        Error::caused_with_hint(
             Exit::Usage,
-            format!(
-                "cannot write the regression ledger `{}`: {e}; check its permissions, or run without --update",
-                dir.display()
-            ),
+            format!("cannot write the regression ledger `{}`", dir.display()),
+            e,
+            "check its permissions, or run without --update",
         )
     };
     let mut existing = dir;
@@ -320,6 +320,18 @@ mod tests {
         std::fs::write(&ledger, "a file").unwrap();
         let error = check_writable(&ledger).unwrap_err();
         assert!(error.line().contains("is not a folder"), "{}", error.line());
+        assert!(
+            error
+                .line()
+                .ends_with("; check its permissions, or run without --update"),
+            "{}",
+            error.line()
+        );
+        let cause = std::error::Error::source(&error).and_then(|s| s.downcast_ref::<io::Error>());
+        assert_eq!(
+            cause.map(io::Error::kind),
+            Some(io::ErrorKind::NotADirectory)
+        );
     }
 
     #[test]
@@ -332,6 +344,13 @@ mod tests {
         let corrupt = load(dir.path()).unwrap_err();
         assert_eq!(corrupt.exit(), Exit::BadInput);
         assert!(corrupt.line().starts_with("corrupt ledger sidecar `"));
+        let hint = format!(
+            "; restore it (git checkout) or delete it with its input `{}`",
+            dir.path().join("x").display()
+        );
+        assert!(corrupt.line().ends_with(&hint), "{}", corrupt.line());
+        let cause = std::error::Error::source(&corrupt).expect("the JSON error is the source");
+        assert!(cause.is::<serde_json::Error>());
         assert!(fs::read(dir.path().join("x")).is_ok(), "nothing removed");
     }
 }

@@ -43,12 +43,13 @@ pub(crate) fn file_new(
         let name = ledger::entry_name(&failure.id, &bytes);
         let sidecar = sidecar(failure, reduced, &matching);
         let written = ledger::write(&dir, &name, &bytes, &sidecar).map_err(|e| {
-            Error::new(
+            Error::caused(
                 Exit::Failure,
                 format!(
-                    "cannot write the ledger entry `{}`: {e}",
+                    "cannot write the ledger entry `{}`",
                     dir.join(&name).display()
                 ),
+                e,
             )
         })?;
         if let Some(old) = old.filter(|old| !same_file(old, &written.input)) {

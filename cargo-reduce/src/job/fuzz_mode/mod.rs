@@ -13,7 +13,6 @@ mod triage;
 
 pub(super) use build_targets::build;
 pub(super) use sanitize::toolchain as asan_toolchain;
-use subject::artifact_error;
 pub(super) use subject::{named, reduce_one};
 
 use std::collections::{HashMap, HashSet};

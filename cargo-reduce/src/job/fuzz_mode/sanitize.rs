@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{artifact_error, build_targets::Binaries, FuzzRequest, Work};
+use super::{build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
@@ -77,7 +77,7 @@ fn reproduce(
         )
     })?;
     shrink::reproduce(pool, path, &bytes, false).map_err(|e| {
-        artifact_error(match e {
+        Error::from(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
                 ArtifactError::DoesNotReproduce { path, hint: hint() }
             }

@@ -11,7 +11,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::Origin;
-use crate::fuzz::shrink::{self, ArtifactError, Method};
+use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{How, Plan};
 use crate::job::{
     Described, Done, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject,
@@ -54,12 +54,11 @@ fn reduce_artifact(
     if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
         // `artifacts/<target>/` of an afl.rs crate: cargo-reduce's to make.
         std::fs::create_dir_all(dir).map_err(|e| {
-            Error::new(
+            Error::caused_with_hint(
                 Exit::BadInput,
-                format!(
-                    "cannot create `{}`: {e}; check its permissions",
-                    dir.display()
-                ),
+                format!("cannot create `{}`", dir.display()),
+                e,
+                "check its permissions",
             )
         })?;
     }
@@ -149,7 +148,7 @@ impl Subject for ArtifactSubject<'_> {
             // Replayed before grouping: already reproduced.
             Some(failure) => failure,
             None => shrink::reproduce(self.pool, self.path, input, self.timeout_artifact)
-                .map_err(artifact_error)?,
+                .map_err(Error::from)?,
         };
         for _ in 0..shrink::REPRODUCE_RUNS {
             run.counters.add_test();
@@ -198,7 +197,7 @@ impl Subject for ArtifactSubject<'_> {
 
     fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
         run.counters.add_test();
-        shrink::verify(self.pool, &self.oracle(), self.path, bytes).map_err(artifact_error)
+        shrink::verify(self.pool, &self.oracle(), self.path, bytes).map_err(Error::from)
     }
 
     fn describe(&self, reduced: &[u8]) -> Option<Described> {
@@ -217,13 +216,4 @@ impl Subject for ArtifactSubject<'_> {
 pub(in crate::job) fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
     let signature = failure.signature();
     (signature.to_string(), matching.key(&signature).id())
-}
-
-pub(super) fn artifact_error(e: ArtifactError) -> Error {
-    let exit = match &e {
-        ArtifactError::DoesNotReproduce { .. } => Exit::NotInteresting,
-        ArtifactError::Flaky { .. } | ArtifactError::Unstable { .. } => Exit::Flaky,
-        ArtifactError::Pool(_) => Exit::Failure,
-    };
-    Error::new(exit, e.to_string())
 }

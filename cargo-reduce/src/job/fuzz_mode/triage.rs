@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{artifact_error, FuzzRequest, Work};
+use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::pool::{Failure, Signature, WorkerPool};
 use crate::fuzz::shrink;
@@ -34,9 +34,10 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
         Ok(bytes) => bytes,
         Err(_) if item.done => return Replayed::Gone,
         Err(e) => {
-            return Replayed::Refused(Error::new(
+            return Replayed::Refused(Error::caused(
                 crate::error::Exit::BadInput,
-                format!("cannot read artifact `{}`: {e}", artifact.path.display()),
+                format!("cannot read artifact `{}`", artifact.path.display()),
+                e,
             ))
         }
     };
@@ -57,7 +58,7 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
     }
     match shrink::reproduce(pool, &artifact.path, &bytes, item.is_timeout()) {
         Ok(failure) => Replayed::Failed(failure),
-        Err(e) => Replayed::Refused(artifact_error(e)),
+        Err(e) => Replayed::Refused(Error::from(e)),
     }
 }
 

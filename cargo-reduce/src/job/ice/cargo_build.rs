@@ -59,8 +59,7 @@ pub(crate) fn run(spec: &BuildSpec, scratch: &Path) -> Result<Crash, Error> {
         // The build's own resolution; the user's tree stays as it was.
         let _ = std::fs::remove_file(&lock);
     }
-    let output =
-        output.map_err(|e| Error::new(Exit::Environment, format!("cannot run cargo: {e}")))?;
+    let output = output.map_err(|e| Error::caused(Exit::Environment, "cannot run cargo", e))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     find_crash(&stderr, &workspace).ok_or_else(|| no_crash(spec, output.status.success(), &stderr))
 }
@@ -147,7 +146,7 @@ fn workspace_root(spec: &BuildSpec) -> Result<PathBuf, Error> {
         .args(manifest_args(spec))
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| Error::new(Exit::Environment, format!("cannot run cargo: {e}")))?;
+        .map_err(|e| Error::caused(Exit::Environment, "cannot run cargo", e))?;
     if !output.status.success() {
         let why = String::from_utf8_lossy(&output.stderr);
         let where_ = spec

@@ -77,12 +77,7 @@ pub(crate) fn run(
     let scratch = tempfile::Builder::new()
         .prefix("cargo-reduce-ice-")
         .tempdir()
-        .map_err(|e| {
-            Error::new(
-                Exit::Environment,
-                format!("cannot make a temporary directory: {e}"),
-            )
-        })?;
+        .map_err(|e| Error::caused(Exit::Environment, "cannot make a temporary directory", e))?;
     let interrupt = Limits::none().with_interrupt(settings.interrupt.clone());
     let crash = match &request.file {
         Some(file) => single_file(file, request, &Cancel::by_limits(&interrupt))?,
@@ -90,12 +85,8 @@ pub(crate) fn run(
     };
     events.emit(&found(&crash));
     let root = crash.invocation.source_path();
-    let flat = flatten::flatten(&root).map_err(|e| {
-        Error::new(
-            Exit::BadInput,
-            format!("cannot make the crate one file: {e}"),
-        )
-    })?;
+    let flat = flatten::flatten(&root)
+        .map_err(|e| Error::caused(Exit::BadInput, "cannot make the crate one file", e))?;
     let name = crash.invocation.crate_name();
     let (mcve, report_path) = output_paths(request, &name)?;
     let destination = Destination::check(&mcve)?;
@@ -137,7 +128,7 @@ pub(crate) fn run(
         .oracle
         .rustc
         .run(code.as_bytes(), &Cancel::by_limits(&interrupt))
-        .map_err(|e| Error::new(Exit::Environment, format!("cannot run rustc: {e}")))?;
+        .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
     let bisected = match request.bisect {
         true => match bisect::bisect(&code, &name, subject.oracle.rustc.invocation.edition()) {
             Ok(text) => Some(text),
@@ -160,9 +151,10 @@ pub(crate) fn run(
     }
     .markdown();
     crate::output::write_atomically(&report_path, markdown.as_bytes(), None).map_err(|e| {
-        Error::new(
+        Error::caused(
             Exit::Failure,
-            format!("cannot write `{}`: {e}", shown(&report_path)),
+            format!("cannot write `{}`", shown(&report_path)),
+            e,
         )
     })?;
     events.emit(&Message::IceReported {
@@ -242,7 +234,7 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
     );
     let run = rustc
         .run(&bytes, cancel)
-        .map_err(|e| Error::new(Exit::Environment, format!("cannot run rustc: {e}")))?;
+        .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
     match run.signature() {
         Some(signature) => Ok(Crash { signature, invocation }),
         None => Err(Error::new(
@@ -264,9 +256,10 @@ fn output_paths(request: &IceRequest, name: &str) -> Result<(PathBuf, PathBuf), 
         None => {
             let dir = std::env::temp_dir().join("cargo-reduce-ice");
             std::fs::create_dir_all(&dir).map_err(|e| {
-                Error::new(
+                Error::caused(
                     Exit::Environment,
-                    format!("cannot make `{}`: {e}", shown(&dir)),
+                    format!("cannot make `{}`", shown(&dir)),
+                    e,
                 )
             })?;
             dir.join(format!("{name}.ice.rs"))

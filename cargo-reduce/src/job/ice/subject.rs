@@ -175,7 +175,7 @@ impl IceSubject {
 
 /// The error when rustc cannot run at all.
 fn environment(e: std::io::Error) -> Error {
-    Error::new(Exit::Environment, format!("cannot run rustc: {e}"))
+    Error::caused(Exit::Environment, "cannot run rustc", e)
 }
 
 /// `source` as rustfmt formats it for the command's edition, if rustfmt

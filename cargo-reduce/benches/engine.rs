@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 
 use cargo_reduce::{Candidate, DdminOptions, Reducer};
 
+/// The unit tests' "keep N marker atoms" oracle, over a candidate's parts.
+#[path = "../src/testutil/markers.rs"]
+mod markers;
+
 /// Deterministic pseudo-random bytes (xorshift), with no 0x00 and no 0xFF.
 fn noise(len: usize, mut seed: u64) -> Vec<u8> {
     (0..len)
@@ -30,23 +34,20 @@ struct Task {
     oracle: fn(&Candidate<'_, u8>) -> bool,
 }
 
-/// `0xFF 0x00` markers planted in noise; interesting while the candidate
-/// holds at least `need` markers.
-fn planted(len: usize, markers: usize) -> Vec<u8> {
+/// `count` 0xFF markers planted in noise (each task is interesting while
+/// the candidate keeps at least so many).
+fn planted(len: usize, count: usize) -> Vec<u8> {
     let mut v = noise(len, 0x9e37_79b9_7f4a_7c15);
-    for k in 0..markers {
-        let at = (k * 2 + 1) * len / (markers * 2 + 1);
+    for k in 0..count {
+        let at = (k * 2 + 1) * len / (count * 2 + 1);
         v[at] = 0xff;
     }
     v
 }
 
-fn count_ff(c: &Candidate<'_, u8>) -> usize {
-    c.parts().iter().map(|p| bytecount(p)).sum()
-}
-
-fn bytecount(p: &[u8]) -> usize {
-    p.iter().filter(|&&b| b == 0xff).count()
+/// Whether `c` keeps at least `need` of the planted markers.
+fn keeps(c: &Candidate<'_, u8>, need: usize) -> bool {
+    markers::holds_markers(&c.parts(), |&b| b == 0xff, need)
 }
 
 fn tasks() -> Vec<Task> {
@@ -54,22 +55,22 @@ fn tasks() -> Vec<Task> {
         Task {
             name: "1 MB, keep 1 marker",
             input: planted(1 << 20, 1),
-            oracle: |c| count_ff(c) >= 1,
+            oracle: |c| keeps(c, 1),
         },
         Task {
             name: "1 MB, keep 8 markers",
             input: planted(1 << 20, 8),
-            oracle: |c| count_ff(c) >= 8,
+            oracle: |c| keeps(c, 8),
         },
         Task {
             name: "1 MB, keep 64 markers",
             input: planted(1 << 20, 64),
-            oracle: |c| count_ff(c) >= 64,
+            oracle: |c| keeps(c, 64),
         },
         Task {
             name: "64 KB, keep 512 markers",
             input: planted(1 << 16, 512),
-            oracle: |c| count_ff(c) >= 512,
+            oracle: |c| keeps(c, 512),
         },
     ]
 }

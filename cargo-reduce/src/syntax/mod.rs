@@ -50,8 +50,6 @@ mod tree;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_real;
 
 pub use lang::{Lang, Spec, UnknownLang};
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};

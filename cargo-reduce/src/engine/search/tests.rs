@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::testutil::{hash_coin, InRounds};
-use crate::engine::{Cancel, Counters, Observer, Outcome, Reducer, StopReason};
+use crate::engine::{Counters, Observer, Reducer, StopReason};
+use crate::testutil::{contains_all, hash_coin, on_atoms, FailsWhen, InRounds};
 
 /// A search budget small enough for tests, large enough to finish them.
 const BUDGET: Budget = Budget {
@@ -70,10 +70,6 @@ fn length_prefixed(data: &[u8]) -> bool {
     rest.len() == len + 1 && rest[..len].contains(&b'X') && rest[len] == b'!'
 }
 
-fn closure(f: fn(&[u8]) -> bool) -> impl Fn(&Candidate<'_, u8>) -> bool + Sync {
-    move |c: &Candidate<'_, u8>| f(&c.to_vec())
-}
-
 /// ddmin, canonicalization, then the search; the result after
 /// canonicalization and the final one, and the tests run.
 fn reduce(
@@ -94,7 +90,7 @@ fn reduce(
 fn lengths_read_from_the_end_need_a_deletion_and_a_lowered_length() {
     let input = b"abXcd\x07rmjunk\x05";
     assert!(toy_arbitrary(input));
-    let oracle = closure(toy_arbitrary);
+    let oracle = on_atoms(toy_arbitrary);
     let (canonical, found, tests) = reduce(input, &oracle, &options(BUDGET), 1);
     assert!(canonical.len() > 5, "ddmin stops early: {canonical:?}");
     assert_eq!(found, b"X0rm\x01", "the smallest failing input");
@@ -105,7 +101,7 @@ fn lengths_read_from_the_end_need_a_deletion_and_a_lowered_length() {
 fn a_length_prefix_is_lowered_with_each_deletion_in_its_window() {
     let input = b"\x06abXcde!";
     assert!(length_prefixed(input));
-    let oracle = closure(length_prefixed);
+    let oracle = on_atoms(length_prefixed);
     let (canonical, found, _) = reduce(input, &oracle, &options(BUDGET), 1);
     assert_eq!(canonical, b"\x0600X000!", "every single deletion breaks it");
     assert_eq!(found, b"\x01X!");
@@ -114,7 +110,7 @@ fn a_length_prefix_is_lowered_with_each_deletion_in_its_window() {
 #[test]
 fn no_budget_no_search() {
     let run = Reducer::new();
-    let oracle = closure(toy_arbitrary);
+    let oracle = on_atoms(toy_arbitrary);
     let input = b"abXcd\x07rm\x05".to_vec();
     let found = search(
         input.clone(),
@@ -173,7 +169,7 @@ fn steps_name_the_passes() {
         observer: &steps,
         ..run.context()
     };
-    let oracle = closure(length_prefixed);
+    let oracle = on_atoms(length_prefixed);
     search(b"\x02Xa!".to_vec(), &oracle, &options(BUDGET), &ctx).unwrap();
     let steps = steps.0.into_inner().unwrap();
     // The first round's deterministic passes find `\x01X!`: no mutations
@@ -196,7 +192,7 @@ fn steps_name_the_passes() {
 #[test]
 fn a_limit_stops_the_search_with_an_interesting_result() {
     let run = Reducer::new().cache(false).max_tests(7);
-    let oracle = closure(toy_arbitrary);
+    let oracle = on_atoms(toy_arbitrary);
     let found = search(
         b"abXcd\x07rm\x05".to_vec(),
         &oracle,
@@ -211,28 +207,15 @@ fn a_limit_stops_the_search_with_an_interesting_result() {
 
 #[test]
 fn an_oracle_error_returns_the_best_input_so_far() {
-    struct Failing(AtomicU64);
-    impl Oracle<u8> for Failing {
-        fn test(
-            &self,
-            c: &Candidate<'_, u8>,
-            _: &Cancel<'_>,
-        ) -> Result<Option<Outcome>, OracleError> {
-            if self.0.fetch_add(1, Ordering::SeqCst) == 100 {
-                return Err("worker lost".into());
-            }
-            Ok(Some(Outcome::from_bool(length_prefixed(&c.to_vec()))))
-        }
-    }
+    let calls = AtomicU64::new(0);
+    let failing = FailsWhen {
+        fails: |_: &[u8]| calls.fetch_add(1, Ordering::SeqCst) == 100,
+        test: length_prefixed,
+        error: "worker lost",
+    };
     let run = Reducer::new();
     let input = b"\x06abXcde!".to_vec();
-    let err = search(
-        input.clone(),
-        &Failing(AtomicU64::new(0)),
-        &options(BUDGET),
-        &run.context(),
-    )
-    .unwrap_err();
+    let err = search(input.clone(), &failing, &options(BUDGET), &run.context()).unwrap_err();
     assert!(length_prefixed(&err.best));
     assert!(smaller(&err.best, &input));
     assert_eq!(err.source.to_string(), "worker lost");
@@ -254,7 +237,7 @@ impl RandomOracle {
         if c == self.input {
             return true;
         }
-        let has = |s: &[u8]| self.required.iter().all(|r| s.contains(r));
+        let has = |s: &[u8]| contains_all(s, &self.required);
         match self.kind {
             0 => {
                 let mut d = c;
@@ -307,8 +290,7 @@ fn search_with(oracle: &RandomOracle, jobs: usize, rounds: bool) -> (Vec<u8>, u6
             &ctx,
         )
     } else {
-        let closure = |c: &Candidate<'_, u8>| call(&c.to_vec());
-        search(oracle.input.clone(), &closure, &options, &ctx)
+        search(oracle.input.clone(), &on_atoms(call), &options, &ctx)
     };
     (found.unwrap(), run.tests())
 }

@@ -13,26 +13,18 @@
 //! worker and the round goes on. All workers are killed on drop.
 
 mod affinity;
-#[cfg(test)]
-mod afl_tests;
 mod asan_bug;
 mod asan_report;
-#[cfg(test)]
-mod asan_tests;
 mod call_path;
 mod cpu_time;
 mod crew;
 mod death;
 mod decode_crew;
-#[cfg(test)]
-mod edge_tests;
 mod error;
 mod exits;
 mod failure;
 mod location;
 mod place;
-#[cfg(test)]
-mod place_tests;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
 mod protocol;
 mod round;
@@ -41,8 +33,6 @@ mod shm;
 #[allow(dead_code)]
 #[path = "../../../harness/src/sys.rs"]
 mod sys;
-#[cfg(test)]
-mod sys_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 mod worker_process;

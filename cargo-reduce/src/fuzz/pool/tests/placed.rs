@@ -4,8 +4,8 @@
 
 use rustix::process::Signal;
 
-use super::tests::pool;
-use super::*;
+use super::pool;
+use crate::fuzz::pool::*;
 
 fn failure(pool: &WorkerPool, input: &[u8]) -> Failure {
     let outcome = pool.run(input).unwrap();
@@ -81,9 +81,9 @@ fn hanging_edges() -> WorkerPool {
     let options = PoolOptions {
         jobs: 1,
         timeout: Duration::from_millis(300),
-        ..super::tests::options()
+        ..super::options()
     };
-    WorkerPool::start(&super::tests::binaries()["edges"], options).unwrap()
+    WorkerPool::start(&super::binaries()["edges"], options).unwrap()
 }
 
 /// An endless loop that calls a function is placed by the loop, whether
@@ -128,9 +128,9 @@ fn a_hang_in_a_system_call_stays_a_timeout_while_sampled() {
 #[ignore = "benchmark"]
 fn overflow_cost() {
     let count = 300;
-    let bounded = format!("deep:{}", super::tests::stack_limit_kib() + 128);
+    let bounded = format!("deep:{}", super::stack_limit_kib() + 128);
     for (name, input) in [("bounded", bounded.as_bytes()), ("unbounded", b"overflow")] {
-        let pool = super::tests::one_worker("crashes");
+        let pool = super::one_worker("crashes");
         let inputs = vec![input; count];
         let failed = |o: &Outcome| o.failure().is_none();
         pool.first_accepted(&inputs[..10], &failed).unwrap(); // Warm up.

@@ -255,5 +255,4 @@ where
 }
 
 #[cfg(test)]
-#[path = "ddmin_tests.rs"]
 mod tests;

@@ -1,14 +1,13 @@
 //! ddmin's unit and property tests: every variant on known answers, budgets,
 //! errors, and 1-minimality over random oracles (monotone and not).
 
-use std::collections::HashSet;
 use std::time::Duration;
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::testutil::{hash_coin, InRounds};
 use crate::engine::{Candidate, Observer, Reducer};
+use crate::testutil::{contains_all, hash_coin, holds_markers, on_atoms, FailsWhen, InRounds};
 
 fn all_variants() -> Vec<DdminOptions> {
     let mut v = Vec::new();
@@ -47,8 +46,7 @@ fn reduce(
     options: &DdminOptions,
     reducer: Reducer,
 ) -> Run {
-    let test = |c: &Candidate<'_, u32>| oracle(&c.to_vec());
-    reduce_with(n, &test, options, reducer)
+    reduce_with(n, &on_atoms(oracle), options, reducer)
 }
 
 /// [`reduce`] with an oracle that takes whole rounds, as a worker pool does.
@@ -73,8 +71,8 @@ fn reduce_with(n: u32, oracle: &dyn Oracle<u32>, options: &DdminOptions, reducer
     }
 }
 
-fn contains_all(required: &'static [u32]) -> impl Fn(&[u32]) -> bool {
-    move |c: &[u32]| required.iter().all(|r| c.contains(r))
+fn requiring(required: &'static [u32]) -> impl Fn(&[u32]) -> bool {
+    move |c: &[u32]| contains_all(c, required)
 }
 
 fn assert_one_minimal(result: &[u32], oracle: &dyn Fn(&[u32]) -> bool) {
@@ -95,7 +93,7 @@ fn assert_one_minimal(result: &[u32], oracle: &dyn Fn(&[u32]) -> bool) {
 
 #[test]
 fn every_variant_finds_the_unique_minimum_of_a_monotone_oracle() {
-    let oracle = contains_all(&[3, 17, 18, 40]);
+    let oracle = requiring(&[3, 17, 18, 40]);
     for options in all_variants() {
         for jobs in [1, 3] {
             let run = reduce(64, &oracle, &options, Reducer::new().jobs(jobs));
@@ -107,7 +105,7 @@ fn every_variant_finds_the_unique_minimum_of_a_monotone_oracle() {
 
 #[test]
 fn subsets_find_a_single_atom_in_logarithmic_tests() {
-    let oracle = contains_all(&[37]);
+    let oracle = requiring(&[37]);
     let options = DdminOptions {
         subsets: true,
         ..DdminOptions::default()
@@ -119,7 +117,7 @@ fn subsets_find_a_single_atom_in_logarithmic_tests() {
 
 #[test]
 fn complements_alone_are_enough_for_one_minimality() {
-    let oracle = |c: &[u32]| c.iter().filter(|&&a| a % 7 == 0).count() >= 3;
+    let oracle = |c: &[u32]| holds_markers(&[c], |&a| a % 7 == 0, 3);
     let run = reduce(50, &oracle, &DdminOptions::default(), Reducer::new());
     assert_one_minimal(&run.atoms, &oracle);
     assert_eq!(run.atoms.len(), 3);
@@ -129,7 +127,7 @@ fn complements_alone_are_enough_for_one_minimality() {
 fn backward_iteration_prefers_later_atoms() {
     // Any two atoms ≥ 10 will do: forward keeps the last ones, backward the
     // first ones, since each removes from its own starting side.
-    let oracle = |c: &[u32]| c.iter().filter(|&&a| a >= 10).count() >= 2;
+    let oracle = |c: &[u32]| holds_markers(&[c], |&a| a >= 10, 2);
     let forward = reduce(20, &oracle, &DdminOptions::default(), Reducer::new());
     let backward = DdminOptions {
         iteration: Iteration::Backward,
@@ -185,7 +183,7 @@ fn the_cache_saves_tests_without_changing_the_result() {
 
 #[test]
 fn a_test_budget_stops_early_with_an_interesting_result() {
-    let oracle = contains_all(&[1, 30, 31, 60]);
+    let oracle = requiring(&[1, 30, 31, 60]);
     let run = reduce(
         64,
         &oracle,
@@ -199,7 +197,7 @@ fn a_test_budget_stops_early_with_an_interesting_result() {
 
 #[test]
 fn whole_rounds_respect_the_test_budget() {
-    let oracle = contains_all(&[1, 30, 31, 60]);
+    let oracle = requiring(&[1, 30, 31, 60]);
     let run = reduce_in_rounds(
         64,
         &oracle,
@@ -229,23 +227,14 @@ fn a_deadline_stops_early() {
 
 #[test]
 fn an_oracle_error_carries_the_best_result_so_far() {
-    struct Failing;
-    impl Oracle<u32> for Failing {
-        fn test(
-            &self,
-            c: &Candidate<'_, u32>,
-            _: &crate::engine::Cancel<'_>,
-        ) -> Result<Option<Outcome>, OracleError> {
-            if c.len() < 8 {
-                return Err("disk full".into());
-            }
-            Ok(Some(Outcome::from_bool(c.iter().any(|&a| a == 0))))
-        }
-    }
-    use crate::engine::Outcome;
+    let failing = FailsWhen {
+        fails: |c: &[u32]| c.len() < 8,
+        test: |c: &[u32]| c.contains(&0),
+        error: "disk full",
+    };
     let err = Reducer::new()
         .cache(false)
-        .ddmin((0..32).collect(), &Failing)
+        .ddmin((0..32).collect(), &failing)
         .unwrap_err();
     assert_eq!(err.best, (0..8).collect::<Vec<u32>>());
     assert_eq!(err.to_string(), "test failed: disk full");
@@ -290,8 +279,7 @@ impl RandomOracle {
         if c.len() == self.n as usize {
             return true;
         }
-        let set: HashSet<_> = c.iter().collect();
-        if !self.required.iter().all(|r| set.contains(r)) {
+        if !contains_all(c, &self.required) {
             return false;
         }
         if self.monotone {

@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use rustix::process::Signal;
 
-use super::tests::work_dir;
-use super::*;
+use super::work_dir;
 use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
 use crate::fuzz::engines::afl::AFL;
+use crate::fuzz::pool::*;
 use crate::fuzz::project::{self, BinKind, Engine, Search};
 
 fn fuzz_dir() -> PathBuf {

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use rustix::process::Signal;
 
-use super::asan_bug::AsanBug;
-use super::*;
+use crate::fuzz::pool::asan_bug::AsanBug;
+use crate::fuzz::pool::*;
 use crate::fuzz::sanitizer::AsanToolchain;
 
 /// The fixture's `crashes` target built with ASan, once per test process;
@@ -24,7 +24,7 @@ fn crashes() -> Option<&'static PathBuf> {
     BINARY
         .get_or_init(|| {
             let toolchain = AsanToolchain::find()?;
-            let built = super::tests::build_fixture(&["crashes"], "-asan", Some(&toolchain));
+            let built = super::build_fixture(&["crashes"], "-asan", Some(&toolchain));
             built.into_iter().next()
         })
         .as_ref()

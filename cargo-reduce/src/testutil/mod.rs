@@ -1,9 +1,52 @@
-//! Oracles the engine's unit tests share.
+//! Oracles the unit tests share: the engine's, the search's and the
+//! tester's tests build theirs from these, and the engine benchmark
+//! shares [`markers`] (the one part that needs only `std`).
+
+mod markers;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use super::{Cancel, Candidate, Oracle, OracleError, Outcome, RoundOracle};
+use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome, RoundOracle};
+pub(crate) use markers::holds_markers;
+
+/// An oracle over a candidate's atoms as one slice (a copy), for tests
+/// that state their oracle over `&[A]`.
+pub(crate) fn on_atoms<A: Clone>(
+    test: impl Fn(&[A]) -> bool + Sync,
+) -> impl Fn(&Candidate<'_, A>) -> bool + Sync {
+    move |c: &Candidate<'_, A>| test(&c.to_vec())
+}
+
+/// Whether `atoms` hold every one of `required`: the monotone oracle whose
+/// only 1-minimal result is `required` itself.
+pub(crate) fn contains_all<A: PartialEq>(atoms: &[A], required: &[A]) -> bool {
+    required.iter().all(|r| atoms.contains(r))
+}
+
+/// An oracle that fails with `error` on the candidates `fails` picks (a
+/// test's cue, such as "the 100th call" or "fewer than 8 atoms") and is
+/// `test` on the others: a reduction it stops must still hand back the
+/// best result so far.
+pub(crate) struct FailsWhen<P, F> {
+    pub(crate) fails: P,
+    pub(crate) test: F,
+    pub(crate) error: &'static str,
+}
+
+impl<A: Clone, P, F> Oracle<A> for FailsWhen<P, F>
+where
+    P: Fn(&[A]) -> bool + Sync,
+    F: Fn(&[A]) -> bool + Sync,
+{
+    fn test(&self, c: &Candidate<'_, A>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        let atoms = c.to_vec();
+        if (self.fails)(&atoms) {
+            return Err(self.error.into());
+        }
+        Ok(Some(Outcome::from_bool((self.test)(&atoms))))
+    }
+}
 
 /// A closure over a candidate's atoms, handed whole rounds as an in-process
 /// worker pool takes them: it tests in order up to the first interesting

@@ -6,9 +6,9 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::*;
 use crate::command::{CommandOracle, TestCommand};
 use crate::engine::Reducer;
+use crate::syntax::*;
 
 fn repo_file(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))

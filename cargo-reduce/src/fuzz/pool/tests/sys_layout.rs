@@ -5,7 +5,7 @@
 
 use std::mem::{offset_of, size_of};
 
-use super::sys;
+use crate::fuzz::pool::sys;
 
 macro_rules! same_size {
     ($($name:ident),* $(,)?) => {

@@ -3,6 +3,12 @@
 //! that its lock file comes back byte-identical), then each target's ways to
 //! pass and fail are checked through real workers.
 
+mod afl;
+mod asan;
+mod edge;
+mod placed;
+mod sys_layout;
+
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
-use super::crew::Crew;
-use super::death::KillReason;
-use super::protocol::{split_panic_text, Event, Request, NOTE_PANIC, SLOT_FAILED};
-use super::shm::Batch;
-use super::tests::{binaries, failure, one_worker, options, stack_limit_kib};
-use super::worker_process::wait_readable;
-use super::*;
+use super::{binaries, failure, one_worker, options, stack_limit_kib};
+use crate::fuzz::pool::crew::Crew;
+use crate::fuzz::pool::death::KillReason;
+use crate::fuzz::pool::protocol::{split_panic_text, Event, Request, NOTE_PANIC, SLOT_FAILED};
+use crate::fuzz::pool::shm::Batch;
+use crate::fuzz::pool::worker_process::wait_readable;
+use crate::fuzz::pool::*;
 
 /// Sends a round of `inputs` to the worker of slot 0, as a round does,
 /// without reading anything back.
@@ -294,7 +294,7 @@ unsafe fn orphan_under_subreaper(server_reaped: i32, reaped_writer: i32) -> i32 
                 libc::close(reaped_writer);
                 let mut byte = 0u8;
                 while libc::read(server_reaped, (&mut byte as *mut u8).cast(), 1) < 0 {}
-                super::sys::die_with_parent(server);
+                crate::fuzz::pool::sys::die_with_parent(server);
                 libc::_exit(0);
             }
             libc::_exit(0);

@@ -1,5 +1,7 @@
 //! Tests of the HDD pipeline: Φ validity, trees, minimality with in-memory
-//! oracles. Tests with real compilers live in `tests_real.rs`.
+//! oracles. Tests with real compilers live in `real.rs`.
+
+mod real;
 
 use std::collections::BTreeMap;
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use cargo_reduce::{Candidate, DdminOptions, Reducer};
 
 /// The unit tests' "keep N marker atoms" oracle, over a candidate's parts.
-#[path = "../src/testutil/markers.rs"]
+#[path = "../src/engine/testutil/markers.rs"]
 mod markers;
 
 /// Deterministic pseudo-random bytes (xorshift), with no 0x00 and no 0xFF.

@@ -61,8 +61,6 @@ mod job;
 mod output;
 #[cfg(feature = "syntax")]
 pub mod syntax;
-#[cfg(test)]
-mod testutil;
 mod typed;
 mod unit;
 

@@ -34,6 +34,8 @@ pub(crate) mod search;
 pub(crate) mod split;
 pub(crate) mod sweep;
 mod tester;
+#[cfg(test)]
+mod testutil;
 pub(crate) mod values;
 
 pub(crate) use cache::OutcomeCache;

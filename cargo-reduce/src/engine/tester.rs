@@ -246,8 +246,8 @@ mod tests {
     use std::sync::{Condvar, Mutex};
 
     use super::*;
+    use crate::engine::testutil::InRounds;
     use crate::engine::{ddmin, DdminOptions, Reducer};
-    use crate::testutil::InRounds;
 
     /// Interesting when the candidate holds every byte of `needed`, in whole
     /// rounds that run `ahead` candidates past the winner, as a worker pool's

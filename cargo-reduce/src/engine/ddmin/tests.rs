@@ -6,8 +6,10 @@ use std::time::Duration;
 use proptest::prelude::*;
 
 use super::*;
+use crate::engine::testutil::{
+    contains_all, hash_coin, holds_markers, on_atoms, FailsWhen, InRounds,
+};
 use crate::engine::{Candidate, Observer, Reducer};
-use crate::testutil::{contains_all, hash_coin, holds_markers, on_atoms, FailsWhen, InRounds};
 
 fn all_variants() -> Vec<DdminOptions> {
     let mut v = Vec::new();

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use proptest::prelude::*;
 
 use super::*;
+use crate::engine::testutil::{contains_all, hash_coin, on_atoms, FailsWhen, InRounds};
 use crate::engine::{Counters, Observer, Reducer, StopReason};
-use crate::testutil::{contains_all, hash_coin, on_atoms, FailsWhen, InRounds};
 
 /// A search budget small enough for tests, large enough to finish them.
 const BUDGET: Budget = Budget {

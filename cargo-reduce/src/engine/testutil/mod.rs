@@ -1,6 +1,8 @@
-//! Oracles the unit tests share: the engine's, the search's and the
-//! tester's tests build theirs from these, and the engine benchmark
-//! shares [`markers`] (the one part that needs only `std`).
+//! Oracles the unit tests share: ddmin's, the search's and the tester's
+//! tests build theirs from these, and the engine benchmark shares
+//! [`markers`] (the one part that needs only `std`). Under `engine/`, as
+//! its tests are: outside it, a tester test → testutil → engine edge
+//! would close a module circle.
 
 mod markers;
 

@@ -49,16 +49,9 @@ extern "C" {
     pub fn ijon_min_variadic(addr: u32, ...);
 }
 
-// A C variadic call may simply return; the symbols are defined only here.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-std::arch::global_asm!(
-    ".globl ijon_max_variadic",
-    ".globl ijon_min_variadic",
-    "ijon_max_variadic:",
-    "ijon_min_variadic:",
-    "ret",
-);
-#[cfg(target_arch = "aarch64")]
+// A C variadic call may simply return; the symbols are defined only here
+// (`ret` is the return on x86 and on AArch64 alike).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64"))]
 std::arch::global_asm!(
     ".globl ijon_max_variadic",
     ".globl ijon_min_variadic",

@@ -208,6 +208,26 @@ impl worker::Target for FuzzTargetFns {
     }
 }
 
+/// `fuzz_target!`'s `LLVMFuzzerInitialize`: the worker's start, then
+/// `$first` (a typed target's note that it decodes), then the target's
+/// `init` expression. One definition for the byte and the typed forms.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cargo_reduce_initialize {
+    ($init:expr $(, $first:expr)?) => {
+        #[no_mangle]
+        pub fn LLVMFuzzerInitialize(
+            argc: *const isize,
+            argv: *const *const *const u8,
+        ) -> isize {
+            $crate::initialize(argc, argv);
+            $($first;)?
+            $init;
+            0
+        }
+    };
+}
+
 /// Define a fuzz target, exactly as `libfuzzer_sys::fuzz_target!`.
 ///
 /// Forms: `|data| body`, `|data: &[u8]| body`, `|data: &[u8]| -> Corpus { .. }`,
@@ -232,15 +252,7 @@ macro_rules! fuzz_target {
     };
     (init: $init:expr, |$bytes:ident: &[u8]| -> $rty:ty $body:block) => {
         const _: () = {
-            #[no_mangle]
-            pub fn LLVMFuzzerInitialize(
-                argc: *const isize,
-                argv: *const *const *const u8,
-            ) -> isize {
-                $crate::initialize(argc, argv);
-                $init;
-                0
-            }
+            $crate::__cargo_reduce_initialize!($init);
 
             #[no_mangle]
             pub fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
@@ -270,16 +282,7 @@ macro_rules! fuzz_target {
     };
     (init: $init:expr, |$data:ident: $dty:ty| -> $rty:ty $body:block) => {
         const _: () = {
-            #[no_mangle]
-            pub fn LLVMFuzzerInitialize(
-                argc: *const isize,
-                argv: *const *const *const u8,
-            ) -> isize {
-                $crate::initialize(argc, argv);
-                $crate::__cargo_reduce_typed_input();
-                $init;
-                0
-            }
+            $crate::__cargo_reduce_initialize!($init, $crate::__cargo_reduce_typed_input());
 
             #[no_mangle]
             pub fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {

@@ -70,11 +70,8 @@ pub(crate) fn find_crash(stderr: &str, workspace: &Path) -> Option<Crash> {
     let failed = failed_command(stderr)?;
     // `-vv` prints each command with its environment; the failed one is
     // repeated without it after `Caused by:`.
-    let full = stderr
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Running `"))
-        .filter_map(|l| l.strip_suffix('`'))
-        .find(|l| l.ends_with(failed))
+    let full = running_commands(stderr)
+        .find(|c| c.ends_with(failed))
         .unwrap_or(failed);
     let mut invocation = Invocation::parse(full, workspace)?;
     if let Some((_, dir)) = invocation
@@ -96,12 +93,27 @@ pub(crate) fn find_crash(stderr: &str, workspace: &Path) -> Option<Crash> {
 
 /// The command of `process didn't exit successfully: `CMD` (exit status:
 /// 101)`.
+/// The text is searched whole, not by lines: an environment value that
+/// holds a line break (a package `description` ending in `\n`) spreads
+/// the command over several lines.
 fn failed_command(stderr: &str) -> Option<&str> {
-    stderr.lines().rev().find_map(|l| {
-        let rest = l
-            .trim_start()
-            .strip_prefix("process didn't exit successfully: `")?;
-        let end = rest.rfind("` (")?;
+    const START: &str = "process didn't exit successfully: `";
+    let rest = &stderr[stderr.rfind(START)? + START.len()..];
+    let end = ["` (exit status: ", "` (signal: "]
+        .iter()
+        .filter_map(|close| rest.find(close))
+        .min()?;
+    Some(&rest[..end])
+}
+
+/// The commands of cargo's `Running `CMD`` lines, each up to the
+/// backquote that ends its (last) line.
+fn running_commands(stderr: &str) -> impl Iterator<Item = &str> {
+    stderr.match_indices("Running `").filter_map(|(at, start)| {
+        let rest = &stderr[at + start.len()..];
+        let end = rest
+            .find("`\n")
+            .or_else(|| rest.strip_suffix('`').map(str::len))?;
         Some(&rest[..end])
     })
 }
@@ -183,6 +195,24 @@ mod tests {
         assert_eq!(
             crash.signature.message,
             "error performing operation: fully_perform"
+        );
+    }
+
+    #[test]
+    fn a_command_spread_over_lines_by_its_environment_is_found() {
+        // humantime 2.1.0's description ends in a line break, which cargo
+        // quotes into both command lines.
+        let env = "CARGO_PKG_DESCRIPTION='A parser\n' CARGO_PKG_NAME=humantime";
+        let rustc = "rustc --crate-name humantime --edition=2018 src/lib.rs --crate-type lib";
+        let stderr = format!(
+            "     Running `{env} {rustc}`\n{}\nerror: could not compile `humantime` (lib)\n\nCaused by:\n  process didn't exit successfully: `{env} {rustc}` (exit status: 101)\n",
+            include_str!("testdata/delayed-1.95.txt")
+        );
+        let crash = find_crash(&stderr, Path::new("/p")).unwrap();
+        assert_eq!(crash.invocation.crate_name(), "humantime");
+        assert_eq!(
+            crash.invocation.env[0],
+            ("CARGO_PKG_DESCRIPTION".into(), "A parser\n".into())
         );
     }
 

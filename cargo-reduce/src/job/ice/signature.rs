@@ -195,13 +195,25 @@ fn queries(lines: &[&str]) -> Vec<String> {
 }
 
 /// `message` with what names the user's code blanked: backquoted text
-/// (types, paths, items) and numbers (ids, sizes), which reduction renames
-/// and renumbers.
+/// (types, paths, items), crate disambiguators (`arrayvec[ef74]`: a hash of
+/// the crate's name and its `-C metadata`, which cargo's command line and
+/// the MCVE's give differently) and numbers (ids, sizes), which reduction
+/// renames and renumbers.
 pub(crate) fn blank_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut quoted = false;
     let mut last_digit = false;
-    for c in message.chars() {
+    let mut rest = message;
+    while let Some(c) = rest.chars().next() {
+        if !quoted && c == '[' && out.ends_with(|p: char| p.is_alphanumeric() || p == '_') {
+            if let Some(after) = disambiguator(rest) {
+                out.push_str("[_]");
+                rest = after;
+                last_digit = false;
+                continue;
+            }
+        }
+        rest = &rest[c.len_utf8()..];
         match c {
             '`' => {
                 if !quoted {
@@ -224,6 +236,14 @@ pub(crate) fn blank_names(message: &str) -> String {
         }
     }
     out
+}
+
+/// The text after a crate disambiguator (`[` four hex digits `]`) that
+/// `text` starts with.
+fn disambiguator(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('[')?.get(..5)?;
+    let (hash, close) = inner.split_at(4);
+    (close == "]" && hash.bytes().all(|b| b.is_ascii_hexdigit())).then(|| &text[6..])
 }
 
 #[cfg(test)]
@@ -330,7 +350,22 @@ mod tests {
     fn blanking_hides_names_and_numbers() {
         assert_eq!(
             blank_names("DefId(0:11 ~ b[98d9]::B) for `Foo<'a>` at 12"),
-            "DefId(N:N ~ b[NdN]::B) for `_` at N"
+            "DefId(N:N ~ b[_]::B) for `_` at N"
+        );
+    }
+
+    #[test]
+    fn a_crate_disambiguator_is_blanked_whole() {
+        // The same ICE under cargo's command line and the MCVE's: only the
+        // crate's hash differs (rust-lang/rust#141124 spread into arrayvec).
+        let cargo = "impl DefId(0:113 ~ arrayvec[ef74]::errors::{impl#3}) was matchable against Binder { bound_vars: [] } but now is not";
+        let mcve = "impl DefId(0:17 ~ arrayvec[1636]::errors::{impl#0}) was matchable against Binder { bound_vars: [] } but now is not";
+        assert_eq!(blank_names(cargo), blank_names(mcve));
+        // Brackets that are no disambiguator stay: an index, an empty list,
+        // a hex-looking word that follows no name.
+        assert_eq!(
+            blank_names("a[beef] x [cafe] v[12345]"),
+            "a[_] x [cafe] v[N]"
         );
     }
 }

@@ -127,12 +127,11 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
     let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
-        true if e.exit() != Exit::Interrupted => Error::new(
+        true if e.exit() != Exit::Interrupted => Error::caused_with_hint(
             Exit::Interrupted,
-            format!(
-                "interrupted ({}); nothing more was written",
-                e.line().lines().next().unwrap_or("")
-            ),
+            "interrupted",
+            e.line().lines().next().unwrap_or("").to_string(),
+            "nothing more was written",
         ),
         _ => e,
     });

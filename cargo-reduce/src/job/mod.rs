@@ -371,11 +371,13 @@ pub(crate) fn check_temp_dir() -> Result<(), Error> {
 
 /// The error for a temporary directory that cannot be written.
 fn temp_dir_error(e: std::io::Error) -> Error {
-    Error::new(
+    Error::caused_with_hint(
         Exit::Environment,
         format!(
-            "the temporary directory `{}` cannot be written ({e}): set TMPDIR to a writable directory",
+            "the temporary directory `{}` cannot be written",
             shown(&std::env::temp_dir())
         ),
+        e,
+        "set TMPDIR to a writable directory",
     )
 }

@@ -357,19 +357,17 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
 /// cargo-reduce versions is told apart from a wrong file.
 fn read_error(path: &std::path::Path, error: ci::report::ReadError) -> Error {
     match error {
-        ci::report::ReadError::Version(_) => Error::new(
+        ci::report::ReadError::Version(_) => Error::caused_with_hint(
             Exit::UnsupportedReport,
-            format!(
-                "`{}` has {error}; make every shard's report with the same cargo-reduce as `ci merge`",
-                path.display()
-            ),
+            format!("cannot merge `{}`", path.display()),
+            error,
+            "make every shard's report with the same cargo-reduce as `ci merge`",
         ),
-        ci::report::ReadError::Json(e) => Error::new(
+        ci::report::ReadError::Json(e) => Error::caused_with_hint(
             Exit::BadInput,
-            format!(
-                "`{}` is not a cargo-reduce ci report ({e}); give the files `ci --report PATH` wrote",
-                path.display()
-            ),
+            format!("`{}` is not a cargo-reduce ci report", path.display()),
+            e,
+            "give the files `ci --report PATH` wrote",
         ),
     }
 }

@@ -116,19 +116,20 @@ fn is_temporary(path: &Path) -> bool {
 fn read_entry(input: PathBuf) -> Result<Entry, Error> {
     let path = sidecar_path(&input);
     let text = fs::read_to_string(&path).map_err(|e| {
-        let what = if e.kind() == io::ErrorKind::NotFound {
-            "has no sidecar".to_string()
-        } else {
-            format!("has an unreadable sidecar ({e})")
-        };
-        Error::new(
-            Exit::BadInput,
-            format!(
-                "ledger input `{}` {what} `{}`; move the input to the target's artifacts folder (`cargo reduce ci --update` files it again) or delete it",
-                input.display(),
-                path.display()
+        let hint = "move the input to the target's artifacts folder (`cargo reduce ci --update` files it again) or delete it";
+        let (input, path) = (input.display(), path.display());
+        match e.kind() {
+            io::ErrorKind::NotFound => Error::new(
+                Exit::BadInput,
+                format!("ledger input `{input}` has no sidecar `{path}`; {hint}"),
             ),
-        )
+            _ => Error::caused_with_hint(
+                Exit::BadInput,
+                format!("ledger input `{input}` has an unreadable sidecar `{path}`"),
+                e,
+                hint,
+            ),
+        }
     })?;
     let sidecar: Sidecar = serde_json::from_str(&text).map_err(|e| {
         Error::caused_with_hint(

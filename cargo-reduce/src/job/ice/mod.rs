@@ -206,10 +206,8 @@ fn command_line(
 /// directory.
 fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result<Crash, Error> {
     let bytes = std::fs::read(file).map_err(|e| {
-        Error::new(
-            Exit::BadInput,
-            format!("cannot read `{}`: {e}: check the path", shown(file)),
-        )
+        let context = format!("cannot read `{}`", shown(file));
+        Error::caused_with_hint(Exit::BadInput, context, e, "check the path")
     })?;
     let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let mut args: Vec<String> = match request.rustc_args.is_empty() {

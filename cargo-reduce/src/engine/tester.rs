@@ -12,6 +12,25 @@ use super::{
     parallel, Cancel, Candidate, Limits, Oracle, OracleError, Outcome, OutcomeCache, StopReason,
 };
 
+/// The candidates of a round without a whole-round oracle are looked up in
+/// the cache in blocks: this many per job first, then twice as many in
+/// each next block. Looking one up hashes it, a whole configuration of up
+/// to megabytes, and most rounds end at one of their first candidates;
+/// hashing the whole round first made the cache cost up to 180 µs per
+/// test on 1 MB (`bench/README.md`, the engine alone).
+const FIRST_BLOCK: usize = 2;
+
+/// What the cache lookups of one round found so far.
+#[derive(Debug, Default)]
+struct RoundScan {
+    /// The keys of the round's candidates sent to be tested: a twin of one
+    /// is not tested again.
+    keys: HashSet<u128>,
+    /// The candidates answered without a test, in order: with the cached
+    /// outcome, or `None` for a twin of an earlier candidate.
+    answered: Vec<(usize, Option<Outcome>)>,
+}
+
 /// Test and cache-hit counters, shared by every thread of a reduction.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
@@ -95,14 +114,15 @@ impl<A: Hash> Context<'_, A> {
     /// Tests a round: candidate `i` is `candidate(i)` for `i < count`;
     /// returns the lowest interesting index, every index below it tested.
     /// Whole-round oracles get the uncached part of the round at once;
-    /// others run it on `jobs` threads.
+    /// others run it on `jobs` threads, in blocks (see [`FIRST_BLOCK`]).
     ///
     /// Only what a sequential run would have tested is kept: the outcomes
     /// of candidates above the winner, which parallel workers may have run
-    /// meanwhile, are neither counted nor cached. Test counts drive the
-    /// budgets (`--max-tests`, the typed passes' and the searches'), and
-    /// the cache decides which later candidates cost a test, so keeping
-    /// them would make the result depend on `-j` and on timing.
+    /// meanwhile, are neither counted nor cached, and neither are the cache
+    /// hits above it. Test counts drive the budgets (`--max-tests`, the
+    /// typed passes' and the searches'), and the cache decides which later
+    /// candidates cost a test, so keeping them would make the result
+    /// depend on `-j` and on timing.
     pub(crate) fn first_interesting<'c, O>(
         &self,
         oracle: &O,
@@ -113,60 +133,114 @@ impl<A: Hash> Context<'_, A> {
         O: Oracle<A> + ?Sized,
         A: Sync + 'c,
     {
-        let (mut pending, cached) = self.uncached(count, candidate);
+        let mut scan = RoundScan::default();
+        let mut block = match (oracle.rounds(), self.cache) {
+            (None, Some(_)) => self.jobs.max(1) * FIRST_BLOCK,
+            // A pool gets its round at once; without a cache nothing is hashed.
+            _ => count,
+        };
+        let mut from = 0usize;
+        let found = loop {
+            let to = from.saturating_add(block).min(count);
+            let (pending, cached) = self.uncached(from..to, candidate, &mut scan);
+            let (winner, complete) = self.test_pending(oracle, pending, candidate)?;
+            if !complete && winner.is_none() {
+                // Stopped: a winner the cache already knows is still taken.
+                let rest = || self.uncached(to..count, candidate, &mut scan).1;
+                break cached.or_else(rest);
+            }
+            match winner.or(cached) {
+                Some(found) => break Some(found),
+                None if to == count => break None,
+                None => (from, block) = (to, block.saturating_mul(2)),
+            }
+        };
+        self.count_answered(&scan, found);
+        Ok(found)
+    }
+
+    /// Tests `pending` within the budget; the winner, and whether every
+    /// candidate of `pending` was tested (false: the budget or a limit
+    /// stopped the run first).
+    fn test_pending<'c, O>(
+        &self,
+        oracle: &O,
+        mut pending: Vec<(usize, Option<u128>)>,
+        candidate: &(dyn Fn(usize) -> Candidate<'c, A> + Sync),
+    ) -> Result<(Option<usize>, bool), OracleError>
+    where
+        O: Oracle<A> + ?Sized,
+        A: Sync + 'c,
+    {
         let budget = self.limits.remaining_tests(self.counters.tests());
         let cut = pending.len() as u64 > budget;
         pending.truncate(budget.min(pending.len() as u64) as usize);
-        let winner = if pending.is_empty() || self.limits.should_stop() {
-            None
-        } else {
-            let outcomes = match oracle.rounds() {
-                Some(rounds) => {
-                    let candidates: Vec<_> = pending.iter().map(|&(i, _)| candidate(i)).collect();
-                    rounds.test_round(&candidates)?
-                }
-                None => self.on_threads(oracle, &pending, candidate)?,
-            };
-            self.keep_sequential(&pending, outcomes)
+        if pending.is_empty() {
+            if cut {
+                self.limits.stop(StopReason::MaxTests);
+            }
+            return Ok((None, !cut));
+        }
+        if self.limits.should_stop() {
+            return Ok((None, false));
+        }
+        let outcomes = match oracle.rounds() {
+            Some(rounds) => {
+                let candidates: Vec<_> = pending.iter().map(|&(i, _)| candidate(i)).collect();
+                rounds.test_round(&candidates)?
+            }
+            None => self.on_threads(oracle, &pending, candidate)?,
         };
+        let winner = self.keep_sequential(&pending, outcomes);
         if cut && winner.is_none() {
             self.limits.stop(StopReason::MaxTests);
         }
-        Ok(winner.or(cached))
+        Ok((winner, !cut))
     }
 
-    /// The candidates of a round that need a test, with their cache keys,
+    /// The candidates of `range` that need a test, with their cache keys,
     /// up to the first one the cache knows to be interesting (returned
     /// too). A candidate equal to an earlier one of the round is left out:
     /// its twin's outcome is its own, and the twin comes first (the chunks
     /// of a uniform input all leave the same content).
     fn uncached<'c>(
         &self,
-        count: usize,
+        range: std::ops::Range<usize>,
         candidate: &dyn Fn(usize) -> Candidate<'c, A>,
+        scan: &mut RoundScan,
     ) -> (Vec<(usize, Option<u128>)>, Option<usize>)
     where
         A: 'c,
     {
         let mut pending = Vec::new();
-        let mut in_round = HashSet::new();
-        for i in 0..count {
+        for i in range {
             let key = self.cache.map(|_| candidate(i).content_hash());
             match self.cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
                 Some(outcome) => {
-                    self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
-                    self.observer.tested(outcome, self.counters);
+                    scan.answered.push((i, Some(outcome)));
                     if outcome.is_interesting() {
                         return (pending, Some(i));
                     }
                 }
-                None if key.is_some_and(|key| !in_round.insert(key)) => {
-                    self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
+                None if key.is_some_and(|key| !scan.keys.insert(key)) => {
+                    scan.answered.push((i, None));
                 }
                 None => pending.push((i, key)),
             }
         }
         (pending, None)
+    }
+
+    /// Counts and reports the candidates of a round answered without a
+    /// test, up to its winner `found`.
+    fn count_answered(&self, scan: &RoundScan, found: Option<usize>) {
+        let up_to = found.unwrap_or(usize::MAX);
+        for &(_, outcome) in scan.answered.iter().take_while(|(i, _)| *i <= up_to) {
+            self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
+            if let Some(outcome) = outcome {
+                self.observer.tested(outcome, self.counters);
+            }
+        }
     }
 
     /// Runs the `pending` candidates on `jobs` threads, lowest index
@@ -312,5 +386,52 @@ mod tests {
         assert_eq!(*finished.0.lock().unwrap(), 3, "all four ran");
         assert_eq!(run.tests(), 1);
         assert_eq!(run.cached_outcomes(), 1);
+    }
+
+    /// A round whose first candidate wins looks up (hashes) only the first
+    /// block, not the whole round: each candidate may be megabytes.
+    #[test]
+    fn a_round_won_at_its_start_hashes_only_its_first_block() {
+        let inputs: Vec<[u8; 1]> = (0..100).map(|i| [i]).collect();
+        for jobs in [1, 2, 4] {
+            let made = AtomicU64::new(0);
+            let run = Reducer::new().jobs(jobs);
+            let winner = run
+                .context()
+                .first_interesting(&|c: &Candidate<'_, u8>| c.to_vec() == [0], 100, &|i| {
+                    made.fetch_add(1, Ordering::SeqCst);
+                    Candidate::whole(&inputs[i])
+                })
+                .unwrap();
+            assert_eq!(winner, Some(0));
+            // The first block's lookups, and the tests' own candidates.
+            let most = (jobs * FIRST_BLOCK * 2) as u64;
+            assert!(made.load(Ordering::SeqCst) <= most, "jobs {jobs}: {made:?}");
+        }
+    }
+
+    /// A later block is reached when the first holds no winner, and the
+    /// winner, the tests and the cache hits are those of a sequential run
+    /// at every `-j`: hits past the winner are not counted.
+    #[test]
+    fn blocks_give_the_sequential_winner_tests_and_hits_at_every_j() {
+        let inputs: Vec<[u8; 1]> = (0..60).map(|i| [i % 20]).collect();
+        let interesting = |c: &Candidate<'_, u8>| c.to_vec() == [17];
+        let mut seen = Vec::new();
+        for jobs in [1, 2, 3, 8] {
+            let run = Reducer::new().jobs(jobs);
+            let ctx = run.context();
+            let first = ctx.first_interesting(&interesting, 60, &|i| Candidate::whole(&inputs[i]));
+            // The same round again: every candidate up to the winner is a hit.
+            let again = ctx.first_interesting(&interesting, 60, &|i| Candidate::whole(&inputs[i]));
+            seen.push((
+                first.unwrap(),
+                again.unwrap(),
+                run.tests(),
+                run.cache_hits(),
+            ));
+        }
+        assert_eq!(seen[0], (Some(17), Some(17), 18, 18));
+        assert!(seen.iter().all(|s| *s == seen[0]), "{seen:?}");
     }
 }

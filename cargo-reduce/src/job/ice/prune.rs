@@ -2,7 +2,9 @@
 //! `unused_imports` and `unused_macros` warnings name are deleted whole
 //! (with their attributes and doc comments), all at once when the ICE
 //! stays, else by halves; as cargo-minimize does. One compilation finds
-//! them, a few test the deletions, where HDD would spend many.
+//! them, a few test the deletions, where HDD would spend many. A library's
+//! `pub` items are never unused, so `pub` becomes `pub(crate)` first when
+//! the ICE stays (the syntax reducer deletes what is left of it later).
 
 use std::ops::Range;
 
@@ -40,6 +42,14 @@ pub(crate) fn prune(
     tested: &dyn Fn(),
 ) -> std::io::Result<String> {
     let mut current = source.to_string();
+    let private = privatized(&current);
+    if private != current {
+        let kept = oracle.same_ice(private.as_bytes(), cancel)?;
+        tested();
+        if kept == Some(true) {
+            current = private;
+        }
+    }
     // Items an earlier round could not delete are not tried again.
     let mut offered = std::collections::HashSet::new();
     for _ in 0..ROUNDS {
@@ -66,6 +76,44 @@ pub(crate) fn prune(
         current = without(&current, &removed);
     }
     Ok(current)
+}
+
+/// `source` with every bare `pub` made `pub(crate)`: nothing outside the
+/// crate can use an item then, so rustc warns of the ones the crate does
+/// not use (in a library, every public item counts as used).
+fn privatized(source: &str) -> String {
+    let Some(tree) = parse_rust(source) else {
+        return source.to_string();
+    };
+    let mut bare = Vec::new();
+    let mut cursor = tree.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend && node.kind() == "visibility_modifier" && &source[node.byte_range()] == "pub" {
+            bare.push(node.byte_range());
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    let mut out = String::with_capacity(source.len() + bare.len() * 7);
+    let mut at = 0;
+    for r in bare {
+        out.push_str(&source[at..r.start]);
+        out.push_str("pub(crate)");
+        at = r.end;
+    }
+    out.push_str(&source[at..]);
+    out
 }
 
 /// The primary spans of the unused-item warnings in rustc's JSON
@@ -210,6 +258,17 @@ mod tests {
     }
 
     #[test]
+    fn bare_pub_becomes_pub_crate_and_nothing_else_changes() {
+        let source = "pub mod m {\n    pub struct S { pub x: u8 }\n    pub(super) fn f() {}\n}\n\
+                      macro_rules! m { () => { pub fn g() {} } }\npub use m::S;\n// pub in a comment\n";
+        assert_eq!(
+            privatized(source),
+            "pub(crate) mod m {\n    pub(crate) struct S { pub(crate) x: u8 }\n    pub(super) fn f() {}\n}\n\
+             macro_rules! m { () => { pub fn g() {} } }\npub(crate) use m::S;\n// pub in a comment\n"
+        );
+    }
+
+    #[test]
     fn a_warned_name_deletes_its_whole_item_with_attributes() {
         let source =
             "/// Doc.\n#[inline]\nfn unused() { 1; }\nfn kept() {}\nmod m {\n    struct S;\n}\n";
@@ -246,9 +305,9 @@ mod tests {
             fn root() { Node(Outline).add_child() }\n\
             struct Outline;\n\
             impl Transform for Outline { type Output<'a> = (); }\n\
-            /// Unused.\n\
-            fn helper() -> u32 { 7 }\n\
-            struct Unused { x: u8 }\n\
+            /// Unused, but public (in a library).\n\
+            pub fn helper() -> u32 { 7 }\n\
+            pub struct Unused { pub x: u8 }\n\
             use std::collections::HashMap;\n";
         let invocation =
             Invocation::parse("rustc --edition=2021 --crate-type lib x.rs", Path::new("/"))

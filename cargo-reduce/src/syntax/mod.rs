@@ -59,7 +59,8 @@ use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
     bounds_pass, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass,
-    plain_expressions, rename_identifiers, shrink_literals, token_pass, LevelFilter, Tester,
+    modules_pass, plain_expressions, rename_identifiers, shrink_literals, token_pass, LevelFilter,
+    Tester,
 };
 use tree::render_tree;
 
@@ -208,6 +209,9 @@ fn moves(
         if options.hoist {
             tester.step("hoist");
             changed |= hoist_pass(tree, lang.spec(), tester)?;
+            if lang == Lang::Rust {
+                changed |= modules_pass(tree, tester)?;
+            }
         }
         if let Some(spec) = canon {
             tester.step("plain");

@@ -8,6 +8,8 @@
 //! - [`edits`]: ddmin over a list of edits, one edit alone, and the final
 //!   ddmin over the remaining tokens;
 //! - [`hoist`]: a node replaced by descendants that fit in its place;
+//! - [`modules`]: a Rust module's items in its place, its name dropped
+//!   from the paths through it;
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals;
 //! - [`inline`]: single-use bindings replaced by their value;
@@ -22,6 +24,7 @@ mod hoist;
 mod inline;
 mod layout;
 mod levels;
+mod modules;
 mod render_oracle;
 mod simplify;
 
@@ -32,6 +35,7 @@ pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
+pub(super) use modules::modules_pass;
 pub(super) use render_oracle::Tester;
 pub(super) use simplify::{plain_expressions, rename_identifiers, shrink_literals};
 

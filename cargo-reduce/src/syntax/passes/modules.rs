@@ -1,0 +1,137 @@
+//! Rust modules opened up (part of the `hoist` part of a strategy): `mod m
+//! { struct S; } … m::S` becomes `struct S; … S`.
+//!
+//! A test case taken from a crate keeps the crate's modules, and every
+//! path through one (`crate::m::S`) says its name again. No deletion or
+//! hoist removes a module and leaves what it holds: its items can stand
+//! in its place (the hoist pass's unwrapping), but the paths that name
+//! them then name nothing. Here the module goes, its items take its place,
+//! and the module's name is dropped from every path that spells it
+//! (`m::S` → `S`, `crate::m::S` → `crate::S`) in one edit, kept if the
+//! failure stays. Spelling decides what is a path through the module; the
+//! oracle catches a name that now clashes or means something else.
+
+use super::edits::{try_edit, Edit};
+use super::render_oracle::Tester;
+use crate::engine::OracleError;
+use crate::syntax::tree::{Change, NodeId, Tree};
+
+/// The node kinds of a path with a qualifier (`path::name`, and
+/// `path::{list}` in a `use`).
+const PATHS: &[&str] = &[
+    "scoped_identifier",
+    "scoped_type_identifier",
+    "scoped_use_list",
+];
+
+/// Opens every module it can, until none can go. Returns whether the
+/// text got shorter.
+pub(crate) fn modules_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+    let mut changed = false;
+    'again: loop {
+        for module in tree.preorder() {
+            if tester.stopped() {
+                break 'again;
+            }
+            if let Some(edit) = open(tree, module) {
+                if try_edit(tree, edit, tester)? {
+                    changed = true;
+                    continue 'again; // The tree changed under the walk.
+                }
+            }
+        }
+        break;
+    }
+    Ok(changed)
+}
+
+/// The edit that puts `module`'s items in its place and drops its name
+/// from the paths that spell it, if `module` is a `mod m { … }`.
+fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
+    if tree.node(module).kind != "mod_item" {
+        return None;
+    }
+    let name = tree.leaf_text(field(tree, module, "name")?)?;
+    let body = field(tree, module, "body")?;
+    let nothing = tree.empty();
+    let mut edit: Edit = vec![(module, Change::Node(body))];
+    for &brace in tree.children(body) {
+        if matches!(tree.node(brace).kind, "{" | "}") {
+            edit.push((brace, Change::Text(nothing)));
+        }
+    }
+    for path in tree.preorder() {
+        if let Some(change) = without_qualifier(tree, path, name) {
+            edit.push(change);
+        }
+    }
+    Some(edit)
+}
+
+/// How `path` drops the module `name` from its qualifier: `name::x`
+/// becomes `x`, `q::name::x` becomes `q::x`.
+fn without_qualifier(tree: &Tree, path: NodeId, name: &[u8]) -> Option<(NodeId, Change)> {
+    if !PATHS.contains(&tree.node(path).kind) {
+        return None;
+    }
+    let qualifier = field(tree, path, "path")?;
+    if tree.leaf_text(qualifier) == Some(name) {
+        let rest = field(tree, path, "name").or_else(|| field(tree, path, "list"))?;
+        return Some((path, Change::Node(rest)));
+    }
+    let inner = PATHS.contains(&tree.node(qualifier).kind);
+    let last = field(tree, qualifier, "name").filter(|_| inner)?;
+    let outer = field(tree, qualifier, "path")?;
+    (tree.leaf_text(last) == Some(name)).then_some((qualifier, Change::Node(outer)))
+}
+
+fn field(tree: &Tree, id: NodeId, name: &str) -> Option<NodeId> {
+    let of = |&c: &NodeId| tree.node(c).field == Some(name);
+    tree.children(id).iter().copied().find(of)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::with_tester;
+    use super::*;
+    use crate::syntax::tree::render_tree;
+    use crate::syntax::{build_tree, Lang, Strategy};
+
+    /// The pass on `input`'s tree as the pipeline has it (squeezed).
+    fn open_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
+        let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
+        crate::syntax::squeeze(&mut tree);
+        with_tester(input.as_bytes(), oracle, |tester| {
+            modules_pass(&mut tree, tester).unwrap()
+        });
+        String::from_utf8(render_tree(&tree)).unwrap()
+    }
+
+    #[test]
+    fn a_module_goes_and_the_paths_through_it_lose_its_name() {
+        let input = "mod d { struct B<T>(T); mod e { fn f() {} } }\n\
+                     use crate::d::{B as C};\n\
+                     impl X for d::B<u8> { fn g() { crate::d::e::f(); let _: crate::d::B<()>; } }\n";
+        let out = open_all(input, &|_| true);
+        assert_eq!(
+            out,
+            "struct B<T>(T); fn f() {}\n\
+             use crate::{B as C};\n\
+             impl X for B<u8> { fn g() { crate::f(); let _: crate::B<()>; } }\n"
+        );
+    }
+
+    #[test]
+    fn a_module_stays_when_the_oracle_says_no() {
+        let input = "mod a { fn f() {} }\nmod b { fn f() {} }\nfn g() { a::f(); b::f(); }\n";
+        // Two `f`s at one level clash: as rustc would, the oracle refuses
+        // the text with both opened; either one alone may go.
+        let clash = |t: &[u8]| {
+            let t = String::from_utf8_lossy(t);
+            t.matches("fn f").count() == 2 && t.matches("mod ").count() >= 1
+        };
+        let out = open_all(input, &clash);
+        assert_eq!(out.matches("mod ").count(), 1, "{out}");
+        assert_eq!(out.matches("fn f").count(), 2, "{out}");
+    }
+}

@@ -32,7 +32,7 @@ pub(crate) use cargo_build::BuildSpec;
 use cargo_build::Crash;
 use invocation::Invocation;
 use oracle::{IceOracle, Rustc};
-use signature::Match;
+use signature::{Match, Spelled};
 use subject::IceSubject;
 pub(crate) use subject::Steps;
 
@@ -104,6 +104,7 @@ pub(crate) fn run(
         rustc: rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level)),
         expected: crash.signature.clone(),
         level: request.level,
+        spelled: Spelled::of(flat.as_bytes()),
     };
     let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
         n.to_string_lossy().into_owned()
@@ -195,7 +196,10 @@ fn command_line(
         .run(flat, &Cancel::by_limits(&never))
         .ok()
         .and_then(|run| run.signature())
-        .is_some_and(|s| s.matches(&crash.signature, level));
+        .is_some_and(|s| {
+            let spelled = Spelled::of(flat);
+            s.matches(&crash.signature, level, &|w| spelled.contains(w))
+        });
     match same {
         true => minimal,
         false => crash.invocation.clone(),

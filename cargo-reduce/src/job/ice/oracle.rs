@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{prlimit, Pid, Resource, Rlimit};
 
 use super::invocation::Invocation;
-use super::signature::{Match, Signature};
+use super::signature::{Match, Signature, Spelled};
 use crate::command::wait::wait;
 use crate::command::RunStatus;
 use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
@@ -210,9 +210,19 @@ pub(crate) struct IceOracle {
     pub(crate) expected: Signature,
     /// How closely a candidate's ICE must agree.
     pub(crate) level: Match,
+    /// The words of the input the expected ICE came from.
+    pub(crate) spelled: Spelled,
 }
 
 impl IceOracle {
+    /// Whether `got`, rustc's ICE on `source`, is the expected one: the
+    /// names of the message are the words of either source.
+    pub(crate) fn is_expected(&self, got: &Signature, source: &[u8]) -> bool {
+        let candidate = Spelled::of(source);
+        let spelled = |w: &str| self.spelled.contains(w) || candidate.contains(w);
+        got.matches(&self.expected, self.level, &spelled)
+    }
+
     /// Whether `source` ICEs as expected; `None` when cancelled.
     pub(crate) fn same_ice(&self, source: &[u8], cancel: &Cancel<'_>) -> io::Result<Option<bool>> {
         let run = self.rustc.run(source, cancel)?;
@@ -220,7 +230,7 @@ impl IceOracle {
             RunStatus::Cancelled => None,
             _ => Some(
                 run.signature()
-                    .is_some_and(|s| s.matches(&self.expected, self.level)),
+                    .is_some_and(|s| self.is_expected(&s, source)),
             ),
         })
     }

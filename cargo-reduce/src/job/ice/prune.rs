@@ -332,6 +332,7 @@ mod tests {
             rustc,
             expected,
             level: Match::Message,
+            spelled: super::super::signature::Spelled::of(source.as_bytes()),
         };
         let tests = std::sync::atomic::AtomicU64::new(0);
         let pruned = prune(source, &oracle, &cancel, &|| {

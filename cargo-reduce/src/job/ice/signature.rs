@@ -3,7 +3,34 @@
 //! was running. Two runs ICE "the same way" when their signatures agree at
 //! the chosen [`Match`] level; the reduction keeps a candidate only then.
 
+use std::collections::HashSet;
 use std::fmt;
+
+/// The words spelled in a source text: what a message may say of the
+/// user's code outside backquotes (`<(utils::S,) as errors::Tr>` in a
+/// `Debug` of a predicate), and what renaming changes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Spelled(HashSet<String>);
+
+impl Spelled {
+    /// Every word (`[A-Za-z_][A-Za-z0-9_]*`) of `text`, keywords and the
+    /// words of comments and strings included.
+    pub(crate) fn of(text: &[u8]) -> Spelled {
+        let text = String::from_utf8_lossy(text);
+        Spelled(words(&text).map(str::to_string).collect())
+    }
+
+    /// Whether `word` is spelled in the text.
+    pub(crate) fn contains(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
+}
+
+/// The maximal words of `text` that could be identifiers.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+}
 
 /// How strictly two ICEs must agree (`--match`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -81,15 +108,22 @@ impl Signature {
         })
     }
 
-    /// Whether `other` is the same ICE at level `level`.
-    pub(crate) fn matches(&self, other: &Signature, level: Match) -> bool {
+    /// Whether `other` is the same ICE at level `level`; `spelled` tells
+    /// the words of the two sources compared, which a message's names
+    /// blank (see [`blank_names`]).
+    pub(crate) fn matches(
+        &self,
+        other: &Signature,
+        level: Match,
+        spelled: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if self.kind != other.kind || self.location != other.location {
             return false;
         }
         match level {
             Match::Location => true,
             Match::Message => {
-                blank_names(&self.message) == blank_names(&other.message)
+                blank_names(&self.message, spelled) == blank_names(&other.message, spelled)
                     && self.queries.first() == other.queries.first()
             }
             Match::Strict => self.message == other.message && self.queries == other.queries,
@@ -100,7 +134,7 @@ impl Signature {
     pub(crate) fn describe(&self, level: Match) -> String {
         let message = match level {
             Match::Strict => self.message.clone(),
-            _ => blank_names(&self.message),
+            _ => blank_names(&self.message, &|_| false),
         };
         match (level, self.queries.first()) {
             (Match::Location, _) => self.location.clone(),
@@ -195,11 +229,14 @@ fn queries(lines: &[&str]) -> Vec<String> {
 }
 
 /// `message` with what names the user's code blanked: backquoted text
-/// (types, paths, items), crate disambiguators (`arrayvec[ef74]`: a hash of
-/// the crate's name and its `-C metadata`, which cargo's command line and
-/// the MCVE's give differently) and numbers (ids, sizes), which reduction
-/// renames and renumbers.
-pub(crate) fn blank_names(message: &str) -> String {
+/// (types, paths, items), the words for which `spelled` holds (the words
+/// of the sources compared: names outside backquotes, old and new; one
+/// that qualifies a path goes with its `::`),
+/// crate disambiguators (`arrayvec[ef74]`: a hash of the crate's name and
+/// its `-C metadata`, which cargo's command line and the MCVE's give
+/// differently) and numbers (ids, sizes), which reduction renames and
+/// renumbers.
+pub(crate) fn blank_names(message: &str, spelled: &dyn Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(message.len());
     let mut quoted = false;
     let mut last_digit = false;
@@ -212,6 +249,18 @@ pub(crate) fn blank_names(message: &str) -> String {
                 last_digit = false;
                 continue;
             }
+        }
+        if !quoted && (c.is_ascii_alphabetic() || c == '_') {
+            let word = words(rest).next().unwrap_or_default();
+            rest = &rest[word.len()..];
+            match (spelled(word), rest.strip_prefix("::")) {
+                // A qualifier goes whole: reduction may open the module.
+                (true, Some(after)) => rest = after,
+                (true, None) => out.push('_'),
+                (false, _) => out.push_str(word),
+            }
+            last_digit = false;
+            continue;
         }
         rest = &rest[c.len_utf8()..];
         match c {
@@ -324,14 +373,14 @@ mod tests {
         let mut renamed = a.clone();
         renamed.message = a.message.replace("&'any mut ()", "&'x mut u8");
         assert_ne!(renamed.message, a.message);
-        assert!(a.matches(&renamed, Match::Message));
-        assert!(!a.matches(&renamed, Match::Strict));
+        assert!(a.matches(&renamed, Match::Message, &|_| false));
+        assert!(!a.matches(&renamed, Match::Strict, &|_| false));
         let mut other_query = a.clone();
         other_query.queries = vec!["mir_borrowck".into()];
-        assert!(a.matches(&other_query, Match::Location));
-        assert!(!a.matches(&other_query, Match::Message));
+        assert!(a.matches(&other_query, Match::Location, &|_| false));
+        assert!(!a.matches(&other_query, Match::Message, &|_| false));
         let delayed = Signature::parse(DELAYED).unwrap();
-        assert!(!a.matches(&delayed, Match::Location));
+        assert!(!a.matches(&delayed, Match::Location, &|_| false));
     }
 
     #[test]
@@ -343,13 +392,13 @@ mod tests {
             "compiler/rustc_middle/src/ty/predicate.rs:498:9"
         );
         assert_eq!(nightly.queries, ["typeck_root", "analysis"]);
-        assert!(!stable.matches(&nightly, Match::Location));
+        assert!(!stable.matches(&nightly, Match::Location, &|_| false));
     }
 
     #[test]
     fn blanking_hides_names_and_numbers() {
         assert_eq!(
-            blank_names("DefId(0:11 ~ b[98d9]::B) for `Foo<'a>` at 12"),
+            blank_names("DefId(0:11 ~ b[98d9]::B) for `Foo<'a>` at 12", &|_| false),
             "DefId(N:N ~ b[_]::B) for `_` at N"
         );
     }
@@ -360,12 +409,34 @@ mod tests {
         // crate's hash differs (rust-lang/rust#141124 spread into arrayvec).
         let cargo = "impl DefId(0:113 ~ arrayvec[ef74]::errors::{impl#3}) was matchable against Binder { bound_vars: [] } but now is not";
         let mcve = "impl DefId(0:17 ~ arrayvec[1636]::errors::{impl#0}) was matchable against Binder { bound_vars: [] } but now is not";
-        assert_eq!(blank_names(cargo), blank_names(mcve));
+        assert_eq!(
+            blank_names(cargo, &|_| false),
+            blank_names(mcve, &|_| false)
+        );
         // Brackets that are no disambiguator stay: an index, an empty list,
         // a hex-looking word that follows no name.
         assert_eq!(
-            blank_names("a[beef] x [cafe] v[12345]"),
+            blank_names("a[beef] x [cafe] v[12345]", &|_| false),
             "a[_] x [cafe] v[N]"
         );
+    }
+
+    /// Names outside backquotes (a predicate's `Debug`) are blanked where
+    /// the sources spell them, so renaming keeps the ICE; the rest of the
+    /// message still counts.
+    #[test]
+    fn names_the_sources_spell_are_blanked_outside_backquotes() {
+        let before = "impl DefId(0:13 ~ arrayvec[ef74]::utils::{impl#0}) was matchable against Binder { value: TraitPredicate(<((utils::S,),) as errors::SimpleTrait>) }";
+        let after = "impl DefId(0:9 ~ arrayvec[1636]::{impl#0}) was matchable against Binder { value: TraitPredicate(<((a,),) as b>) }";
+        let original = Spelled::of(b"mod utils { struct S; } mod errors { trait SimpleTrait {} }");
+        let reduced = Spelled::of(b"struct a; trait b {}");
+        let spelled = |w: &str| original.contains(w) || reduced.contains(w);
+        assert_eq!(blank_names(before, &spelled), blank_names(after, &spelled));
+        assert_ne!(
+            blank_names(before, &|_| false),
+            blank_names(after, &|_| false)
+        );
+        let other = after.replace("was matchable", "was never matchable");
+        assert_ne!(blank_names(before, &spelled), blank_names(&other, &spelled));
     }
 }

@@ -61,7 +61,7 @@ impl Subject for IceSubject {
             let result = self.oracle.rustc.run(input, &cancel).map_err(environment)?;
             run.counters.add_test();
             slowest = slowest.max(result.elapsed);
-            self.check_run(&result, attempt)?;
+            self.check_run(&result, input, attempt)?;
         }
         self.oracle.rustc.set_timeout(
             self.timeout
@@ -113,7 +113,7 @@ impl Subject for IceSubject {
             ));
         }
         match result.signature() {
-            Some(s) if s.matches(&self.oracle.expected, self.oracle.level) => Ok(()),
+            Some(s) if self.oracle.is_expected(&s, bytes) => Ok(()),
             _ => Err(Error::new(
                 Exit::Flaky,
                 "the ICE is flaky: the reduced file crashed rustc before but not when compiled again; nothing written",
@@ -123,14 +123,14 @@ impl Subject for IceSubject {
 }
 
 impl IceSubject {
-    /// The error for the input's `attempt`-th run, if it did not ICE the
-    /// expected way.
-    fn check_run(&self, result: &RustcRun, attempt: usize) -> Result<(), Error> {
+    /// The error for the `attempt`-th run of `input`, if it did not ICE
+    /// the expected way.
+    fn check_run(&self, result: &RustcRun, input: &[u8], attempt: usize) -> Result<(), Error> {
         let expected = &self.oracle.expected;
         let got = result.signature();
         if got
             .as_ref()
-            .is_some_and(|s| s.matches(expected, self.oracle.level))
+            .is_some_and(|s| self.oracle.is_expected(s, input))
         {
             return Ok(());
         }

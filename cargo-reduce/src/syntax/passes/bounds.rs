@@ -10,6 +10,7 @@
 //! shorter and still failing.
 
 use super::edits::{try_edit, Edit};
+use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
 use crate::syntax::tokens::fuses;
@@ -46,8 +47,8 @@ fn fold(tree: &mut Tree, item: NodeId) -> Option<Edit> {
         if tree.node(predicate).kind != "where_predicate" {
             continue;
         }
-        let left = field(tree, predicate, "left")?;
-        let bounds = field(tree, predicate, "bounds")?;
+        let left = field_child(tree, predicate, "left")?;
+        let bounds = field_child(tree, predicate, "bounds")?;
         let name = tree
             .leaf_text(left)
             .filter(|_| tree.node(left).kind == "type_identifier")?;
@@ -82,11 +83,6 @@ fn plain_parameter(tree: &Tree, params: NodeId, name: &[u8]) -> Option<NodeId> {
     })
 }
 
-fn field(tree: &Tree, id: NodeId, name: &str) -> Option<NodeId> {
-    let of = |&c: &NodeId| tree.node(c).field == Some(name);
-    tree.children(id).iter().copied().find(of)
-}
-
 /// Appends `id`'s tokens to `out`, a space between two that would fuse.
 fn join(tree: &Tree, id: NodeId, out: &mut Vec<u8>) {
     match tree.node(id).body {
@@ -105,20 +101,11 @@ fn join(tree: &Tree, id: NodeId, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
+    use super::super::rust_pass_output;
     use super::*;
-    use crate::syntax::tree::render_tree;
-    use crate::syntax::{build_tree, Lang, Strategy};
 
-    /// The pass on `input`'s tree as the pipeline has it (squeezed: a
-    /// `type_parameter` of one name is that name).
     fn fold_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
-        let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
-        crate::syntax::squeeze(&mut tree);
-        with_tester(input.as_bytes(), oracle, |tester| {
-            bounds_pass(&mut tree, tester).unwrap()
-        });
-        String::from_utf8(render_tree(&tree)).unwrap()
+        rust_pass_output(input, oracle, bounds_pass)
     }
 
     #[test]

@@ -12,9 +12,9 @@
 use std::collections::HashMap;
 
 use super::edits::{try_edit, Edit};
+use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
-use crate::syntax::grammar::is_group;
 use crate::syntax::lang::{Binding, Spec};
 use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
@@ -102,21 +102,6 @@ fn parts(tree: &Tree, id: NodeId, binding: &Binding, variable: &str) -> Option<(
     let is_token = matches!(tree.node(name).body, Body::Token { .. });
     let value = field_child(tree, id, binding.value)?;
     (is_token && tree.node(name).kind == variable).then_some((name, value))
-}
-
-/// The child of `id` in place `field`, also inside an optional group
-/// (`= value` in `let x = value`).
-fn field_child(tree: &Tree, id: NodeId, field: &str) -> Option<NodeId> {
-    tree.children(id).iter().find_map(|&c| {
-        let node = tree.node(c);
-        if node.field == Some(field) {
-            Some(c)
-        } else if is_group(node.kind) {
-            field_child(tree, c, field)
-        } else {
-            None
-        }
-    })
 }
 
 /// `parent` is a statement the binding may take along: of a kind the

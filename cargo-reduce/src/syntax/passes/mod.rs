@@ -39,6 +39,24 @@ pub(super) use modules::modules_pass;
 pub(super) use render_oracle::Tester;
 pub(super) use simplify::{plain_expressions, rename_identifiers, shrink_literals};
 
+use crate::syntax::grammar::is_group;
+use crate::syntax::tree::{NodeId, Tree};
+
+/// The child of `id` in place `field`, also inside an optional group
+/// (`= value` in `let x = value`).
+pub(super) fn field_child(tree: &Tree, id: NodeId, field: &str) -> Option<NodeId> {
+    tree.children(id).iter().find_map(|&c| {
+        let node = tree.node(c);
+        if node.field == Some(field) {
+            Some(c)
+        } else if is_group(node.kind) {
+            field_child(tree, c, field)
+        } else {
+            None
+        }
+    })
+}
+
 /// Runs `pass` with a tester over `oracle` that has accepted `input`;
 /// returns what the pass returned and the number of tests it ran.
 #[cfg(test)]
@@ -55,4 +73,21 @@ fn with_tester<T>(
     tester.accept(input);
     let out = pass(&tester);
     (out, run.tests())
+}
+
+/// The text after a Rust-only `pass` over `input`'s tree as the pipeline
+/// has it (squeezed: a `type_parameter` of one name is that name).
+#[cfg(test)]
+fn rust_pass_output(
+    input: &str,
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: fn(&mut Tree, &Tester) -> Result<bool, crate::engine::OracleError>,
+) -> String {
+    use crate::syntax::{build_tree, Lang, Strategy};
+    let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
+    crate::syntax::squeeze(&mut tree);
+    with_tester(input.as_bytes(), oracle, |tester| {
+        pass(&mut tree, tester).unwrap()
+    });
+    String::from_utf8(crate::syntax::tree::render_tree(&tree)).unwrap()
 }

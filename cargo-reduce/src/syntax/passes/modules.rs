@@ -12,6 +12,7 @@
 //! oracle catches a name that now clashes or means something else.
 
 use super::edits::{try_edit, Edit};
+use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
 use crate::syntax::tree::{Change, NodeId, Tree};
@@ -51,8 +52,8 @@ fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
     if tree.node(module).kind != "mod_item" {
         return None;
     }
-    let name = tree.leaf_text(field(tree, module, "name")?)?;
-    let body = field(tree, module, "body")?;
+    let name = tree.leaf_text(field_child(tree, module, "name")?)?;
+    let body = field_child(tree, module, "body")?;
     let nothing = tree.empty();
     let mut edit: Edit = vec![(module, Change::Node(body))];
     for &brace in tree.children(body) {
@@ -74,37 +75,24 @@ fn without_qualifier(tree: &Tree, path: NodeId, name: &[u8]) -> Option<(NodeId, 
     if !PATHS.contains(&tree.node(path).kind) {
         return None;
     }
-    let qualifier = field(tree, path, "path")?;
+    let qualifier = field_child(tree, path, "path")?;
     if tree.leaf_text(qualifier) == Some(name) {
-        let rest = field(tree, path, "name").or_else(|| field(tree, path, "list"))?;
+        let rest = field_child(tree, path, "name").or_else(|| field_child(tree, path, "list"))?;
         return Some((path, Change::Node(rest)));
     }
     let inner = PATHS.contains(&tree.node(qualifier).kind);
-    let last = field(tree, qualifier, "name").filter(|_| inner)?;
-    let outer = field(tree, qualifier, "path")?;
+    let last = field_child(tree, qualifier, "name").filter(|_| inner)?;
+    let outer = field_child(tree, qualifier, "path")?;
     (tree.leaf_text(last) == Some(name)).then_some((qualifier, Change::Node(outer)))
-}
-
-fn field(tree: &Tree, id: NodeId, name: &str) -> Option<NodeId> {
-    let of = |&c: &NodeId| tree.node(c).field == Some(name);
-    tree.children(id).iter().copied().find(of)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
+    use super::super::rust_pass_output;
     use super::*;
-    use crate::syntax::tree::render_tree;
-    use crate::syntax::{build_tree, Lang, Strategy};
 
-    /// The pass on `input`'s tree as the pipeline has it (squeezed).
     fn open_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
-        let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
-        crate::syntax::squeeze(&mut tree);
-        with_tester(input.as_bytes(), oracle, |tester| {
-            modules_pass(&mut tree, tester).unwrap()
-        });
-        String::from_utf8(render_tree(&tree)).unwrap()
+        rust_pass_output(input, oracle, modules_pass)
     }
 
     #[test]

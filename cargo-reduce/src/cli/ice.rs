@@ -82,9 +82,10 @@ pub(crate) struct IceArgs {
     /// Do not delete what rustc warns is unused before the syntax reducer.
     #[arg(long)]
     pub(crate) no_prune: bool,
-    /// Do not rustfmt the result.
+    /// rustfmt the MCVE when the formatted text still crashes rustc the
+    /// same way (by default it is as small as the reducer left it).
     #[arg(long)]
-    pub(crate) no_format: bool,
+    pub(crate) format: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub(crate) reduce: ReduceOptions,
@@ -112,7 +113,7 @@ impl IceArgs {
             bisect: self.bisect,
             steps: Steps {
                 prune: !self.no_prune,
-                format: !self.no_format,
+                format: self.format,
             },
         }
     }

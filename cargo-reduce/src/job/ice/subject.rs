@@ -1,8 +1,8 @@
 //! The flattened crate as a [`Subject`] of the reduction workflow: checked
 //! three times (an ICE that comes and goes is refused as flaky), pruned of
 //! what rustc calls unused, reduced by the syntax reducer (`best`) with the
-//! ICE's signature as the oracle, and formatted by rustfmt when the
-//! formatted text still crashes the same way.
+//! ICE's signature as the oracle, and (with `--format`) formatted by
+//! rustfmt when the formatted text still crashes the same way.
 
 use std::process::Command;
 use std::time::Duration;

@@ -85,6 +85,9 @@ pub struct Canon {
     pub literals: &'static [(&'static str, &'static str)],
     /// The expression supertype and the plainest expression (`0`).
     pub plain_expression: (&'static str, &'static str),
+    /// The type supertype and the plainest type (Rust's `()`), if the
+    /// language spells types.
+    pub plain_type: Option<(&'static str, &'static str)>,
     /// Fields whose node binds a name (`let PATTERN`, `function NAME`):
     /// never replaced by the plain expression, though some are
     /// expression kinds.
@@ -125,6 +128,7 @@ const RUST_CANON: Canon = Canon {
         ("string_literal", "\"\""),
     ],
     plain_expression: ("_expression", "0"),
+    plain_type: Some(("_type", "()")),
     binding_fields: &["pattern", "name"],
     variable: "identifier",
     references: &["identifier", "shorthand_field_identifier"],
@@ -150,6 +154,7 @@ const JS_CANON: Canon = Canon {
         ("template_string", "``"),
     ],
     plain_expression: ("expression", "0"),
+    plain_type: None,
     binding_fields: &["name", "pattern", "parameter", "label"],
     variable: "identifier",
     references: &[

@@ -53,32 +53,35 @@ pub(crate) fn rename_identifiers(
     reduce_edits(tree, edits, Start::Halves, tester)
 }
 
-/// Replaces expressions by the language's plainest expression where that
-/// is not longer. Returns whether anything was replaced (the text may be
-/// as long as before).
+/// Replaces expressions by the language's plainest expression, and types
+/// by its plainest type (`std::convert::Infallible` → `()`), where that is
+/// not longer. Returns whether anything was replaced (the text may be as
+/// long as before).
 pub(crate) fn plain_expressions(
     tree: &mut Tree,
     spec: &Spec,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    let (supertype, plain) = spec.canon.plain_expression;
-    let plain_id = tree.intern(plain);
-    let edits: Vec<Edit> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&id| {
-            let node = tree.node(id);
-            spec.is_a(node.kind, supertype)
-                && !node
-                    .field
-                    .is_some_and(|f| spec.canon.binding_fields.contains(&f))
-                && rendered_len(tree, id) >= plain.len()
-                && render_node(tree, id) != plain.as_bytes()
-        })
-        .map(|id| vec![(id, Change::Text(plain_id))])
-        .collect();
     let before = render_tree(tree);
-    reduce_edits(tree, edits, Start::Halves, tester)?;
+    let forms = std::iter::once(spec.canon.plain_expression).chain(spec.canon.plain_type);
+    for (supertype, plain) in forms {
+        let plain_id = tree.intern(plain);
+        let edits: Vec<Edit> = tree
+            .preorder()
+            .into_iter()
+            .filter(|&id| {
+                let node = tree.node(id);
+                spec.is_a(node.kind, supertype)
+                    && !node
+                        .field
+                        .is_some_and(|f| spec.canon.binding_fields.contains(&f))
+                    && rendered_len(tree, id) >= plain.len()
+                    && render_node(tree, id) != plain.as_bytes()
+            })
+            .map(|id| vec![(id, Change::Text(plain_id))])
+            .collect();
+        reduce_edits(tree, edits, Start::Halves, tester)?;
+    }
     Ok(render_tree(tree) != before)
 }
 

@@ -304,6 +304,21 @@ fn plain_expressions_keep_bindings() {
     );
 }
 
+/// A type the failure does not need becomes `()`: a path that only
+/// resolves whole (no hoist or rename keeps it, as rustc would say) still
+/// goes.
+#[test]
+fn plain_types_replace_paths() {
+    let oracle = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        let resolves = s.contains(": std::collections::HashMap<") || s.contains(": ()");
+        !has_error(Lang::Rust, b) && s.contains("fn f(x: ") && resolves
+    };
+    let input = b"fn f(x: std::collections::HashMap<u8, String>) {}\n";
+    let (out, _) = reduce_with(input, Lang::Rust, structural(), &oracle);
+    assert_eq!(String::from_utf8_lossy(&out), "fn f(x: ());\n");
+}
+
 /// `-> T`, `: T` and `= value` are optional sequences of their rules:
 /// each is one node with Φ "", so Coarse HDD removes them whole.
 #[test]

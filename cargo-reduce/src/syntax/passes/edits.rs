@@ -117,16 +117,71 @@ fn commit<'e>(tree: &mut Tree, edits: impl Iterator<Item = &'e Edit>, tester: &T
     tester.accept(&render_tree(tree));
 }
 
-/// ddmin over the remaining tokens, a removed token reading as nothing.
+/// Runs of up to this many adjacent tokens are atoms of the token pass
+/// after single tokens.
+const MAX_RUN: usize = 3;
+
+/// ddmin over the remaining tokens, a removed token reading as nothing;
+/// then over runs of two and three adjacent tokens, at every offset: a
+/// result 1-minimal in tokens may still lose a run together (`= a` in
+/// `type Output = a;`), as C-Vise's rm-toks passes find.
 pub(crate) fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+    // Halves, not single tokens: what is left often goes only in pairs
+    // (`: u64`), which single-token complements never find.
+    let mut changed = token_runs(tree, 1, 0, Start::Halves, tester)?;
+    for width in 2..=MAX_RUN {
+        for offset in 0..width {
+            changed |= token_runs(tree, width, offset, Start::Atoms, tester)?;
+        }
+    }
+    Ok(changed)
+}
+
+/// ddmin over the runs of `width` adjacent tokens that start at `offset`
+/// and every `width` tokens after it, from granularity `start`.
+fn token_runs(
+    tree: &mut Tree,
+    width: usize,
+    offset: usize,
+    start: Start,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
     let empty = tree.intern("");
-    let edits: Vec<Edit> = tree
+    let tokens: Vec<NodeId> = tree
         .preorder()
         .into_iter()
         .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
-        .map(|id| vec![(id, Change::Text(empty))])
         .collect();
-    // Halves, not single tokens: what is left often goes only in pairs
-    // (`: u64`), which single-token complements never find.
-    reduce_edits(tree, edits, Start::Halves, tester)
+    let edits: Vec<Edit> = tokens
+        .get(offset..)
+        .unwrap_or_default()
+        .chunks_exact(width)
+        .map(|run| run.iter().map(|&id| (id, Change::Text(empty))).collect())
+        .collect();
+    reduce_edits(tree, edits, start, tester)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::with_tester;
+    use super::*;
+    use crate::syntax::{build_tree, Lang, Strategy};
+
+    /// `x ( ) y` is 1-minimal in single tokens when the brackets must
+    /// balance, and ddmin's halves (`x (`, `) y`) split the pair: only a
+    /// run of two at offset 1 removes it.
+    #[test]
+    fn a_pair_that_goes_only_together_goes_as_a_run() {
+        let input = b"x ( ) y";
+        let mut tree = build_tree(input, Lang::JavaScript, &Strategy::Best.options());
+        let oracle = |b: &[u8]| {
+            let count = |c| b.iter().filter(|&&x| x == c).count();
+            b.contains(&b'x') && b.contains(&b'y') && count(b'(') == count(b')')
+        };
+        with_tester(input, &oracle, |tester| {
+            token_pass(&mut tree, tester).unwrap()
+        });
+        let out = String::from_utf8(render_tree(&tree)).unwrap();
+        assert_eq!(out.split_whitespace().collect::<String>(), "xy", "{out:?}");
+    }
 }

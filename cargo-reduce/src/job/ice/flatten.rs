@@ -31,10 +31,10 @@ pub(crate) enum FlattenError {
 }
 
 /// One replacement in a file's text.
-struct Edit {
-    start: usize,
-    end: usize,
-    text: String,
+pub(super) struct Edit {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) text: String,
 }
 
 /// The crate rooted at `root` as one file's text.
@@ -262,7 +262,7 @@ fn string_argument(text: &str) -> Option<String> {
 }
 
 /// `text` with `edits` (non-overlapping) applied.
-fn apply(text: &str, mut edits: Vec<Edit>) -> String {
+pub(super) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
     edits.sort_by_key(|e| e.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;

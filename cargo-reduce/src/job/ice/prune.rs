@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::flatten::parse_rust;
+use super::flatten::{apply, parse_rust, Edit};
 
 use super::oracle::IceOracle;
 use crate::engine::Cancel;
@@ -91,7 +91,11 @@ fn privatized(source: &str) -> String {
     loop {
         let node = cursor.node();
         if descend && node.kind() == "visibility_modifier" && &source[node.byte_range()] == "pub" {
-            bare.push(node.byte_range());
+            bare.push(Edit {
+                start: node.start_byte(),
+                end: node.end_byte(),
+                text: "pub(crate)".to_string(),
+            });
         }
         if descend && cursor.goto_first_child() {
             continue;
@@ -105,15 +109,7 @@ fn privatized(source: &str) -> String {
         }
         descend = false;
     }
-    let mut out = String::with_capacity(source.len() + bare.len() * 7);
-    let mut at = 0;
-    for r in bare {
-        out.push_str(&source[at..r.start]);
-        out.push_str("pub(crate)");
-        at = r.end;
-    }
-    out.push_str(&source[at..]);
-    out
+    apply(source, bare)
 }
 
 /// The primary spans of the unused-item warnings in rustc's JSON

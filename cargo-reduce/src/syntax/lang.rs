@@ -88,6 +88,9 @@ pub struct Canon {
     /// The type supertype and the plainest type (Rust's `()`), if the
     /// language spells types.
     pub plain_type: Option<(&'static str, &'static str)>,
+    /// Node kinds that declare a type by the node in their `name` field
+    /// (Rust's `struct b;`), which any type may become.
+    pub type_declarations: &'static [&'static str],
     /// Fields whose node binds a name (`let PATTERN`, `function NAME`):
     /// never replaced by the plain expression, though some are
     /// expression kinds.
@@ -129,6 +132,7 @@ const RUST_CANON: Canon = Canon {
     ],
     plain_expression: ("_expression", "0"),
     plain_type: Some(("_type", "()")),
+    type_declarations: &["struct_item", "enum_item", "union_item", "type_item"],
     binding_fields: &["pattern", "name"],
     variable: "identifier",
     references: &["identifier", "shorthand_field_identifier"],
@@ -155,6 +159,7 @@ const JS_CANON: Canon = Canon {
     ],
     plain_expression: ("expression", "0"),
     plain_type: None,
+    type_declarations: &[],
     binding_fields: &["name", "pattern", "parameter", "label"],
     variable: "identifier",
     references: &[

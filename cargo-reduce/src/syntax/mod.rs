@@ -58,9 +58,9 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
-    bounds_pass, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass, layout_pass,
-    modules_pass, plain_expressions, rename_identifiers, shrink_literals, token_pass, LevelFilter,
-    Tester,
+    bounds_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass,
+    layout_pass, modules_pass, plain_expressions, rename_identifiers, shrink_literals, token_pass,
+    uses_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -211,6 +211,7 @@ fn moves(
             changed |= hoist_pass(tree, lang.spec(), tester)?;
             if lang == Lang::Rust {
                 changed |= modules_pass(tree, tester)?;
+                changed |= uses_pass(tree, tester)?;
             }
         }
         if let Some(spec) = canon {
@@ -246,6 +247,8 @@ fn last_steps(
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
         tester.step("rename");
         rename_identifiers(tree, spec, tester)?;
+        tester.step("types");
+        declared_types(tree, spec, tester)?;
         tester.step("literals");
         shrink_literals(tree, spec, tester)?;
     }

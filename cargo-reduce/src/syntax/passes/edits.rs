@@ -82,6 +82,31 @@ pub(super) fn choose(
     (applied, error)
 }
 
+/// Tries the edits `offered(tree)` in order and applies the first that
+/// shortens the text with the failure kept, then asks for the edits again
+/// (the tree changed under them), until none applies or the run is
+/// stopped. Returns whether any applied.
+pub(super) fn apply_until_none(
+    tree: &mut Tree,
+    tester: &Tester,
+    mut offered: impl FnMut(&mut Tree) -> Vec<Edit>,
+) -> Result<bool, OracleError> {
+    let mut changed = false;
+    'again: loop {
+        for edit in offered(tree) {
+            if tester.stopped() {
+                break 'again;
+            }
+            if try_edit(tree, edit, tester)? {
+                changed = true;
+                continue 'again;
+            }
+        }
+        break;
+    }
+    Ok(changed)
+}
+
 /// Applies `edit` if the text gets shorter and the failure stays.
 pub(super) fn try_edit(tree: &mut Tree, edit: Edit, tester: &Tester) -> Result<bool, OracleError> {
     let edits = [edit];

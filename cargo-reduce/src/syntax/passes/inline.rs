@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::edits::{try_edit, Edit};
+use super::edits::{apply_until_none, Edit};
 use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
@@ -25,20 +25,7 @@ pub(crate) fn inline_pass(
     spec: &Spec,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    let mut changed = false;
-    'again: loop {
-        for edit in inlinings(tree, spec) {
-            if tester.stopped() {
-                break 'again;
-            }
-            if try_edit(tree, edit, tester)? {
-                changed = true;
-                continue 'again;
-            }
-        }
-        break;
-    }
-    Ok(changed)
+    apply_until_none(tree, tester, |tree| inlinings(tree, spec))
 }
 
 /// Every inlining the tree offers now: the binding's statement removed,

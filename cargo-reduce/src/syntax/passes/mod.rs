@@ -10,8 +10,9 @@
 //! - [`hoist`]: a node replaced by descendants that fit in its place;
 //! - [`modules`]: a Rust module's items in its place, its name dropped
 //!   from the paths through it;
+//! - [`uses`]: a path spelled twice or more imported once (`use`);
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
-//!   literals;
+//!   literals, types by the shortest declared name;
 //! - [`inline`]: single-use bindings replaced by their value;
 //! - [`bounds`]: Rust's `where` clauses folded into `<T: …>`;
 //! - [`layout`]: the final whitespace, as little as the lexer needs;
@@ -27,6 +28,7 @@ mod levels;
 mod modules;
 mod render_oracle;
 mod simplify;
+mod uses;
 
 pub(super) use bounds::bounds_pass;
 pub(super) use edits::token_pass;
@@ -37,7 +39,8 @@ pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
 pub(super) use modules::modules_pass;
 pub(super) use render_oracle::Tester;
-pub(super) use simplify::{plain_expressions, rename_identifiers, shrink_literals};
+pub(super) use simplify::{declared_types, plain_expressions, rename_identifiers, shrink_literals};
+pub(super) use uses::uses_pass;
 
 use crate::syntax::grammar::is_group;
 use crate::syntax::tree::{NodeId, Tree};

@@ -1,5 +1,5 @@
 //! Simplifying after deletion (the `canon` part of a strategy): plain
-//! expressions, shorter names, plainer literals.
+//! expressions, shorter names, plainer literals, types by declared names.
 //!
 //! Once nothing more can be deleted, what is left can still be made
 //! simpler. An expression may become the plainest one (`0`) where that is
@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::edits::{reduce_edits, Edit};
+use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
 use crate::syntax::lang::Spec;
@@ -66,23 +67,69 @@ pub(crate) fn plain_expressions(
     let forms = std::iter::once(spec.canon.plain_expression).chain(spec.canon.plain_type);
     for (supertype, plain) in forms {
         let plain_id = tree.intern(plain);
-        let edits: Vec<Edit> = tree
-            .preorder()
-            .into_iter()
+        let edits: Vec<Edit> = replaceable(tree, spec, supertype)
             .filter(|&id| {
-                let node = tree.node(id);
-                spec.is_a(node.kind, supertype)
-                    && !node
-                        .field
-                        .is_some_and(|f| spec.canon.binding_fields.contains(&f))
-                    && rendered_len(tree, id) >= plain.len()
-                    && render_node(tree, id) != plain.as_bytes()
+                rendered_len(tree, id) >= plain.len() && render_node(tree, id) != plain.as_bytes()
             })
             .map(|id| vec![(id, Change::Text(plain_id))])
             .collect();
         reduce_edits(tree, edits, Start::Halves, tester)?;
     }
     Ok(render_tree(tree) != before)
+}
+
+/// Replaces types by the shortest name of a type the program declares
+/// (`Result<(), ()>` → `Result<b, b>` beside `struct b;`), where that is
+/// shorter: one token where `()` is two. Runs after renaming, which makes
+/// the declared names short; a declaration with generic parameters does
+/// not count (its bare name is not a type). Returns whether the text got
+/// shorter.
+pub(crate) fn declared_types(
+    tree: &mut Tree,
+    spec: &Spec,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    let Some((supertype, _)) = spec.canon.plain_type else {
+        return Ok(false);
+    };
+    let Some(name) = shortest_declared_type(tree, spec) else {
+        return Ok(false);
+    };
+    let name_id = tree.intern(&String::from_utf8_lossy(&name));
+    let edits: Vec<Edit> = replaceable(tree, spec, supertype)
+        .filter(|&id| rendered_len(tree, id) > name.len())
+        .map(|id| vec![(id, Change::Text(name_id))])
+        .collect();
+    reduce_edits(tree, edits, Start::Halves, tester)
+}
+
+/// The nodes of `supertype` outside binding places (`let PATTERN`), the
+/// ones a plain form may replace.
+fn replaceable<'t>(
+    tree: &'t Tree,
+    spec: &'t Spec,
+    supertype: &'t str,
+) -> impl Iterator<Item = NodeId> + 't {
+    tree.preorder().into_iter().filter(move |&id| {
+        let node = tree.node(id);
+        spec.is_a(node.kind, supertype)
+            && !node
+                .field
+                .is_some_and(|f| spec.canon.binding_fields.contains(&f))
+    })
+}
+
+/// The shortest name among the program's type declarations without
+/// generic parameters (`struct b;`, `type c = u8;`).
+fn shortest_declared_type(tree: &Tree, spec: &Spec) -> Option<Vec<u8>> {
+    tree.preorder()
+        .into_iter()
+        .filter(|&id| spec.canon.type_declarations.contains(&tree.node(id).kind))
+        .filter(|&id| field_child(tree, id, "type_parameters").is_none())
+        .filter_map(|id| field_child(tree, id, "name"))
+        .map(|id| render_node(tree, id))
+        .filter(|name| !name.is_empty())
+        .min_by_key(Vec::len)
 }
 
 /// Shrinks literals to the plain form the language gives for their kind.
@@ -126,4 +173,39 @@ fn fresh_names(used: HashSet<Vec<u8>>) -> impl Iterator<Item = String> {
     letters
         .chain(pairs)
         .filter(move |n| !used.contains(n.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rust_pass_output;
+    use super::*;
+    use crate::syntax::Lang;
+
+    fn declared(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
+        rust_pass_output(input, oracle, |tree, tester| {
+            declared_types(tree, Lang::Rust.spec().unwrap(), tester)
+        })
+    }
+
+    #[test]
+    fn types_become_the_shortest_declared_name() {
+        // `c<u8>` is generic, so `b` is the shortest type name; a
+        // declaration's own name is a binding and stays.
+        let input = "struct b; struct c<T>(T); struct Long; fn f(x: (), y: Option<u8>) {}\n";
+        let out = declared(input, &|_| true);
+        assert_eq!(
+            out,
+            "struct b; struct c<T>(T); struct Long; fn f(x: b, y: b) {}\n"
+        );
+    }
+
+    #[test]
+    fn a_type_stays_where_the_oracle_needs_it() {
+        let input = "struct b; fn f(x: (), y: Option<u8>) {}\n";
+        let keeps_option = |t: &[u8]| String::from_utf8_lossy(t).contains("Option<u8>");
+        let out = declared(input, &keeps_option);
+        assert_eq!(out, "struct b; fn f(x: b, y: Option<u8>) {}\n");
+        let without_structs = "fn f(x: (), y: Option<u8>) {}\n";
+        assert_eq!(declared(without_structs, &|_| true), without_structs);
+    }
 }

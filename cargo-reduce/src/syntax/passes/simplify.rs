@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn types_become_the_shortest_declared_name() {
-        // `c<u8>` is generic, so `b` is the shortest type name; a
+        // `c<T>` is generic, so `b` is the shortest type name; a
         // declaration's own name is a binding and stays.
         let input = "struct b; struct c<T>(T); struct Long; fn f(x: (), y: Option<u8>) {}\n";
         let out = declared(input, &|_| true);

@@ -9,6 +9,7 @@
 //! pass may still remove a lone bracket).
 
 use super::{Body, NodeId, StrId, Tree};
+use crate::syntax::tokens::word;
 
 /// Builds the bracket-and-line tree of `source`.
 pub(crate) fn parse_text(source: &[u8]) -> Tree {
@@ -28,15 +29,11 @@ pub(crate) fn parse_text(source: &[u8]) -> Tree {
     b.finish()
 }
 
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
-}
-
 fn token_end(source: &[u8], start: usize) -> usize {
-    if !is_word(source[start]) {
+    if !word(source[start]) {
         return start + 1;
     }
-    start + source[start..].iter().take_while(|&&c| is_word(c)).count()
+    start + source[start..].iter().take_while(|&&c| word(c)).count()
 }
 
 fn closing(open: u8) -> Option<u8> {

@@ -172,11 +172,7 @@ fn token_runs(
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     let empty = tree.intern("");
-    let tokens: Vec<NodeId> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&id| tree.leaf_text(id).is_some_and(|t| !t.is_empty()))
-        .collect();
+    let tokens = tree.tokens();
     let edits: Vec<Edit> = tokens
         .get(offset..)
         .unwrap_or_default()

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use super::edits::{apply_until_none, Edit};
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
+use crate::syntax::tokens;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// Imports every repeated path it can, until none can go. Returns whether
@@ -28,11 +29,9 @@ pub(crate) fn uses_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Oracle
 /// One edit per path spelled at least twice: `use PATH;` before the first
 /// token, and at each place the path's qualifiers gone.
 fn imports(tree: &mut Tree) -> Vec<Edit> {
-    let leaves: Vec<NodeId> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&id| tree.leaf_text(id).is_some())
-        .collect();
+    // Rendered tokens only: an emptied leaf between `a`, `::` and `b`
+    // would hide the path they read as.
+    let leaves = tree.tokens();
     let Some(&first) = leaves.first() else {
         return Vec::new();
     };
@@ -96,10 +95,10 @@ fn text(tree: &Tree, leaf: NodeId) -> &[u8] {
     tree.leaf_text(leaf).unwrap_or_default()
 }
 
+/// A name or keyword: word bytes ([`tokens::word`]), not starting with a
+/// digit.
 fn is_name(t: &[u8]) -> bool {
-    t.first()
-        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
-        && t.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    t.first().is_some_and(|c| !c.is_ascii_digit()) && t.iter().all(|&c| tokens::word(c))
 }
 
 #[cfg(test)]
@@ -127,6 +126,34 @@ mod tests {
         assert_eq!(
             import_all(input, &|_| true),
             "use core::ops::Mul;impl Mul<Mul<u8>> f32 {}\n"
+        );
+    }
+
+    #[test]
+    fn a_path_read_through_emptied_tokens_is_one_path() {
+        // The token pass empties leaves rather than removing them: with
+        // `x::` emptied the second path reads as the first.
+        use crate::syntax::tree::render_tree;
+        use crate::syntax::{build_tree, squeeze, Lang, Strategy};
+        let input = "fn f(a: core::ops::Mul, b: core::x::ops::Mul) {}\n";
+        let mut tree = build_tree(input.as_bytes(), Lang::Rust, &Strategy::Best.options());
+        squeeze(&mut tree);
+        let (empty, leaves) = (tree.empty(), tree.tokens());
+        let x = leaves
+            .iter()
+            .position(|&l| tree.leaf_text(l) == Some(b"x"))
+            .unwrap();
+        for &leaf in &leaves[x..x + 2] {
+            tree.replace_with_text(leaf, empty);
+        }
+        let emptied = render_tree(&tree);
+        super::super::with_tester(&emptied, &|_| true, |tester| {
+            uses_pass(&mut tree, tester).unwrap()
+        });
+        let out = String::from_utf8(render_tree(&tree)).unwrap();
+        assert_eq!(
+            out.split_whitespace().collect::<String>(),
+            "usecore::ops::Mul;fnf(a:Mul,b:Mul){}"
         );
     }
 

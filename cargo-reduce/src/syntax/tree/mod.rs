@@ -264,6 +264,15 @@ impl Tree {
         }
     }
 
+    /// The leaves that render as text, in order: the tokens the output
+    /// reads as (a leaf emptied by an edit is no longer one).
+    pub(crate) fn tokens(&self) -> Vec<NodeId> {
+        self.preorder()
+            .into_iter()
+            .filter(|&id| self.leaf_text(id).is_some_and(|t| !t.is_empty()))
+            .collect()
+    }
+
     /// The live nodes, parents before children, children in order.
     pub fn preorder(&self) -> Vec<NodeId> {
         let mut out = Vec::new();

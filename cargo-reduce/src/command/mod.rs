@@ -181,6 +181,14 @@ impl TestCommand {
 }
 
 /// How one run of the test command ended.
+///
+/// ```
+/// use cargo_reduce::RunStatus;
+///
+/// assert!(RunStatus::Exited(0).is_interesting());
+/// assert!(!RunStatus::TimedOut.is_interesting());
+/// assert_eq!(RunStatus::Signaled(9).to_string(), "killed by signal 9");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunStatus {
     /// Exited with this code.
@@ -220,6 +228,28 @@ impl std::fmt::Display for RunStatus {
 }
 
 /// One run of the test command.
+///
+/// An oracle of one's own can run the command and look at how it ended:
+/// here a candidate is kept only when the command also prints `panicked`.
+///
+/// ```
+/// use std::time::Duration;
+/// use cargo_reduce::{Cancel, Candidate, CommandOracle, Oracle, OracleError, Outcome, Reducer, TestCommand};
+///
+/// struct Panics(CommandOracle);
+/// impl Oracle<u8> for Panics {
+///     fn test(&self, c: &Candidate<'_, u8>, cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+///         let run = self.0.run(&c.to_vec(), cancel)?;
+///         Ok(Some(Outcome::from_bool(run.status.is_interesting() && run.stderr_tail.contains("panicked"))))
+///     }
+/// }
+///
+/// let script = r#"grep -q needle "$1" && echo "thread 'main' panicked" >&2"#;
+/// let argv: [std::ffi::OsString; 5] = ["sh".into(), "-c".into(), script.into(), "sh".into(), "{}".into()];
+/// let command = CommandOracle::new(TestCommand::new(&argv).unwrap(), "input.txt".as_ref(), 0o644, Duration::from_secs(60));
+/// let reduced = Reducer::new().ddmin(b"hay needle hay".to_vec(), &Panics(command)).unwrap();
+/// assert_eq!(reduced.atoms, b"needle");
+/// ```
 #[derive(Debug, Clone)]
 pub struct RunResult {
     /// How it ended.

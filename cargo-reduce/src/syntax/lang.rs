@@ -102,6 +102,12 @@ pub struct Canon {
     pub references: &'static [&'static str],
     /// Nodes that bind a name to a value, for inlining.
     pub bindings: &'static [Binding],
+    /// Suffixes of typed number literals (`0usize`): a type the program
+    /// spells may stand as a one-token expression of that type.
+    pub literal_suffixes: &'static [&'static str],
+    /// Node kinds of a property path (`o.p`) that a binding may name
+    /// instead of a variable: `o.p = v` inlines into the one other `o.p`.
+    pub paths: &'static [&'static str],
 }
 
 /// A node that binds a variable to a value (`let x = v;`, `x = v`).
@@ -142,6 +148,11 @@ const RUST_CANON: Canon = Canon {
         value: "value",
         parents: &[],
     }],
+    literal_suffixes: &[
+        "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
+        "f32", "f64",
+    ],
+    paths: &[],
 };
 
 const JS_CANON: Canon = Canon {
@@ -181,6 +192,8 @@ const JS_CANON: Canon = Canon {
             parents: &["expression_statement"],
         },
     ],
+    literal_suffixes: &[],
+    paths: &["member_expression"],
 };
 
 const RUST_GRAMMAR: &str = include_str!("grammar/grammars/rust.json");

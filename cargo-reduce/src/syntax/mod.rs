@@ -58,9 +58,9 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
-    bounds_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass, inline_pass,
-    layout_pass, modules_pass, plain_expressions, rename_identifiers, shrink_literals, token_pass,
-    uses_pass, LevelFilter, Tester,
+    bounds_pass, calls_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass,
+    inline_pass, layout_pass, modules_pass, plain_expressions, rename_identifiers, shrink_literals,
+    spelled_zeros, token_pass, typed_literals, uses_pass, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -129,9 +129,12 @@ pub(crate) fn reduce_in(
     let tester = Tester::new(oracle, ctx, options.ddmin);
     tester.accept(input);
     let mut best = input.to_vec();
+    let zeros = lang
+        .spec()
+        .map_or_else(Vec::new, |spec| spelled_zeros(input, spec));
     let outcome = loop {
         let mut tree = build_tree(&best, lang, &options);
-        let outcome = pipeline(&mut tree, lang, &options, &tester);
+        let outcome = pipeline(&mut tree, lang, &options, &zeros, &tester);
         let text = render_tree(&tree);
         let shrunk = text.len() < best.len();
         if text.len() <= best.len() {
@@ -169,10 +172,13 @@ fn finish(
     Ok(())
 }
 
+/// One round: HDD, the moves, the last steps. `zeros`: the typed zeros
+/// the input spells (`passes/simplify.rs`).
 fn pipeline(
     tree: &mut Tree,
     lang: Lang,
     options: &Options,
+    zeros: &[String],
     tester: &Tester,
 ) -> Result<(), OracleError> {
     if options.flatten {
@@ -190,7 +196,7 @@ fn pipeline(
     tester.step("hdd");
     run(tree, options.fine, filter(false), tester)?;
     moves(tree, lang, options, filter(false), tester)?;
-    last_steps(tree, lang, options, tester)
+    last_steps(tree, lang, options, zeros, tester)
 }
 
 /// Hoisting, plain expressions and inlining, with HDD* after each change,
@@ -221,6 +227,10 @@ fn moves(
         if let Some(spec) = inline {
             tester.step("inline");
             changed |= inline_pass(tree, spec, tester)?;
+            if lang == Lang::JavaScript {
+                tester.step("calls");
+                changed |= calls_pass(tree, tester)?;
+            }
         }
         if options.bounds && lang == Lang::Rust {
             tester.step("bounds");
@@ -242,6 +252,7 @@ fn last_steps(
     tree: &mut Tree,
     lang: Lang,
     options: &Options,
+    zeros: &[String],
     tester: &Tester,
 ) -> Result<(), OracleError> {
     if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
@@ -249,6 +260,7 @@ fn last_steps(
         rename_identifiers(tree, spec, tester)?;
         tester.step("types");
         declared_types(tree, spec, tester)?;
+        typed_literals(tree, spec, zeros, tester)?;
         tester.step("literals");
         shrink_literals(tree, spec, tester)?;
     }

@@ -54,9 +54,11 @@ pub struct Options {
     pub fine: Repeat,
     /// Replace nodes by same-kind descendants (then HDD* again).
     pub hoist: bool,
-    /// Rename identifiers and shrink literals; plain expressions.
+    /// Rename identifiers and shrink literals; plain expressions, types by
+    /// declared names, typed zeros.
     pub canonicalize: bool,
-    /// Inline single-use bindings.
+    /// Inline single-use bindings (and JavaScript's property paths and
+    /// calls).
     pub inline: bool,
     /// Fold Rust's `where` clauses into the generic parameters
     /// (`passes/bounds.rs`).

@@ -7,16 +7,18 @@
 //! (C-Reduce inlines for the same reason). Spelling decides what is a use:
 //! a binding qualifies when its name occurs exactly once more among the
 //! tokens that can name a variable; the oracle catches the rest (shadowing,
-//! precedence, evaluation order).
+//! precedence, evaluation order). In JavaScript a property path counts as
+//! a name too: `o.p = v; … o.p.q()` becomes `… v.q()`, as a library's
+//! objects are built by assigning their properties one by one.
 
 use std::collections::HashMap;
 
 use super::edits::{apply_until_none, Edit};
-use super::field_child;
 use super::render_oracle::Tester;
+use super::{field_child, parents, within};
 use crate::engine::OracleError;
 use crate::syntax::lang::{Binding, Spec};
-use crate::syntax::tree::{Body, Change, NodeId, Tree};
+use crate::syntax::tree::{render_node, Body, Change, NodeId, Tree};
 
 /// Inlines single-use bindings until none can go. Returns whether the
 /// text got shorter.
@@ -32,11 +34,9 @@ pub(crate) fn inline_pass(
 /// its value in the place of the use.
 pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
     let parents = parents(tree);
-    let mut uses: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
+    let mut uses: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::new();
     for id in tree.preorder() {
-        let node = tree.node(id);
-        if matches!(node.body, Body::Token { .. }) && spec.canon.references.contains(&node.kind) {
-            let text = tree.leaf_text(id).expect("a token");
+        if let Some(text) = name_text(tree, id, spec, spec.canon.references) {
             uses.entry(text).or_default().push(id);
         }
     }
@@ -51,12 +51,12 @@ pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
         else {
             continue;
         };
-        let Some((name, value)) = parts(tree, id, binding, spec.canon.variable) else {
+        let Some((name, value)) = parts(tree, id, binding, spec) else {
             continue;
         };
-        let text = tree.leaf_text(name).expect("a token");
+        let text = name_text(tree, name, spec, &[spec.canon.variable]).expect("a name");
         let [only] = uses
-            .get(text)
+            .get(&text)
             .map_or(&[][..], Vec::as_slice)
             .iter()
             .filter(|&&u| u != name)
@@ -73,7 +73,8 @@ pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
                 _ => continue,
             }
         };
-        if tree.node(only).kind == spec.canon.variable && !within(&parents, only, statement) {
+        let same_kind = tree.node(only).kind == tree.node(name).kind;
+        if same_kind && !within(&parents, only, statement) {
             edits.push(vec![
                 (statement, Change::Text(nothing)),
                 (only, Change::Node(value)),
@@ -83,12 +84,25 @@ pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
     edits
 }
 
-/// The name token and the value of binding node `id`, by field.
-fn parts(tree: &Tree, id: NodeId, binding: &Binding, variable: &str) -> Option<(NodeId, NodeId)> {
+/// What `id` names, if it is a name or a property path: a token of one
+/// of `tokens`' kinds (its text), or a node of a path kind (`o.p`, its
+/// tokens' text).
+fn name_text(tree: &Tree, id: NodeId, spec: &Spec, tokens: &[&str]) -> Option<Vec<u8>> {
+    let node = tree.node(id);
+    match node.body {
+        Body::Token { .. } if tokens.contains(&node.kind) => tree.leaf_text(id).map(<[u8]>::to_vec),
+        Body::Inner(_) if spec.canon.paths.contains(&node.kind) => Some(render_node(tree, id)),
+        _ => None,
+    }
+}
+
+/// The name (a variable's token or a property path) and the value of
+/// binding node `id`, by field.
+fn parts(tree: &Tree, id: NodeId, binding: &Binding, spec: &Spec) -> Option<(NodeId, NodeId)> {
     let name = field_child(tree, id, binding.name)?;
-    let is_token = matches!(tree.node(name).body, Body::Token { .. });
+    name_text(tree, name, spec, &[spec.canon.variable])?;
     let value = field_child(tree, id, binding.value)?;
-    (is_token && tree.node(name).kind == variable).then_some((name, value))
+    Some((name, value))
 }
 
 /// `parent` is a statement the binding may take along: of a kind the
@@ -105,26 +119,40 @@ fn sole_binding(tree: &Tree, parent: NodeId, binding: &Binding) -> bool {
     kind_count == 1
 }
 
-/// Whether `id` lies inside `ancestor`'s subtree (`x = x + 1` does not
-/// inline into itself).
-fn within(parents: &HashMap<NodeId, NodeId>, mut id: NodeId, ancestor: NodeId) -> bool {
-    loop {
-        if id == ancestor {
-            return true;
-        }
-        match parents.get(&id) {
-            Some(&p) => id = p,
-            None => return false,
-        }
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::super::with_tester;
+    use super::*;
+    use crate::syntax::tree::render_tree;
+    use crate::syntax::{build_tree, squeeze, Lang, Strategy};
 
-fn parents(tree: &Tree) -> HashMap<NodeId, NodeId> {
-    let mut out = HashMap::new();
-    for id in tree.preorder() {
-        for &c in tree.children(id) {
-            out.insert(c, id);
-        }
+    /// The text after the pass over JavaScript `input`, with an oracle
+    /// that wants `needle`, whitespace removed.
+    fn inlined(input: &str, needle: &'static str) -> String {
+        let spec = Lang::JavaScript.spec().unwrap();
+        let mut tree = build_tree(
+            input.as_bytes(),
+            Lang::JavaScript,
+            &Strategy::Best.options(),
+        );
+        squeeze(&mut tree);
+        let oracle = move |t: &[u8]| String::from_utf8_lossy(t).contains(needle);
+        with_tester(input.as_bytes(), &oracle, |tester| {
+            inline_pass(&mut tree, spec, tester).unwrap()
+        });
+        let out = String::from_utf8(render_tree(&tree)).unwrap();
+        out.split_whitespace().collect()
     }
-    out
+
+    #[test]
+    fn a_property_path_assigned_and_read_once_gives_way_to_its_value() {
+        let input = "var a = new b;\na.k = h;\na.k(0);\n";
+        assert_eq!(inlined(input, "(0)"), "vara=newb;h(0);");
+    }
+
+    #[test]
+    fn a_property_path_read_twice_stays() {
+        let input = "a.k = h;\na.k(0);\na.k(1);\n";
+        assert_eq!(inlined(input, "(0)"), "a.k=h;a.k(0);a.k(1);");
+    }
 }

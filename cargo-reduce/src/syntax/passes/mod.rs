@@ -12,13 +12,16 @@
 //!   from the paths through it;
 //! - [`uses`]: a path spelled twice or more imported once (`use`);
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
-//!   literals, types by the shortest declared name;
+//!   literals, types by the shortest declared name, typed zeros (`0usize`);
 //! - [`inline`]: single-use bindings replaced by their value;
+//! - [`calls`]: a call replaced by the body of the function it calls
+//!   (JavaScript);
 //! - [`bounds`]: Rust's `where` clauses folded into `<T: …>`;
 //! - [`layout`]: the final whitespace, as little as the lexer needs;
 //! - [`format`]: the result pretty-printed, if it still fails so.
 
 mod bounds;
+mod calls;
 mod edits;
 mod format;
 mod hoist;
@@ -31,6 +34,7 @@ mod simplify;
 mod uses;
 
 pub(super) use bounds::bounds_pass;
+pub(super) use calls::calls_pass;
 pub(super) use edits::token_pass;
 pub(super) use format::format_pass;
 pub(super) use hoist::hoist_pass;
@@ -39,8 +43,13 @@ pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
 pub(super) use modules::modules_pass;
 pub(super) use render_oracle::Tester;
-pub(super) use simplify::{declared_types, plain_expressions, rename_identifiers, shrink_literals};
+pub(super) use simplify::{
+    declared_types, plain_expressions, rename_identifiers, shrink_literals, spelled_zeros,
+    typed_literals,
+};
 pub(super) use uses::uses_pass;
+
+use std::collections::HashMap;
 
 use crate::syntax::grammar::is_group;
 use crate::syntax::tree::{NodeId, Tree};
@@ -58,6 +67,34 @@ pub(super) fn field_child(tree: &Tree, id: NodeId, field: &str) -> Option<NodeId
             None
         }
     })
+}
+
+/// Each live node's parent.
+pub(super) type Parents = HashMap<NodeId, NodeId>;
+
+/// The parent of every live node.
+pub(super) fn parents(tree: &Tree) -> Parents {
+    let mut out = HashMap::new();
+    for id in tree.preorder() {
+        for &c in tree.children(id) {
+            out.insert(c, id);
+        }
+    }
+    out
+}
+
+/// Whether `id` lies inside `ancestor`'s subtree (`x = x + 1` does not
+/// inline into itself).
+pub(super) fn within(parents: &Parents, mut id: NodeId, ancestor: NodeId) -> bool {
+    loop {
+        if id == ancestor {
+            return true;
+        }
+        match parents.get(&id) {
+            Some(&p) => id = p,
+            None => return false,
+        }
+    }
 }
 
 /// Runs `pass` with a tester over `oracle` that has accepted `input`;

@@ -1,5 +1,6 @@
 //! Simplifying after deletion (the `canon` part of a strategy): plain
-//! expressions, shorter names, plainer literals, types by declared names.
+//! expressions, shorter names, plainer literals, types by declared names,
+//! expressions by a zero of a spelled type.
 //!
 //! Once nothing more can be deleted, what is left can still be made
 //! simpler. An expression may become the plainest one (`0`) where that is
@@ -18,6 +19,7 @@ use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
 use crate::syntax::lang::Spec;
+use crate::syntax::tokens;
 use crate::syntax::tree::{render_node, render_tree, Body, Change, NodeId, Tree};
 
 /// Renames identifiers to fresh shorter names. Returns whether the text
@@ -101,6 +103,42 @@ pub(crate) fn declared_types(
         .map(|id| vec![(id, Change::Text(name_id))])
         .collect();
     reduce_edits(tree, edits, Start::Halves, tester)
+}
+
+/// The zeros of the number types the input spells (`0usize` where it
+/// says `usize`), for [`typed_literals`]: taken from the input, since by
+/// the time they are tried the deletions have often removed every
+/// mention of the type the failure is about.
+pub(crate) fn spelled_zeros(input: &[u8], spec: &Spec) -> Vec<String> {
+    let words: HashSet<&[u8]> = input.split(|&c| !tokens::word(c)).collect();
+    let suffixes = spec.canon.literal_suffixes.iter();
+    suffixes
+        .filter(|suffix| words.contains(suffix.as_bytes()))
+        .map(|suffix| format!("0{suffix}"))
+        .collect()
+}
+
+/// Replaces expressions by one of `zeros` (`a.len()` → `0usize`), where
+/// that is not longer: one token that keeps a type error's type, where
+/// the plain `0` is an `{integer}`. One reduction per zero, so an
+/// expression takes a type only where the failure stays. Returns whether
+/// the text got shorter.
+pub(crate) fn typed_literals(
+    tree: &mut Tree,
+    spec: &Spec,
+    zeros: &[String],
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    let mut changed = false;
+    for zero in zeros {
+        let zero_id = tree.intern(zero);
+        let edits: Vec<Edit> = replaceable(tree, spec, spec.canon.plain_expression.0)
+            .filter(|&id| rendered_len(tree, id) >= zero.len())
+            .map(|id| vec![(id, Change::Text(zero_id))])
+            .collect();
+        changed |= reduce_edits(tree, edits, Start::Halves, tester)?;
+    }
+    Ok(changed)
 }
 
 /// The nodes of `supertype` outside binding places (`let PATTERN`), the
@@ -197,6 +235,34 @@ mod tests {
             out,
             "struct b; struct c<T>(T); struct Long; fn f(x: b, y: b) {}\n"
         );
+    }
+
+    #[test]
+    fn an_expression_becomes_a_zero_of_a_spelled_type() {
+        const SPELLED: &str = "fn a(a: Vec<u8>) -> usize { 0.1 * a.len() }\n";
+        const UNSPELLED: &str = "fn a(a: Vec<u8>) { 0.1 * a.len() }\n";
+        let oracle = |t: &[u8]| {
+            let t = String::from_utf8_lossy(t);
+            t.contains("0.1 *") && (t.contains(".len()") || t.contains("0usize"))
+        };
+        let spec = Lang::Rust.spec().unwrap();
+        assert_eq!(spelled_zeros(SPELLED.as_bytes(), spec), ["0usize", "0u8"]);
+        let out = rust_pass_output(SPELLED, &oracle, |tree, tester| {
+            let spec = Lang::Rust.spec().unwrap();
+            typed_literals(tree, spec, &spelled_zeros(SPELLED.as_bytes(), spec), tester)
+        });
+        assert_eq!(out, "fn a(a: Vec<u8>) -> usize { 0.1 * 0usize }\n");
+        // No `usize` spelled: no `0usize` tried.
+        let out = rust_pass_output(UNSPELLED, &oracle, |tree, tester| {
+            let spec = Lang::Rust.spec().unwrap();
+            typed_literals(
+                tree,
+                spec,
+                &spelled_zeros(UNSPELLED.as_bytes(), spec),
+                tester,
+            )
+        });
+        assert_eq!(out, UNSPELLED);
     }
 
     #[test]

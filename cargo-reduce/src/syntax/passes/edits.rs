@@ -146,7 +146,8 @@ fn commit<'e>(tree: &mut Tree, edits: impl Iterator<Item = &'e Edit>, tester: &T
 /// after single tokens.
 const MAX_RUN: usize = 3;
 
-/// ddmin over the remaining tokens, a removed token reading as nothing;
+/// ddmin over the remaining tokens, a removed token reading as nothing (a
+/// `;` as a line break);
 /// then over runs of two and three adjacent tokens, at every offset: a
 /// result 1-minimal in tokens may still lose a run together (`= a` in
 /// `type Output = a;`), as C-Vise's rm-toks passes find.
@@ -172,12 +173,24 @@ fn token_runs(
     tester: &Tester,
 ) -> Result<bool, OracleError> {
     let empty = tree.intern("");
+    let line_break = tree.intern("\n");
     let tokens = tree.tokens();
+    // A `;` goes as a line break: where a statement ends matters to
+    // rustc's recovery and to JavaScript's automatic semicolons, and the
+    // layout pass removes the break where it does not.
+    let removed = |id: NodeId| match tree.leaf_text(id) {
+        Some(b";") => line_break,
+        _ => empty,
+    };
     let edits: Vec<Edit> = tokens
         .get(offset..)
         .unwrap_or_default()
         .chunks_exact(width)
-        .map(|run| run.iter().map(|&id| (id, Change::Text(empty))).collect())
+        .map(|run| {
+            run.iter()
+                .map(|&id| (id, Change::Text(removed(id))))
+                .collect()
+        })
         .collect();
     reduce_edits(tree, edits, start, tester)
 }
@@ -204,5 +217,22 @@ mod tests {
         });
         let out = String::from_utf8(render_tree(&tree)).unwrap();
         assert_eq!(out.split_whitespace().collect::<String>(), "xy", "{out:?}");
+    }
+
+    /// A statement's end may be a line break rather than a `;` (rustc's
+    /// recovery, JavaScript's automatic semicolons): a removed `;` leaves
+    /// one.
+    #[test]
+    fn a_semicolon_goes_as_a_line_break() {
+        let input = b"a();b()";
+        let mut tree = build_tree(input, Lang::JavaScript, &Strategy::Best.options());
+        let oracle = |b: &[u8]| {
+            let s = String::from_utf8_lossy(b);
+            s.contains("a()") && s.contains("b()") && !s.contains(")b")
+        };
+        with_tester(input, &oracle, |tester| {
+            token_pass(&mut tree, tester).unwrap()
+        });
+        assert_eq!(String::from_utf8(render_tree(&tree)).unwrap(), "a()\nb()");
     }
 }

@@ -500,7 +500,8 @@ fn rounds_reparse_what_the_token_ddmin_left() {
     let one: Strategy = "best,-rounds,-layout".parse().unwrap();
     let (once, _) = reduce_with(input, Lang::JavaScript, one, &oracle);
     let (best, _) = reduce_with(input, Lang::JavaScript, Strategy::Best, &oracle);
-    assert_eq!(String::from_utf8_lossy(&once), "0 .y()\n");
+    // Without the layout pass, the removed `;` stays a line break.
+    assert_eq!(String::from_utf8_lossy(&once), "0 .y()\n\n");
     assert_eq!(String::from_utf8_lossy(&best), "0 .y()");
     let (again, _) = reduce_with(&best, Lang::JavaScript, Strategy::Best, &oracle);
     assert_eq!(again, best);

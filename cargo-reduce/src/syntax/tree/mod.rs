@@ -265,11 +265,13 @@ impl Tree {
     }
 
     /// The leaves that render as text, in order: the tokens the output
-    /// reads as (a leaf emptied by an edit is no longer one).
+    /// reads as (a leaf an edit emptied, or made a line break, is no
+    /// longer one).
     pub(crate) fn tokens(&self) -> Vec<NodeId> {
+        let blank = |t: &[u8]| t.iter().all(u8::is_ascii_whitespace);
         self.preorder()
             .into_iter()
-            .filter(|&id| self.leaf_text(id).is_some_and(|t| !t.is_empty()))
+            .filter(|&id| self.leaf_text(id).is_some_and(|t| !blank(t)))
             .collect()
     }
 

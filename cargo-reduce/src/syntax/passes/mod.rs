@@ -11,6 +11,8 @@
 //! - [`modules`]: a Rust module's items in its place, its name dropped
 //!   from the paths through it;
 //! - [`uses`]: a path spelled twice or more imported once (`use`);
+//! - [`newtypes`]: a Rust newtype (`struct W<T>(T);`) unwrapped at every
+//!   use;
 //! - [`simplify`]: plain expressions, renaming identifiers, shrinking
 //!   literals, types by the shortest declared name, typed zeros (`0usize`);
 //! - [`inline`]: single-use bindings replaced by their value;
@@ -29,6 +31,7 @@ mod inline;
 mod layout;
 mod levels;
 mod modules;
+mod newtypes;
 mod render_oracle;
 mod simplify;
 mod uses;
@@ -42,6 +45,7 @@ pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
 pub(super) use modules::modules_pass;
+pub(super) use newtypes::newtypes_pass;
 pub(super) use render_oracle::Tester;
 pub(super) use simplify::{
     declared_types, plain_expressions, rename_identifiers, shrink_literals, spelled_zeros,

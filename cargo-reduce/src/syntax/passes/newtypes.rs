@@ -1,0 +1,109 @@
+//! Newtypes unwrapped (part of the `hoist` part of a strategy, Rust):
+//! `struct W<T>(T);` goes, `W<X>` becomes `X` and `W(e)` becomes `e`.
+//!
+//! A test case keeps the wrapper types its crate or its human MCVE used
+//! (rust-lang/rust#130797's `Node<T>(T)`, there to call a trait method
+//! on), when the failure often needs only what is wrapped. No deletion
+//! or hoist removes a wrapper: its type, its constructor and its
+//! declaration must go together, or nothing type-checks the way it did.
+//! Here they go in one edit per newtype, kept if the failure stays
+//! (semver's ICE: 110 → 95 tokens). A wrapper qualifies when it is a
+//! tuple struct of one field whose type is its one type parameter, so that
+//! each `W<X>` gives way to its own `X` and nothing is copied.
+
+use super::edits::{apply_until_none, Edit};
+use super::field_child;
+use super::render_oracle::Tester;
+use crate::engine::OracleError;
+use crate::syntax::tree::{render_node, Change, NodeId, Tree};
+
+/// Unwraps every newtype it can, until none can go. Returns whether the
+/// text got shorter.
+pub(crate) fn newtypes_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+    apply_until_none(tree, tester, |tree| {
+        let items = tree.preorder();
+        items.into_iter().filter_map(|i| unwrap(tree, i)).collect()
+    })
+}
+
+/// The edit that removes newtype `item` and puts the wrapped type or
+/// value in the place of each use, if `item` is one.
+fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
+    if tree.node(item).kind != "struct_item" {
+        return None;
+    }
+    let name = render_node(tree, field_child(tree, item, "name")?);
+    let [param] = inner(tree, field_child(tree, item, "type_parameters")?)[..] else {
+        return None;
+    };
+    let [field] = inner(tree, field_child(tree, item, "body")?)[..] else {
+        return None;
+    };
+    if render_node(tree, field) != render_node(tree, param) {
+        return None;
+    }
+    let mut edit: Edit = vec![(item, Change::Text(tree.empty()))];
+    for id in tree.preorder() {
+        let (head, list) = match tree.node(id).kind {
+            "generic_type" => ("type", "type_arguments"),
+            "call_expression" => ("function", "arguments"),
+            "tuple_struct_pattern" => ("type", ""),
+            _ => continue,
+        };
+        let named = field_child(tree, id, head).is_some_and(|h| render_node(tree, h) == name);
+        let list = match list {
+            "" => Some(id),
+            field => field_child(tree, id, field),
+        };
+        let wrapped = list.map(|l| inner(tree, l)).unwrap_or_default();
+        let wrapped: Vec<NodeId> = wrapped
+            .into_iter()
+            .filter(|&w| Some(w) != field_child(tree, id, head))
+            .collect();
+        if let ([only], true) = (&wrapped[..], named) {
+            edit.push((id, Change::Node(*only)));
+        }
+    }
+    (edit.len() > 1).then_some(edit)
+}
+
+/// The children of a bracketed list (`<T>`, `(T)`, `(e)`) that are not
+/// its brackets or commas.
+fn inner(tree: &Tree, list: NodeId) -> Vec<NodeId> {
+    tree.children(list)
+        .iter()
+        .copied()
+        .filter(|&c| !matches!(tree.node(c).kind, "<" | ">" | "(" | ")" | ","))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rust_pass_output;
+    use super::*;
+
+    #[test]
+    fn a_newtype_gives_way_to_what_it_wraps() {
+        let input =
+            "struct W<a>(a);\nimpl<T: F> C for W<T> {}\nfn f() { W(h).g(); let W(x) = W(h); }\n";
+        let out = rust_pass_output(input, &|_| true, newtypes_pass);
+        assert_eq!(
+            out.split_whitespace().collect::<String>(),
+            "impl<T:F>CforT{}fnf(){h.g();letx=h;}"
+        );
+    }
+
+    #[test]
+    fn other_structs_and_a_needed_wrapper_stay() {
+        for input in [
+            "struct P<a>(a, a);\nfn f(x: P<u8>) {}\n",
+            "struct S(u8);\nfn f(x: S) {}\n",
+            "struct N<a> { x: a }\nfn f(x: N<u8>) {}\n",
+        ] {
+            assert_eq!(rust_pass_output(input, &|_| true, newtypes_pass), input);
+        }
+        let input = "struct W<a>(a);\nfn f(x: W<u8>) {}\n";
+        let needs_w = |t: &[u8]| String::from_utf8_lossy(t).contains("W<u8>");
+        assert_eq!(rust_pass_output(input, &needs_w, newtypes_pass), input);
+    }
+}

@@ -107,6 +107,19 @@ pub(super) fn apply_until_none(
     Ok(changed)
 }
 
+/// [`apply_until_none`] over the edit `edit_at(tree, node)` offers at
+/// each node, if any.
+pub(super) fn apply_per_node(
+    tree: &mut Tree,
+    tester: &Tester,
+    edit_at: impl Fn(&Tree, NodeId) -> Option<Edit>,
+) -> Result<bool, OracleError> {
+    apply_until_none(tree, tester, |tree| {
+        let nodes = tree.preorder();
+        nodes.into_iter().filter_map(|n| edit_at(tree, n)).collect()
+    })
+}
+
 /// Applies `edit` if the text gets shorter and the failure stays.
 pub(super) fn try_edit(tree: &mut Tree, edit: Edit, tester: &Tester) -> Result<bool, OracleError> {
     let edits = [edit];

@@ -11,7 +11,7 @@
 //! failure stays. Spelling decides what is a path through the module; the
 //! oracle catches a name that now clashes or means something else.
 
-use super::edits::{apply_until_none, Edit};
+use super::edits::{apply_per_node, Edit};
 use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
@@ -28,10 +28,7 @@ const PATHS: &[&str] = &[
 /// Opens every module it can, until none can go. Returns whether the
 /// text got shorter.
 pub(crate) fn modules_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
-    apply_until_none(tree, tester, |tree| {
-        let modules = tree.preorder();
-        modules.into_iter().filter_map(|m| open(tree, m)).collect()
-    })
+    apply_per_node(tree, tester, open)
 }
 
 /// The edit that puts `module`'s items in its place and drops its name

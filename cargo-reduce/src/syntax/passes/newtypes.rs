@@ -11,7 +11,7 @@
 //! tuple struct of one field whose type is its one type parameter, so that
 //! each `W<X>` gives way to its own `X` and nothing is copied.
 
-use super::edits::{apply_until_none, Edit};
+use super::edits::{apply_per_node, Edit};
 use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
@@ -20,10 +20,7 @@ use crate::syntax::tree::{render_node, Change, NodeId, Tree};
 /// Unwraps every newtype it can, until none can go. Returns whether the
 /// text got shorter.
 pub(crate) fn newtypes_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
-    apply_until_none(tree, tester, |tree| {
-        let items = tree.preorder();
-        items.into_iter().filter_map(|i| unwrap(tree, i)).collect()
-    })
+    apply_per_node(tree, tester, unwrap)
 }
 
 /// The edit that removes newtype `item` and puts the wrapped type or

@@ -27,11 +27,13 @@
 //!    engine's ddmin with a rendering adapter (`passes/render_oracle.rs`,
 //!    `passes/edits.rs`);
 //! 4. hoisting descendants of the same kind or supertype, or a list's
-//!    fitting elements (`passes/hoist.rs`), plain expressions
-//!    (`passes/simplify.rs`), inlining single-use bindings
-//!    (`passes/inline.rs`) and folding `where` clauses
-//!    (`passes/bounds.rs`), HDD* again after each change;
-//! 5. renaming identifiers and shrinking literals (`passes/simplify.rs`);
+//!    fitting elements (`passes/hoist.rs`; Rust: opening modules,
+//!    importing repeated paths, unwrapping newtypes), plain expressions
+//!    (`passes/simplify.rs`), inlining single-use bindings and
+//!    JavaScript calls (`passes/inline.rs`, `passes/calls.rs`) and folding
+//!    `where` clauses (`passes/bounds.rs`), HDD* again after each change;
+//! 5. renaming identifiers, types by declared names, typed zeros and
+//!    shrinking literals (`passes/simplify.rs`);
 //! 6. ddmin over the remaining tokens (`passes/edits.rs`);
 //! 7. after the last round, the whitespace between tokens cut to what
 //!    the lexer needs (`passes/layout.rs`), then, if asked, the result

@@ -21,9 +21,11 @@
 //! the move changes (`this`, `arguments`, the scope of `var`s) the oracle
 //! judges, as it judges every other edit.
 
+use std::collections::HashMap;
+
 use super::edits::{apply_until_none, Edit};
 use super::render_oracle::Tester;
-use super::{field_child, parents, within, Parents};
+use super::{field_child, list_elements, parents, within, Parents};
 use crate::engine::OracleError;
 use crate::syntax::tokens::fuses;
 use crate::syntax::tree::{Body, Change, NodeId, Tree};
@@ -50,6 +52,11 @@ pub(crate) fn calls_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Oracl
 /// Every call inlining the tree offers now.
 fn inlined_calls(tree: &mut Tree) -> Vec<Edit> {
     let parents = parents(tree);
+    let mut spelled: Spelled = HashMap::new();
+    for token in tree.tokens() {
+        let text = tree.leaf_text(token).unwrap_or_default().to_vec();
+        spelled.entry(text).or_default().push(token);
+    }
     let mut edits = Vec::new();
     for call in tree.preorder() {
         if tree.node(call).kind != "call_expression" {
@@ -60,7 +67,7 @@ fn inlined_calls(tree: &mut Tree) -> Vec<Edit> {
         };
         let (function, definition) = match written_function(tree, callee) {
             Some(function) => (function, None),
-            None => match sole_definition(tree, &parents, callee) {
+            None => match sole_definition(tree, &parents, &spelled, callee) {
                 Some((function, definition)) => (function, Some(definition)),
                 None => continue,
             },
@@ -137,12 +144,7 @@ fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<Edit> {
 fn arguments_bound(tree: &Tree, site: &Site) -> Option<Edit> {
     let params = parameters(tree, site.function)?;
     let arguments = field_child(tree, site.call, "arguments")?;
-    let arguments: Vec<NodeId> = tree
-        .children(arguments)
-        .iter()
-        .copied()
-        .filter(|&a| !matches!(tree.node(a).kind, "(" | ")" | ","))
-        .collect();
+    let arguments = list_elements(tree, arguments);
     if arguments
         .iter()
         .any(|&a| tree.node(a).kind == "spread_element")
@@ -153,7 +155,8 @@ fn arguments_bound(tree: &Tree, site: &Site) -> Option<Edit> {
     let mut edit = Edit::new();
     for (i, param) in params.into_iter().enumerate() {
         let name = tree.leaf_text(param)?;
-        let uses: Vec<NodeId> = tokens_of(tree, body)
+        let uses: Vec<NodeId> = tree
+            .tokens_under(body)
             .into_iter()
             .filter(|&t| tree.node(t).kind == "identifier" && tree.leaf_text(t) == Some(name))
             .collect();
@@ -171,55 +174,48 @@ fn parameters(tree: &Tree, function: NodeId) -> Option<Vec<NodeId>> {
     if let Some(single) = field_child(tree, function, "parameter") {
         return Some(vec![single]);
     }
-    let list = field_child(tree, function, "parameters")?;
-    let mut names = Vec::new();
-    for &child in tree.children(list) {
-        match tree.node(child).kind {
-            "(" | ")" | "," => {}
-            "identifier" if tree.leaf_text(child).is_some() => names.push(child),
-            _ => return None,
-        }
-    }
-    Some(names)
+    let names = list_elements(tree, field_child(tree, function, "parameters")?);
+    let plain = |&n: &NodeId| tree.node(n).kind == "identifier" && tree.leaf_text(n).is_some();
+    names.iter().all(plain).then_some(names)
 }
 
 /// `callee` is a function written in place, maybe in parentheses.
 fn written_function(tree: &Tree, callee: NodeId) -> Option<NodeId> {
     match tree.node(callee).kind {
         "function_expression" | "arrow_function" => Some(callee),
-        "parenthesized_expression" => {
-            let inner: Vec<NodeId> = tree
-                .children(callee)
-                .iter()
-                .copied()
-                .filter(|&c| !matches!(tree.node(c).kind, "(" | ")"))
-                .collect();
-            match inner[..] {
-                [only] => written_function(tree, only),
-                _ => None,
-            }
-        }
+        "parenthesized_expression" => match list_elements(tree, callee)[..] {
+            [only] => written_function(tree, only),
+            _ => None,
+        },
         _ => None,
     }
 }
 
+/// The tokens of the program by their text.
+type Spelled = HashMap<Vec<u8>, Vec<NodeId>>;
+
 /// The function `callee` names (`f`, `p.f`) and the statement that
 /// defines it, when the name is spelled exactly twice in the program: at
 /// that definition and at this call.
-fn sole_definition(tree: &Tree, parents: &Parents, callee: NodeId) -> Option<(NodeId, NodeId)> {
+fn sole_definition(
+    tree: &Tree,
+    parents: &Parents,
+    spelled: &Spelled,
+    callee: NodeId,
+) -> Option<(NodeId, NodeId)> {
     let name_token = match tree.node(callee).kind {
         "identifier" => callee,
         "member_expression" => field_child(tree, callee, "property")?,
         _ => return None,
     };
     let name = tree.leaf_text(name_token)?;
-    let spelled: Vec<NodeId> = tree
-        .tokens()
-        .into_iter()
-        .filter(|&t| t != name_token && tree.leaf_text(t) == Some(name))
-        .collect();
-    let [other] = spelled[..] else {
+    let [first, second] = spelled.get(name)?[..] else {
         return None;
+    };
+    let other = match (first == name_token, second == name_token) {
+        (true, false) => second,
+        (false, true) => first,
+        _ => return None,
     };
     let parent = *parents.get(&other)?;
     let (function, definition) = match tree.node(parent).kind {
@@ -338,20 +334,6 @@ fn append(out: &mut Vec<u8>, text: &[u8]) {
 /// is the whole statement.
 fn bare(text: &[u8]) -> bool {
     text.iter().all(|c| b"();!".contains(c))
-}
-
-/// The non-empty leaves of `id`'s subtree, in order.
-fn tokens_of(tree: &Tree, id: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        match tree.leaf_text(n) {
-            Some(text) if !text.is_empty() => out.push(n),
-            Some(_) => {}
-            None => stack.extend(tree.children(n).iter().rev()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -73,6 +73,16 @@ pub(super) fn field_child(tree: &Tree, id: NodeId, field: &str) -> Option<NodeId
     })
 }
 
+/// The elements of a bracketed list (`<T>`, `(a, b)`): its children
+/// that are not brackets or commas.
+pub(super) fn list_elements(tree: &Tree, list: NodeId) -> Vec<NodeId> {
+    tree.children(list)
+        .iter()
+        .copied()
+        .filter(|&c| !matches!(tree.node(c).kind, "<" | ">" | "(" | ")" | ","))
+        .collect()
+}
+
 /// Each live node's parent.
 pub(super) type Parents = HashMap<NodeId, NodeId>;
 

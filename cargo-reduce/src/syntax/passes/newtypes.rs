@@ -12,8 +12,8 @@
 //! each `W<X>` gives way to its own `X` and nothing is copied.
 
 use super::edits::{apply_per_node, Edit};
-use super::field_child;
 use super::render_oracle::Tester;
+use super::{field_child, list_elements};
 use crate::engine::OracleError;
 use crate::syntax::tree::{render_node, Change, NodeId, Tree};
 
@@ -30,10 +30,10 @@ fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
         return None;
     }
     let name = render_node(tree, field_child(tree, item, "name")?);
-    let [param] = inner(tree, field_child(tree, item, "type_parameters")?)[..] else {
+    let [param] = list_elements(tree, field_child(tree, item, "type_parameters")?)[..] else {
         return None;
     };
-    let [field] = inner(tree, field_child(tree, item, "body")?)[..] else {
+    let [field] = list_elements(tree, field_child(tree, item, "body")?)[..] else {
         return None;
     };
     if render_node(tree, field) != render_node(tree, param) {
@@ -52,7 +52,7 @@ fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
             "" => Some(id),
             field => field_child(tree, id, field),
         };
-        let wrapped = list.map(|l| inner(tree, l)).unwrap_or_default();
+        let wrapped = list.map(|l| list_elements(tree, l)).unwrap_or_default();
         let wrapped: Vec<NodeId> = wrapped
             .into_iter()
             .filter(|&w| Some(w) != field_child(tree, id, head))
@@ -62,16 +62,6 @@ fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
         }
     }
     (edit.len() > 1).then_some(edit)
-}
-
-/// The children of a bracketed list (`<T>`, `(T)`, `(e)`) that are not
-/// its brackets or commas.
-fn inner(tree: &Tree, list: NodeId) -> Vec<NodeId> {
-    tree.children(list)
-        .iter()
-        .copied()
-        .filter(|&c| !matches!(tree.node(c).kind, "<" | ">" | "(" | ")" | ","))
-        .collect()
 }
 
 #[cfg(test)]

@@ -268,11 +268,22 @@ impl Tree {
     /// reads as (a leaf an edit emptied, or made a line break, is no
     /// longer one).
     pub(crate) fn tokens(&self) -> Vec<NodeId> {
+        self.tokens_under(self.root)
+    }
+
+    /// [`Tree::tokens`] of `id`'s subtree.
+    pub(crate) fn tokens_under(&self, id: NodeId) -> Vec<NodeId> {
         let blank = |t: &[u8]| t.iter().all(u8::is_ascii_whitespace);
-        self.preorder()
-            .into_iter()
-            .filter(|&id| self.leaf_text(id).is_some_and(|t| !blank(t)))
-            .collect()
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            match self.leaf_text(n) {
+                Some(text) if !blank(text) => out.push(n),
+                Some(_) => {}
+                None => stack.extend(self.children(n).iter().rev()),
+            }
+        }
+        out
     }
 
     /// The live nodes, parents before children, children in order.

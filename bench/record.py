@@ -56,9 +56,15 @@ class Run:
         os.makedirs(RESULTS, exist_ok=True)
         stem = "%s-%s" % (self.name, self.started.date().isoformat())
         path, n = os.path.join(RESULTS, stem + ".json"), 1
-        while os.path.exists(path):
-            n += 1
-            path = os.path.join(RESULTS, "%s-%d.json" % (stem, n))
+        # O_EXCL reserves the name: two benchmarks ending at once never
+        # take the same one.
+        while True:
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                break
+            except FileExistsError:
+                n += 1
+                path = os.path.join(RESULTS, "%s-%d.json" % (stem, n))
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(record, f, indent=1, ensure_ascii=False)

@@ -53,6 +53,8 @@ class Run:
         }
         record.update(fields)
         record["results"] = results
+        # Serialized before a name is reserved, so that only the write can fail after it.
+        text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
         os.makedirs(RESULTS, exist_ok=True)
         stem = "%s-%s" % (self.name, self.started.date().isoformat())
         path, n = os.path.join(RESULTS, stem + ".json"), 1
@@ -66,8 +68,14 @@ class Run:
                 n += 1
                 path = os.path.join(RESULTS, "%s-%d.json" % (stem, n))
         tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(record, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            # No empty reserved file left behind for bench/tables to choke on.
+            for leftover in (tmp, path):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+            raise
         return path

@@ -1,7 +1,8 @@
 //! The languages HDD knows: Rust and JavaScript through tree-sitter, and
 //! plain text (brackets and lines) for everything else. The top of the
 //! analysis layer: it puts a grammar's analysis (`grammar/`) together with
-//! the tree-sitter language, and knows no tree.
+//! the tree-sitter language, and knows no tree (only the shape of a
+//! [`Wrapper`] that hoisting may wrap a node in).
 //!
 //! A language's [`Spec`] is built once per process: its tree-sitter
 //! language, Φ for every node kind (from the grammar's `grammar.json`, see
@@ -22,6 +23,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::grammar::{child_phis, optional_groups, rule_phis, Grammar, Group};
+use super::tree::Wrapper;
 
 /// A language of inputs.
 ///
@@ -77,7 +79,8 @@ pub struct Spec {
     pub groups: HashMap<String, Vec<Group>>,
 }
 
-/// The node kinds and fields canonicalization (`passes/simplify.rs`) needs.
+/// The node kinds and fields canonicalization (`passes/simplify.rs`) and
+/// the moves need.
 pub struct Canon {
     /// Token kinds that are names, for renaming.
     pub identifiers: &'static [&'static str],
@@ -108,6 +111,10 @@ pub struct Canon {
     /// Node kinds of a property path (`o.p`) that a binding may name
     /// instead of a variable: `o.p = v` inlines into the one other `o.p`.
     pub paths: &'static [&'static str],
+    /// For hoisting: a supertype and a wrapper of it that a hoisted node
+    /// of the supertype may take its place in (Rust's `b<X>` → `[X]`,
+    /// `passes/hoist.rs`).
+    pub wrappers: &'static [(&'static str, Wrapper)],
 }
 
 /// A node that binds a variable to a value (`let x = v;`, `x = v`).
@@ -153,6 +160,14 @@ const RUST_CANON: Canon = Canon {
         "f32", "f64",
     ],
     paths: &[],
+    wrappers: &[(
+        "_type",
+        Wrapper {
+            kind: "array_type",
+            open: "[",
+            close: "]",
+        },
+    )],
 };
 
 const JS_CANON: Canon = Canon {
@@ -194,6 +209,7 @@ const JS_CANON: Canon = Canon {
     ],
     literal_suffixes: &[],
     paths: &["member_expression"],
+    wrappers: &[],
 };
 
 const RUST_GRAMMAR: &str = include_str!("grammar/grammars/rust.json");

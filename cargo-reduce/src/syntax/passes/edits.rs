@@ -150,6 +150,7 @@ fn commit<'e>(tree: &mut Tree, edits: impl Iterator<Item = &'e Edit>, tester: &T
             Change::Phi => tree.replace_with_phi(id),
             Change::Text(s) => tree.replace_with_text(id, s),
             Change::Node(d) => tree.hoist(id, d),
+            Change::Wrap(d, wrapper) => tree.wrap(id, d, wrapper),
         }
     }
     tester.accept(&render_tree(tree));

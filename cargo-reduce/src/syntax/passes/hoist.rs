@@ -14,6 +14,13 @@
 //! `g(a); function a() {}`, and `impl S { fn f() {} }` among items
 //! `fn f() {}` — moves no single-node hoist or deletion makes.
 //!
+//! A node may also be replaced by a descendant *wrapped*, where the
+//! language lists a wrapper for their supertype: Rust's `b<X>` or `(X,)`
+//! becomes `[X]`, one token shorter. Where `X` alone loses the failure,
+//! the slice often keeps it: like the wrapper it asks that `X` be sized
+//! and well-formed, which is what rustc's ICEs in trait selection turn
+//! on (rust-lang/rust#148095's `b<Self::Output>:` bound).
+//!
 //! Nodes are visited top down (larger subtrees first); each one's
 //! candidates are tried nearest first (the GrammarReducer's depth-oriented
 //! order, which tries the largest replacements first), at most
@@ -26,7 +33,7 @@ use super::edits::{try_edit, Edit};
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
 use crate::syntax::lang::Spec;
-use crate::syntax::tree::{Change, NodeId, Tree};
+use crate::syntax::tree::{render_node, Change, NodeId, Tree, Wrapper};
 
 /// Replacements tried per node.
 pub(super) const MAX_TRIES: usize = 8;
@@ -67,8 +74,8 @@ fn hoist_once(
 }
 
 /// Up to [`MAX_TRIES`] replacements of `id`, nearest first: a descendant
-/// that fits in its place, or (for a list element) the fitting children
-/// of a node in its subtree, the others blanked.
+/// that fits in its place, alone or wrapped, or (for a list element) the
+/// fitting children of a node in its subtree, the others blanked.
 pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Edit> {
     let kind = tree.node(id).kind;
     let fits = |n: NodeId| {
@@ -84,6 +91,7 @@ pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Ed
     while let Some(n) = queue.pop_front() {
         if n != id && fits(n) {
             found.push(vec![(id, Change::Node(n))]);
+            found.extend(wrapped(tree, id, n, spec));
         }
         if list_element {
             found.extend(unwrap(tree, id, n, &fits));
@@ -95,6 +103,29 @@ pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Ed
         queue.extend(tree.children(n));
     }
     found
+}
+
+/// `id` replaced by its descendant `n` in each wrapper the language has
+/// for a supertype of both, where that is shorter than `id`.
+fn wrapped<'s>(
+    tree: &'s Tree,
+    id: NodeId,
+    n: NodeId,
+    spec: Option<&'s Spec>,
+) -> impl Iterator<Item = Edit> + 's {
+    let wrappers = spec.map_or(&[][..], |s| s.canon.wrappers);
+    let shorter = move |w: &Wrapper| {
+        let len = |x| render_node(tree, x).len();
+        len(n) + w.open.len() + w.close.len() < len(id)
+    };
+    wrappers
+        .iter()
+        .filter(move |(supertype, w)| {
+            let spec = spec.expect("wrappers come from a spec");
+            let is = |x: NodeId| spec.is_a(tree.node(x).kind, supertype);
+            is(id) && is(n) && shorter(w)
+        })
+        .map(move |(_, w)| vec![(id, Change::Wrap(n, w))])
 }
 
 /// `id` replaced by the children of `list` (in its subtree, or itself)
@@ -119,4 +150,27 @@ fn unwrap(tree: &Tree, id: NodeId, list: NodeId, fits: &dyn Fn(NodeId) -> bool) 
             .map(|&c| (c, Change::Text(nothing))),
     );
     Some(edit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rust_pass_output;
+    use super::*;
+    use crate::syntax::Lang;
+
+    /// Where the bare type loses the failure, the slice of it keeps it:
+    /// `(T,)` and `b<T>` become `[T]`, one token shorter.
+    #[test]
+    fn a_type_gives_way_to_a_slice_of_what_it_holds() {
+        let keeps_t_wrapped = |t: &[u8]| {
+            let s = String::from_utf8_lossy(t);
+            ["[T]", "(T,)", "b<T>"].iter().any(|w| s.contains(w))
+        };
+        for input in ["type a = (T,);\n", "type a = b<T>;\n"] {
+            let out = rust_pass_output(input, &keeps_t_wrapped, |tree, tester| {
+                hoist_pass(tree, Lang::Rust.spec(), tester)
+            });
+            assert_eq!(out, "type a = [T];\n");
+        }
+    }
 }

@@ -1,5 +1,7 @@
-//! Newtypes unwrapped (part of the `hoist` part of a strategy, Rust):
-//! `struct W<T>(T);` goes, `W<X>` becomes `X` and `W(e)` becomes `e`.
+//! Newtypes unwrapped and unit structs replaced (part of the `hoist` part
+//! of a strategy, Rust): `struct W<T>(T);` goes, `W<X>` becomes `X` and
+//! `W(e)` becomes `e`; `struct S;` goes and each `S` becomes `u8` (or
+//! `()`).
 //!
 //! A test case keeps the wrapper types its crate or its human MCVE used
 //! (rust-lang/rust#130797's `Node<T>(T)`, there to call a trait method
@@ -10,17 +12,64 @@
 //! (semver's ICE: 110 → 95 tokens). A wrapper qualifies when it is a
 //! tuple struct of one field whose type is its one type parameter, so that
 //! each `W<X>` gives way to its own `X` and nothing is copied.
+//!
+//! A unit struct the failure needs only as *some* type (rust-lang/rust
+//! #141124's `impl b for <S as a>::c`) is the same case: a primitive type
+//! stands in for it, and its declaration goes in the same edit
+//! (arrayvec's ICE: 3 tokens fewer). It qualifies when every other
+//! mention of its name is a type, not a value.
 
-use super::edits::{apply_per_node, Edit};
+use super::edits::{apply_until_none, Edit};
 use super::render_oracle::Tester;
 use super::{field_child, list_elements};
 use crate::engine::OracleError;
-use crate::syntax::tree::{render_node, Change, NodeId, Tree};
+use crate::syntax::tree::{render_node, Change, NodeId, StrId, Tree};
 
-/// Unwraps every newtype it can, until none can go. Returns whether the
-/// text got shorter.
+/// Types that may stand in for a unit struct, tried in turn.
+const STAND_INS: [&str; 2] = ["u8", "()"];
+
+/// Unwraps every newtype and replaces every unit struct it can, until
+/// none can go. Returns whether the text got shorter.
 pub(crate) fn newtypes_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
-    apply_per_node(tree, tester, unwrap)
+    let stand_ins = STAND_INS.map(|t| tree.intern(t));
+    apply_until_none(tree, tester, |tree| {
+        let tree = &*tree;
+        let items = tree.preorder().into_iter();
+        let edits = items.flat_map(|n| {
+            let units = stand_ins
+                .iter()
+                .filter_map(move |&s| replace_unit(tree, n, s));
+            unwrap(tree, n).into_iter().chain(units)
+        });
+        edits.collect()
+    })
+}
+
+/// The edit that removes unit struct `item` and puts `stand_in` in the
+/// place of each mention of its name, if `item` is one and every mention
+/// is a type.
+fn replace_unit(tree: &Tree, item: NodeId, stand_in: StrId) -> Option<Edit> {
+    if tree.node(item).kind != "struct_item" || field_child(tree, item, "type_parameters").is_some()
+    {
+        return None;
+    }
+    let fields = field_child(tree, item, "body").map(|b| list_elements(tree, b));
+    if fields.is_some_and(|f| !f.is_empty()) {
+        return None;
+    }
+    let name_node = field_child(tree, item, "name")?;
+    let name = tree.leaf_text(name_node)?;
+    let mut edit: Edit = vec![(item, Change::Text(tree.empty()))];
+    for id in tree.preorder() {
+        if id == name_node || tree.leaf_text(id) != Some(name) {
+            continue;
+        }
+        if tree.node(id).kind != "type_identifier" {
+            return None;
+        }
+        edit.push((id, Change::Text(stand_in)));
+    }
+    (edit.len() > 1).then_some(edit)
 }
 
 /// The edit that removes newtype `item` and puts the wrapped type or
@@ -92,5 +141,33 @@ mod tests {
         let input = "struct W<a>(a);\nfn f(x: W<u8>) {}\n";
         let needs_w = |t: &[u8]| String::from_utf8_lossy(t).contains("W<u8>");
         assert_eq!(rust_pass_output(input, &needs_w, newtypes_pass), input);
+    }
+
+    #[test]
+    fn a_unit_struct_gives_way_to_a_primitive_type() {
+        let input = "trait b {}\nstruct S;\nimpl b for <S as a>::c {}\nfn f(x: S) {}\n";
+        let out = rust_pass_output(input, &|_| true, newtypes_pass);
+        assert_eq!(
+            out.split_whitespace().collect::<String>(),
+            "traitb{}implbfor<u8asa>::c{}fnf(x:u8){}"
+        );
+        // Where `u8` loses the failure, `()` is tried.
+        let no_u8 = |t: &[u8]| !String::from_utf8_lossy(t).contains("u8");
+        let out = rust_pass_output(input, &no_u8, newtypes_pass);
+        assert_eq!(
+            out.split_whitespace().collect::<String>(),
+            "traitb{}implbfor<()asa>::c{}fnf(x:()){}"
+        );
+    }
+
+    #[test]
+    fn a_unit_struct_used_as_a_value_stays() {
+        for input in [
+            "struct S;\nfn f(x: S) { g(S) }\n",
+            "struct S { x: u8 }\nfn f(x: S) {}\n",
+            "struct S<T>;\nfn f(x: S<u8>) {}\n",
+        ] {
+            assert_eq!(rust_pass_output(input, &|_| true, newtypes_pass), input);
+        }
     }
 }

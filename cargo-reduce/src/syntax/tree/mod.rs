@@ -25,6 +25,18 @@ use std::collections::HashMap;
 /// Kind of the tokens made for text that tree-sitter shows in no node.
 pub(super) const HIDDEN: &str = "(hidden)";
 
+/// A node kind made of one node between two texts, which a hoisted node
+/// can be wrapped in ([`Tree::wrap`]; Rust's slice type `[T]`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Wrapper {
+    /// The kind of the wrapping node (`array_type`).
+    pub kind: &'static str,
+    /// The text before the wrapped node (`[`).
+    pub open: &'static str,
+    /// The text after it (`]`).
+    pub close: &'static str,
+}
+
 /// A node of a [`Tree`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
@@ -335,5 +347,22 @@ impl Tree {
         at.kind = kind;
         at.body = body;
         at.ends_line = ends_line;
+    }
+
+    /// The node `id` takes the place of its ancestor `at`, wrapped
+    /// (`b<X>` → `[X]`): `at` becomes a node of the wrapper's kind whose
+    /// children are its opening text, `id` and its closing text.
+    pub fn wrap(&mut self, at: NodeId, id: NodeId, wrapper: &Wrapper) {
+        let gap = self.node(at).gap;
+        // Anonymous tokens are of the kind their text is, and unremovable.
+        let [open, close] = [wrapper.open, wrapper.close].map(|text| {
+            let s = self.intern(text);
+            self.add(text, s, Body::Text(s))
+        });
+        self.node_mut(open).gap = gap;
+        let at = self.node_mut(at);
+        at.kind = wrapper.kind;
+        at.body = Body::Inner(vec![open, id, close]);
+        at.ends_line = false;
     }
 }

@@ -8,7 +8,7 @@
 //! [`super::Node::ends_line`]) a newline. Spaces that separated
 //! something now gone are dropped after `(`/`[` and before `)`/`]`/`,`/`;`.
 
-use super::{Body, NodeId, StrId, Tree};
+use super::{Body, NodeId, StrId, Tree, Wrapper};
 use crate::syntax::tokens::fuses;
 
 /// How a node reads in one rendering, instead of its own content.
@@ -20,6 +20,9 @@ pub(crate) enum Change {
     Text(StrId),
     /// Hoisted: the descendant `NodeId` in its place.
     Node(NodeId),
+    /// Hoisted and wrapped: the descendant `NodeId` in its place, between
+    /// the wrapper's texts (`b<X>` → `[X]`).
+    Wrap(NodeId, &'static Wrapper),
 }
 
 /// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.
@@ -36,6 +39,10 @@ pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> 
                 out.line_comment = true;
                 continue;
             }
+            Item::Text(text) => {
+                out.piece(b"", text.as_bytes(), None);
+                continue;
+            }
         };
         let node = tree.node(id);
         let gap = tree.source(node.gap);
@@ -43,6 +50,10 @@ pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> 
             Some(Change::Phi) => out.piece(gap, tree.phi(id).as_bytes(), None),
             Some(Change::Text(s)) => out.piece(gap, tree.str(s).as_bytes(), None),
             Some(Change::Node(d)) => stack.push(Item::Node(d)),
+            Some(Change::Wrap(d, wrapper)) => {
+                out.piece(gap, wrapper.open.as_bytes(), None);
+                stack.extend([Item::Text(wrapper.close), Item::Node(d)]);
+            }
             None => {
                 if node.ends_line {
                     stack.push(Item::EndLine);
@@ -65,10 +76,12 @@ pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> 
     out.bytes
 }
 
-/// What the rendering stack holds: a node, or the end of a line comment.
+/// What the rendering stack holds: a node, the end of a line comment, or
+/// the closing text of a [`Change::Wrap`].
 enum Item {
     Node(NodeId),
     EndLine,
+    Text(&'static str),
 }
 
 /// Renders `tree` as it is.

@@ -60,8 +60,9 @@ pub(crate) struct IceArgs {
     #[arg(long, value_name = "TRIPLE", conflicts_with = "file")]
     pub(crate) target: Option<String>,
     /// How alike a candidate's ICE must be: location (the compiler's
-    /// source location), message (and the message with names blanked and
-    /// the first query), strict (the message verbatim and every query).
+    /// source location), message (and the message's words, names and
+    /// numbers aside, and the first query), strict (the message verbatim
+    /// and every query).
     #[arg(long = "match", value_name = "LEVEL", default_value = "message")]
     pub(crate) level: Match,
     /// Kill rustc after SECS seconds; a candidate that hangs is not kept

@@ -35,8 +35,9 @@
 //!    `where` clauses (`passes/bounds.rs`), HDD* again after each change;
 //! 5. renaming identifiers, types by declared names, typed zeros and
 //!    shrinking literals (`passes/simplify.rs`);
-//! 6. ddmin over the remaining tokens (`passes/edits.rs`), on a fresh
-//!    parse, unless the round left the text the last one did;
+//! 6. ddmin over the remaining tokens, then `::` cut to `:` and `{}` made
+//!    `;` where the failure allows (`passes/edits.rs`), on a fresh parse,
+//!    unless the round left the text the last one did;
 //! 7. after the last round, the whitespace between tokens cut to what
 //!    the lexer needs (`passes/layout.rs`), then, if asked, the result
 //!    pretty-printed where that keeps the failure (`passes/format.rs`).

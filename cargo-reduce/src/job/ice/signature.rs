@@ -37,7 +37,8 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 pub(crate) enum Match {
     /// The compiler's source location only.
     Location,
-    /// The location, the message with names blanked and the first query.
+    /// The location, the message's words other than names and numbers
+    /// ([`message_words`]) and the first query.
     #[default]
     Message,
     /// The location, the message verbatim and every query frame.
@@ -123,7 +124,7 @@ impl Signature {
         match level {
             Match::Location => true,
             Match::Message => {
-                blank_names(&self.message, spelled) == blank_names(&other.message, spelled)
+                message_words(&self.message, spelled) == message_words(&other.message, spelled)
                     && self.queries.first() == other.queries.first()
             }
             Match::Strict => self.message == other.message && self.queries == other.queries,
@@ -287,6 +288,22 @@ pub(crate) fn blank_names(message: &str, spelled: &dyn Fn(&str) -> bool) -> Stri
     out
 }
 
+/// The words of `message` other than names and numbers (what
+/// [`blank_names`] blanks), in order: what `--match message` compares. At
+/// one compiler location the message's template is fixed, and what varies
+/// is what it prints of the input: its names and numbers, and the shape of
+/// a type it prints (`<((S,),) as b>` becomes `<[[u8]] as b>` as the
+/// reducer changes the types, rust-lang/rust#141124), which is why the
+/// punctuation does not count either.
+pub(crate) fn message_words(message: &str, spelled: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let blanked = blank_names(message, spelled);
+    blanked
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && *w != "_" && *w != "N")
+        .map(str::to_string)
+        .collect()
+}
+
 /// The text after a crate disambiguator (`[` four hex digits `]`) that
 /// `text` starts with.
 fn disambiguator(text: &str) -> Option<&str> {
@@ -438,5 +455,24 @@ mod tests {
         );
         let other = after.replace("was matchable", "was never matchable");
         assert_ne!(blank_names(before, &spelled), blank_names(&other, &spelled));
+    }
+
+    /// The shape of a type the message prints is the input's, as its
+    /// names are; the message's own words still count.
+    #[test]
+    fn a_printed_type_s_shape_does_not_count() {
+        let before = "impl DefId(0:9 ~ a[1636]::{impl#0}) was matchable against Binder { value: TraitPredicate(<((u8,),) as b>) }";
+        let after = "impl DefId(0:9 ~ a[1636]::{impl#0}) was matchable against Binder { value: TraitPredicate(<[[u8]] as b>) }";
+        let spelled = Spelled::of(b"trait b {} impl b for u8 {}");
+        let spelled = |w: &str| spelled.contains(w);
+        assert_eq!(
+            message_words(before, &spelled),
+            message_words(after, &spelled)
+        );
+        let other = after.replace("was matchable", "was never matchable");
+        assert_ne!(
+            message_words(before, &spelled),
+            message_words(&other, &spelled)
+        );
     }
 }

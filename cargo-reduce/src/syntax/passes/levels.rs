@@ -124,7 +124,12 @@ fn candidate_edit(
             (sep, Change::Text(nothing)),
         ]);
     }
-    if filter.coarse && !phi.is_empty() {
+    // An ERROR node's Φ is its own source text (the grammar cannot say
+    // what may stand in its place): as Φ it would not shorten the text,
+    // only make the node one opaque leaf that renaming and the token pass
+    // cannot see into, or bring back what its children lost.
+    let error = node.kind == "ERROR" && matches!(node.body, Body::Inner(_));
+    if error || (filter.coarse && !phi.is_empty()) {
         return None;
     }
     let unremovable = match node.body {

@@ -58,7 +58,7 @@ pub(crate) fn rename_identifiers(
 
 /// Replaces expressions by the language's plainest expression, and types
 /// by its plainest type (`std::convert::Infallible` → `()`), where that is
-/// not longer. Returns whether anything was replaced (the text may be as
+/// not longer, in bytes or in tokens. Returns whether anything was replaced (the text may be as
 /// long as before).
 pub(crate) fn plain_expressions(
     tree: &mut Tree,
@@ -71,7 +71,11 @@ pub(crate) fn plain_expressions(
         let plain_id = tree.intern(plain);
         let edits: Vec<Edit> = replaceable(tree, spec, supertype)
             .filter(|&id| {
-                rendered_len(tree, id) >= plain.len() && render_node(tree, id) != plain.as_bytes()
+                // Not longer in bytes, nor in tokens: `u8` stays, which
+                // `()` would make two tokens.
+                rendered_len(tree, id) >= plain.len()
+                    && token_count(tree, id) >= tokens::count(plain.as_bytes())
+                    && render_node(tree, id) != plain.as_bytes()
             })
             .map(|id| vec![(id, Change::Text(plain_id))])
             .collect();
@@ -201,6 +205,18 @@ fn rendered_len(tree: &Tree, id: NodeId) -> usize {
         stack.extend(tree.children(n));
     }
     len
+}
+
+/// The number of tokens of `id`'s leaves, as [`tokens::count`] counts
+/// them.
+fn token_count(tree: &Tree, id: NodeId) -> usize {
+    let mut count = 0;
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        count += tree.leaf_text(n).map_or(0, tokens::count);
+        stack.extend(tree.children(n));
+    }
+    count
 }
 
 /// `a`…`z`, then `a0`…`z9`, skipping every name in `used`.

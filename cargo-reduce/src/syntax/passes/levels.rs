@@ -138,3 +138,38 @@ fn candidate_edit(
     };
     (!(filter.hide_unremovable && unremovable)).then(|| vec![(id, Change::Phi)])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::with_tester;
+    use super::*;
+    use crate::syntax::tree::render_tree;
+    use crate::syntax::{build_tree, Lang, Strategy};
+
+    /// rustc recovers from `impl<T: Tr> a T {}` (no `for`), tree-sitter
+    /// puts an ERROR node in it. As the text stays the same, HDD could
+    /// "remove" the ERROR node to its Φ, its own text, and make it one
+    /// opaque leaf: the names in it would be lost to renaming.
+    #[test]
+    fn an_error_node_keeps_its_children() {
+        let input = b"trait Tr {}\nimpl<T: Tr> a T { type c = u8; }\n";
+        let mut tree = build_tree(input, Lang::Rust, &Strategy::Best.options());
+        let errors = |tree: &Tree| -> Vec<NodeId> {
+            let nodes = tree.preorder().into_iter();
+            nodes.filter(|&n| tree.node(n).kind == "ERROR").collect()
+        };
+        assert!(!errors(&tree).is_empty(), "the input has a parse error");
+        let same = |b: &[u8]| b == input;
+        let filter = LevelFilter {
+            coarse: false,
+            hide_unremovable: true,
+        };
+        with_tester(input, &same, |tester| {
+            hdd_pass(&mut tree, filter, Start::Halves, tester).unwrap()
+        });
+        assert_eq!(render_tree(&tree), input);
+        for error in errors(&tree) {
+            assert!(matches!(tree.node(error).body, Body::Inner(_)));
+        }
+    }
+}

@@ -290,4 +290,16 @@ mod tests {
         let without_structs = "fn f(x: (), y: Option<u8>) {}\n";
         assert_eq!(declared(without_structs, &|_| true), without_structs);
     }
+
+    /// `()` is as many bytes as `u8` but two tokens: `u8` stays, where a
+    /// longer type becomes `()`.
+    #[test]
+    fn a_plain_type_replaces_no_type_of_fewer_tokens() {
+        let input = "fn f(x: u8, y: Option<i8>) {}\n";
+        let keeps_body = |t: &[u8]| String::from_utf8_lossy(t).contains("{}");
+        let out = rust_pass_output(input, &keeps_body, |tree, tester| {
+            plain_expressions(tree, Lang::Rust.spec().unwrap(), tester)
+        });
+        assert_eq!(out, "fn f(x: u8, y: ()) {}\n");
+    }
 }

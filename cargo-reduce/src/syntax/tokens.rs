@@ -1,7 +1,8 @@
 //! The lexical rules both layers need: when two pieces of text written
-//! side by side would fuse into one token, and how many tokens a text is. Φ ([`super::grammar`]) puts a
-//! space between a sequence's members where they would, and rendering
-//! ([`super::tree`]) between the pieces of the output.
+//! side by side would fuse into one token (Φ, [`super::grammar`], puts a
+//! space between a sequence's members where they would, and rendering,
+//! [`super::tree`], between the pieces of the output), and how many
+//! tokens a text is.
 
 /// True when byte `a` followed by byte `b` could read as one token:
 /// two word characters, two operator characters, or a digit and a dot.

@@ -58,8 +58,8 @@ pub(crate) fn rename_identifiers(
 
 /// Replaces expressions by the language's plainest expression, and types
 /// by its plainest type (`std::convert::Infallible` → `()`), where that is
-/// not longer, in bytes or in tokens. Returns whether anything was replaced (the text may be as
-/// long as before).
+/// not longer, in bytes or in tokens. Returns whether anything was
+/// replaced (the text may be as long as before).
 pub(crate) fn plain_expressions(
     tree: &mut Tree,
     spec: &Spec,

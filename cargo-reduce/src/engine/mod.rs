@@ -137,6 +137,14 @@ pub trait Oracle<A>: Sync {
     fn rounds(&self) -> Option<&dyn RoundOracle<A>> {
         None
     }
+
+    /// The cache's key for `candidate`'s outcome, where that is not the
+    /// hash of its atoms: an oracle that tests a rendering of them (edits
+    /// of a tree as text) keys by the text, which different atoms can
+    /// render alike.
+    fn cache_key(&self, _candidate: &Candidate<'_, A>) -> Option<u128> {
+        None
+    }
 }
 
 /// An oracle that tests a whole round in one call.

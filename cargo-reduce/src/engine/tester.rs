@@ -97,7 +97,7 @@ impl<A: Hash> Context<'_, A> {
         candidate: &Candidate<'_, A>,
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
-        let key = self.cache.map(|_| candidate.content_hash());
+        let key = self.cache.map(|_| key_of(oracle, candidate));
         if let (Some(cache), Some(key)) = (self.cache, key) {
             if let Some(outcome) = cache.get(key) {
                 self.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
@@ -142,11 +142,11 @@ impl<A: Hash> Context<'_, A> {
         let mut from = 0usize;
         let found = loop {
             let to = from.saturating_add(block).min(count);
-            let (pending, cached) = self.uncached(from..to, candidate, &mut scan);
+            let (pending, cached) = self.uncached(oracle, from..to, candidate, &mut scan);
             let (winner, complete) = self.test_pending(oracle, pending, candidate)?;
             if !complete && winner.is_none() {
                 // Stopped: a winner the cache already knows is still taken.
-                let rest = || self.uncached(to..count, candidate, &mut scan).1;
+                let rest = || self.uncached(oracle, to..count, candidate, &mut scan).1;
                 break cached.or_else(rest);
             }
             match winner.or(cached) {
@@ -203,8 +203,9 @@ impl<A: Hash> Context<'_, A> {
     /// too). A candidate equal to an earlier one of the round is left out:
     /// its twin's outcome is its own, and the twin comes first (the chunks
     /// of a uniform input all leave the same content).
-    fn uncached<'c>(
+    fn uncached<'c, O: Oracle<A> + ?Sized>(
         &self,
+        oracle: &O,
         range: std::ops::Range<usize>,
         candidate: &dyn Fn(usize) -> Candidate<'c, A>,
         scan: &mut RoundScan,
@@ -214,7 +215,7 @@ impl<A: Hash> Context<'_, A> {
     {
         let mut pending = Vec::new();
         for i in range {
-            let key = self.cache.map(|_| candidate(i).content_hash());
+            let key = self.cache.map(|_| key_of(oracle, &candidate(i)));
             match self.cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
                 Some(outcome) => {
                     scan.answered.push((i, Some(outcome)));
@@ -309,6 +310,13 @@ impl<A: Hash> Context<'_, A> {
         }
         Ok(outcome)
     }
+}
+
+/// Where the cache keeps `candidate`'s outcome (see [`Oracle::cache_key`]).
+fn key_of<A: Hash, O: Oracle<A> + ?Sized>(oracle: &O, candidate: &Candidate<'_, A>) -> u128 {
+    oracle
+        .cache_key(candidate)
+        .unwrap_or_else(|| candidate.content_hash())
 }
 
 #[cfg(test)]

@@ -137,14 +137,15 @@ pub(crate) fn reduce_in(
     let zeros = lang
         .spec()
         .map_or_else(Vec::new, |spec| spelled_zeros(input, spec));
-    let mut after_tokens = None;
+    let mut first = true;
     let outcome = loop {
         let mut tree = build_tree(&best, lang, &options);
         let round = Round {
             zeros: &zeros,
-            after_tokens: &mut after_tokens,
+            previous: (!first).then_some(&best[..]),
         };
         let outcome = pipeline(&mut tree, lang, &options, round, &tester);
+        first = false;
         let text = render_tree(&tree);
         let shrunk = text.len() < best.len();
         if text.len() <= best.len() {
@@ -186,11 +187,12 @@ fn finish(
 struct Round<'a> {
     /// The typed zeros the input spells (`passes/simplify.rs`).
     zeros: &'a [String],
-    /// The text the last token pass ended on: a round whose other passes
-    /// changed nothing (the last round, most often) skips the pass, which
-    /// would try the same removals again (anstyle's ICE: 84 of 871
-    /// tests, none kept).
-    after_tokens: &'a mut Option<Vec<u8>>,
+    /// The text the previous round ended on, if there was one: its token
+    /// pass's output, as that pass is a round's last step. A round whose
+    /// other passes changed nothing (the last round, most often) skips
+    /// the pass, which would try the same removals again (anstyle's ICE:
+    /// 84 of 871 tests, none kept).
+    previous: Option<&'a [u8]>,
 }
 
 /// One round: HDD, the moves, the last steps.
@@ -285,15 +287,17 @@ fn last_steps(
         tester.step("literals");
         shrink_literals(tree, spec, tester)?;
     }
+    if !options.tokens {
+        return Ok(());
+    }
     let text = render_tree(tree);
-    if options.tokens && round.after_tokens.as_ref() != Some(&text) {
+    if round.previous != Some(&text[..]) {
         // On a fresh parse: a move may have left one leaf of several
         // tokens (an inserted `use a::b;`), whose parts the pass would
         // see only in the next round.
         *tree = build_tree(&text, lang, options);
         tester.step("tokens");
         token_pass(tree, tester)?;
-        *round.after_tokens = Some(render_tree(tree));
     }
     Ok(())
 }

@@ -100,8 +100,11 @@ pub(crate) fn run(
             request.incremental,
         )
     };
+    let mut reducing = rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level));
+    // Every query frame only where they are all compared.
+    reducing.backtraces = request.level == Match::Strict;
     let oracle = IceOracle {
-        rustc: rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level)),
+        rustc: reducing,
         expected: crash.signature.clone(),
         level: request.level,
         spelled: Spelled::of(flat.as_bytes()),
@@ -125,6 +128,8 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
+    // The report shows rustc's output as the user's environment has it.
+    subject.oracle.rustc.backtraces = true;
     let last = subject
         .oracle
         .rustc

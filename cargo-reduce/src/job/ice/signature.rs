@@ -204,9 +204,11 @@ fn split_location(text: &str) -> Option<(String, &str)> {
 }
 
 /// The location from the compiler's own tree on (`compiler/…` or
-/// `library/…`); a build's prefix (`/rustc/HASH/`) varies between builds.
+/// `library/…`); a build's prefix (`/rustc/HASH/`) varies between builds,
+/// and what follows it (` - disabled backtrace` with `RUST_BACKTRACE=0`)
+/// is no part of it.
 fn compiler_path(location: &str) -> String {
-    let location = location.trim();
+    let location = location.split_whitespace().next().unwrap_or_default();
     ["/compiler/", "/library/"]
         .iter()
         .find_map(|root| location.find(root).map(|at| location[at + 1..].to_string()))
@@ -342,8 +344,31 @@ mod tests {
         );
     }
 
+    /// With `RUST_BACKTRACE=0` rustc prints two query frames, not all:
+    /// still the same ICE unless `--match strict`.
+    #[test]
+    fn a_panic_without_backtraces_is_the_same_ice_but_strictly() {
+        let quiet = Signature::parse(include_str!("testdata/panic-quiet-1.95.txt")).unwrap();
+        assert_eq!(
+            quiet.location,
+            "compiler/rustc_trait_selection/src/traits/select/mod.rs:262:17"
+        );
+        assert_eq!(quiet.queries, ["evaluate_obligation", "compare_impl_item"]);
+        let mut full = quiet.clone();
+        full.queries
+            .extend(["check_well_formed", "check_type_wf", "analysis"].map(String::from));
+        assert!(quiet.matches(&full, Match::Message, &|_| false));
+        assert!(!quiet.matches(&full, Match::Strict, &|_| false));
+    }
+
     #[test]
     fn a_delayed_bug_gives_where_it_was_delayed() {
+        let quiet = Signature::parse(include_str!("testdata/delayed-quiet-1.95.txt"));
+        assert_eq!(
+            quiet,
+            Signature::parse(DELAYED),
+            "RUST_BACKTRACE=0 changes nothing"
+        );
         let sig = Signature::parse(DELAYED).unwrap();
         assert_eq!(sig.kind, Kind::DelayedBug);
         assert_eq!(

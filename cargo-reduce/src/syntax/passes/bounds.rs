@@ -9,7 +9,7 @@
 //! of its own) goes, each bound put after its parameter's name; kept if
 //! shorter and still failing.
 
-use super::edits::{try_edit, Edit};
+use super::edits::{apply_first, Edit};
 use super::field_child;
 use super::render_oracle::Tester;
 use crate::engine::OracleError;
@@ -25,7 +25,7 @@ pub(crate) fn bounds_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Orac
             break;
         }
         if let Some(edit) = fold(tree, item) {
-            changed |= try_edit(tree, edit, tester)?;
+            changed |= apply_first(tree, &[edit], tester)?;
         }
     }
     Ok(changed)

@@ -6,7 +6,7 @@
 //! should be applied while the failure stays. [`reduce_edits`] first tries
 //! all of them at once, then runs ddmin over the edits left *unapplied*,
 //! so the result is 1-minimal in the sense of HDD: applying any single
-//! further edit loses the failure. [`try_edit`] tests one edit alone
+//! further edit loses the failure. [`apply_first`] applies the first
 //! (hoisting tries alternatives one by one). [`token_pass`], the pipeline's
 //! last step, is the plainest list: drop this token.
 
@@ -92,19 +92,47 @@ pub(super) fn apply_until_none(
     mut offered: impl FnMut(&mut Tree) -> Vec<Edit>,
 ) -> Result<bool, OracleError> {
     let mut changed = false;
-    'again: loop {
-        for edit in offered(tree) {
-            if tester.stopped() {
-                break 'again;
-            }
-            if try_edit(tree, edit, tester)? {
-                changed = true;
-                continue 'again;
-            }
+    while !tester.stopped() {
+        let edits = offered(tree);
+        if !apply_first(tree, &edits, tester)? {
+            break;
         }
-        break;
+        changed = true;
     }
     Ok(changed)
+}
+
+/// Applies the first of `edits`, in order, that shortens the text with
+/// the failure kept; returns whether one did. They are tried a few
+/// `jobs` at a time, in parallel, but the winner is the one a sequential
+/// run would take (the lowest index), whatever `-j` is.
+pub(super) fn apply_first(
+    tree: &mut Tree,
+    edits: &[Edit],
+    tester: &Tester,
+) -> Result<bool, OracleError> {
+    // Rendered a block at a time: the edits after a winner are never
+    // rendered, and a long list never sits in memory as texts.
+    for block in edits.chunks(2 * tester.jobs()) {
+        if tester.stopped() {
+            break;
+        }
+        let (shorter, texts): (Vec<&Edit>, Vec<Vec<u8>>) = block
+            .iter()
+            .map(|edit| {
+                (
+                    edit,
+                    render_edits(tree, std::slice::from_ref(edit), &mut |_| true),
+                )
+            })
+            .filter(|(_, text)| text.len() < tester.current_len())
+            .unzip();
+        if let Some(i) = tester.first_interesting(&texts)? {
+            commit(tree, std::iter::once(shorter[i]), tester);
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// [`apply_until_none`] over the edit `edit_at(tree, node)` offers at
@@ -118,17 +146,6 @@ pub(super) fn apply_per_node(
         let nodes = tree.preorder();
         nodes.into_iter().filter_map(|n| edit_at(tree, n)).collect()
     })
-}
-
-/// Applies `edit` if the text gets shorter and the failure stays.
-pub(super) fn try_edit(tree: &mut Tree, edit: Edit, tester: &Tester) -> Result<bool, OracleError> {
-    let edits = [edit];
-    let bytes = render_edits(tree, &edits, &mut |_| true);
-    if bytes.len() >= tester.current_len() || !tester.test(&bytes)? {
-        return Ok(false);
-    }
-    commit(tree, edits.iter(), tester);
-    Ok(true)
 }
 
 /// Renders `tree` with the edits `i` for which `applied(i)` holds.
@@ -253,9 +270,47 @@ fn token_runs(
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
+    use super::super::{with_tester, with_tester_on};
     use super::*;
     use crate::syntax::{build_tree, Lang, Strategy};
+
+    /// Of several edits that keep the failure, the first in order is
+    /// applied, after the same tests, whatever the number of jobs (the
+    /// later winners run meanwhile, but neither count nor win).
+    #[test]
+    fn the_first_edit_that_keeps_the_failure_wins_at_any_jobs() {
+        let input = b"a b c d e f g h";
+        let keeps_a_and_one_of_f_g_h = |b: &[u8]| {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            b.starts_with(b"a") && [b'f', b'g', b'h'].iter().any(|c| b.contains(c))
+        };
+        let outcomes: Vec<_> = [1, 2, 3, 8]
+            .into_iter()
+            .map(|jobs| {
+                let mut tree = build_tree(input, Lang::JavaScript, &Strategy::Best.options());
+                let tokens = tree.tokens();
+                // Each edit keeps `a` and one other token.
+                let edits: Vec<Edit> = (1..tokens.len())
+                    .map(|keep| {
+                        let others = tokens[1..].iter().filter(|&&t| t != tokens[keep]);
+                        others.map(|&t| (t, Change::Text(tree.empty()))).collect()
+                    })
+                    .collect();
+                let (applied, tests) =
+                    with_tester_on(jobs, input, &keeps_a_and_one_of_f_g_h, |t| {
+                        apply_first(&mut tree, &edits, t).unwrap()
+                    });
+                let out = String::from_utf8(render_tree(&tree)).unwrap();
+                (applied, out.split_whitespace().collect::<String>(), tests)
+            })
+            .collect();
+        assert_eq!(
+            outcomes[0],
+            (true, "af".to_string(), 5),
+            "b, c, d, e, then f"
+        );
+        assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
+    }
 
     /// `x ( ) y` is 1-minimal in single tokens when the brackets must
     /// balance, and ddmin's halves (`x (`, `) y`) split the pair: only a

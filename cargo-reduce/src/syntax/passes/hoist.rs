@@ -29,11 +29,12 @@
 
 use std::collections::VecDeque;
 
-use super::edits::{try_edit, Edit};
+use super::edits::{apply_first, Edit};
 use super::render_oracle::Tester;
+use super::rendered_len;
 use crate::engine::OracleError;
 use crate::syntax::lang::Spec;
-use crate::syntax::tree::{render_node, Change, NodeId, Tree, Wrapper};
+use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// Replacements tried per node.
 pub(super) const MAX_TRIES: usize = 8;
@@ -50,27 +51,12 @@ pub(crate) fn hoist_pass(
         if tester.stopped() {
             break;
         }
-        while hoist_once(tree, id, spec, tester)? {
+        while apply_first(tree, &candidates(tree, id, spec), tester)? {
             changed = true;
         }
         stack.extend(tree.children(id).iter().rev());
     }
     Ok(changed)
-}
-
-/// Tries `id`'s candidates in turn; true once one replaced it.
-fn hoist_once(
-    tree: &mut Tree,
-    id: NodeId,
-    spec: Option<&Spec>,
-    tester: &Tester,
-) -> Result<bool, OracleError> {
-    for edit in candidates(tree, id, spec) {
-        if try_edit(tree, edit, tester)? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
 }
 
 /// Up to [`MAX_TRIES`] replacements of `id`, nearest first: a descendant
@@ -113,18 +99,15 @@ fn wrapped<'s>(
     n: NodeId,
     spec: Option<&'s Spec>,
 ) -> impl Iterator<Item = Edit> + 's {
-    let wrappers = spec.map_or(&[][..], |s| s.canon.wrappers);
-    let shorter = move |w: &Wrapper| {
-        let len = |x| render_node(tree, x).len();
-        len(n) + w.open.len() + w.close.len() < len(id)
-    };
-    wrappers
-        .iter()
-        .filter(move |(supertype, w)| {
-            let spec = spec.expect("wrappers come from a spec");
-            let is = |x: NodeId| spec.is_a(tree.node(x).kind, supertype);
-            is(id) && is(n) && shorter(w)
+    let room = rendered_len(tree, id).saturating_sub(rendered_len(tree, n));
+    let fitting = move |spec: &'s Spec| {
+        let is = move |x: NodeId, supertype| spec.is_a(tree.node(x).kind, supertype);
+        spec.canon.wrappers.iter().filter(move |(supertype, w)| {
+            is(id, supertype) && is(n, supertype) && w.open.len() + w.close.len() < room
         })
+    };
+    spec.into_iter()
+        .flat_map(fitting)
         .map(move |(_, w)| vec![(id, Change::Wrap(n, w))])
 }
 

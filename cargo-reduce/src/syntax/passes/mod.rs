@@ -83,6 +83,11 @@ pub(super) fn list_elements(tree: &Tree, list: NodeId) -> Vec<NodeId> {
         .collect()
 }
 
+/// The length of `id`'s text without the gaps.
+pub(super) fn rendered_len(tree: &Tree, id: NodeId) -> usize {
+    tree.leaves_sum(id, <[u8]>::len)
+}
+
 /// Each live node's parent.
 pub(super) type Parents = HashMap<NodeId, NodeId>;
 
@@ -119,8 +124,19 @@ fn with_tester<T>(
     oracle: &(dyn Fn(&[u8]) -> bool + Sync),
     pass: impl FnOnce(&Tester) -> T,
 ) -> (T, u64) {
+    with_tester_on(1, input, oracle, pass)
+}
+
+/// [`with_tester`] with up to `jobs` tests at once.
+#[cfg(test)]
+fn with_tester_on<T>(
+    jobs: usize,
+    input: &[u8],
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: impl FnOnce(&Tester) -> T,
+) -> (T, u64) {
     use crate::engine::{Candidate, DdminOptions, Reducer};
-    let run = Reducer::new();
+    let run = Reducer::new().jobs(jobs);
     let ctx = run.context();
     let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
     let tester = Tester::new(&oracle, &ctx, DdminOptions::default());

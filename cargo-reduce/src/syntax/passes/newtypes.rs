@@ -36,19 +36,32 @@ pub(crate) fn newtypes_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Or
         let tree = &*tree;
         let items = tree.preorder().into_iter();
         let edits = items.flat_map(|n| {
-            let units = stand_ins
-                .iter()
-                .filter_map(move |&s| replace_unit(tree, n, s));
+            let units = replace_unit(tree, n, &stand_ins);
             unwrap(tree, n).into_iter().chain(units)
         });
         edits.collect()
     })
 }
 
-/// The edit that removes unit struct `item` and puts `stand_in` in the
-/// place of each mention of its name, if `item` is one and every mention
-/// is a type.
-fn replace_unit(tree: &Tree, item: NodeId, stand_in: StrId) -> Option<Edit> {
+/// The edits that remove unit struct `item` and put one of `stand_ins` in
+/// the place of each mention of its name, one edit per stand-in, if
+/// `item` is one and every mention is a type.
+fn replace_unit(tree: &Tree, item: NodeId, stand_ins: &[StrId]) -> Vec<Edit> {
+    let mentions = unit_mentions(tree, item).unwrap_or_default();
+    if mentions.is_empty() {
+        return Vec::new();
+    }
+    let edit = |&stand_in: &StrId| {
+        let removed = (item, Change::Text(tree.empty()));
+        let uses = mentions.iter().map(|&id| (id, Change::Text(stand_in)));
+        std::iter::once(removed).chain(uses).collect()
+    };
+    stand_ins.iter().map(edit).collect()
+}
+
+/// The mentions of unit struct `item`'s name outside its declaration, if
+/// `item` is one and every mention is a type.
+fn unit_mentions(tree: &Tree, item: NodeId) -> Option<Vec<NodeId>> {
     if tree.node(item).kind != "struct_item" || field_child(tree, item, "type_parameters").is_some()
     {
         return None;
@@ -59,17 +72,13 @@ fn replace_unit(tree: &Tree, item: NodeId, stand_in: StrId) -> Option<Edit> {
     }
     let name_node = field_child(tree, item, "name")?;
     let name = tree.leaf_text(name_node)?;
-    let mut edit: Edit = vec![(item, Change::Text(tree.empty()))];
-    for id in tree.preorder() {
-        if id == name_node || tree.leaf_text(id) != Some(name) {
-            continue;
-        }
-        if tree.node(id).kind != "type_identifier" {
-            return None;
-        }
-        edit.push((id, Change::Text(stand_in)));
-    }
-    (edit.len() > 1).then_some(edit)
+    let mentions = tree
+        .preorder()
+        .into_iter()
+        .filter(|&id| id != name_node && tree.leaf_text(id) == Some(name));
+    mentions
+        .map(|id| (tree.node(id).kind == "type_identifier").then_some(id))
+        .collect()
 }
 
 /// The edit that removes newtype `item` and puts the wrapped type or

@@ -11,20 +11,18 @@
 //! whose savings the cache otherwise mostly subsumes.
 
 use std::hash::Hash;
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, Counters, DdminOptions, Observer, Oracle, OracleError,
-    Outcome, OutcomeCache, Start,
+    Outcome, Start,
 };
 
 /// The byte oracle, its context and the cache of rendered texts.
 pub(crate) struct Tester<'a> {
     oracle: &'a dyn Oracle<u8>,
     ctx: &'a Context<'a, u8>,
-    cache: Option<&'a OutcomeCache>,
     options: DdminOptions,
     current: Mutex<usize>,
 }
@@ -39,7 +37,6 @@ impl<'a> Tester<'a> {
         Tester {
             oracle,
             ctx,
-            cache: ctx.cache,
             options,
             current: Mutex::new(usize::MAX),
         }
@@ -57,7 +54,7 @@ impl<'a> Tester<'a> {
 
     /// Records `bytes` as the current (interesting) text.
     pub(crate) fn accept(&self, bytes: &[u8]) {
-        if let Some(cache) = self.cache {
+        if let Some(cache) = self.ctx.cache {
             cache.insert(Candidate::whole(bytes).content_hash(), Outcome::Interesting);
         }
         *self.current.lock().expect("tester lock") = bytes.len();
@@ -71,19 +68,27 @@ impl<'a> Tester<'a> {
 
     /// Tests `bytes` once (cached, counted, within the limits).
     pub(crate) fn test(&self, bytes: &[u8]) -> Result<bool, OracleError> {
-        let cancel = Cancel::by_limits(self.ctx.limits);
-        if let Some(outcome) = self.cached(bytes) {
-            self.ctx.observer.tested(outcome, self.ctx.counters);
-            return Ok(outcome.is_interesting());
-        }
-        if !self.ctx.limits.try_charge(&self.ctx.counters.tests) {
-            return Ok(false);
-        }
-        let outcome = self.run(bytes, &cancel)?;
-        if let Some(outcome) = outcome {
-            self.ctx.observer.tested(outcome, self.ctx.counters);
-        }
-        Ok(outcome.is_some_and(Outcome::is_interesting))
+        let found = self
+            .ctx
+            .first_interesting(self.oracle, 1, &|_| Candidate::whole(bytes))?;
+        Ok(found.is_some())
+    }
+
+    /// The lowest index whose text fails as the input did, every text
+    /// before it tested; up to `jobs` of them run at once. The engine's
+    /// rounds count and cache only what a sequential run would have
+    /// tested, so the answer and the test count do not depend on `-j`.
+    pub(crate) fn first_interesting(
+        &self,
+        texts: &[Vec<u8>],
+    ) -> Result<Option<usize>, OracleError> {
+        self.ctx
+            .first_interesting(self.oracle, texts.len(), &|i| Candidate::whole(&texts[i]))
+    }
+
+    /// How many tests may run at once.
+    pub(crate) fn jobs(&self) -> usize {
+        self.ctx.jobs.max(1)
     }
 
     /// ddmin over `atoms` from granularity `start`, each candidate tested
@@ -101,7 +106,7 @@ impl<'a> Tester<'a> {
         let ctx = Context {
             jobs: self.ctx.jobs,
             limits: self.ctx.limits,
-            cache: None,
+            cache: self.ctx.cache,
             counters: self.ctx.counters,
             observer: &forward,
         };
@@ -115,24 +120,12 @@ impl<'a> Tester<'a> {
         };
         ddmin(atoms, &oracle, &options, &ctx).map(|r| r.atoms)
     }
-
-    fn cached(&self, bytes: &[u8]) -> Option<Outcome> {
-        let outcome = self.cache?.get(Candidate::whole(bytes).content_hash())?;
-        self.ctx.counters.cache_hits.fetch_add(1, Ordering::SeqCst);
-        Some(outcome)
-    }
-
-    fn run(&self, bytes: &[u8], cancel: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
-        let outcome = self.oracle.test(&Candidate::whole(bytes), cancel)?;
-        if let (Some(cache), Some(outcome)) = (self.cache, outcome) {
-            cache.insert(Candidate::whole(bytes).content_hash(), outcome);
-        }
-        Ok(outcome)
-    }
 }
 
-/// The `Oracle<A>` ddmin sees: render, then test the bytes. The engine has
-/// already charged a test when this runs; a cache hit gives it back.
+/// The `Oracle<A>` ddmin sees: render, then test the bytes. The cache
+/// keys a candidate by its text ([`Oracle::cache_key`]), so that edits
+/// rendering alike share one test, counted only where a sequential run
+/// would have run it.
 struct Rendered<'t, 'a, A> {
     tester: &'t Tester<'a>,
     render: &'t (dyn Fn(&Candidate<'_, A>) -> Vec<u8> + Sync),
@@ -145,16 +138,12 @@ impl<A> Oracle<A> for Rendered<'_, '_, A> {
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
         let bytes = (self.render)(candidate);
-        if let Some(outcome) = self.tester.cached(&bytes) {
-            uncharge(self.tester.ctx.counters);
-            return Ok(Some(outcome));
-        }
-        self.tester.run(&bytes, cancel)
+        self.tester.oracle.test(&Candidate::whole(&bytes), cancel)
     }
-}
 
-fn uncharge(counters: &Counters) {
-    counters.tests.fetch_sub(1, Ordering::SeqCst);
+    fn cache_key(&self, candidate: &Candidate<'_, A>) -> Option<u128> {
+        Some(Candidate::whole(&(self.render)(candidate)).content_hash())
+    }
 }
 
 /// Passes test events of an `A`-level ddmin on to the byte-level
@@ -164,5 +153,46 @@ struct Forward<'a>(&'a dyn Observer<u8>);
 impl<A> Observer<A> for Forward<'_> {
     fn tested(&self, outcome: Outcome, counters: &Counters) {
         self.0.tested(outcome, counters);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::with_tester_on;
+    use crate::engine::{Candidate, Start};
+
+    /// Many candidates render alike (only each atom's remainder by 3
+    /// shows); the cache answers the repeats, and the parallel runs'
+    /// tests beyond a round's winner neither count nor fill the cache:
+    /// the same tests and result at every `-j`. (Before the cache was
+    /// keyed by the text in the engine's rounds, `-j2` counted 11 tests
+    /// here and `-j1` 10.)
+    #[test]
+    fn rendered_twins_cost_the_same_tests_at_any_jobs() {
+        let render = |c: &Candidate<'_, u32>| {
+            let mut text: Vec<u8> = c.iter().map(|&a| b'0' + (a % 3) as u8).collect();
+            text.sort_unstable();
+            text
+        };
+        let two_0s_a_1_and_a_2 = |b: &[u8]| {
+            let n = |c| b.iter().filter(|&&x| x == c).count();
+            let interesting = n(b'0') >= 2 && n(b'1') >= 1 && n(b'2') >= 1;
+            // A winner runs long while the other jobs go on.
+            let ms = if interesting { 20 } else { 1 };
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            interesting
+        };
+        let runs: Vec<_> = [1, 2, 4, 8]
+            .into_iter()
+            .map(|jobs| {
+                let input = render(&Candidate::whole(&(0..48).collect::<Vec<u32>>()));
+                with_tester_on(jobs, &input, &two_0s_a_1_and_a_2, |tester| {
+                    let kept = tester.ddmin((0..48).collect(), Start::Halves, &render);
+                    render(&Candidate::whole(&kept.unwrap()))
+                })
+            })
+            .collect();
+        assert_eq!(runs[0].0, b"0012");
+        assert!(runs.iter().all(|r| *r == runs[0]), "{runs:?}");
     }
 }

@@ -15,8 +15,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::edits::{reduce_edits, Edit};
-use super::field_child;
 use super::render_oracle::Tester;
+use super::{field_child, rendered_len};
 use crate::engine::{OracleError, Start};
 use crate::syntax::lang::Spec;
 use crate::syntax::tokens;
@@ -74,7 +74,7 @@ pub(crate) fn plain_expressions(
                 // Not longer in bytes, nor in tokens: `u8` stays, which
                 // `()` would make two tokens.
                 rendered_len(tree, id) >= plain.len()
-                    && token_count(tree, id) >= tokens::count(plain.as_bytes())
+                    && tree.leaves_sum(id, tokens::count) >= tokens::count(plain.as_bytes())
                     && render_node(tree, id) != plain.as_bytes()
             })
             .map(|id| vec![(id, Change::Text(plain_id))])
@@ -194,29 +194,6 @@ pub(crate) fn shrink_literals(
         }
     }
     reduce_edits(tree, edits, Start::Halves, tester)
-}
-
-/// The number of bytes of `id`'s tokens (gaps not counted).
-fn rendered_len(tree: &Tree, id: NodeId) -> usize {
-    let mut len = 0;
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        len += tree.leaf_text(n).map_or(0, <[u8]>::len);
-        stack.extend(tree.children(n));
-    }
-    len
-}
-
-/// The number of tokens of `id`'s leaves, as [`tokens::count`] counts
-/// them.
-fn token_count(tree: &Tree, id: NodeId) -> usize {
-    let mut count = 0;
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        count += tree.leaf_text(n).map_or(0, tokens::count);
-        stack.extend(tree.children(n));
-    }
-    count
 }
 
 /// `a`…`z`, then `a0`…`z9`, skipping every name in `used`.

@@ -286,25 +286,31 @@ impl Tree {
     /// [`Tree::tokens`] of `id`'s subtree.
     pub(crate) fn tokens_under(&self, id: NodeId) -> Vec<NodeId> {
         let blank = |t: &[u8]| t.iter().all(u8::is_ascii_whitespace);
-        let mut out = Vec::new();
-        let mut stack = vec![id];
-        while let Some(n) = stack.pop() {
-            match self.leaf_text(n) {
-                Some(text) if !blank(text) => out.push(n),
-                Some(_) => {}
-                None => stack.extend(self.children(n).iter().rev()),
-            }
-        }
-        out
+        let leaves = self.subtree(id).into_iter();
+        leaves
+            .filter(|&n| self.leaf_text(n).is_some_and(|t| !blank(t)))
+            .collect()
+    }
+
+    /// The sum of `measure` over the texts of `id`'s leaves: with
+    /// `<[u8]>::len`, the length of its text without the gaps.
+    pub(crate) fn leaves_sum(&self, id: NodeId, measure: impl Fn(&[u8]) -> usize) -> usize {
+        let leaves = self.subtree(id).into_iter();
+        leaves.filter_map(|n| self.leaf_text(n)).map(measure).sum()
     }
 
     /// The live nodes, parents before children, children in order.
     pub fn preorder(&self) -> Vec<NodeId> {
+        self.subtree(self.root)
+    }
+
+    /// The live nodes of `id`'s subtree, in [`Tree::preorder`]'s order.
+    pub(crate) fn subtree(&self, id: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
-        let mut stack = vec![self.root];
-        while let Some(id) = stack.pop() {
-            out.push(id);
-            stack.extend(self.children(id).iter().rev());
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.children(n).iter().rev());
         }
         out
     }

@@ -171,6 +171,57 @@ fn parallel_and_sequential_runs_give_the_same_result() {
     assert_eq!(outputs[0], outputs[2]);
 }
 
+/// A syntax-aware reduction gives the same text after the same tests at
+/// any `-j`: its passes' parallel rounds keep only what a sequential run
+/// would have tested, and the cache of rendered texts fills the same way
+/// (before, `tests_run` could differ by a few between runs at `-j2`).
+#[test]
+fn a_syntax_aware_reduction_runs_the_same_tests_at_any_j() {
+    let sb = Sandbox::new();
+    let input: String = (0..12)
+        .map(|i| {
+            format!(
+                "fn f{i}(x: u32) -> u32 {{\n    let y = x + {i};\n    f{}(y)\n}}\n",
+                (i + 5) % 12
+            )
+        })
+        .collect();
+    sb.write("lib.rs", &input);
+    // A kept candidate takes longer, so that the other job runs on past it.
+    let test = [
+        "sh",
+        "-c",
+        "grep -q 'f3(' \"$1\" && grep -q '+ 7' \"$1\" && sleep 0.05",
+        "sh",
+    ];
+    let mut runs = Vec::new();
+    for jobs in ["1", "2", "4"] {
+        let out = format!("out{jobs}.rs");
+        let mut args = vec![
+            "file",
+            "lib.rs",
+            "-j",
+            jobs,
+            "-o",
+            &out,
+            "--message-format",
+            "json",
+            "--",
+        ];
+        args.extend(test);
+        let run = sb.run(&args);
+        run.expect_code(0);
+        let finished = run.messages().last().cloned().unwrap();
+        assert_eq!(finished["reason"], "reduction-finished");
+        let counts = (
+            finished["tests_run"].clone(),
+            finished["cache_hits"].clone(),
+        );
+        runs.push((sb.read(&out), counts));
+    }
+    assert!(runs.iter().all(|r| *r == runs[0]), "{runs:?}");
+}
+
 #[test]
 fn every_unit_reduces() {
     let sb = Sandbox::new();

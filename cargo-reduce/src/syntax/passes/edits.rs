@@ -6,8 +6,9 @@
 //! should be applied while the failure stays. [`reduce_edits`] first tries
 //! all of them at once, then runs ddmin over the edits left *unapplied*,
 //! so the result is 1-minimal in the sense of HDD: applying any single
-//! further edit loses the failure. [`apply_first`] applies the first
-//! (hoisting tries alternatives one by one). [`token_pass`], the pipeline's
+//! further edit loses the failure. [`apply_first`] applies only the first
+//! of a list of alternatives that keeps the failure (hoisting's candidates
+//! for one node), testing several at once. [`token_pass`], the pipeline's
 //! last step, is the plainest list: drop this token.
 
 use super::render_oracle::Tester;

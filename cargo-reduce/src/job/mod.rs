@@ -126,6 +126,19 @@ impl Run<'_> {
         }
     }
 
+    /// The engine context over atoms that are not bytes (a command line's
+    /// flags): without the cache, whose keys would hash them like byte
+    /// candidates', and without progress, which counts bytes.
+    pub(crate) fn plain_context<A>(&self) -> Context<'_, A> {
+        Context {
+            jobs: self.settings.jobs,
+            limits: self.limits,
+            cache: None,
+            counters: self.counters,
+            observer: &(),
+        }
+    }
+
     /// Emits `message`.
     pub(crate) fn emit(&self, message: &Message) {
         self.events.emit(message);

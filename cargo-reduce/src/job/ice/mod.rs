@@ -7,12 +7,14 @@
 //! crash rustc the same way three times; then rustc's own unused-item
 //! warnings delete what they can ([`prune`]), the syntax reducer does the
 //! rest with the ICE's signature as the oracle ([`oracle`], [`subject`]),
-//! and rustfmt tidies the result if the ICE stays. `NAME.ice.rs` and
+//! rustfmt tidies the result if the ICE stays, and the command line loses
+//! the flags the result does not need ([`flags`]). `NAME.ice.rs` and
 //! `NAME.ice.md` ([`report`]) are written atomically, outside the user's
 //! tree unless `-o` says where; nothing is written into it.
 
 mod bisect;
 mod cargo_build;
+mod flags;
 mod flatten;
 mod invocation;
 mod oracle;
@@ -112,12 +114,12 @@ pub(crate) fn run(
     let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
         n.to_string_lossy().into_owned()
     });
-    let command = oracle.rustc.invocation.display(&mcve_name);
     let mut subject = IceSubject {
+        command: oracle.rustc.invocation.display(&mcve_name),
         oracle,
         timeout: request.timeout,
         steps: request.steps,
-        command: command.clone(),
+        fewer_flags: std::sync::OnceLock::new(),
     };
     let job = Job {
         input: &root,
@@ -128,6 +130,10 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
+    if let Some(invocation) = subject.fewer_flags.take() {
+        subject.oracle.rustc.invocation = invocation;
+    }
+    let command = subject.oracle.rustc.invocation.display(&mcve_name);
     // The report shows rustc's output as the user's environment has it.
     subject.oracle.rustc.backtraces = true;
     let last = subject

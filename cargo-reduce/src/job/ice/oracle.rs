@@ -92,6 +92,18 @@ impl Rustc {
         }
     }
 
+    /// The same rustc with another command line.
+    pub(crate) fn with_invocation(&self, invocation: Invocation) -> Rustc {
+        Rustc {
+            invocation,
+            file_name: self.file_name.clone(),
+            timeout: Mutex::new(*self.timeout.lock().expect("timeout lock")),
+            memory: self.memory,
+            incremental: self.incremental,
+            backtraces: self.backtraces,
+        }
+    }
+
     /// Changes the per-run timeout.
     pub(crate) fn set_timeout(&self, timeout: Duration) {
         *self.timeout.lock().expect("timeout lock") = timeout;
@@ -236,7 +248,17 @@ impl IceOracle {
 
     /// Whether `source` ICEs as expected; `None` when cancelled.
     pub(crate) fn same_ice(&self, source: &[u8], cancel: &Cancel<'_>) -> io::Result<Option<bool>> {
-        let run = self.rustc.run(source, cancel)?;
+        self.same_ice_by(&self.rustc, source, cancel)
+    }
+
+    /// Whether `source` ICEs as expected when `rustc` compiles it.
+    pub(crate) fn same_ice_by(
+        &self,
+        rustc: &Rustc,
+        source: &[u8],
+        cancel: &Cancel<'_>,
+    ) -> io::Result<Option<bool>> {
+        let run = rustc.run(source, cancel)?;
         Ok(match run.status {
             RunStatus::Cancelled => None,
             _ => Some(
@@ -256,5 +278,36 @@ impl<A: ByteAtom + Sync> Oracle<A> for IceOracle {
         let mut bytes = Vec::new();
         concat_into(candidate.iter(), &mut bytes);
         Ok(self.same_ice(&bytes, cancel)?.map(Outcome::from_bool))
+    }
+}
+
+/// The oracle of the ICE that `command` (rustc's, on a file `x.rs`) gives
+/// on `source`, for the tests of the steps that use one.
+#[cfg(test)]
+pub(super) fn oracle_for(source: &str, command: &str) -> IceOracle {
+    use crate::engine::Limits;
+    let invocation = Invocation::parse(command, Path::new("/")).expect("a rustc command");
+    let rustc = Rustc::new(
+        invocation,
+        "x.rs".into(),
+        Duration::from_secs(120),
+        None,
+        false,
+    );
+    let never = Limits::none();
+    let first = rustc
+        .run(source.as_bytes(), &Cancel::by_limits(&never))
+        .unwrap();
+    let Some(expected) = first.signature() else {
+        panic!(
+            "rustc 1.95 crashes on this; this rustc does not:\n{}",
+            first.stderr
+        );
+    };
+    IceOracle {
+        rustc,
+        expected,
+        level: Match::Message,
+        spelled: Spelled::of(source.as_bytes()),
     }
 }

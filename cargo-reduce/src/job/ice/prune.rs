@@ -243,7 +243,6 @@ fn without(text: &str, ranges: &[Range<usize>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     /// A `dead_code` warning as rustc 1.95 prints it with
     /// `--error-format=json` (spans trimmed to the fields read).
@@ -289,9 +288,6 @@ mod tests {
     /// it needs stay, and the ICE with them.
     #[test]
     fn rustc_s_unused_items_go_when_the_ice_stays() {
-        use super::super::invocation::Invocation;
-        use super::super::oracle::Rustc;
-        use super::super::signature::Match;
         use crate::engine::Limits;
         let source = "trait Transform { type Output<'a>; }\n\
             trait Propagate<O> {}\n\
@@ -305,31 +301,10 @@ mod tests {
             pub fn helper() -> u32 { 7 }\n\
             pub struct Unused { pub x: u8 }\n\
             use std::collections::HashMap;\n";
-        let invocation =
-            Invocation::parse("rustc --edition=2021 --crate-type lib x.rs", Path::new("/"))
-                .unwrap();
-        let rustc = Rustc::new(
-            invocation,
-            "x.rs".into(),
-            std::time::Duration::from_secs(120),
-            None,
-            false,
-        );
+        let oracle =
+            super::super::oracle::oracle_for(source, "rustc --edition=2021 --crate-type lib x.rs");
         let limits = Limits::none();
         let cancel = Cancel::by_limits(&limits);
-        let first = rustc.run(source.as_bytes(), &cancel).unwrap();
-        let Some(expected) = first.signature() else {
-            panic!(
-                "rustc 1.95 crashes on this; this rustc does not:\n{}",
-                first.stderr
-            );
-        };
-        let oracle = IceOracle {
-            rustc,
-            expected,
-            level: Match::Message,
-            spelled: super::super::signature::Spelled::of(source.as_bytes()),
-        };
         let tests = std::sync::atomic::AtomicU64::new(0);
         let pruned = prune(source, &oracle, &cancel, &|| {
             tests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

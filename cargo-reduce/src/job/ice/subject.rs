@@ -1,12 +1,16 @@
 //! The flattened crate as a [`Subject`] of the reduction workflow: checked
 //! three times (an ICE that comes and goes is refused as flaky), pruned of
 //! what rustc calls unused, reduced by the syntax reducer (`best`) with the
-//! ICE's signature as the oracle, and (with `--format`) formatted by
-//! rustfmt when the formatted text still crashes the same way.
+//! ICE's signature as the oracle, (with `--format`) formatted by rustfmt
+//! when the formatted text still crashes the same way, and its command
+//! line cut to the flags the result needs.
 
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 
+use super::flags::reduce_flags;
+use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::prune;
 use crate::command::{filter, RunStatus};
@@ -41,6 +45,9 @@ pub(crate) struct IceSubject {
     pub(crate) steps: Steps,
     /// The rustc command shown in `reduction-started`.
     pub(crate) command: String,
+    /// The oracle's command line without the flags the reduced code does
+    /// not need, when it needs fewer ([`reduce_flags`]).
+    pub(crate) fewer_flags: OnceLock<Invocation>,
 }
 
 impl Subject for IceSubject {
@@ -97,6 +104,14 @@ impl Subject for IceSubject {
                 if matches!(kept, Ok(Some(true))) {
                     bytes = formatted;
                 }
+            }
+        }
+        if run.limits.stop_reason().is_none() {
+            run.start_pass("rustc's flags");
+            let fewer = reduce_flags(&bytes, &self.oracle, &run.plain_context())
+                .map_err(|e| (bytes.clone(), e))?;
+            if let Some(invocation) = fewer {
+                let _ = self.fewer_flags.set(invocation);
             }
         }
         Ok(Reduced::unchecked(bytes))

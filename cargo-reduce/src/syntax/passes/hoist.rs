@@ -27,6 +27,7 @@
 //! [`MAX_TRIES`] of them. A successful hoist is retried on the same node,
 //! whose content is new.
 
+use std::cell::OnceCell;
 use std::collections::VecDeque;
 
 use super::edits::{apply_first, Edit};
@@ -99,16 +100,20 @@ fn wrapped<'s>(
     n: NodeId,
     spec: Option<&'s Spec>,
 ) -> impl Iterator<Item = Edit> + 's {
-    let room = rendered_len(tree, id).saturating_sub(rendered_len(tree, n));
-    let fitting = move |spec: &'s Spec| {
-        let is = move |x: NodeId, supertype| spec.is_a(tree.node(x).kind, supertype);
-        spec.canon.wrappers.iter().filter(move |(supertype, w)| {
-            is(id, supertype) && is(n, supertype) && w.open.len() + w.close.len() < room
-        })
-    };
-    spec.into_iter()
-        .flat_map(fitting)
-        .map(move |(_, w)| vec![(id, Change::Wrap(n, w))])
+    let is = move |spec: &Spec, x: NodeId, supertype| spec.is_a(tree.node(x).kind, supertype);
+    let both = spec.into_iter().flat_map(move |spec| {
+        let wrappers = spec.canon.wrappers.iter();
+        wrappers.filter(move |(supertype, _)| is(spec, id, supertype) && is(spec, n, supertype))
+    });
+    // Measured only for a pair some wrapper takes (most nodes are no type,
+    // and JavaScript has no wrappers): two walks of subtrees.
+    let room = OnceCell::new();
+    both.filter(move |(_, w)| {
+        let room =
+            *room.get_or_init(|| rendered_len(tree, id).saturating_sub(rendered_len(tree, n)));
+        w.open.len() + w.close.len() < room
+    })
+    .map(move |(_, w)| vec![(id, Change::Wrap(n, w))])
 }
 
 /// `id` replaced by the children of `list` (in its subtree, or itself)

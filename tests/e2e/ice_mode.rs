@@ -35,6 +35,24 @@ fn message<'m>(messages: &'m [serde_json::Value], reason: &str) -> &'m serde_jso
         .unwrap_or_else(|| panic!("no {reason} in {messages:?}"))
 }
 
+/// `cargo reduce ice` on the project of `manifest` into `mcve`, with JSON
+/// messages and `extra` options; it must succeed.
+fn reduce_ice(sandbox: &Sandbox, manifest: &Path, mcve: &Path, extra: &[&str]) -> crate::util::Run {
+    let mut args = vec![
+        "ice",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "-o",
+        mcve.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    args.extend(extra);
+    let run = sandbox.run(&args);
+    run.expect_code(0);
+    run
+}
+
 #[test]
 fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_as_it_was() {
     let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-crate");
@@ -44,18 +62,7 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
     let mcve = sandbox.join("scene.ice.rs");
     // A budget of tests keeps the run short on a loaded machine; the
     // result is already far smaller than the crate.
-    let run = sandbox.run(&[
-        "ice",
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "-o",
-        mcve.to_str().unwrap(),
-        "--max-tests",
-        "200",
-        "--message-format",
-        "json",
-    ]);
-    run.expect_code(0);
+    let run = reduce_ice(&sandbox, &manifest, &mcve, &["--max-tests", "200"]);
     assert_eq!(snapshot(&crate_dir), before, "the fixture's tree changed");
     let messages = run.messages();
     let found = message(&messages, "ice-found");
@@ -114,6 +121,48 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
         .collect();
     names.sort();
     assert_eq!(names, ["scene.ice.md", "scene.ice.rs"]);
+}
+
+#[test]
+fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve() {
+    let workspace = repo().join("cargo-reduce/tests-fixtures/ice-workspace");
+    let before = snapshot(&workspace);
+    let sandbox = Sandbox::new();
+    let manifest = workspace.join("app/Cargo.toml");
+    let run_with = |mcve: &Path, extra: &[&str]| {
+        let messages = reduce_ice(&sandbox, &manifest, mcve, extra).messages();
+        let reported = message(&messages, "ice-reported");
+        let command = reported["command"].as_str().unwrap().to_string();
+        let code = std::fs::read_to_string(mcve).unwrap();
+        (command, code)
+    };
+    // The budget ends the run while the code with the dependency in it is
+    // reduced; what it has then crashes rustc the same way, on its own.
+    let mcve = sandbox.join("app.ice.rs");
+    let (command, code) = run_with(&mcve, &["--max-tests", "700"]);
+    assert!(
+        !command.contains("--extern") && !command.contains("-L"),
+        "{command}"
+    );
+    assert!(
+        code.contains("mod shapes") && code.contains("crate::shapes::"),
+        "{code}"
+    );
+    let stderr = compile(&command, &mcve);
+    assert!(
+        stderr
+            .contains("error: internal compiler error: error performing operation: fully_perform"),
+        "{stderr}"
+    );
+    // Kept as a dependency, it stays outside the MCVE.
+    let kept = sandbox.join("kept.ice.rs");
+    let (command, code) = run_with(&kept, &["--keep-dependencies"]);
+    assert!(command.contains("--extern shapes="), "{command}");
+    assert!(
+        code.contains("shapes::") && !code.contains("mod shapes"),
+        "{code}"
+    );
+    assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
 }
 
 /// A panic in the type checker (an error first, then the ICE), written as

@@ -83,6 +83,10 @@ pub(crate) struct IceArgs {
     /// Do not delete what rustc warns is unused before the syntax reducer.
     #[arg(long)]
     pub(crate) no_prune: bool,
+    /// Leave the dependencies the MCVE still uses as `--extern`s of its
+    /// command, instead of taking their source into it as modules.
+    #[arg(long)]
+    pub(crate) keep_dependencies: bool,
     /// rustfmt the MCVE when the formatted text still crashes rustc the
     /// same way (by default it is as small as the reducer left it).
     #[arg(long)]
@@ -114,6 +118,7 @@ impl IceArgs {
             bisect: self.bisect,
             steps: Steps {
                 prune: !self.no_prune,
+                take_in: !self.keep_dependencies,
                 format: self.format,
             },
         }

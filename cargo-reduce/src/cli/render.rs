@@ -182,9 +182,14 @@ impl Reporter {
 
     /// The status line of a finished `file` reduction.
     fn summarize(&self, f: &Finished) {
-        let percent = 100.0 * (1.0 - f.reduced_bytes as f64 / f.original_bytes as f64);
+        let ratio = f.reduced_bytes as f64 / f.original_bytes as f64;
+        // Larger only where `ice` took a dependency's source in.
+        let change = match ratio <= 1.0 {
+            true => format!("{:.1}% smaller", 100.0 * (1.0 - ratio)),
+            false => format!("{:.1}% larger", 100.0 * (ratio - 1.0)),
+        };
         let text = format!(
-            "{}: {} → {} bytes ({percent:.1}% smaller), {} tests, {} cache hits, {:.2}s → {}",
+            "{}: {} → {} bytes ({change}), {} tests, {} cache hits, {:.2}s → {}",
             shown(&f.input),
             f.original_bytes,
             f.reduced_bytes,

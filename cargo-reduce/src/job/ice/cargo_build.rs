@@ -32,6 +32,10 @@ pub(crate) struct Crash {
     pub(crate) signature: Signature,
     /// The command line of the crate that crashed rustc.
     pub(crate) invocation: Invocation,
+    /// The command lines of the crates the build compiled before it (its
+    /// dependencies among them), whose sources an MCVE that still needs
+    /// one can take in ([`super::dependencies`]).
+    pub(crate) compiled: Vec<Invocation>,
 }
 
 /// Runs the build into `scratch` (its target directory and ICE files) and
@@ -73,22 +77,32 @@ pub(crate) fn find_crash(stderr: &str, workspace: &Path) -> Option<Crash> {
     let full = running_commands(stderr)
         .find(|c| c.ends_with(failed))
         .unwrap_or(failed);
-    let mut invocation = Invocation::parse(full, workspace)?;
-    if let Some((_, dir)) = invocation
-        .env
-        .iter()
-        .find(|(k, _)| k == "CARGO_MANIFEST_DIR")
-    {
-        // cargo runs rustc in the workspace root for its members and in
-        // the package's own directory for the others (registry, git).
-        if !invocation.source_path().exists() {
-            invocation.cwd = PathBuf::from(dir);
-        }
-    }
+    let invocation = located(Invocation::parse(full, workspace)?);
+    let compiled = running_commands(stderr)
+        .filter(|c| !c.ends_with(failed))
+        .filter_map(|c| Invocation::parse(c, workspace))
+        .map(located)
+        .collect();
     Some(Crash {
         signature,
         invocation,
+        compiled,
     })
+}
+
+/// `invocation` run where its crate root is: cargo runs rustc in the
+/// workspace root for its members and in the package's own directory
+/// (`CARGO_MANIFEST_DIR`) for the others (registry, git).
+fn located(mut invocation: Invocation) -> Invocation {
+    let dir = invocation
+        .env
+        .iter()
+        .find(|(k, _)| k == "CARGO_MANIFEST_DIR")
+        .map(|(_, dir)| PathBuf::from(dir));
+    if let Some(dir) = dir.filter(|_| !invocation.source_path().exists()) {
+        invocation.cwd = dir;
+    }
+    invocation
 }
 
 /// The command of `process didn't exit successfully: `CMD` (exit status:

@@ -80,6 +80,29 @@ pub(super) fn parse_rust(text: &str) -> Option<Tree> {
     parser.parse(text, None)
 }
 
+/// Every node under `root` (itself included), in preorder.
+pub(super) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        if descend {
+            out.push(cursor.node());
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            return out;
+        }
+        descend = false;
+    }
+}
+
 /// What the walk over one file needs.
 struct Context<'a> {
     text: &'a str,

@@ -8,12 +8,15 @@
 //! warnings delete what they can ([`prune`]), the syntax reducer does the
 //! rest with the ICE's signature as the oracle ([`oracle`], [`subject`]),
 //! rustfmt tidies the result if the ICE stays, and the command line loses
-//! the flags the result does not need ([`flags`]). `NAME.ice.rs` and
+//! the flags the result does not need ([`flags`]); a dependency the result
+//! still needs is taken into it and the result reduced again
+//! ([`dependencies`]). `NAME.ice.rs` and
 //! `NAME.ice.md` ([`report`]) are written atomically, outside the user's
 //! tree unless `-o` says where; nothing is written into it.
 
 mod bisect;
 mod cargo_build;
+mod dependencies;
 mod flags;
 mod flatten;
 mod invocation;
@@ -119,7 +122,8 @@ pub(crate) fn run(
         oracle,
         timeout: request.timeout,
         steps: request.steps,
-        fewer_flags: std::sync::OnceLock::new(),
+        compiled: crash.compiled,
+        final_command: std::sync::Mutex::new(None),
     };
     let job = Job {
         input: &root,
@@ -130,9 +134,7 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
-    if let Some(invocation) = subject.fewer_flags.take() {
-        subject.oracle.rustc.invocation = invocation;
-    }
+    subject.oracle.rustc.invocation = subject.final_command();
     let command = subject.oracle.rustc.invocation.display(&mcve_name);
     // The report shows rustc's output as the user's environment has it.
     subject.oracle.rustc.backtraces = true;
@@ -249,7 +251,11 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
         .run(&bytes, cancel)
         .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
     match run.signature() {
-        Some(signature) => Ok(Crash { signature, invocation }),
+        Some(signature) => Ok(Crash {
+            signature,
+            invocation,
+            compiled: Vec::new(),
+        }),
         None => Err(Error::new(
             Exit::NotInteresting,
             format!(

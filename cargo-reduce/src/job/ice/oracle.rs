@@ -238,6 +238,17 @@ pub(crate) struct IceOracle {
 }
 
 impl IceOracle {
+    /// The oracle for the same ICE in `text`, compiled by `invocation`: a
+    /// dependency taken into the MCVE brings its own words.
+    pub(crate) fn for_text(&self, invocation: Invocation, text: &[u8]) -> IceOracle {
+        IceOracle {
+            rustc: self.rustc.with_invocation(invocation),
+            expected: self.expected.clone(),
+            level: self.level,
+            spelled: self.spelled.with(text),
+        }
+    }
+
     /// Whether `got`, rustc's ICE on `source`, is the expected one: the
     /// names of the message are the words of either source.
     pub(crate) fn is_expected(&self, got: &Signature, source: &[u8]) -> bool {

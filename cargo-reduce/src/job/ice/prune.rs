@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::flatten::{apply, parse_rust, Edit};
+use super::flatten::{apply, parse_rust, preorder, Edit};
 
 use super::oracle::IceOracle;
 use crate::engine::Cancel;
@@ -85,30 +85,15 @@ fn privatized(source: &str) -> String {
     let Some(tree) = parse_rust(source) else {
         return source.to_string();
     };
-    let mut bare = Vec::new();
-    let mut cursor = tree.walk();
-    let mut descend = true;
-    loop {
-        let node = cursor.node();
-        if descend && node.kind() == "visibility_modifier" && &source[node.byte_range()] == "pub" {
-            bare.push(Edit {
-                start: node.start_byte(),
-                end: node.end_byte(),
-                text: "pub(crate)".to_string(),
-            });
-        }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        if cursor.goto_next_sibling() {
-            descend = true;
-            continue;
-        }
-        if !cursor.goto_parent() {
-            break;
-        }
-        descend = false;
-    }
+    let bare = preorder(tree.root_node())
+        .into_iter()
+        .filter(|n| n.kind() == "visibility_modifier" && &source[n.byte_range()] == "pub")
+        .map(|n| Edit {
+            start: n.start_byte(),
+            end: n.end_byte(),
+            text: "pub(crate)".to_string(),
+        })
+        .collect();
     apply(source, bare)
 }
 

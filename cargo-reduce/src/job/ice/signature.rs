@@ -24,6 +24,13 @@ impl Spelled {
     pub(crate) fn contains(&self, word: &str) -> bool {
         self.0.contains(word)
     }
+
+    /// These words and those of `text`.
+    pub(crate) fn with(&self, text: &[u8]) -> Spelled {
+        let mut more = self.0.clone();
+        more.extend(Spelled::of(text).0);
+        Spelled(more)
+    }
 }
 
 /// The maximal words of `text` that could be identifiers.

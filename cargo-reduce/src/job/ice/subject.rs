@@ -3,12 +3,15 @@
 //! what rustc calls unused, reduced by the syntax reducer (`best`) with the
 //! ICE's signature as the oracle, (with `--format`) formatted by rustfmt
 //! when the formatted text still crashes the same way, and its command
-//! line cut to the flags the result needs.
+//! line cut to the flags the result needs; then, for each dependency the
+//! result still needs, that dependency taken in and all of it again.
 
+use std::collections::HashSet;
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 use std::time::Duration;
 
+use super::dependencies::take_in_one;
 use super::flags::reduce_flags;
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
@@ -33,6 +36,8 @@ const MIN_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) struct Steps {
     /// Delete the items rustc warns are unused first.
     pub(crate) prune: bool,
+    /// Take the source of a dependency the result still needs into it.
+    pub(crate) take_in: bool,
     /// rustfmt the result if it keeps the ICE.
     pub(crate) format: bool,
 }
@@ -45,9 +50,13 @@ pub(crate) struct IceSubject {
     pub(crate) steps: Steps,
     /// The rustc command shown in `reduction-started`.
     pub(crate) command: String,
-    /// The oracle's command line without the flags the reduced code does
-    /// not need, when it needs fewer ([`reduce_flags`]).
-    pub(crate) fewer_flags: OnceLock<Invocation>,
+    /// The command lines the build ran before the crash: the sources of
+    /// the dependencies an MCVE may take in ([`take_in_one`]).
+    pub(crate) compiled: Vec<Invocation>,
+    /// The command line the result crashes rustc with, once it is not
+    /// the oracle's: without the flags it does not need
+    /// ([`reduce_flags`]), with a dependency taken in.
+    pub(crate) final_command: Mutex<Option<Invocation>>,
 }
 
 impl Subject for IceSubject {
@@ -78,48 +87,34 @@ impl Subject for IceSubject {
     }
 
     fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
-        let cancel = Cancel::by_limits(run.limits);
-        let mut current = input;
-        if self.steps.prune {
-            run.start_pass("rustc's unused items");
-            let text = String::from_utf8_lossy(&current).into_owned();
-            let pruned = prune(&text, &self.oracle, &cancel, &|| run.counters.add_test())
-                .map_err(|e| (current.clone(), e.into()))?;
-            current = pruned.into_bytes();
-        }
-        run.start_pass("rust best");
-        let reduction = syntax::reduce_in(
-            &current,
-            Lang::Rust,
-            &Strategy::Best,
-            &self.oracle,
-            &run.context(),
-        )
-        .map_err(|e| (e.best, e.source))?;
-        let mut bytes = reduction.atoms;
-        if self.steps.format && run.limits.stop_reason().is_none() {
-            if let Some(formatted) = rustfmt(&bytes, &self.oracle) {
-                let kept = self.oracle.same_ice(&formatted, &cancel);
-                run.counters.add_test();
-                if matches!(kept, Ok(Some(true))) {
-                    bytes = formatted;
-                }
+        let mut bytes = self.reduce_code(&self.oracle, input, run)?;
+        let mut invocation = self.fewer_flags(&bytes, &self.oracle, run)?;
+        let mut taken_in: Option<IceOracle> = None;
+        let mut tried = HashSet::new();
+        while self.steps.take_in && run.limits.stop_reason().is_none() {
+            let Some(taken) = take_in_one(&bytes, &invocation, &self.compiled, &mut tried) else {
+                break;
+            };
+            let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+            let next = oracle.for_text(taken.invocation, &taken.text);
+            run.start_pass(&format!("dependency `{}` taken in", taken.name));
+            let kept = next.same_ice(&taken.text, &Cancel::by_limits(run.limits));
+            run.counters.add_test();
+            if !matches!(kept, Ok(Some(true))) {
+                continue;
             }
-        }
-        if run.limits.stop_reason().is_none() {
-            run.start_pass("rustc's flags");
-            let fewer = reduce_flags(&bytes, &self.oracle, &run.plain_context())
-                .map_err(|e| (bytes.clone(), e))?;
-            if let Some(invocation) = fewer {
-                let _ = self.fewer_flags.set(invocation);
-            }
+            self.set_command(&next.rustc.invocation);
+            bytes = self.reduce_code(&next, taken.text, run)?;
+            invocation = self.fewer_flags(&bytes, &next, run)?;
+            taken_in = Some(next);
         }
         Ok(Reduced::unchecked(bytes))
     }
 
     fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
         let cancel = Cancel::by_limits(run.interrupt_only);
-        let result = self.oracle.rustc.run(bytes, &cancel).map_err(environment)?;
+        let rustc = self.oracle.rustc.with_invocation(self.final_command());
+        let result = rustc.run(bytes, &cancel).map_err(environment)?;
         run.counters.add_test();
         if result.status == RunStatus::Cancelled {
             return Err(Error::new(
@@ -138,6 +133,76 @@ impl Subject for IceSubject {
 }
 
 impl IceSubject {
+    /// Prunes, reduces with the syntax reducer and (with `--format`)
+    /// formats `input`, which crashes rustc as `oracle` expects.
+    fn reduce_code(
+        &self,
+        oracle: &IceOracle,
+        input: Vec<u8>,
+        run: &Run<'_>,
+    ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+        let cancel = Cancel::by_limits(run.limits);
+        let mut current = input;
+        if self.steps.prune {
+            run.start_pass("rustc's unused items");
+            let text = String::from_utf8_lossy(&current).into_owned();
+            let pruned = prune(&text, oracle, &cancel, &|| run.counters.add_test())
+                .map_err(|e| (current.clone(), e.into()))?;
+            current = pruned.into_bytes();
+        }
+        run.start_pass("rust best");
+        let reduction = syntax::reduce_in(
+            &current,
+            Lang::Rust,
+            &Strategy::Best,
+            oracle,
+            &run.context(),
+        )
+        .map_err(|e| (e.best, e.source))?;
+        let mut bytes = reduction.atoms;
+        if self.steps.format && run.limits.stop_reason().is_none() {
+            if let Some(formatted) = rustfmt(&bytes, oracle) {
+                let kept = oracle.same_ice(&formatted, &cancel);
+                run.counters.add_test();
+                if matches!(kept, Ok(Some(true))) {
+                    bytes = formatted;
+                }
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// `oracle`'s command line without the flags `bytes` does not need
+    /// (as it is when the limits stopped the reduction), recorded as the
+    /// result's.
+    fn fewer_flags(
+        &self,
+        bytes: &[u8],
+        oracle: &IceOracle,
+        run: &Run<'_>,
+    ) -> Result<Invocation, (Vec<u8>, OracleError)> {
+        let mut invocation = oracle.rustc.invocation.clone();
+        if run.limits.stop_reason().is_none() {
+            run.start_pass("rustc's flags");
+            let fewer = reduce_flags(bytes, oracle, &run.plain_context())
+                .map_err(|e| (bytes.to_vec(), e))?;
+            invocation = fewer.unwrap_or(invocation);
+            self.set_command(&invocation);
+        }
+        Ok(invocation)
+    }
+
+    /// Records the command line the result crashes rustc with.
+    fn set_command(&self, invocation: &Invocation) {
+        *self.final_command.lock().expect("command lock") = Some(invocation.clone());
+    }
+
+    /// The command line the result crashes rustc with.
+    pub(crate) fn final_command(&self) -> Invocation {
+        let command = self.final_command.lock().expect("command lock").clone();
+        command.unwrap_or_else(|| self.oracle.rustc.invocation.clone())
+    }
+
     /// The error for the `attempt`-th run of `input`, if it did not ICE
     /// the expected way.
     fn check_run(&self, result: &RustcRun, input: &[u8], attempt: usize) -> Result<(), Error> {

@@ -1,0 +1,213 @@
+//! An MCVE that still needs one of the crate's dependencies takes the
+//! dependency in, as a human reducer would: its source (one file, as
+//! [`flatten`] makes it) becomes `mod NAME { … }` at the end of the MCVE,
+//! its `crate::` paths made `crate::NAME::`, and the command line loses
+//! that `--extern` (a path into the build's temporary target directory,
+//! gone once the run ends) and gains the dependency's own `--cfg`s and
+//! `--extern`s. The caller keeps the result only when it crashes rustc
+//! the same way, and reduces it again.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::flatten::{apply, flatten, parse_rust, preorder, Edit};
+use super::invocation::Invocation;
+
+/// The MCVE with a dependency taken in, and its command line.
+#[derive(Debug)]
+pub(super) struct TakenIn {
+    /// The crate name the MCVE refers to it by (its `--extern` name).
+    pub(super) name: String,
+    pub(super) text: Vec<u8>,
+    pub(super) invocation: Invocation,
+}
+
+/// `code` with the first dependency of `invocation` not in `tried` that
+/// `compiled` (the build's command lines) built from source as a library
+/// of the 2018 edition or later (2015's paths do not nest), taken in;
+/// each dependency considered is added to `tried`.
+pub(super) fn take_in_one(
+    code: &[u8],
+    invocation: &Invocation,
+    compiled: &[Invocation],
+    tried: &mut HashSet<String>,
+) -> Option<TakenIn> {
+    externs(invocation)
+        .filter(|(name, _)| tried.insert(name.to_string()))
+        .find_map(|(name, path)| {
+            let dependency = compiled.iter().find(|c| builds(c, path))?;
+            let source = flatten(&dependency.source_path()).ok()?;
+            let mut text = code.to_vec();
+            text.extend_from_slice(
+                format!("\nmod {name} {{\n{}}}\n", nested(&source, name)?).as_bytes(),
+            );
+            Some(TakenIn {
+                name: name.to_string(),
+                text,
+                invocation: without_extern(invocation, name, dependency),
+            })
+        })
+}
+
+/// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
+/// crate of the sysroot, which is no source to take in).
+fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
+    invocation
+        .args
+        .windows(2)
+        .filter(|w| w[0] == "--extern")
+        .filter_map(|w| w[1].split_once('='))
+}
+
+/// Whether `dependency` is the library command whose output is `path`
+/// (`lib{crate name}{extra-filename}.rlib` or `.rmeta`).
+fn builds(dependency: &Invocation, path: &str) -> bool {
+    let args = &dependency.args;
+    let value = |flag: &str| {
+        let at = args.iter().position(|a| a == flag)?;
+        args.get(at + 1).map(String::as_str)
+    };
+    let extra = args
+        .iter()
+        .find_map(|a| a.strip_prefix("extra-filename="))
+        .unwrap_or("");
+    let library = matches!(value("--crate-type"), None | Some("lib" | "rlib"));
+    let stem = format!("lib{}{extra}", dependency.crate_name());
+    library
+        && dependency.edition() != "2015"
+        && Path::new(path)
+            .file_stem()
+            .is_some_and(|s| s == stem.as_str())
+}
+
+/// A crate's flattened `source` as the body of `mod name`: its `crate::`
+/// paths (`$crate::` in its macros) through the module, its inner
+/// attributes (`#![no_std]`, `#![doc = …]`: crate-level) dropped. `None`
+/// when it does not parse.
+fn nested(source: &str, name: &str) -> Option<String> {
+    let tree = parse_rust(source)?;
+    let root = tree.root_node();
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut cursor = root.walk();
+    for item in root.children(&mut cursor) {
+        if item.kind() == "inner_attribute_item" {
+            edits.push(Edit {
+                start: item.start_byte(),
+                end: item.end_byte(),
+                text: String::new(),
+            });
+        }
+    }
+    let leaves: Vec<_> = preorder(root)
+        .into_iter()
+        .filter(|n| n.child_count() == 0)
+        .collect();
+    for pair in leaves.windows(2) {
+        let text = |n: &tree_sitter::Node<'_>| &source[n.byte_range()];
+        // A macro's token tree has `$crate` as one token.
+        if matches!(text(&pair[0]), "crate" | "$crate") && text(&pair[1]) == "::" {
+            edits.push(Edit {
+                start: pair[0].end_byte(),
+                end: pair[0].end_byte(),
+                text: format!("::{name}"),
+            });
+        }
+    }
+    // A `crate::` inside a dropped attribute goes with it (`apply` skips
+    // the overlapping edit).
+    Some(apply(source, edits))
+}
+
+/// `invocation` without `--extern name=…`, with the `--cfg`s and
+/// `--extern`s of `dependency` it does not have.
+fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
+    let mut args = Vec::with_capacity(invocation.args.len());
+    let mut source = invocation.source;
+    let mut i = 0;
+    while i < invocation.args.len() {
+        let pair = &invocation.args[i..(i + 2).min(invocation.args.len())];
+        let ours = pair.len() == 2
+            && pair[0] == "--extern"
+            && pair[1].split_once('=').is_some_and(|(n, _)| n == name);
+        if ours {
+            if i < invocation.source {
+                source -= 2;
+            }
+            i += 2;
+            continue;
+        }
+        args.push(invocation.args[i].clone());
+        i += 1;
+    }
+    let has = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
+    let extra: Vec<[String; 2]> = dependency
+        .args
+        .windows(2)
+        .filter(|w| matches!(w[0].as_str(), "--cfg" | "--extern") && !has(&w[0], &w[1]))
+        .map(|w| [w[0].clone(), w[1].clone()])
+        .collect();
+    args.extend(extra.into_iter().flatten());
+    Invocation {
+        args,
+        source,
+        ..invocation.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dependency_s_crate_paths_go_through_its_module_and_its_crate_attributes_go() {
+        let source = "#![no_std]\n//! Docs.\nuse crate::a::B;\npub(crate) struct C;\n\
+            macro_rules! m { () => { $crate::a::B } }\nmod a { pub struct B; }\n";
+        let nested = nested(source, "dep").unwrap();
+        assert_eq!(
+            nested,
+            "\n//! Docs.\nuse crate::dep::a::B;\npub(crate) struct C;\n\
+             macro_rules! m { () => { $crate::dep::a::B } }\nmod a { pub struct B; }\n"
+        );
+    }
+
+    #[test]
+    fn only_the_named_extern_goes_and_the_dependency_s_cfgs_and_externs_come() {
+        let app = Invocation::parse(
+            "rustc --crate-name app --edition=2021 src/lib.rs --extern dep=/t/libdep-1.rmeta \
+             --extern other=/t/libother-2.rmeta --cfg 'feature=\"a\"'",
+            Path::new("/w"),
+        )
+        .unwrap();
+        let dep = Invocation::parse(
+            "rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type lib \
+             -C extra-filename=-1 --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern other=/t/libother-2.rmeta \
+             --extern deeper=/t/libdeeper-3.rmeta",
+            Path::new("/w"),
+        )
+        .unwrap();
+        assert!(builds(&dep, "/t/libdep-1.rmeta") && !builds(&dep, "/t/libdep-2.rmeta"));
+        let taken = without_extern(&app, "dep", &dep);
+        assert_eq!(
+            taken.display("m.rs"),
+            "rustc --crate-name app --edition=2021 m.rs --extern other=/t/libother-2.rmeta \
+             --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta"
+        );
+        let mut old = Invocation::parse(
+            "rustc --extern dep=/t/libdep-1.rmeta --crate-name app src/lib.rs",
+            Path::new("/w"),
+        )
+        .unwrap();
+        old = without_extern(&old, "dep", &dep);
+        assert_eq!(old.args[old.source], "src/lib.rs");
+    }
+
+    #[test]
+    fn a_2015_crate_or_a_proc_macro_is_not_taken_in() {
+        let parse = |c: &str| Invocation::parse(c, Path::new("/w")).unwrap();
+        let old = parse("rustc --crate-name dep dep/src/lib.rs --crate-type lib");
+        assert!(!builds(&old, "/t/libdep.rlib"));
+        let derive =
+            parse("rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type proc-macro");
+        assert!(!builds(&derive, "/t/libdep.so"));
+    }
+}

@@ -1,0 +1,19 @@
+//! Shapes, and how a transform propagates through a tree of them.
+#![forbid(unsafe_code)]
+
+mod node;
+
+pub use crate::node::{AddChild, Node};
+
+/// A transform, and what it makes of a shape borrowed for `'a`.
+pub trait Transform {
+    type Output<'a>;
+}
+
+/// Passes `O` on to the children.
+pub trait Propagate<O> {}
+
+/// The area of a `w` × `h` rectangle.
+pub fn area(w: u32, h: u32) -> u32 {
+    w * h
+}

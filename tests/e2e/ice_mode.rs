@@ -144,10 +144,8 @@ fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve(
         !command.contains("--extern") && !command.contains("-L"),
         "{command}"
     );
-    assert!(
-        code.contains("mod shapes") && code.contains("crate::shapes::"),
-        "{code}"
-    );
+    // The app declares no trait: `shapes`' are in the MCVE now.
+    assert!(code.contains("trait "), "{code}");
     let stderr = compile(&command, &mcve);
     assert!(
         stderr
@@ -159,7 +157,7 @@ fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve(
     let (command, code) = run_with(&kept, &["--keep-dependencies"]);
     assert!(command.contains("--extern shapes="), "{command}");
     assert!(
-        code.contains("shapes::") && !code.contains("mod shapes"),
+        code.contains("shapes::") && !code.contains("trait "),
         "{code}"
     );
     assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");

@@ -32,7 +32,11 @@ pub(crate) fn modules_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Ora
 }
 
 /// The edit that puts `module`'s items in its place and drops its name
-/// from the paths that spell it, if `module` is a `mod m { … }`.
+/// from the paths that spell it, if `module` is a `mod m { … }`. A `use`
+/// beside the module that imports from it without renaming (`use m::x;`,
+/// `use crate::m::{x, y};`) goes whole: its names are then where it stands,
+/// and importing them again there is an error (E0255), where a dependency
+/// taken into an MCVE as a module leaves exactly such a `use`.
 fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
     if tree.node(module).kind != "mod_item" {
         return None;
@@ -46,12 +50,62 @@ fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
             edit.push((brace, Change::Text(nothing)));
         }
     }
+    let parents = parents(tree);
+    let scope = scope_of(tree, &parents, module);
+    let redundant: Vec<NodeId> = tree
+        .preorder()
+        .into_iter()
+        .filter(|&u| tree.node(u).kind == "use_declaration")
+        .filter(|&u| scope_of(tree, &parents, u) == scope && imports_plainly(tree, u, name))
+        .collect();
+    let inside = |n: NodeId| {
+        std::iter::successors(Some(n), |&p| parents[p.0 as usize]).any(|a| redundant.contains(&a))
+    };
+    edit.extend(redundant.iter().map(|&u| (u, Change::Text(nothing))));
     for path in tree.preorder() {
-        if let Some(change) = without_qualifier(tree, path, name) {
+        if let Some(change) = without_qualifier(tree, path, name).filter(|_| !inside(path)) {
             edit.push(change);
         }
     }
     Some(edit)
+}
+
+/// Each node's parent.
+fn parents(tree: &Tree) -> Vec<Option<NodeId>> {
+    let mut parents = vec![None; tree.len()];
+    for p in tree.preorder() {
+        for &c in tree.children(p) {
+            parents[c.0 as usize] = Some(p);
+        }
+    }
+    parents
+}
+
+/// The item list `id` stands in: the file, or a module's body.
+fn scope_of(tree: &Tree, parents: &[Option<NodeId>], id: NodeId) -> Option<NodeId> {
+    std::iter::successors(parents[id.0 as usize], |&p| parents[p.0 as usize])
+        .find(|&a| matches!(tree.node(a).kind, "source_file" | "declaration_list"))
+}
+
+/// Whether the `use` declaration `u` imports from the module `name`
+/// (`name::…`, `self::name::…`, `crate::name::…`) with no `as`.
+fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8]) -> bool {
+    let Some(argument) = field_child(tree, u, "argument") else {
+        return false;
+    };
+    let renames = tree
+        .subtree(argument)
+        .into_iter()
+        .any(|n| tree.node(n).kind == "use_as_clause");
+    let through = PATHS.contains(&tree.node(argument).kind)
+        && field_child(tree, argument, "path").is_some_and(|q| {
+            let prefixed = field_child(tree, q, "path")
+                .and_then(|p| tree.leaf_text(p))
+                .is_some_and(|p| p == b"crate" || p == b"self");
+            let last = field_child(tree, q, "name").and_then(|n| tree.leaf_text(n));
+            tree.leaf_text(q) == Some(name) || (prefixed && last == Some(name))
+        });
+    through && !renames
 }
 
 /// How `path` drops the module `name` from its qualifier: `name::x`
@@ -91,6 +145,23 @@ mod tests {
             "struct B<T>(T); fn f() {}\n\
              use crate::{B as C};\n\
              impl X for B<u8> { fn g() { crate::f(); let _: crate::B<()>; } }\n"
+        );
+    }
+
+    #[test]
+    fn a_use_beside_the_module_that_imports_from_it_goes_whole() {
+        let input = "use c::d;\nuse crate::c::{e, f};\nuse c::g as h;\n\
+                     mod c { pub trait d {} pub trait e {} pub trait f {} pub trait g {} }\n\
+                     mod k { use crate::c::d; }\nfn a() { c::d::x(); }\n";
+        // Only `c` goes (`k`'s `use` shows a `use` elsewhere keeps its path).
+        let out = open_all(input, &|t| {
+            let t = String::from_utf8_lossy(t);
+            !t.contains("mod c") && t.contains("mod k")
+        });
+        assert_eq!(
+            out,
+            "use g as h; pub trait d {} pub trait e {} pub trait f {} pub trait g {}\n\
+             mod k { use crate::d; }\nfn a() { d::x(); }\n"
         );
     }
 

@@ -3,8 +3,8 @@
 //! [`flatten`] makes it) becomes `mod NAME { … }` at the end of the MCVE,
 //! its `crate::` paths made `crate::NAME::`, and the command line loses
 //! that `--extern` (a path into the build's temporary target directory,
-//! gone once the run ends) and gains the dependency's own `--cfg`s and
-//! `--extern`s. The caller keeps the result only when it crashes rustc
+//! gone once the run ends) and gains the dependency's own `--cfg`s,
+//! `--extern`s and `-L`s. The caller keeps the result only when it crashes rustc
 //! the same way, and reduces it again.
 
 use std::collections::HashSet;
@@ -118,8 +118,9 @@ fn nested(source: &str, name: &str) -> Option<String> {
     Some(apply(source, edits))
 }
 
-/// `invocation` without `--extern name=…`, with the `--cfg`s and
-/// `--extern`s of `dependency` it does not have.
+/// `invocation` without `--extern name=…`, with the `--cfg`s, `--extern`s
+/// and `-L`s (where rustc finds the crates those need) of `dependency` it
+/// does not have.
 fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
     let mut args = Vec::with_capacity(invocation.args.len());
     let mut source = invocation.source;
@@ -143,7 +144,7 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
     let extra: Vec<[String; 2]> = dependency
         .args
         .windows(2)
-        .filter(|w| matches!(w[0].as_str(), "--cfg" | "--extern") && !has(&w[0], &w[1]))
+        .filter(|w| matches!(w[0].as_str(), "--cfg" | "--extern" | "-L") && !has(&w[0], &w[1]))
         .map(|w| [w[0].clone(), w[1].clone()])
         .collect();
     args.extend(extra.into_iter().flatten());
@@ -181,7 +182,7 @@ mod tests {
         let dep = Invocation::parse(
             "rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type lib \
              -C extra-filename=-1 --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern other=/t/libother-2.rmeta \
-             --extern deeper=/t/libdeeper-3.rmeta",
+             --extern deeper=/t/libdeeper-3.rmeta -L dependency=/t",
             Path::new("/w"),
         )
         .unwrap();
@@ -190,7 +191,8 @@ mod tests {
         assert_eq!(
             taken.display("m.rs"),
             "rustc --crate-name app --edition=2021 m.rs --extern other=/t/libother-2.rmeta \
-             --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta"
+             --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta \
+             -L dependency=/t"
         );
         let mut old = Invocation::parse(
             "rustc --extern dep=/t/libdep-1.rmeta --crate-name app src/lib.rs",

@@ -118,9 +118,9 @@ fn nested(source: &str, name: &str) -> Option<String> {
     Some(apply(source, edits))
 }
 
-/// `invocation` without `--extern name=…`, with the `--cfg`s, `--extern`s
-/// and `-L`s (where rustc finds the crates those need) of `dependency` it
-/// does not have.
+/// `invocation` without `--extern name=…`, with the `--cfg`s and
+/// `--extern`s of `dependency` it does not have, and its `-L`s (where
+/// rustc finds the crates those need) if it has `--extern`s.
 fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
     let mut args = Vec::with_capacity(invocation.args.len());
     let mut source = invocation.source;
@@ -141,10 +141,13 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
         i += 1;
     }
     let has = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
+    // `-L` only matters for the crates its `--extern`s need.
+    let externs = dependency.args.iter().any(|a| a == "--extern");
+    let brought = |flag: &str| matches!(flag, "--cfg" | "--extern") || (flag == "-L" && externs);
     let extra: Vec<[String; 2]> = dependency
         .args
         .windows(2)
-        .filter(|w| matches!(w[0].as_str(), "--cfg" | "--extern" | "-L") && !has(&w[0], &w[1]))
+        .filter(|w| brought(&w[0]) && !has(&w[0], &w[1]))
         .map(|w| [w[0].clone(), w[1].clone()])
         .collect();
     args.extend(extra.into_iter().flatten());
@@ -194,6 +197,14 @@ mod tests {
              --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta \
              -L dependency=/t"
         );
+        let alone = Invocation::parse(
+            "rustc --crate-name dep --edition=2021 dep/src/lib.rs -L dependency=/t",
+            Path::new("/w"),
+        )
+        .unwrap();
+        assert!(!without_extern(&app, "dep", &alone)
+            .args
+            .contains(&"-L".to_string()));
         let mut old = Invocation::parse(
             "rustc --extern dep=/t/libdep-1.rmeta --crate-name app src/lib.rs",
             Path::new("/w"),

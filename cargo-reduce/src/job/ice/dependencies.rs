@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use super::flags::Units;
 use super::flatten::{apply, flatten, parse_rust, preorder, Edit};
 use super::invocation::Invocation;
 
@@ -62,16 +63,15 @@ fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
 /// Whether `dependency` is the library command whose output is `path`
 /// (`lib{crate name}{extra-filename}.rlib` or `.rmeta`).
 fn builds(dependency: &Invocation, path: &str) -> bool {
-    let args = &dependency.args;
-    let value = |flag: &str| {
-        let at = args.iter().position(|a| a == flag)?;
-        args.get(at + 1).map(String::as_str)
-    };
-    let extra = args
+    let extra = dependency
+        .args
         .iter()
         .find_map(|a| a.strip_prefix("extra-filename="))
         .unwrap_or("");
-    let library = matches!(value("--crate-type"), None | Some("lib" | "rlib"));
+    let library = matches!(
+        dependency.value("--crate-type"),
+        None | Some("lib" | "rlib")
+    );
     let stem = format!("lib{}{extra}", dependency.crate_name());
     library
         && dependency.edition() != "2015"
@@ -122,25 +122,17 @@ fn nested(source: &str, name: &str) -> Option<String> {
 /// `--extern`s of `dependency` it does not have, and its `-L`s (where
 /// rustc finds the crates those need) if it has `--extern`s.
 fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
-    let mut args = Vec::with_capacity(invocation.args.len());
-    let mut source = invocation.source;
-    let mut i = 0;
-    while i < invocation.args.len() {
-        let pair = &invocation.args[i..(i + 2).min(invocation.args.len())];
-        let ours = pair.len() == 2
-            && pair[0] == "--extern"
-            && pair[1].split_once('=').is_some_and(|(n, _)| n == name);
-        if ours {
-            if i < invocation.source {
-                source -= 2;
-            }
-            i += 2;
-            continue;
-        }
-        args.push(invocation.args[i].clone());
-        i += 1;
-    }
-    let has = |flag: &str, value: &str| args.windows(2).any(|w| w[0] == flag && w[1] == value);
+    let units = Units::of(invocation);
+    let ours = |unit: &[String]| {
+        unit.len() == 2
+            && unit[0] == "--extern"
+            && unit[1].split_once('=').is_some_and(|(n, _)| n == name)
+    };
+    let others =
+        (0..units.optional.len()).filter(|&i| !ours(&invocation.args[units.optional[i].clone()]));
+    let mut taken = units.with(invocation, others);
+    let has =
+        |flag: &str, value: &str| taken.args.windows(2).any(|w| w[0] == flag && w[1] == value);
     // `-L` only matters for the crates its `--extern`s need.
     let externs = dependency.args.iter().any(|a| a == "--extern");
     let brought = |flag: &str| matches!(flag, "--cfg" | "--extern") || (flag == "-L" && externs);
@@ -150,12 +142,8 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
         .filter(|w| brought(&w[0]) && !has(&w[0], &w[1]))
         .map(|w| [w[0].clone(), w[1].clone()])
         .collect();
-    args.extend(extra.into_iter().flatten());
-    Invocation {
-        args,
-        source,
-        ..invocation.clone()
-    }
+    taken.args.extend(extra.into_iter().flatten());
+    taken
 }
 
 #[cfg(test)]

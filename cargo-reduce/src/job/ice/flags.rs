@@ -58,14 +58,15 @@ const KEPT: &[&str] = &["--crate-name", "--edition", "--crate-type"];
 
 /// `invocation`'s arguments as units (a flag with its value): the ones an
 /// MCVE keeps (the crate root among them), and the others.
-struct Units {
+pub(super) struct Units {
     kept: Vec<Range<usize>>,
-    optional: Vec<Range<usize>>,
+    /// The units a command line may do without, in order.
+    pub(super) optional: Vec<Range<usize>>,
 }
 
 impl Units {
     /// `invocation`'s units, in order.
-    fn of(invocation: &Invocation) -> Units {
+    pub(super) fn of(invocation: &Invocation) -> Units {
         let args = &invocation.args;
         let mut units = Units {
             kept: Vec::new(),
@@ -86,7 +87,11 @@ impl Units {
     }
 
     /// `invocation` with the kept units and the optional ones `chosen`.
-    fn with(&self, invocation: &Invocation, chosen: impl IntoIterator<Item = usize>) -> Invocation {
+    pub(super) fn with(
+        &self,
+        invocation: &Invocation,
+        chosen: impl IntoIterator<Item = usize>,
+    ) -> Invocation {
         let mut ranges: Vec<&Range<usize>> = self.kept.iter().collect();
         ranges.extend(chosen.into_iter().map(|i| &self.optional[i]));
         ranges.sort_by_key(|r| r.start);

@@ -70,29 +70,33 @@ impl Invocation {
         self.cwd.join(&self.args[self.source])
     }
 
+    /// The value of `flag`, given as `FLAG VALUE` or `FLAG=VALUE`.
+    pub(crate) fn value(&self, flag: &str) -> Option<&str> {
+        let args = &self.args;
+        args.iter()
+            .enumerate()
+            .find_map(|(i, a)| match a.strip_prefix(flag) {
+                Some("") => args.get(i + 1).map(String::as_str),
+                Some(rest) => rest.strip_prefix('='),
+                None => None,
+            })
+    }
+
     /// `--crate-name`, or the root file's stem.
     pub(crate) fn crate_name(&self) -> String {
-        self.args
-            .windows(2)
-            .find(|w| w[0] == "--crate-name")
-            .map(|w| w[1].clone())
-            .unwrap_or_else(|| {
+        self.value("--crate-name").map_or_else(
+            || {
                 let path = PathBuf::from(&self.args[self.source]);
                 path.file_stem()
                     .map_or("main".into(), |s| s.to_string_lossy().replace('-', "_"))
-            })
+            },
+            str::to_string,
+        )
     }
 
     /// `--edition`, or rustc's default.
     pub(crate) fn edition(&self) -> &str {
-        let args = &self.args;
-        args.iter()
-            .find_map(|a| a.strip_prefix("--edition="))
-            .or_else(|| {
-                let at = args.iter().position(|a| a == "--edition")?;
-                args.get(at + 1).map(String::as_str)
-            })
-            .unwrap_or("2015")
+        self.value("--edition").unwrap_or("2015")
     }
 
     /// The arguments to compile `source` instead, writing into `out_dir`,
@@ -137,7 +141,7 @@ impl Invocation {
     /// MCVE's file name (`NAME.ice.rs`) is no crate name.
     pub(crate) fn minimal(&self) -> Invocation {
         let mut args = Vec::new();
-        if !self.args.iter().any(|a| a == "--crate-name") {
+        if self.value("--crate-name").is_none() {
             args.extend(["--crate-name".to_string(), self.crate_name()]);
         }
         let mut source = 0;
@@ -244,6 +248,21 @@ mod tests {
         assert_eq!(inv.source_path(), Path::new("/p/src/lib.rs"));
         assert_eq!(inv.crate_name(), "ice_crate");
         assert_eq!(inv.edition(), "2021");
+        let spaced =
+            Invocation::parse("rustc --crate-name=a --edition 2018 a.rs", Path::new("/")).unwrap();
+        assert_eq!(
+            (spaced.crate_name(), spaced.edition()),
+            ("a".to_string(), "2018")
+        );
+        assert_eq!(
+            spaced
+                .minimal()
+                .args
+                .iter()
+                .filter(|a| a.starts_with("--crate-name"))
+                .count(),
+            1
+        );
         assert!(inv.args.contains(&"cfg(feature, values())".to_string()));
     }
 

@@ -64,8 +64,9 @@ use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
     bounds_pass, calls_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass,
-    inline_pass, layout_pass, modules_pass, newtypes_pass, plain_expressions, rename_identifiers,
-    shrink_literals, spelled_zeros, token_pass, typed_literals, uses_pass, LevelFilter, Tester,
+    inline_pass, layout_pass, macros_pass, modules_pass, newtypes_pass, plain_expressions,
+    rename_identifiers, shrink_literals, spelled_zeros, token_pass, typed_literals, uses_pass,
+    LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -239,6 +240,7 @@ fn moves(
             changed |= hoist_pass(tree, lang.spec(), tester)?;
             if lang == Lang::Rust {
                 changed |= modules_pass(tree, tester)?;
+                changed |= macros_pass(tree, tester)?;
                 changed |= uses_pass(tree, tester)?;
                 changed |= newtypes_pass(tree, tester)?;
             }

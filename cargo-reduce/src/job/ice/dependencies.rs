@@ -115,7 +115,36 @@ fn nested(source: &str, name: &str) -> Option<String> {
     }
     // A `crate::` inside a dropped attribute goes with it (`apply` skips
     // the overlapping edit).
-    Some(apply(source, edits))
+    let mut nested = apply(source, edits);
+    nested.push_str(&exported_macros_reexport(source, root));
+    Some(nested)
+}
+
+/// `pub use crate::{m, …};` for the dependency's `#[macro_export]` macros.
+/// Exported, a macro stands at the crate's root: taken in, that is the
+/// MCVE's root, where `dep::m!` (the user's call) and `$crate::dep::m!`
+/// (the dependency's own, after [`nested`]) no longer find it.
+fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String {
+    let exported = |item: &tree_sitter::Node<'_>| {
+        std::iter::successors(item.prev_named_sibling(), |n| n.prev_named_sibling())
+            .take_while(|n| {
+                matches!(
+                    n.kind(),
+                    "attribute_item" | "line_comment" | "block_comment"
+                )
+            })
+            .any(|n| source[n.byte_range()].starts_with("#[macro_export"))
+    };
+    let names: Vec<&str> = preorder(root)
+        .into_iter()
+        .filter(|n| n.kind() == "macro_definition" && exported(n))
+        .filter_map(|n| n.child_by_field_name("name"))
+        .map(|n| &source[n.byte_range()])
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        _ => format!("pub use crate::{{{}}};\n", names.join(", ")),
+    }
 }
 
 /// `invocation` without `--extern name=…`, with the `--cfg`s and
@@ -159,6 +188,36 @@ mod tests {
             nested,
             "\n//! Docs.\nuse crate::dep::a::B;\npub(crate) struct C;\n\
              macro_rules! m { () => { $crate::dep::a::B } }\nmod a { pub struct B; }\n"
+        );
+    }
+
+    /// With the real rustc: the user's `dep::m!` and the dependency's
+    /// `$crate::m!` still find an exported macro once `dep` is a module.
+    #[test]
+    fn an_exported_macro_is_found_through_the_module() {
+        let source = "#[macro_export]\n/// Makes one.\nmacro_rules! one { () => { 1 } }\n\
+            #[macro_export(local_inner_macros)]\nmacro_rules! two { () => { $crate::one!() + 1 } }\n\
+            macro_rules! hidden { () => {} }\n";
+        let nested = nested(source, "dep").unwrap();
+        assert!(nested.ends_with("pub use crate::{one, two};\n"), "{nested}");
+        let mcve = format!("pub fn f() -> i32 {{ dep::two!() }}\nmod dep {{\n{nested}}}\n");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("m.rs"), &mcve).unwrap();
+        let out = std::process::Command::new("rustc")
+            .args([
+                "--edition=2021",
+                "--crate-type=lib",
+                "m.rs",
+                "--out-dir",
+                ".",
+            ])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{mcve}\n{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 

@@ -3,6 +3,7 @@
 //! `#[path]`), and every item-level `include!("file")` by the file's text,
 //! recursively. rustc then compiles the one file as it compiled the tree.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Parser, Tree};
@@ -128,7 +129,9 @@ impl Context<'_> {
                     let attrs = attributes_before(&children, i);
                     self.module(*item, &attrs, mod_dir, edits)?;
                 }
-                "macro_invocation" | "expression_statement" => self.include(*item, edits)?,
+                "macro_invocation" | "expression_statement" => {
+                    self.macro_call(*item, mod_dir, edits)?
+                }
                 _ => {}
             }
         }
@@ -153,18 +156,38 @@ impl Context<'_> {
         else {
             return Ok(());
         };
-        let name = name.trim_start_matches("r#").to_string();
         let path_attr = attrs
             .iter()
-            .find_map(|a| path_attribute(self.source(*a)).map(|p| (*a, p)));
+            .find_map(|a| path_attribute(self.source(*a)).map(|p| (a.byte_range(), p)));
         if let Some(body) = item.child_by_field_name("body") {
             let inner = match &path_attr {
                 Some((_, p)) => mod_dir.join(p),
-                None => mod_dir.join(&name),
+                None => mod_dir.join(name.trim_start_matches("r#")),
             };
             return self.collect(body, &inner, edits);
         }
-        let (file, child_dir) = match &path_attr {
+        let cfg = attrs.iter().any(|a| self.source(*a).starts_with("#[cfg"));
+        let declared = Declared {
+            name,
+            range: item.byte_range(),
+            path_attr,
+        };
+        self.inline(declared, mod_dir, edits).or_else(|e| match e {
+            // rustc reads no file for a module its `cfg` turns off.
+            FlattenError::MissingModule { .. } if cfg => Ok(()),
+            e => Err(e),
+        })
+    }
+
+    /// The module `declared` with its file's text inlined as its body.
+    fn inline(
+        &self,
+        declared: Declared,
+        mod_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        let name = declared.name.trim_start_matches("r#");
+        let (file, child_dir) = match &declared.path_attr {
             // A `#[path]` file's own modules sit beside it, as in a mod.rs.
             Some((_, p)) => {
                 let file = self.file_dir_for(mod_dir).join(p);
@@ -173,36 +196,83 @@ impl Context<'_> {
             }
             None => {
                 let flat = mod_dir.join(format!("{name}.rs"));
-                let nested = mod_dir.join(&name).join("mod.rs");
+                let nested = mod_dir.join(name).join("mod.rs");
                 let file = match (flat.is_file(), nested.is_file()) {
                     (true, _) => flat,
                     (false, true) => nested,
                     (false, false) => {
                         return Err(FlattenError::MissingModule {
-                            name,
+                            name: name.to_string(),
                             from: self.path.to_path_buf(),
                             tried: vec![flat, nested],
                         })
                     }
                 };
-                (file, mod_dir.join(&name))
+                (file, mod_dir.join(name))
             }
         };
+        if declared.path_attr.is_some() && !file.is_file() {
+            return Err(FlattenError::MissingModule {
+                name: name.to_string(),
+                from: self.path.to_path_buf(),
+                tried: vec![file],
+            });
+        }
         let inner = flatten_file(&file, &child_dir, self.depth + 1)?;
-        if let Some((attr, _)) = path_attr {
+        if let Some((attr, _)) = declared.path_attr {
             edits.push(Edit {
-                start: attr.start_byte(),
-                end: attr.end_byte(),
+                start: attr.start,
+                end: attr.end,
                 text: String::new(),
             });
         }
-        let head = &self.text[item.start_byte()..item.end_byte()];
+        let head = &self.text[declared.range.clone()];
         let head = head.trim_end().trim_end_matches(';');
         edits.push(Edit {
-            start: item.start_byte(),
-            end: item.end_byte(),
+            start: declared.range.start,
+            end: declared.range.end,
             text: format!("{head} {{\n{inner}\n}}"),
         });
+        Ok(())
+    }
+
+    /// An item-level macro call: `include!` inlined, or the modules its
+    /// argument declares.
+    fn macro_call(
+        &self,
+        item: Node<'_>,
+        mod_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        match self.include(item, edits)? {
+            true => Ok(()),
+            false => self.modules_in_call(item, mod_dir, edits),
+        }
+    }
+
+    /// The `mod name;` a macro call's argument holds (`cfg_if! { if
+    /// #[cfg(unix)] { #[path = "unix.rs"] mod imp; } … }`), inlined where
+    /// their files exist: the call expands them in this module, and a
+    /// branch that is turned off may name a file that is not there.
+    fn modules_in_call(
+        &self,
+        call: Node<'_>,
+        mod_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        let groups = preorder(call)
+            .into_iter()
+            .filter(|n| n.kind() == "token_tree");
+        for group in groups {
+            let mut cursor = group.walk();
+            let tokens: Vec<Node<'_>> = group.children(&mut cursor).collect();
+            for declared in declared_in(&tokens, self.text) {
+                match self.inline(declared, mod_dir, edits) {
+                    Err(FlattenError::MissingModule { .. }) => {}
+                    other => other?,
+                }
+            }
+        }
         Ok(())
     }
 
@@ -216,26 +286,27 @@ impl Context<'_> {
     }
 
     /// `include!("file");` at item level, replaced by the file's text.
-    fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<(), FlattenError> {
+    /// Returns whether `item` is an `include!`.
+    fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<bool, FlattenError> {
         let call = match item.kind() {
             "expression_statement" => match item.named_child(0) {
                 Some(c) if c.kind() == "macro_invocation" => c,
-                _ => return Ok(()),
+                _ => return Ok(false),
             },
             _ => item,
         };
         let Some(mac) = call.child_by_field_name("macro") else {
-            return Ok(());
+            return Ok(false);
         };
         if !matches!(
             self.source(mac),
             "include" | "std::include" | "core::include"
         ) {
-            return Ok(());
+            return Ok(false);
         }
         let args = self.source(call);
         let Some(file) = string_argument(args) else {
-            return Ok(()); // `include!(concat!(env!("OUT_DIR"), …))` stays.
+            return Ok(true); // `include!(concat!(env!("OUT_DIR"), …))` stays.
         };
         let path = self.file_dir.join(file);
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -249,8 +320,49 @@ impl Context<'_> {
             end,
             text: inner,
         });
-        Ok(())
+        Ok(true)
     }
+}
+
+/// A `mod name;` to inline: where it stands, and its `#[path]` attribute
+/// (where it stands, and the path).
+struct Declared {
+    name: String,
+    range: Range<usize>,
+    path_attr: Option<(Range<usize>, String)>,
+}
+
+/// The `[#[path = "…"]] mod name;` among a token group's `tokens`.
+fn declared_in(tokens: &[Node<'_>], text: &str) -> Vec<Declared> {
+    let at = |i: usize| &text[tokens[i].byte_range()];
+    let mut out = Vec::new();
+    for i in 0..tokens.len().saturating_sub(2) {
+        let plain = tokens[i + 1].kind() == "identifier";
+        if at(i) != "mod" || !plain || at(i + 2) != ";" {
+            continue;
+        }
+        // Back over the visibility (`pub`, `pub(crate)`) to the attributes.
+        let mut j = i;
+        if j >= 2 && at(j - 1).starts_with('(') && at(j - 2) == "pub" {
+            j -= 2;
+        } else if j >= 1 && at(j - 1) == "pub" {
+            j -= 1;
+        }
+        let mut path_attr = None;
+        while j >= 2 && at(j - 2) == "#" && at(j - 1).starts_with('[') {
+            let range = tokens[j - 2].start_byte()..tokens[j - 1].end_byte();
+            if let Some(p) = path_attribute(&text[range.clone()]) {
+                path_attr = Some((range, p));
+            }
+            j -= 2;
+        }
+        out.push(Declared {
+            name: at(i + 1).to_string(),
+            range: tokens[i].start_byte()..tokens[i + 2].end_byte(),
+            path_attr,
+        });
+    }
+    out
 }
 
 /// The attribute items right before `children[i]` (comments between them
@@ -354,6 +466,38 @@ mod tests {
             !flat.contains("mod b;") && !flat.contains("mod d;"),
             "{flat}"
         );
+    }
+
+    #[test]
+    fn modules_declared_in_a_macro_call_are_inlined_where_their_files_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path();
+        std::fs::create_dir_all(src.join("sys")).unwrap();
+        std::fs::write(src.join("lib.rs"), "mod sys;\n#[cfg(windows)]\nmod gone;\n").unwrap();
+        std::fs::write(
+            src.join("sys/mod.rs"),
+            "cfg_if::cfg_if! {\n    if #[cfg(unix)] {\n        #[path = \"unix.rs\"]\n        pub(crate) mod imp;\n\
+             \x20   } else {\n        #[path = \"windows.rs\"]\n        mod imp;\n    }\n}\nm! { mod extra; }\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("sys/unix.rs"), "mod util;\npub fn park() {}\n").unwrap();
+        std::fs::write(src.join("sys/util.rs"), "pub fn spin() {}\n").unwrap();
+        std::fs::write(src.join("sys/extra.rs"), "fn extra() {}\n").unwrap();
+        let flat = flatten(&src.join("lib.rs")).unwrap();
+        for needle in [
+            "pub(crate) mod imp {",
+            "pub fn park()",
+            "mod util {",
+            "pub fn spin()",
+            "mod extra {",
+            // The branch whose file is not there, and the module its `cfg`
+            // turns off, stay as they were.
+            "#[path = \"windows.rs\"]\n        mod imp;",
+            "#[cfg(windows)]\nmod gone;",
+        ] {
+            assert!(flat.contains(needle), "{needle} missing:\n{flat}");
+        }
+        assert!(!flat.contains("unix.rs"), "{flat}");
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! - [`hoist`]: a node replaced by descendants that fit in its place;
 //! - [`modules`]: a Rust module's items in its place, its name dropped
 //!   from the paths through it;
+//! - [`macros`]: a Rust macro call replaced by a braced group of its
+//!   argument;
 //! - [`uses`]: a path spelled twice or more imported once (`use`);
 //! - [`newtypes`]: a Rust newtype (`struct W<T>(T);`) unwrapped at every
 //!   use;
@@ -30,6 +32,7 @@ mod hoist;
 mod inline;
 mod layout;
 mod levels;
+mod macros;
 mod modules;
 mod newtypes;
 mod render_oracle;
@@ -44,6 +47,7 @@ pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
+pub(super) use macros::macros_pass;
 pub(super) use modules::modules_pass;
 pub(super) use newtypes::newtypes_pass;
 pub(super) use render_oracle::Tester;

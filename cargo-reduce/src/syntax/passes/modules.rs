@@ -12,8 +12,8 @@
 //! oracle catches a name that now clashes or means something else.
 
 use super::edits::{apply_per_node, Edit};
-use super::field_child;
 use super::render_oracle::Tester;
+use super::{field_child, parents, within, Parents};
 use crate::engine::OracleError;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
@@ -34,9 +34,10 @@ pub(crate) fn modules_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Ora
 /// The edit that puts `module`'s items in its place and drops its name
 /// from the paths that spell it, if `module` is a `mod m { … }`. A `use`
 /// beside the module that imports from it without renaming (`use m::x;`,
-/// `use crate::m::{x, y};`) goes whole: its names are then where it stands,
-/// and importing them again there is an error (E0255), where a dependency
-/// taken into an MCVE as a module leaves exactly such a `use`.
+/// `use m::*;`, `use self::m::{x, y};`) goes whole: its names are then
+/// where it stands, and importing them again there is an error (E0255),
+/// where a dependency taken into an MCVE as a module leaves exactly such a
+/// `use`.
 fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
     if tree.node(module).kind != "mod_item" {
         return None;
@@ -50,46 +51,38 @@ fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
             edit.push((brace, Change::Text(nothing)));
         }
     }
+    let nodes = tree.preorder();
     let parents = parents(tree);
     let scope = scope_of(tree, &parents, module);
-    let redundant: Vec<NodeId> = tree
-        .preorder()
-        .into_iter()
+    let at_root = scope.is_some_and(|s| tree.node(s).kind == "source_file");
+    let redundant: Vec<NodeId> = nodes
+        .iter()
+        .copied()
         .filter(|&u| tree.node(u).kind == "use_declaration")
-        .filter(|&u| scope_of(tree, &parents, u) == scope && imports_plainly(tree, u, name))
+        .filter(|&u| scope_of(tree, &parents, u) == scope)
+        .filter(|&u| imports_plainly(tree, u, name, at_root))
         .collect();
-    let inside = |n: NodeId| {
-        std::iter::successors(Some(n), |&p| parents[p.0 as usize]).any(|a| redundant.contains(&a))
-    };
     edit.extend(redundant.iter().map(|&u| (u, Change::Text(nothing))));
-    for path in tree.preorder() {
-        if let Some(change) = without_qualifier(tree, path, name).filter(|_| !inside(path)) {
-            edit.push(change);
-        }
-    }
+    let kept = |path: NodeId| !redundant.iter().any(|&u| within(&parents, path, u));
+    edit.extend(
+        nodes
+            .into_iter()
+            .filter(|&path| kept(path))
+            .filter_map(|path| without_qualifier(tree, path, name)),
+    );
     Some(edit)
 }
 
-/// Each node's parent.
-fn parents(tree: &Tree) -> Vec<Option<NodeId>> {
-    let mut parents = vec![None; tree.len()];
-    for p in tree.preorder() {
-        for &c in tree.children(p) {
-            parents[c.0 as usize] = Some(p);
-        }
-    }
-    parents
-}
-
 /// The item list `id` stands in: the file, or a module's body.
-fn scope_of(tree: &Tree, parents: &[Option<NodeId>], id: NodeId) -> Option<NodeId> {
-    std::iter::successors(parents[id.0 as usize], |&p| parents[p.0 as usize])
+fn scope_of(tree: &Tree, parents: &Parents, id: NodeId) -> Option<NodeId> {
+    std::iter::successors(parents.get(&id).copied(), |p| parents.get(p).copied())
         .find(|&a| matches!(tree.node(a).kind, "source_file" | "declaration_list"))
 }
 
-/// Whether the `use` declaration `u` imports from the module `name`
-/// (`name::…`, `self::name::…`, `crate::name::…`) with no `as`.
-fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8]) -> bool {
+/// Whether the `use` declaration `u` imports from the module `name` with
+/// no `as`: `name::…` or `self::name::…`, and `crate::name::…` where the
+/// module is at the crate's root (`at_root`).
+fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8], at_root: bool) -> bool {
     let Some(argument) = field_child(tree, u, "argument") else {
         return false;
     };
@@ -97,15 +90,31 @@ fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8]) -> bool {
         .subtree(argument)
         .into_iter()
         .any(|n| tree.node(n).kind == "use_as_clause");
-    let through = PATHS.contains(&tree.node(argument).kind)
-        && field_child(tree, argument, "path").is_some_and(|q| {
-            let prefixed = field_child(tree, q, "path")
-                .and_then(|p| tree.leaf_text(p))
-                .is_some_and(|p| p == b"crate" || p == b"self");
-            let last = field_child(tree, q, "name").and_then(|n| tree.leaf_text(n));
-            tree.leaf_text(q) == Some(name) || (prefixed && last == Some(name))
-        });
+    let qualifier = match tree.node(argument).kind {
+        kind if PATHS.contains(&kind) => field_child(tree, argument, "path"),
+        // `use q::*;`: the path is its only named child.
+        "use_wildcard" => tree
+            .children(argument)
+            .iter()
+            .copied()
+            .find(|&c| !matches!(tree.node(c).kind, "::" | "*")),
+        _ => None,
+    };
+    let through = qualifier.is_some_and(|q| names_module(tree, q, name, at_root));
     through && !renames
+}
+
+/// Whether the path `q` names the module `name`: `name`, `self::name`,
+/// or `crate::name` when the module is at the root.
+fn names_module(tree: &Tree, q: NodeId, name: &[u8], at_root: bool) -> bool {
+    if tree.leaf_text(q) == Some(name) {
+        return true;
+    }
+    let prefix = field_child(tree, q, "path").and_then(|p| tree.leaf_text(p));
+    let last = field_child(tree, q, "name").and_then(|n| tree.leaf_text(n));
+    let here =
+        prefix == Some(b"self".as_slice()) || (at_root && prefix == Some(b"crate".as_slice()));
+    last == Some(name) && here
 }
 
 /// How `path` drops the module `name` from its qualifier: `name::x`
@@ -162,6 +171,19 @@ mod tests {
             out,
             "use g as h; pub trait d {} pub trait e {} pub trait f {} pub trait g {}\n\
              mod k { use crate::d; }\nfn a() { d::x(); }\n"
+        );
+    }
+
+    #[test]
+    fn a_glob_use_beside_goes_and_crate_paths_name_only_the_root_s_module() {
+        let input = "mod k { use self::c::d; use crate::c::e; mod c { pub trait d {} } }\n\
+                     mod c { pub trait e {} }\nuse c::*;\n";
+        // In `k`, `crate::c` is the root's `c`, not `k`'s: its `use` stays
+        // when `k::c` opens, and loses `c` when the root's `c` does.
+        let out = open_all(input, &|t| String::from_utf8_lossy(t).contains("mod k"));
+        assert_eq!(
+            out,
+            "mod k { use crate::e; pub trait d {} } pub trait e {}\n"
         );
     }
 

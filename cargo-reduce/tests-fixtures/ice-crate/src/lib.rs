@@ -2,10 +2,18 @@
 //! Its `scene::graph` module makes rustc 1.95 panic (an internal compiler
 //! error), which is what `cargo reduce ice` is tested on.
 
+/// Its items as they are, as `cfg_if::cfg_if!` leaves a branch: a module
+/// declared in a macro call is flattened too.
+macro_rules! items {
+    ($($item:item)*) => { $($item)* };
+}
+
 pub mod geometry;
 pub mod scene;
-#[path = "extra/render_text.rs"]
-pub mod render;
+items! {
+    #[path = "extra/render_text.rs"]
+    pub mod render;
+}
 
 include!("version.rs");
 

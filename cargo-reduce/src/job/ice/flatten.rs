@@ -68,8 +68,47 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
         file_dir,
         depth,
     };
-    context.collect(tree.root_node(), mod_dir, &mut edits)?;
+    let scope = Scope {
+        mod_dir: mod_dir.to_path_buf(),
+        inline: false,
+    };
+    context.collect(tree.root_node(), &scope, &mut edits)?;
+    // After the inlined `include!`s, which `apply` then keeps over these.
+    edits.extend(absolute_includes(tree.root_node(), &text, file_dir));
     Ok(apply(&text, edits))
+}
+
+/// The macros that read a file relative to the one they stand in.
+const INCLUDES: &[&str] = &["include", "include_str", "include_bytes"];
+
+/// `include_str!("f")`, `include_bytes!("f")` and an `include!("f")` that
+/// is not an item, anywhere (a crate's `#![doc =
+/// include_str!("../README.md")]`): their path made absolute, as the one
+/// file is compiled elsewhere.
+fn absolute_includes(root: Node<'_>, text: &str, file_dir: &Path) -> Vec<Edit> {
+    let included = |call: &Node<'_>| {
+        call.child_by_field_name("macro").is_some_and(|m| {
+            let name = &text[m.byte_range()];
+            let name = name.rsplit("::").next().unwrap_or(name);
+            INCLUDES.contains(&name)
+        })
+    };
+    preorder(root)
+        .into_iter()
+        .filter(|n| n.kind() == "macro_invocation" && included(n))
+        .filter_map(|call| {
+            let literal = preorder(call)
+                .into_iter()
+                .find(|n| n.kind() == "string_literal")?;
+            let file = string_argument(&text[literal.byte_range()])?;
+            let absolute = file_dir.join(&file);
+            (!Path::new(&file).is_absolute()).then(|| Edit {
+                start: literal.start_byte(),
+                end: literal.end_byte(),
+                text: format!("{:?}", absolute.to_string_lossy()),
+            })
+        })
+        .collect()
 }
 
 /// tree-sitter's tree of Rust `text`.
@@ -112,27 +151,41 @@ struct Context<'a> {
     depth: usize,
 }
 
+/// Where a list of items stands.
+struct Scope {
+    /// Where its `mod x;` look for `x.rs` and `x/mod.rs`.
+    mod_dir: PathBuf,
+    /// Whether it is inside an inline `mod m { … }` of the file: a
+    /// `#[path]` there is relative to `mod_dir`, at the file's top level
+    /// (and in a function's body) to the file's directory.
+    inline: bool,
+}
+
 impl Context<'_> {
-    /// The edits for the items in `list` (a file or an inline module's
-    /// body), whose `mod x;` live in `mod_dir`.
+    /// The edits for the items in `list` (a file, an inline module's body
+    /// or a block), and in the blocks of its functions.
     fn collect(
         &self,
         list: Node<'_>,
-        mod_dir: &Path,
+        scope: &Scope,
         edits: &mut Vec<Edit>,
     ) -> Result<(), FlattenError> {
         let mut cursor = list.walk();
         let children: Vec<Node<'_>> = list.named_children(&mut cursor).collect();
         for (i, item) in children.iter().enumerate() {
-            match item.kind() {
-                "mod_item" => {
-                    let attrs = attributes_before(&children, i);
-                    self.module(*item, &attrs, mod_dir, edits)?;
-                }
-                "macro_invocation" | "expression_statement" => {
-                    self.macro_call(*item, mod_dir, edits)?
-                }
-                _ => {}
+            if item.kind() == "mod_item" {
+                let attrs = attributes_before(&children, i);
+                self.module(*item, &attrs, scope, edits)?;
+                continue;
+            }
+            if self.include(*item, edits)? {
+                continue;
+            }
+            if let Some(call) = statement_call(*item) {
+                self.modules_in_call(call, scope, edits)?;
+            }
+            for block in outermost_blocks(*item) {
+                self.collect(block, scope, edits)?;
             }
         }
         Ok(())
@@ -147,7 +200,7 @@ impl Context<'_> {
         &self,
         item: Node<'_>,
         attrs: &[Node<'_>],
-        mod_dir: &Path,
+        scope: &Scope,
         edits: &mut Vec<Edit>,
     ) -> Result<(), FlattenError> {
         let Some(name) = item
@@ -160,65 +213,75 @@ impl Context<'_> {
             .iter()
             .find_map(|a| path_attribute(self.source(*a)).map(|p| (a.byte_range(), p)));
         if let Some(body) = item.child_by_field_name("body") {
-            let inner = match &path_attr {
-                Some((_, p)) => mod_dir.join(p),
-                None => mod_dir.join(name.trim_start_matches("r#")),
+            let mod_dir = match &path_attr {
+                Some((_, p)) => scope.mod_dir.join(p),
+                None => scope.mod_dir.join(name.trim_start_matches("r#")),
+            };
+            let inner = Scope {
+                mod_dir,
+                inline: true,
             };
             return self.collect(body, &inner, edits);
         }
-        let cfg = attrs.iter().any(|a| self.source(*a).starts_with("#[cfg"));
         let declared = Declared {
             name,
             range: item.byte_range(),
             path_attr,
         };
-        self.inline(declared, mod_dir, edits).or_else(|e| match e {
+        match self.module_file(&declared, scope) {
+            Ok((file, child_dir)) => self.inline(declared, &file, &child_dir, edits),
             // rustc reads no file for a module its `cfg` turns off.
-            FlattenError::MissingModule { .. } if cfg => Ok(()),
-            e => Err(e),
-        })
+            Err(_) if attrs.iter().any(|a| self.source(*a).starts_with("#[cfg")) => Ok(()),
+            Err(tried) => Err(FlattenError::MissingModule {
+                name: declared.name,
+                from: self.path.to_path_buf(),
+                tried,
+            }),
+        }
     }
 
-    /// The module `declared` with its file's text inlined as its body.
-    fn inline(
+    /// The file of the module `declared` in `scope` and the directory of
+    /// its own `mod x;`, or the paths looked at when there is none.
+    fn module_file(
         &self,
-        declared: Declared,
-        mod_dir: &Path,
-        edits: &mut Vec<Edit>,
-    ) -> Result<(), FlattenError> {
+        declared: &Declared,
+        scope: &Scope,
+    ) -> Result<(PathBuf, PathBuf), Vec<PathBuf>> {
         let name = declared.name.trim_start_matches("r#");
-        let (file, child_dir) = match &declared.path_attr {
+        let mod_dir = &scope.mod_dir;
+        match &declared.path_attr {
             // A `#[path]` file's own modules sit beside it, as in a mod.rs.
             Some((_, p)) => {
-                let file = self.file_dir_for(mod_dir).join(p);
+                let base = if scope.inline { mod_dir } else { self.file_dir };
+                let file = base.join(p);
                 let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
-                (file, dir)
+                if file.is_file() {
+                    Ok((file, dir))
+                } else {
+                    Err(vec![file])
+                }
             }
             None => {
                 let flat = mod_dir.join(format!("{name}.rs"));
                 let nested = mod_dir.join(name).join("mod.rs");
-                let file = match (flat.is_file(), nested.is_file()) {
-                    (true, _) => flat,
-                    (false, true) => nested,
-                    (false, false) => {
-                        return Err(FlattenError::MissingModule {
-                            name: name.to_string(),
-                            from: self.path.to_path_buf(),
-                            tried: vec![flat, nested],
-                        })
-                    }
-                };
-                (file, mod_dir.join(name))
+                match (flat.is_file(), nested.is_file()) {
+                    (true, _) => Ok((flat, mod_dir.join(name))),
+                    (false, true) => Ok((nested, mod_dir.join(name))),
+                    (false, false) => Err(vec![flat, nested]),
+                }
             }
-        };
-        if declared.path_attr.is_some() && !file.is_file() {
-            return Err(FlattenError::MissingModule {
-                name: name.to_string(),
-                from: self.path.to_path_buf(),
-                tried: vec![file],
-            });
         }
-        let inner = flatten_file(&file, &child_dir, self.depth + 1)?;
+    }
+
+    /// The module `declared` with `file`'s text inlined as its body.
+    fn inline(
+        &self,
+        declared: Declared,
+        file: &Path,
+        child_dir: &Path,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), FlattenError> {
+        let inner = flatten_file(file, child_dir, self.depth + 1)?;
         if let Some((attr, _)) = declared.path_attr {
             edits.push(Edit {
                 start: attr.start,
@@ -236,20 +299,6 @@ impl Context<'_> {
         Ok(())
     }
 
-    /// An item-level macro call: `include!` inlined, or the modules its
-    /// argument declares.
-    fn macro_call(
-        &self,
-        item: Node<'_>,
-        mod_dir: &Path,
-        edits: &mut Vec<Edit>,
-    ) -> Result<(), FlattenError> {
-        match self.include(item, edits)? {
-            true => Ok(()),
-            false => self.modules_in_call(item, mod_dir, edits),
-        }
-    }
-
     /// The `mod name;` a macro call's argument holds (`cfg_if! { if
     /// #[cfg(unix)] { #[path = "unix.rs"] mod imp; } … }`), inlined where
     /// their files exist: the call expands them in this module, and a
@@ -257,7 +306,7 @@ impl Context<'_> {
     fn modules_in_call(
         &self,
         call: Node<'_>,
-        mod_dir: &Path,
+        scope: &Scope,
         edits: &mut Vec<Edit>,
     ) -> Result<(), FlattenError> {
         let groups = preorder(call)
@@ -267,33 +316,19 @@ impl Context<'_> {
             let mut cursor = group.walk();
             let tokens: Vec<Node<'_>> = group.children(&mut cursor).collect();
             for declared in declared_in(&tokens, self.text) {
-                match self.inline(declared, mod_dir, edits) {
-                    Err(FlattenError::MissingModule { .. }) => {}
-                    other => other?,
+                if let Ok((file, child_dir)) = self.module_file(&declared, scope) {
+                    self.inline(declared, &file, &child_dir, edits)?;
                 }
             }
         }
         Ok(())
     }
 
-    /// Where a `#[path]` inside an inline module of this file is relative
-    /// to: the file's directory at the top, the module's directory inside.
-    fn file_dir_for(&self, mod_dir: &Path) -> PathBuf {
-        match mod_dir.starts_with(self.file_dir) {
-            true if mod_dir != self.file_dir => mod_dir.to_path_buf(),
-            _ => self.file_dir.to_path_buf(),
-        }
-    }
-
     /// `include!("file");` at item level, replaced by the file's text.
     /// Returns whether `item` is an `include!`.
     fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<bool, FlattenError> {
-        let call = match item.kind() {
-            "expression_statement" => match item.named_child(0) {
-                Some(c) if c.kind() == "macro_invocation" => c,
-                _ => return Ok(false),
-            },
-            _ => item,
+        let Some(call) = statement_call(item) else {
+            return Ok(false);
         };
         let Some(mac) = call.child_by_field_name("macro") else {
             return Ok(false);
@@ -322,6 +357,31 @@ impl Context<'_> {
         });
         Ok(true)
     }
+}
+
+/// The macro call `item` is, or holds as `call!(…);`.
+fn statement_call(item: Node<'_>) -> Option<Node<'_>> {
+    match item.kind() {
+        "macro_invocation" => Some(item),
+        "expression_statement" => item
+            .named_child(0)
+            .filter(|c| c.kind() == "macro_invocation"),
+        _ => None,
+    }
+}
+
+/// The blocks under `node` not inside another of them (a function's
+/// body, a closure's): their items and statements are walked as lists.
+fn outermost_blocks(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "block" => out.push(child),
+            _ => out.extend(outermost_blocks(child)),
+        }
+    }
+    out
 }
 
 /// A `mod name;` to inline: where it stands, and its `#[path]` attribute
@@ -498,6 +558,90 @@ mod tests {
             assert!(flat.contains(needle), "{needle} missing:\n{flat}");
         }
         assert!(!flat.contains("unix.rs"), "{flat}");
+    }
+
+    /// With the real rustc: the one file compiles elsewhere.
+    #[test]
+    fn files_read_by_include_str_and_include_bytes_are_found_from_anywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        std::fs::create_dir_all(src.join("data")).unwrap();
+        std::fs::write(dir.path().join("README.md"), "A crate.").unwrap();
+        std::fs::write(src.join("data/x.bin"), [1, 2]).unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "#![doc = include_str!(\"../README.md\")]\nmod data;\n",
+        )
+        .unwrap();
+        std::fs::write(
+            src.join("data/mod.rs"),
+            "pub const X: &[u8] = core::include_bytes!(\"x.bin\");\n",
+        )
+        .unwrap();
+        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
+        let out = std::process::Command::new("rustc")
+            .args([
+                "--edition=2021",
+                "--crate-type=lib",
+                "one.rs",
+                "--out-dir",
+                ".",
+            ])
+            .current_dir(elsewhere.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{flat}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// With the real rustc, on getrandom 0.4's layout: a `#[path]` at
+    /// the top of a file that is not a mod.rs is relative to the file's
+    /// directory, and so is one on a module in a function's body.
+    #[test]
+    fn path_attributes_resolve_as_rustc_resolves_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path();
+        for (file, text) in [
+            ("lib.rs", "mod backends;\npub use backends::fill;\n"),
+            ("backends.rs", "mod use_file;\npub use use_file::fill;\n"),
+            (
+                "backends/use_file.rs",
+                "#[path = \"../utils/exact.rs\"]\nmod utils;\n\
+                 pub fn fill() -> u8 {\n    #[path = \"../utils/lazy.rs\"]\n    mod lazy;\n\
+                 \x20   lazy::one() + utils::two()\n}\n",
+            ),
+            ("utils/exact.rs", "pub fn two() -> u8 { 2 }\n"),
+            ("utils/lazy.rs", "pub fn one() -> u8 { 1 }\n"),
+        ] {
+            let path = src.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let rustc = |dir: &Path, file: &str| {
+            std::process::Command::new("rustc")
+                .args(["--edition=2021", "--crate-type=lib", file, "--out-dir", "."])
+                .current_dir(dir)
+                .output()
+                .unwrap()
+        };
+        assert!(
+            rustc(src, "lib.rs").status.success(),
+            "the crate itself builds"
+        );
+        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
+        let out = rustc(elsewhere.path(), "one.rs");
+        assert!(
+            out.status.success(),
+            "{flat}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     #[test]

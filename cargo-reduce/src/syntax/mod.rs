@@ -66,7 +66,7 @@ use passes::{
     bounds_pass, calls_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass,
     inline_pass, layout_pass, macros_pass, modules_pass, newtypes_pass, plain_expressions,
     rename_identifiers, shrink_literals, spelled_zeros, token_pass, typed_literals, uses_pass,
-    LevelFilter, Tester,
+    Groups, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -204,6 +204,14 @@ fn pipeline(
     round: Round<'_>,
     tester: &Tester,
 ) -> Result<(), OracleError> {
+    if options.hoist && lang == Lang::Rust {
+        tester.step("macros");
+        while macros_pass(tree, Groups::DeclaringModules, tester)? {
+            // The call's place holds the group's tokens: parsed again, the
+            // modules it declared are items, and the calls in them calls.
+            *tree = build_tree(&render_tree(tree), lang, options);
+        }
+    }
     if options.flatten {
         flatten(tree);
     }
@@ -240,7 +248,7 @@ fn moves(
             changed |= hoist_pass(tree, lang.spec(), tester)?;
             if lang == Lang::Rust {
                 changed |= modules_pass(tree, tester)?;
-                changed |= macros_pass(tree, tester)?;
+                changed |= macros_pass(tree, Groups::All, tester)?;
                 changed |= uses_pass(tree, tester)?;
                 changed |= newtypes_pass(tree, tester)?;
             }

@@ -18,15 +18,31 @@ use super::render_oracle::Tester;
 use crate::engine::OracleError;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
+/// Which braced groups of a call may take its place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Groups {
+    /// Every one.
+    All,
+    /// Those that declare a module (`{ mod m { … } }`): a crate that
+    /// declares its modules in `cfg_if!` branches, flattened, holds its
+    /// code in them, where HDD would see only tokens. Tried before HDD,
+    /// these few calls let it see that code's items.
+    DeclaringModules,
+}
+
 /// Unwraps every macro call it can, until none can go. Returns whether
 /// the text got shorter.
-pub(crate) fn macros_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
+pub(crate) fn macros_pass(
+    tree: &mut Tree,
+    groups: Groups,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
     apply_until_none(tree, tester, |tree| {
         let nodes = tree.preorder();
         let mut edits = Vec::new();
         for &parent in nodes.iter().filter(|&&n| holds_statements(tree, n)) {
             for &call in tree.children(parent) {
-                edits.extend(unwrapped(tree, statement_call(tree, call)));
+                edits.extend(unwrapped(tree, statement_call(tree, call), groups));
             }
         }
         edits
@@ -54,9 +70,10 @@ fn statement_call(tree: &Tree, stmt: NodeId) -> Option<NodeId> {
     }
 }
 
-/// For each braced group of `call`'s argument, outermost first, the edit
-/// that puts the group's content in the call's place.
-fn unwrapped(tree: &Tree, call: Option<NodeId>) -> Vec<Edit> {
+/// For each braced group of `call`'s argument that `groups` takes,
+/// outermost first, the edit that puts the group's content in the call's
+/// place.
+fn unwrapped(tree: &Tree, call: Option<NodeId>, groups: Groups) -> Vec<Edit> {
     let Some(call) = call else {
         return Vec::new();
     };
@@ -78,7 +95,8 @@ fn unwrapped(tree: &Tree, call: Option<NodeId>) -> Vec<Edit> {
             let children = tree.children(group);
             let (&open, &close) = (children.first()?, children.last()?);
             let braced = tree.node(open).kind == "{" && tree.node(close).kind == "}";
-            braced.then(|| {
+            let taken = groups == Groups::All || declares_module(tree, children);
+            (braced && taken).then(|| {
                 vec![
                     (call, Change::Node(group)),
                     (open, Change::Text(nothing)),
@@ -89,13 +107,27 @@ fn unwrapped(tree: &Tree, call: Option<NodeId>) -> Vec<Edit> {
         .collect()
 }
 
+/// Whether a group's `tokens` hold `mod name {`.
+fn declares_module(tree: &Tree, tokens: &[NodeId]) -> bool {
+    tokens.windows(3).any(|w| {
+        tree.node(w[0]).kind == "mod"
+            && tree.node(w[1]).kind == "identifier"
+            && tree
+                .children(w[2])
+                .first()
+                .is_some_and(|&b| tree.node(b).kind == "{")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::rust_pass_output;
     use super::*;
 
     fn unwrap_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
-        rust_pass_output(input, oracle, macros_pass)
+        rust_pass_output(input, oracle, |tree, tester| {
+            macros_pass(tree, Groups::All, tester)
+        })
     }
 
     #[test]
@@ -108,6 +140,16 @@ mod tests {
             t.contains("struct S;") && t.contains("let a = S;") && !t.contains("if")
         });
         assert_eq!(out, "struct S;\nfn f() { let a = S; g(); }\n");
+    }
+
+    #[test]
+    fn before_hdd_only_groups_that_declare_a_module_are_tried() {
+        let input = "m! { if #[cfg(x)] { mod a { fn f() {} } } else { struct T; } }\n\
+                     n! { struct U; }\n";
+        let out = rust_pass_output(input, &|_| true, |tree, tester| {
+            macros_pass(tree, Groups::DeclaringModules, tester)
+        });
+        assert_eq!(out, "mod a { fn f() {} }\nn! { struct U; }\n");
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
-pub(super) use macros::macros_pass;
+pub(super) use macros::{macros_pass, Groups};
 pub(super) use modules::modules_pass;
 pub(super) use newtypes::newtypes_pass;
 pub(super) use render_oracle::Tester;

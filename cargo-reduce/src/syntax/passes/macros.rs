@@ -74,7 +74,8 @@ fn statement_call(tree: &Tree, stmt: NodeId) -> Option<NodeId> {
 /// outermost first, the edit that puts the group's content in the call's
 /// place.
 fn unwrapped(tree: &Tree, call: Option<NodeId>, groups: Groups) -> Vec<Edit> {
-    let Some(call) = call else {
+    // A call has its macro's name (`m!`); a `macro_rules!` body does not.
+    let Some(call) = call.filter(|&c| field_child(tree, c, "macro").is_some()) else {
         return Vec::new();
     };
     let Some(argument) = tree
@@ -86,10 +87,8 @@ fn unwrapped(tree: &Tree, call: Option<NodeId>, groups: Groups) -> Vec<Edit> {
         return Vec::new();
     };
     let nothing = tree.empty();
-    let named = field_child(tree, call, "macro").is_some();
     tree.subtree(argument)
         .into_iter()
-        .filter(|_| named)
         .filter(|&g| tree.node(g).kind == "token_tree")
         .filter_map(|group| {
             let children = tree.children(group);

@@ -97,9 +97,14 @@ fn absolute_includes(root: Node<'_>, text: &str, file_dir: &Path) -> Vec<Edit> {
         .into_iter()
         .filter(|n| n.kind() == "macro_invocation" && included(n))
         .filter_map(|call| {
-            let literal = preorder(call)
-                .into_iter()
-                .find(|n| n.kind() == "string_literal")?;
+            // Only a plain literal: `include!(concat!(env!("OUT_DIR"), …))`
+            // names no file here.
+            let argument = (0..call.named_child_count())
+                .filter_map(|i| call.named_child(i))
+                .find(|n| n.kind() == "token_tree")?;
+            let literal = argument
+                .named_child(0)
+                .filter(|n| n.kind() == "string_literal" && argument.named_child_count() == 1)?;
             let file = string_argument(&text[literal.byte_range()])?;
             let absolute = file_dir.join(&file);
             (!Path::new(&file).is_absolute()).then(|| Edit {
@@ -575,10 +580,12 @@ mod tests {
         .unwrap();
         std::fs::write(
             src.join("data/mod.rs"),
-            "pub const X: &[u8] = core::include_bytes!(\"x.bin\");\n",
+            "pub const X: &[u8] = core::include_bytes!(\"x.bin\");\n\
+             #[cfg(any())]\nconst G: &str = include_str!(concat!(env!(\"OUT_DIR\"), \"/g\"));\n",
         )
         .unwrap();
         let flat = flatten(&src.join("lib.rs")).unwrap();
+        assert!(flat.contains("env!(\"OUT_DIR\")"), "{flat}");
         let elsewhere = tempfile::tempdir().unwrap();
         std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
         let out = std::process::Command::new("rustc")

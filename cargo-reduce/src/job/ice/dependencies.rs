@@ -135,11 +135,14 @@ fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String
             })
             .any(|n| source[n.byte_range()].starts_with("#[macro_export"))
     };
+    // One name once: a macro defined under two `cfg`s is exported twice.
+    let mut seen = HashSet::new();
     let names: Vec<&str> = preorder(root)
         .into_iter()
         .filter(|n| n.kind() == "macro_definition" && exported(n))
         .filter_map(|n| n.child_by_field_name("name"))
         .map(|n| &source[n.byte_range()])
+        .filter(|name| seen.insert(*name))
         .collect();
     match names.as_slice() {
         [] => String::new(),
@@ -196,6 +199,7 @@ mod tests {
     #[test]
     fn an_exported_macro_is_found_through_the_module() {
         let source = "#[macro_export]\n/// Makes one.\nmacro_rules! one { () => { 1 } }\n\
+            #[cfg(any())]\n#[macro_export]\nmacro_rules! one { () => { 0 } }\n\
             #[macro_export(local_inner_macros)]\nmacro_rules! two { () => { $crate::one!() + 1 } }\n\
             macro_rules! hidden { () => {} }\n";
         let nested = nested(source, "dep").unwrap();

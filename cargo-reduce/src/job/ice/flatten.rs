@@ -81,37 +81,40 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
 /// The macros that read a file relative to the one they stand in.
 const INCLUDES: &[&str] = &["include", "include_str", "include_bytes"];
 
+/// A call of one of the [`INCLUDES`] (bare, or through `std::` or
+/// `core::`): the macro's name, its argument's string literal and the
+/// path it spells, when the argument is that one plain literal
+/// (`include!(concat!(env!("OUT_DIR"), …))` names no file here).
+fn included_file<'t>(call: Node<'t>, text: &str) -> Option<(&'static str, Node<'t>, String)> {
+    let spelled = &text[call.child_by_field_name("macro")?.byte_range()];
+    let name = ["", "std::", "core::", "::std::", "::core::"]
+        .iter()
+        .filter_map(|prefix| spelled.strip_prefix(prefix))
+        .find_map(|bare| INCLUDES.iter().copied().find(|&m| m == bare))?;
+    let argument = (0..call.named_child_count())
+        .filter_map(|i| call.named_child(i))
+        .find(|n| n.kind() == "token_tree")?;
+    let literal = argument
+        .named_child(0)
+        .filter(|n| n.kind() == "string_literal" && argument.named_child_count() == 1)?;
+    let path = string_argument(&text[literal.byte_range()])?;
+    Some((name, literal, path))
+}
+
 /// `include_str!("f")`, `include_bytes!("f")` and an `include!("f")` that
 /// is not an item, anywhere (a crate's `#![doc =
 /// include_str!("../README.md")]`): their path made absolute, as the one
 /// file is compiled elsewhere.
 fn absolute_includes(root: Node<'_>, text: &str, file_dir: &Path) -> Vec<Edit> {
-    let included = |call: &Node<'_>| {
-        call.child_by_field_name("macro").is_some_and(|m| {
-            let name = &text[m.byte_range()];
-            let name = name.rsplit("::").next().unwrap_or(name);
-            INCLUDES.contains(&name)
-        })
-    };
     preorder(root)
         .into_iter()
-        .filter(|n| n.kind() == "macro_invocation" && included(n))
-        .filter_map(|call| {
-            // Only a plain literal: `include!(concat!(env!("OUT_DIR"), …))`
-            // names no file here.
-            let argument = (0..call.named_child_count())
-                .filter_map(|i| call.named_child(i))
-                .find(|n| n.kind() == "token_tree")?;
-            let literal = argument
-                .named_child(0)
-                .filter(|n| n.kind() == "string_literal" && argument.named_child_count() == 1)?;
-            let file = string_argument(&text[literal.byte_range()])?;
-            let absolute = file_dir.join(&file);
-            (!Path::new(&file).is_absolute()).then(|| Edit {
-                start: literal.start_byte(),
-                end: literal.end_byte(),
-                text: format!("{:?}", absolute.to_string_lossy()),
-            })
+        .filter(|n| n.kind() == "macro_invocation")
+        .filter_map(|call| included_file(call, text))
+        .filter(|(_, _, file)| !Path::new(file).is_absolute())
+        .map(|(_, literal, file)| Edit {
+            start: literal.start_byte(),
+            end: literal.end_byte(),
+            text: format!("{:?}", file_dir.join(&file).to_string_lossy()),
         })
         .collect()
 }
@@ -330,23 +333,15 @@ impl Context<'_> {
     }
 
     /// `include!("file");` at item level, replaced by the file's text.
-    /// Returns whether `item` is an `include!`.
+    /// Returns whether it was.
     fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<bool, FlattenError> {
         let Some(call) = statement_call(item) else {
             return Ok(false);
         };
-        let Some(mac) = call.child_by_field_name("macro") else {
+        let Some(("include", _, file)) = included_file(call, self.text) else {
+            // Not `include!`, or `include!(concat!(env!("OUT_DIR"), …))`,
+            // which stays as written.
             return Ok(false);
-        };
-        if !matches!(
-            self.source(mac),
-            "include" | "std::include" | "core::include"
-        ) {
-            return Ok(false);
-        }
-        let args = self.source(call);
-        let Some(file) = string_argument(args) else {
-            return Ok(true); // `include!(concat!(env!("OUT_DIR"), …))` stays.
         };
         let path = self.file_dir.join(file);
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -581,11 +576,14 @@ mod tests {
         std::fs::write(
             src.join("data/mod.rs"),
             "pub const X: &[u8] = core::include_bytes!(\"x.bin\");\n\
-             #[cfg(any())]\nconst G: &str = include_str!(concat!(env!(\"OUT_DIR\"), \"/g\"));\n",
+             #[cfg(any())]\nconst G: &str = include_str!(concat!(env!(\"OUT_DIR\"), \"/g\"));\n\
+             #[cfg(any())]\ninclude!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));\n",
         )
         .unwrap();
         let flat = flatten(&src.join("lib.rs")).unwrap();
-        assert!(flat.contains("env!(\"OUT_DIR\")"), "{flat}");
+        // A path a macro builds stays as written, in an expression and as
+        // an item.
+        assert_eq!(flat.matches("env!(\"OUT_DIR\")").count(), 2, "{flat}");
         let elsewhere = tempfile::tempdir().unwrap();
         std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
         let out = std::process::Command::new("rustc")

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::flags::Units;
-use super::flatten::{apply, flatten, parse_rust, preorder, Edit};
+use super::flatten::{apply, attributes_of, flatten, parse_rust, preorder, Edit};
 use super::invocation::Invocation;
 
 /// The MCVE with a dependency taken in, and its command line.
@@ -126,14 +126,7 @@ fn nested(source: &str, name: &str) -> Option<String> {
 /// (the dependency's own, after [`nested`]) no longer find it.
 fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String {
     let exported = |item: &tree_sitter::Node<'_>| {
-        std::iter::successors(item.prev_named_sibling(), |n| n.prev_named_sibling())
-            .take_while(|n| {
-                matches!(
-                    n.kind(),
-                    "attribute_item" | "line_comment" | "block_comment"
-                )
-            })
-            .any(|n| source[n.byte_range()].starts_with("#[macro_export"))
+        attributes_of(*item).any(|a| source[a.byte_range()].starts_with("#[macro_export"))
     };
     // One name once: a macro defined under two `cfg`s is exported twice.
     let mut seen = HashSet::new();
@@ -180,6 +173,7 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::oracle::compile_lib_source;
     use super::*;
 
     #[test]
@@ -205,24 +199,9 @@ mod tests {
         let nested = nested(source, "dep").unwrap();
         assert!(nested.ends_with("pub use crate::{one, two};\n"), "{nested}");
         let mcve = format!("pub fn f() -> i32 {{ dep::two!() }}\nmod dep {{\n{nested}}}\n");
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("m.rs"), &mcve).unwrap();
-        let out = std::process::Command::new("rustc")
-            .args([
-                "--edition=2021",
-                "--crate-type=lib",
-                "m.rs",
-                "--out-dir",
-                ".",
-            ])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{mcve}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        if let Err(stderr) = compile_lib_source(&mcve) {
+            panic!("{mcve}\n{stderr}");
+        }
     }
 
     #[test]

@@ -179,20 +179,19 @@ impl Context<'_> {
         edits: &mut Vec<Edit>,
     ) -> Result<(), FlattenError> {
         let mut cursor = list.walk();
-        let children: Vec<Node<'_>> = list.named_children(&mut cursor).collect();
-        for (i, item) in children.iter().enumerate() {
+        for item in list.named_children(&mut cursor) {
             if item.kind() == "mod_item" {
-                let attrs = attributes_before(&children, i);
-                self.module(*item, &attrs, scope, edits)?;
+                let attrs: Vec<Node<'_>> = attributes_of(item).collect();
+                self.module(item, &attrs, scope, edits)?;
                 continue;
             }
-            if self.include(*item, edits)? {
+            if self.include(item, edits)? {
                 continue;
             }
-            if let Some(call) = statement_call(*item) {
+            if let Some(call) = statement_call(item) {
                 self.modules_in_call(call, scope, edits)?;
             }
-            for block in outermost_blocks(*item) {
+            for block in outermost_blocks(item) {
                 self.collect(block, scope, edits)?;
             }
         }
@@ -425,12 +424,10 @@ fn declared_in(tokens: &[Node<'_>], text: &str) -> Vec<Declared> {
     out
 }
 
-/// The attribute items right before `children[i]` (comments between them
-/// allowed).
-fn attributes_before<'t>(children: &[Node<'t>], i: usize) -> Vec<Node<'t>> {
-    children[..i]
-        .iter()
-        .rev()
+/// The attribute items right before `item`, nearest first (comments
+/// between them allowed).
+pub(super) fn attributes_of(item: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    std::iter::successors(item.prev_named_sibling(), |n| n.prev_named_sibling())
         .take_while(|n| {
             matches!(
                 n.kind(),
@@ -438,8 +435,6 @@ fn attributes_before<'t>(children: &[Node<'t>], i: usize) -> Vec<Node<'t>> {
             )
         })
         .filter(|n| n.kind() == "attribute_item")
-        .copied()
-        .collect()
 }
 
 /// `"x/y.rs"` of `#[path = "x/y.rs"]`.
@@ -475,6 +470,7 @@ pub(super) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::oracle::{compile_lib, compile_lib_source};
     use super::*;
 
     fn fixture() -> PathBuf {
@@ -584,24 +580,9 @@ mod tests {
         // A path a macro builds stays as written, in an expression and as
         // an item.
         assert_eq!(flat.matches("env!(\"OUT_DIR\")").count(), 2, "{flat}");
-        let elsewhere = tempfile::tempdir().unwrap();
-        std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
-        let out = std::process::Command::new("rustc")
-            .args([
-                "--edition=2021",
-                "--crate-type=lib",
-                "one.rs",
-                "--out-dir",
-                ".",
-            ])
-            .current_dir(elsewhere.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{flat}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        if let Err(stderr) = compile_lib_source(&flat) {
+            panic!("{flat}\n{stderr}");
+        }
     }
 
     /// With the real rustc, on getrandom 0.4's layout: a `#[path]` at
@@ -627,26 +608,15 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let rustc = |dir: &Path, file: &str| {
-            std::process::Command::new("rustc")
-                .args(["--edition=2021", "--crate-type=lib", file, "--out-dir", "."])
-                .current_dir(dir)
-                .output()
-                .unwrap()
-        };
-        assert!(
-            rustc(src, "lib.rs").status.success(),
+        assert_eq!(
+            compile_lib(src, "lib.rs"),
+            Ok(()),
             "the crate itself builds"
         );
         let flat = flatten(&src.join("lib.rs")).unwrap();
-        let elsewhere = tempfile::tempdir().unwrap();
-        std::fs::write(elsewhere.path().join("one.rs"), &flat).unwrap();
-        let out = rustc(elsewhere.path(), "one.rs");
-        assert!(
-            out.status.success(),
-            "{flat}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        if let Err(stderr) = compile_lib_source(&flat) {
+            panic!("{flat}\n{stderr}");
+        }
     }
 
     #[test]

@@ -292,6 +292,30 @@ impl<A: ByteAtom + Sync> Oracle<A> for IceOracle {
     }
 }
 
+/// Compiles `file` in `dir` with the real rustc as a 2021 library, for
+/// the tests that check a rewritten crate still builds: rustc's stderr
+/// when it fails.
+#[cfg(test)]
+pub(super) fn compile_lib(dir: &Path, file: &str) -> Result<(), String> {
+    let out = std::process::Command::new("rustc")
+        .args(["--edition=2021", "--crate-type=lib", file, "--out-dir", "."])
+        .current_dir(dir)
+        .output()
+        .expect("rustc runs");
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(String::from_utf8_lossy(&out.stderr).into_owned()),
+    }
+}
+
+/// [`compile_lib`] on `source`, as a file of a directory of its own.
+#[cfg(test)]
+pub(super) fn compile_lib_source(source: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("one.rs"), source).expect("the file is written");
+    compile_lib(dir.path(), "one.rs")
+}
+
 /// The oracle of the ICE that `command` (rustc's, on a file `x.rs`) gives
 /// on `source`, for the tests of the steps that use one.
 #[cfg(test)]

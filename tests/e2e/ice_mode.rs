@@ -102,6 +102,11 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
     );
     let report = std::fs::read_to_string(sandbox.join("scene.ice.md")).unwrap();
     let code = std::fs::read_to_string(&mcve).unwrap();
+    // The crate's macro that writes the crashing impl is expanded.
+    assert!(
+        !code.contains("macro_rules") && code.contains("impl"),
+        "{code}"
+    );
     assert!(
         report.contains(&format!("```rust\n{}\n```", code.trim_end())),
         "{report}"

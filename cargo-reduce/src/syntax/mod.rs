@@ -47,6 +47,7 @@
 
 mod grammar;
 mod lang;
+mod macro_rules;
 mod parse;
 mod passes;
 mod strategy;
@@ -63,10 +64,10 @@ pub use tree::{flatten, squeeze, Tree};
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
 use passes::{
-    bounds_pass, calls_pass, declared_types, format_pass, hdd_pass, hdd_star, hoist_pass,
-    inline_pass, layout_pass, macros_pass, modules_pass, newtypes_pass, plain_expressions,
-    rename_identifiers, shrink_literals, spelled_zeros, token_pass, typed_literals, uses_pass,
-    Groups, LevelFilter, Tester,
+    bounds_pass, calls_pass, declared_types, expand_pass, format_pass, hdd_pass, hdd_star,
+    hoist_pass, inline_pass, layout_pass, macros_pass, modules_pass, newtypes_pass,
+    plain_expressions, rename_identifiers, shrink_literals, spelled_zeros, token_pass,
+    typed_literals, uses_pass, Groups, Growth, LevelFilter, Tester,
 };
 use tree::render_tree;
 
@@ -211,13 +212,11 @@ fn pipeline(
             // modules it declared are items, and the calls in them calls.
             *tree = build_tree(&render_tree(tree), lang, options);
         }
+        while expand_pass(tree, Growth::Definition, tester)? {
+            *tree = build_tree(&render_tree(tree), lang, options);
+        }
     }
-    if options.flatten {
-        flatten(tree);
-    }
-    if options.squeeze {
-        squeeze(tree);
-    }
+    shape(tree, options);
     let filter = |coarse| LevelFilter {
         coarse,
         hide_unremovable: options.hide_unremovable,
@@ -228,6 +227,16 @@ fn pipeline(
     run(tree, options.fine, filter(false), tester)?;
     moves(tree, lang, options, filter(false), tester)?;
     last_steps(tree, lang, options, round, tester)
+}
+
+/// The thesis' transforms a strategy asks for, on a freshly parsed tree.
+fn shape(tree: &mut Tree, options: &Options) {
+    if options.flatten {
+        flatten(tree);
+    }
+    if options.squeeze {
+        squeeze(tree);
+    }
 }
 
 /// Hoisting, plain expressions and inlining, with HDD* after each change,
@@ -249,6 +258,13 @@ fn moves(
             if lang == Lang::Rust {
                 changed |= modules_pass(tree, tester)?;
                 changed |= macros_pass(tree, Groups::All, tester)?;
+                while expand_pass(tree, Growth::None, tester)? {
+                    // The expansions are text: parsed again, they are
+                    // items and statements for the passes that follow.
+                    *tree = build_tree(&render_tree(tree), lang, options);
+                    shape(tree, options);
+                    changed = true;
+                }
                 changed |= uses_pass(tree, tester)?;
                 changed |= newtypes_pass(tree, tester)?;
             }

@@ -112,21 +112,33 @@ pub(super) fn apply_first(
     edits: &[Edit],
     tester: &Tester,
 ) -> Result<bool, OracleError> {
+    apply_first_growing(tree, edits, &|_| 0, tester)
+}
+
+/// [`apply_first`], where edit `i` may also lengthen the text by fewer
+/// than `growth(i)` bytes (a macro's calls expanded, the macro gone).
+pub(super) fn apply_first_growing(
+    tree: &mut Tree,
+    edits: &[Edit],
+    growth: &dyn Fn(usize) -> usize,
+    tester: &Tester,
+) -> Result<bool, OracleError> {
     // Rendered a block at a time: the edits after a winner are never
     // rendered, and a long list never sits in memory as texts.
-    for block in edits.chunks(2 * tester.jobs()) {
+    let jobs = 2 * tester.jobs();
+    for (b, block) in edits.chunks(jobs).enumerate() {
         if tester.stopped() {
             break;
         }
         let (shorter, texts): (Vec<&Edit>, Vec<Vec<u8>>) = block
             .iter()
-            .map(|edit| {
-                (
-                    edit,
-                    render_edits(tree, std::slice::from_ref(edit), &mut |_| true),
-                )
+            .enumerate()
+            .map(|(i, edit)| {
+                let text = render_edits(tree, std::slice::from_ref(edit), &mut |_| true);
+                (edit, text, growth(b * jobs + i))
             })
-            .filter(|(_, text)| text.len() < tester.current_len())
+            .filter(|(_, text, growth)| text.len() < tester.current_len() + growth)
+            .map(|(edit, text, _)| (edit, text))
             .unzip();
         if let Some(i) = tester.first_interesting(&texts)? {
             commit(tree, std::iter::once(shorter[i]), tester);

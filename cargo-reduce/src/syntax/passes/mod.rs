@@ -11,7 +11,7 @@
 //! - [`modules`]: a Rust module's items in its place, its name dropped
 //!   from the paths through it;
 //! - [`macros`]: a Rust macro call replaced by a braced group of its
-//!   argument;
+//!   argument, or a crate's own macro by what its calls expand to;
 //! - [`uses`]: a path spelled twice or more imported once (`use`);
 //! - [`newtypes`]: a Rust newtype (`struct W<T>(T);`) unwrapped at every
 //!   use;
@@ -47,7 +47,7 @@ pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;
 pub(super) use levels::{hdd_pass, hdd_star, LevelFilter};
-pub(super) use macros::{macros_pass, Groups};
+pub(super) use macros::{expand_pass, macros_pass, Groups, Growth};
 pub(super) use modules::modules_pass;
 pub(super) use newtypes::newtypes_pass;
 pub(super) use render_oracle::Tester;

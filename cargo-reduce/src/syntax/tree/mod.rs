@@ -16,7 +16,7 @@ mod render;
 mod text;
 mod transform;
 
-pub(super) use render::{render, render_node, render_tree, Change};
+pub(super) use render::{render, render_node, render_subtree, render_tree, Change};
 pub(super) use text::parse_text;
 pub use transform::{flatten, squeeze};
 

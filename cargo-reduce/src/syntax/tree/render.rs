@@ -27,11 +27,30 @@ pub(crate) enum Change {
 
 /// Renders `tree`, node `id` changed by `change(id)` where that is `Some`.
 pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> Vec<u8> {
+    let mut bytes = render_from(tree, tree.root(), Some(0), change);
+    bytes.extend_from_slice(tree.source(tree.tail()));
+    bytes
+}
+
+/// `id`'s subtree as it is, its tokens apart as in the input (the gap
+/// before the first dropped); [`render_node`] drops every gap.
+pub(crate) fn render_subtree(tree: &Tree, id: NodeId) -> Vec<u8> {
+    render_from(tree, id, None, &|_| None)
+}
+
+/// Renders `id`'s subtree, changed by `change`. `last_end`: where the text
+/// before it ended in the source, if it did.
+fn render_from(
+    tree: &Tree,
+    id: NodeId,
+    last_end: Option<u32>,
+    change: &dyn Fn(NodeId) -> Option<Change>,
+) -> Vec<u8> {
     let mut out = Out {
-        last_end: Some(0),
+        last_end,
         ..Out::default()
     };
-    let mut stack = vec![Item::Node(tree.root())];
+    let mut stack = vec![Item::Node(id)];
     while let Some(item) = stack.pop() {
         let id = match item {
             Item::Node(id) => id,
@@ -72,7 +91,6 @@ pub(crate) fn render(tree: &Tree, change: &dyn Fn(NodeId) -> Option<Change>) -> 
             }
         }
     }
-    out.bytes.extend_from_slice(tree.source(tree.tail()));
     out.bytes
 }
 

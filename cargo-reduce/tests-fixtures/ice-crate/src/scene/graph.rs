@@ -19,7 +19,15 @@ pub trait AddChild<C> {
 /// A graph node around a transform.
 pub struct Node<T>(T);
 
-impl<T> AddChild<Box<dyn for<'b> Propagate<T::Output<'b>>>> for Node<T> where T: Transform {}
+/// Lets each kind of node take children whose input is its output (one
+/// kind so far).
+macro_rules! accepts_children {
+    ($($node:ident),*) => {
+        $(impl<T> AddChild<Box<dyn for<'b> Propagate<T::Output<'b>>>> for $node<T> where T: Transform {})*
+    };
+}
+
+accepts_children!(Node);
 
 /// The root of a scene's graph.
 pub fn make_graph_root() {

@@ -15,6 +15,13 @@
 //! need it. Hygiene is not modelled (a `let` of the body can capture a
 //! name of the call): the oracle judges every expansion, so one that
 //! reads differently from rustc's costs a test, never a wrong result.
+//! For the same reason a macro as reduction leaves it is read leniently
+//! (rustc reports it, and often still expands it): `$x` without its
+//! `:kind` is one token tree, a `$( … )` without its operator is a `*`.
+//!
+//! - [`matcher`]: a call's tokens against a rule's pattern;
+//! - [`transcribe`]: the rule's body with the bindings;
+//! - [`write`]: the tokens as text, short, with the body's line breaks.
 
 mod matcher;
 mod transcribe;

@@ -27,6 +27,7 @@ use super::render_oracle::Tester;
 use super::{field_child, parents, Parents};
 use crate::engine::OracleError;
 use crate::syntax::macro_rules::MacroRules;
+use crate::syntax::tokens::word;
 use crate::syntax::tree::{render_subtree, Change, NodeId, Tree};
 
 /// Which braced groups of a call may take its place.
@@ -186,10 +187,9 @@ fn expansion(
     match kind(parent) {
         Some("expression_statement") if at_item(*parent?) => Some(vec![(*parent?, written)]),
         Some("source_file" | "declaration_list") => {
-            let siblings = tree.children(*parent?);
-            let at = siblings.iter().position(|&s| s == call)?;
-            let semicolon = siblings
-                .get(at + 1)
+            let (_, after) = around(tree, parents, call)?;
+            let semicolon = after
+                .first()
                 .filter(|&&s| matches!(tree.node(s).kind, "empty_statement" | ";"));
             let emptied = semicolon.map(|&s| (s, String::new()));
             Some([(call, written)].into_iter().chain(emptied).collect())
@@ -202,26 +202,29 @@ fn expansion(
 /// Whether `text` calls macro `name` (`name!`, not `other_name!`).
 fn calls(text: &str, name: &str) -> bool {
     let call = format!("{name}!");
-    text.match_indices(&call).any(|(at, _)| {
-        let before = text[..at].bytes().next_back();
-        !before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
+    text.match_indices(&call)
+        .any(|(at, _)| !text[..at].bytes().next_back().is_some_and(word))
 }
 
 /// `id` and the attributes right before it (`#[macro_export]`).
 fn with_attributes(tree: &Tree, parents: &Parents, id: NodeId) -> Vec<NodeId> {
     let mut out = vec![id];
-    let Some(&parent) = parents.get(&id) else {
-        return out;
-    };
-    let siblings = tree.children(parent);
-    let at = siblings.iter().position(|&s| s == id).unwrap_or(0);
-    let attributes = siblings[..at]
-        .iter()
-        .rev()
-        .take_while(|&&s| tree.node(s).kind == "attribute_item");
-    out.extend(attributes);
+    if let Some((before, _)) = around(tree, parents, id) {
+        let attributes = before.iter().rev();
+        out.extend(attributes.take_while(|&&s| tree.node(s).kind == "attribute_item"));
+    }
     out
+}
+
+/// The siblings before `id` and those after it.
+fn around<'t>(
+    tree: &'t Tree,
+    parents: &Parents,
+    id: NodeId,
+) -> Option<(&'t [NodeId], &'t [NodeId])> {
+    let siblings = tree.children(*parents.get(&id)?);
+    let at = siblings.iter().position(|&s| s == id)?;
+    Some((&siblings[..at], &siblings[at + 1..]))
 }
 
 /// Whether `id` is a list of items or statements.

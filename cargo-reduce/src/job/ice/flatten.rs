@@ -32,6 +32,7 @@ pub(crate) enum FlattenError {
 }
 
 /// One replacement in a file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Edit {
     pub(super) start: usize,
     pub(super) end: usize,

@@ -5,6 +5,13 @@
 //! them, a few test the deletions, where HDD would spend many. A library's
 //! `pub` items are never unused, so `pub` becomes `pub(crate)` first when
 //! the ICE stays (the syntax reducer deletes what is left of it later).
+//!
+//! Before the warnings, function bodies become `{loop{}}`, all at once or
+//! by halves, as cargo-minimize's "everybody loops" does: most ICEs are in
+//! the types and signatures, and a crate's bodies are most of its text and
+//! the only users of its helpers, which rustc then names as unused. `loop
+//! {}` has every return type, so a hollowed body adds no error that could
+//! hide a delayed bug.
 
 use std::ops::Range;
 
@@ -29,6 +36,10 @@ const ARGS: &[&str] = &[
     "unused_macros",
 ];
 
+/// What a hollowed function body becomes: it type-checks as any return
+/// type.
+const HOLLOW_BODY: &str = "{loop{}}";
+
 /// Rounds of warnings: deleting an item can leave the items only it used
 /// unused in turn.
 const ROUNDS: usize = 4;
@@ -50,30 +61,29 @@ pub(crate) fn prune(
             current = private;
         }
     }
+    let bodies = hollow_bodies(&current);
+    if !bodies.is_empty() && !cancel.is_cancelled() {
+        let mut hollowed = Vec::new();
+        Search::new(&current, oracle, cancel, tested).keep(&bodies, &mut hollowed)?;
+        current = apply(&current, hollowed);
+    }
     // Items an earlier round could not delete are not tried again.
     let mut offered = std::collections::HashSet::new();
     for _ in 0..ROUNDS {
         let run = oracle.rustc.run_with(current.as_bytes(), ARGS, cancel)?;
         tested();
-        let items: Vec<Range<usize>> = item_ranges(&current, &warned_spans(&run.stderr))
-            .into_iter()
-            .filter(|r| offered.insert(current[r.clone()].to_string()))
-            .collect();
+        let mut items = item_ranges(&current, &warned_spans(&run.stderr));
+        items.retain(|r| offered.insert(current[r.clone()].to_string()));
+        let items = deletions(&items);
         if items.is_empty() || cancel.is_cancelled() {
             break;
         }
         let mut removed = Vec::new();
-        let search = Search {
-            text: &current,
-            oracle,
-            cancel,
-            tested,
-        };
-        search.remove(&items, &mut removed)?;
+        Search::new(&current, oracle, cancel, tested).keep(&items, &mut removed)?;
         if removed.is_empty() {
             break;
         }
-        current = without(&current, &removed);
+        current = apply(&current, removed);
     }
     Ok(current)
 }
@@ -95,6 +105,35 @@ fn privatized(source: &str) -> String {
         })
         .collect();
     apply(source, bare)
+}
+
+/// Every function body with something in it and not yet hollow, as the
+/// edit that makes it `{loop{}}`; a body inside another is left to the
+/// outer one.
+fn hollow_bodies(source: &str) -> Vec<Edit> {
+    let Some(tree) = parse_rust(source) else {
+        return Vec::new();
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    for node in preorder(tree.root_node()) {
+        let Some(body) = (node.kind() == "function_item")
+            .then(|| node.child_by_field_name("body"))
+            .flatten()
+        else {
+            continue;
+        };
+        let inside_last = edits.last().is_some_and(|e| body.start_byte() < e.end);
+        let hollow = body.named_child_count() == 0 || &source[body.byte_range()] == HOLLOW_BODY;
+        if inside_last || hollow {
+            continue;
+        }
+        edits.push(Edit {
+            start: body.start_byte(),
+            end: body.end_byte(),
+            text: HOLLOW_BODY.to_string(),
+        });
+    }
+    edits
 }
 
 /// The primary spans of the unused-item warnings in rustc's JSON
@@ -173,7 +212,17 @@ fn with_leading_attributes(item: Node<'_>) -> Range<usize> {
     start..item.end_byte()
 }
 
-/// The greedy search over deletions of one text.
+/// The edits that delete `ranges`.
+fn deletions(ranges: &[Range<usize>]) -> Vec<Edit> {
+    let delete = |r: &Range<usize>| Edit {
+        start: r.start,
+        end: r.end,
+        text: String::new(),
+    };
+    ranges.iter().map(delete).collect()
+}
+
+/// The greedy search over edits of one text.
 struct Search<'a> {
     text: &'a str,
     oracle: &'a IceOracle,
@@ -181,48 +230,44 @@ struct Search<'a> {
     tested: &'a dyn Fn(),
 }
 
-impl Search<'_> {
-    /// Adds `group` to `removed` if the text without both still ICEs;
+impl<'a> Search<'a> {
+    fn new(
+        text: &'a str,
+        oracle: &'a IceOracle,
+        cancel: &'a Cancel<'a>,
+        tested: &'a dyn Fn(),
+    ) -> Self {
+        Search {
+            text,
+            oracle,
+            cancel,
+            tested,
+        }
+    }
+
+    /// Adds `group` to `kept` if the text with both applied still ICEs;
     /// else tries its halves.
-    fn remove(
-        &self,
-        group: &[Range<usize>],
-        removed: &mut Vec<Range<usize>>,
-    ) -> std::io::Result<()> {
+    fn keep(&self, group: &[Edit], kept: &mut Vec<Edit>) -> std::io::Result<()> {
         if group.is_empty() || self.cancel.is_cancelled() {
             return Ok(());
         }
-        let mut trial = removed.clone();
+        let mut trial = kept.clone();
         trial.extend_from_slice(group);
-        let kept = self
+        let ices = self
             .oracle
-            .same_ice(without(self.text, &trial).as_bytes(), self.cancel)?;
+            .same_ice(apply(self.text, trial.clone()).as_bytes(), self.cancel)?;
         (self.tested)();
-        if kept == Some(true) {
-            *removed = trial;
+        if ices == Some(true) {
+            *kept = trial;
             return Ok(());
         }
         if group.len() > 1 {
             let (a, b) = group.split_at(group.len() / 2);
-            self.remove(a, removed)?;
-            self.remove(b, removed)?;
+            self.keep(a, kept)?;
+            self.keep(b, kept)?;
         }
         Ok(())
     }
-}
-
-/// `text` without `ranges` (non-overlapping).
-fn without(text: &str, ranges: &[Range<usize>]) -> String {
-    let mut sorted = ranges.to_vec();
-    sorted.sort_by_key(|r| r.start);
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for r in sorted {
-        out.push_str(&text[at..r.start.max(at)]);
-        at = at.max(r.end);
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 #[cfg(test)]
@@ -262,7 +307,7 @@ mod tests {
         let ranges = item_ranges(source, &warned_spans(&stderr));
         assert_eq!(ranges.len(), 2);
         assert_eq!(
-            without(source, &ranges),
+            apply(source, deletions(&ranges)),
             "\nfn kept() {}\nmod m {\n    \n}\n"
         );
     }
@@ -285,7 +330,11 @@ mod tests {
             /// Unused, but public (in a library).\n\
             pub fn helper() -> u32 { 7 }\n\
             pub struct Unused { pub x: u8 }\n\
-            use std::collections::HashMap;\n";
+            use std::collections::HashMap;\n\
+            impl std::fmt::Display for Outline {\n\
+                fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { f.write_str(name()) }\n\
+            }\n\
+            fn name() -> &'static str { \"outline\" }\n";
         let oracle =
             super::super::oracle::oracle_for(source, "rustc --edition=2021 --crate-type lib x.rs");
         let limits = Limits::none();
@@ -295,17 +344,33 @@ mod tests {
             tests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         })
         .unwrap();
-        for gone in ["helper", "Unused", "HashMap"] {
+        // `name` was used by the `Display` impl's body, which nothing needs.
+        for gone in ["helper", "Unused", "HashMap", "fn name", "write_str"] {
             assert!(!pruned.contains(gone), "{gone} kept:\n{pruned}");
         }
-        for kept in ["trait Transform", "fn root()", "struct Outline"] {
+        let root = "fn root() { Node(Outline).add_child() }";
+        for kept in ["trait Transform", root, "struct Outline", "Result {loop{}}"] {
             assert!(pruned.contains(kept), "{kept} gone:\n{pruned}");
         }
         assert_eq!(
             oracle.same_ice(pruned.as_bytes(), &cancel).unwrap(),
             Some(true)
         );
-        assert!(tests.into_inner() < 20);
+        let tests = tests.into_inner();
+        assert!(tests < 30, "{tests} tests");
+    }
+
+    #[test]
+    fn bodies_are_hollowed_outermost_first_and_empty_ones_left() {
+        let source = "fn f() -> u8 { fn g() { 1; } 2 }\nfn e() {}\nfn h() {loop{}}\ntrait T { fn d(&self) { 3; } fn r(&self); }\n\
+                      impl T for () { fn r(&self) { 4; } }\n";
+        // f, d and the impl's r; not g (in f), e (empty) nor h (hollow).
+        assert_eq!(hollow_bodies(source).len(), 3);
+        assert_eq!(
+            apply(source, hollow_bodies(source)),
+            "fn f() -> u8 {loop{}}\nfn e() {}\nfn h() {loop{}}\ntrait T { fn d(&self) {loop{}} fn r(&self); }\n\
+             impl T for () { fn r(&self) {loop{}} }\n"
+        );
     }
 
     #[test]

@@ -129,7 +129,8 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
 }
 
 #[test]
-fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve() {
+fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_and_generated_code_into_the_mcve()
+{
     let workspace = repo().join("cargo-reduce/tests-fixtures/ice-workspace");
     let before = snapshot(&workspace);
     let sandbox = Sandbox::new();
@@ -149,8 +150,13 @@ fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve(
         !command.contains("--extern") && !command.contains("-L"),
         "{command}"
     );
-    // The app declares no trait: `shapes`' are in the MCVE now.
-    assert!(code.contains("trait "), "{code}");
+    // The app declares no trait: `shapes`' are in the MCVE now, and
+    // what both build scripts generated (the traits' impls) with them.
+    assert!(code.contains("trait ") && code.contains("impl"), "{code}");
+    assert!(
+        !code.contains("include!") && !code.contains("OUT_DIR"),
+        "{code}"
+    );
     let stderr = compile(&command, &mcve);
     assert!(
         stderr
@@ -165,6 +171,10 @@ fn an_ice_through_a_path_dependency_takes_the_dependency_s_source_into_the_mcve(
         code.contains("shapes::") && !code.contains("trait "),
         "{code}"
     );
+    // The app's generated code is in it still, and the command sets no
+    // environment: OUT_DIR was a directory of the run, gone now.
+    assert!(!code.contains("include!"), "{code}");
+    assert!(command.starts_with("rustc "), "{command}");
     assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
 }
 

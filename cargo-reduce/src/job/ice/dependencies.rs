@@ -11,8 +11,10 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::flags::Units;
-use super::flatten::{apply, attributes_of, flatten, parse_rust, preorder, Edit};
+use super::flatten::{attributes_of, flatten};
+use super::includes::Sources;
 use super::invocation::Invocation;
+use super::source::{apply, parse_rust, preorder, Edit};
 
 /// The MCVE with a dependency taken in, and its command line.
 #[derive(Debug)]
@@ -31,13 +33,18 @@ pub(super) fn take_in_one(
     code: &[u8],
     invocation: &Invocation,
     compiled: &[Invocation],
+    temporary: &Path,
     tried: &mut HashSet<String>,
 ) -> Option<TakenIn> {
     externs(invocation)
         .filter(|(name, _)| tried.insert(name.to_string()))
         .find_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
-            let source = flatten(&dependency.source_path()).ok()?;
+            let sources = Sources {
+                env: dependency.env.clone(),
+                temporary: Some(temporary.to_path_buf()),
+            };
+            let source = flatten(&dependency.source_path(), &sources).ok()?;
             let mut text = code.to_vec();
             text.extend_from_slice(
                 format!("\nmod {name} {{\n{}}}\n", nested(&source, name)?).as_bytes(),

@@ -1,12 +1,17 @@
 //! A crate as one file: every `mod name;` replaced by `mod name { … }`
 //! with the module's file inlined (`name.rs`, `name/mod.rs`, or its
-//! `#[path]`), and every item-level `include!("file")` by the file's text,
-//! recursively. rustc then compiles the one file as it compiled the tree.
+//! `#[path]`), and every item-level `include!` by the file's text,
+//! recursively; the other includes made to stand on their own
+//! ([`super::includes`]). rustc then compiles the one file as it compiled
+//! the tree.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::Node;
+
+use super::includes::{include, standalone_includes, Sources};
+use super::source::{apply, parse_rust, preorder, Edit};
 
 /// Why a crate cannot be flattened.
 #[derive(Debug, thiserror::Error)]
@@ -31,18 +36,11 @@ pub(crate) enum FlattenError {
     },
 }
 
-/// One replacement in a file's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Edit {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) text: String,
-}
-
-/// The crate rooted at `root` as one file's text.
-pub(crate) fn flatten(root: &Path) -> Result<String, FlattenError> {
+/// The crate rooted at `root` as one file's text; `sources` finds the
+/// files its includes read.
+pub(crate) fn flatten(root: &Path, sources: &Sources) -> Result<String, FlattenError> {
     let dir = root.parent().unwrap_or(Path::new(".")).to_path_buf();
-    flatten_file(root, &dir, 0)
+    flatten_file(root, &dir, sources, 0)
 }
 
 /// Files nest at most this deep (a `#[path]` loop would not end).
@@ -50,7 +48,12 @@ const MAX_DEPTH: usize = 64;
 
 /// `path`'s text with its modules inlined; `mod_dir` is where its `mod x;`
 /// look for `x.rs` and `x/mod.rs`.
-fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, FlattenError> {
+fn flatten_file(
+    path: &Path,
+    mod_dir: &Path,
+    sources: &Sources,
+    depth: usize,
+) -> Result<String, FlattenError> {
     let text = std::fs::read_to_string(path).map_err(|source| FlattenError::Read {
         path: path.to_path_buf(),
         source,
@@ -67,6 +70,7 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
         text: &text,
         path,
         file_dir,
+        sources,
         depth,
     };
     let scope = Scope {
@@ -75,81 +79,13 @@ fn flatten_file(path: &Path, mod_dir: &Path, depth: usize) -> Result<String, Fla
     };
     context.collect(tree.root_node(), &scope, &mut edits)?;
     // After the inlined `include!`s, which `apply` then keeps over these.
-    edits.extend(absolute_includes(tree.root_node(), &text, file_dir));
+    edits.extend(standalone_includes(
+        tree.root_node(),
+        &text,
+        file_dir,
+        sources,
+    ));
     Ok(apply(&text, edits))
-}
-
-/// The macros that read a file relative to the one they stand in.
-const INCLUDES: &[&str] = &["include", "include_str", "include_bytes"];
-
-/// A call of one of the [`INCLUDES`] (bare, or through `std::` or
-/// `core::`): the macro's name, its argument's string literal and the
-/// path it spells, when the argument is that one plain literal
-/// (`include!(concat!(env!("OUT_DIR"), …))` names no file here).
-fn included_file<'t>(call: Node<'t>, text: &str) -> Option<(&'static str, Node<'t>, String)> {
-    let spelled = &text[call.child_by_field_name("macro")?.byte_range()];
-    let name = ["", "std::", "core::", "::std::", "::core::"]
-        .iter()
-        .filter_map(|prefix| spelled.strip_prefix(prefix))
-        .find_map(|bare| INCLUDES.iter().copied().find(|&m| m == bare))?;
-    let argument = (0..call.named_child_count())
-        .filter_map(|i| call.named_child(i))
-        .find(|n| n.kind() == "token_tree")?;
-    let literal = argument
-        .named_child(0)
-        .filter(|n| n.kind() == "string_literal" && argument.named_child_count() == 1)?;
-    let path = string_argument(&text[literal.byte_range()])?;
-    Some((name, literal, path))
-}
-
-/// `include_str!("f")`, `include_bytes!("f")` and an `include!("f")` that
-/// is not an item, anywhere (a crate's `#![doc =
-/// include_str!("../README.md")]`): their path made absolute, as the one
-/// file is compiled elsewhere.
-fn absolute_includes(root: Node<'_>, text: &str, file_dir: &Path) -> Vec<Edit> {
-    preorder(root)
-        .into_iter()
-        .filter(|n| n.kind() == "macro_invocation")
-        .filter_map(|call| included_file(call, text))
-        .filter(|(_, _, file)| !Path::new(file).is_absolute())
-        .map(|(_, literal, file)| Edit {
-            start: literal.start_byte(),
-            end: literal.end_byte(),
-            text: format!("{:?}", file_dir.join(&file).to_string_lossy()),
-        })
-        .collect()
-}
-
-/// tree-sitter's tree of Rust `text`.
-pub(super) fn parse_rust(text: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("the Rust grammar loads");
-    parser.parse(text, None)
-}
-
-/// Every node under `root` (itself included), in preorder.
-pub(super) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    let mut descend = true;
-    loop {
-        if descend {
-            out.push(cursor.node());
-        }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        if cursor.goto_next_sibling() {
-            descend = true;
-            continue;
-        }
-        if !cursor.goto_parent() {
-            return out;
-        }
-        descend = false;
-    }
 }
 
 /// What the walk over one file needs.
@@ -157,6 +93,7 @@ struct Context<'a> {
     text: &'a str,
     path: &'a Path,
     file_dir: &'a Path,
+    sources: &'a Sources,
     depth: usize,
 }
 
@@ -289,7 +226,7 @@ impl Context<'_> {
         child_dir: &Path,
         edits: &mut Vec<Edit>,
     ) -> Result<(), FlattenError> {
-        let inner = flatten_file(file, child_dir, self.depth + 1)?;
+        let inner = flatten_file(file, child_dir, self.sources, self.depth + 1)?;
         if let Some((attr, _)) = declared.path_attr {
             edits.push(Edit {
                 start: attr.start,
@@ -332,20 +269,24 @@ impl Context<'_> {
         Ok(())
     }
 
-    /// `include!("file");` at item level, replaced by the file's text.
-    /// Returns whether it was.
+    /// `include!("file");` at item level (or `include!(concat!(env!(…),
+    /// …))`), replaced by the file's text. Returns whether it was.
     fn include(&self, item: Node<'_>, edits: &mut Vec<Edit>) -> Result<bool, FlattenError> {
         let Some(call) = statement_call(item) else {
             return Ok(false);
         };
-        let Some(("include", _, file)) = included_file(call, self.text) else {
-            // Not `include!`, or `include!(concat!(env!("OUT_DIR"), …))`,
-            // which stays as written.
+        let Some(path) = include(call, self.text, self.sources)
+            .filter(|i| i.name == "include")
+            .map(|i| i.file(self.file_dir))
+            .filter(|file| file.is_file())
+        else {
+            // Not `include!`, a path no environment here spells, or a
+            // file that is not there (a build script writes it only with
+            // some feature, under a `#[cfg]` that is off): as written.
             return Ok(false);
         };
-        let path = self.file_dir.join(file);
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let inner = flatten_file(&path, &dir, self.depth + 1)?;
+        let inner = flatten_file(&path, &dir, self.sources, self.depth + 1)?;
         let mut end = item.end_byte();
         if self.text[end..].starts_with(';') {
             end += 1;
@@ -452,23 +393,6 @@ fn string_argument(text: &str) -> Option<String> {
     Some(text[start..end].to_string())
 }
 
-/// `text` with `edits` (non-overlapping) applied.
-pub(super) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
-    edits.sort_by_key(|e| e.start);
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for edit in edits {
-        if edit.start < at {
-            continue;
-        }
-        out.push_str(&text[at..edit.start]);
-        out.push_str(&edit.text);
-        at = edit.end;
-    }
-    out.push_str(&text[at..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::oracle::{compile_lib, compile_lib_source};
@@ -480,7 +404,7 @@ mod tests {
 
     #[test]
     fn the_fixture_crate_becomes_one_file_with_every_module_inlined() {
-        let flat = flatten(&fixture()).unwrap();
+        let flat = flatten(&fixture(), &Sources::default()).unwrap();
         for needle in [
             "pub mod geometry {",
             "mod graph {",
@@ -515,7 +439,7 @@ mod tests {
         std::fs::write(src.join("inline/c.rs"), "fn c() {}\n").unwrap();
         std::fs::write(src.join("other/p.rs"), "mod r;\n").unwrap();
         std::fs::write(src.join("other/r.rs"), "fn r() {}\n").unwrap();
-        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let flat = flatten(&src.join("lib.rs"), &Sources::default()).unwrap();
         for f in ["fn b()", "fn c()", "fn d()", "fn r()"] {
             assert!(flat.contains(f), "{f}:\n{flat}");
         }
@@ -540,7 +464,7 @@ mod tests {
         std::fs::write(src.join("sys/unix.rs"), "mod util;\npub fn park() {}\n").unwrap();
         std::fs::write(src.join("sys/util.rs"), "pub fn spin() {}\n").unwrap();
         std::fs::write(src.join("sys/extra.rs"), "fn extra() {}\n").unwrap();
-        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let flat = flatten(&src.join("lib.rs"), &Sources::default()).unwrap();
         for needle in [
             "pub(crate) mod imp {",
             "pub fn park()",
@@ -577,10 +501,42 @@ mod tests {
              #[cfg(any())]\ninclude!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));\n",
         )
         .unwrap();
-        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let flat = flatten(&src.join("lib.rs"), &Sources::default()).unwrap();
         // A path a macro builds stays as written, in an expression and as
         // an item.
         assert_eq!(flat.matches("env!(\"OUT_DIR\")").count(), 2, "{flat}");
+        if let Err(stderr) = compile_lib_source(&flat) {
+            panic!("{flat}\n{stderr}");
+        }
+    }
+
+    /// With the real rustc: what a build script generated is inlined from
+    /// the crate's `OUT_DIR`, and a file it did not write stays named.
+    #[test]
+    fn generated_code_is_inlined_from_the_build_s_out_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("gen.rs"), "pub struct Generated;\n").unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "pub mod pb {\n    include!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));\n}\n\
+             #[cfg(any())]\ninclude!(concat!(env!(\"OUT_DIR\"), \"/off.rs\"));\n\
+             pub fn f() -> pb::Generated { pb::Generated }\n",
+        )
+        .unwrap();
+        let sources = Sources {
+            env: vec![("OUT_DIR".into(), out.to_string_lossy().into_owned())],
+            temporary: Some(dir.path().to_path_buf()),
+        };
+        let flat = flatten(&src.join("lib.rs"), &sources).unwrap();
+        assert!(
+            flat.contains("pub mod pb {\n    pub struct Generated;"),
+            "{flat}"
+        );
+        assert_eq!(flat.matches("OUT_DIR").count(), 1, "{flat}");
+        assert!(flat.contains("\"/off.rs\""), "{flat}");
         if let Err(stderr) = compile_lib_source(&flat) {
             panic!("{flat}\n{stderr}");
         }
@@ -614,7 +570,7 @@ mod tests {
             Ok(()),
             "the crate itself builds"
         );
-        let flat = flatten(&src.join("lib.rs")).unwrap();
+        let flat = flatten(&src.join("lib.rs"), &Sources::default()).unwrap();
         if let Err(stderr) = compile_lib_source(&flat) {
             panic!("{flat}\n{stderr}");
         }
@@ -624,7 +580,9 @@ mod tests {
     fn a_missing_module_file_is_named() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("lib.rs"), "mod gone;\n").unwrap();
-        let e = flatten(&dir.path().join("lib.rs")).unwrap_err().to_string();
+        let e = flatten(&dir.path().join("lib.rs"), &Sources::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("module `gone`") && e.contains("gone.rs") && e.contains("gone/mod.rs"),
             "{e}"

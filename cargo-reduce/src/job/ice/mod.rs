@@ -19,11 +19,13 @@ mod cargo_build;
 mod dependencies;
 mod flags;
 mod flatten;
+mod includes;
 mod invocation;
 mod oracle;
 mod prune;
 mod report;
 pub(crate) mod signature;
+mod source;
 mod subject;
 
 use std::path::{Path, PathBuf};
@@ -90,7 +92,11 @@ pub(crate) fn run(
     };
     events.emit(&found(&crash));
     let root = crash.invocation.source_path();
-    let flat = flatten::flatten(&root)
+    let sources = includes::Sources {
+        env: crash.invocation.env.clone(),
+        temporary: Some(scratch.path().to_path_buf()),
+    };
+    let flat = flatten::flatten(&root, &sources)
         .map_err(|e| Error::caused(Exit::BadInput, "cannot make the crate one file", e))?;
     let name = crash.invocation.crate_name();
     let (mcve, report_path) = output_paths(request, &name)?;
@@ -123,6 +129,7 @@ pub(crate) fn run(
         timeout: request.timeout,
         steps: request.steps,
         compiled: crash.compiled,
+        temporary: scratch.path().to_path_buf(),
         final_command: std::sync::Mutex::new(None),
     };
     let job = Job {

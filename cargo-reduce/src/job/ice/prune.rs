@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::flatten::{apply, parse_rust, preorder, Edit};
+use super::source::{apply, parse_rust, preorder, Edit};
 
 use super::oracle::IceOracle;
 use crate::engine::Cancel;

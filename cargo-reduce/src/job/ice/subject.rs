@@ -7,6 +7,7 @@
 //! result still needs, that dependency taken in and all of it again.
 
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -53,6 +54,9 @@ pub(crate) struct IceSubject {
     /// The command lines the build ran before the crash: the sources of
     /// the dependencies an MCVE may take in ([`take_in_one`]).
     pub(crate) compiled: Vec<Invocation>,
+    /// The run's temporary directory, where the build wrote the files its
+    /// build scripts generate.
+    pub(crate) temporary: PathBuf,
     /// The command line the result crashes rustc with, once it is not
     /// the oracle's: without the flags it does not need
     /// ([`reduce_flags`]), with a dependency taken in.
@@ -92,7 +96,13 @@ impl Subject for IceSubject {
         let mut taken_in: Option<IceOracle> = None;
         let mut tried = HashSet::new();
         while self.steps.take_in && run.limits.stop_reason().is_none() {
-            let Some(taken) = take_in_one(&bytes, &invocation, &self.compiled, &mut tried) else {
+            let Some(taken) = take_in_one(
+                &bytes,
+                &invocation,
+                &self.compiled,
+                &self.temporary,
+                &mut tried,
+            ) else {
                 break;
             };
             let oracle = taken_in.as_ref().unwrap_or(&self.oracle);

@@ -59,8 +59,10 @@ fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
         .iter()
         .copied()
         .filter(|&u| tree.node(u).kind == "use_declaration")
-        .filter(|&u| scope_of(tree, &parents, u) == scope)
-        .filter(|&u| imports_plainly(tree, u, name, at_root))
+        .filter(|&u| match scope_of(tree, &parents, u) {
+            s if s == scope => imports_plainly(tree, u, name, at_root),
+            s => s == Some(body) && imports_from_parent(tree, u, at_root),
+        })
         .collect();
     edit.extend(redundant.iter().map(|&u| (u, Change::Text(nothing))));
     let kept = |path: NodeId| !redundant.iter().any(|&u| within(&parents, path, u));
@@ -83,14 +85,31 @@ fn scope_of(tree: &Tree, parents: &Parents, id: NodeId) -> Option<NodeId> {
 /// no `as`: `name::…` or `self::name::…`, and `crate::name::…` where the
 /// module is at the crate's root (`at_root`).
 fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8], at_root: bool) -> bool {
-    let Some(argument) = field_child(tree, u, "argument") else {
-        return false;
-    };
+    plain_qualifier(tree, u).is_some_and(|q| names_module(tree, q, name, at_root))
+}
+
+/// Whether the `use` declaration `u`, in a module, imports the items of
+/// the scope the module stands in, with no `as`: `super::…`, and
+/// `crate::…` where the module is at the crate's root (`at_root`); the
+/// module opened, they stand where it does (`mod m { use crate::{A, B};
+/// … }` as a dependency taken into an MCVE leaves it).
+fn imports_from_parent(tree: &Tree, u: NodeId, at_root: bool) -> bool {
+    let qualifier = plain_qualifier(tree, u).and_then(|q| tree.leaf_text(q));
+    qualifier == Some(b"super".as_slice()) || (at_root && qualifier == Some(b"crate".as_slice()))
+}
+
+/// The path a `use` declaration imports from (`q` of `use q::x;`, `use
+/// q::{x, y};` and `use q::*;`), when it renames nothing.
+fn plain_qualifier(tree: &Tree, u: NodeId) -> Option<NodeId> {
+    let argument = field_child(tree, u, "argument")?;
     let renames = tree
         .subtree(argument)
         .into_iter()
         .any(|n| tree.node(n).kind == "use_as_clause");
-    let qualifier = match tree.node(argument).kind {
+    if renames {
+        return None;
+    }
+    match tree.node(argument).kind {
         kind if PATHS.contains(&kind) => field_child(tree, argument, "path"),
         // `use q::*;`: the path is its only named child.
         "use_wildcard" => tree
@@ -99,9 +118,7 @@ fn imports_plainly(tree: &Tree, u: NodeId, name: &[u8], at_root: bool) -> bool {
             .copied()
             .find(|&c| !matches!(tree.node(c).kind, "::" | "*")),
         _ => None,
-    };
-    let through = qualifier.is_some_and(|q| names_module(tree, q, name, at_root));
-    through && !renames
+    }
 }
 
 /// Whether the path `q` names the module `name`: `name`, `self::name`,
@@ -184,6 +201,20 @@ mod tests {
         assert_eq!(
             out,
             "mod k { use crate::e; pub trait d {} } pub trait e {}\n"
+        );
+    }
+
+    #[test]
+    fn a_use_in_the_module_that_imports_from_where_it_stands_goes_whole() {
+        let input = "mod i { use crate::{c, d}; use super::*; use crate::x::y; use crate::e as f; \
+                     pub struct h; }\nuse i::h;\n\
+                     mod j { mod k { use super::a; use crate::b; } }\n";
+        let out = open_all(input, &|_| true);
+        // At the root `crate::` and `super::` name where `i` stood; in `j`,
+        // only `super::` does.
+        assert_eq!(
+            out,
+            "use crate::x::y; use crate::e as f; pub struct h; use crate::b;\n"
         );
     }
 

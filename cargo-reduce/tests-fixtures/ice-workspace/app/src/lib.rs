@@ -2,12 +2,8 @@
 
 use shapes::AddChild;
 
-/// The outline's transform.
-pub struct Outline;
-
-impl shapes::Transform for Outline {
-    type Output<'a> = ();
-}
+// `Outline` and its transform, which the build script generates.
+include!(concat!(env!("OUT_DIR"), "/outline.rs"));
 
 /// The outline's root node, with its first child.
 pub fn root() {

@@ -1,7 +1,10 @@
 //! Shapes, and how a transform propagates through a tree of them.
 #![forbid(unsafe_code)]
 
-mod node;
+/// The tree's nodes, which the build script generates.
+mod node {
+    include!(concat!(env!("OUT_DIR"), "/node.rs"));
+}
 
 pub use crate::node::{AddChild, Node};
 

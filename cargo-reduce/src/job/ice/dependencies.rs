@@ -4,8 +4,10 @@
 //! its `crate::` paths made `crate::NAME::`, and the command line loses
 //! that `--extern` (a path into the build's temporary target directory,
 //! gone once the run ends) and gains the dependency's own `--cfg`s,
-//! `--extern`s and `-L`s. The caller keeps the result only when it crashes rustc
-//! the same way, and reduces it again.
+//! `--extern`s and `-L`s. A procedural macro, a crate of its own type, is
+//! expanded instead: the MCVE becomes what rustc's expansion prints
+//! (`-Zunpretty=expanded`), without that `--extern`. The caller keeps the
+//! result only when it crashes rustc the same way, and reduces it again.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -21,25 +23,45 @@ use super::source::{apply, parse_rust, preorder, Edit};
 pub(super) struct TakenIn {
     /// The crate name the MCVE refers to it by (its `--extern` name).
     pub(super) name: String,
+    /// Whether it is a procedural macro, expanded rather than taken in.
+    pub(super) expanded: bool,
     pub(super) text: Vec<u8>,
     pub(super) invocation: Invocation,
 }
 
 /// `code` with the first dependency of `invocation` not in `tried` that
-/// `compiled` (the build's command lines) built from source as a library
-/// of the 2018 edition or later (2015's paths do not nest), taken in;
-/// each dependency considered is added to `tried`.
+/// `compiled` (the build's command lines) built from source taken in: a
+/// library of the 2018 edition or later (2015's paths do not nest) as a
+/// module, a procedural macro by `expand` (the code with its macros
+/// expanded: a procedural macro is a crate of its own type, which no
+/// module can stand for); each dependency considered is added to `tried`.
 pub(super) fn take_in_one(
     code: &[u8],
     invocation: &Invocation,
     compiled: &[Invocation],
     temporary: &Path,
+    expand: &dyn Fn(&[u8]) -> Option<String>,
     tried: &mut HashSet<String>,
 ) -> Option<TakenIn> {
     externs(invocation)
         .filter(|(name, _)| tried.insert(name.to_string()))
         .find_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
+            if dependency.value("--crate-type") == Some("proc-macro") {
+                return Some(TakenIn {
+                    name: name.to_string(),
+                    expanded: true,
+                    text: without_prelude(&expand(code)?).into_bytes(),
+                    invocation: dropping_extern(invocation, name),
+                });
+            }
+            let library = matches!(
+                dependency.value("--crate-type"),
+                None | Some("lib" | "rlib")
+            );
+            if !library || dependency.edition() == "2015" {
+                return None;
+            }
             let sources = Sources {
                 env: dependency.env.clone(),
                 temporary: Some(temporary.to_path_buf()),
@@ -51,10 +73,40 @@ pub(super) fn take_in_one(
             );
             Some(TakenIn {
                 name: name.to_string(),
+                expanded: false,
                 text,
                 invocation: without_extern(invocation, name, dependency),
             })
         })
+}
+
+/// `expanded` (rustc's `-Zunpretty=expanded` output) without the lines
+/// the prelude's injection adds before the code: `#![feature(prelude_import)]`
+/// (which stable rustc refuses), `extern crate std;` (or `core`, once with
+/// `#[macro_use]`), `#[prelude_import]` and its `use …::prelude::…::*;`,
+/// and the `#![no_std]` that comes with an injected `std`. The crate's own
+/// inner attributes, among them, stay.
+fn without_prelude(expanded: &str) -> String {
+    let lines: Vec<&str> = expanded.lines().collect();
+    let prelude_use = |l: &&str| l.starts_with("use ") && l.contains("prelude::rust_");
+    let Some(end) = lines.iter().position(prelude_use) else {
+        return expanded.to_string();
+    };
+    let with_std = lines[..end].iter().any(|l| l.trim() == "extern crate std;");
+    let injected = |l: &&&str| {
+        let l = l.trim();
+        matches!(
+            l,
+            "#![feature(prelude_import)]"
+                | "#[prelude_import]"
+                | "#[macro_use]"
+                | "extern crate std;"
+                | "extern crate core;"
+        ) || (with_std && l == "#![no_std]")
+    };
+    let header = lines[..end].iter().filter(|l| !injected(l));
+    let code = lines[end + 1..].iter();
+    header.chain(code).map(|l| format!("{l}\n")).collect()
 }
 
 /// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
@@ -67,24 +119,19 @@ fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|w| w[1].split_once('='))
 }
 
-/// Whether `dependency` is the library command whose output is `path`
-/// (`lib{crate name}{extra-filename}.rlib` or `.rmeta`).
+/// Whether `dependency` is the command whose output is `path`
+/// (`lib{crate name}{extra-filename}.rlib`, `.rmeta`, or `.so` for a
+/// procedural macro).
 fn builds(dependency: &Invocation, path: &str) -> bool {
     let extra = dependency
         .args
         .iter()
         .find_map(|a| a.strip_prefix("extra-filename="))
         .unwrap_or("");
-    let library = matches!(
-        dependency.value("--crate-type"),
-        None | Some("lib" | "rlib")
-    );
     let stem = format!("lib{}{extra}", dependency.crate_name());
-    library
-        && dependency.edition() != "2015"
-        && Path::new(path)
-            .file_stem()
-            .is_some_and(|s| s == stem.as_str())
+    Path::new(path)
+        .file_stem()
+        .is_some_and(|s| s == stem.as_str())
 }
 
 /// A crate's flattened `source` as the body of `mod name`: its `crate::`
@@ -154,15 +201,7 @@ fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String
 /// `--extern`s of `dependency` it does not have, and its `-L`s (where
 /// rustc finds the crates those need) if it has `--extern`s.
 fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
-    let units = Units::of(invocation);
-    let ours = |unit: &[String]| {
-        unit.len() == 2
-            && unit[0] == "--extern"
-            && unit[1].split_once('=').is_some_and(|(n, _)| n == name)
-    };
-    let others =
-        (0..units.optional.len()).filter(|&i| !ours(&invocation.args[units.optional[i].clone()]));
-    let mut taken = units.with(invocation, others);
+    let mut taken = dropping_extern(invocation, name);
     let has =
         |flag: &str, value: &str| taken.args.windows(2).any(|w| w[0] == flag && w[1] == value);
     // `-L` only matters for the crates its `--extern`s need.
@@ -176,6 +215,19 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
         .collect();
     taken.args.extend(extra.into_iter().flatten());
     taken
+}
+
+/// `invocation` without `--extern name=…`.
+fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
+    let units = Units::of(invocation);
+    let ours = |unit: &[String]| {
+        unit.len() == 2
+            && unit[0] == "--extern"
+            && unit[1].split_once('=').is_some_and(|(n, _)| n == name)
+    };
+    let others =
+        (0..units.optional.len()).filter(|&i| !ours(&invocation.args[units.optional[i].clone()]));
+    units.with(invocation, others)
 }
 
 #[cfg(test)]
@@ -251,13 +303,69 @@ mod tests {
         assert_eq!(old.args[old.source], "src/lib.rs");
     }
 
+    /// With the real rustc: what the expansion adds goes, the crate's own
+    /// attributes stay, a derive is expanded, and the result compiles.
     #[test]
-    fn a_2015_crate_or_a_proc_macro_is_not_taken_in() {
+    fn the_prelude_rustc_injects_goes_from_its_expansion() {
+        use crate::engine::{Cancel, Limits};
+        let code = "#![allow(dead_code)]\n#[macro_use]\nextern crate core as c;\n\
+                    #[derive(Clone)]\npub struct S;\n";
+        let never = Limits::none();
+        for edition in ["2015", "2021"] {
+            let command = format!("rustc --edition={edition} --crate-type lib x.rs");
+            let invocation = Invocation::parse(&command, Path::new("/")).unwrap();
+            let rustc = super::super::oracle::Rustc::new(
+                invocation,
+                "x.rs".into(),
+                std::time::Duration::from_secs(120),
+                None,
+                false,
+            );
+            let expanded = rustc.expanded(code.as_bytes(), &Cancel::by_limits(&never));
+            let text = without_prelude(&expanded.unwrap().unwrap());
+            assert!(
+                text.starts_with("#![allow(dead_code)]\n#[macro_use]\nextern crate core as c;\n"),
+                "{text}"
+            );
+            assert!(
+                !text.contains("prelude") && !text.contains("no_std"),
+                "{text}"
+            );
+            assert!(text.contains("impl ::core::clone::Clone for S"), "{text}");
+            if let Err(stderr) = compile_lib_source(&text) {
+                panic!("{text}\n{stderr}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_2015_crate_is_not_taken_in_and_a_proc_macro_is_expanded() {
         let parse = |c: &str| Invocation::parse(c, Path::new("/w")).unwrap();
-        let old = parse("rustc --crate-name dep dep/src/lib.rs --crate-type lib");
-        assert!(!builds(&old, "/t/libdep.rlib"));
-        let derive =
-            parse("rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type proc-macro");
-        assert!(!builds(&derive, "/t/libdep.so"));
+        let app = parse(
+            "rustc --crate-name app --edition=2021 src/lib.rs --extern old=/t/libold.rlib \
+             --extern derive=/t/libderive.so",
+        );
+        let compiled = [
+            parse("rustc --crate-name old old/src/lib.rs --crate-type lib"),
+            parse("rustc --crate-name derive --edition=2021 derive/src/lib.rs --crate-type proc-macro"),
+        ];
+        // What rustc 1.95's `-Zunpretty=expanded` prints around the code.
+        let expand = |code: &[u8]| {
+            let prelude = "#![feature(prelude_import)]\n#![allow(unused)]\nextern crate std;\n\
+                           #[prelude_import]\nuse std::prelude::rust_2021::*;\n";
+            Some(format!("{prelude}{}", String::from_utf8_lossy(code)))
+        };
+        let mut tried = HashSet::new();
+        let code = b"#[macro_use]\nextern crate other;\nstruct S;\n";
+        let taken = take_in_one(code, &app, &compiled, Path::new("/t"), &expand, &mut tried);
+        let taken = taken.unwrap();
+        assert!(taken.expanded && taken.name == "derive", "{taken:?}");
+        let expected = format!("#![allow(unused)]\n{}", String::from_utf8_lossy(code));
+        assert_eq!(String::from_utf8_lossy(&taken.text), expected);
+        assert_eq!(
+            taken.invocation.display("m.rs"),
+            "rustc --crate-name app --edition=2021 m.rs --extern old=/t/libold.rlib"
+        );
+        assert!(tried.contains("old"));
     }
 }

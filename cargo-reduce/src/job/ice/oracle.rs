@@ -114,6 +114,34 @@ impl Rustc {
         self.run_with(source, &[], cancel)
     }
 
+    /// `source` with every macro expanded, as `rustc -Zunpretty=expanded`
+    /// prints it with this command line (derives and attributes of
+    /// procedural macros included); `None` when rustc prints nothing. The
+    /// flag is unstable: `RUSTC_BOOTSTRAP=1` lets this rustc take it for
+    /// this printing only, as cargo-expand does on stable; the MCVE never
+    /// needs it.
+    pub(crate) fn expanded(
+        &self,
+        source: &[u8],
+        cancel: &Cancel<'_>,
+    ) -> io::Result<Option<String>> {
+        let mut invocation = self.invocation.clone();
+        invocation
+            .env
+            .push(("RUSTC_BOOTSTRAP".to_string(), "1".to_string()));
+        let printed = tempfile::Builder::new()
+            .prefix("cargo-reduce-ice-")
+            .tempdir()?;
+        let path = printed.path().join("expanded.rs");
+        let output = path.to_string_lossy();
+        let rustc = self.with_invocation(invocation);
+        rustc.run_with(source, &["-Zunpretty=expanded", "-o", &output], cancel)?;
+        // Written even when the code has errors, as long as it parses.
+        Ok(fs::read_to_string(&path)
+            .ok()
+            .filter(|t| !t.trim().is_empty()))
+    }
+
     /// Compiles `source` in a private directory, with `extra` arguments.
     pub(crate) fn run_with(
         &self,

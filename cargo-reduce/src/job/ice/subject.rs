@@ -96,18 +96,30 @@ impl Subject for IceSubject {
         let mut taken_in: Option<IceOracle> = None;
         let mut tried = HashSet::new();
         while self.steps.take_in && run.limits.stop_reason().is_none() {
+            let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+            let rustc = oracle.rustc.with_invocation(invocation.clone());
+            let cancel = Cancel::by_limits(run.limits);
+            let expand = |code: &[u8]| {
+                run.counters.add_test();
+                rustc.expanded(code, &cancel).ok().flatten()
+            };
             let Some(taken) = take_in_one(
                 &bytes,
                 &invocation,
                 &self.compiled,
                 &self.temporary,
+                &expand,
                 &mut tried,
             ) else {
                 break;
             };
-            let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
             let next = oracle.for_text(taken.invocation, &taken.text);
-            run.start_pass(&format!("dependency `{}` taken in", taken.name));
+            let how = if taken.expanded {
+                "expanded"
+            } else {
+                "taken in"
+            };
+            run.start_pass(&format!("dependency `{}` {how}", taken.name));
             let kept = next.same_ice(&taken.text, &Cancel::by_limits(run.limits));
             run.counters.add_test();
             if !matches!(kept, Ok(Some(true))) {

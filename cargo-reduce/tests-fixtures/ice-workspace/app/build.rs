@@ -2,12 +2,9 @@
 //! includes it.
 
 /// The generated items.
-const OUTLINE: &str = r#"/// The outline's transform.
+const OUTLINE: &str = r#"/// The outline, which its transform leaves as it is.
+#[derive(shapes_derive::Transform)]
 pub struct Outline;
-
-impl shapes::Transform for Outline {
-    type Output<'a> = ();
-}
 "#;
 
 fn main() {

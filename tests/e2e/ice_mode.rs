@@ -148,7 +148,8 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
         !command.contains("--extern") && !command.contains("-L"),
         "{command}"
     );
-    // The app declares no trait: `shapes`' are in the MCVE now, and
+    // The app declares no trait: `shapes`' are in the MCVE now (its 2015
+    // paths made to go through its module, then opened), and
     // what both build scripts generated (the traits' impls) with them,
     // the one `shapes_derive` writes expanded.
     assert!(code.contains("trait ") && code.contains("impl"), "{code}");

@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use super::edition2015::rooted_paths;
 use super::flags::Units;
 use super::flatten::{attributes_of, flatten};
 use super::includes::Sources;
@@ -31,8 +32,8 @@ pub(super) struct TakenIn {
 
 /// `code` with the first dependency of `invocation` not in `tried` that
 /// `compiled` (the build's command lines) built from source taken in: a
-/// library of the 2018 edition or later (2015's paths do not nest) as a
-/// module, a procedural macro by `expand` (the code with its macros
+/// library as a module (a 2015 one's root-relative paths made to go
+/// through it), a procedural macro by `expand` (the code with its macros
 /// expanded: a procedural macro is a crate of its own type, which no
 /// module can stand for); each dependency considered is added to `tried`.
 pub(super) fn take_in_one(
@@ -59,7 +60,7 @@ pub(super) fn take_in_one(
                 dependency.value("--crate-type"),
                 None | Some("lib" | "rlib")
             );
-            if !library || dependency.edition() == "2015" {
+            if !library {
                 return None;
             }
             let sources = Sources {
@@ -69,7 +70,11 @@ pub(super) fn take_in_one(
             let source = flatten(&dependency.source_path(), &sources).ok()?;
             let mut text = code.to_vec();
             text.extend_from_slice(
-                format!("\nmod {name} {{\n{}}}\n", nested(&source, name)?).as_bytes(),
+                format!(
+                    "\nmod {name} {{\n{}}}\n",
+                    nested(&source, name, dependency.edition())?
+                )
+                .as_bytes(),
             );
             Some(TakenIn {
                 name: name.to_string(),
@@ -134,14 +139,18 @@ fn builds(dependency: &Invocation, path: &str) -> bool {
         .is_some_and(|s| s == stem.as_str())
 }
 
-/// A crate's flattened `source` as the body of `mod name`: its `crate::`
-/// paths (`$crate::` in its macros) through the module, its inner
+/// A crate's flattened `source`, of `edition`, as the body of `mod name`:
+/// its `crate::` paths (`$crate::` in its macros), and a 2015 crate's
+/// root-relative ones ([`rooted_paths`]), through the module, its inner
 /// attributes (`#![no_std]`, `#![doc = …]`: crate-level) dropped. `None`
 /// when it does not parse.
-fn nested(source: &str, name: &str) -> Option<String> {
+fn nested(source: &str, name: &str, edition: &str) -> Option<String> {
     let tree = parse_rust(source)?;
     let root = tree.root_node();
     let mut edits: Vec<Edit> = Vec::new();
+    if edition == "2015" {
+        edits.extend(rooted_paths(source, root, name));
+    }
     let mut cursor = root.walk();
     for item in root.children(&mut cursor) {
         if item.kind() == "inner_attribute_item" {
@@ -239,7 +248,7 @@ mod tests {
     fn a_dependency_s_crate_paths_go_through_its_module_and_its_crate_attributes_go() {
         let source = "#![no_std]\n//! Docs.\nuse crate::a::B;\npub(crate) struct C;\n\
             macro_rules! m { () => { $crate::a::B } }\nmod a { pub struct B; }\n";
-        let nested = nested(source, "dep").unwrap();
+        let nested = nested(source, "dep", "2021").unwrap();
         assert_eq!(
             nested,
             "\n//! Docs.\nuse crate::dep::a::B;\npub(crate) struct C;\n\
@@ -255,7 +264,7 @@ mod tests {
             #[cfg(any())]\n#[macro_export]\nmacro_rules! one { () => { 0 } }\n\
             #[macro_export(local_inner_macros)]\nmacro_rules! two { () => { $crate::one!() + 1 } }\n\
             macro_rules! hidden { () => {} }\n";
-        let nested = nested(source, "dep").unwrap();
+        let nested = nested(source, "dep", "2021").unwrap();
         assert!(nested.ends_with("pub use crate::{one, two};\n"), "{nested}");
         let mcve = format!("pub fn f() -> i32 {{ dep::two!() }}\nmod dep {{\n{nested}}}\n");
         if let Err(stderr) = compile_lib_source(&mcve) {
@@ -338,8 +347,37 @@ mod tests {
         }
     }
 
+    /// With the real rustc: a 2015 crate's `use` paths and `::` paths,
+    /// which start at its root, start at its module once taken into a 2021
+    /// crate, and the crate compiles.
     #[test]
-    fn a_2015_crate_is_not_taken_in_and_a_proc_macro_is_expanded() {
+    fn a_2015_crate_taken_in_keeps_its_paths_meaning() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#![allow(unused)]\nuse std::fmt;\npub mod a { pub trait T { fn t(&self) {} } pub struct U; }\n\
+                   pub mod b { use a::T; pub struct S; impl T for S {} pub fn u() -> ::a::U { ::a::U } }\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
+        let app =
+            command("rustc --crate-name app --edition=2021 app.rs --extern old=/t/libold.rlib");
+        let compiled = [command(
+            "rustc --crate-name old src/lib.rs --crate-type lib",
+        )];
+        let code = b"use old::a::T;\npub fn g() { old::b::S.t(); old::b::u(); }\n";
+        let mut tried = HashSet::new();
+        let taken = take_in_one(code, &app, &compiled, dir.path(), &|_| None, &mut tried);
+        let text = String::from_utf8(taken.unwrap().text).unwrap();
+        assert!(
+            text.contains("use crate::old::a::T;") && text.contains("-> crate::old::a::U"),
+            "{text}"
+        );
+        if let Err(stderr) = compile_lib_source(&text) {
+            panic!("{text}\n{stderr}");
+        }
+    }
+
+    #[test]
+    fn a_crate_without_its_source_is_skipped_and_a_proc_macro_is_expanded() {
         let parse = |c: &str| Invocation::parse(c, Path::new("/w")).unwrap();
         let app = parse(
             "rustc --crate-name app --edition=2021 src/lib.rs --extern old=/t/libold.rlib \

@@ -17,6 +17,7 @@
 mod bisect;
 mod cargo_build;
 mod dependencies;
+mod edition2015;
 mod flags;
 mod flatten;
 mod includes;

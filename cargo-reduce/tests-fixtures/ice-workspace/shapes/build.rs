@@ -3,7 +3,7 @@
 //! then reads.
 
 /// The generated module.
-const NODE: &str = r#"use crate::{Propagate, Transform};
+const NODE: &str = r#"use {Propagate, Transform};
 
 /// A tree that takes children of type `C`.
 pub trait AddChild<C> {

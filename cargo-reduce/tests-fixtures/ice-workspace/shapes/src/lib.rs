@@ -6,7 +6,7 @@ mod node {
     include!(concat!(env!("OUT_DIR"), "/node.rs"));
 }
 
-pub use crate::node::{AddChild, Node};
+pub use node::{AddChild, Node};
 
 /// A transform, and what it makes of a shape borrowed for `'a`.
 pub trait Transform {

@@ -48,41 +48,45 @@ pub(super) fn take_in_one(
         .filter(|(name, _)| tried.insert(name.to_string()))
         .find_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
-            if dependency.value("--crate-type") == Some("proc-macro") {
-                return Some(TakenIn {
+            match dependency.value("--crate-type") {
+                Some("proc-macro") => Some(TakenIn {
                     name: name.to_string(),
                     expanded: true,
                     text: without_prelude(&expand(code)?).into_bytes(),
                     invocation: dropping_extern(invocation, name),
-                });
+                }),
+                None | Some("lib" | "rlib") => {
+                    with_module(code, invocation, name, dependency, temporary)
+                }
+                _ => None,
             }
-            let library = matches!(
-                dependency.value("--crate-type"),
-                None | Some("lib" | "rlib")
-            );
-            if !library {
-                return None;
-            }
-            let sources = Sources {
-                env: dependency.env.clone(),
-                temporary: Some(temporary.to_path_buf()),
-            };
-            let source = flatten(&dependency.source_path(), &sources).ok()?;
-            let mut text = code.to_vec();
-            text.extend_from_slice(
-                format!(
-                    "\nmod {name} {{\n{}}}\n",
-                    nested(&source, name, dependency.edition())?
-                )
-                .as_bytes(),
-            );
-            Some(TakenIn {
-                name: name.to_string(),
-                expanded: false,
-                text,
-                invocation: without_extern(invocation, name, dependency),
-            })
         })
+}
+
+/// `code` with the library `dependency`, the `--extern` `name` of
+/// `invocation`, at its end as `mod name { … }`; `None` when its source
+/// cannot be read or parsed.
+fn with_module(
+    code: &[u8],
+    invocation: &Invocation,
+    name: &str,
+    dependency: &Invocation,
+    temporary: &Path,
+) -> Option<TakenIn> {
+    let sources = Sources {
+        env: dependency.env.clone(),
+        temporary: Some(temporary.to_path_buf()),
+    };
+    let source = flatten(&dependency.source_path(), &sources).ok()?;
+    let module = nested(&source, name, dependency.edition())?;
+    let mut text = code.to_vec();
+    text.extend_from_slice(format!("\nmod {name} {{\n{module}}}\n").as_bytes());
+    Some(TakenIn {
+        name: name.to_string(),
+        expanded: false,
+        text,
+        invocation: without_extern(invocation, name, dependency),
+    })
 }
 
 /// `expanded` (rustc's `-Zunpretty=expanded` output) without the lines

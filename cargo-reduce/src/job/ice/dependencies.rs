@@ -78,9 +78,9 @@ fn with_module(
         temporary: Some(temporary.to_path_buf()),
     };
     let source = flatten(&dependency.source_path(), &sources).ok()?;
-    let module = nested(&source, name, dependency.edition())?;
+    let Nested { at_root, body } = nested(&source, name, dependency.edition())?;
     let mut text = code.to_vec();
-    text.extend_from_slice(format!("\nmod {name} {{\n{module}}}\n").as_bytes());
+    text.extend_from_slice(format!("\n{at_root}mod {name} {{\n{body}}}\n").as_bytes());
     Some(TakenIn {
         name: name.to_string(),
         expanded: false,
@@ -143,26 +143,49 @@ fn builds(dependency: &Invocation, path: &str) -> bool {
         .is_some_and(|s| s == stem.as_str())
 }
 
+/// A dependency as a module of the MCVE.
+struct Nested {
+    /// What must stand at the MCVE's root: an `extern crate` that loads
+    /// macros (`#[macro_use]`) is refused anywhere else (E0468), so it
+    /// goes there as `extern crate x as _;`, and the module keeps its
+    /// `extern crate x;` without the attribute.
+    at_root: String,
+    /// The module's body.
+    body: String,
+}
+
 /// A crate's flattened `source`, of `edition`, as the body of `mod name`:
 /// its `crate::` paths (`$crate::` in its macros), and a 2015 crate's
 /// root-relative ones ([`rooted_paths`]), through the module, its inner
-/// attributes (`#![no_std]`, `#![doc = …]`: crate-level) dropped. `None`
-/// when it does not parse.
-fn nested(source: &str, name: &str, edition: &str) -> Option<String> {
+/// attributes (`#![no_std]`, `#![doc = …]`: crate-level) dropped, its
+/// macro-loading `extern crate`s also at the root. `None` when it does not
+/// parse.
+fn nested(source: &str, name: &str, edition: &str) -> Option<Nested> {
     let tree = parse_rust(source)?;
     let root = tree.root_node();
     let mut edits: Vec<Edit> = Vec::new();
     if edition == "2015" {
         edits.extend(rooted_paths(source, root, name));
     }
+    let mut at_root = String::new();
     let mut cursor = root.walk();
     for item in root.children(&mut cursor) {
-        if item.kind() == "inner_attribute_item" {
-            edits.push(Edit {
-                start: item.start_byte(),
-                end: item.end_byte(),
-                text: String::new(),
-            });
+        match item.kind() {
+            "inner_attribute_item" => edits.push(Edit::deletion(item.byte_range())),
+            "extern_crate_declaration" => {
+                let Some(krate) = item.child_by_field_name("name") else {
+                    continue;
+                };
+                let loading = attributes_of(item)
+                    .filter(|a| source[a.byte_range()].starts_with("#[macro_use"));
+                for attribute in loading {
+                    edits.push(Edit::deletion(attribute.byte_range()));
+                    let (attribute, krate) =
+                        (&source[attribute.byte_range()], &source[krate.byte_range()]);
+                    at_root.push_str(&format!("{attribute}\nextern crate {krate} as _;\n"));
+                }
+            }
+            _ => {}
         }
     }
     let leaves: Vec<_> = preorder(root)
@@ -182,9 +205,9 @@ fn nested(source: &str, name: &str, edition: &str) -> Option<String> {
     }
     // A `crate::` inside a dropped attribute goes with it (`apply` skips
     // the overlapping edit).
-    let mut nested = apply(source, edits);
-    nested.push_str(&exported_macros_reexport(source, root));
-    Some(nested)
+    let mut body = apply(source, edits);
+    body.push_str(&exported_macros_reexport(source, root));
+    Some(Nested { at_root, body })
 }
 
 /// `pub use crate::{m, …};` for the dependency's `#[macro_export]` macros.
@@ -252,7 +275,7 @@ mod tests {
     fn a_dependency_s_crate_paths_go_through_its_module_and_its_crate_attributes_go() {
         let source = "#![no_std]\n//! Docs.\nuse crate::a::B;\npub(crate) struct C;\n\
             macro_rules! m { () => { $crate::a::B } }\nmod a { pub struct B; }\n";
-        let nested = nested(source, "dep", "2021").unwrap();
+        let nested = nested(source, "dep", "2021").unwrap().body;
         assert_eq!(
             nested,
             "\n//! Docs.\nuse crate::dep::a::B;\npub(crate) struct C;\n\
@@ -268,7 +291,7 @@ mod tests {
             #[cfg(any())]\n#[macro_export]\nmacro_rules! one { () => { 0 } }\n\
             #[macro_export(local_inner_macros)]\nmacro_rules! two { () => { $crate::one!() + 1 } }\n\
             macro_rules! hidden { () => {} }\n";
-        let nested = nested(source, "dep", "2021").unwrap();
+        let nested = nested(source, "dep", "2021").unwrap().body;
         assert!(nested.ends_with("pub use crate::{one, two};\n"), "{nested}");
         let mcve = format!("pub fn f() -> i32 {{ dep::two!() }}\nmod dep {{\n{nested}}}\n");
         if let Err(stderr) = compile_lib_source(&mcve) {
@@ -373,6 +396,40 @@ mod tests {
         let text = String::from_utf8(taken.unwrap().text).unwrap();
         assert!(
             text.contains("use crate::old::a::T;") && text.contains("-> crate::old::a::U"),
+            "{text}"
+        );
+        if let Err(stderr) = compile_lib_source(&text) {
+            panic!("{text}\n{stderr}");
+        }
+    }
+
+    /// With the real rustc: `#[macro_use] extern crate` is refused but at
+    /// the root, where it goes; the module keeps its `extern crate`.
+    #[test]
+    fn a_macro_loading_extern_crate_goes_to_the_mcve_s_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#![no_std]\n#[macro_use]\nextern crate alloc;\n\
+                   pub fn v() -> alloc::vec::Vec<u8> { vec![1] }\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
+        let app =
+            command("rustc --crate-name app --edition=2021 app.rs --extern dep=/t/libdep.rlib");
+        let compiled = [command("rustc --crate-name dep --edition=2021 src/lib.rs")];
+        let code = b"pub fn g() { dep::v(); }\n";
+        let taken = take_in_one(
+            code,
+            &app,
+            &compiled,
+            dir.path(),
+            &|_| None,
+            &mut HashSet::new(),
+        );
+        let text = String::from_utf8(taken.unwrap().text).unwrap();
+        assert!(
+            text.contains(
+                "#[macro_use]\nextern crate alloc as _;\nmod dep {\n\n\nextern crate alloc;"
+            ),
             "{text}"
         );
         if let Err(stderr) = compile_lib_source(&text) {

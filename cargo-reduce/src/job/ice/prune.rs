@@ -214,12 +214,7 @@ fn with_leading_attributes(item: Node<'_>) -> Range<usize> {
 
 /// The edits that delete `ranges`.
 fn deletions(ranges: &[Range<usize>]) -> Vec<Edit> {
-    let delete = |r: &Range<usize>| Edit {
-        start: r.start,
-        end: r.end,
-        text: String::new(),
-    };
-    ranges.iter().map(delete).collect()
+    ranges.iter().cloned().map(Edit::deletion).collect()
 }
 
 /// The greedy search over edits of one text.

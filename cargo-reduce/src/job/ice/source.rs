@@ -11,6 +11,17 @@ pub(super) struct Edit {
     pub(super) text: String,
 }
 
+impl Edit {
+    /// The edit that deletes `range`.
+    pub(super) fn deletion(range: std::ops::Range<usize>) -> Edit {
+        Edit {
+            start: range.start,
+            end: range.end,
+            text: String::new(),
+        }
+    }
+}
+
 /// tree-sitter's tree of Rust `text`.
 pub(super) fn parse_rust(text: &str) -> Option<Tree> {
     let mut parser = Parser::new();

@@ -374,28 +374,34 @@ mod tests {
         }
     }
 
+    /// `code`, of a 2021 crate that uses the library `dep`, with `dep`
+    /// taken in: its `lib` built by rustc with `flags` (its edition).
+    fn with_library_taken_in(lib: &str, flags: &str, code: &[u8]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
+        let app =
+            command("rustc --crate-name app --edition=2021 app.rs --extern dep=/t/libdep.rlib");
+        let compiled = [command(&format!(
+            "rustc --crate-name dep {flags} src/lib.rs"
+        ))];
+        let mut tried = HashSet::new();
+        let taken = take_in_one(code, &app, &compiled, dir.path(), &|_| None, &mut tried);
+        String::from_utf8(taken.unwrap().text).unwrap()
+    }
+
     /// With the real rustc: a 2015 crate's `use` paths and `::` paths,
     /// which start at its root, start at its module once taken into a 2021
     /// crate, and the crate compiles.
     #[test]
     fn a_2015_crate_taken_in_keeps_its_paths_meaning() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
         let lib = "#![allow(unused)]\nuse std::fmt;\npub mod a { pub trait T { fn t(&self) {} } pub struct U; }\n\
                    pub mod b { use a::T; pub struct S; impl T for S {} pub fn u() -> ::a::U { ::a::U } }\n";
-        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
-        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
-        let app =
-            command("rustc --crate-name app --edition=2021 app.rs --extern old=/t/libold.rlib");
-        let compiled = [command(
-            "rustc --crate-name old src/lib.rs --crate-type lib",
-        )];
-        let code = b"use old::a::T;\npub fn g() { old::b::S.t(); old::b::u(); }\n";
-        let mut tried = HashSet::new();
-        let taken = take_in_one(code, &app, &compiled, dir.path(), &|_| None, &mut tried);
-        let text = String::from_utf8(taken.unwrap().text).unwrap();
+        let code = b"use dep::a::T;\npub fn g() { dep::b::S.t(); dep::b::u(); }\n";
+        let text = with_library_taken_in(lib, "--crate-type lib", code);
         assert!(
-            text.contains("use crate::old::a::T;") && text.contains("-> crate::old::a::U"),
+            text.contains("use crate::dep::a::T;") && text.contains("-> crate::dep::a::U"),
             "{text}"
         );
         if let Err(stderr) = compile_lib_source(&text) {
@@ -407,25 +413,9 @@ mod tests {
     /// the root, where it goes; the module keeps its `extern crate`.
     #[test]
     fn a_macro_loading_extern_crate_goes_to_the_mcve_s_root() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
         let lib = "#![no_std]\n#[macro_use]\nextern crate alloc;\n\
                    pub fn v() -> alloc::vec::Vec<u8> { vec![1] }\n";
-        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
-        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
-        let app =
-            command("rustc --crate-name app --edition=2021 app.rs --extern dep=/t/libdep.rlib");
-        let compiled = [command("rustc --crate-name dep --edition=2021 src/lib.rs")];
-        let code = b"pub fn g() { dep::v(); }\n";
-        let taken = take_in_one(
-            code,
-            &app,
-            &compiled,
-            dir.path(),
-            &|_| None,
-            &mut HashSet::new(),
-        );
-        let text = String::from_utf8(taken.unwrap().text).unwrap();
+        let text = with_library_taken_in(lib, "--edition=2021", b"pub fn g() { dep::v(); }\n");
         assert!(
             text.contains(
                 "#[macro_use]\nextern crate alloc as _;\nmod dep {\n\n\nextern crate alloc;"

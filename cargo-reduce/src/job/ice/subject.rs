@@ -120,7 +120,7 @@ impl Subject for IceSubject {
                 "taken in"
             };
             run.start_pass(&format!("dependency `{}` {how}", taken.name));
-            let kept = next.same_ice(&taken.text, &Cancel::by_limits(run.limits));
+            let kept = next.same_ice(&taken.text, &cancel);
             run.counters.add_test();
             if !matches!(kept, Ok(Some(true))) {
                 continue;

@@ -195,7 +195,8 @@ const MAX_RUN: usize = 3;
 /// then over runs of two and three adjacent tokens, at every offset: a
 /// result 1-minimal in tokens may still lose a run together (`= a` in
 /// `type Output = a;`), as C-Vise's rm-toks passes find; last, punctuation
-/// of several characters cut to its first, and `{}` made `;`.
+/// of several characters cut to its first, `{}` made `;`, and a pair of
+/// delimiters dropped around what they hold.
 pub(crate) fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
     // Halves, not single tokens: what is left often goes only in pairs
     // (`: u64`), which single-token complements never find.
@@ -215,7 +216,8 @@ pub(crate) fn token_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Oracl
 /// expected and `trait b;` as a trait without a body, with errors it
 /// recovers from (as C-Vise's outputs show; JavaScript takes `;` for an
 /// empty block). One character shorter each, and to a counter of `\w+`
-/// and single symbols one token (anstyle's ICE: 48 → 45 tokens).
+/// and single symbols one token (anstyle's ICE: 48 → 45 tokens). Also
+/// drops each pair of delimiters around something ([`delimiter_pairs`]).
 fn shorten_tokens(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError> {
     let tokens = tree.tokens();
     let text = |id: NodeId| tree.leaf_text(id).unwrap_or_default();
@@ -235,6 +237,7 @@ fn shorten_tokens(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError>
         .filter(|w| w.iter().all(|&t| anonymous(t)) && text(w[0]) == b"{" && text(w[1]) == b"}")
         .map(|w| (w[0], w[1]))
         .collect();
+    let delimiters = delimiter_pairs(&tokens, &|id| anonymous(id).then(|| text(id)));
     let mut edits: Vec<Edit> = cuts
         .into_iter()
         .map(|(id, first)| vec![(id, Change::Text(tree.intern(&first)))])
@@ -246,7 +249,47 @@ fn shorten_tokens(tree: &mut Tree, tester: &Tester) -> Result<bool, OracleError>
             (close, Change::Text(nothing)),
         ]
     }));
+    edits.extend(delimiters.into_iter().map(|(open, close)| {
+        vec![
+            (open, Change::Text(nothing)),
+            (close, Change::Text(nothing)),
+        ]
+    }));
     reduce_edits(tree, edits, Start::Atoms, tester)
+}
+
+/// The matched `()`, `[]` and `{}` around something among `tokens` (whose
+/// `delimiter` text is given for anonymous tokens only): C-Vise's
+/// balanced-delimiter move, which keeps what is inside (`use a::{b};` to
+/// `use a::b;`, `(x)` to `x`). An empty pair is left to the other moves.
+fn delimiter_pairs<'t>(
+    tokens: &[NodeId],
+    delimiter: &dyn Fn(NodeId) -> Option<&'t [u8]>,
+) -> Vec<(NodeId, NodeId)> {
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut pairs = Vec::new();
+    for (i, &id) in tokens.iter().enumerate() {
+        match delimiter(id) {
+            Some(&[c @ (b'(' | b'[' | b'{')]) => open.push((i, c)),
+            Some(&[c @ (b')' | b']' | b'}')]) => {
+                let opener = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                // An unmatched closer (a test case need not parse) ends
+                // nothing.
+                if open.last().is_some_and(|&(_, o)| o == opener) {
+                    let (start, _) = open.pop().expect("a matching opener");
+                    if i > start + 1 {
+                        pairs.push((tokens[start], id));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    pairs
 }
 
 /// ddmin over the runs of `width` adjacent tokens that start at `offset`
@@ -369,7 +412,7 @@ mod tests {
         let mut tree = build_tree(input, Lang::JavaScript, &Strategy::Best.options());
         let oracle = |b: &[u8]| {
             let s = String::from_utf8_lossy(b);
-            s.contains('x') && s.contains("= y") && s.contains("\"\"") && s.contains("if")
+            s.contains('x') && s.contains("= y") && s.contains("\"\"") && s.contains("if (x)")
         };
         with_tester(input, &oracle, |tester| {
             shorten_tokens(&mut tree, tester).unwrap()
@@ -378,5 +421,24 @@ mod tests {
             String::from_utf8(render_tree(&tree)).unwrap(),
             "x = y; z = \"\"; if (x);"
         );
+    }
+
+    /// A pair of delimiters goes around what it holds, the innermost
+    /// first where they nest; an unmatched closer and an empty pair stay.
+    #[test]
+    fn delimiters_go_in_pairs_and_keep_what_they_hold() {
+        let input = b"a = ((b)) + [c] + d(); }";
+        let mut tree = build_tree(input, Lang::JavaScript, &Strategy::Best.options());
+        let oracle = |b: &[u8]| {
+            let s = String::from_utf8_lossy(b);
+            ["a", "= (b)", "c", "d()", "}"]
+                .iter()
+                .all(|w| s.contains(w))
+        };
+        with_tester(input, &oracle, |tester| {
+            shorten_tokens(&mut tree, tester).unwrap()
+        });
+        let out = String::from_utf8(render_tree(&tree)).unwrap();
+        assert_eq!(out.split_whitespace().collect::<String>(), "a=(b)+c+d();}");
     }
 }

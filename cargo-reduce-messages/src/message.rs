@@ -34,6 +34,20 @@ impl Line {
     }
 }
 
+/// A dependency that an ICE's MCVE needs as a crate of its own (the ICE
+/// goes away when the dependency's source is taken into the MCVE), as
+/// rust-lang/rust's tests have them (`//@ aux-build`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AuxiliaryCrate {
+    /// Its source, one file, beside the MCVE.
+    pub source: PathBuf,
+    /// The rustc command that builds it, to run before the MCVE's: it
+    /// writes `lib{crate name}.rlib` into the working directory, which
+    /// the MCVE's command names with `--extern`.
+    pub command: String,
+}
+
 /// One message; its `reason` is the variant's name in kebab-case. New
 /// reasons may come within a format version (a consumer skips a line it
 /// cannot read), so a match on it needs a wildcard arm.
@@ -270,6 +284,10 @@ pub enum Message {
         report: PathBuf,
         /// The command that crashes rustc on `mcve`.
         command: String,
+        /// The crates `mcve` is compiled against, each built first by its
+        /// command (a cross-crate ICE); absent when there are none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        auxiliaries: Vec<AuxiliaryCrate>,
     },
     /// Something the user should know that does not stop the run.
     Warning {

@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, Engine, Finished, How, Phases, Plan, SkipCause, Started,
-    StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, Finished, How, Phases, Plan, SkipCause,
+    Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -384,6 +384,21 @@ fn messages() -> Vec<(&'static str, Message)> {
                 command:
                     "rustc --crate-name ice_crate --edition=2021 ice_crate.ice.rs --crate-type lib"
                         .into(),
+                auxiliaries: Vec::new(),
+            },
+        ),
+        (
+            "ice-reported-cross-crate",
+            Message::IceReported {
+                mcve: "/tmp/cargo-reduce-ice/app.ice.rs".into(),
+                report: "/tmp/cargo-reduce-ice/app.ice.md".into(),
+                command: "rustc --crate-name app --edition=2021 app.ice.rs --crate-type lib --extern req=libreq.rlib"
+                    .into(),
+                auxiliaries: vec![AuxiliaryCrate {
+                    source: "/tmp/cargo-reduce-ice/app.ice.req.rs".into(),
+                    command: "rustc --crate-name req --edition=2021 app.ice.req.rs --crate-type lib"
+                        .into(),
+                }],
             },
         ),
         (
@@ -411,6 +426,7 @@ fn every_message_variant_has_its_golden_line() {
         let reason = name
             .split_once("-file")
             .or(name.split_once("-fuzz"))
+            .or(name.split_once("-cross"))
             .map_or(name, |(r, _)| r);
         assert!(
             text.starts_with(&format!("{{\"reason\":\"{reason}\",")),

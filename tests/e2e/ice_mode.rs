@@ -3,7 +3,8 @@
 //! `cargo-reduce/tests-fixtures/ice-crate` (a delayed bug in borrowck,
 //! rust-lang/rust#130797) reduced in place, whose tree must stay
 //! byte-identical, and one file that panics the type checker
-//! (rust-lang/rust#140099) in `FILE.rs` mode.
+//! (rust-lang/rust#140099) in `FILE.rs` mode; a workspace whose ICE
+//! needs its dependency as a crate of its own (rust-lang/rust#153375).
 
 use std::path::Path;
 use std::process::Command;
@@ -178,6 +179,65 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
     // environment: OUT_DIR was a directory of the run, gone now.
     assert!(!code.contains("include!"), "{code}");
     assert!(command.starts_with("rustc "), "{command}");
+    assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
+}
+
+#[test]
+fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
+    let workspace = repo().join("cargo-reduce/tests-fixtures/ice-cross-crate");
+    let before = snapshot(&workspace);
+    let sandbox = Sandbox::new();
+    let mcve = sandbox.join("app.ice.rs");
+    let run = reduce_ice(&sandbox, &workspace.join("app/Cargo.toml"), &mcve, &[]);
+    let messages = run.messages();
+    let reported = message(&messages, "ice-reported");
+    // Taken in as a module, `requests` loses the ICE (the trait must be
+    // foreign): it stays a crate, built first from its reduced source.
+    let auxiliaries = reported["auxiliaries"].as_array().unwrap();
+    assert_eq!(auxiliaries.len(), 1, "{reported}");
+    let source = Path::new(auxiliaries[0]["source"].as_str().unwrap());
+    assert_eq!(source, sandbox.join("app.ice.requests.rs"));
+    let library = std::fs::read_to_string(source).unwrap();
+    assert!(library.contains("trait Request"), "{library}");
+    // Only what the ICE needs is left of it: no helper, no other trait.
+    assert!(
+        !library.contains("words") && !library.contains("Named") && !library.contains("mod "),
+        "{library}"
+    );
+    let code = std::fs::read_to_string(&mcve).unwrap();
+    assert!(!code.contains("trait Request"), "{code}");
+    let build = auxiliaries[0]["command"].as_str().unwrap();
+    assert!(build.starts_with("rustc --crate-name requests "), "{build}");
+    let command = reported["command"].as_str().unwrap();
+    assert!(
+        command.ends_with("--extern requests=librequests.rlib"),
+        "{command}"
+    );
+    // The two commands, run in a directory of their own as the report
+    // says, crash rustc the same way.
+    let dir = tempfile::tempdir().unwrap();
+    for file in [source, mcve.as_path()] {
+        std::fs::copy(file, dir.path().join(file.file_name().unwrap())).unwrap();
+    }
+    let run_in_dir = |command: &str| {
+        let words: Vec<&str> = command.split(' ').collect();
+        Command::new(words[0])
+            .args(&words[1..])
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    assert!(run_in_dir(build).status.success());
+    let stderr = String::from_utf8_lossy(&run_in_dir(command).stderr).into_owned();
+    assert!(
+        stderr.contains("DefId::expect_local") && stderr.contains("isn't local"),
+        "{stderr}"
+    );
+    let report = std::fs::read_to_string(sandbox.join("app.ice.md")).unwrap();
+    assert!(
+        report.contains(&format!("```sh\n{build}\n{command}\n```")),
+        "{report}"
+    );
     assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
 }
 

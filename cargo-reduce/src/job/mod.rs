@@ -139,6 +139,14 @@ impl Run<'_> {
         }
     }
 
+    /// Forgets every cached outcome: the oracle changed (an ICE's
+    /// dependency taken in or built beside), so a text's outcome may have.
+    pub(crate) fn oracle_changed(&self) {
+        if let Some(cache) = self.cache {
+            cache.clear();
+        }
+    }
+
     /// Emits `message`.
     pub(crate) fn emit(&self, message: &Message) {
         self.events.emit(message);

@@ -73,11 +73,7 @@ fn with_module(
     dependency: &Invocation,
     temporary: &Path,
 ) -> Option<TakenIn> {
-    let sources = Sources {
-        env: dependency.env.clone(),
-        temporary: Some(temporary.to_path_buf()),
-    };
-    let source = flatten(&dependency.source_path(), &sources).ok()?;
+    let source = flattened(dependency, temporary)?;
     let Nested { at_root, body } = nested(&source, name, dependency.edition())?;
     let mut text = code.to_vec();
     text.extend_from_slice(format!("\n{at_root}mod {name} {{\n{body}}}\n").as_bytes());
@@ -87,6 +83,17 @@ fn with_module(
         text,
         invocation: without_extern(invocation, name, dependency),
     })
+}
+
+/// The source of the crate `dependency` compiles, as one file (its
+/// generated files, in `temporary`, written in); `None` when it cannot be
+/// read.
+pub(super) fn flattened(dependency: &Invocation, temporary: &Path) -> Option<String> {
+    let sources = Sources {
+        env: dependency.env.clone(),
+        temporary: Some(temporary.to_path_buf()),
+    };
+    flatten(&dependency.source_path(), &sources).ok()
 }
 
 /// `expanded` (rustc's `-Zunpretty=expanded` output) without the lines
@@ -120,7 +127,7 @@ fn without_prelude(expanded: &str) -> String {
 
 /// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
 /// crate of the sysroot, which is no source to take in).
-fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
+pub(super) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
     invocation
         .args
         .windows(2)
@@ -131,7 +138,7 @@ fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
 /// Whether `dependency` is the command whose output is `path`
 /// (`lib{crate name}{extra-filename}.rlib`, `.rmeta`, or `.so` for a
 /// procedural macro).
-fn builds(dependency: &Invocation, path: &str) -> bool {
+pub(super) fn builds(dependency: &Invocation, path: &str) -> bool {
     let extra = dependency
         .args
         .iter()
@@ -254,7 +261,7 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
 }
 
 /// `invocation` without `--extern name=…`.
-fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
+pub(super) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
     let units = Units::of(invocation);
     let ours = |unit: &[String]| {
         unit.len() == 2

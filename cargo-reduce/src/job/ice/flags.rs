@@ -111,12 +111,17 @@ impl Units {
     }
 }
 
-/// Whether rustc on the code, with a candidate's flags, ICEs as expected.
+/// Whether rustc, with a candidate's flags, ICEs as expected.
 struct FlagOracle<'a> {
-    code: &'a [u8],
-    ice: &'a IceOracle,
+    invocation: &'a Invocation,
+    same_ice: &'a SameIce<'a>,
     units: &'a Units,
 }
+
+/// Whether the code crashes rustc as expected when compiled by a command
+/// line; `None` when cancelled.
+pub(super) type SameIce<'a> =
+    dyn Fn(Invocation, &Cancel<'_>) -> std::io::Result<Option<bool>> + Sync + 'a;
 
 impl Oracle<usize> for FlagOracle<'_> {
     fn test(
@@ -124,32 +129,40 @@ impl Oracle<usize> for FlagOracle<'_> {
         candidate: &Candidate<'_, usize>,
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
-        let invocation = self
-            .units
-            .with(&self.ice.rustc.invocation, candidate.iter().copied());
-        let rustc = self.ice.rustc.with_invocation(invocation);
-        let same = self.ice.same_ice_by(&rustc, self.code, cancel)?;
+        let invocation = self.units.with(self.invocation, candidate.iter().copied());
+        let same = (self.same_ice)(invocation, cancel)?;
         Ok(same.map(Outcome::from_bool))
     }
 }
 
-/// The command line `ice`'s oracle compiles with, without the flags `code`
-/// does not need to ICE the same way; `None` when it needs all of them.
-/// No flag is needed most often, so that is tried first, in one test; else
-/// ddmin finds a 1-minimal set.
+/// `ice`'s command line without the flags `code` does not need to ICE
+/// the same way ([`reduce_invocation`]).
 pub(super) fn reduce_flags(
     code: &[u8],
     ice: &IceOracle,
     ctx: &Context<'_, usize>,
 ) -> Result<Option<Invocation>, OracleError> {
-    let invocation = &ice.rustc.invocation;
+    let same_ice = |invocation, cancel: &Cancel<'_>| {
+        ice.same_ice_by(&ice.rustc.with_invocation(invocation), code, cancel)
+    };
+    reduce_invocation(&ice.rustc.invocation, &same_ice, ctx)
+}
+
+/// `invocation` without the flags that `same_ice` does not need; `None`
+/// when it needs all of them. No flag is needed most often, so that is
+/// tried first, in one test; else ddmin finds a 1-minimal set.
+pub(super) fn reduce_invocation(
+    invocation: &Invocation,
+    same_ice: &SameIce<'_>,
+    ctx: &Context<'_, usize>,
+) -> Result<Option<Invocation>, OracleError> {
     let units = Units::of(invocation);
     if units.optional.is_empty() {
         return Ok(None);
     }
     let oracle = FlagOracle {
-        code,
-        ice,
+        invocation,
+        same_ice,
         units: &units,
     };
     let cancel = Cancel::by_limits(ctx.limits);

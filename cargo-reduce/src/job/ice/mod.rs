@@ -14,6 +14,7 @@
 //! `NAME.ice.md` ([`report`]) are written atomically, outside the user's
 //! tree unless `-o` says where; nothing is written into it.
 
+mod auxiliary;
 mod bisect;
 mod cargo_build;
 mod dependencies;
@@ -32,6 +33,7 @@ mod subject;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::message::AuxiliaryCrate;
 use super::{Events, Job, Message, Settings};
 use crate::engine::{Cancel, Limits, StopReason};
 use crate::error::{Error, Exit};
@@ -82,6 +84,10 @@ pub(crate) fn run(
     events: &dyn Events,
 ) -> Result<Exit, Error> {
     super::check_temp_dir()?;
+    // Before the build, which may take minutes: `-o`'s directory exists.
+    if let Some(path) = &request.output {
+        Destination::check(path)?;
+    }
     let scratch = tempfile::Builder::new()
         .prefix("cargo-reduce-ice-")
         .tempdir()
@@ -132,6 +138,7 @@ pub(crate) fn run(
         compiled: crash.compiled,
         temporary: scratch.path().to_path_buf(),
         final_command: std::sync::Mutex::new(None),
+        auxiliaries: std::sync::Mutex::new(Vec::new()),
     };
     let job = Job {
         input: &root,
@@ -143,7 +150,10 @@ pub(crate) fn run(
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
     subject.oracle.rustc.invocation = subject.final_command();
-    let command = subject.oracle.rustc.invocation.display(&mcve_name);
+    let auxiliaries = write_auxiliaries(&subject.auxiliaries(), &mcve)?;
+    let command =
+        auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &subject.auxiliaries())
+            .display(&mcve_name);
     // The report shows rustc's output as the user's environment has it.
     subject.oracle.rustc.backtraces = true;
     let last = subject
@@ -152,6 +162,12 @@ pub(crate) fn run(
         .run(code.as_bytes(), &Cancel::by_limits(&interrupt))
         .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
     let bisected = match request.bisect {
+        true if !auxiliaries.is_empty() => {
+            events.emit(&Message::Warning {
+                message: "--bisect: a cross-crate ICE (an MCVE with auxiliary crates) is not bisected; run cargo-bisect-rustc on the crate".into(),
+            });
+            None
+        }
         true => match bisect::bisect(&code, &name, subject.oracle.rustc.invocation.edition()) {
             Ok(text) => Some(text),
             Err(e) => {
@@ -170,6 +186,7 @@ pub(crate) fn run(
         stderr: &last.stderr.replace(&format!("{name}.rs"), &mcve_name),
         signature: &last.signature().unwrap_or(crash.signature),
         bisect: bisected.as_deref(),
+        auxiliaries: &auxiliaries,
     }
     .markdown();
     crate::output::write_atomically(&report_path, markdown.as_bytes(), None).map_err(|e| {
@@ -183,11 +200,45 @@ pub(crate) fn run(
         mcve: done.output.clone(),
         report: report_path,
         command,
+        auxiliaries: auxiliaries
+            .into_iter()
+            .map(|a| AuxiliaryCrate {
+                source: a.path,
+                command: a.command,
+            })
+            .collect(),
     });
     Ok(match done.stopped {
         Some(StopReason::Interrupted) => Exit::Interrupted,
         _ => Exit::Success,
     })
+}
+
+/// Writes each auxiliary crate's source beside `mcve`
+/// ([`auxiliary::path_beside`]), atomically.
+fn write_auxiliaries(
+    auxiliaries: &[auxiliary::Auxiliary],
+    mcve: &Path,
+) -> Result<Vec<report::AuxiliaryFile>, Error> {
+    auxiliaries
+        .iter()
+        .map(|a| {
+            let path = auxiliary::path_beside(mcve, a);
+            Destination::check(&path)?;
+            crate::output::write_atomically(&path, &a.text, None).map_err(|e| {
+                Error::caused(Exit::Failure, format!("cannot write `{}`", shown(&path)), e)
+            })?;
+            let file_name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            Ok(report::AuxiliaryFile {
+                command: a.invocation.display(&file_name),
+                code: String::from_utf8_lossy(&a.text).into_owned(),
+                file_name,
+                path,
+            })
+        })
+        .collect()
 }
 
 /// The `ice-found` message.

@@ -152,17 +152,27 @@ impl Rustc {
         let dir = tempfile::Builder::new()
             .prefix("cargo-reduce-ice-")
             .tempdir()?;
-        let file = dir.path().join(&self.file_name);
-        fs::write(&file, source)?;
-        let out = dir.path().join(OUT_DIR);
-        fs::create_dir(&out)?;
-        let incremental = self.incremental.then(|| dir.path().join("incremental"));
+        self.run_in(dir.path(), source, extra, cancel)
+    }
+
+    /// Compiles `source` in `dir`, an empty directory that outlives the
+    /// run; rustc's outputs are in [`Rustc::outputs`] of it.
+    pub(crate) fn run_in(
+        &self,
+        dir: &Path,
+        source: &[u8],
+        extra: &[&str],
+        cancel: &Cancel<'_>,
+    ) -> io::Result<RustcRun> {
+        fs::write(dir.join(&self.file_name), source)?;
+        fs::create_dir(Rustc::outputs(dir))?;
+        let incremental = self.incremental.then(|| dir.join("incremental"));
         let runs = if self.incremental { 2 } else { 1 };
         let started = Instant::now();
         let mut last = None;
         for _ in 0..runs {
             let target = Target {
-                dir: dir.path(),
+                dir,
                 incremental: incremental.as_deref(),
             };
             let run = self.run_once(&target, extra, cancel)?;
@@ -176,6 +186,11 @@ impl Rustc {
         let mut run = last.expect("at least one run");
         run.elapsed = started.elapsed();
         Ok(run)
+    }
+
+    /// Where rustc writes its outputs in a run's directory.
+    pub(crate) fn outputs(dir: &Path) -> std::path::PathBuf {
+        dir.join(OUT_DIR)
     }
 
     fn run_once(
@@ -314,10 +329,18 @@ impl<A: ByteAtom + Sync> Oracle<A> for IceOracle {
         candidate: &Candidate<'_, A>,
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
-        let mut bytes = Vec::new();
-        concat_into(candidate.iter(), &mut bytes);
-        Ok(self.same_ice(&bytes, cancel)?.map(Outcome::from_bool))
+        outcome_of_text(candidate, &|text| self.same_ice(text, cancel))
     }
+}
+
+/// The outcome of `candidate`'s text by `same_ice` (`None`: cancelled).
+pub(crate) fn outcome_of_text<A: ByteAtom>(
+    candidate: &Candidate<'_, A>,
+    same_ice: &dyn Fn(&[u8]) -> io::Result<Option<bool>>,
+) -> Result<Option<Outcome>, OracleError> {
+    let mut bytes = Vec::new();
+    concat_into(candidate.iter(), &mut bytes);
+    Ok(same_ice(&bytes)?.map(Outcome::from_bool))
 }
 
 /// Compiles `file` in `dir` with the real rustc as a 2021 library, for

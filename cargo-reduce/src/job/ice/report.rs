@@ -3,6 +3,7 @@
 //! output and the query stack, so that it can be pasted as it is.
 
 use std::fmt::Write;
+use std::path::PathBuf;
 use std::process::Command;
 
 use super::signature::Signature;
@@ -21,6 +22,20 @@ pub(crate) struct Report<'a> {
     pub(crate) signature: &'a Signature,
     /// What `--bisect` found, if it ran.
     pub(crate) bisect: Option<&'a str>,
+    /// The crates the MCVE is compiled against, in build order.
+    pub(crate) auxiliaries: &'a [AuxiliaryFile],
+}
+
+/// An auxiliary crate as the report shows it.
+pub(crate) struct AuxiliaryFile {
+    /// Where it was written.
+    pub(crate) path: PathBuf,
+    /// Its file name, as the commands name it.
+    pub(crate) file_name: String,
+    /// Its source.
+    pub(crate) code: String,
+    /// The command that builds it.
+    pub(crate) command: String,
 }
 
 /// Backtrace lines beyond this many are left out of the error output.
@@ -31,8 +46,22 @@ impl Report<'_> {
     pub(crate) fn markdown(&self) -> String {
         let mut md = String::new();
         let _ = writeln!(md, "<!-- made by `cargo reduce ice` -->\n");
-        let _ = writeln!(md, "### Code\n\n```rust\n{}\n```\n", self.code.trim_end());
-        let _ = writeln!(md, "### Command\n\n```sh\n{}\n```\n", self.command);
+        let _ = writeln!(md, "### Code\n");
+        for auxiliary in self.auxiliaries {
+            let _ = writeln!(
+                md,
+                "`{}` (a crate of its own: the ICE needs it so):\n\n```rust\n{}\n```\n",
+                auxiliary.file_name,
+                auxiliary.code.trim_end()
+            );
+        }
+        if !self.auxiliaries.is_empty() {
+            let _ = writeln!(md, "The crate that crashes rustc:\n");
+        }
+        let _ = writeln!(md, "```rust\n{}\n```\n", self.code.trim_end());
+        let commands = self.auxiliaries.iter().map(|a| a.command.as_str());
+        let commands: Vec<&str> = commands.chain([self.command]).collect();
+        let _ = writeln!(md, "### Command\n\n```sh\n{}\n```\n", commands.join("\n"));
         let _ = writeln!(
             md,
             "### Meta\n\n`rustc --version --verbose`:\n```\n{}\n```\n",
@@ -125,6 +154,7 @@ mod tests {
             stderr,
             signature: &signature,
             bisect: None,
+            auxiliaries: &[],
         }
         .markdown();
         for section in [
@@ -140,5 +170,36 @@ mod tests {
         assert!(report.contains("[… more frames left out]"), "{report}");
         assert!(!report.contains("Bisection"));
         assert!(!report.contains("upper camel case"), "{report}");
+    }
+
+    #[test]
+    fn a_cross_crate_ice_s_report_shows_the_auxiliary_first_and_builds_it_first() {
+        let stderr = include_str!("testdata/panic-nightly.txt");
+        let signature = Signature::parse(stderr).unwrap();
+        let auxiliary = AuxiliaryFile {
+            path: PathBuf::from("/o/x.ice.dep.rs"),
+            file_name: "x.ice.dep.rs".into(),
+            code: "pub trait T {}\n".into(),
+            command: "rustc --crate-name dep x.ice.dep.rs --crate-type lib".into(),
+        };
+        let report = Report {
+            code: "impl dep::T for () {}\n",
+            command: "rustc x.ice.rs --extern dep=libdep.rlib",
+            version: "rustc 1.95.0 (59807616e 2026-04-14)\n",
+            stderr,
+            signature: &signature,
+            bisect: None,
+            auxiliaries: &[auxiliary],
+        }
+        .markdown();
+        let code = report.find("pub trait T {}").unwrap();
+        assert!(
+            code < report.find("impl dep::T for () {}").unwrap(),
+            "{report}"
+        );
+        assert!(
+            report.contains("```sh\nrustc --crate-name dep x.ice.dep.rs --crate-type lib\nrustc x.ice.rs --extern dep=libdep.rlib\n```"),
+            "{report}"
+        );
     }
 }

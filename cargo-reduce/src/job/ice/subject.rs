@@ -12,8 +12,9 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::auxiliary::{auxiliaries, with_extern, Auxiliary, AuxiliaryOracle, Built};
 use super::dependencies::take_in_one;
-use super::flags::reduce_flags;
+use super::flags::{reduce_flags, reduce_invocation};
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::prune;
@@ -61,6 +62,8 @@ pub(crate) struct IceSubject {
     /// the oracle's: without the flags it does not need
     /// ([`reduce_flags`]), with a dependency taken in.
     pub(crate) final_command: Mutex<Option<Invocation>>,
+    /// The auxiliary crates the result is compiled against.
+    pub(crate) auxiliaries: Mutex<Vec<Auxiliary>>,
 }
 
 impl Subject for IceSubject {
@@ -126,9 +129,14 @@ impl Subject for IceSubject {
                 continue;
             }
             self.set_command(&next.rustc.invocation);
+            run.oracle_changed();
             bytes = self.reduce_code(&next, taken.text, run)?;
             invocation = self.fewer_flags(&bytes, &next, run)?;
             taken_in = Some(next);
+        }
+        if self.steps.take_in {
+            let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+            bytes = self.with_auxiliaries(bytes, invocation, oracle, run)?;
         }
         Ok(Reduced::unchecked(bytes))
     }
@@ -212,6 +220,105 @@ impl IceSubject {
             self.set_command(&invocation);
         }
         Ok(invocation)
+    }
+
+    /// `bytes`, which `invocation` crashes rustc on as `oracle` expects,
+    /// compiled against each dependency it still needs that works as an
+    /// auxiliary crate: that crate's source reduced first, then `bytes`
+    /// again against it ([`super::auxiliary`]).
+    fn with_auxiliaries(
+        &self,
+        mut bytes: Vec<u8>,
+        mut invocation: Invocation,
+        oracle: &IceOracle,
+        run: &Run<'_>,
+    ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+        let mut current = oracle.for_text(invocation.clone(), &[]);
+        for auxiliary in auxiliaries(&invocation, &self.compiled, &self.temporary) {
+            if run.limits.stop_reason().is_some() {
+                break;
+            }
+            run.start_pass(&format!("dependency `{}` beside", auxiliary.name));
+            let mcve_oracle = current.for_text(invocation.clone(), &auxiliary.text);
+            let Some(reduced) = self.reduce_auxiliary(&auxiliary, &bytes, &mcve_oracle, run) else {
+                continue;
+            };
+            let dir = self.temporary.join("auxiliary").join(&auxiliary.name);
+            let built = std::fs::create_dir_all(&dir).and_then(|()| {
+                let rustc = reduced.rustc(&mcve_oracle.rustc);
+                reduced.build(&rustc, &reduced.text, &dir, &Cancel::by_limits(run.limits))
+            });
+            let library = match built {
+                Ok(Built::Library(library)) => library,
+                Ok(_) => continue,
+                Err(e) => return Err((bytes, e.into())),
+            };
+            invocation = with_extern(&invocation, &reduced.name, &library.to_string_lossy());
+            current = mcve_oracle.for_text(invocation.clone(), &reduced.text);
+            self.set_command(&invocation);
+            self.auxiliaries
+                .lock()
+                .expect("auxiliaries lock")
+                .push(reduced);
+            run.oracle_changed();
+            bytes = self.reduce_code(&current, bytes, run)?;
+        }
+        Ok(bytes)
+    }
+
+    /// `auxiliary` with its source reduced, if the MCVE `bytes` crashes
+    /// rustc as `mcve_oracle` expects when compiled against it.
+    fn reduce_auxiliary(
+        &self,
+        auxiliary: &Auxiliary,
+        bytes: &[u8],
+        mcve_oracle: &IceOracle,
+        run: &Run<'_>,
+    ) -> Option<Auxiliary> {
+        let oracle = AuxiliaryOracle::new(auxiliary, bytes, mcve_oracle);
+        let kept = oracle.same_ice(&auxiliary.text, &Cancel::by_limits(run.limits));
+        run.counters.add_test();
+        if !matches!(kept, Ok(Some(true))) {
+            return None;
+        }
+        run.oracle_changed();
+        let context = run.context();
+        let reduction = syntax::reduce_in(
+            &auxiliary.text,
+            Lang::Rust,
+            &Strategy::Best,
+            &oracle,
+            &context,
+        );
+        let text = match reduction {
+            Ok(reduction) => reduction.atoms,
+            Err(e) => e.best,
+        };
+        let reduced = Auxiliary {
+            text,
+            ..auxiliary.clone()
+        };
+        let same_ice = |invocation, cancel: &Cancel<'_>| {
+            let candidate = Auxiliary {
+                invocation,
+                ..reduced.clone()
+            };
+            AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
+        };
+        let fewer = reduce_invocation(&reduced.invocation, &same_ice, &run.plain_context());
+        Some(match fewer {
+            Ok(Some(invocation)) => Auxiliary {
+                invocation,
+                ..reduced
+            },
+            _ => reduced,
+        })
+    }
+
+    /// The auxiliary crates the result is compiled against, in the order
+    /// they are built.
+    pub(crate) fn auxiliaries(&self) -> Vec<Auxiliary> {
+        self.auxiliaries.lock().expect("auxiliaries lock").clone()
     }
 
     /// Records the command line the result crashes rustc with.

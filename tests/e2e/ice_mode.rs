@@ -179,6 +179,27 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
     // environment: OUT_DIR was a directory of the run, gone now.
     assert!(!code.contains("include!"), "{code}");
     assert!(command.starts_with("rustc "), "{command}");
+    // The dependencies it names were copied beside it from the run's
+    // target directory, and it crashes rustc with them, there.
+    assert!(
+        command.contains("--extern shapes=kept.ice.deps/libshapes-"),
+        "{command}"
+    );
+    let words: Vec<&str> = command.split(' ').collect();
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new("rustc")
+        .args(&words[1..])
+        .arg("--out-dir")
+        .arg(out.path())
+        .current_dir(sandbox.join(""))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr
+            .contains("error: internal compiler error: error performing operation: fully_perform"),
+        "{stderr}"
+    );
     assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
 }
 

@@ -10,10 +10,14 @@
 //! rustfmt tidies the result if the ICE stays, and the command line loses
 //! the flags the result does not need ([`flags`]); a dependency the result
 //! still needs is taken into it and the result reduced again
-//! ([`dependencies`]). `NAME.ice.rs` and
-//! `NAME.ice.md` ([`report`]) are written atomically, outside the user's
-//! tree unless `-o` says where; nothing is written into it.
+//! ([`dependencies`]), or, when that loses the ICE, built beside it from
+//! its reduced source ([`auxiliary`]). `NAME.ice.rs`, an auxiliary's
+//! `NAME.ice.DEP.rs`, the libraries the command still names
+//! ([`artifacts`]) and `NAME.ice.md` ([`report`]) are written atomically,
+//! outside the user's tree unless `-o` says where; nothing is written
+//! into it.
 
+mod artifacts;
 mod auxiliary;
 mod bisect;
 mod cargo_build;
@@ -149,11 +153,18 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
-    subject.oracle.rustc.invocation = subject.final_command();
     let auxiliaries = write_auxiliaries(&subject.auxiliaries(), &mcve)?;
-    let command =
-        auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &subject.auxiliaries())
-            .display(&mcve_name);
+    let deps = mcve.with_extension("deps");
+    subject.oracle.rustc.invocation = artifacts::keep_beside(
+        &subject.final_command(),
+        &subject.compiled,
+        scratch.path(),
+        &deps,
+    )
+    .map_err(|e| Error::caused(Exit::Failure, format!("cannot write `{}`", shown(&deps)), e))?;
+    let built_beside =
+        auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &subject.auxiliaries());
+    let command = artifacts::shown_relative(&built_beside, &deps).display(&mcve_name);
     // The report shows rustc's output as the user's environment has it.
     subject.oracle.rustc.backtraces = true;
     let last = subject

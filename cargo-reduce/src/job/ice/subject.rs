@@ -12,6 +12,7 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::artifacts::auxiliaries_in;
 use super::auxiliary::{auxiliaries, with_extern, Auxiliary, AuxiliaryOracle, Built};
 use super::dependencies::take_in_one;
 use super::flags::{reduce_flags, reduce_invocation};
@@ -243,7 +244,7 @@ impl IceSubject {
             let Some(reduced) = self.reduce_auxiliary(&auxiliary, &bytes, &mcve_oracle, run) else {
                 continue;
             };
-            let dir = self.temporary.join("auxiliary").join(&auxiliary.name);
+            let dir = auxiliaries_in(&self.temporary).join(&auxiliary.name);
             let built = std::fs::create_dir_all(&dir).and_then(|()| {
                 let rustc = reduced.rustc(&mcve_oracle.rustc);
                 reduced.build(&rustc, &reduced.text, &dir, &Cancel::by_limits(run.limits))

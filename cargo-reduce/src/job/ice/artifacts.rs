@@ -1,0 +1,212 @@
+//! The compiled dependencies that the report's command still names, kept
+//! beside the MCVE. A dependency that is neither taken in nor built as an
+//! auxiliary crate ([`super::dependencies`], [`super::auxiliary`]) stays
+//! an `--extern` of the command: a library in the run's temporary target
+//! directory, which is gone once the run ends. Those libraries, and the
+//! ones they were compiled against (rustc finds those through `-L
+//! dependency=`), are copied into `NAME.ice.deps/` beside the MCVE, and the
+//! command names them there, so that it still crashes rustc after the run
+//! (with the same compiler: a library's metadata is of one rustc).
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::dependencies::{builds, externs};
+use super::invocation::Invocation;
+
+/// `invocation` with its `--extern`s and `-L`s into `temporary` naming
+/// copies in `dir` (made, or replaced, only when there is one), and the
+/// libraries copied; `compiled` (the build's command lines) says what
+/// each library was compiled against.
+pub(crate) fn keep_beside(
+    invocation: &Invocation,
+    compiled: &[Invocation],
+    temporary: &Path,
+    dir: &Path,
+) -> io::Result<Invocation> {
+    let libraries = needed(invocation, compiled, temporary);
+    if libraries.is_empty() {
+        return Ok(invocation.clone());
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let staging = tempfile::Builder::new()
+        .prefix(".cargo-reduce-deps-")
+        .tempdir_in(parent)?;
+    for library in &libraries {
+        for file in with_siblings(library) {
+            if let Some(name) = file.file_name() {
+                fs::copy(&file, staging.path().join(name))?;
+            }
+        }
+    }
+    if dir.is_dir() {
+        fs::remove_dir_all(dir)?;
+    }
+    fs::rename(staging.keep(), dir)?;
+    Ok(relocated(invocation, temporary, &libraries, dir))
+}
+
+/// The libraries of the build in `temporary` that `invocation` names
+/// and, through the build's command lines, the ones those were compiled
+/// against (an auxiliary crate, built elsewhere, is none of them).
+fn needed(invocation: &Invocation, compiled: &[Invocation], temporary: &Path) -> Vec<PathBuf> {
+    let mut seen = HashSet::new();
+    let mut order = Vec::new();
+    let mut pending: Vec<PathBuf> = externs(invocation)
+        .map(|(_, path)| PathBuf::from(path))
+        .filter(|path| !path.starts_with(auxiliaries_in(temporary)))
+        .collect();
+    while let Some(path) = pending.pop() {
+        if !path.starts_with(temporary) || !seen.insert(path.clone()) {
+            continue;
+        }
+        let text = path.to_string_lossy();
+        if let Some(dependency) = compiled.iter().find(|c| builds(c, &text)) {
+            pending.extend(externs(dependency).map(|(_, p)| PathBuf::from(p)));
+        }
+        order.push(path);
+    }
+    order
+}
+
+/// Where the auxiliary crates are built in the run's `temporary`
+/// directory.
+pub(crate) fn auxiliaries_in(temporary: &Path) -> PathBuf {
+    temporary.join("auxiliary")
+}
+
+/// `library` and its other form beside it: cargo compiles a dependency to
+/// `.rmeta` (all a library needs) and `.rlib` (what a binary links).
+fn with_siblings(library: &Path) -> Vec<PathBuf> {
+    let mut files = vec![library.to_path_buf()];
+    for extension in ["rlib", "rmeta"] {
+        let sibling = library.with_extension(extension);
+        if sibling != library && sibling.is_file() {
+            files.push(sibling);
+        }
+    }
+    files
+}
+
+/// `invocation` with each of its paths into `temporary` of the copied
+/// `libraries` moved into `dir`: an `--extern NAME=PATH` of one by the
+/// library's file name, an `-L [KIND=]DIR` where they were as `dir` itself
+/// (another `-L`, of a build script's native libraries, and an auxiliary
+/// crate's `--extern` stay).
+fn relocated(
+    invocation: &Invocation,
+    temporary: &Path,
+    libraries: &[PathBuf],
+    dir: &Path,
+) -> Invocation {
+    let mut moved = invocation.clone();
+    for i in 1..moved.args.len() {
+        let flag = moved.args[i - 1].clone();
+        let arg = &mut moved.args[i];
+        let (prefix, path) = match arg.split_once('=') {
+            Some((p, v)) => (format!("{p}="), PathBuf::from(v)),
+            None => (String::new(), PathBuf::from(&*arg)),
+        };
+        if !path.starts_with(temporary) {
+            continue;
+        }
+        match flag.as_str() {
+            "--extern" if libraries.contains(&path) => {
+                let name = path.file_name().unwrap_or_default();
+                *arg = format!("{prefix}{}", dir.join(name).display());
+            }
+            "-L" if libraries.iter().any(|l| l.parent() == Some(&path)) => {
+                *arg = format!("{prefix}{}", dir.display());
+            }
+            _ => {}
+        }
+    }
+    moved
+}
+
+/// `invocation` as the report shows it: `dir` (beside the MCVE) by its
+/// name, as the command runs in the MCVE's directory.
+pub(crate) fn shown_relative(invocation: &Invocation, dir: &Path) -> Invocation {
+    let Some(name) = dir.file_name() else {
+        return invocation.clone();
+    };
+    let absolute = dir.display().to_string();
+    let relative = name.to_string_lossy();
+    let mut shown = invocation.clone();
+    for arg in shown.args.iter_mut() {
+        if arg.contains(&absolute) {
+            *arg = arg.replace(&absolute, &relative);
+        }
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(command: &str) -> Invocation {
+        Invocation::parse(command, Path::new("/p")).unwrap()
+    }
+
+    #[test]
+    fn the_libraries_named_and_those_they_need_are_copied_and_named_beside_the_mcve() {
+        let temporary = tempfile::tempdir().unwrap();
+        let deps = temporary.path().join("target/debug/deps");
+        fs::create_dir_all(&deps).unwrap();
+        for file in [
+            "liba-1.rmeta",
+            "liba-1.rlib",
+            "libb-2.rlib",
+            "libunused-3.rlib",
+        ] {
+            fs::write(deps.join(file), file).unwrap();
+        }
+        let d = deps.display();
+        let t = temporary.path().display();
+        let mcve = parse(&format!(
+            "rustc --crate-name app x.rs -L dependency={d} --extern a={d}/liba-1.rmeta --extern std \
+             -L native={t}/build/a/out --extern r={t}/auxiliary/r/out/libr.rlib"
+        ));
+        let compiled = [
+            parse(&format!(
+                "rustc --crate-name a src/lib.rs -C extra-filename=-1 --extern b={d}/libb-2.rlib"
+            )),
+            parse("rustc --crate-name b src/lib.rs -C extra-filename=-2"),
+        ];
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().join("app.ice.deps");
+        fs::create_dir(&dir).unwrap();
+        fs::write(dir.join("stale"), "").unwrap();
+        let kept = keep_beside(&mcve, &compiled, temporary.path(), &dir).unwrap();
+        let mut files: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(files, ["liba-1.rlib", "liba-1.rmeta", "libb-2.rlib"]);
+        let shown = shown_relative(&kept, &dir).display("app.ice.rs");
+        assert!(
+            shown.starts_with(
+                "rustc --crate-name app app.ice.rs -L dependency=app.ice.deps \
+                 --extern a=app.ice.deps/liba-1.rmeta --extern std"
+            ),
+            "{shown}"
+        );
+        // A build script's native libraries and an auxiliary crate stay.
+        assert!(kept.args.contains(&format!("native={t}/build/a/out")));
+        assert!(kept
+            .args
+            .contains(&format!("r={t}/auxiliary/r/out/libr.rlib")));
+        // Nothing in the temporary directory: nothing copied, no directory.
+        let none = parse("rustc --crate-name app x.rs --extern b=/elsewhere/libb.rlib");
+        let other = out.path().join("other.ice.deps");
+        assert_eq!(
+            keep_beside(&none, &compiled, temporary.path(), &other).unwrap(),
+            none
+        );
+        assert!(!other.exists());
+    }
+}

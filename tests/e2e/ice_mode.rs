@@ -229,11 +229,17 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
     assert!(!code.contains("trait Request"), "{code}");
     let build = auxiliaries[0]["command"].as_str().unwrap();
     assert!(build.starts_with("rustc --crate-name requests "), "{build}");
+    // `requests` built with `wording`; its reduced source needs it no more.
+    assert!(
+        !build.contains("--extern") && !build.contains("-L"),
+        "{build}"
+    );
     let command = reported["command"].as_str().unwrap();
     assert!(
-        command.ends_with("--extern requests=librequests.rlib"),
+        command.ends_with("--extern requests=librequests.rlib") && !command.contains("-L"),
         "{command}"
     );
+    assert!(!sandbox.join("app.ice.deps").exists());
     // The two commands, run in a directory of their own as the report
     // says, crash rustc the same way.
     let dir = tempfile::tempdir().unwrap();

@@ -16,19 +16,20 @@ use std::path::{Path, PathBuf};
 use super::dependencies::{builds, externs};
 use super::invocation::Invocation;
 
-/// `invocation` with its `--extern`s and `-L`s into `temporary` naming
-/// copies in `dir` (made, or replaced, only when there is one), and the
-/// libraries copied; `compiled` (the build's command lines) says what
-/// each library was compiled against.
+/// `invocations` (the MCVE's command, then its auxiliary crates') with
+/// their `--extern`s and `-L`s into `temporary` naming copies in `dir`
+/// (made, or replaced, only when there is one), and the libraries copied;
+/// `compiled` (the build's command lines) says what each library was
+/// compiled against.
 pub(crate) fn keep_beside(
-    invocation: &Invocation,
+    invocations: &[Invocation],
     compiled: &[Invocation],
     temporary: &Path,
     dir: &Path,
-) -> io::Result<Invocation> {
-    let libraries = needed(invocation, compiled, temporary);
+) -> io::Result<Vec<Invocation>> {
+    let libraries = needed(invocations, compiled, temporary);
     if libraries.is_empty() {
-        return Ok(invocation.clone());
+        return Ok(invocations.to_vec());
     }
     let parent = dir.parent().unwrap_or(Path::new("."));
     let staging = tempfile::Builder::new()
@@ -45,16 +46,21 @@ pub(crate) fn keep_beside(
         fs::remove_dir_all(dir)?;
     }
     fs::rename(staging.keep(), dir)?;
-    Ok(relocated(invocation, temporary, &libraries, dir))
+    let moved = invocations.iter();
+    Ok(moved
+        .map(|i| relocated(i, temporary, &libraries, dir))
+        .collect())
 }
 
-/// The libraries of the build in `temporary` that `invocation` names
+/// The libraries of the build in `temporary` that `invocations` name
 /// and, through the build's command lines, the ones those were compiled
 /// against (an auxiliary crate, built elsewhere, is none of them).
-fn needed(invocation: &Invocation, compiled: &[Invocation], temporary: &Path) -> Vec<PathBuf> {
+fn needed(invocations: &[Invocation], compiled: &[Invocation], temporary: &Path) -> Vec<PathBuf> {
     let mut seen = HashSet::new();
     let mut order = Vec::new();
-    let mut pending: Vec<PathBuf> = externs(invocation)
+    let mut pending: Vec<PathBuf> = invocations
+        .iter()
+        .flat_map(externs)
         .map(|(_, path)| PathBuf::from(path))
         .filter(|path| !path.starts_with(auxiliaries_in(temporary)))
         .collect();
@@ -180,14 +186,23 @@ mod tests {
         let dir = out.path().join("app.ice.deps");
         fs::create_dir(&dir).unwrap();
         fs::write(dir.join("stale"), "").unwrap();
-        let kept = keep_beside(&mcve, &compiled, temporary.path(), &dir).unwrap();
+        // An auxiliary crate's command names what it needs too.
+        let auxiliary = parse(&format!(
+            "rustc --crate-name r r.rs --extern b={d}/libb-2.rlib"
+        ));
+        let both = keep_beside(&[mcve, auxiliary], &compiled, temporary.path(), &dir).unwrap();
+        assert_eq!(
+            shown_relative(&both[1], &dir).display("r.rs"),
+            "rustc --crate-name r r.rs --extern b=app.ice.deps/libb-2.rlib"
+        );
+        let kept = &both[0];
         let mut files: Vec<String> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         files.sort();
         assert_eq!(files, ["liba-1.rlib", "liba-1.rmeta", "libb-2.rlib"]);
-        let shown = shown_relative(&kept, &dir).display("app.ice.rs");
+        let shown = shown_relative(kept, &dir).display("app.ice.rs");
         assert!(
             shown.starts_with(
                 "rustc --crate-name app app.ice.rs -L dependency=app.ice.deps \
@@ -204,8 +219,14 @@ mod tests {
         let none = parse("rustc --crate-name app x.rs --extern b=/elsewhere/libb.rlib");
         let other = out.path().join("other.ice.deps");
         assert_eq!(
-            keep_beside(&none, &compiled, temporary.path(), &other).unwrap(),
-            none
+            keep_beside(
+                std::slice::from_ref(&none),
+                &compiled,
+                temporary.path(),
+                &other
+            )
+            .unwrap(),
+            [none]
         );
         assert!(!other.exists());
     }

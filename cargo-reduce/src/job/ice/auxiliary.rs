@@ -79,9 +79,12 @@ impl Auxiliary {
 
 /// The libraries `invocation` names with `--extern` that the build
 /// (`compiled`, its command lines) made from source, as auxiliaries: their
-/// source flattened, their command line cargo's without its paths,
-/// dependencies and outputs ([`Invocation::minimal`]). A procedural macro
-/// or a library whose source cannot be read is left out.
+/// source flattened, their command line cargo's without its paths and
+/// outputs ([`Invocation::minimal`]) but with its own `--extern`s and
+/// `-L`s (the libraries the build made for it: the reduction of its flags
+/// drops those its reduced source does not need, and the rest are kept
+/// beside the MCVE, [`super::artifacts`]). A procedural macro or a library
+/// whose source cannot be read is left out.
 pub(crate) fn auxiliaries(
     invocation: &Invocation,
     compiled: &[Invocation],
@@ -97,9 +100,17 @@ pub(crate) fn auxiliaries(
                 return None;
             }
             let text = flattened(dependency, temporary)?.into_bytes();
+            let mut invocation = dependency.minimal();
+            let own = dependency
+                .args
+                .windows(2)
+                .filter(|w| matches!(w[0].as_str(), "--extern" | "-L"));
+            invocation
+                .args
+                .extend(own.flat_map(|w| [w[0].clone(), w[1].clone()]));
             Some(Auxiliary {
                 name: name.to_string(),
-                invocation: dependency.minimal(),
+                invocation,
                 text,
             })
         })

@@ -153,17 +153,11 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let code = std::fs::read_to_string(&done.output).unwrap_or_default();
-    let auxiliaries = write_auxiliaries(&subject.auxiliaries(), &mcve)?;
     let deps = mcve.with_extension("deps");
-    subject.oracle.rustc.invocation = artifacts::keep_beside(
-        &subject.final_command(),
-        &subject.compiled,
-        scratch.path(),
-        &deps,
-    )
-    .map_err(|e| Error::caused(Exit::Failure, format!("cannot write `{}`", shown(&deps)), e))?;
-    let built_beside =
-        auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &subject.auxiliaries());
+    let (invocation, kept) = kept_beside(&subject, scratch.path(), &deps)?;
+    subject.oracle.rustc.invocation = invocation;
+    let auxiliaries = write_auxiliaries(&kept, &mcve, &deps)?;
+    let built_beside = auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &kept);
     let command = artifacts::shown_relative(&built_beside, &deps).display(&mcve_name);
     // The report shows rustc's output as the user's environment has it.
     subject.oracle.rustc.backtraces = true;
@@ -225,11 +219,34 @@ pub(crate) fn run(
     })
 }
 
+/// The result's command line and its auxiliary crates, each naming the
+/// libraries of the build it still needs as copies in `deps`
+/// ([`artifacts::keep_beside`]).
+fn kept_beside(
+    subject: &IceSubject,
+    temporary: &Path,
+    deps: &Path,
+) -> Result<(Invocation, Vec<auxiliary::Auxiliary>), Error> {
+    let mut auxiliaries = subject.auxiliaries();
+    let commands: Vec<Invocation> = std::iter::once(subject.final_command())
+        .chain(auxiliaries.iter().map(|a| a.invocation.clone()))
+        .collect();
+    let kept = artifacts::keep_beside(&commands, &subject.compiled, temporary, deps)
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot write `{}`", shown(deps)), e))?;
+    let mut kept = kept.into_iter();
+    let invocation = kept.next().expect("the MCVE's command");
+    for (auxiliary, command) in auxiliaries.iter_mut().zip(kept) {
+        auxiliary.invocation = command;
+    }
+    Ok((invocation, auxiliaries))
+}
+
 /// Writes each auxiliary crate's source beside `mcve`
 /// ([`auxiliary::path_beside`]), atomically.
 fn write_auxiliaries(
     auxiliaries: &[auxiliary::Auxiliary],
     mcve: &Path,
+    deps: &Path,
 ) -> Result<Vec<report::AuxiliaryFile>, Error> {
     auxiliaries
         .iter()
@@ -243,7 +260,7 @@ fn write_auxiliaries(
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());
             Ok(report::AuxiliaryFile {
-                command: a.invocation.display(&file_name),
+                command: artifacts::shown_relative(&a.invocation, deps).display(&file_name),
                 code: String::from_utf8_lossy(&a.text).into_owned(),
                 file_name,
                 path,

@@ -225,8 +225,8 @@ impl IceSubject {
 
     /// `bytes`, which `invocation` crashes rustc on as `oracle` expects,
     /// compiled against each dependency it still needs that works as an
-    /// auxiliary crate: that crate's source reduced first, then `bytes`
-    /// again against it ([`super::auxiliary`]).
+    /// auxiliary crate: that crate's source and flags reduced first, then
+    /// `bytes` and its flags again against it ([`super::auxiliary`]).
     fn with_auxiliaries(
         &self,
         mut bytes: Vec<u8>,
@@ -263,6 +263,9 @@ impl IceSubject {
                 .push(reduced);
             run.oracle_changed();
             bytes = self.reduce_code(&current, bytes, run)?;
+            // The flags the whole dependency needed (its own `-L`) may go.
+            invocation = self.fewer_flags(&bytes, &current, run)?;
+            current = current.for_text(invocation.clone(), &[]);
         }
         Ok(bytes)
     }

@@ -19,7 +19,7 @@ pub trait Named {
 
 /// How many words `text` has.
 pub fn words(text: &str) -> usize {
-    text.split_whitespace().count()
+    wording::split(text).count()
 }
 
 /// Log lines.

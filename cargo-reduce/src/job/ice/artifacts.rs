@@ -42,7 +42,13 @@ pub(crate) fn keep_beside(
             }
         }
     }
-    if dir.is_dir() {
+    if dir.exists() {
+        if !written_here(dir) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "it exists and holds other files than compiled libraries: move it, or choose another -o",
+            ));
+        }
         fs::remove_dir_all(dir)?;
     }
     fs::rename(staging.keep(), dir)?;
@@ -75,6 +81,22 @@ fn needed(invocations: &[Invocation], compiled: &[Invocation], temporary: &Path)
         order.push(path);
     }
     order
+}
+
+/// Whether `dir` is what an earlier run left: a directory of libraries
+/// only (`lib….rlib`, `.rmeta`, `.so`), which it may replace; nothing else
+/// of the user's is ever deleted.
+fn written_here(dir: &Path) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    entries.into_iter().all(|entry| {
+        entry.is_ok_and(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let library = [".rlib", ".rmeta", ".so"].iter().any(|x| name.ends_with(x));
+            e.file_type().is_ok_and(|t| t.is_file()) && name.starts_with("lib") && library
+        })
+    })
 }
 
 /// Where the auxiliary crates are built in the run's `temporary`
@@ -185,7 +207,7 @@ mod tests {
         let out = tempfile::tempdir().unwrap();
         let dir = out.path().join("app.ice.deps");
         fs::create_dir(&dir).unwrap();
-        fs::write(dir.join("stale"), "").unwrap();
+        fs::write(dir.join("libstale-0.rlib"), "").unwrap();
         // An auxiliary crate's command names what it needs too.
         let auxiliary = parse(&format!(
             "rustc --crate-name r r.rs --extern b={d}/libb-2.rlib"
@@ -229,5 +251,28 @@ mod tests {
             [none]
         );
         assert!(!other.exists());
+    }
+
+    #[test]
+    fn a_directory_of_the_user_s_by_that_name_is_never_replaced() {
+        let temporary = tempfile::tempdir().unwrap();
+        let library = temporary.path().join("libb-2.rlib");
+        fs::write(&library, "b").unwrap();
+        let command = format!("rustc --crate-name r r.rs --extern b={}", library.display());
+        let out = tempfile::tempdir().unwrap();
+        let theirs = out.path().join("theirs.deps");
+        fs::create_dir(&theirs).unwrap();
+        fs::write(theirs.join("notes.txt"), "mine").unwrap();
+        let refused = keep_beside(&[parse(&command)], &[], temporary.path(), &theirs);
+        assert!(refused.is_err());
+        assert_eq!(
+            fs::read_to_string(theirs.join("notes.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(
+            fs::read_dir(out.path()).unwrap().count(),
+            1,
+            "no staging left"
+        );
     }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::artifacts::auxiliaries_in;
 use super::auxiliary::{auxiliaries, with_extern, Auxiliary, AuxiliaryOracle, Built};
-use super::dependencies::take_in_one;
+use super::dependencies::{externs, take_in_one};
 use super::flags::{reduce_flags, reduce_invocation};
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
@@ -238,6 +238,11 @@ impl IceSubject {
         for auxiliary in auxiliaries(&invocation, &self.compiled, &self.temporary) {
             if run.limits.stop_reason().is_some() {
                 break;
+            }
+            // Reduced against an earlier auxiliary, the MCVE may need this
+            // dependency no more.
+            if !externs(&invocation).any(|(name, _)| name == auxiliary.name) {
+                continue;
             }
             run.start_pass(&format!("dependency `{}` beside", auxiliary.name));
             let mcve_oracle = current.for_text(invocation.clone(), &auxiliary.text);

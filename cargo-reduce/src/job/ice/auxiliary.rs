@@ -4,11 +4,11 @@
 //! the MCVE as a module ([`super::dependencies`]). Such a dependency
 //! becomes an auxiliary crate, as rust-lang/rust's tests have them
 //! (`//@ aux-build`): its source, as one file, is compiled first by its
-//! own command line (its `--crate-name`, edition, crate type and `--cfg`s,
-//! nothing of cargo's), and the MCVE's `--extern` names what that writes.
-//! The auxiliary is reduced too: a candidate of its source is kept when,
-//! compiled, it compiles and the MCVE against it still crashes rustc the
-//! same way.
+//! own command line (its `--crate-name`, edition, crate type, `--cfg`s and
+//! dependencies, none of cargo's paths and outputs), and the MCVE's
+//! `--extern` names what that writes. The auxiliary is reduced too: a
+//! candidate of its source is kept when it compiles and the MCVE against
+//! it still crashes rustc the same way.
 
 use std::io;
 use std::path::{Path, PathBuf};

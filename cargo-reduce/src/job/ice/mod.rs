@@ -166,14 +166,14 @@ pub(crate) fn run(
         .rustc
         .run(code.as_bytes(), &Cancel::by_limits(&interrupt))
         .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
+    let scratch = bisect::Scratch {
+        code: &code,
+        name: &name,
+        edition: subject.oracle.rustc.invocation.edition(),
+        auxiliaries: &kept,
+    };
     let bisected = match request.bisect {
-        true if !auxiliaries.is_empty() => {
-            events.emit(&Message::Warning {
-                message: "--bisect: a cross-crate ICE (an MCVE with auxiliary crates) is not bisected; run cargo-bisect-rustc on the crate".into(),
-            });
-            None
-        }
-        true => match bisect::bisect(&code, &name, subject.oracle.rustc.invocation.edition()) {
+        true => match bisect::bisect(&scratch) {
             Ok(text) => Some(text),
             Err(e) => {
                 events.emit(&Message::Warning {

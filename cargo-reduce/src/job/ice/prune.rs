@@ -61,12 +61,8 @@ pub(crate) fn prune(
             current = private;
         }
     }
-    let bodies = hollow_bodies(&current);
-    if !bodies.is_empty() && !cancel.is_cancelled() {
-        let mut hollowed = Vec::new();
-        Search::new(&current, oracle, cancel, tested).keep(&bodies, &mut hollowed)?;
-        current = apply(&current, hollowed);
-    }
+    let same_ice = |text: &[u8]| oracle.same_ice(text, cancel);
+    current = hollowed(&current, &same_ice, cancel, tested)?;
     // Items an earlier round could not delete are not tried again.
     let mut offered = std::collections::HashSet::new();
     for _ in 0..ROUNDS {
@@ -79,13 +75,33 @@ pub(crate) fn prune(
             break;
         }
         let mut removed = Vec::new();
-        Search::new(&current, oracle, cancel, tested).keep(&items, &mut removed)?;
+        Search::new(&current, &same_ice, cancel, tested).keep(&items, &mut removed)?;
         if removed.is_empty() {
             break;
         }
         current = apply(&current, removed);
     }
     Ok(current)
+}
+
+/// Whether a text crashes rustc as expected; `None` when cancelled.
+pub(crate) type SameIce<'a> = dyn Fn(&[u8]) -> std::io::Result<Option<bool>> + 'a;
+
+/// `source` with its function bodies hollowed (`{loop{}}`) where
+/// `same_ice` keeps the hollowed text: all at once, else by halves.
+pub(crate) fn hollowed(
+    source: &str,
+    same_ice: &SameIce<'_>,
+    cancel: &Cancel<'_>,
+    tested: &dyn Fn(),
+) -> std::io::Result<String> {
+    let bodies = hollow_bodies(source);
+    if bodies.is_empty() || cancel.is_cancelled() {
+        return Ok(source.to_string());
+    }
+    let mut kept = Vec::new();
+    Search::new(source, same_ice, cancel, tested).keep(&bodies, &mut kept)?;
+    Ok(apply(source, kept))
 }
 
 /// `source` with every bare `pub` made `pub(crate)`: nothing outside the
@@ -220,7 +236,7 @@ fn deletions(ranges: &[Range<usize>]) -> Vec<Edit> {
 /// The greedy search over edits of one text.
 struct Search<'a> {
     text: &'a str,
-    oracle: &'a IceOracle,
+    same_ice: &'a SameIce<'a>,
     cancel: &'a Cancel<'a>,
     tested: &'a dyn Fn(),
 }
@@ -228,13 +244,13 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(
         text: &'a str,
-        oracle: &'a IceOracle,
+        same_ice: &'a SameIce<'a>,
         cancel: &'a Cancel<'a>,
         tested: &'a dyn Fn(),
     ) -> Self {
         Search {
             text,
-            oracle,
+            same_ice,
             cancel,
             tested,
         }
@@ -248,9 +264,7 @@ impl<'a> Search<'a> {
         }
         let mut trial = kept.clone();
         trial.extend_from_slice(group);
-        let ices = self
-            .oracle
-            .same_ice(apply(self.text, trial.clone()).as_bytes(), self.cancel)?;
+        let ices = (self.same_ice)(apply(self.text, trial.clone()).as_bytes())?;
         (self.tested)();
         if ices == Some(true) {
             *kept = trial;

@@ -18,7 +18,7 @@ use super::dependencies::{externs, take_in_one};
 use super::flags::{reduce_flags, reduce_invocation};
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
-use super::prune::prune;
+use super::prune::{hollowed, prune};
 use crate::command::{filter, RunStatus};
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
@@ -291,14 +291,18 @@ impl IceSubject {
             return None;
         }
         run.oracle_changed();
+        // Its bodies first, as the MCVE's (prune): a cross-crate ICE is
+        // most often in what the MCVE sees of it, its signatures.
+        let cancel = Cancel::by_limits(run.limits);
+        let source = String::from_utf8_lossy(&auxiliary.text);
+        let same_ice = |text: &[u8]| oracle.same_ice(text, &cancel);
+        let tested = || run.counters.add_test();
+        let text = match hollowed(&source, &same_ice, &cancel, &tested) {
+            Ok(text) => text.into_bytes(),
+            Err(_) => auxiliary.text.clone(),
+        };
         let context = run.context();
-        let reduction = syntax::reduce_in(
-            &auxiliary.text,
-            Lang::Rust,
-            &Strategy::Best,
-            &oracle,
-            &context,
-        );
+        let reduction = syntax::reduce_in(&text, Lang::Rust, &Strategy::Best, &oracle, &context);
         let text = match reduction {
             Ok(reduction) => reduction.atoms,
             Err(e) => e.best,

@@ -170,10 +170,22 @@ impl Reporter {
                 "Found",
                 format!("an ICE compiling `{krate}`: {location}: {message}"),
             ),
-            Message::IceReported { mcve, report, .. } => self.status(
-                "Wrote",
-                format!("{} and its report {}", shown(mcve), shown(report)),
-            ),
+            Message::IceReported {
+                mcve,
+                report,
+                auxiliaries,
+                ..
+            } => {
+                // A cross-crate ICE's MCVE is built after its auxiliary crates.
+                let beside: String = auxiliaries
+                    .iter()
+                    .map(|a| format!(", the crate it needs {}", shown(&a.source)))
+                    .collect();
+                self.status(
+                    "Wrote",
+                    format!("{}{beside} and its report {}", shown(mcve), shown(report)),
+                )
+            }
             Message::Warning { message } => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}

@@ -13,7 +13,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::dependencies::{builds, dropping_extern, externs, flattened};
+use super::dependencies::{builds, dropping_extern, externs, flag_pairs, flattened, is_library};
 use super::invocation::Invocation;
 use super::oracle::{outcome_of_text, IceOracle, Rustc};
 use crate::command::RunStatus;
@@ -93,21 +93,13 @@ pub(crate) fn auxiliaries(
     externs(invocation)
         .filter_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
-            if !matches!(
-                dependency.value("--crate-type"),
-                None | Some("lib" | "rlib")
-            ) {
+            if !is_library(dependency) {
                 return None;
             }
             let text = flattened(dependency, temporary)?.into_bytes();
             let mut invocation = dependency.minimal();
-            let own = dependency
-                .args
-                .windows(2)
-                .filter(|w| matches!(w[0].as_str(), "--extern" | "-L"));
-            invocation
-                .args
-                .extend(own.flat_map(|w| [w[0].clone(), w[1].clone()]));
+            let own = flag_pairs(dependency, &["--extern", "-L"]);
+            invocation.args.extend(own.flatten());
             Some(Auxiliary {
                 name: name.to_string(),
                 invocation,

@@ -73,15 +73,19 @@ fn write_workspace(dir: &Path, scratch: &Scratch<'_>) -> std::io::Result<()> {
         edition,
         ..
     } = scratch;
-    write_crate(dir, code, name, edition, &dependencies)?;
-    let workspace = "\n[workspace]\n";
-    let manifest = dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest)? + workspace;
-    std::fs::write(manifest, text)
+    // The scratch crate is a workspace's root of its own: no enclosing
+    // workspace claims it.
+    write_crate(
+        dir,
+        code,
+        name,
+        edition,
+        &(dependencies + "\n[workspace]\n"),
+    )
 }
 
 /// A crate in `dir` around `code`, with `dependencies` (lines of a
-/// `[dependencies]` table).
+/// `[dependencies]` table, then any other table of its manifest).
 fn write_crate(
     dir: &Path,
     code: &str,

@@ -55,7 +55,7 @@ pub(super) fn take_in_one(
                     text: without_prelude(&expand(code)?).into_bytes(),
                     invocation: dropping_extern(invocation, name),
                 }),
-                None | Some("lib" | "rlib") => {
+                _ if is_library(dependency) => {
                     with_module(code, invocation, name, dependency, temporary)
                 }
                 _ => None,
@@ -245,19 +245,39 @@ fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String
 /// rustc finds the crates those need) if it has `--extern`s.
 fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
     let mut taken = dropping_extern(invocation, name);
-    let has =
-        |flag: &str, value: &str| taken.args.windows(2).any(|w| w[0] == flag && w[1] == value);
+    let has = |pair: &[String; 2]| taken.args.windows(2).any(|w| w == pair);
     // `-L` only matters for the crates its `--extern`s need.
-    let externs = dependency.args.iter().any(|a| a == "--extern");
-    let brought = |flag: &str| matches!(flag, "--cfg" | "--extern") || (flag == "-L" && externs);
-    let extra: Vec<[String; 2]> = dependency
-        .args
-        .windows(2)
-        .filter(|w| brought(&w[0]) && !has(&w[0], &w[1]))
-        .map(|w| [w[0].clone(), w[1].clone()])
+    let brought: &[&str] = match dependency.args.iter().any(|a| a == "--extern") {
+        true => &["--cfg", "--extern", "-L"],
+        false => &["--cfg", "--extern"],
+    };
+    let extra: Vec<[String; 2]> = flag_pairs(dependency, brought)
+        .filter(|pair| !has(pair))
         .collect();
     taken.args.extend(extra.into_iter().flatten());
     taken
+}
+
+/// `invocation`'s flags among `flags` given as `FLAG VALUE`, each with its
+/// value.
+pub(super) fn flag_pairs<'a>(
+    invocation: &'a Invocation,
+    flags: &'a [&str],
+) -> impl Iterator<Item = [String; 2]> + 'a {
+    invocation
+        .args
+        .windows(2)
+        .filter(|w| flags.contains(&w[0].as_str()))
+        .map(|w| [w[0].clone(), w[1].clone()])
+}
+
+/// Whether `dependency` builds a library (the crate type a module, or an
+/// auxiliary crate, can stand for).
+pub(super) fn is_library(dependency: &Invocation) -> bool {
+    matches!(
+        dependency.value("--crate-type"),
+        None | Some("lib" | "rlib")
+    )
 }
 
 /// `invocation` without `--extern name=…`.

@@ -114,13 +114,13 @@ impl Units {
 /// Whether rustc, with a candidate's flags, ICEs as expected.
 struct FlagOracle<'a> {
     invocation: &'a Invocation,
-    same_ice: &'a SameIce<'a>,
+    same_ice: &'a SameIceBy<'a>,
     units: &'a Units,
 }
 
 /// Whether the code crashes rustc as expected when compiled by a command
 /// line; `None` when cancelled.
-pub(super) type SameIce<'a> =
+pub(super) type SameIceBy<'a> =
     dyn Fn(Invocation, &Cancel<'_>) -> std::io::Result<Option<bool>> + Sync + 'a;
 
 impl Oracle<usize> for FlagOracle<'_> {
@@ -153,7 +153,7 @@ pub(super) fn reduce_flags(
 /// tried first, in one test; else ddmin finds a 1-minimal set.
 pub(super) fn reduce_invocation(
     invocation: &Invocation,
-    same_ice: &SameIce<'_>,
+    same_ice: &SameIceBy<'_>,
     ctx: &Context<'_, usize>,
 ) -> Result<Option<Invocation>, OracleError> {
     let units = Units::of(invocation);

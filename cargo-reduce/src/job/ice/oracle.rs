@@ -333,10 +333,13 @@ impl<A: ByteAtom + Sync> Oracle<A> for IceOracle {
     }
 }
 
-/// The outcome of `candidate`'s text by `same_ice` (`None`: cancelled).
+/// Whether a text crashes rustc as expected; `None` when cancelled.
+pub(crate) type SameIce<'a> = dyn Fn(&[u8]) -> io::Result<Option<bool>> + 'a;
+
+/// The outcome of `candidate`'s text by `same_ice`.
 pub(crate) fn outcome_of_text<A: ByteAtom>(
     candidate: &Candidate<'_, A>,
-    same_ice: &dyn Fn(&[u8]) -> io::Result<Option<bool>>,
+    same_ice: &SameIce<'_>,
 ) -> Result<Option<Outcome>, OracleError> {
     let mut bytes = Vec::new();
     concat_into(candidate.iter(), &mut bytes);

@@ -19,7 +19,7 @@ use tree_sitter::Node;
 
 use super::source::{apply, parse_rust, preorder, Edit};
 
-use super::oracle::IceOracle;
+use super::oracle::{IceOracle, SameIce};
 use crate::engine::Cancel;
 
 /// The lints whose spans name a whole item that nothing uses.
@@ -83,9 +83,6 @@ pub(crate) fn prune(
     }
     Ok(current)
 }
-
-/// Whether a text crashes rustc as expected; `None` when cancelled.
-pub(crate) type SameIce<'a> = dyn Fn(&[u8]) -> std::io::Result<Option<bool>> + 'a;
 
 /// `source` with its function bodies hollowed (`{loop{}}`) where
 /// `same_ice` keeps the hollowed text: all at once, else by halves.

@@ -4,7 +4,8 @@
 //! rust-lang/rust#130797) reduced in place, whose tree must stay
 //! byte-identical, and one file that panics the type checker
 //! (rust-lang/rust#140099) in `FILE.rs` mode; a workspace whose ICE
-//! needs its dependency as a crate of its own (rust-lang/rust#153375).
+//! needs its dependency as a crate of its own (rust-lang/rust#153375); a
+//! crate whose documentation crashes rustdoc (rust-lang/rust#148095).
 
 use std::path::Path;
 use std::process::Command;
@@ -12,14 +13,14 @@ use std::process::Command;
 use crate::fuzz_fixture::{repo, snapshot};
 use crate::util::Sandbox;
 
-/// rustc's output on `file` compiled by `command` (the report's, shell
-/// words without quotes) in a directory of its own.
+/// rustc's (or rustdoc's) output on `file` compiled by `command` (the
+/// report's, shell words without quotes) in a directory of its own.
 fn compile(command: &str, file: &Path) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(file, dir.path().join(file.file_name().unwrap())).unwrap();
     let words: Vec<&str> = command.split(' ').collect();
-    assert_eq!(words[0], "rustc", "{command}");
-    let out = Command::new("rustc")
+    assert!(["rustc", "rustdoc"].contains(&words[0]), "{command}");
+    let out = Command::new(words[0])
         .args(&words[1..])
         .args(["--out-dir", "out"])
         .current_dir(dir.path())
@@ -201,6 +202,45 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
         "{stderr}"
     );
     assert_eq!(snapshot(&workspace), before, "the fixture's tree changed");
+}
+
+#[test]
+fn cargo_doc_s_ice_is_reduced_with_rustdoc_and_reported_with_its_version() {
+    let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-rustdoc");
+    let before = snapshot(&crate_dir);
+    let sandbox = Sandbox::new();
+    let mcve = sandbox.join("units.ice.rs");
+    let extra = ["--cargo-subcmd", "doc", "--max-tests", "300"];
+    let messages = reduce_ice(&sandbox, &crate_dir.join("Cargo.toml"), &mcve, &extra).messages();
+    assert_eq!(snapshot(&crate_dir), before, "the fixture's tree changed");
+    let found = message(&messages, "ice-found");
+    assert_eq!(
+        found["message"],
+        "assertion failed: self.query_mode == TraitQueryMode::Canonical"
+    );
+    // rustdoc's command, with cargo's `-o target/doc` gone.
+    let command = message(&messages, "ice-reported")["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.starts_with("rustdoc ") && !command.contains(" -o "),
+        "{command}"
+    );
+    let code = std::fs::read_to_string(&mcve).unwrap();
+    assert!(
+        !code.contains("unit_name") && !code.contains("scale"),
+        "{code}"
+    );
+    let stderr = compile(command, &mcve);
+    assert!(
+        stderr.contains("assertion failed: self.query_mode == TraitQueryMode::Canonical"),
+        "{stderr}"
+    );
+    let report = std::fs::read_to_string(sandbox.join("units.ice.md")).unwrap();
+    assert!(
+        report.contains("`rustdoc --version --verbose`:\n```\nrustdoc 1."),
+        "{report}"
+    );
 }
 
 #[test]

@@ -21,9 +21,15 @@ pub(crate) struct Invocation {
     pub(crate) cwd: PathBuf,
 }
 
+/// Where the outputs go: `--out-dir` (rustc), `-o` (rustdoc's output
+/// directory, or rustc's output file). A rerun sends them to its private
+/// directory and an MCVE names none, so both forms drop them.
+const OUTPUT_FLAGS: &[&str] = &["--out-dir", "-o"];
+
 /// Flags given as `FLAG VALUE` (two arguments) that an MCVE drops.
 const DROPPED_PAIRS: &[&str] = &[
     "--out-dir",
+    "-o",
     "-L",
     "--extern",
     "--check-cfg",
@@ -115,9 +121,15 @@ impl Invocation {
             let next = self.args.get(i + 1);
             if i == self.source {
                 out.push(source.display().to_string());
-            } else if arg == "--out-dir" || arg == "--error-format" || arg == "--json" {
+            } else if OUTPUT_FLAGS.contains(&arg.as_str())
+                || arg == "--error-format"
+                || arg == "--json"
+            {
                 i += 1;
-            } else if arg.starts_with("--error-format=") || arg.starts_with("--json=") {
+            } else if arg.starts_with("--out-dir=")
+                || arg.starts_with("--error-format=")
+                || arg.starts_with("--json=")
+            {
             } else if arg == "-C" && next.is_some_and(|n| n.starts_with("incremental=")) {
                 i += 1;
             } else {
@@ -277,6 +289,24 @@ mod tests {
         assert_eq!(args.iter().filter(|a| *a == "--out-dir").count(), 1);
         let inc = fixture().args_for(Path::new("/t/x.rs"), Path::new("/o"), Some(Path::new("/i")));
         assert_eq!(inc[inc.len() - 2..], ["-C", "incremental=/i"]);
+    }
+
+    #[test]
+    fn rustdoc_s_output_directory_is_replaced_in_a_rerun_and_dropped_from_the_mcve() {
+        let doc = Invocation::parse(
+            "/bin/rustdoc --edition=2021 --crate-type lib --crate-name a src/lib.rs \
+             -o /tmp/t/doc --error-format=json -C metadata=ab -L dependency=/tmp/t/deps \
+             --crate-version 1.0.0",
+            Path::new("/p"),
+        )
+        .unwrap();
+        let args = doc.args_for(Path::new("x.rs"), Path::new("out"), None);
+        assert!(!args.iter().any(|a| a == "-o" || a.contains("/tmp/t/doc")));
+        assert_eq!(args[args.len() - 2..], ["--out-dir", "out"]);
+        assert_eq!(
+            doc.minimal().display("a.ice.rs"),
+            "rustdoc --edition=2021 --crate-type lib --crate-name a a.ice.rs --crate-version 1.0.0"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(crate) struct Report<'a> {
     pub(crate) code: &'a str,
     /// The command that crashes rustc on it, as a user types it.
     pub(crate) command: &'a str,
-    /// `rustc -vV` of that compiler.
+    /// `-vV` of that compiler (rustc, rustdoc, clippy-driver).
     pub(crate) version: &'a str,
     /// rustc's standard error on the MCVE.
     pub(crate) stderr: &'a str,
@@ -62,9 +62,12 @@ impl Report<'_> {
         let commands = self.auxiliaries.iter().map(|a| a.command.as_str());
         let commands: Vec<&str> = commands.chain([self.command]).collect();
         let _ = writeln!(md, "### Command\n\n```sh\n{}\n```\n", commands.join("\n"));
+        // The template asks for `rustc --version --verbose`; a rustdoc or
+        // clippy ICE shows that tool's.
+        let program = self.command.split_whitespace().next().unwrap_or("rustc");
         let _ = writeln!(
             md,
-            "### Meta\n\n`rustc --version --verbose`:\n```\n{}\n```\n",
+            "### Meta\n\n`{program} --version --verbose`:\n```\n{}\n```\n",
             self.version.trim_end()
         );
         let _ = writeln!(
@@ -160,8 +163,7 @@ mod tests {
         for section in [
             "### Code\n\n```rust\nfn b() {}\n```",
             "### Command\n\n```sh\nrustc --edition=2021 x.ice.rs\n```",
-            "### Meta",
-            "rustc 1.95.0",
+            "### Meta\n\n`rustc --version --verbose`:\n```\nrustc 1.95.0",
             "### Error output",
             "- query stack (innermost first): `typeck_root`, `analysis`",
         ] {

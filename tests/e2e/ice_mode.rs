@@ -404,6 +404,19 @@ fn which_bisect() -> Option<()> {
         .then_some(())
 }
 
+/// rust-lang/rust#148095 (its `tests/crashes/` MCVE), which crashes rustc
+/// 1.95's trait selection.
+const CANONICAL_MODE_ICE: &str = "use std::ops::Mul;
+struct Quantity<S>(S);
+impl<S> Mul<Quantity<<f32 as Mul<S>>::Output>> for f32
+where
+    Quantity<Self::Output>:,
+{
+    type Output = ();
+    fn mul(self, _: Quantity<<f32 as Mul<S>>::Output>) {}
+}
+";
+
 #[test]
 fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
     let sandbox = Sandbox::new();
@@ -413,6 +426,13 @@ fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
     );
     std::fs::create_dir(sandbox.join("src")).unwrap();
     sandbox.write("src/lib.rs", "pub fn f() {}\n");
+    // `cargo build` does not compile examples: the ICE is met only with
+    // `--example`.
+    std::fs::create_dir(sandbox.join("examples")).unwrap();
+    sandbox.write(
+        "examples/units.rs",
+        &format!("{CANONICAL_MODE_ICE}fn main() {{ fine::f() }}\n"),
+    );
     let before = snapshot(sandbox.path());
     let run = sandbox.run(&["ice"]);
     run.expect_code(5);
@@ -427,6 +447,13 @@ fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
         before,
         "no Cargo.lock, no target/"
     );
+    let out = tempfile::tempdir().unwrap();
+    let mcve = out.path().join("units.ice.rs");
+    let extra = ["--example", "units", "--max-tests", "20"];
+    let messages = reduce_ice(&sandbox, &sandbox.join("Cargo.toml"), &mcve, &extra).messages();
+    assert_eq!(message(&messages, "ice-found")["crate"], "units");
+    assert!(mcve.is_file());
+    assert_eq!(snapshot(sandbox.path()), before, "the tree changed");
 }
 
 #[test]

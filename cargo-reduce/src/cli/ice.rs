@@ -59,6 +59,9 @@ pub(crate) struct IceArgs {
     /// Build for this target triple.
     #[arg(long, value_name = "TRIPLE", conflicts_with = "file")]
     pub(crate) target: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub(crate) targets: TargetSelection,
     /// How alike a candidate's ICE must be: location (the compiler's
     /// source location), message (and the message's words, names and
     /// numbers aside, and the first query), strict (the message verbatim
@@ -147,6 +150,78 @@ impl IceArgs {
                 args.push(flag.to_string());
             }
         }
+        args.extend(self.targets.cargo_args());
+        args
+    }
+}
+
+/// Which of the package's targets the build compiles, as cargo's flags
+/// say it: an ICE in an example or an integration test is met only when
+/// the build compiles that target.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct TargetSelection {
+    /// Build only this package's library.
+    #[arg(long, conflicts_with = "file")]
+    lib: bool,
+    /// Build only the named binary (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    bin: Vec<String>,
+    /// Build all binaries.
+    #[arg(long, conflicts_with = "file")]
+    bins: bool,
+    /// Build only the named example (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    example: Vec<String>,
+    /// Build all examples.
+    #[arg(long, conflicts_with = "file")]
+    examples: bool,
+    /// Build only the named integration test (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    test: Vec<String>,
+    /// Build all targets that have `test = true` set.
+    #[arg(long, conflicts_with = "file")]
+    tests: bool,
+    /// Build only the named benchmark (repeatable).
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    bench: Vec<String>,
+    /// Build all targets that have `bench = true` set.
+    #[arg(long, conflicts_with = "file")]
+    benches: bool,
+    /// Build all targets (cargo's `--all-targets`).
+    #[arg(long, conflicts_with = "file")]
+    all_targets: bool,
+}
+
+impl TargetSelection {
+    /// The flags, as cargo takes them.
+    fn cargo_args(&self) -> Vec<String> {
+        let named = [
+            ("--bin", &self.bin),
+            ("--example", &self.example),
+            ("--test", &self.test),
+            ("--bench", &self.bench),
+        ];
+        let mut args: Vec<String> = named
+            .into_iter()
+            .flat_map(|(flag, names)| {
+                names
+                    .iter()
+                    .flat_map(move |n| [flag.to_string(), n.clone()])
+            })
+            .collect();
+        let all = [
+            (self.lib, "--lib"),
+            (self.bins, "--bins"),
+            (self.examples, "--examples"),
+            (self.tests, "--tests"),
+            (self.benches, "--benches"),
+            (self.all_targets, "--all-targets"),
+        ];
+        args.extend(
+            all.into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, f)| f.to_string()),
+        );
         args
     }
 }
@@ -184,6 +259,9 @@ mod tests {
             "b",
             "--target",
             "x86_64-unknown-linux-gnu",
+            "--example",
+            "demo",
+            "--tests",
         ]);
         assert_eq!(
             t.a.cargo_args(),
@@ -194,7 +272,10 @@ mod tests {
                 "x86_64-unknown-linux-gnu",
                 "--features",
                 "a,b",
-                "--release"
+                "--release",
+                "--example",
+                "demo",
+                "--tests"
             ]
         );
         assert_eq!(t.a.request().memory, Some(4096 << 20));

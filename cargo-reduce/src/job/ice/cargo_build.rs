@@ -148,7 +148,7 @@ fn no_crash(spec: &BuildSpec, success: bool, stderr: &str) -> Error {
     Error::new(
         Exit::NotInteresting,
         format!(
-            "`cargo {}` {how}: there is no ICE to reduce; pass the options the crashing build needs (--cargo-subcmd, --features, --target, RUSTFLAGS)",
+            "`cargo {}` {how}: there is no ICE to reduce; pass the options the crashing build needs (--cargo-subcmd, --features, --target, --all-targets or --example NAME, RUSTFLAGS)",
             spec.subcommand
         ),
     )

@@ -431,7 +431,7 @@ fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
     std::fs::create_dir(sandbox.join("examples")).unwrap();
     sandbox.write(
         "examples/units.rs",
-        &format!("{CANONICAL_MODE_ICE}fn main() {{ fine::f() }}\n"),
+        format!("{CANONICAL_MODE_ICE}fn main() {{ fine::f() }}\n"),
     );
     let before = snapshot(sandbox.path());
     let run = sandbox.run(&["ice"]);

@@ -340,6 +340,7 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
             "ice",
             "panics.rs",
             "--bisect",
+            "--format",
             "--message-format",
             "json",
             "--",
@@ -373,6 +374,15 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
     let code = std::fs::read_to_string(mcve).unwrap();
     assert!(code.len() < PANICS.len() / 2, "{code}");
     assert!(!code.contains("twice") && !code.contains("parse"), "{code}");
+    // `--format`: the syntax errors the smallest MCVE leans on (`fn d->T`)
+    // repaired as rustc suggests, then rustfmt's layout.
+    assert!(code.contains("() -> Result<(), Infallible> {\n"), "{code}");
+    let check = Command::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .arg(mcve)
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "not formatted:\n{code}");
     // The flags the ICE does not need are gone from the report's command.
     let command = reported["command"].as_str().unwrap();
     assert_eq!(

@@ -98,6 +98,10 @@ pub struct Canon {
     /// never replaced by the plain expression, though some are
     /// expression kinds.
     pub binding_fields: &'static [&'static str],
+    /// Node kinds whose identifier is a name and never an expression
+    /// (Rust's lifetime `'a`, label `'a:`): the plain forms stay out of
+    /// them, as `'0` only lexes with an error.
+    pub name_holders: &'static [&'static str],
     /// The token kind of a variable's name where it is bound or used.
     pub variable: &'static str,
     /// Token kinds that may name a variable (the variable kind, object
@@ -147,6 +151,7 @@ const RUST_CANON: Canon = Canon {
     plain_type: Some(("_type", "()")),
     type_declarations: &["struct_item", "enum_item", "union_item", "type_item"],
     binding_fields: &["pattern", "name"],
+    name_holders: &["lifetime", "label"],
     variable: "identifier",
     references: &["identifier", "shorthand_field_identifier"],
     bindings: &[Binding {
@@ -187,6 +192,7 @@ const JS_CANON: Canon = Canon {
     plain_type: None,
     type_declarations: &[],
     binding_fields: &["name", "pattern", "parameter", "label"],
+    name_holders: &[],
     variable: "identifier",
     references: &[
         "identifier",

@@ -29,6 +29,7 @@ mod includes;
 mod invocation;
 mod oracle;
 mod prune;
+mod readable;
 mod report;
 pub(crate) mod signature;
 mod source;

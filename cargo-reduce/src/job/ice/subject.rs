@@ -1,14 +1,13 @@
 //! The flattened crate as a [`Subject`] of the reduction workflow: checked
 //! three times (an ICE that comes and goes is refused as flaky), pruned of
 //! what rustc calls unused, reduced by the syntax reducer (`best`) with the
-//! ICE's signature as the oracle, (with `--format`) formatted by rustfmt
-//! when the formatted text still crashes the same way, and its command
+//! ICE's signature as the oracle, (with `--format`) repaired and
+//! formatted when that text still crashes the same way, and its command
 //! line cut to the flags the result needs; then, for each dependency the
 //! result still needs, that dependency taken in and all of it again.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -19,7 +18,8 @@ use super::flags::{reduce_flags, reduce_invocation};
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::{hollowed, prune};
-use crate::command::{filter, RunStatus};
+use super::readable::readable;
+use crate::command::RunStatus;
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
 use crate::job::message::{How, Plan};
@@ -41,7 +41,7 @@ pub(crate) struct Steps {
     pub(crate) prune: bool,
     /// Take the source of a dependency the result still needs into it.
     pub(crate) take_in: bool,
-    /// rustfmt the result if it keeps the ICE.
+    /// Repair and rustfmt the result if it keeps the ICE.
     pub(crate) format: bool,
 }
 
@@ -192,13 +192,7 @@ impl IceSubject {
         .map_err(|e| (e.best, e.source))?;
         let mut bytes = reduction.atoms;
         if self.steps.format && run.limits.stop_reason().is_none() {
-            if let Some(formatted) = rustfmt(&bytes, oracle) {
-                let kept = oracle.same_ice(&formatted, &cancel);
-                run.counters.add_test();
-                if matches!(kept, Ok(Some(true))) {
-                    bytes = formatted;
-                }
-            }
+            bytes = readable(&bytes, oracle, &cancel, &|| run.counters.add_test());
         }
         Ok(bytes)
     }
@@ -412,15 +406,6 @@ fn first_error(stderr: &str) -> Option<String> {
 /// The error when rustc cannot run at all.
 fn environment(e: std::io::Error) -> Error {
     Error::caused(Exit::Environment, "cannot run rustc", e)
-}
-
-/// `source` as rustfmt formats it for the command's edition, if rustfmt
-/// is installed and accepts it.
-fn rustfmt(source: &[u8], oracle: &IceOracle) -> Option<Vec<u8>> {
-    let edition = oracle.rustc.invocation.edition();
-    let mut rustfmt = Command::new("rustfmt");
-    rustfmt.args(["--edition", edition, "--quiet"]);
-    filter(rustfmt, source)
 }
 
 #[cfg(test)]

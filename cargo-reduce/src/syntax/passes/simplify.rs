@@ -145,14 +145,32 @@ pub(crate) fn typed_literals(
     Ok(changed)
 }
 
-/// The nodes of `supertype` outside binding places (`let PATTERN`), the
-/// ones a plain form may replace.
+/// The nodes of `supertype` outside binding places (`let PATTERN`) and
+/// names held (`'a`: in a lifetime, or after a `'` where a reduced text
+/// no longer parses as one), the ones a plain form may replace.
 fn replaceable<'t>(
     tree: &'t Tree,
     spec: &'t Spec,
     supertype: &'t str,
 ) -> impl Iterator<Item = NodeId> + 't {
-    tree.preorder().into_iter().filter(move |&id| {
+    let quote = |id: NodeId| tree.leaf_text(id) == Some(b"'".as_slice());
+    let mut nodes = Vec::new();
+    let mut stack = vec![tree.root()];
+    while let Some(id) = stack.pop() {
+        if spec.canon.name_holders.contains(&tree.node(id).kind) {
+            continue;
+        }
+        nodes.push(id);
+        let children = tree.children(id);
+        let held = |i: usize| i > 0 && quote(children[i - 1]);
+        stack.extend(
+            (0..children.len())
+                .rev()
+                .filter(|&i| !held(i))
+                .map(|i| children[i]),
+        );
+    }
+    nodes.into_iter().filter(move |&id| {
         let node = tree.node(id);
         spec.is_a(node.kind, supertype)
             && !node
@@ -266,6 +284,22 @@ mod tests {
         assert_eq!(out, "struct b; fn f(x: b, y: Option<u8>) {}\n");
         let without_structs = "fn f(x: (), y: Option<u8>) {}\n";
         assert_eq!(declared(without_structs, &|_| true), without_structs);
+    }
+
+    /// A lifetime's or a label's name is no expression: `'long` never
+    /// becomes `'0`, which lexes only with an error.
+    #[test]
+    fn lifetimes_and_labels_keep_a_name() {
+        let input = "fn f<'long>(x: &'long u8) { 'outer: loop { break 'outer; } }\n";
+        let keeps = |t: &[u8]| {
+            let t = String::from_utf8_lossy(t);
+            t.contains("&'") && t.contains("break '")
+        };
+        let out = rust_pass_output(input, &keeps, |tree, tester| {
+            plain_expressions(tree, Lang::Rust.spec().unwrap(), tester)
+        });
+        assert!(!out.contains("'0"), "{out}");
+        assert!(out.contains("&'long") && out.contains("'outer:"), "{out}");
     }
 
     /// `()` is as many bytes as `u8` but two tokens: `u8` stays, where a

@@ -1,0 +1,274 @@
+//! `--format`: the MCVE made readable for a human, as long as it still
+//! crashes rustc the same way.
+//!
+//! The smallest MCVE leans on rustc's parser recovery (`use a:b` for
+//! `use a::b;`, an `impl` without `for`), and rustfmt refuses a file that
+//! does not parse, so rustfmt alone would leave it as dense as the reducer
+//! did. rustc says how to repair each such error, in suggestions marked
+//! machine-applicable (those `cargo fix` applies): they are applied first,
+//! with the `rustfix` library, round after round, then rustfmt formats the
+//! repaired text. Each step is kept only when the ICE stays.
+
+use std::collections::HashSet;
+use std::io;
+use std::process::Command;
+
+use rustfix::diagnostics::Diagnostic;
+use rustfix::{CodeFix, Filter, Suggestion};
+
+use super::oracle::IceOracle;
+use crate::command::filter;
+use crate::engine::Cancel;
+
+/// Rounds of repairs at most: a repair can uncover the next error
+/// (a missing `;` hides what follows it).
+const ROUNDS: usize = 4;
+
+/// `source` (which crashes rustc as `oracle` expects) repaired and
+/// formatted, or as far as the ICE allows; `tested` counts each
+/// compilation.
+pub(crate) fn readable(
+    source: &[u8],
+    oracle: &IceOracle,
+    cancel: &Cancel<'_>,
+    tested: &dyn Fn(),
+) -> Vec<u8> {
+    let keeps = |text: &[u8]| {
+        tested();
+        matches!(oracle.same_ice(text, cancel), Ok(Some(true)))
+    };
+    let repaired = repaired(source, oracle, cancel, tested, &keeps);
+    match rustfmt(&repaired, oracle.rustc.invocation.edition()) {
+        Some(pretty) if pretty != repaired && keeps(&pretty) => pretty,
+        _ => repaired,
+    }
+}
+
+/// `source` with rustc's machine-applicable repairs of its errors applied:
+/// all of a round's at once, or, when together they lose the ICE, one by
+/// one, each kept if the ICE stays.
+fn repaired(
+    source: &[u8],
+    oracle: &IceOracle,
+    cancel: &Cancel<'_>,
+    tested: &dyn Fn(),
+    keeps: &dyn Fn(&[u8]) -> bool,
+) -> Vec<u8> {
+    let mut text = source.to_vec();
+    for _ in 0..ROUNDS {
+        let Ok(code) = std::str::from_utf8(&text) else {
+            break;
+        };
+        tested();
+        let Ok(repairs) = repairs(code, oracle, cancel) else {
+            break;
+        };
+        let all = applied(code, &repairs);
+        let next = match all {
+            Some(all) if keeps(all.as_bytes()) => all,
+            _ => repairs.iter().fold(code.to_string(), |kept, repair| {
+                match applied(&kept, std::slice::from_ref(repair)) {
+                    Some(one) if keeps(one.as_bytes()) => one,
+                    _ => kept,
+                }
+            }),
+        };
+        if next.as_bytes() == text {
+            break;
+        }
+        text = next.into_bytes();
+    }
+    text
+}
+
+/// The machine-applicable suggestions of rustc's errors on `code`, in the
+/// MCVE's file, from its JSON diagnostics.
+fn repairs(code: &str, oracle: &IceOracle, cancel: &Cancel<'_>) -> io::Result<Vec<Suggestion>> {
+    let run = oracle
+        .rustc
+        .run_with(code.as_bytes(), &["--error-format=json"], cancel)?;
+    Ok(error_suggestions(&run.stderr, &oracle.rustc.file_name))
+}
+
+/// The suggestions of `stderr`'s JSON errors (not warnings: their fixes
+/// delete what a lint calls unused, not what fails to parse) that rustc
+/// is sure enough of ([`keep_trusted`]), each its first alternative only,
+/// that replace text of `file` only.
+fn error_suggestions(stderr: &str, file: &str) -> Vec<Suggestion> {
+    stderr
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|value| value["level"] == "error")
+        .filter_map(|mut value| {
+            keep_trusted(&mut value);
+            serde_json::from_value::<Diagnostic>(value).ok()
+        })
+        .filter_map(|d| rustfix::collect_suggestions(&d, &HashSet::new(), Filter::Everything))
+        .map(|s| Suggestion {
+            solutions: s.solutions.into_iter().take(1).collect(),
+            ..s
+        })
+        .filter(|s| {
+            s.solutions
+                .iter()
+                .flat_map(|solution| &solution.replacements)
+                .all(|r| r.snippet.file_name == file)
+        })
+        .collect()
+}
+
+/// Leaves in `diagnostic` (rustc's JSON) only the replacements to try: a
+/// machine-applicable one; for a syntax error (no error code), whose
+/// repair is what the parser's recovery assumed anyway, also a "maybe
+/// incorrect" one and one marked as having placeholders whose text has
+/// none (`mut ` or `const ` before a raw pointer's type, not `= <type>;`).
+fn keep_trusted(diagnostic: &mut serde_json::Value) {
+    let syntax = diagnostic["code"].is_null();
+    let Some(children) = diagnostic["children"].as_array_mut() else {
+        return;
+    };
+    for child in children {
+        let Some(spans) = child["spans"].as_array_mut() else {
+            continue;
+        };
+        // Alternatives in one place (`mut ` or `const `): the first.
+        let mut places = HashSet::new();
+        spans.retain(|span| {
+            let text = span["suggested_replacement"].as_str().unwrap_or("");
+            let trusted = match span["suggestion_applicability"].as_str() {
+                Some("MachineApplicable") => true,
+                Some("MaybeIncorrect") => syntax,
+                Some("HasPlaceholders") => {
+                    syntax && !["/*", "<", ">", "..."].iter().any(|p| text.contains(p))
+                }
+                _ => false,
+            };
+            trusted && places.insert((span["byte_start"].as_u64(), span["byte_end"].as_u64()))
+        });
+    }
+}
+
+/// `code` with `suggestions` applied; `None` when they overlap.
+fn applied(code: &str, suggestions: &[Suggestion]) -> Option<String> {
+    let mut fix = CodeFix::new(code);
+    for suggestion in suggestions {
+        fix.apply(suggestion).ok()?;
+    }
+    fix.finish().ok()
+}
+
+/// `source` as rustfmt formats it for `edition`, if rustfmt is installed
+/// and accepts it.
+fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
+    let mut rustfmt = Command::new("rustfmt");
+    rustfmt.args(["--edition", edition, "--quiet"]);
+    filter(rustfmt, source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+    use std::cell::Cell;
+
+    /// rust-lang/rust#148095 as `cargo reduce ice` leaves it: 45 tokens
+    /// that rustc 1.95 parses only by recovering from seven errors.
+    const DENSE: &str = "use core:ops:Mul\nstruct c<a>;impl<S>Mul<c<<f32 as Mul<S>>:Output>>f32\nwhere[Self::Output]:{type Output\n}";
+
+    #[test]
+    fn rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable_and_it_still_crashes() {
+        let oracle = super::super::oracle::oracle_for(
+            DENSE,
+            "rustc --crate-name anstyle --edition=2021 x.rs --crate-type lib",
+        );
+        let never = Limits::none();
+        let compilations = Cell::new(0);
+        let out = readable(
+            DENSE.as_bytes(),
+            &oracle,
+            &Cancel::by_limits(&never),
+            &|| compilations.set(compilations.get() + 1),
+        );
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.starts_with("use core::ops::Mul;\nstruct c<a>;\nimpl<S> Mul<c<<f32 as Mul<S>>::Output>> for f32\nwhere\n    [Self::Output]:,\n{\n"),
+            "{out}"
+        );
+        assert!(compilations.get() >= 3, "{}", compilations.get());
+        let again = oracle.same_ice(out.as_bytes(), &Cancel::by_limits(&never));
+        assert!(matches!(again, Ok(Some(true))));
+    }
+
+    #[test]
+    fn only_repairs_rustc_is_sure_enough_of_in_the_mcve_are_taken() {
+        let span = |file: &str, applicability: &str, text: &str| {
+            format!(
+                r#"{{"file_name":"{file}","byte_start":3,"byte_end":4,"line_start":1,"line_end":1,"column_start":4,"column_end":5,"is_primary":true,"text":[],"label":null,"suggested_replacement":"{text}","suggestion_applicability":"{applicability}","expansion":null}}"#
+            )
+        };
+        // Each child of the diagnostic a list of spans.
+        let diagnostic = |level: &str, code: &str, children: &[&[String]]| {
+            let child = |spans: &&[String]| {
+                format!(
+                    r#"{{"message":"fix","code":null,"level":"help","spans":[{}],"children":[],"rendered":null}}"#,
+                    spans.join(",")
+                )
+            };
+            format!(
+                r#"{{"$message_type":"diagnostic","message":"m","code":{code},"level":"{level}","spans":[],"children":[{}],"rendered":"m"}}"#,
+                children.iter().map(child).collect::<Vec<_>>().join(",")
+            )
+        };
+        let e0277 = r#"{"code":"E0277","explanation":null}"#;
+        let stderr = [
+            // Taken: the first alternative of a syntax error's, or a sure one.
+            diagnostic(
+                "error",
+                "null",
+                &[
+                    &[span("x.rs", "MaybeIncorrect", ";")],
+                    &[span("x.rs", "MaybeIncorrect", ",")],
+                ],
+            ),
+            diagnostic(
+                "error",
+                "null",
+                &[&[
+                    span("x.rs", "HasPlaceholders", "mut "),
+                    span("x.rs", "HasPlaceholders", "const "),
+                ]],
+            ),
+            diagnostic("error", e0277, &[&[span("x.rs", "MachineApplicable", "&")]]),
+            // Left: placeholders, a type error's guess, a lint's fix, a
+            // file not the MCVE.
+            diagnostic(
+                "error",
+                "null",
+                &[&[span("x.rs", "HasPlaceholders", " = <type>;")]],
+            ),
+            diagnostic("error", e0277, &[&[span("x.rs", "MaybeIncorrect", "&")]]),
+            diagnostic(
+                "warning",
+                "null",
+                &[&[span("x.rs", "MachineApplicable", "")]],
+            ),
+            diagnostic(
+                "error",
+                "null",
+                &[&[span("/std/lib.rs", "MachineApplicable", ";")]],
+            ),
+            "thread 'rustc' panicked at compiler/x.rs:1:1:".to_string(),
+        ]
+        .join("\n");
+        let taken = error_suggestions(&stderr, "x.rs");
+        let texts: Vec<&str> = taken
+            .iter()
+            .flat_map(|s| &s.solutions)
+            .flat_map(|s| &s.replacements)
+            .map(|r| r.replacement.as_str())
+            .collect();
+        assert_eq!(texts, [";", "mut ", "&"]);
+        assert_eq!(applied("use a:b", &taken[..1]).unwrap(), "use;a:b");
+        assert_eq!(applied("use a:b", &taken), None, "they overlap");
+    }
+}

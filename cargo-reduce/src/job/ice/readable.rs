@@ -14,7 +14,7 @@ use std::io;
 use std::process::Command;
 
 use rustfix::diagnostics::Diagnostic;
-use rustfix::{CodeFix, Filter, Suggestion};
+use rustfix::{CodeFix, Filter, Replacement, Solution, Suggestion};
 
 use super::oracle::IceOracle;
 use crate::command::filter;
@@ -44,9 +44,17 @@ pub(crate) fn readable(
     }
 }
 
-/// `source` with rustc's machine-applicable repairs of its errors applied:
-/// all of a round's at once, or, when together they lose the ICE, one by
-/// one, each kept if the ICE stays.
+/// One error's repair: its alternatives, in rustc's order (`mut ` or
+/// `const ` before a raw pointer's type), each a suggestion of one
+/// solution.
+type Repair = Vec<Suggestion>;
+
+/// Alternatives of one repair tried at most.
+const ALTERNATIVES: usize = 3;
+
+/// `source` with rustc's repairs of its errors applied: all of a round's
+/// at once (each its first alternative), or, when together they lose the
+/// ICE, one by one, each the first alternative that keeps it.
 fn repaired(
     source: &[u8],
     oracle: &IceOracle,
@@ -63,15 +71,10 @@ fn repaired(
         let Ok(repairs) = repairs(code, oracle, cancel) else {
             break;
         };
-        let all = applied(code, &repairs);
-        let next = match all {
+        let firsts: Vec<Suggestion> = repairs.iter().map(|r| r[0].clone()).collect();
+        let next = match applied(code, &firsts) {
             Some(all) if keeps(all.as_bytes()) => all,
-            _ => repairs.iter().fold(code.to_string(), |kept, repair| {
-                match applied(&kept, std::slice::from_ref(repair)) {
-                    Some(one) if keeps(one.as_bytes()) => one,
-                    _ => kept,
-                }
-            }),
+            _ => one_by_one(code, &repairs, keeps),
         };
         if next.as_bytes() == text {
             break;
@@ -81,20 +84,43 @@ fn repaired(
     text
 }
 
-/// The machine-applicable suggestions of rustc's errors on `code`, in the
-/// MCVE's file, from its JSON diagnostics.
-fn repairs(code: &str, oracle: &IceOracle, cancel: &Cancel<'_>) -> io::Result<Vec<Suggestion>> {
+/// `code` with each repair's first alternative that keeps the ICE beside
+/// the ones kept before it (all applied to `code` at once: their places
+/// are `code`'s).
+fn one_by_one(code: &str, repairs: &[Repair], keeps: &dyn Fn(&[u8]) -> bool) -> String {
+    let mut kept: Vec<Suggestion> = Vec::new();
+    let mut text = code.to_string();
+    for repair in repairs {
+        for alternative in repair.iter().take(ALTERNATIVES) {
+            kept.push(alternative.clone());
+            match applied(code, &kept) {
+                Some(next) if keeps(next.as_bytes()) => {
+                    text = next;
+                    break;
+                }
+                _ => {
+                    kept.pop();
+                }
+            }
+        }
+    }
+    text
+}
+
+/// The repairs rustc suggests for its errors on `code`, in the MCVE's
+/// file, from its JSON diagnostics.
+fn repairs(code: &str, oracle: &IceOracle, cancel: &Cancel<'_>) -> io::Result<Vec<Repair>> {
     let run = oracle
         .rustc
         .run_with(code.as_bytes(), &["--error-format=json"], cancel)?;
-    Ok(error_suggestions(&run.stderr, &oracle.rustc.file_name))
+    Ok(error_repairs(&run.stderr, &oracle.rustc.file_name))
 }
 
-/// The suggestions of `stderr`'s JSON errors (not warnings: their fixes
+/// The repairs of `stderr`'s JSON errors (not warnings: their fixes
 /// delete what a lint calls unused, not what fails to parse) that rustc
-/// is sure enough of ([`keep_trusted`]), each its first alternative only,
-/// that replace text of `file` only.
-fn error_suggestions(stderr: &str, file: &str) -> Vec<Suggestion> {
+/// is sure enough of ([`keep_trusted`]) and that replace text of `file`
+/// only.
+fn error_repairs(stderr: &str, file: &str) -> Vec<Repair> {
     stderr
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
@@ -104,17 +130,51 @@ fn error_suggestions(stderr: &str, file: &str) -> Vec<Suggestion> {
             serde_json::from_value::<Diagnostic>(value).ok()
         })
         .filter_map(|d| rustfix::collect_suggestions(&d, &HashSet::new(), Filter::Everything))
-        .map(|s| Suggestion {
-            solutions: s.solutions.into_iter().take(1).collect(),
-            ..s
-        })
-        .filter(|s| {
-            s.solutions
-                .iter()
-                .flat_map(|solution| &solution.replacements)
-                .all(|r| r.snippet.file_name == file)
-        })
+        .map(|s| alternatives(s, file))
+        .filter(|repair| !repair.is_empty())
         .collect()
+}
+
+/// A suggestion's alternatives: each of its solutions, and within one,
+/// each of the replacements offered for one place (the k-th alternative
+/// takes the k-th at every place); those touching another file left out.
+fn alternatives(suggestion: Suggestion, file: &str) -> Repair {
+    let Suggestion {
+        message,
+        snippets,
+        solutions,
+    } = suggestion;
+    let mut out = Vec::new();
+    for solution in solutions {
+        let mut places: Vec<Vec<Replacement>> = Vec::new();
+        for r in solution.replacements {
+            match places
+                .iter_mut()
+                .find(|p| p[0].snippet.range == r.snippet.range)
+            {
+                Some(place) => place.push(r),
+                None => places.push(vec![r]),
+            }
+        }
+        let count = places.iter().map(Vec::len).max().unwrap_or(0);
+        for k in 0..count {
+            let replacements: Vec<Replacement> = places
+                .iter()
+                .map(|p| p[k.min(p.len() - 1)].clone())
+                .collect();
+            if replacements.iter().all(|r| r.snippet.file_name == file) {
+                out.push(Suggestion {
+                    message: message.clone(),
+                    snippets: snippets.clone(),
+                    solutions: vec![Solution {
+                        message: solution.message.clone(),
+                        replacements,
+                    }],
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Leaves in `diagnostic` (rustc's JSON) only the replacements to try: a
@@ -128,23 +188,19 @@ fn keep_trusted(diagnostic: &mut serde_json::Value) {
         return;
     };
     for child in children {
-        let Some(spans) = child["spans"].as_array_mut() else {
-            continue;
-        };
-        // Alternatives in one place (`mut ` or `const `): the first.
-        let mut places = HashSet::new();
-        spans.retain(|span| {
-            let text = span["suggested_replacement"].as_str().unwrap_or("");
-            let trusted = match span["suggestion_applicability"].as_str() {
-                Some("MachineApplicable") => true,
-                Some("MaybeIncorrect") => syntax,
-                Some("HasPlaceholders") => {
-                    syntax && !["/*", "<", ">", "..."].iter().any(|p| text.contains(p))
+        if let Some(spans) = child["spans"].as_array_mut() {
+            spans.retain(|span| {
+                let text = span["suggested_replacement"].as_str().unwrap_or("");
+                match span["suggestion_applicability"].as_str() {
+                    Some("MachineApplicable") => true,
+                    Some("MaybeIncorrect") => syntax,
+                    Some("HasPlaceholders") => {
+                        syntax && !["/*", "<", ">", "..."].iter().any(|p| text.contains(p))
+                    }
+                    _ => false,
                 }
-                _ => false,
-            };
-            trusted && places.insert((span["byte_start"].as_u64(), span["byte_end"].as_u64()))
-        });
+            });
+        }
     }
 }
 
@@ -171,32 +227,48 @@ mod tests {
     use crate::engine::Limits;
     use std::cell::Cell;
 
-    /// rust-lang/rust#148095 as `cargo reduce ice` leaves it: 45 tokens
-    /// that rustc 1.95 parses only by recovering from seven errors.
-    const DENSE: &str = "use core:ops:Mul\nstruct c<a>;impl<S>Mul<c<<f32 as Mul<S>>:Output>>f32\nwhere[Self::Output]:{type Output\n}";
-
-    #[test]
-    fn rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable_and_it_still_crashes() {
-        let oracle = super::super::oracle::oracle_for(
-            DENSE,
-            "rustc --crate-name anstyle --edition=2021 x.rs --crate-type lib",
-        );
+    /// `source`, which crashes rustc 1.95 under `command`, made readable;
+    /// it must still crash the same way.
+    fn made_readable(source: &str, command: &str) -> String {
+        let oracle = super::super::oracle::oracle_for(source, command);
         let never = Limits::none();
         let compilations = Cell::new(0);
         let out = readable(
-            DENSE.as_bytes(),
+            source.as_bytes(),
             &oracle,
             &Cancel::by_limits(&never),
             &|| compilations.set(compilations.get() + 1),
         );
-        let out = String::from_utf8(out).unwrap();
+        assert!(compilations.get() >= 3, "{}", compilations.get());
+        let again = oracle.same_ice(&out, &Cancel::by_limits(&never));
+        assert!(matches!(again, Ok(Some(true))));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable_and_it_still_crashes() {
+        // rust-lang/rust#148095 as `cargo reduce ice` leaves it: 45 tokens
+        // that rustc 1.95 parses only by recovering from seven errors.
+        let dense = "use core:ops:Mul\nstruct c<a>;impl<S>Mul<c<<f32 as Mul<S>>:Output>>f32\nwhere[Self::Output]:{type Output\n}";
+        let out = made_readable(
+            dense,
+            "rustc --crate-name anstyle --edition=2021 x.rs --crate-type lib",
+        );
         assert!(
             out.starts_with("use core::ops::Mul;\nstruct c<a>;\nimpl<S> Mul<c<<f32 as Mul<S>>::Output>> for f32\nwhere\n    [Self::Output]:,\n{\n"),
             "{out}"
         );
-        assert!(compilations.get() >= 3, "{}", compilations.get());
-        let again = oracle.same_ice(out.as_bytes(), &Cancel::by_limits(&never));
-        assert!(matches!(again, Ok(Some(true))));
+        // rust-lang/rust#154779: rustc's first repair of `*b` (`*mut b`)
+        // loses the ICE, its second (`*const b`) keeps it.
+        let dense = "const a:&b=&*(&[]as*b)\nstruct b([str\n1]);";
+        let out = made_readable(
+            dense,
+            "rustc --crate-name foldhash --edition=2021 x.rs --crate-type lib",
+        );
+        assert_eq!(
+            out,
+            "const a: &b = &*(&[] as *const b);\nstruct b([str; 1]);\n"
+        );
     }
 
     #[test]
@@ -260,15 +332,27 @@ mod tests {
             "thread 'rustc' panicked at compiler/x.rs:1:1:".to_string(),
         ]
         .join("\n");
-        let taken = error_suggestions(&stderr, "x.rs");
-        let texts: Vec<&str> = taken
+        let repairs = error_repairs(&stderr, "x.rs");
+        let texts: Vec<Vec<&str>> = repairs
             .iter()
-            .flat_map(|s| &s.solutions)
-            .flat_map(|s| &s.replacements)
-            .map(|r| r.replacement.as_str())
+            .map(|repair| {
+                repair
+                    .iter()
+                    .flat_map(|s| &s.solutions)
+                    .flat_map(|s| &s.replacements)
+                    .map(|r| r.replacement.as_str())
+                    .collect()
+            })
             .collect();
-        assert_eq!(texts, [";", "mut ", "&"]);
-        assert_eq!(applied("use a:b", &taken[..1]).unwrap(), "use;a:b");
-        assert_eq!(applied("use a:b", &taken), None, "they overlap");
+        assert_eq!(texts, [vec![";", ","], vec!["mut ", "const "], vec!["&"]]);
+        assert_eq!(
+            applied("use a:b", &repairs[1][1..]).unwrap(),
+            "useconst a:b"
+        );
+        assert_eq!(
+            applied("use a:b", &[repairs[0][0].clone(), repairs[1][0].clone()]),
+            None,
+            "they overlap"
+        );
     }
 }

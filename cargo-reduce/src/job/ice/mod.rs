@@ -31,6 +31,7 @@ mod oracle;
 mod prune;
 mod readable;
 mod report;
+mod shared_names;
 pub(crate) mod signature;
 mod source;
 mod subject;

@@ -4,7 +4,9 @@
 //! ICE's signature as the oracle, (with `--format`) repaired and
 //! formatted when that text still crashes the same way, and its command
 //! line cut to the flags the result needs; then, for each dependency the
-//! result still needs, that dependency taken in and all of it again.
+//! result still needs, that dependency taken in and all of it again, or,
+//! for a cross-crate ICE, built beside it (reduced, the names both spell
+//! renamed together) and the MCVE reduced again against it.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -19,6 +21,7 @@ use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::{hollowed, prune};
 use super::readable::readable;
+use super::shared_names::{fresh, renamed, shared};
 use crate::command::RunStatus;
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
@@ -243,6 +246,8 @@ impl IceSubject {
             let Some(reduced) = self.reduce_auxiliary(&auxiliary, &bytes, &mcve_oracle, run) else {
                 continue;
             };
+            let (reduced, renamed) = rename_shared(reduced, bytes.clone(), &mcve_oracle, run);
+            bytes = renamed;
             let dir = auxiliaries_in(&self.temporary).join(&auxiliary.name);
             let built = std::fs::create_dir_all(&dir).and_then(|()| {
                 let rustc = reduced.rustc(&mcve_oracle.rustc);
@@ -401,6 +406,39 @@ fn first_error(stderr: &str) -> Option<String> {
         Some((cut, _)) => format!("{}…", &line[..cut]),
         None => line.to_string(),
     })
+}
+
+/// `auxiliary` and the MCVE `bytes` with each name the one declares and
+/// the other spells renamed in both to a fresh letter, where the MCVE
+/// still crashes rustc as `mcve_oracle` expects against it
+/// ([`super::shared_names`]).
+fn rename_shared(
+    mut auxiliary: Auxiliary,
+    mut bytes: Vec<u8>,
+    mcve_oracle: &IceOracle,
+    run: &Run<'_>,
+) -> (Auxiliary, Vec<u8>) {
+    let cancel = Cancel::by_limits(run.limits);
+    for name in shared(&auxiliary.text, &bytes, &auxiliary.name) {
+        let Some(to) = fresh(&auxiliary.text, &bytes).into_iter().next() else {
+            break;
+        };
+        if run.limits.stop_reason().is_some() {
+            break;
+        }
+        let candidate = Auxiliary {
+            text: renamed(&auxiliary.text, &name, &to),
+            ..auxiliary.clone()
+        };
+        let mcve = renamed(&bytes, &name, &to);
+        let kept =
+            AuxiliaryOracle::new(&candidate, &mcve, mcve_oracle).same_ice(&candidate.text, &cancel);
+        run.counters.add_test();
+        if matches!(kept, Ok(Some(true))) {
+            (auxiliary, bytes) = (candidate, mcve);
+        }
+    }
+    (auxiliary, bytes)
 }
 
 /// The error when rustc cannot run at all.

@@ -249,7 +249,12 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
     let before = snapshot(&workspace);
     let sandbox = Sandbox::new();
     let mcve = sandbox.join("app.ice.rs");
-    let run = reduce_ice(&sandbox, &workspace.join("app/Cargo.toml"), &mcve, &[]);
+    let run = reduce_ice(
+        &sandbox,
+        &workspace.join("app/Cargo.toml"),
+        &mcve,
+        &["--format"],
+    );
     let messages = run.messages();
     let reported = message(&messages, "ice-reported");
     // Taken in as a module, `requests` loses the ICE (the trait must be
@@ -260,8 +265,10 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
     assert_eq!(source, sandbox.join("app.ice.requests.rs"));
     let library = std::fs::read_to_string(source).unwrap();
     assert!(library.contains("pub trait "), "{library}");
-    // The trait's name, spelled in both files, is renamed in both.
+    // The trait's name, spelled in both files, is renamed in both;
+    // `--format` rustfmt'd it.
     assert!(!library.contains("Request"), "{library}");
+    assert!(library.contains(" {\n    "), "{library}");
     // Only what the ICE needs is left of it: no helper, no other trait.
     assert!(
         !library.contains("words") && !library.contains("Named") && !library.contains("mod "),

@@ -7,7 +7,9 @@
 //! did. rustc says how to repair each such error, in suggestions marked
 //! machine-applicable (those `cargo fix` applies): they are applied first,
 //! with the `rustfix` library, round after round, then rustfmt formats the
-//! repaired text. Each step is kept only when the ICE stays.
+//! repaired text. Each step is kept only when the ICE stays. It runs
+//! last, once the MCVE and its auxiliary crates are reduced, on the MCVE
+//! and then (rustfmt alone) on each auxiliary (`subject.rs`).
 
 use std::collections::HashSet;
 use std::io;
@@ -215,7 +217,7 @@ fn applied(code: &str, suggestions: &[Suggestion]) -> Option<String> {
 
 /// `source` as rustfmt formats it for `edition`, if rustfmt is installed
 /// and accepts it.
-fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
+pub(crate) fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
     let mut rustfmt = Command::new("rustfmt");
     rustfmt.args(["--edition", edition, "--quiet"]);
     filter(rustfmt, source)

@@ -1,12 +1,13 @@
 //! The flattened crate as a [`Subject`] of the reduction workflow: checked
 //! three times (an ICE that comes and goes is refused as flaky), pruned of
 //! what rustc calls unused, reduced by the syntax reducer (`best`) with the
-//! ICE's signature as the oracle, (with `--format`) repaired and
-//! formatted when that text still crashes the same way, and its command
-//! line cut to the flags the result needs; then, for each dependency the
-//! result still needs, that dependency taken in and all of it again, or,
-//! for a cross-crate ICE, built beside it (reduced, the names both spell
-//! renamed together) and the MCVE reduced again against it.
+//! ICE's signature as the oracle, and its command line cut to the flags
+//! the result needs; then, for each dependency the result still needs,
+//! that dependency taken in and all of it again, or, for a cross-crate
+//! ICE, built beside it (reduced, the names both spell renamed together)
+//! and the MCVE reduced again against it. Last, with `--format`, the
+//! result is repaired and formatted, and its auxiliaries formatted, where
+//! that still crashes rustc the same way.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ use super::flags::{reduce_flags, reduce_invocation};
 use super::invocation::Invocation;
 use super::oracle::{IceOracle, RustcRun};
 use super::prune::{hollowed, prune};
-use super::readable::readable;
+use super::readable::{readable, rustfmt};
 use super::shared_names::{fresh, renamed, shared};
 use crate::command::RunStatus;
 use crate::engine::{Cancel, OracleError};
@@ -138,9 +139,19 @@ impl Subject for IceSubject {
             invocation = self.fewer_flags(&bytes, &next, run)?;
             taken_in = Some(next);
         }
-        if self.steps.take_in {
-            let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-            bytes = self.with_auxiliaries(bytes, invocation, oracle, run)?;
+        let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+        let last = if self.steps.take_in {
+            let (reduced, last) = self.with_auxiliaries(bytes, invocation, oracle, run)?;
+            bytes = reduced;
+            last
+        } else {
+            oracle.for_text(invocation, &[])
+        };
+        // Last, so that no later step shrinks it back.
+        if self.steps.format && run.limits.stop_reason().is_none() {
+            let cancel = Cancel::by_limits(run.limits);
+            bytes = readable(&bytes, &last, &cancel, &|| run.counters.add_test());
+            self.format_auxiliaries(&bytes, &last, run);
         }
         Ok(Reduced::unchecked(bytes))
     }
@@ -167,8 +178,8 @@ impl Subject for IceSubject {
 }
 
 impl IceSubject {
-    /// Prunes, reduces with the syntax reducer and (with `--format`)
-    /// formats `input`, which crashes rustc as `oracle` expects.
+    /// Prunes and reduces with the syntax reducer `input`, which crashes
+    /// rustc as `oracle` expects.
     fn reduce_code(
         &self,
         oracle: &IceOracle,
@@ -193,11 +204,7 @@ impl IceSubject {
             &run.context(),
         )
         .map_err(|e| (e.best, e.source))?;
-        let mut bytes = reduction.atoms;
-        if self.steps.format && run.limits.stop_reason().is_none() {
-            bytes = readable(&bytes, oracle, &cancel, &|| run.counters.add_test());
-        }
-        Ok(bytes)
+        Ok(reduction.atoms)
     }
 
     /// `oracle`'s command line without the flags `bytes` does not need
@@ -230,7 +237,7 @@ impl IceSubject {
         mut invocation: Invocation,
         oracle: &IceOracle,
         run: &Run<'_>,
-    ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
+    ) -> Result<(Vec<u8>, IceOracle), (Vec<u8>, OracleError)> {
         let mut current = oracle.for_text(invocation.clone(), &[]);
         for auxiliary in auxiliaries(&invocation, &self.compiled, &self.temporary) {
             if run.limits.stop_reason().is_some() {
@@ -271,7 +278,7 @@ impl IceSubject {
             invocation = self.fewer_flags(&bytes, &current, run)?;
             current = current.for_text(invocation.clone(), &[]);
         }
-        Ok(bytes)
+        Ok((bytes, current))
     }
 
     /// `auxiliary` with its source reduced, if the MCVE `bytes` crashes
@@ -325,6 +332,31 @@ impl IceSubject {
             },
             _ => reduced,
         })
+    }
+
+    /// Each auxiliary crate rustfmt'd where the MCVE `bytes` still
+    /// crashes rustc as `last` expects against it (the formatted pair is
+    /// what is tested).
+    fn format_auxiliaries(&self, bytes: &[u8], last: &IceOracle, run: &Run<'_>) {
+        let cancel = Cancel::by_limits(run.limits);
+        let mut auxiliaries = self.auxiliaries.lock().expect("auxiliaries lock");
+        for auxiliary in auxiliaries.iter_mut() {
+            let edition = auxiliary.invocation.edition();
+            let Some(pretty) = rustfmt(&auxiliary.text, edition).filter(|p| *p != auxiliary.text)
+            else {
+                continue;
+            };
+            let candidate = Auxiliary {
+                text: pretty,
+                ..auxiliary.clone()
+            };
+            let kept =
+                AuxiliaryOracle::new(&candidate, bytes, last).same_ice(&candidate.text, &cancel);
+            run.counters.add_test();
+            if matches!(kept, Ok(Some(true))) {
+                *auxiliary = candidate;
+            }
+        }
     }
 
     /// The auxiliary crates the result is compiled against, in the order

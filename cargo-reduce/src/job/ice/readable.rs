@@ -4,10 +4,11 @@
 //! The smallest MCVE leans on rustc's parser recovery (`use a:b` for
 //! `use a::b;`, an `impl` without `for`), and rustfmt refuses a file that
 //! does not parse, so rustfmt alone would leave it as dense as the reducer
-//! did. rustc says how to repair each such error, in suggestions marked
-//! machine-applicable (those `cargo fix` applies): they are applied first,
-//! with the `rustfix` library, round after round, then rustfmt formats the
-//! repaired text. Each step is kept only when the ICE stays. It runs
+//! did. rustc says how to repair each such error, in suggestions: the
+//! machine-applicable ones (those `cargo fix` applies) and, for a syntax
+//! error, the less sure ones without placeholders ([`keep_trusted`]). They
+//! are applied first, with the `rustfix` library, round after round, then
+//! rustfmt formats the repaired text. Each step is kept only when the ICE stays. It runs
 //! last, once the MCVE and its auxiliary crates are reduced, on the MCVE
 //! and then (rustfmt alone) on each auxiliary (`subject.rs`).
 
@@ -73,6 +74,9 @@ fn repaired(
         let Ok(repairs) = repairs(code, oracle, cancel) else {
             break;
         };
+        if repairs.is_empty() {
+            break;
+        }
         let firsts: Vec<Suggestion> = repairs.iter().map(|r| r[0].clone()).collect();
         let next = match applied(code, &firsts) {
             Some(all) if keeps(all.as_bytes()) => all,

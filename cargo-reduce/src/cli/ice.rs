@@ -141,15 +141,11 @@ impl IceArgs {
         if !self.features.is_empty() {
             args.extend(["--features".to_string(), self.features.join(",")]);
         }
-        for (on, flag) in [
+        args.extend(switches([
             (self.release, "--release"),
             (self.all_features, "--all-features"),
             (self.no_default_features, "--no-default-features"),
-        ] {
-            if on {
-                args.push(flag.to_string());
-            }
-        }
+        ]));
         args.extend(self.targets.cargo_args());
         args
     }
@@ -209,21 +205,24 @@ impl TargetSelection {
                     .flat_map(move |n| [flag.to_string(), n.clone()])
             })
             .collect();
-        let all = [
+        args.extend(switches([
             (self.lib, "--lib"),
             (self.bins, "--bins"),
             (self.examples, "--examples"),
             (self.tests, "--tests"),
             (self.benches, "--benches"),
             (self.all_targets, "--all-targets"),
-        ];
-        args.extend(
-            all.into_iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, f)| f.to_string()),
-        );
+        ]));
         args
     }
+}
+
+/// The flags of `flags` that are on.
+fn switches<const N: usize>(flags: [(bool, &str); N]) -> impl Iterator<Item = String> + '_ {
+    flags
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, flag)| flag.to_string())
 }
 
 /// Runs `cargo reduce ice`.

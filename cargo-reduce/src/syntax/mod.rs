@@ -58,6 +58,8 @@ mod tree;
 mod tests;
 
 pub use lang::{Lang, Spec, UnknownLang};
+/// rustfmt's command line, for the ICE mode's `--format` too.
+pub(crate) use passes::rustfmt;
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::{flatten, squeeze, Tree};
 

@@ -14,7 +14,6 @@
 
 use std::collections::HashSet;
 use std::io;
-use std::process::Command;
 
 use rustfix::diagnostics::Diagnostic;
 use rustfix::{CodeFix, Filter, Replacement, Solution, Suggestion};
@@ -222,9 +221,7 @@ fn applied(code: &str, suggestions: &[Suggestion]) -> Option<String> {
 /// `source` as rustfmt formats it for `edition`, if rustfmt is installed
 /// and accepts it.
 pub(crate) fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
-    let mut rustfmt = Command::new("rustfmt");
-    rustfmt.args(["--edition", edition, "--quiet"]);
-    filter(rustfmt, source)
+    filter(crate::syntax::rustfmt(edition), source)
 }
 
 #[cfg(test)]

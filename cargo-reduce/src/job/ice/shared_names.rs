@@ -12,40 +12,25 @@
 
 use std::collections::HashSet;
 
+use super::signature::word_runs;
+
 /// Keywords that declare the word after them (`trait Request`).
 const DECLARING: &[&str] = &[
     "trait", "struct", "enum", "union", "fn", "type", "const", "static", "mod",
 ];
 
-/// The words of `text`: runs of ASCII letters, digits and `_`, with where
-/// they start.
-fn words(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < text.len() && !is_word(text[i]) {
-            i += 1;
-        }
-        let start = i;
-        while i < text.len() && is_word(text[i]) {
-            i += 1;
-        }
-        (start < i).then(|| (start, &text[start..i]))
-    })
-}
-
 /// The names `auxiliary` declares that `mcve` spells too, longest first,
 /// but `crate_name` (the MCVE's `--extern` name for the auxiliary, which
 /// the command spells as well).
 pub(crate) fn shared(auxiliary: &[u8], mcve: &[u8], crate_name: &str) -> Vec<String> {
-    let declared: Vec<&[u8]> = words(auxiliary)
+    let declared: Vec<&[u8]> = word_runs(auxiliary)
         .map(|(_, w)| w)
         .collect::<Vec<_>>()
         .windows(2)
         .filter(|pair| DECLARING.contains(&String::from_utf8_lossy(pair[0]).as_ref()))
         .map(|pair| pair[1])
         .collect();
-    let spelled: HashSet<&[u8]> = words(mcve).map(|(_, w)| w).collect();
+    let spelled: HashSet<&[u8]> = word_runs(mcve).map(|(_, w)| w).collect();
     let mut names: Vec<String> = declared
         .into_iter()
         .filter(|w| w.len() > 1 && !w[0].is_ascii_digit() && spelled.contains(w))
@@ -59,8 +44,8 @@ pub(crate) fn shared(auxiliary: &[u8], mcve: &[u8], crate_name: &str) -> Vec<Str
 
 /// One-letter names neither text spells, `a` to `z`.
 pub(crate) fn fresh(auxiliary: &[u8], mcve: &[u8]) -> Vec<String> {
-    let used: HashSet<&[u8]> = words(auxiliary)
-        .chain(words(mcve))
+    let used: HashSet<&[u8]> = word_runs(auxiliary)
+        .chain(word_runs(mcve))
         .map(|(_, w)| w)
         .collect();
     (b'a'..=b'z')
@@ -73,7 +58,7 @@ pub(crate) fn fresh(auxiliary: &[u8], mcve: &[u8]) -> Vec<String> {
 pub(crate) fn renamed(text: &[u8], from: &str, to: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     let mut copied = 0;
-    for (start, word) in words(text) {
+    for (start, word) in word_runs(text) {
         if word == from.as_bytes() {
             out.extend_from_slice(&text[copied..start]);
             out.extend_from_slice(to.as_bytes());

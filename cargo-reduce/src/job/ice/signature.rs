@@ -35,8 +35,27 @@ impl Spelled {
 
 /// The maximal words of `text` that could be identifiers.
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    word_runs(text.as_bytes())
+        .map(|(_, w)| w)
+        .filter(|w| w[0].is_ascii_alphabetic() || w[0] == b'_')
+        .map(|w| std::str::from_utf8(w).expect("ASCII letters, digits and `_`"))
+}
+
+/// The maximal runs of ASCII letters, digits and `_` in `text`, with
+/// where each starts.
+pub(crate) fn word_runs(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < text.len() && !is_word(text[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < text.len() && is_word(text[i]) {
+            i += 1;
+        }
+        (start < i).then(|| (start, &text[start..i]))
+    })
 }
 
 /// How strictly two ICEs must agree (`--match`).

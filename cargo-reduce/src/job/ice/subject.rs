@@ -290,16 +290,14 @@ impl IceSubject {
         mcve_oracle: &IceOracle,
         run: &Run<'_>,
     ) -> Option<Auxiliary> {
-        let oracle = AuxiliaryOracle::new(auxiliary, bytes, mcve_oracle);
-        let kept = oracle.same_ice(&auxiliary.text, &Cancel::by_limits(run.limits));
-        run.counters.add_test();
-        if !matches!(kept, Ok(Some(true))) {
+        let cancel = Cancel::by_limits(run.limits);
+        if !crashes_against(auxiliary, bytes, mcve_oracle, &cancel, run) {
             return None;
         }
+        let oracle = AuxiliaryOracle::new(auxiliary, bytes, mcve_oracle);
         run.oracle_changed();
         // Its bodies first, as the MCVE's (prune): a cross-crate ICE is
         // most often in what the MCVE sees of it, its signatures.
-        let cancel = Cancel::by_limits(run.limits);
         let source = String::from_utf8_lossy(&auxiliary.text);
         let same_ice = |text: &[u8]| oracle.same_ice(text, &cancel);
         let tested = || run.counters.add_test();
@@ -350,10 +348,7 @@ impl IceSubject {
                 text: pretty,
                 ..auxiliary.clone()
             };
-            let kept =
-                AuxiliaryOracle::new(&candidate, bytes, last).same_ice(&candidate.text, &cancel);
-            run.counters.add_test();
-            if matches!(kept, Ok(Some(true))) {
+            if crashes_against(&candidate, bytes, last, &cancel, run) {
                 *auxiliary = candidate;
             }
         }
@@ -463,14 +458,25 @@ fn rename_shared(
             ..auxiliary.clone()
         };
         let mcve = renamed(&bytes, &name, &to);
-        let kept =
-            AuxiliaryOracle::new(&candidate, &mcve, mcve_oracle).same_ice(&candidate.text, &cancel);
-        run.counters.add_test();
-        if matches!(kept, Ok(Some(true))) {
+        if crashes_against(&candidate, &mcve, mcve_oracle, &cancel, run) {
             (auxiliary, bytes) = (candidate, mcve);
         }
     }
     (auxiliary, bytes)
+}
+
+/// Whether the MCVE `mcve`, compiled against `auxiliary` built from its
+/// text, crashes rustc as `mcve_oracle` expects; one test.
+fn crashes_against(
+    auxiliary: &Auxiliary,
+    mcve: &[u8],
+    mcve_oracle: &IceOracle,
+    cancel: &Cancel<'_>,
+    run: &Run<'_>,
+) -> bool {
+    let kept = AuxiliaryOracle::new(auxiliary, mcve, mcve_oracle).same_ice(&auxiliary.text, cancel);
+    run.counters.add_test();
+    matches!(kept, Ok(Some(true)))
 }
 
 /// The error when rustc cannot run at all.

@@ -38,17 +38,23 @@ pub(crate) fn format_pass(
 /// The formatter of `lang`, reading the source on stdin and writing the
 /// formatted source to stdout.
 fn formatter(lang: Lang) -> Option<Command> {
-    let (program, args): (&str, &[&str]) = match lang {
-        Lang::Rust => (
-            "rustfmt",
-            &["--edition", "2021", "--emit", "stdout", "--quiet"],
-        ),
-        Lang::JavaScript => ("prettier", &["--stdin-filepath", "input.js"]),
-        Lang::Text => return None,
-    };
-    let mut cmd = Command::new(program);
-    cmd.args(args);
-    Some(cmd)
+    match lang {
+        Lang::Rust => Some(rustfmt("2021")),
+        Lang::JavaScript => {
+            let mut cmd = Command::new("prettier");
+            cmd.args(["--stdin-filepath", "input.js"]);
+            Some(cmd)
+        }
+        Lang::Text => None,
+    }
+}
+
+/// rustfmt reading Rust of `edition` on stdin and writing it formatted to
+/// stdout.
+pub(crate) fn rustfmt(edition: &str) -> Command {
+    let mut cmd = Command::new("rustfmt");
+    cmd.args(["--edition", edition, "--emit", "stdout", "--quiet"]);
+    cmd
 }
 
 #[cfg(test)]

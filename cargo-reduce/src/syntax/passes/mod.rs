@@ -43,6 +43,7 @@ pub(super) use bounds::bounds_pass;
 pub(super) use calls::calls_pass;
 pub(super) use edits::token_pass;
 pub(super) use format::format_pass;
+pub(crate) use format::rustfmt;
 pub(super) use hoist::hoist_pass;
 pub(super) use inline::inline_pass;
 pub(super) use layout::layout_pass;

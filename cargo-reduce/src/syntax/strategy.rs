@@ -66,7 +66,7 @@ pub struct Options {
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
     /// Run the pipeline again on the reparsed result while a round
-    /// shrinks it: what the token ddmin removed (a `var`) leaves new
+    /// removes tokens: what the token ddmin removed (a `var`) leaves new
     /// nodes for the moves (`a = f()` hoists to `f()`).
     pub rounds: bool,
     /// Last, the whitespace between tokens cut to what the lexer needs

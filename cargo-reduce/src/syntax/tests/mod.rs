@@ -1,6 +1,8 @@
 //! Tests of the HDD pipeline: Φ validity, trees, minimality with in-memory
-//! oracles. Tests with real compilers live in `real.rs`.
+//! oracles. Tests with real compilers live in `real.rs`, property tests
+//! on generated inputs in `minimality.rs`.
 
+mod minimality;
 mod real;
 
 use std::collections::BTreeMap;
@@ -490,7 +492,7 @@ fn strategies_parse_from_their_names() {
 /// One round's token ddmin drops the `var` of `var a = …`, and its runs
 /// of adjacent tokens then the `a =` that single tokens cannot (before
 /// them, only a second round, on a fresh parse, found it). With `rounds`,
-/// `best` ends on a round that found nothing, so reducing its output
+/// `best` ends on a round that removed no token, so reducing its output
 /// again changes nothing.
 #[test]
 fn rounds_reparse_what_the_token_ddmin_left() {

@@ -11,11 +11,11 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::fuzz_fixture::{repo, snapshot};
-use crate::util::Sandbox;
+use crate::util::{message, Sandbox};
 
 /// rustc's (or rustdoc's) output on `file` compiled by `command` (the
 /// report's, shell words without quotes) in a directory of its own.
-fn compile(command: &str, file: &Path) -> String {
+pub(crate) fn compile(command: &str, file: &Path) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(file, dir.path().join(file.file_name().unwrap())).unwrap();
     let words: Vec<&str> = command.split(' ').collect();
@@ -29,17 +29,14 @@ fn compile(command: &str, file: &Path) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The `reason` message of a run's JSON lines.
-fn message<'m>(messages: &'m [serde_json::Value], reason: &str) -> &'m serde_json::Value {
-    messages
-        .iter()
-        .find(|m| m["reason"] == reason)
-        .unwrap_or_else(|| panic!("no {reason} in {messages:?}"))
-}
-
 /// `cargo reduce ice` on the project of `manifest` into `mcve`, with JSON
 /// messages and `extra` options; it must succeed.
-fn reduce_ice(sandbox: &Sandbox, manifest: &Path, mcve: &Path, extra: &[&str]) -> crate::util::Run {
+pub(crate) fn reduce_ice(
+    sandbox: &Sandbox,
+    manifest: &Path,
+    mcve: &Path,
+    extra: &[&str],
+) -> crate::util::Run {
     let mut args = vec![
         "ice",
         "--manifest-path",

@@ -21,6 +21,7 @@ mod fuzz_sources;
 mod fuzz_workspace;
 mod fuzzing_dependency;
 mod ice_mode;
+mod ice_strategy;
 mod mixed_engines;
 mod optional_engine;
 mod sanitizer;

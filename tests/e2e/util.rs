@@ -105,3 +105,11 @@ impl Run {
             .collect()
     }
 }
+
+/// The `reason` message of a run's JSON lines.
+pub fn message<'m>(messages: &'m [serde_json::Value], reason: &str) -> &'m serde_json::Value {
+    messages
+        .iter()
+        .find(|m| m["reason"] == reason)
+        .unwrap_or_else(|| panic!("no {reason} in {messages:?}"))
+}

@@ -13,6 +13,7 @@ use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::ice::signature::Match;
 use crate::job::ice::{BuildSpec, IceRequest, Steps};
+use crate::syntax::Strategy;
 
 /// Arguments of `cargo reduce ice`.
 #[derive(Debug, Clone, Args)]
@@ -94,6 +95,11 @@ pub(crate) struct IceArgs {
     /// same way (by default it is as small as the reducer left it).
     #[arg(long)]
     pub(crate) format: bool,
+    /// The syntax reducer's strategy, as `cargo reduce file --strategy`
+    /// takes it: `best` (the default) goes on to a 1-minimal MCVE;
+    /// `coarse-hdd+hdd` stops sooner with a larger one.
+    #[arg(long, value_name = "STRATEGY", default_value = "best")]
+    pub(crate) strategy: Strategy,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub(crate) reduce: ReduceOptions,
@@ -123,6 +129,7 @@ impl IceArgs {
                 prune: !self.no_prune,
                 take_in: !self.keep_dependencies,
                 format: self.format,
+                strategy: self.strategy,
             },
         }
     }

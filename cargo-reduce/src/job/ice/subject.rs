@@ -47,6 +47,8 @@ pub(crate) struct Steps {
     pub(crate) take_in: bool,
     /// Repair and rustfmt the result if it keeps the ICE.
     pub(crate) format: bool,
+    /// The syntax reducer's strategy, for the MCVE and its auxiliaries.
+    pub(crate) strategy: Strategy,
 }
 
 /// The flattened crate and its oracle.
@@ -77,7 +79,7 @@ impl Subject for IceSubject {
             command: self.command.clone(),
             plan: Plan::Syntax {
                 lang: Lang::Rust.name().to_string(),
-                strategy: Strategy::Best.to_string(),
+                strategy: self.steps.strategy.to_string(),
             },
         }
     }
@@ -195,11 +197,11 @@ impl IceSubject {
                 .map_err(|e| (current.clone(), e.into()))?;
             current = pruned.into_bytes();
         }
-        run.start_pass("rust best");
+        run.start_pass(&format!("rust {}", self.steps.strategy));
         let reduction = syntax::reduce_in(
             &current,
             Lang::Rust,
-            &Strategy::Best,
+            &self.steps.strategy,
             oracle,
             &run.context(),
         )
@@ -306,7 +308,8 @@ impl IceSubject {
             Err(_) => auxiliary.text.clone(),
         };
         let context = run.context();
-        let reduction = syntax::reduce_in(&text, Lang::Rust, &Strategy::Best, &oracle, &context);
+        let reduction =
+            syntax::reduce_in(&text, Lang::Rust, &self.steps.strategy, &oracle, &context);
         let text = match reduction {
             Ok(reduction) => reduction.atoms,
             Err(e) => e.best,

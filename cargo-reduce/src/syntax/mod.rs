@@ -142,8 +142,9 @@ pub(crate) fn reduce_in(
         .spec()
         .map_or_else(Vec::new, |spec| spelled_zeros(input, spec));
     let mut first = true;
+    // Each round on a fresh parse of the text the last one ended on.
+    let mut tree = build_tree(&best, lang, &options);
     let outcome = loop {
-        let mut tree = build_tree(&best, lang, &options);
         let tokens_before = tree.tokens().len();
         let round = Round {
             zeros: &zeros,
@@ -158,7 +159,8 @@ pub(crate) fn reduce_in(
             // that only renamed or shortened spellings leaves the passes
             // the structure they just saw (arrayvec's ICE: 813 → 745
             // tests, same output).
-            removed = build_tree(&text, lang, &options).tokens().len() < tokens_before;
+            tree = build_tree(&text, lang, &options);
+            removed = tree.tokens().len() < tokens_before;
             best = text;
         }
         if outcome.is_err() || !removed || !options.rounds || tester.stopped() {

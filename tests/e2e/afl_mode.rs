@@ -298,7 +298,7 @@ fn a_project_with_both_engines_is_reduced_in_one_run() {
         "reduce",
         "--manifest-path",
         root.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "abort",
         "--message-format",
         "json",

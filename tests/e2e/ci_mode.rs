@@ -404,7 +404,7 @@ fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
 fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
     let project = Project::new();
     let target = [
-        "--target",
+        "--fuzz-target",
         "stack_overflow",
         "--update",
         "--message-format",
@@ -453,7 +453,7 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
     fs::write(corpus.join("passing"), "hello").unwrap();
     let report = project.root.join("report.json");
     let args = [
-        "--target",
+        "--fuzz-target",
         "two_panics",
         "--corpus",
         "--report",
@@ -470,6 +470,40 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
     );
     assert!(by_source("corpus")["failure_id"].is_null());
     assert_eq!(report["failures"][0]["inputs"], 2);
+}
+
+/// `--corpus ROOT` takes the corpora from `ROOT/<target>/`, as `cargo fuzz`
+/// lays them out; a target's own folder given as the root is refused,
+/// rather than replaying nothing.
+#[test]
+fn a_corpus_root_elsewhere_is_replayed_and_a_targets_own_folder_refused() {
+    let project = Project::new();
+    let root = project.root.join("saved-corpus");
+    fs::create_dir_all(root.join("two_panics")).unwrap();
+    fs::write(root.join("two_panics/passing"), "hello").unwrap();
+    let report = project.root.join("report.json");
+    let root_arg = root.to_str().unwrap();
+    let args = ["--fuzz-target", "two_panics", "--corpus", root_arg];
+    let with_report = [&args[..], &["--report", report.to_str().unwrap()]].concat();
+    project.ci(&with_report).expect_code(11);
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(&report).unwrap()).unwrap();
+    let corpus: Vec<&serde_json::Value> = report["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["source"] == "corpus")
+        .collect();
+    assert_eq!(corpus.len(), 1, "{report}");
+    let own = root.join("two_panics");
+    let refused = project.ci(&["--corpus", own.to_str().unwrap()]);
+    refused.expect_code(3);
+    assert!(
+        refused
+            .stderr()
+            .contains("has no folder named after a fuzz target"),
+        "{}",
+        refused.stderr()
+    );
 }
 
 /// OSS-Fuzz testcases kept in a folder of the corpus are replayed and
@@ -491,7 +525,7 @@ fn nested_corpus_folders_are_replayed_and_named_by_their_path() {
     symlink("gone", nested.join("dangling")).unwrap();
     let report = project.root.join("report.json");
     let args = [
-        "--target",
+        "--fuzz-target",
         "two_panics",
         "--corpus",
         "--report",
@@ -575,7 +609,7 @@ fn ctrl_c_files_what_the_minimization_reached() {
         "ci",
         "--manifest-path",
         manifest.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "stack_overflow",
         "--update",
         "--no-cache",

@@ -469,7 +469,7 @@ fn best_output_is_dense_and_format_pretty_prints_it() {
     let args = [
         "file",
         "lib.rs",
-        "--format",
+        "--pretty",
         "-o",
         "pretty.rs",
         "--message-format",

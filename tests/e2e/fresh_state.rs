@@ -64,7 +64,7 @@ fn an_artifact_runs_in_a_process_no_other_input_ran_in() {
         "reduce",
         "--manifest-path",
         crate_dir.join("Cargo.toml").to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "first_setting",
         "--sanitizer",
         "none",

@@ -262,7 +262,7 @@ fn ctrl_c_keeps_the_best_artifact_so_far() {
         "reduce",
         "--manifest-path",
         fuzz.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "abort",
         "--force",
     ])
@@ -335,7 +335,7 @@ fn slow_units_are_reduced_and_leaks_skipped_with_a_reason() {
         "reduce",
         "--manifest-path",
         fuzz.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "endless_loop",
         "--slow-unit-secs",
         "0.5",
@@ -421,7 +421,7 @@ fn a_capped_result_is_partial_and_the_next_run_finishes_it() {
             "reduce",
             "--manifest-path",
             fuzz.to_str().unwrap(),
-            "--target",
+            "--fuzz-target",
             "stack_overflow",
         ];
         cargo_reduce(&[&base[..], extra, &["--message-format", "json"]].concat())

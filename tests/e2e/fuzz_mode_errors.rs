@@ -31,7 +31,7 @@ fn unknown_target() {
         "reduce",
         "--manifest-path",
         shared().to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "nope",
     ]);
     run.expect_code(2);
@@ -67,7 +67,7 @@ fn artifact_that_does_not_crash() {
         "--manifest-path",
         fuzz.to_str().unwrap(),
         harmless.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "byte_parser",
     ]);
     run.expect_code(5);

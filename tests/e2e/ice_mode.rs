@@ -250,7 +250,7 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
         &sandbox,
         &workspace.join("app/Cargo.toml"),
         &mcve,
-        &["--format"],
+        &["--pretty"],
     );
     let messages = run.messages();
     let reported = message(&messages, "ice-reported");
@@ -349,7 +349,7 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
             "ice",
             "panics.rs",
             "--bisect",
-            "--format",
+            "--pretty",
             "--message-format",
             "json",
             "--",

@@ -31,7 +31,7 @@ fn the_feature_that_enables_an_optional_libfuzzer_sys_is_built() {
         "reduce",
         "--manifest-path",
         crate_dir.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "parse",
     ]);
     run.expect_code(0);

@@ -197,7 +197,7 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
             crate_dir.join("Cargo.toml").to_str().unwrap(),
             "--cache-dir",
             dir.path().join("ci-cache").to_str().unwrap(),
-            "--target",
+            "--fuzz-target",
             "overflow",
             "--sanitizer",
             sanitizer,
@@ -231,7 +231,7 @@ fn an_afl_target_reproduces_on_the_asan_build() {
         cargo_reduce(&[
             "reduce",
             input.to_str().unwrap(),
-            "--target",
+            "--fuzz-target",
             "dangling",
             "--manifest-path",
             crate_dir.join("Cargo.toml").to_str().unwrap(),

@@ -26,7 +26,7 @@ fn reduce(fuzz: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
         "reduce",
         "--manifest-path",
         fuzz.to_str().unwrap(),
-        "--target",
+        "--fuzz-target",
         "two_callers",
         "--message-format",
         "json",

@@ -46,7 +46,7 @@ pub(crate) struct FileArgs {
     /// Pretty-print the result (rustfmt; prettier where installed) when
     /// the formatted text still fails: the `format` part of the strategy.
     #[arg(long, conflicts_with = "unit")]
-    pub format: bool,
+    pub pretty: bool,
     /// Kill a test after SECS seconds; it then counts as not interesting
     /// [default: 60 s for INPUT itself, then 10× INPUT's time, at least 1 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -69,7 +69,7 @@ impl FileArgs {
             units: self.unit.clone(),
             lang: self.lang,
             strategy: self.strategy,
-            format: self.format,
+            format: self.pretty,
             timeout: self.timeout,
             command: self.command.clone(),
         }

@@ -79,7 +79,7 @@ impl FuzzArgs {
             artifacts: self.artifacts.clone(),
             manifest_path: self.select.manifest_path.clone(),
             packages: self.select.package.clone(),
-            target: self.select.target.clone(),
+            target: self.select.fuzz_target.clone(),
             afl_out: self.select.afl_out.clone(),
             force: self.force,
             all: self.all,

@@ -94,7 +94,7 @@ pub(crate) struct IceArgs {
     /// rustfmt the MCVE when the formatted text still crashes rustc the
     /// same way (by default it is as small as the reducer left it).
     #[arg(long)]
-    pub(crate) format: bool,
+    pub(crate) pretty: bool,
     /// The syntax reducer's strategy, as `cargo reduce file --strategy`
     /// takes it: `best` (the default) goes on to a 1-minimal MCVE;
     /// `coarse-hdd+hdd` stops sooner with a larger one.
@@ -128,7 +128,7 @@ impl IceArgs {
             steps: Steps {
                 prune: !self.no_prune,
                 take_in: !self.keep_dependencies,
-                format: self.format,
+                format: self.pretty,
                 strategy: self.strategy,
             },
         }

@@ -29,7 +29,7 @@ pub(crate) struct ListArgs {
 /// per AFL++ instance.
 pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let projects =
-        crate::job::fuzz_mode::find(&args.select.search(), args.select.target.as_deref())?;
+        crate::job::fuzz_mode::find(&args.select.search(), args.select.fuzz_target.as_deref())?;
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);

@@ -73,14 +73,26 @@ pub(crate) struct SelectOptions {
     /// Fuzz crate(s) to work on (repeatable).
     #[arg(short, long, value_name = "SPEC")]
     pub package: Vec<String>,
-    /// Only this fuzz target (`cargo reduce ARTIFACT`: inferred from the
-    /// artifact's directory).
+    /// Only this fuzz target (`--target` is a target triple, as in cargo).
     #[arg(long, value_name = "NAME")]
-    pub target: Option<String>,
+    pub fuzz_target: Option<String>,
+    /// Refused with a pointer to `--fuzz-target`: as in cargo, `--target`
+    /// names a target triple, and fuzz targets build for the host.
+    #[arg(long = "target", hide = true, value_name = "TRIPLE", value_parser = refuse_triple)]
+    pub triple: Option<String>,
     /// An afl-fuzz output directory (its `-o`) to take crashes and hangs
     /// from, besides those found in the project (repeatable).
     #[arg(long, value_name = "DIR")]
     pub afl_out: Vec<PathBuf>,
+}
+
+/// `--target`'s parser in the modes that run fuzz targets.
+fn refuse_triple(_: &str) -> Result<String, String> {
+    Err(
+        "fuzz targets are built for the host; `--target` takes a target triple, as in cargo \
+        (a fuzz target is chosen with --fuzz-target NAME)"
+            .into(),
+    )
 }
 
 impl SelectOptions {
@@ -99,8 +111,7 @@ impl SelectOptions {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct FailureOptions {
     /// How closely a failure must agree with another to be the same: a
-    /// reduced input with its artifact, inputs of one group, a failure with
-    /// its ledger entry.
+    /// reduced input with its artifact, the inputs of one group.
     #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
     pub matching: MatchLevel,
     /// A test running longer fails as a timeout [default: 1 s; for an AFL
@@ -259,5 +270,50 @@ mod tests {
         assert!(parse_seconds("1e300").is_err());
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds("31536000").is_ok());
+    }
+
+    /// Each flag name means one thing in every mode: `--target` a target
+    /// triple (only `ice` builds for one), `--fuzz-target` a fuzz target,
+    /// `--pretty` a readable result; `ci --corpus` takes an optional root.
+    #[test]
+    fn each_flag_has_one_meaning() {
+        use crate::cli::{Cli, CliCommand};
+        use crate::job::ci::CorpusRoot;
+        let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce"], args].concat());
+        assert!(parse(&["--fuzz-target", "parse"]).is_ok());
+        for mode in [&[][..], &["ci"], &["list"], &["ci", "replay", "x"]] {
+            let error = parse(&[mode, &["--target", "parse"]].concat()).unwrap_err();
+            assert!(error.to_string().contains("--fuzz-target NAME"), "{error}");
+        }
+        assert!(parse(&["ice", "--target", "x86_64-unknown-linux-gnu"]).is_ok());
+        assert!(parse(&["ice", "--pretty"]).is_ok());
+        assert!(parse(&["file", "--pretty", "a.rs", "--", "true"]).is_ok());
+        assert!(parse(&["file", "--format", "a.rs", "--", "true"]).is_err());
+        let corpus = |args: &[&str]| match parse(&[&["ci"], args].concat()).unwrap().command {
+            Some(CliCommand::Ci(ci)) => ci.request().corpus,
+            _ => unreachable!(),
+        };
+        assert_eq!(corpus(&[]), None);
+        assert_eq!(corpus(&["--corpus"]), Some(CorpusRoot::InFuzzDir));
+        assert_eq!(
+            corpus(&["--corpus", "fuzz/corpus"]),
+            Some(CorpusRoot::At("fuzz/corpus".into()))
+        );
+    }
+
+    /// `ci --help` says what the shared options do in `ci`, not in `cargo
+    /// reduce`.
+    #[test]
+    fn ci_help_describes_ci() {
+        use clap::CommandFactory;
+        let mut cli = crate::cli::Cli::command();
+        let ci = cli.find_subcommand_mut("ci").unwrap();
+        let help = ci.render_long_help().to_string();
+        for fuzz_mode_only in [
+            "a reduced input with its artifact",
+            "reproduces an artifact",
+        ] {
+            assert!(!help.contains(fuzz_mode_only), "{fuzz_mode_only}: {help}");
+        }
     }
 }

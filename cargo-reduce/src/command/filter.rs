@@ -1,5 +1,5 @@
 //! A command as a text filter: input on stdin, output on stdout (the
-//! formatters `--format` and `cargo reduce ice` run on a result).
+//! formatters `--pretty` and `cargo reduce ice` run on a result).
 
 use std::io::Write;
 use std::process::{Command, Stdio};

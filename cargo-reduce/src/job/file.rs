@@ -32,7 +32,7 @@ pub(crate) struct FileRequest {
     pub lang: LangChoice,
     /// `--strategy`.
     pub strategy: Option<Strategy>,
-    /// `--format`: the strategy's `format` part switched on.
+    /// `--pretty`: the strategy's `format` part switched on.
     pub format: bool,
     /// `--timeout`.
     pub timeout: Option<Duration>,

@@ -58,7 +58,7 @@ mod tree;
 mod tests;
 
 pub use lang::{Lang, Spec, UnknownLang};
-/// rustfmt's command line, for the ICE mode's `--format` too.
+/// rustfmt's command line, for the ICE mode's `--pretty` too.
 pub(crate) use passes::rustfmt;
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::{flatten, squeeze, Tree};

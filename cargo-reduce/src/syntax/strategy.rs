@@ -141,7 +141,7 @@ impl Strategy {
         }
     }
 
-    /// This strategy with the result pretty-printed (`--format`).
+    /// This strategy with the result pretty-printed (`--pretty`).
     pub fn formatted(self) -> Strategy {
         let mut options = self.options();
         options.format = true;

@@ -26,9 +26,14 @@ use crate::job::ci::{self, update, Cache, CiRequest};
 use crate::job::fuzz_mode::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
-/// Arguments of `cargo reduce ci`.
+/// Arguments of `cargo reduce ci`. The option groups shared with `cargo
+/// reduce` get help that says what they do here.
 #[derive(Debug, Clone, Args)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    mut_arg("matching", |a| a.help(CI_MATCH_HELP)),
+    mut_arg("sanitizer", |a| a.help(CI_SANITIZER_HELP))
+)]
 pub(crate) struct CiArgs {
     #[command(subcommand)]
     #[allow(missing_docs)]
@@ -46,10 +51,10 @@ pub(crate) struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub ledger: LedgerOptions,
-    /// Replay each target's corpus (`<fuzz dir>/corpus/<target>/`, nested
-    /// folders included) too.
-    #[arg(long)]
-    pub corpus: bool,
+    /// Replay each target's corpus too: `ROOT/<target>/`, nested folders
+    /// included [default ROOT: `<fuzz dir>/corpus`].
+    #[arg(long, value_name = "ROOT")]
+    pub corpus: Option<Option<PathBuf>>,
     /// Replay only this machine's share: K of N (1-based), split by target
     /// and input content.
     #[arg(long, value_name = "K/N")]
@@ -83,6 +88,15 @@ pub(crate) struct CiArgs {
     pub output: ReportOptions,
 }
 
+/// `--match` in `ci`.
+const CI_MATCH_HELP: &str = "How closely a failure must agree with another to be the same: inputs \
+    of one failure, a failure with its ledger entry, a minimization with its input";
+
+/// `--sanitizer` in `ci`.
+const CI_SANITIZER_HELP: &str = "Which build replays a target's inputs: `auto` moves a target \
+    whose crash inputs pass uninstrumented to an AddressSanitizer build (nightly); `address` \
+    uses only that build; `none` never";
+
 /// `cargo reduce ci`'s subcommands.
 #[derive(Debug, Clone, Subcommand)]
 pub(crate) enum CiCommand {
@@ -96,6 +110,7 @@ pub(crate) enum CiCommand {
 
 /// Arguments of `cargo reduce ci replay`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("matching", |a| a.help(CI_MATCH_HELP)))]
 pub(crate) struct ReplayArgs {
     /// The inputs.
     #[arg(value_name = "INPUT", required = true)]
@@ -207,14 +222,17 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
 
 impl CiArgs {
     /// The request these arguments make.
-    fn request(&self) -> CiRequest {
+    pub(crate) fn request(&self) -> CiRequest {
         let fuzz = fuzz_request(&self.select, &self.failure);
         CiRequest {
             fuzz,
             budget: self.budget.unwrap_or(ci::DEFAULT_BUDGET),
             update: self.ledger.update,
             prune_fixed: self.ledger.prune_fixed,
-            corpus: self.corpus,
+            corpus: self.corpus.clone().map(|root| match root {
+                Some(root) => ci::CorpusRoot::At(root),
+                None => ci::CorpusRoot::InFuzzDir,
+            }),
             shard: self.shard,
             emit_tests: self.emit_tests.clone().map(|path| (path, self.emit_expect)),
             cache: match (self.no_cache, &self.cache_dir) {
@@ -249,7 +267,7 @@ fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest
     FuzzRequest {
         manifest_path: select.manifest_path.clone(),
         packages: select.package.clone(),
-        target: select.target.clone(),
+        target: select.fuzz_target.clone(),
         afl_out: select.afl_out.clone(),
         matching: failure.matching,
         timeout: failure.timeout,

@@ -272,10 +272,10 @@ pub(crate) struct ArtifactLocation {
 }
 
 /// Finds the fuzz target the artifact at `path` belongs to: the one named
-/// by `target` (`--target`), else the one whose `artifacts/<target>/`
+/// by `target` (`--fuzz-target`), else the one whose `artifacts/<target>/`
 /// directory holds it (the directory's symlinks resolved, not the
 /// artifact's), as `cargo fuzz` lays them out.
-/// An artifact anywhere else needs `--target`.
+/// An artifact anywhere else needs `--fuzz-target`.
 pub(crate) fn locate_artifact(
     projects: &[FuzzProject],
     path: &Path,

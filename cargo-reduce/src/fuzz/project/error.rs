@@ -68,15 +68,15 @@ pub(crate) enum DiscoveryError {
     /// The artifact is not in `<fuzz dir>/artifacts/<target>/`, so its
     /// target cannot be inferred.
     #[error(
-        "`{}` is not in an `artifacts/<target>/` directory of a fuzz crate; pass --target to name its fuzz target",
+        "`{}` is not in an `artifacts/<target>/` directory of a fuzz crate; pass --fuzz-target to name its fuzz target",
         path.display()
     )]
     NoTarget {
         /// The artifact.
         path: PathBuf,
     },
-    /// `--target NAME` (or an `artifacts/NAME/` directory) names no target.
-    #[error("no fuzz target named `{name}` (targets: {}); check --target or the artifact's directory", known.join(", "))]
+    /// `--fuzz-target NAME` (or an `artifacts/NAME/` directory) names no target.
+    #[error("no fuzz target named `{name}` (targets: {}); check --fuzz-target or the artifact's directory", known.join(", "))]
     UnknownTarget {
         /// The name given or inferred.
         name: String,

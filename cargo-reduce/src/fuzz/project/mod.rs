@@ -166,7 +166,7 @@ pub(crate) fn discover_from(
 }
 
 /// Keeps only target `name` in each of `projects`, and only the projects
-/// that have it (for `--target`).
+/// that have it (for `--fuzz-target`).
 pub(crate) fn select_target(
     projects: &mut Vec<FuzzProject>,
     name: &str,

@@ -320,7 +320,7 @@ fn errors_say_what_where_and_what_to_do() {
     ));
     let outside = locate("outside/crash-1", None).unwrap_err();
     assert!(matches!(outside, DiscoveryError::NoTarget { .. }));
-    assert!(outside.to_string().contains("--target"));
+    assert!(outside.to_string().contains("--fuzz-target"));
     let unknown = locate("outside/crash-1", Some("nope")).unwrap_err();
     assert_eq!(
         unknown.to_string(),

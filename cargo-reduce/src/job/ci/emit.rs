@@ -136,7 +136,7 @@ fn replay(manifest: &str, target: &str, input: &str, id: &str) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args(["reduce", "ci", "replay", "--message-format", "json", "--match", MATCH])
-        .args(["--target", target, "--manifest-path"])
+        .args(["--fuzz-target", target, "--manifest-path"])
         .arg(root.join(manifest))
         .arg(root.join(input))
         .output()

@@ -51,14 +51,57 @@ pub(crate) struct CiRequest {
     pub update: bool,
     /// `--prune-fixed`: move fixed entries to `fixed/`.
     pub prune_fixed: bool,
-    /// `--corpus`: replay the corpus too.
-    pub corpus: bool,
+    /// `--corpus [ROOT]`: replay the corpus too.
+    pub corpus: Option<CorpusRoot>,
     /// `--shard K/N`.
     pub shard: Option<Shard>,
     /// Where outcomes are remembered.
     pub cache: Cache,
     /// `--emit-tests PATH` and what the tests expect.
     pub emit_tests: Option<(PathBuf, emit::Expect)>,
+}
+
+/// Where `ci --corpus` finds each target's corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CorpusRoot {
+    /// `<fuzz dir>/corpus`, where `cargo fuzz` keeps it.
+    InFuzzDir,
+    /// A folder of the same layout elsewhere (`ROOT/<target>/`).
+    At(PathBuf),
+}
+
+impl CorpusRoot {
+    /// The folder of `target`'s corpus in `project`.
+    fn of(&self, project: &FuzzProject, target: &str) -> PathBuf {
+        match self {
+            CorpusRoot::InFuzzDir => project.fuzz_dir.join("corpus").join(target),
+            CorpusRoot::At(root) => root.join(target),
+        }
+    }
+
+    /// A root given on the command line must hold the corpus of at least
+    /// one target: a target's own folder given as the root would
+    /// otherwise replay nothing, silently.
+    fn check(&self, projects: &[FuzzProject]) -> Result<(), Error> {
+        let CorpusRoot::At(root) = self else {
+            return Ok(());
+        };
+        let names: Vec<&str> = projects
+            .iter()
+            .flat_map(|p| p.targets.iter().map(|t| t.name.as_str()))
+            .collect();
+        if names.iter().any(|name| root.join(name).is_dir()) {
+            return Ok(());
+        }
+        Err(Error::new(
+            Exit::BadInput,
+            format!(
+                "corpus root `{}` has no folder named after a fuzz target ({}); --corpus takes the folder that holds `<target>/` folders, such as fuzz/corpus",
+                root.display(),
+                names.join(", ")
+            ),
+        ))
+    }
 }
 
 /// Where `ci` remembers replay outcomes and minimizations.
@@ -278,6 +321,9 @@ fn gather(
     request: &CiRequest,
     settings: &Settings,
 ) -> Result<Vec<TargetRun>, Error> {
+    if let Some(corpus) = &request.corpus {
+        corpus.check(projects)?;
+    }
     let mut runs = Vec::new();
     for (p, project) in projects.iter().enumerate() {
         let names: Vec<&str> = project.targets.iter().map(|t| t.name.as_str()).collect();
@@ -313,9 +359,7 @@ fn gather(
                 .filter(|(t, _)| *t == target.name)
                 .map(|(_, path)| path.clone())
                 .collect();
-            let corpus = request
-                .corpus
-                .then(|| project.fuzz_dir.join("corpus").join(&target.name));
+            let corpus = request.corpus.as_ref().map(|c| c.of(project, &target.name));
             let read_started = Instant::now();
             let mut inputs =
                 inputs::collect(target, &entries, &cases, corpus.as_deref(), settings.jobs)?;

@@ -31,7 +31,7 @@ pub(crate) fn replay_files(
     let Some(target) = request.target.as_deref() else {
         return Err(Error::new(
             Exit::Usage,
-            "`ci replay` needs --target NAME: the fuzz target to run the inputs through",
+            "`ci replay` needs --fuzz-target NAME: the fuzz target to run the inputs through",
         ));
     };
     let projects = fuzz_mode::find(&request.search(), Some(target))?;

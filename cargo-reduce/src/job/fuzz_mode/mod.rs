@@ -43,7 +43,7 @@ pub(crate) struct FuzzRequest {
     pub manifest_path: Option<PathBuf>,
     /// `-p`: only these fuzz crates.
     pub packages: Vec<String>,
-    /// `--target`.
+    /// `--fuzz-target`.
     pub target: Option<String>,
     /// `--afl-out`: AFL++ output directories to take inputs from, besides
     /// those found in the project.

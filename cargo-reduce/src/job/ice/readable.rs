@@ -1,4 +1,4 @@
-//! `--format`: the MCVE made readable for a human, as long as it still
+//! `--pretty`: the MCVE made readable for a human, as long as it still
 //! crashes rustc the same way.
 //!
 //! The smallest MCVE leans on rustc's parser recovery (`use a:b` for

@@ -5,7 +5,7 @@
 //! the result needs; then, for each dependency the result still needs,
 //! that dependency taken in and all of it again, or, for a cross-crate
 //! ICE, built beside it (reduced, the names both spell renamed together)
-//! and the MCVE reduced again against it. Last, with `--format`, the
+//! and the MCVE reduced again against it. Last, with `--pretty`, the
 //! result is repaired and formatted, and its auxiliaries formatted, where
 //! that still crashes rustc the same way.
 

@@ -1,5 +1,5 @@
 //! Pretty-printing the result (the `format` part of a strategy,
-//! `--format`): the smallest text is not the most readable one.
+//! `--pretty`): the smallest text is not the most readable one.
 //!
 //! After the layout pass the result is one dense line; an issue report
 //! wants it formatted. The language's formatter (`rustfmt`, `prettier`

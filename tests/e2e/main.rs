@@ -23,6 +23,7 @@ mod fuzzing_dependency;
 mod ice_mode;
 mod ice_strategy;
 mod mixed_engines;
+mod nightly;
 mod optional_engine;
 mod sanitizer;
 mod schema;

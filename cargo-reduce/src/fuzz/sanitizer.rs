@@ -59,47 +59,9 @@ fn with_users(user: Option<OsString>) -> OsString {
     options
 }
 
-/// The toolchain an ASan build runs with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AsanToolchain {
-    /// `RUSTUP_TOOLCHAIN` for cargo and rustc; `None` when the default
-    /// toolchain is a nightly one.
-    pub rustup_toolchain: Option<&'static str>,
-}
-
-impl AsanToolchain {
-    /// A nightly toolchain, if one is installed: the default one, or
-    /// rustup's `nightly`.
-    pub(crate) fn find() -> Option<AsanToolchain> {
-        if is_nightly(None) {
-            return Some(AsanToolchain {
-                rustup_toolchain: None,
-            });
-        }
-        is_nightly(Some("nightly")).then_some(AsanToolchain {
-            rustup_toolchain: Some("nightly"),
-        })
-    }
-
-    /// Sets the toolchain on `command` (a cargo or rustc command).
-    pub(crate) fn apply(&self, command: &mut std::process::Command) {
-        if let Some(toolchain) = self.rustup_toolchain {
-            command.env("RUSTUP_TOOLCHAIN", toolchain);
-        }
-    }
-}
-
-/// Whether `rustc` (under `RUSTUP_TOOLCHAIN=toolchain`) is a nightly.
-fn is_nightly(toolchain: Option<&str>) -> bool {
-    let mut command = std::process::Command::new("rustc");
-    command.arg("-V").stderr(std::process::Stdio::null());
-    if let Some(toolchain) = toolchain {
-        command.env("RUSTUP_TOOLCHAIN", toolchain);
-    }
-    command.output().is_ok_and(|out| {
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("-nightly")
-    })
-}
+/// The toolchain an ASan build runs with: a nightly one
+/// ([`Toolchain::find`](crate::fuzz::toolchain::Toolchain::find)).
+pub(crate) use crate::fuzz::toolchain::Toolchain as AsanToolchain;
 
 /// What a "does not reproduce" message adds for an artifact that may
 /// fail only under a sanitizer, given the `--sanitizer` choice and whether

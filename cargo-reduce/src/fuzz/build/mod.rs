@@ -16,6 +16,7 @@ mod error;
 pub(crate) mod instrument;
 mod invoke;
 mod lockfile;
+mod nightly;
 mod resolve;
 mod run;
 mod shadow;
@@ -28,6 +29,7 @@ pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
+use crate::fuzz::toolchain::Toolchain;
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use standin::{Locked, Source, StandIn};
@@ -101,11 +103,13 @@ pub(crate) fn build_patched(
     let engine = stand_in
         .locked(dirs.lock)?
         .located(&dirs.fuzz.join("Cargo.toml"), stand_in.package)?;
+    let user = Toolchain::user();
     let build = Build {
         stand_in,
         engine: &engine,
         companions: &[],
-        asan,
+        toolchain: asan.unwrap_or(&user),
+        asan: asan.is_some(),
     };
     Ok(build_patched_with(&build, dirs, targets, interrupt)?.targets)
 }
@@ -124,6 +128,7 @@ pub(crate) struct Dirs<'a> {
 }
 
 /// What a build patches in and how it compiles.
+#[derive(Clone, Copy)]
 struct Build<'a> {
     /// The engine's stand-in.
     stand_in: &'a StandIn,
@@ -136,8 +141,10 @@ struct Build<'a> {
     /// (`variant::COMPANION`): linked into the engine's program, it
     /// defines none of the symbols the engine's stand-in does.
     companions: &'a [String],
-    /// The nightly toolchain of an AddressSanitizer build.
-    asan: Option<&'a AsanToolchain>,
+    /// The toolchain that builds (a nightly one for ASan).
+    toolchain: &'a Toolchain,
+    /// Whether it is an AddressSanitizer build.
+    asan: bool,
 }
 
 /// [`build_patched`] as `build` says.
@@ -151,6 +158,7 @@ fn build_patched_with(
         stand_in,
         engine,
         companions,
+        toolchain,
         asan,
     } = *build;
     let Dirs {
@@ -198,11 +206,11 @@ fn build_patched_with(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
-    if asan.is_some() {
+    if asan {
         base_flags.push(' ');
         base_flags.push_str(ASAN_RUSTFLAGS);
     }
-    let host = host_triple(fuzz_dir)?;
+    let host = host_triple(fuzz_dir, toolchain)?;
     let mut features: Vec<&str> = targets
         .iter()
         .flat_map(|t| t.features.iter().map(String::as_str))
@@ -223,9 +231,7 @@ fn build_patched_with(
             .args(&patches)
             .env_remove("RUSTFLAGS")
             .env("CARGO_ENCODED_RUSTFLAGS", &flags);
-        if let Some(asan) = asan {
-            asan.apply(&mut command);
-        }
+        toolchain.apply(&mut command);
         if stand_in.release {
             command.arg("--release");
         }
@@ -436,9 +442,10 @@ fn harness_version(harness_dir: &Path) -> String {
 /// The host target triple of the toolchain that builds `fuzz_dir` (passing
 /// `--target` keeps `RUSTFLAGS` away from build scripts and proc macros, as
 /// with cargo-fuzz).
-fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
+fn host_triple(fuzz_dir: &Path, toolchain: &Toolchain) -> Result<String, BuildError> {
     let mut command = Command::new("rustc");
     command.current_dir(fuzz_dir).arg("-vV");
+    toolchain.apply(&mut command);
     let stdout = run_for_output(&mut command)?;
     match stdout.lines().find_map(|l| l.strip_prefix("host: ")) {
         Some(host) => Ok(host.trim().to_string()),
@@ -459,6 +466,8 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// too, as a companion: a package with targets of both engines depends on
 /// both, and a dependency may depend on an engine under `cfg(fuzzing)`. With
 /// `asan`, the AddressSanitizer build, in a build directory of its own.
+/// A target that needs nightly (`#![feature]`) on another toolchain is
+/// built again with nightly (`nightly.rs`).
 pub(crate) fn build_workers(
     stand_in: &StandIn,
     others: &[&StandIn],
@@ -495,20 +504,15 @@ pub(crate) fn build_workers(
     }
     let harness = root.join(format!("{}-{}", stand_in.package, engine.version));
     stand_in.write(&harness, &engine)?;
-    let mut companions = Vec::new();
-    for other in others {
-        let located = other
-            .locked(&lock.path)
-            .and_then(|locked| locked.located(&manifest, other.package));
-        match located {
-            Ok(locked) if (other.supports)(&locked.version) => {
-                let dir = root.join(format!("{}-{}", other.package, locked.version));
-                let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;
-                companions.push(engine_patch(other.package, &locked, &dir));
-            }
-            _ => {}
-        }
-    }
+    let companions = companions(others, &lock.path, &manifest, &root)?;
+    let user = Toolchain::user();
+    let build = Build {
+        stand_in,
+        engine: &engine,
+        companions: &companions,
+        toolchain: asan.unwrap_or(&user),
+        asan: asan.is_some(),
+    };
     let kind = if asan.is_some() {
         "build-asan"
     } else {
@@ -520,13 +524,40 @@ pub(crate) fn build_workers(
         harness: &harness,
         target: &dirs::build_dir(&root, &project.workspace_root, kind)?,
     };
-    let build = Build {
-        stand_in,
-        engine: &engine,
-        companions: &companions,
-        asan,
+    let first = build_patched_with(&build, dirs, targets, interrupt);
+    let nightly_dir = || dirs::build_dir(&root, &project.workspace_root, "build-nightly");
+    let fallback = nightly::Fallback {
+        build: &build,
+        dirs,
+        nightly_dir: &nightly_dir,
+        note,
     };
-    Ok(build_patched_with(&build, dirs, targets, interrupt)?)
+    Ok(fallback.rebuild(targets, interrupt, first)?)
+}
+
+/// The `--config` patches of the `others` stand-ins whose crate the lock
+/// `lock` holds, each written as a companion under `root`.
+fn companions(
+    others: &[&StandIn],
+    lock: &Path,
+    manifest: &Path,
+    root: &Path,
+) -> Result<Vec<String>, BuildError> {
+    let mut companions = Vec::new();
+    for other in others {
+        let located = other
+            .locked(lock)
+            .and_then(|locked| locked.located(manifest, other.package));
+        match located {
+            Ok(locked) if (other.supports)(&locked.version) => {
+                let dir = root.join(format!("{}-{}", other.package, locked.version));
+                let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;
+                companions.push(engine_patch(other.package, &locked, &dir));
+            }
+            _ => {}
+        }
+    }
+    Ok(companions)
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned

@@ -20,6 +20,7 @@ mod fuzz_mode_errors;
 mod fuzz_sources;
 mod fuzz_workspace;
 mod fuzzing_dependency;
+mod git_engines;
 mod ice_mode;
 mod ice_strategy;
 mod mixed_engines;

@@ -32,6 +32,7 @@ use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use crate::fuzz::toolchain::Toolchain;
 use error::io_error;
 use invoke::{command_line, run_for_output};
+use shadow::Placeholder;
 use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
@@ -108,6 +109,7 @@ pub(crate) fn build_patched(
         stand_in,
         engine: &engine,
         companions: &[],
+        placeholders: &[],
         toolchain: asan.unwrap_or(&user),
         asan: asan.is_some(),
     };
@@ -141,6 +143,9 @@ struct Build<'a> {
     /// (`variant::COMPANION`): linked into the engine's program, it
     /// defines none of the symbols the engine's stand-in does.
     companions: &'a [String],
+    /// What the shadow depends on in place of engines from git (a lock
+    /// resolved for the run: `resolve.rs`).
+    placeholders: &'a [Placeholder],
     /// The toolchain that builds (a nightly one for ASan).
     toolchain: &'a Toolchain,
     /// Whether it is an AddressSanitizer build.
@@ -158,6 +163,7 @@ fn build_patched_with(
         stand_in,
         engine,
         companions,
+        placeholders,
         toolchain,
         asan,
     } = *build;
@@ -178,6 +184,7 @@ fn build_patched_with(
         &fuzz_dir.join("Cargo.toml"),
         Some(lock),
         &target_dir.join("cargo-reduce-shadow"),
+        placeholders,
     )?;
     let mut patches = Vec::new();
     for patch in companions {
@@ -480,8 +487,13 @@ pub(crate) fn build_workers(
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
     let manifest = project.fuzz_dir.join("Cargo.toml");
+    let engines: Vec<&StandIn> = [stand_in]
+        .into_iter()
+        .chain(others.iter().copied())
+        .collect();
     let lock = resolve::lock(
         stand_in.package,
+        &engines,
         &manifest,
         &project.lock_file,
         &root.join("resolved"),
@@ -489,9 +501,7 @@ pub(crate) fn build_workers(
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let engine = stand_in
-        .locked(&lock.path)?
-        .located(&manifest, stand_in.package)?;
+    let engine = locate(stand_in, &lock, &manifest)?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.resolved.is_none().then_some(lock.path),
@@ -504,12 +514,13 @@ pub(crate) fn build_workers(
     }
     let harness = root.join(format!("{}-{}", stand_in.package, engine.version));
     stand_in.write(&harness, &engine)?;
-    let companions = companions(others, &lock.path, &manifest, &root)?;
+    let companions = companions(others, &lock, &manifest, &root)?;
     let user = Toolchain::user();
     let build = Build {
         stand_in,
         engine: &engine,
         companions: &companions,
+        placeholders: &lock.placeholders,
         toolchain: asan.unwrap_or(&user),
         asan: asan.is_some(),
     };
@@ -535,20 +546,34 @@ pub(crate) fn build_workers(
     Ok(fallback.rebuild(targets, interrupt, first)?)
 }
 
+/// The engine of `stand_in` as `lock` holds it, with the directory of a
+/// path source: its placeholder's, or the one the manifests name.
+fn locate(stand_in: &StandIn, lock: &resolve::Lock, manifest: &Path) -> Result<Locked, BuildError> {
+    let locked = stand_in.locked(&lock.path)?;
+    let placeholder = lock
+        .placeholders
+        .iter()
+        .find(|p| p.package == stand_in.package);
+    match placeholder {
+        Some(placeholder) if locked.source == Source::Path(None) => Ok(Locked {
+            source: Source::Path(Some(placeholder.dir.clone())),
+            ..locked
+        }),
+        _ => locked.located(manifest, stand_in.package),
+    }
+}
+
 /// The `--config` patches of the `others` stand-ins whose crate the lock
 /// `lock` holds, each written as a companion under `root`.
 fn companions(
     others: &[&StandIn],
-    lock: &Path,
+    lock: &resolve::Lock,
     manifest: &Path,
     root: &Path,
 ) -> Result<Vec<String>, BuildError> {
     let mut companions = Vec::new();
     for other in others {
-        let located = other
-            .locked(lock)
-            .and_then(|locked| locked.located(manifest, other.package));
-        match located {
+        match locate(other, lock, manifest) {
             Ok(locked) if (other.supports)(&locked.version) => {
                 let dir = root.join(format!("{}-{}", other.package, locked.version));
                 let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;

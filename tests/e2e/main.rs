@@ -6,6 +6,7 @@ mod afl_exit;
 mod afl_mode;
 mod afl_mode_errors;
 mod afl_workspace;
+mod asan_retry;
 mod ci_mode;
 mod ci_mode_errors;
 mod determinism;

@@ -10,3 +10,4 @@ pub(crate) mod pool;
 pub(crate) mod project;
 pub(crate) mod sanitizer;
 pub(crate) mod shrink;
+pub(crate) mod toolchain;

@@ -8,6 +8,10 @@
 //! in-process, and the fork server takes each death.
 
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Which build reproduces an artifact (`--sanitizer`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,46 +63,49 @@ fn with_users(user: Option<OsString>) -> OsString {
     options
 }
 
-/// The toolchain an ASan build runs with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AsanToolchain {
-    /// `RUSTUP_TOOLCHAIN` for cargo and rustc; `None` when the default
-    /// toolchain is a nightly one.
-    pub rustup_toolchain: Option<&'static str>,
+/// The toolchain an ASan build runs with: a nightly one
+/// ([`Toolchain::find`](crate::fuzz::toolchain::Toolchain::find)).
+pub(crate) use crate::fuzz::toolchain::Toolchain as AsanToolchain;
+
+/// The record that an input did not fail on the AddressSanitizer build,
+/// kept beside the uninstrumented binary `binary` (so it goes with its
+/// build directory): `<binary>.asan-passed/<build>-<input>`, `build` the
+/// binary's size and modification time (a rebuild is a new binary, whose
+/// inputs are tried again), `input` the input's hash. `None` when the
+/// binary cannot be read.
+fn passed_record(binary: &Path, bytes: &[u8]) -> Option<(PathBuf, String)> {
+    let metadata = std::fs::metadata(binary).ok()?;
+    let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+    let build = xxh3_64(format!("{}:{}", metadata.len(), modified.as_nanos()).as_bytes());
+    let mut dir = binary.as_os_str().to_owned();
+    dir.push(".asan-passed");
+    let build = format!("{build:016x}");
+    let name = format!("{build}-{:016x}", xxh3_64(bytes));
+    Some((PathBuf::from(dir).join(name), build))
 }
 
-impl AsanToolchain {
-    /// A nightly toolchain, if one is installed: the default one, or
-    /// rustup's `nightly`.
-    pub(crate) fn find() -> Option<AsanToolchain> {
-        if is_nightly(None) {
-            return Some(AsanToolchain {
-                rustup_toolchain: None,
-            });
-        }
-        is_nightly(Some("nightly")).then_some(AsanToolchain {
-            rustup_toolchain: Some("nightly"),
-        })
-    }
-
-    /// Sets the toolchain on `command` (a cargo or rustc command).
-    pub(crate) fn apply(&self, command: &mut std::process::Command) {
-        if let Some(toolchain) = self.rustup_toolchain {
-            command.env("RUSTUP_TOOLCHAIN", toolchain);
-        }
-    }
+/// Whether an earlier run found that `bytes` does not fail on the ASan
+/// build of targets whose uninstrumented binary is `binary`, as it is now.
+pub(crate) fn passed_before(binary: &Path, bytes: &[u8]) -> bool {
+    passed_record(binary, bytes).is_some_and(|(record, _)| record.is_file())
 }
 
-/// Whether `rustc` (under `RUSTUP_TOOLCHAIN=toolchain`) is a nightly.
-fn is_nightly(toolchain: Option<&str>) -> bool {
-    let mut command = std::process::Command::new("rustc");
-    command.arg("-V").stderr(std::process::Stdio::null());
-    if let Some(toolchain) = toolchain {
-        command.env("RUSTUP_TOOLCHAIN", toolchain);
+/// Records that `bytes` did not fail on the ASan build of `binary`'s
+/// target ([`passed_before`]), dropping the records of earlier builds.
+/// Best effort: a record that cannot be written only costs a retry.
+pub(crate) fn remember_passed(binary: &Path, bytes: &[u8]) {
+    let Some((record, build)) = passed_record(binary, bytes) else {
+        return;
+    };
+    let Some(dir) = record.parent() else {
+        return;
+    };
+    for old in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if !old.file_name().to_string_lossy().starts_with(&build) {
+            let _ = std::fs::remove_file(old.path());
+        }
     }
-    command.output().is_ok_and(|out| {
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("-nightly")
-    })
+    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&record, b""));
 }
 
 /// What a "does not reproduce" message adds for an artifact that may
@@ -107,7 +114,7 @@ fn is_nightly(toolchain: Option<&str>) -> bool {
 pub(crate) fn hint(choice: Sanitizer, nightly: bool) -> &'static str {
     match (choice, nightly) {
         (Sanitizer::None, _) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer, afl.rs with `AFL_USE_ASAN`): try --sanitizer auto",
-        (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer), whose build needs a nightly toolchain: `rustup toolchain install nightly`",
+        (_, false) => "; it may need a sanitizer (`cargo fuzz` builds with AddressSanitizer, afl.rs with `AFL_USE_ASAN`), whose build needs a nightly toolchain: `rustup toolchain install nightly`",
         (_, true) => " (nor on the AddressSanitizer build)",
     }
 }
@@ -123,6 +130,30 @@ mod tests {
         assert_eq!(with_users(Some("".into())), ASAN_OPTIONS);
         assert!(options.starts_with("abort_on_error=1:"));
         assert!(options.ends_with(":detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0:detect_leaks=1"));
+    }
+
+    /// A record holds for the binary it was made with; a rebuild (a new
+    /// modification time) drops it.
+    #[test]
+    fn a_passed_record_holds_until_the_binary_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let binary = tmp.path().join("target");
+        std::fs::write(&binary, b"one").unwrap();
+        assert!(!passed_before(&binary, b"input"));
+        remember_passed(&binary, b"input");
+        assert!(passed_before(&binary, b"input"));
+        assert!(!passed_before(&binary, b"other input"));
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&binary)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        assert!(!passed_before(&binary, b"input"));
+        remember_passed(&binary, b"other input");
+        let records = std::fs::read_dir(tmp.path().join("target.asan-passed")).unwrap();
+        assert_eq!(records.count(), 1, "the old build's record is gone");
     }
 
     #[test]

@@ -25,8 +25,9 @@ const KEEP: usize = 4;
 static IN_USE: Mutex<Vec<File>> = Mutex::new(Vec::new());
 
 /// The build directory of the workspace at `workspace_root` under `root`
-/// (`<kind>-<hash>`: `kind` is `build`, or `build-asan` for the
-/// AddressSanitizer build), marked as in use by this process and as the most recently used; older
+/// (`<kind>-<hash>`: `kind` is `build`, `build-asan` for the
+/// AddressSanitizer build, or `build-nightly` for targets that need
+/// nightly), marked as in use by this process and as the most recently used; older
 /// ones beyond [`KEEP`] that no run uses are removed. Call with the
 /// builds' exclusive lock held.
 pub(super) fn build_dir(
@@ -96,12 +97,15 @@ fn remove_old(root: &Path, current: &Path) {
     }
 }
 
-/// `build-<hash>` or `build-asan-<hash>`, or the `build` and `build-asan`
-/// of earlier versions.
+/// `build-<hash>`, `build-asan-<hash>` or `build-nightly-<hash>`, or the
+/// `build` and `build-asan` of earlier versions.
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let name = name.strip_prefix("build").unwrap_or("-");
-    let hash = name.strip_prefix("-asan").unwrap_or(name);
+    let hash = ["-asan", "-nightly"]
+        .iter()
+        .find_map(|kind| name.strip_prefix(kind))
+        .unwrap_or(name);
     hash.is_empty() || hash.strip_prefix('-').is_some_and(|h| h.len() == 16)
 }
 
@@ -146,5 +150,21 @@ mod tests {
         assert!(!legacy.exists());
         assert!(root.join("build.lock").is_file());
         assert!(newest.is_dir());
+    }
+
+    #[test]
+    fn every_kind_of_build_dir_is_known() {
+        for name in [
+            "build-0123456789abcdef",
+            "build-asan-0123456789abcdef",
+            "build-nightly-0123456789abcdef",
+            "build",
+            "build-asan",
+        ] {
+            assert!(is_build_dir(Path::new(name)), "{name}");
+        }
+        for name in ["resolved", "build-nightly-12", "libfuzzer-sys-0.4.13"] {
+            assert!(!is_build_dir(Path::new(name)), "{name}");
+        }
     }
 }

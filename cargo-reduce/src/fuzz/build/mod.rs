@@ -16,6 +16,7 @@ mod error;
 pub(crate) mod instrument;
 mod invoke;
 mod lockfile;
+mod nightly;
 mod resolve;
 mod run;
 mod shadow;
@@ -28,8 +29,10 @@ pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
+use crate::fuzz::toolchain::Toolchain;
 use error::io_error;
 use invoke::{command_line, run_for_output};
+use shadow::Placeholder;
 use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
@@ -101,11 +104,14 @@ pub(crate) fn build_patched(
     let engine = stand_in
         .locked(dirs.lock)?
         .located(&dirs.fuzz.join("Cargo.toml"), stand_in.package)?;
+    let user = Toolchain::user();
     let build = Build {
         stand_in,
         engine: &engine,
         companions: &[],
-        asan,
+        placeholders: &[],
+        toolchain: asan.unwrap_or(&user),
+        asan: asan.is_some(),
     };
     Ok(build_patched_with(&build, dirs, targets, interrupt)?.targets)
 }
@@ -124,6 +130,7 @@ pub(crate) struct Dirs<'a> {
 }
 
 /// What a build patches in and how it compiles.
+#[derive(Clone, Copy)]
 struct Build<'a> {
     /// The engine's stand-in.
     stand_in: &'a StandIn,
@@ -136,8 +143,13 @@ struct Build<'a> {
     /// (`variant::COMPANION`): linked into the engine's program, it
     /// defines none of the symbols the engine's stand-in does.
     companions: &'a [String],
-    /// The nightly toolchain of an AddressSanitizer build.
-    asan: Option<&'a AsanToolchain>,
+    /// What the shadow depends on in place of engines from git (a lock
+    /// resolved for the run: `resolve.rs`).
+    placeholders: &'a [Placeholder],
+    /// The toolchain that builds (a nightly one for ASan).
+    toolchain: &'a Toolchain,
+    /// Whether it is an AddressSanitizer build.
+    asan: bool,
 }
 
 /// [`build_patched`] as `build` says.
@@ -151,6 +163,8 @@ fn build_patched_with(
         stand_in,
         engine,
         companions,
+        placeholders,
+        toolchain,
         asan,
     } = *build;
     let Dirs {
@@ -170,6 +184,7 @@ fn build_patched_with(
         &fuzz_dir.join("Cargo.toml"),
         Some(lock),
         &target_dir.join("cargo-reduce-shadow"),
+        placeholders,
     )?;
     let mut patches = Vec::new();
     for patch in companions {
@@ -198,11 +213,11 @@ fn build_patched_with(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
-    if asan.is_some() {
+    if asan {
         base_flags.push(' ');
         base_flags.push_str(ASAN_RUSTFLAGS);
     }
-    let host = host_triple(fuzz_dir)?;
+    let host = host_triple(fuzz_dir, toolchain)?;
     let mut features: Vec<&str> = targets
         .iter()
         .flat_map(|t| t.features.iter().map(String::as_str))
@@ -223,9 +238,7 @@ fn build_patched_with(
             .args(&patches)
             .env_remove("RUSTFLAGS")
             .env("CARGO_ENCODED_RUSTFLAGS", &flags);
-        if let Some(asan) = asan {
-            asan.apply(&mut command);
-        }
+        toolchain.apply(&mut command);
         if stand_in.release {
             command.arg("--release");
         }
@@ -436,9 +449,10 @@ fn harness_version(harness_dir: &Path) -> String {
 /// The host target triple of the toolchain that builds `fuzz_dir` (passing
 /// `--target` keeps `RUSTFLAGS` away from build scripts and proc macros, as
 /// with cargo-fuzz).
-fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
+fn host_triple(fuzz_dir: &Path, toolchain: &Toolchain) -> Result<String, BuildError> {
     let mut command = Command::new("rustc");
     command.current_dir(fuzz_dir).arg("-vV");
+    toolchain.apply(&mut command);
     let stdout = run_for_output(&mut command)?;
     match stdout.lines().find_map(|l| l.strip_prefix("host: ")) {
         Some(host) => Ok(host.trim().to_string()),
@@ -459,6 +473,8 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// too, as a companion: a package with targets of both engines depends on
 /// both, and a dependency may depend on an engine under `cfg(fuzzing)`. With
 /// `asan`, the AddressSanitizer build, in a build directory of its own.
+/// A target that needs nightly (`#![feature]`) on another toolchain is
+/// built again with nightly (`nightly.rs`).
 pub(crate) fn build_workers(
     stand_in: &StandIn,
     others: &[&StandIn],
@@ -471,8 +487,13 @@ pub(crate) fn build_workers(
     let root = project.target_dir.join("cargo-reduce");
     let _exclusive = lock_builds(&root)?;
     let manifest = project.fuzz_dir.join("Cargo.toml");
+    let engines: Vec<&StandIn> = [stand_in]
+        .into_iter()
+        .chain(others.iter().copied())
+        .collect();
     let lock = resolve::lock(
         stand_in.package,
+        &engines,
         &manifest,
         &project.lock_file,
         &root.join("resolved"),
@@ -480,9 +501,7 @@ pub(crate) fn build_workers(
     if let Some(line) = &lock.resolved {
         note(line);
     }
-    let engine = stand_in
-        .locked(&lock.path)?
-        .located(&manifest, stand_in.package)?;
+    let engine = locate(stand_in, &lock, &manifest)?;
     if !(stand_in.supports)(&engine.version) {
         return Err(WorkerBuildError::Unsupported {
             lock: lock.resolved.is_none().then_some(lock.path),
@@ -495,20 +514,16 @@ pub(crate) fn build_workers(
     }
     let harness = root.join(format!("{}-{}", stand_in.package, engine.version));
     stand_in.write(&harness, &engine)?;
-    let mut companions = Vec::new();
-    for other in others {
-        let located = other
-            .locked(&lock.path)
-            .and_then(|locked| locked.located(&manifest, other.package));
-        match located {
-            Ok(locked) if (other.supports)(&locked.version) => {
-                let dir = root.join(format!("{}-{}", other.package, locked.version));
-                let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;
-                companions.push(engine_patch(other.package, &locked, &dir));
-            }
-            _ => {}
-        }
-    }
+    let companions = companions(others, &lock, &manifest, &root)?;
+    let user = Toolchain::user();
+    let build = Build {
+        stand_in,
+        engine: &engine,
+        companions: &companions,
+        placeholders: &lock.placeholders,
+        toolchain: asan.unwrap_or(&user),
+        asan: asan.is_some(),
+    };
     let kind = if asan.is_some() {
         "build-asan"
     } else {
@@ -520,13 +535,54 @@ pub(crate) fn build_workers(
         harness: &harness,
         target: &dirs::build_dir(&root, &project.workspace_root, kind)?,
     };
-    let build = Build {
-        stand_in,
-        engine: &engine,
-        companions: &companions,
-        asan,
+    let first = build_patched_with(&build, dirs, targets, interrupt);
+    let nightly_dir = || dirs::build_dir(&root, &project.workspace_root, "build-nightly");
+    let fallback = nightly::Fallback {
+        build: &build,
+        dirs,
+        nightly_dir: &nightly_dir,
+        note,
     };
-    Ok(build_patched_with(&build, dirs, targets, interrupt)?)
+    Ok(fallback.rebuild(targets, interrupt, first)?)
+}
+
+/// The engine of `stand_in` as `lock` holds it, with the directory of a
+/// path source: its placeholder's, or the one the manifests name.
+fn locate(stand_in: &StandIn, lock: &resolve::Lock, manifest: &Path) -> Result<Locked, BuildError> {
+    let locked = stand_in.locked(&lock.path)?;
+    let placeholder = lock
+        .placeholders
+        .iter()
+        .find(|p| p.package == stand_in.package);
+    match placeholder {
+        Some(placeholder) if locked.source == Source::Path(None) => Ok(Locked {
+            source: Source::Path(Some(placeholder.dir.clone())),
+            ..locked
+        }),
+        _ => locked.located(manifest, stand_in.package),
+    }
+}
+
+/// The `--config` patches of the `others` stand-ins whose crate the lock
+/// `lock` holds, each written as a companion under `root`.
+fn companions(
+    others: &[&StandIn],
+    lock: &resolve::Lock,
+    manifest: &Path,
+    root: &Path,
+) -> Result<Vec<String>, BuildError> {
+    let mut companions = Vec::new();
+    for other in others {
+        match locate(other, lock, manifest) {
+            Ok(locked) if (other.supports)(&locked.version) => {
+                let dir = root.join(format!("{}-{}", other.package, locked.version));
+                let dir = variant::write(other, &dir, &locked, variant::COMPANION)?;
+                companions.push(engine_patch(other.package, &locked, &dir));
+            }
+            _ => {}
+        }
+    }
+    Ok(companions)
 }
 
 /// Takes an exclusive lock on `<root>/build.lock`, held until the returned

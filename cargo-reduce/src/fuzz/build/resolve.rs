@@ -13,13 +13,20 @@
 //! takes the newest *downloaded* versions and the last *fetched* commit of
 //! a git dependency, which may decode typed inputs differently (arbitrary
 //! 1.x minor releases do) or run other code.
+//!
+//! An engine crate taken from git (`libfuzzer-sys = { git = … }`) is not
+//! fetched: the stand-in replaces it in the build, so the resolution (and
+//! the build after it) depends on a placeholder copy of the stand-in by
+//! path instead (`shadow::Placeholder`), written as the dependency's
+//! version or the newest the stand-in implements.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::error::{io_error, BuildError};
 use super::lockfile::packages;
-use super::shadow;
+use super::shadow::{self, Placeholder};
+use super::standin::{Locked, Source, StandIn};
 
 /// The lock file a build takes its versions from.
 #[derive(Debug)]
@@ -28,15 +35,18 @@ pub(super) struct Lock {
     pub path: PathBuf,
     /// When resolved: the one line that says so.
     pub resolved: Option<String>,
+    /// When resolved: the placeholders that stand for engines from git.
+    pub placeholders: Vec<Placeholder>,
 }
 
 /// The lock of the fuzz crate whose manifest is `manifest`: the user's
 /// `user_lock` when it locks `package`; else one resolved in a directory
 /// of that crate's own under `parent` (seeded with the user's lock when
 /// there is one, else with the last run's), so no other crate's versions
-/// leak into it.
+/// leak into it; `engines` taken from git get placeholders there.
 pub(super) fn lock(
     package: &str,
+    engines: &[&StandIn],
     manifest: &Path,
     user_lock: &Path,
     parent: &Path,
@@ -48,13 +58,15 @@ pub(super) fn lock(
             return Ok(Lock {
                 path: user_lock.to_path_buf(),
                 resolved: None,
+                placeholders: Vec::new(),
             });
         }
     }
     let absolute = std::fs::canonicalize(manifest).unwrap_or_else(|_| manifest.to_path_buf());
     let key = xxhash_rust::xxh3::xxh3_64(absolute.as_os_str().as_encoded_bytes());
     let dir = parent.join(format!("{key:016x}"));
-    let shadow = shadow::prepare(manifest, exists.then_some(user_lock), &dir)?;
+    let placeholders = placeholders(engines, manifest, &dir)?;
+    let shadow = shadow::prepare(manifest, exists.then_some(user_lock), &dir, &placeholders)?;
     resolve(&shadow.manifest, manifest)?;
     let resolved = if exists {
         format!(
@@ -70,7 +82,62 @@ pub(super) fn lock(
     Ok(Lock {
         path: dir.join("Cargo.lock"),
         resolved: Some(resolved),
+        placeholders,
     })
+}
+
+/// A placeholder under `dir` for each of `engines` that the package of
+/// `manifest` takes from git.
+fn placeholders(
+    engines: &[&StandIn],
+    manifest: &Path,
+    dir: &Path,
+) -> Result<Vec<Placeholder>, BuildError> {
+    let metadata = shadow::metadata_no_deps(manifest)?;
+    let Some(package) = metadata
+        .packages
+        .iter()
+        .find(|p| shadow::same_path(p.manifest_path.as_std_path(), manifest))
+    else {
+        return Ok(Vec::new());
+    };
+    let mut placeholders = Vec::new();
+    for engine in engines {
+        let from_git = package.dependencies.iter().find(|d| {
+            d.name == engine.package
+                && d.source
+                    .as_ref()
+                    .is_some_and(|s| s.repr.starts_with("git+"))
+        });
+        let Some(dependency) = from_git else {
+            continue;
+        };
+        let locked = Locked {
+            version: placeholder_version(&dependency.req.to_string(), engine.suggest),
+            source: Source::Registry,
+            arbitrary: None,
+        };
+        let placeholder = dir.join(format!("placeholder-{}", engine.package));
+        engine.write(&placeholder, &locked)?;
+        placeholders.push(Placeholder {
+            package: engine.package,
+            dir: placeholder,
+        });
+    }
+    Ok(placeholders)
+}
+
+/// The version a placeholder is written as: the one a git dependency's
+/// requirement names (`0.4` → `0.4.0`), else the newest line the stand-in
+/// implements (`suggest`); `*` (no requirement) takes `suggest`.
+fn placeholder_version(requirement: &str, suggest: &str) -> String {
+    let requirement = requirement.trim_start_matches(['^', '=', '~', ' ']);
+    let parts: Vec<&str> = requirement.split('.').collect();
+    let numeric = parts.len() <= 3 && parts.iter().all(|p| p.parse::<u64>().is_ok());
+    let named = if numeric { requirement } else { suggest };
+    let mut version: Vec<&str> = named.split('.').collect();
+    version.resize(3, "0");
+    version.join(".")
 }
 
 /// Resolves the dependencies of the shadow manifest `shadow` into its
@@ -129,6 +196,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_placeholder_has_the_version_its_dependency_asks_for() {
+        assert_eq!(placeholder_version("*", "0.4"), "0.4.0");
+        assert_eq!(placeholder_version("^0.3", "0.4"), "0.3.0");
+        assert_eq!(placeholder_version("=0.4.7", "0.4"), "0.4.7");
+        assert_eq!(placeholder_version(">=0.2, <0.5", "0.18"), "0.18.0");
+    }
+
+    #[test]
     fn cargo_errors_are_one_line() {
         let stderr = "    Updating crates.io index\nerror: failed to select a version for the requirement `libfuzzer-sys = \"=0.4.999\"`\ncandidate versions found which didn't match: 0.4.13\n\nCaused by:\n  nothing\n";
         assert_eq!(
@@ -168,13 +243,15 @@ mod tests {
         std::fs::write(krate.join("local/src/lib.rs"), "").unwrap();
         let parent = tmp.path().join("resolved");
         let user_lock = krate.join("Cargo.lock");
-        let lock = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
+        let lock =
+            super::lock("local", &[], &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
         assert!(lock.path.starts_with(&parent));
         assert!(lock.resolved.unwrap().starts_with("no Cargo.lock in "));
         let text = std::fs::read_to_string(&lock.path).unwrap();
         assert!(packages(&text).iter().any(|p| p.name == "local"), "{text}");
         assert!(!user_lock.exists(), "the user's folder is not written");
-        let again = super::lock("local", &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
+        let again =
+            super::lock("local", &[], &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
         assert_eq!(again.path, lock.path);
         assert_eq!(std::fs::read_to_string(&again.path).unwrap(), text);
     }

@@ -30,15 +30,29 @@ pub(super) struct Shadow {
     pub root: PathBuf,
 }
 
+/// A copy of an engine's stand-in that the shadow depends on by path in
+/// place of the engine from git: a fuzz crate with no lock would otherwise
+/// have cargo fetch the repository to resolve it, though the stand-in
+/// replaces it (the build patches this copy's path with the stand-in).
+#[derive(Debug, Clone)]
+pub(super) struct Placeholder {
+    /// The engine crate (`libfuzzer-sys`).
+    pub package: &'static str,
+    /// The copy's directory.
+    pub dir: PathBuf,
+}
+
 /// Writes the shadow of the package whose manifest is `manifest` into
 /// `dir`: `dir/Cargo.toml` and a copy of `lock` (its workspace's
 /// `Cargo.lock`, or one resolved for it); without `lock`, the lock already
-/// in `dir` stays. Files whose content is unchanged are left alone, so
-/// cargo rebuilds nothing.
+/// in `dir` stays. A git dependency on a crate of `placeholders` takes
+/// that placeholder by path instead. Files whose content is unchanged are
+/// left alone, so cargo rebuilds nothing.
 pub(super) fn prepare(
     manifest: &Path,
     lock: Option<&Path>,
     dir: &Path,
+    placeholders: &[Placeholder],
 ) -> Result<Shadow, BuildError> {
     let metadata = metadata_no_deps(manifest)?;
     let package = metadata
@@ -58,6 +72,7 @@ pub(super) fn prepare(
     }
     let base = manifest.parent().unwrap_or(Path::new("."));
     absolutize(doc.as_table_mut(), base);
+    use_placeholders(doc.as_table_mut(), placeholders);
     list_targets(&mut doc, package);
     own_workspace(&mut doc);
     let shadow = dir.join("Cargo.toml");
@@ -236,6 +251,33 @@ fn for_each_dependency_table(doc: &mut Table, f: &mut dyn FnMut(&mut dyn TableLi
     {
         f(deps);
     }
+}
+
+/// Replaces each git dependency on a crate of `placeholders` (by its key or
+/// its `package`) by a path dependency on the placeholder, keeping its
+/// features, `optional` and `default-features`.
+fn use_placeholders(doc: &mut Table, placeholders: &[Placeholder]) {
+    if placeholders.is_empty() {
+        return;
+    }
+    for_each_dependency_table(doc, &mut |table| {
+        for (name, item) in table.iter_mut() {
+            let Some(entry) = item.as_table_like_mut() else {
+                continue;
+            };
+            let package = entry.get("package").and_then(Item::as_str);
+            let package = package.unwrap_or(name.get()).to_string();
+            let found = placeholders.iter().find(|p| p.package == package);
+            let Some(placeholder) = found.filter(|_| entry.contains_key("git")) else {
+                continue;
+            };
+            for key in ["git", "branch", "tag", "rev", "version"] {
+                entry.remove(key);
+            }
+            let path = placeholder.dir.to_string_lossy().into_owned();
+            entry.insert("path", toml_edit::value(path));
+        }
+    });
 }
 
 /// Makes every relative path of the manifest `doc` absolute, from `base`.
@@ -419,6 +461,7 @@ mod tests {
             &root.join("fuzz/Cargo.toml"),
             Some(&root.join("Cargo.lock")),
             &shadow_dir,
+            &[],
         )
         .unwrap();
         assert_eq!(shadow.root, root.canonicalize().unwrap());

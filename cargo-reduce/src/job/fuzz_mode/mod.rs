@@ -310,7 +310,7 @@ pub(crate) fn run(
     }
     let hint = || sanitizer::hint(choice, asan().is_some());
     let mut probed = sanitize::probe(&work, &item_binaries, &pools, request, &hint);
-    let retry = sanitize::candidates(&probed);
+    let retry = sanitize::candidates(&work, &item_binaries, &probed);
     let auto = (choice == Sanitizer::Auto && !retry.is_empty()).then(asan);
     if let Some(toolchain) = auto.flatten() {
         asan_binaries =

@@ -1,9 +1,18 @@
 //! `--sanitizer`: which build reproduces each input. Every input to reduce
 //! (but hangs, which no sanitizer explains) is reproduced first; under
-//! `auto`, those that do not fail alike in the uninstrumented build are
-//! tried again on the AddressSanitizer build (nightly), and the ones that
-//! fail there are reduced there. With `address`, only that build is made.
-//! (`ci` decides per target, after its replay: `job::ci::asan`.)
+//! `auto`, the crash inputs that do not fail alike in the uninstrumented
+//! build are tried again on the AddressSanitizer build (nightly), and the
+//! ones that fail there are reduced there. With `address`, only that build
+//! is made. (`ci` decides per target, after its replay: `job::ci::asan`.)
+//!
+//! Nothing in a crash artifact says it is ASan's (libFuzzer names every
+//! crash `crash-<sha1>`, AFL++ by its signal, and ASan aborts as a panic
+//! does), and a crate's stale artifacts, whose bugs were fixed, pass too:
+//! on such a crate the retry would cost an ASan build and its replays on
+//! every run. So an input that passed on the ASan build is recorded
+//! ([`sanitizer::remember_passed`]) and not tried again while the
+//! uninstrumented build stays the same; `oom-` artifacts (libFuzzer's own
+//! memory limit, not ASan's) are not tried.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -13,6 +22,7 @@ use super::{build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
+use crate::fuzz::project::{ArtifactKind, Engine};
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::fuzz::shrink::{self, ArtifactError};
 use crate::job::{Events, Message, Settings};
@@ -89,14 +99,42 @@ fn reproduce(
 /// Whether a probe says the input may need a sanitizer: it did not fail,
 /// or not alike in every run (garbage read past a buffer).
 fn may_need_asan(probed: &Option<Result<Failure, Error>>) -> bool {
-    matches!(probed, Some(Err(e)) if matches!(e.exit(), Exit::NotInteresting | Exit::Flaky))
+    matches!(probed, Some(Err(e)) if passed(e))
 }
 
-/// The items `probe` found that may need a sanitizer.
-pub(super) fn candidates(probed: &Probed) -> Vec<usize> {
+/// Whether a reproduction's error says the input did not fail, or not
+/// alike in every run.
+fn passed(e: &Error) -> bool {
+    matches!(e.exit(), Exit::NotInteresting | Exit::Flaky)
+}
+
+/// The items `probe` found that may need a sanitizer: crash inputs that
+/// did not fail alike, and that no earlier run found passing on the ASan
+/// build of their (unchanged) uninstrumented binary in `binaries`.
+pub(super) fn candidates(work: &[Work], binaries: &[Option<&Path>], probed: &Probed) -> Vec<usize> {
+    let passed_before = |i: usize| {
+        let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
+        binaries[i].is_some_and(|binary| sanitizer::passed_before(binary, &bytes))
+    };
     (0..probed.len())
-        .filter(|&i| may_need_asan(&probed[i]))
+        .filter(|&i| may_need_asan(&probed[i]) && work[i].artifact.kind != ArtifactKind::Oom)
+        .filter(|&i| !passed_before(i))
         .collect()
+}
+
+/// What the warning that starts the ASan build says: how many inputs, the
+/// engines' own ASan builds, and how to do without.
+fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> String {
+    let engine = |e: Engine| items.iter().any(|&i| projects[work[i].project].engine == e);
+    let builds = match (engine(Engine::LibFuzzer), engine(Engine::Afl)) {
+        (true, true) => "`cargo fuzz`'s default build, and afl.rs's with `AFL_USE_ASAN=1`",
+        (false, true) => "as afl.rs builds with `AFL_USE_ASAN=1`",
+        _ => "`cargo fuzz`'s default build",
+    };
+    format!(
+        "{} crash input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
+        items.len()
+    )
 }
 
 /// The AddressSanitizer builds of the targets of `work[items]`; a build
@@ -109,10 +147,7 @@ pub(super) fn build_asan(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
-    let message = format!(
-        "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build (`cargo fuzz`'s default)",
-        items.len()
-    );
+    let message = retry_warning(projects, work, items);
     events.emit(&Message::Warning { message });
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
     let binaries = super::build(projects, &needed, Some(asan), settings, events)?;
@@ -125,8 +160,9 @@ pub(super) fn build_asan(
 
 /// Reproduces `items` again on their ASan build: each that fails there
 /// moves to it (its binary in `binaries`, its failure in `probed`); the
-/// others keep their error, which now says so. Starts the pools needed,
-/// with the options of each item's project in `options`.
+/// others keep their error, which now says so, and are recorded as passing
+/// there. Starts the pools needed, with the options of each item's project
+/// in `options`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn retry<'b>(
     work: &[Work],
@@ -151,8 +187,14 @@ pub(super) fn retry<'b>(
             pools.insert(binary, pool);
         }
         let result = reproduce(item, &pools[binary.as_path()], request, &hint);
-        if result.is_ok() {
-            binaries[i] = Some(binary);
+        match (&result, binaries[i]) {
+            (Ok(_), _) => binaries[i] = Some(binary),
+            (Err(e), Some(plain)) if passed(e) => {
+                if let Ok(bytes) = std::fs::read(&item.artifact.path) {
+                    sanitizer::remember_passed(plain, &bytes);
+                }
+            }
+            (Err(_), _) => {}
         }
         probed[i] = Some(result);
     }

@@ -22,8 +22,10 @@ pub enum Exit {
     BadInput = 3,
     /// The test command is missing or cannot run.
     BadCommand = 4,
-    /// The test command does not find the input interesting (an artifact
-    /// does not reproduce).
+    /// The test command does not find the input interesting; a named
+    /// artifact does not reproduce, or none of the inputs found does
+    /// (found inputs that no longer fail beside ones that do are no
+    /// error).
     NotInteresting = 5,
     /// The test command hangs on the input.
     TimedOut = 6,
@@ -100,10 +102,10 @@ impl Exit {
             Exit::Usage => "usage error: unknown option, target or package; an output that cannot be written",
             Exit::BadInput => "bad input: missing, directory or empty INPUT; no fuzz crate; missing artifact",
             Exit::BadCommand => "the test command is missing or cannot run",
-            Exit::NotInteresting => "INPUT is not interesting / an artifact does not reproduce",
+            Exit::NotInteresting => "INPUT is not interesting; a named artifact does not reproduce, or none of those found does",
             Exit::TimedOut => "the test command times out on INPUT",
             Exit::Flaky => "flaky: the test disagrees with itself",
-            Exit::BuildFailed => "the fuzz crate does not build against the stand-in",
+            Exit::BuildFailed => "a fuzz target with inputs to reduce does not build against the stand-in",
             Exit::OutputBusy => "another cargo-reduce run is writing the same output",
             Exit::Environment => "the environment is unusable: TMPDIR cannot be written, or a test removed cargo-reduce's files",
             Exit::NewFailures => "ci: a new failure (not in the regression ledger)",

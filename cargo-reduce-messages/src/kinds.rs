@@ -30,6 +30,10 @@ pub enum SkipCause {
     /// An out-of-memory artifact with the memory limit turned off
     /// (`--rss-limit-mb 0`): it cannot fail as out-of-memory.
     NoMemoryLimit,
+    /// An input found in the project that does not fail (or not alike)
+    /// any more: its bug fixed, or it needs another build (a sanitizer);
+    /// `why` says which runs it passed.
+    DoesNotReproduce,
 }
 
 /// A fuzz artifact's kind, from libFuzzer's file-name prefix.
@@ -99,6 +103,7 @@ names!(ArtifactKind {
 names!(SkipCause {
     Leak => "leak",
     NoMemoryLimit => "no-memory-limit",
+    DoesNotReproduce => "does-not-reproduce",
 });
 names!(Engine {
     Libfuzzer => "libfuzzer",

@@ -316,3 +316,32 @@ fn afl_0_4_fuzz_takes_only_the_closure() {
     );
     reduce_each(&crate_dir, &[("function", b"BUG")]);
 }
+
+/// An afl.rs crate's `artifacts/<target>/` holds the inputs its user
+/// saved there (AFL++ writes nothing there): each is reduced like an
+/// AFL++ crash, beside itself, and cargo-reduce's results are no inputs.
+#[test]
+fn inputs_saved_in_an_afl_targets_artifacts_directory_are_reduced() {
+    let (_dir, crate_dir) = fixture_copy("afl-demo");
+    let saved = crate_dir.join("artifacts/bytes");
+    fs::create_dir_all(&saved).unwrap();
+    fs::write(saved.join(CRASH), b"BUG\x05 and more bytes after the bug").unwrap();
+    let args = [
+        "reduce",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    let result = saved.join(format!("minimized-from-{CRASH}"));
+    assert_eq!(fs::read(&result).unwrap(), b"BUG0", "{}", run.stdout());
+    assert_eq!(
+        fs::read(saved.join(CRASH)).unwrap(),
+        b"BUG\x05 and more bytes after the bug",
+        "the input is left as it was"
+    );
+    // Done: its result is found, and is no input of its own.
+    reduces_nothing(&args);
+}

@@ -14,6 +14,7 @@ mod faults;
 mod faults_fuzz;
 mod file_mode;
 mod file_mode_errors;
+mod first_run;
 mod fresh_state;
 mod fuzz_fixture;
 mod fuzz_mode;

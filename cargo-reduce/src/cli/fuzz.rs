@@ -95,7 +95,8 @@ impl FuzzArgs {
     }
 }
 
-/// Runs `cargo reduce [ARTIFACT…]` and prints the summary table.
+/// Runs `cargo reduce [ARTIFACT…]` and prints the summary table, then a
+/// line that sums the run up.
 pub(crate) fn run(
     args: &FuzzArgs,
     reporter: &Reporter,
@@ -103,16 +104,59 @@ pub(crate) fn run(
 ) -> Result<Exit, Error> {
     let summary =
         crate::job::fuzz_mode::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
-    if summary.rows.is_empty() {
-        reporter.status("Finished", format!("nothing to reduce: {} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)", summary.found));
-    } else if !reporter.is_json() {
+    if !summary.rows.is_empty() && !reporter.is_json() {
         print_table(&summary);
+    }
+    if let Some(line) = finished(&summary, reporter.is_verbose()) {
+        reporter.status("Finished", line);
     }
     Ok(summary.exit)
 }
 
+/// The run in one line: what was reduced, what was not and why; `None`
+/// when an error said it all (nothing found fails any more).
+fn finished(summary: &Summary, verbose: bool) -> Option<String> {
+    let reduced: Vec<&crate::job::Done> = summary
+        .rows
+        .iter()
+        .filter_map(|r| r.result.as_ref().ok())
+        .collect();
+    let failed = summary.rows.len() - reduced.len() - summary.not_built;
+    if summary.rows.is_empty() && summary.duplicates.is_empty() {
+        return (summary.stale == 0).then(|| format!("nothing to reduce: {} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)", summary.found));
+    }
+    let partial = reduced.iter().filter(|d| d.stopped.is_some()).count();
+    let mut parts = vec![match partial {
+        0 => format!("{} input(s) reduced", reduced.len()),
+        n => format!("{} input(s) reduced ({n} not 1-minimal)", reduced.len()),
+    }];
+    let mut add = |count: usize, what: &str| {
+        if count > 0 {
+            parts.push(format!("{count} {what}"));
+        }
+    };
+    add(summary.duplicates.len(), "not reduced as duplicates");
+    let list = if verbose {
+        "listed above"
+    } else {
+        "`-v` lists them"
+    };
+    add(
+        summary.stale,
+        &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
+    );
+    add(summary.not_built, "not built");
+    add(failed, "failed");
+    Some(parts.join(", "))
+}
+
+/// The longest failure column: a multi-line panic message is shown on one
+/// line, and cut (the JSON messages keep it whole).
+const NOTE_MAX: usize = 200;
+
 /// The failure column: the signature (and why it is not 1-minimal), or
-/// why the artifact was skipped.
+/// why the artifact was not reduced, in a few words (its error was shown
+/// whole above the table).
 fn note(row: &Row) -> String {
     match &row.result {
         Ok(done) => {
@@ -120,6 +164,7 @@ fn note(row: &Row) -> String {
                 .described
                 .as_ref()
                 .map_or_else(String::new, |d| format!("[{}] {}", d.failure_id, d.failure));
+            let signature = table::one_line(&signature, NOTE_MAX);
             match done.stopped {
                 None => signature,
                 Some(reason) => format!("{signature} (stopped: {}, not 1-minimal)", reason.name()),
@@ -128,7 +173,7 @@ fn note(row: &Row) -> String {
         Err(e) => match e.exit() {
             Exit::NotInteresting => "skipped: does not reproduce".into(),
             Exit::Flaky => "skipped: flaky".into(),
-            _ => "failed".into(),
+            _ => table::one_line(&e.line(), NOTE_MAX),
         },
     }
 }

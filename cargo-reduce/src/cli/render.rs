@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
 use crate::engine::Counters;
-use crate::job::message::{Finished, Line, StopReason};
+use crate::job::message::{Finished, Line, SkipCause, StopReason};
 use crate::job::{Events, Message, View};
 use crate::output::{escape_controls, shown};
 
@@ -143,6 +143,8 @@ impl Reporter {
                 );
             }
             Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
+            // Nothing failing: the summary (or the error) says why.
+            Message::FailuresGrouped { inputs: 0, .. } => {}
             Message::FailuresGrouped { inputs, failures } => self.status(
                 "Grouped",
                 format!("{inputs} failing input(s) → {failures} distinct failure(s)"),
@@ -158,6 +160,16 @@ impl Reporter {
                 "Replayed",
                 format!("{inputs} input(s) of {target} ({cached} from the cache): {failing} failing → {failures} distinct failure(s)"),
             ),
+            // Stale inputs are summed up at the end; `-v` lists them.
+            Message::ArtifactSkipped {
+                cause: SkipCause::DoesNotReproduce,
+                why,
+                ..
+            } if self.is_verbose() => self.status("Stale", why),
+            Message::ArtifactSkipped {
+                cause: SkipCause::DoesNotReproduce,
+                ..
+            } => {}
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", shown(path)))
             }

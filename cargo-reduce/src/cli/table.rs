@@ -1,6 +1,7 @@
 //! Plain-text tables for the human output: columns padded to their widest
 //! cell, some right-aligned (numbers), the last one left free (it holds
-//! long failure signatures that must not widen the others).
+//! long failure signatures that must not widen the others), one line per
+//! row whatever the cells hold.
 
 /// How a column is aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,10 +12,42 @@ pub(super) enum Align {
     Right,
 }
 
+/// What separates the lines of a cell that holds several (an
+/// `assert_eq!`'s `left:` and `right:`), shown on one.
+const LINE_BREAK: &str = " ⏎ ";
+
+/// `text` on one line: its lines trimmed and joined by [`LINE_BREAK`]
+/// (empty ones dropped), cut to `max` characters with `…` when longer.
+pub(super) fn one_line(text: &str, max: usize) -> String {
+    let joined = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(LINE_BREAK);
+    match joined.char_indices().nth(max.saturating_sub(1)) {
+        Some((cut, _)) if joined.chars().count() > max => format!("{}…", &joined[..cut]),
+        _ => joined,
+    }
+}
+
 /// `rows` as lines of columns separated by two spaces, each line starting
 /// with `indent`; `align` gives every column but the last, which is not
-/// padded. Trailing spaces are trimmed.
+/// padded. A cell of several lines is shown on one ([`one_line`]).
+/// Trailing spaces are trimmed.
 pub(super) fn render(rows: &[Vec<String>], align: &[Align], indent: &str) -> String {
+    let flat: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|cell| match cell.contains('\n') {
+                    true => one_line(cell, usize::MAX),
+                    false => cell.clone(),
+                })
+                .collect()
+        })
+        .collect();
+    let rows = &flat;
     let mut widths = vec![0; align.len()];
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -62,5 +95,28 @@ mod tests {
             text,
             "NAME       BYTES  NOTE\na/crash-1     12  a long note\nb              3\n"
         );
+    }
+
+    /// An `assert_eq!` message's lines stay in their row.
+    #[test]
+    fn a_cell_of_several_lines_is_shown_on_one() {
+        let message = "assertion `left == right` failed: bad\nheader\n  left: 1\n right: 0";
+        let rows = vec![
+            vec!["a/crash-1".into(), "12".into(), message.into()],
+            vec!["b".into(), "3".into(), "one line".into()],
+        ];
+        let text = render(&rows, &[Align::Left, Align::Right], "");
+        assert_eq!(
+            text,
+            "a/crash-1  12  assertion `left == right` failed: bad ⏎ header ⏎ left: 1 ⏎ right: 0\nb           3  one line\n"
+        );
+    }
+
+    #[test]
+    fn one_line_cuts_long_text_at_a_character() {
+        assert_eq!(one_line("abc\ndéf", 100), "abc ⏎ déf");
+        assert_eq!(one_line("abcdéfgh", 5), "abcd…");
+        assert_eq!(one_line("abcde", 5), "abcde");
+        assert_eq!(one_line("", 5), "");
     }
 }

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{Package, Target, TargetKind};
 
-use super::artifact::Artifact;
+use super::artifact::{scan_artifacts, Artifact, Saved};
 use super::campaign::{self, Instance};
+use super::error::DiscoveryError;
 use super::features::{enabling_feature, target_features};
 use super::{BinKind, Engine, FuzzProject, FuzzTarget};
 
@@ -54,26 +55,34 @@ fn calls_afl(source: &Path) -> bool {
     .any(|form| text.contains(form))
 }
 
-/// The afl.rs fuzz targets of `package`, sorted by name; their inputs are
+/// The afl.rs fuzz targets of `package`, sorted by name, with the inputs
+/// the user saved in their `artifacts/<target>/` (every file there but
+/// cargo-reduce's results); the AFL++ instances' crashes and hangs are
 /// added by [`attach_instances`].
-pub(super) fn afl_targets(package: &Package, package_dir: &Path) -> Vec<FuzzTarget> {
+pub(super) fn afl_targets(
+    package: &Package,
+    package_dir: &Path,
+) -> Result<Vec<FuzzTarget>, DiscoveryError> {
     let enabling = enabling_feature(package, AFL_CRATE);
-    let mut targets: Vec<FuzzTarget> = package
+    let mut targets = Vec::new();
+    let afl_targets = package
         .targets
         .iter()
         .filter_map(|t| Some((t, bin_kind(t)?)))
-        .filter(|(t, _)| calls_afl(t.src_path.as_std_path()))
-        .map(|(t, kind)| FuzzTarget {
+        .filter(|(t, _)| calls_afl(t.src_path.as_std_path()));
+    for (t, kind) in afl_targets {
+        let artifacts_dir = package_dir.join("artifacts").join(&t.name);
+        targets.push(FuzzTarget {
             name: t.name.clone(),
             source: t.src_path.clone().into_std_path_buf(),
             kind,
             features: target_features(t, enabling.as_deref()),
-            artifacts_dir: package_dir.join("artifacts").join(&t.name),
-            artifacts: Vec::new(),
-        })
-        .collect();
+            artifacts: scan_artifacts(&artifacts_dir, Saved::Any)?,
+            artifacts_dir,
+        });
+    }
     targets.sort_by(|a, b| a.name.cmp(&b.name));
-    targets
+    Ok(targets)
 }
 
 /// Where AFL output of `project` is looked for: its package directory (with

@@ -74,7 +74,8 @@ pub(crate) struct Artifact {
 /// Which engine saved an input, and what it recorded about the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Origin {
-    /// libFuzzer (or a file named on the command line).
+    /// libFuzzer, a file the user saved in `artifacts/<target>/`, or one
+    /// named on the command line.
     LibFuzzer,
     /// An AFL++ instance.
     Afl(AflOrigin),
@@ -233,10 +234,35 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The artifacts in `dir`, sorted by name: files (symlinks followed) with a
-/// libFuzzer prefix. `minimized-from-` copies are outputs, not artifacts. A
-/// missing `dir` has none.
-pub(crate) fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError> {
+/// Which files of an `artifacts/<target>/` directory are inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Saved {
+    /// Those with a libFuzzer prefix: libFuzzer wrote them.
+    LibFuzzer,
+    /// Every file but cargo-reduce's own (`minimized-from-`,
+    /// `partial-from-`) and hidden ones: in an afl.rs crate, where AFL++
+    /// writes nothing, the user saved each of them there as a crash (an
+    /// `id:…` file copied out of `crashes/`, a `crash-…` from a report).
+    Any,
+}
+
+impl Saved {
+    /// Whether the file `name` is an input under this rule.
+    fn is_input(self, name: &str) -> bool {
+        let ours = [MINIMIZED_PREFIX, PARTIAL_PREFIX, "."];
+        match self {
+            Saved::LibFuzzer => {
+                !name.starts_with(MINIMIZED_PREFIX) && kind_from_file_name(name).is_some()
+            }
+            Saved::Any => !ours.iter().any(|prefix| name.starts_with(prefix)),
+        }
+    }
+}
+
+/// The inputs in `dir` that `saved` takes, sorted by name: files
+/// (symlinks followed); `minimized-from-` copies are outputs, not
+/// artifacts. A missing `dir` has none.
+pub(crate) fn scan_artifacts(dir: &Path, saved: Saved) -> Result<Vec<Artifact>, DiscoveryError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -246,7 +272,7 @@ pub(crate) fn scan_artifacts(dir: &Path) -> Result<Vec<Artifact>, DiscoveryError
     for entry in entries {
         let path = entry.map_err(|e| DiscoveryError::io(dir, e))?.path();
         let name = file_name(&path);
-        if name.starts_with(MINIMIZED_PREFIX) || kind_from_file_name(&name).is_none() {
+        if !saved.is_input(&name) {
             continue;
         }
         // A dangling symlink or a directory is not an artifact.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use cargo_metadata::{DependencyKind, Package, Target, TargetKind};
 
-use super::artifact::scan_artifacts;
+use super::artifact::{scan_artifacts, Saved};
 use super::features::{enabling_feature, target_features};
 use super::{BinKind, DiscoveryError, FuzzTarget};
 
@@ -54,7 +54,7 @@ pub(super) fn libfuzzer_targets(
             source: target.src_path.clone().into_std_path_buf(),
             kind: BinKind::Bin,
             features: target_features(target, enabling.as_deref()),
-            artifacts: scan_artifacts(&artifacts_dir)?,
+            artifacts: scan_artifacts(&artifacts_dir, Saved::LibFuzzer)?,
             artifacts_dir,
         });
     }

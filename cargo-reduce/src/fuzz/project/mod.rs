@@ -300,7 +300,7 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
             }
         }
         if afl {
-            let project = afl_project(package, metadata);
+            let project = afl_project(package, metadata)?;
             if !project.targets.is_empty() {
                 projects.push(project);
             }
@@ -309,11 +309,12 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
     Ok(projects)
 }
 
-/// An afl.rs crate; its inputs come from the AFL++ instances found later.
-fn afl_project(package: &Package, metadata: &Metadata) -> FuzzProject {
+/// An afl.rs crate with the inputs saved in its `artifacts/`; those of
+/// the AFL++ instances are added later.
+fn afl_project(package: &Package, metadata: &Metadata) -> Result<FuzzProject, DiscoveryError> {
     let dir = package_dir(package);
-    let targets = afl_crates::afl_targets(package, &dir);
-    project_of(package, metadata, Engine::Afl, targets)
+    let targets = afl_crates::afl_targets(package, &dir)?;
+    Ok(project_of(package, metadata, Engine::Afl, targets))
 }
 
 /// The directory of `package`'s manifest (canonical).

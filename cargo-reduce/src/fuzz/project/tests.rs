@@ -445,3 +445,36 @@ fn a_cargo_fuzz_crate_keeps_every_bin_with_its_required_features() {
     assert_eq!(target_names(&projects[0]), ["gated", "wrapped"]);
     assert_eq!(projects[0].targets[0].features, ["slow"]);
 }
+
+/// An afl.rs target's `artifacts/<target>/`: every file the user saved
+/// there is an input (AFL++ names or libFuzzer's), cargo-reduce's own
+/// results and temporary files are not.
+#[test]
+fn an_afl_target_takes_the_inputs_saved_in_its_artifacts_directory() {
+    let f = Fixture::new();
+    f.write(
+        "Cargo.toml",
+        &package_toml(
+            "aflsaved",
+            "[workspace]\n[dependencies]\nafl = \"0.18\"\n[[bin]]\nname = \"parse\"\npath = \"parse.rs\"\n",
+        ),
+    )
+    .write("parse.rs", "fn main() { afl::fuzz!(|d: &[u8]| {}); }\n")
+    .write("artifacts/parse/id:000000,sig:06,src:000000", "AB")
+    .write("artifacts/parse/crash-1", "C")
+    .write("artifacts/parse/minimized-from-crash-1", "c")
+    .write("artifacts/parse/minimized-from-afl-main-id_000003-sig_06", "d")
+    .write("artifacts/parse/partial-from-crash-2", "e")
+    .write("artifacts/parse/.cargo-reduce-tmp", "f");
+    let projects = f.discover("", None, &[]);
+    assert_eq!(projects.len(), 1);
+    let artifacts = &projects[0].targets[0].artifacts;
+    let names: Vec<&str> = artifacts.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["crash-1", "id:000000,sig:06,src:000000"]);
+    assert_eq!(
+        artifacts[0].minimized,
+        Some(f.path("artifacts/parse/minimized-from-crash-1"))
+    );
+    assert_eq!(artifacts[1].kind, ArtifactKind::Unknown);
+    assert_eq!(artifacts[1].minimized, None);
+}

@@ -1,7 +1,7 @@
 //! Building the targets fuzz mode needs: once per crate, against its
 //! engine's stand-in, each target's failure its own.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -134,16 +134,14 @@ fn build_error(e: WorkerBuildError, package: &str) -> Error {
     }
 }
 
-/// `e` in full the first time, then its first line only (a crate that
-/// does not build, or a target that does not start, fails each of its
-/// artifacts with the same error).
-pub(super) fn once(e: &Error, told: &mut HashSet<String>) -> Error {
-    if told.insert(e.line()) {
-        return e.clone();
+/// What the row of an artifact whose target `e` stopped says, in a few
+/// words: `e` itself is reported once, whole, before the table.
+pub(super) fn in_a_few_words(e: &Error) -> &'static str {
+    match e.exit() {
+        Exit::BuildFailed | Exit::ResolveFailed => "not built (see the error above)",
+        Exit::Interrupted => "interrupted",
+        _ => "not started (see the error above)",
     }
-    let line = e.line();
-    let first = line.lines().next().unwrap_or_default();
-    Error::new(e.exit(), format!("{first} (as above)"))
 }
 
 /// The names, owned (as messages hold them).

@@ -25,7 +25,7 @@ use super::{Events, LangChoice, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::pool::{Exits, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Exits, Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::{
     self, Artifact, ArtifactKind, Engine, FuzzProject, Origin, Search, MINIMIZED_PREFIX,
 };
@@ -142,6 +142,13 @@ pub(crate) struct Summary {
     /// Inputs not reduced because another input fails the same way:
     /// (`target/name` of the input, of the one reduced for it).
     pub duplicates: Vec<(String, String)>,
+    /// Inputs found (not named) that do not fail any more (their bugs
+    /// fixed, or they need another build): information, not an error;
+    /// each is an `artifact-skipped` message, and they have no rows.
+    pub stale: usize,
+    /// Rows of inputs whose target could not be built or started (its
+    /// error reported once, before).
+    pub not_built: usize,
     /// Artifacts found (also those not tried, being reduced already).
     pub found: usize,
     /// The exit status: the first error's, or interrupted.
@@ -149,17 +156,39 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
+    /// Nothing done yet, of the artifacts `projects` have.
+    fn new(projects: &[FuzzProject]) -> Summary {
+        Summary {
+            rows: Vec::new(),
+            duplicates: Vec::new(),
+            stale: 0,
+            not_built: 0,
+            found: projects
+                .iter()
+                .flat_map(|p| &p.targets)
+                .map(|t| t.artifacts.len())
+                .sum(),
+            exit: Exit::Success,
+        }
+    }
+
     /// Adds `row`; a failed one is reported as an `error` message and sets
     /// the exit status if none is set yet.
     fn record(&mut self, row: Row, events: &dyn Events) {
         if let Err(e) = &row.result {
-            events.emit(&Message::Error {
-                message: e.line(),
-                exit: e.exit(),
-            });
-            self.exit = self.exit.or(e.exit());
+            self.fail(e, events);
         }
         self.rows.push(row);
+    }
+
+    /// Reports `e` as an `error` message; the exit status is its own if
+    /// none is set yet.
+    fn fail(&mut self, e: &Error, events: &dyn Events) {
+        events.emit(&Message::Error {
+            message: e.line(),
+            exit: e.exit(),
+        });
+        self.exit = self.exit.or(e.exit());
     }
 }
 
@@ -230,31 +259,8 @@ pub(crate) fn run(
 ) -> Result<Summary, Error> {
     let projects = find(&request.search(), request.target.as_deref())?;
     warn_about_instances(&projects, events);
-    let found = projects
-        .iter()
-        .flat_map(|p| &p.targets)
-        .map(|t| t.artifacts.len())
-        .sum();
-    let mut work = select(request, &projects)?;
-    work.retain(|w| match skip_reason(w.artifact.kind, request) {
-        Some((cause, why)) if !w.done => {
-            events.emit(&Message::ArtifactSkipped {
-                path: w.artifact.path.clone(),
-                target: w.target.clone(),
-                why: why.to_string(),
-                cause,
-            });
-            false
-        }
-        Some(_) => false,
-        None => true,
-    });
-    let mut summary = Summary {
-        rows: Vec::new(),
-        duplicates: Vec::new(),
-        found,
-        exit: Exit::Success,
-    };
+    let work = select_work(request, &projects, events)?;
+    let mut summary = Summary::new(&projects);
     if work.iter().all(|w| w.done) {
         return Ok(summary);
     }
@@ -273,41 +279,9 @@ pub(crate) fn run(
     };
     let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
     let asan_binaries;
-    let base = request.pool_options(workers(settings.jobs, events));
-    let options = projects
-        .iter()
-        .map(|p| engine_options(&base, p.engine))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
-    let mut item_binaries: Vec<Option<&Path>> = Vec::with_capacity(work.len());
-    let mut told = HashSet::new();
-    // A target that cannot be built or started fails its own artifacts.
-    for item in &work {
-        let ready = match &binaries[&(item.project, item.target.clone())] {
-            Ok(binary) if pools.contains_key(binary.as_path()) => Ok(binary.as_path()),
-            Ok(binary) => WorkerPool::start(binary, options[item.project].clone())
-                .map(|pool| {
-                    pools.insert(binary, pool);
-                    binary.as_path()
-                })
-                .map_err(|e| {
-                    Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
-                }),
-            Err(e) => Err(e.clone()),
-        };
-        match ready {
-            Ok(binary) => item_binaries.push(Some(binary)),
-            Err(e) => {
-                if !item.done {
-                    summary.record(
-                        item.row(Duration::ZERO, Err(build_targets::once(&e, &mut told))),
-                        events,
-                    );
-                }
-                item_binaries.push(None);
-            }
-        }
-    }
+    let options = project_options(request, settings, &projects, events)?;
+    let (mut item_binaries, mut pools) =
+        start_pools(&work, &binaries, &options, &mut summary, events);
     let hint = || sanitizer::hint(choice, asan().is_some());
     let mut probed = sanitize::probe(&work, &item_binaries, &pools, request, &hint);
     let retry = sanitize::candidates(&work, &item_binaries, &probed);
@@ -327,81 +301,59 @@ pub(crate) fn run(
             &options,
         )?;
     }
-    let interrupted = || settings.interrupt.load(Ordering::SeqCst);
-    // Named inputs are each reduced; found ones are replayed and grouped
-    // first, and one input per distinct failure is reduced.
-    let (roles, mut known) = if request.artifacts.is_empty() {
-        let mut replayed = Vec::with_capacity(work.len());
-        for (i, (item, binary)) in work.iter().zip(&item_binaries).enumerate() {
-            if interrupted() {
-                summary.exit = Exit::Interrupted;
-                return Ok(summary);
-            }
-            replayed.push(match (probed[i].take(), binary) {
-                (Some(Ok(failure)), _) => triage::Replayed::Failed(failure),
-                (Some(Err(e)), _) => triage::Replayed::Refused(e),
-                (None, Some(binary)) => triage::replay(item, &pools[binary], request),
-                (None, None) => triage::Replayed::Gone,
-            });
-        }
-        let grouping = triage::group(&work, &item_binaries, &replayed, request);
-        events.emit(&Message::FailuresGrouped {
-            inputs: grouping.inputs,
-            failures: grouping.failures,
-        });
-        let known = replayed
-            .into_iter()
-            .zip(&work)
-            .map(|(replayed, item)| match replayed {
-                triage::Replayed::Failed(failure) => Some(failure),
-                triage::Replayed::Refused(e) => {
-                    summary.record(item.row(Duration::ZERO, Err(e)), events);
-                    None
-                }
-                triage::Replayed::Gone => None,
-            })
-            .collect();
-        (grouping.roles, known)
-    } else {
-        let mut known = Vec::with_capacity(work.len());
-        let mut roles = Vec::with_capacity(work.len());
-        for (i, binary) in item_binaries.iter().enumerate() {
-            match probed[i].take() {
-                Some(Err(e)) => {
-                    summary.record(work[i].row(Duration::ZERO, Err(e)), events);
-                    roles.push(None);
-                    known.push(None);
-                }
-                probed => {
-                    roles.push(binary.map(|_| Role::Reduce));
-                    known.push(probed.and_then(Result::ok));
-                }
-            }
-        }
-        (roles, known)
+    let binaries = &item_binaries;
+    let roles = roles(
+        &work,
+        binaries,
+        &pools,
+        probed,
+        request,
+        settings,
+        &mut summary,
+        events,
+    );
+    let Some((roles, known)) = roles else {
+        summary.exit = Exit::Interrupted;
+        return Ok(summary);
     };
+    reduce_all(
+        &work,
+        &roles,
+        known,
+        &item_binaries,
+        &pools,
+        request,
+        settings,
+        &mut summary,
+        events,
+    );
+    Ok(summary)
+}
+
+/// Reduces each input whose role says so (in its pool), and reports the
+/// duplicates; stops at Ctrl-C.
+#[allow(clippy::too_many_arguments)]
+fn reduce_all(
+    work: &[Work],
+    roles: &[Option<Role>],
+    mut known: Vec<Option<Failure>>,
+    binaries: &[Option<&Path>],
+    pools: &HashMap<&Path, WorkerPool>,
+    request: &FuzzRequest,
+    settings: &Settings,
+    summary: &mut Summary,
+    events: &dyn Events,
+) {
     for (i, item) in work.iter().enumerate() {
-        let (Some(role), Some(binary)) = (roles[i], item_binaries[i]) else {
+        let (Some(role), Some(binary)) = (roles[i], binaries[i]) else {
             continue;
         };
         match role {
             Role::Done => {}
             Role::Duplicate { of } => {
-                if item.done {
-                    continue;
+                if !item.done {
+                    duplicate(item, &work[of], known[i].as_ref(), request, summary, events);
                 }
-                let (failure, id) = known[i]
-                    .as_ref()
-                    .map(|f| named(f, request.matching))
-                    .unwrap_or_default();
-                events.emit(&Message::ArtifactDuplicate {
-                    path: item.artifact.path.clone(),
-                    target: item.target.clone(),
-                    failure: failure.clone(),
-                    failure_id: id.clone(),
-                    same_as: work[of].artifact.path.clone(),
-                });
-                summary.duplicates.push((item.name(), work[of].name()));
             }
             Role::Reduce => {
                 let row = reduce_one(
@@ -424,7 +376,230 @@ pub(crate) fn run(
             }
         }
     }
-    Ok(summary)
+}
+
+/// Each project's pool options: the request's, with its engine's exits.
+fn project_options(
+    request: &FuzzRequest,
+    settings: &Settings,
+    projects: &[FuzzProject],
+    events: &dyn Events,
+) -> Result<Vec<PoolOptions>, Error> {
+    let base = request.pool_options(workers(settings.jobs, events));
+    projects
+        .iter()
+        .map(|p| engine_options(&base, p.engine))
+        .collect()
+}
+
+/// The work `request` selects, without the artifacts that cannot be
+/// reduced with these options (each reported with the reason).
+fn select_work(
+    request: &FuzzRequest,
+    projects: &[FuzzProject],
+    events: &dyn Events,
+) -> Result<Vec<Work>, Error> {
+    let mut work = select(request, projects)?;
+    work.retain(|w| match skip_reason(w.artifact.kind, request) {
+        Some((cause, why)) if !w.done => {
+            events.emit(&Message::ArtifactSkipped {
+                path: w.artifact.path.clone(),
+                target: w.target.clone(),
+                why: why.to_string(),
+                cause,
+            });
+            false
+        }
+        Some(_) => false,
+        None => true,
+    });
+    Ok(work)
+}
+
+/// Each item's binary, its pool started (one per binary). A target that
+/// cannot be built or started is reported once, whole, and each of its
+/// artifacts' rows says so in a few words.
+fn start_pools<'b>(
+    work: &[Work],
+    binaries: &'b build_targets::Binaries,
+    options: &[PoolOptions],
+    summary: &mut Summary,
+    events: &dyn Events,
+) -> (Vec<Option<&'b Path>>, HashMap<&'b Path, WorkerPool>) {
+    let mut pools: HashMap<&Path, WorkerPool> = HashMap::new();
+    let mut item_binaries = Vec::with_capacity(work.len());
+    let mut told = HashSet::new();
+    for item in work {
+        let ready = match &binaries[&(item.project, item.target.clone())] {
+            Ok(binary) if pools.contains_key(binary.as_path()) => Ok(binary.as_path()),
+            Ok(binary) => WorkerPool::start(binary, options[item.project].clone())
+                .map(|pool| {
+                    pools.insert(binary, pool);
+                    binary.as_path()
+                })
+                .map_err(|e| {
+                    Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
+                }),
+            Err(e) => Err(e.clone()),
+        };
+        match ready {
+            Ok(binary) => item_binaries.push(Some(binary)),
+            Err(e) => {
+                if told.insert(e.line()) {
+                    summary.fail(&e, events);
+                }
+                if !item.done {
+                    let short = Error::new(e.exit(), build_targets::in_a_few_words(&e));
+                    summary.rows.push(item.row(Duration::ZERO, Err(short)));
+                    summary.not_built += 1;
+                }
+                item_binaries.push(None);
+            }
+        }
+    }
+    (item_binaries, pools)
+}
+
+/// Each input's role (`None`: not to reduce), and its failure where the
+/// replay found it.
+type Roles = (Vec<Option<Role>>, Vec<Option<Failure>>);
+
+/// What becomes of each input, and its failure where replaying found it.
+/// Named inputs are each reduced; found ones are replayed and grouped
+/// first, and one input per distinct failure is reduced. `None`: Ctrl-C.
+#[allow(clippy::too_many_arguments)]
+fn roles(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    pools: &HashMap<&Path, WorkerPool>,
+    probed: sanitize::Probed,
+    request: &FuzzRequest,
+    settings: &Settings,
+    summary: &mut Summary,
+    events: &dyn Events,
+) -> Option<Roles> {
+    if !request.artifacts.is_empty() {
+        return Some(named_roles(work, binaries, probed, summary, events));
+    }
+    let interrupted = || settings.interrupt.load(Ordering::SeqCst);
+    let replayed = triage::replay_all(work, binaries, pools, probed, request, &interrupted)?;
+    Some(found_roles(
+        work, binaries, replayed, request, summary, events,
+    ))
+}
+
+/// The roles of found inputs after replaying them: their groups, the
+/// failures known, and rows for those that cannot be reduced. An input
+/// that no longer fails is no error: it is summed up (`summary.stale`),
+/// each one an `artifact-skipped` message; if none of the inputs fails,
+/// that is the run's error.
+fn found_roles(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    replayed: Vec<triage::Replayed>,
+    request: &FuzzRequest,
+    summary: &mut Summary,
+    events: &dyn Events,
+) -> Roles {
+    let grouping = triage::group(work, binaries, &replayed, request);
+    if binaries.iter().any(Option::is_some) {
+        events.emit(&Message::FailuresGrouped {
+            inputs: grouping.inputs,
+            failures: grouping.failures,
+        });
+    }
+    let mut reproduced = 0;
+    let mut known = Vec::with_capacity(work.len());
+    for (replayed, item) in replayed.into_iter().zip(work) {
+        known.push(match replayed {
+            triage::Replayed::Failed(failure) => {
+                reproduced += 1;
+                Some(failure)
+            }
+            triage::Replayed::Refused(e) if e.exit() == Exit::NotInteresting => {
+                stale(item, &e, summary, events);
+                None
+            }
+            triage::Replayed::Refused(e) => {
+                summary.record(item.row(Duration::ZERO, Err(e)), events);
+                None
+            }
+            triage::Replayed::Gone => None,
+        });
+    }
+    if reproduced == 0 && summary.stale > 0 && summary.exit == Exit::Success {
+        summary.fail(&nothing_reproduces(summary.stale), events);
+    }
+    (grouping.roles, known)
+}
+
+/// Records `item`, found in the project, as no longer failing (`e` says
+/// how it was run).
+fn stale(item: &Work, e: &Error, summary: &mut Summary, events: &dyn Events) {
+    events.emit(&Message::ArtifactSkipped {
+        path: item.artifact.path.clone(),
+        target: item.target.clone(),
+        why: e.line(),
+        cause: SkipCause::DoesNotReproduce,
+    });
+    summary.stale += 1;
+}
+
+/// The run's error when none of the `stale` inputs found fails any more.
+fn nothing_reproduces(stale: usize) -> Error {
+    Error::new(
+        Exit::NotInteresting,
+        format!("none of the {stale} input(s) to reduce fails any more (the bugs fixed since, or they need another build, such as a sanitizer's): `-v` lists them; name one to see how it was run, or delete them"),
+    )
+}
+
+/// The roles of named inputs: each is reduced, but one whose probe failed
+/// (it does not reproduce, is flaky) fails its row.
+fn named_roles(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    mut probed: sanitize::Probed,
+    summary: &mut Summary,
+    events: &dyn Events,
+) -> Roles {
+    let mut known = Vec::with_capacity(work.len());
+    let mut roles = Vec::with_capacity(work.len());
+    for (i, binary) in binaries.iter().enumerate() {
+        match probed[i].take() {
+            Some(Err(e)) => {
+                summary.record(work[i].row(Duration::ZERO, Err(e)), events);
+                roles.push(None);
+                known.push(None);
+            }
+            probed => {
+                roles.push(binary.map(|_| Role::Reduce));
+                known.push(probed.and_then(Result::ok));
+            }
+        }
+    }
+    (roles, known)
+}
+
+/// Reports `item` as failing like `of`, which is (or was) reduced for it.
+fn duplicate(
+    item: &Work,
+    of: &Work,
+    known: Option<&Failure>,
+    request: &FuzzRequest,
+    summary: &mut Summary,
+    events: &dyn Events,
+) {
+    let (failure, id) = known
+        .map(|f| named(f, request.matching))
+        .unwrap_or_default();
+    events.emit(&Message::ArtifactDuplicate {
+        path: item.artifact.path.clone(),
+        target: item.target.clone(),
+        failure,
+        failure_id: id,
+        same_as: of.artifact.path.clone(),
+    });
+    summary.duplicates.push((item.name(), of.name()));
 }
 
 /// Says which AFL++ instances ran a binary that no target builds (their

@@ -3,10 +3,11 @@
 //! signature ([`crate::job::group`]), so that each distinct failure is
 //! reduced once, from its smallest input.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::pool::{Failure, Signature, WorkerPool};
@@ -17,12 +18,37 @@ use crate::job::group::{self, Member, Role};
 pub(super) enum Replayed {
     /// It failed, alike in every run.
     Failed(Failure),
-    /// It cannot be reduced (it does not reproduce, is flaky, or its
-    /// target did not build): the reason, reported as its row.
+    /// It cannot be reduced (it does not reproduce, or is flaky): the
+    /// reason.
     Refused(Error),
     /// An input with a minimized copy that no longer fails: nothing to
     /// group it with, nothing to report.
     Gone,
+}
+
+/// What replaying each of `work` gave: its probe's result if it has one
+/// (`probed`), else a replay in its pool; `None` if `interrupted()`.
+pub(super) fn replay_all(
+    work: &[Work],
+    binaries: &[Option<&Path>],
+    pools: &HashMap<&Path, WorkerPool>,
+    mut probed: Probed,
+    request: &FuzzRequest,
+    interrupted: &dyn Fn() -> bool,
+) -> Option<Vec<Replayed>> {
+    let mut replayed = Vec::with_capacity(work.len());
+    for (i, (item, binary)) in work.iter().zip(binaries).enumerate() {
+        if interrupted() {
+            return None;
+        }
+        replayed.push(match (probed[i].take(), binary) {
+            (Some(Ok(failure)), _) => Replayed::Failed(failure),
+            (Some(Err(e)), _) => Replayed::Refused(e),
+            (None, Some(binary)) => replay(item, &pools[binary], request),
+            (None, None) => Replayed::Gone,
+        });
+    }
+    Some(replayed)
 }
 
 /// Replays `item` in `pool` under its own limits: an input to reduce

@@ -215,9 +215,14 @@ fn find_panic(lines: &[&str]) -> Option<(String, String)> {
     Some((compiler_path(location), message.to_string()))
 }
 
-/// `/rustc-dev/HASH/compiler/x.rs:1:2: message` split at the location's end.
+/// `/rustc-dev/HASH/compiler/x.rs:1:2: message` split at the location's
+/// end; a message that only quotes a span later (`broken MIR … {closure@
+/// src/a.rs:3:5: 3:9}`) has none.
 fn split_location(text: &str) -> Option<(String, &str)> {
     let path_end = text.find(".rs:")? + ".rs:".len();
+    if text[..path_end].contains(char::is_whitespace) {
+        return None;
+    }
     let mut end = path_end;
     for _ in 0..2 {
         let digits = text[end..].bytes().take_while(u8::is_ascii_digit).count();
@@ -440,6 +445,20 @@ mod tests {
         );
         assert_eq!(sig.message, "error performing operation: fully_perform");
         assert!(sig.queries.is_empty());
+    }
+
+    /// A delayed bug's message that quotes a span is no `bug!` location.
+    #[test]
+    fn a_delayed_bug_whose_message_quotes_a_span_keeps_its_message() {
+        let message = "broken MIR in DefId(0:5 ~ a[1636]::f) (_1 = {closure@src/a.rs:3:5: 3:9}): bad assignment";
+        let delayed = DELAYED.replace("error performing operation: fully_perform", message);
+        let sig = Signature::parse(&delayed).unwrap();
+        assert_eq!(sig.kind, Kind::DelayedBug);
+        assert_eq!(sig.message, message);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_trait_selection/src/traits/query/type_op/custom.rs:95:25"
+        );
     }
 
     #[test]

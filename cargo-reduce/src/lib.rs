@@ -59,6 +59,8 @@ mod fuzz;
 #[cfg(feature = "job")]
 mod job;
 mod output;
+#[cfg(feature = "fuzz")]
+mod spans;
 #[cfg(feature = "syntax")]
 pub mod syntax;
 mod typed;

@@ -5,7 +5,9 @@
 //! byte-identical, and one file that panics the type checker
 //! (rust-lang/rust#140099) in `FILE.rs` mode; a workspace whose ICE
 //! needs its dependency as a crate of its own (rust-lang/rust#153375); a
-//! crate whose documentation crashes rustdoc (rust-lang/rust#148095).
+//! crate whose documentation crashes rustdoc (rust-lang/rust#148095); a
+//! crate whose ICE message names an async block by its place in a
+//! module's file (rust-lang/rust#119095).
 
 use std::path::Path;
 use std::process::Command;
@@ -125,6 +127,44 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
         .collect();
     names.sort();
     assert_eq!(names, ["scene.ice.md", "scene.ice.rs"]);
+}
+
+/// The fixture's message quotes the async block's span in
+/// `src/pool/checkout.rs`; as one file the crate puts it in `ice_span.rs`
+/// at other lines: the same ICE at the default `--match`, reduced, and
+/// the MCVE crashes rustc the same way under the report's command.
+#[test]
+fn an_ice_whose_message_quotes_a_module_s_span_is_the_same_ice_in_one_file_and_reduced() {
+    let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-span");
+    let before = snapshot(&crate_dir);
+    let sandbox = Sandbox::new();
+    let mcve = sandbox.join("ice_span.ice.rs");
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = reduce_ice(&sandbox, &manifest, &mcve, &["--max-tests", "300"]);
+    assert_eq!(snapshot(&crate_dir), before, "the fixture's tree changed");
+    let messages = run.messages();
+    let found = message(&messages, "ice-found");
+    let said = found["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("failed to resolve instance for <{async block@src/pool/checkout.rs:"),
+        "{said}"
+    );
+    let finished = message(&messages, "reduction-finished");
+    let (original, reduced) = (
+        finished["original_bytes"].as_u64().unwrap(),
+        finished["reduced_bytes"].as_u64().unwrap(),
+    );
+    assert!(reduced * 3 < original, "{original} → {reduced} bytes");
+    let command = message(&messages, "ice-reported")["command"]
+        .as_str()
+        .unwrap();
+    let stderr = compile(command, &mcve);
+    let location = found["location"].as_str().unwrap();
+    assert!(
+        stderr.contains(location)
+            && stderr.contains("failed to resolve instance for <{async block@ice_span.ice.rs:"),
+        "{stderr}"
+    );
 }
 
 #[test]

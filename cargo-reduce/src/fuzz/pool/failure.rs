@@ -6,6 +6,8 @@ use std::fmt;
 
 use rustix::process::Signal;
 
+use crate::spans::blank_spans;
+
 use super::asan_bug::AsanBug;
 use super::call_path::Symbolizer;
 use super::location::short_location;
@@ -242,13 +244,18 @@ pub(crate) fn split_location(location: &str) -> Option<(&str, u32, u32)> {
     Some((file, line, column))
 }
 
-/// Replaces hex numbers (`0x...`) by `0x_`, decimal numbers by `_`, and
-/// the parts of the input that panic messages quote: a string in
-/// backquotes (`` of `abc` ``, as the standard library's string-slicing
-/// panics quote the whole string) and a single quoted character (`'é'`)
-/// become `` `_` `` and `'_'`. So a message that echoes the input does not
-/// keep the input from shrinking; the location still pins the bug.
+/// Replaces hex numbers (`0x...`) by `0x_`, decimal numbers by `_`, the
+/// source places and file paths a message prints by `_` (a `Location`,
+/// `file!()`, a temporary file's path: they name where the code or the
+/// run was, which another checkout, build directory or run changes; see
+/// [`blank_spans`]), and the parts of the input that panic messages
+/// quote: a string in backquotes (`` of `abc` ``, as the standard
+/// library's string-slicing panics quote the whole string) and a single
+/// quoted character (`'é'`) become `` `_` `` and `'_'`. So a message that
+/// echoes the input does not keep the input from shrinking; the location
+/// still pins the bug.
 pub(crate) fn normalize_message(message: &str) -> String {
+    let message = blank_spans(message, "_");
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {
@@ -319,6 +326,29 @@ mod tests {
             normalize_message("can't parse 'x' or `unclosed"),
             "can't parse '_' or `unclosed",
             "an apostrophe and a lone backquote stay"
+        );
+    }
+
+    /// A panic that prints where the code or the run was (`file!()`, a
+    /// `Location`, a temporary file) is the same failure from another
+    /// checkout, build directory or run: the place does not count.
+    #[test]
+    fn paths_and_places_in_a_message_are_blanked() {
+        let here = "bad header at /home/u/proj/fuzz/fuzz_targets/parse.rs:12:9 in /tmp/.tmpAb12Cd/input.toml";
+        let there =
+            "bad header at /work/ci/fuzz/fuzz_targets/parse.rs:14:9 in /tmp/.tmpZZ9/input.toml";
+        assert_eq!(normalize_message(here), "bad header at _ in _");
+        assert_eq!(normalize_message(here), normalize_message(there));
+        assert_eq!(
+            normalize_message(
+                r#"at Location { file: "src/lib.rs", line: 10, column: 5 } in {closure@fuzz_targets/x.rs:3:9: 3:12}"#
+            ),
+            r#"at Location { file: "_", line: _, column: _ } in {closure@_}"#
+        );
+        assert_ne!(
+            normalize_message("bad header at src/a.rs:1:2"),
+            normalize_message("bad footer at src/a.rs:1:2"),
+            "the message's words still count"
         );
     }
 

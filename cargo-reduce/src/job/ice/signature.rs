@@ -6,6 +6,8 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use crate::spans::blank_spans;
+
 /// The words spelled in a source text: what a message may say of the
 /// user's code outside backquotes (`<(utils::S,) as errors::Tr>` in a
 /// `Debug` of a predicate), and what renaming changes.
@@ -67,7 +69,9 @@ pub(crate) enum Match {
     /// ([`message_words`]) and the first query.
     #[default]
     Message,
-    /// The location, the message verbatim and every query frame.
+    /// The location, the message verbatim but for the source places it
+    /// quotes (a closure's `{closure@src/a.rs:3:5: 3:9}`: the crate as one
+    /// file moves them) and every query frame.
     Strict,
 }
 
@@ -153,7 +157,10 @@ impl Signature {
                 message_words(&self.message, spelled) == message_words(&other.message, spelled)
                     && self.queries.first() == other.queries.first()
             }
-            Match::Strict => self.message == other.message && self.queries == other.queries,
+            Match::Strict => {
+                blank_spans(&self.message, "_") == blank_spans(&other.message, "_")
+                    && self.queries == other.queries
+            }
         }
     }
 
@@ -208,9 +215,14 @@ fn find_panic(lines: &[&str]) -> Option<(String, String)> {
     Some((compiler_path(location), message.to_string()))
 }
 
-/// `/rustc-dev/HASH/compiler/x.rs:1:2: message` split at the location's end.
+/// `/rustc-dev/HASH/compiler/x.rs:1:2: message` split at the location's
+/// end; a message that only quotes a span later (`broken MIR … {closure@
+/// src/a.rs:3:5: 3:9}`) has none.
 fn split_location(text: &str) -> Option<(String, &str)> {
     let path_end = text.find(".rs:")? + ".rs:".len();
+    if text[..path_end].contains(char::is_whitespace) {
+        return None;
+    }
     let mut end = path_end;
     for _ in 0..2 {
         let digits = text[end..].bytes().take_while(u8::is_ascii_digit).count();
@@ -257,63 +269,93 @@ fn queries(lines: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `message` with what names the user's code blanked: backquoted text
-/// (types, paths, items), the words for which `spelled` holds (the words
-/// of the sources compared: names outside backquotes, old and new; one
-/// that qualifies a path goes with its `::`),
-/// crate disambiguators (`arrayvec[ef74]`: a hash of the crate's name and
-/// its `-C metadata`, which cargo's command line and the MCVE's give
-/// differently) and numbers (ids, sizes), which reduction renames and
-/// renumbers.
+/// `message` with what names the user's code blanked: the source places
+/// it quotes (`{async block@src/a.rs:3:5: 3:9}` becomes `{async block@_}`:
+/// making the crate one file renames its files, see [`blank_spans`]),
+/// backquoted text (types, paths, items), the words for which `spelled`
+/// holds (the words of the sources compared: names outside backquotes,
+/// old and new; one that qualifies a path goes with its `::`), crate
+/// disambiguators (`arrayvec[ef74]`: a hash of the crate's name and its
+/// `-C metadata`, which cargo's command line and the MCVE's give
+/// differently), numbers (ids, sizes, `#N` indices, `0x` values), hashes
+/// and mangled symbol names, which reduction renames and renumbers.
 pub(crate) fn blank_names(message: &str, spelled: &dyn Fn(&str) -> bool) -> String {
+    let message = blank_spans(message, "_");
     let mut out = String::with_capacity(message.len());
     let mut quoted = false;
-    let mut last_digit = false;
-    let mut rest = message;
+    let mut rest = message.as_str();
     while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            if !quoted {
+                out.push_str("`_`");
+            }
+            quoted = !quoted;
+            rest = &rest[1..];
+            continue;
+        }
         if !quoted && c == '[' && out.ends_with(|p: char| p.is_alphanumeric() || p == '_') {
             if let Some(after) = disambiguator(rest) {
                 out.push_str("[_]");
                 rest = after;
-                last_digit = false;
                 continue;
             }
         }
-        if !quoted && (c.is_ascii_alphabetic() || c == '_') {
-            let word = words(rest).next().unwrap_or_default();
-            rest = &rest[word.len()..];
-            match (spelled(word), rest.strip_prefix("::")) {
-                // A qualifier goes whole: reduction may open the module.
-                (true, Some(after)) => rest = after,
-                (true, None) => out.push('_'),
-                (false, _) => out.push_str(word),
-            }
-            last_digit = false;
+        if !quoted && (c.is_ascii_alphanumeric() || c == '_') {
+            rest = blank_word(rest, spelled, &mut out);
             continue;
         }
-        rest = &rest[c.len_utf8()..];
-        match c {
-            '`' => {
-                if !quoted {
-                    out.push_str("`_`");
-                }
-                quoted = !quoted;
-                last_digit = false;
-            }
-            _ if quoted => {}
-            '0'..='9' => {
-                if !last_digit {
-                    out.push('N');
-                }
-                last_digit = true;
-            }
-            _ => {
-                out.push(c);
-                last_digit = false;
-            }
+        if !quoted {
+            out.push(c);
         }
+        rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// Writes the word or number that `text` starts with into `out` as
+/// [`blank_names`] blanks it; returns the text after it.
+fn blank_word<'a>(text: &'a str, spelled: &dyn Fn(&str) -> bool, out: &mut String) -> &'a str {
+    let (_, run) = word_runs(text.as_bytes())
+        .next()
+        .expect("text starts with a word character");
+    let word = std::str::from_utf8(run).expect("ASCII letters, digits and `_`");
+    if is_hash(word) || word.starts_with(|c: char| c.is_ascii_digit()) {
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        out.push('N');
+        return &text[if is_hash(word) { word.len() } else { digits }..];
+    }
+    let rest = &text[word.len()..];
+    match (spelled(word) || is_mangled(word), rest.strip_prefix("::")) {
+        // A qualifier goes whole: reduction may open the module.
+        (true, Some(after)) => after,
+        (true, None) => {
+            out.push('_');
+            rest
+        }
+        (false, _) => {
+            out.push_str(word);
+            rest
+        }
+    }
+}
+
+/// Whether `word` is a value or a hash rather than a word: `0x` and hex
+/// digits, `h` and sixteen hex digits (a symbol's hash), or eight hex
+/// digits or more, a digit among them.
+fn is_hash(word: &str) -> bool {
+    let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let after = |prefix: &str| word.strip_prefix(prefix).is_some_and(hex);
+    after("0x")
+        || after("0X")
+        || (word.len() == 17 && after("h"))
+        || (word.len() >= 8 && hex(word) && word.bytes().any(|b| b.is_ascii_digit()))
+}
+
+/// Whether `word` is a mangled symbol name (`_ZN…E`, v0's `_RNv…`): it
+/// spells the item's path, its crate's hash and numbers.
+fn is_mangled(word: &str) -> bool {
+    let v0 = ["_RN", "_RI", "_RC"].iter().any(|p| word.starts_with(p));
+    (word.starts_with("_ZN") || v0) && word.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// The words of `message` other than names and numbers (what
@@ -403,6 +445,20 @@ mod tests {
         );
         assert_eq!(sig.message, "error performing operation: fully_perform");
         assert!(sig.queries.is_empty());
+    }
+
+    /// A delayed bug's message that quotes a span is no `bug!` location.
+    #[test]
+    fn a_delayed_bug_whose_message_quotes_a_span_keeps_its_message() {
+        let message = "broken MIR in DefId(0:5 ~ a[1636]::f) (_1 = {closure@src/a.rs:3:5: 3:9}): bad assignment";
+        let delayed = DELAYED.replace("error performing operation: fully_perform", message);
+        let sig = Signature::parse(&delayed).unwrap();
+        assert_eq!(sig.kind, Kind::DelayedBug);
+        assert_eq!(sig.message, message);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_trait_selection/src/traits/query/type_op/custom.rs:95:25"
+        );
     }
 
     #[test]
@@ -506,6 +562,67 @@ mod tests {
         );
         let other = after.replace("was matchable", "was never matchable");
         assert_ne!(blank_names(before, &spelled), blank_names(&other, &spelled));
+    }
+
+    /// rust-lang/rust#119095 in a module of the `ice-span` fixture, and
+    /// the same crate as one file: only the async block's file and lines
+    /// differ, at every level; the kind of block the message names counts.
+    #[test]
+    fn a_span_the_message_quotes_does_not_count_its_words_do() {
+        let crate_ = Signature::parse(include_str!("testdata/span-1.95.txt")).unwrap();
+        assert_eq!(
+            crate_.message,
+            "failed to resolve instance for <{async block@src/pool/checkout.rs:27:16: 27:21} as Spawn>::spawn"
+        );
+        let mut flat = crate_.clone();
+        flat.message = "failed to resolve instance for <{async block@ice_span.rs:69:16: 69:21} as Spawn>::spawn".into();
+        let spelled = Spelled::of(b"trait Spawn { fn spawn(self); }");
+        let spelled = |w: &str| spelled.contains(w);
+        for level in [Match::Message, Match::Strict] {
+            assert!(crate_.matches(&flat, level, &spelled), "{level:?}");
+        }
+        assert_eq!(
+            crate_.describe(Match::Message),
+            "compiler/rustc_middle/src/ty/instance.rs:570:21 \
+             `failed to resolve instance for <{async block@_} as Spawn>::spawn` in items_of_instance"
+        );
+        let mut closure = flat.clone();
+        closure.message = flat.message.replace("async block", "closure");
+        assert!(!crate_.matches(&closure, Match::Message, &spelled));
+        // Nightly's coroutines and gen closures are printed the same way.
+        let gen = "failed to resolve instance for <{gen closure body@156081.rs:9:24: 9:29} as IntoFuture>::into_future";
+        let moved = "failed to resolve instance for <{gen closure body@/tmp/x/src/a/b.rs:90:1: 91:2} as IntoFuture>::into_future";
+        assert_eq!(blank_names(gen, &|_| false), blank_names(moved, &|_| false));
+    }
+
+    /// Values, hashes and symbol names a message prints change as the
+    /// input does; the message's own words stay.
+    #[test]
+    fn hex_values_hashes_and_mangled_symbols_are_blanked() {
+        let op = |a: &str| {
+            format!("invalid asymmetric binary op AddWithOverflow: {a} (i64), 0x0000000000000002 (usize)")
+        };
+        assert_eq!(
+            blank_names(&op("0x0000000000000001"), &|_| false),
+            "invalid asymmetric binary op AddWithOverflow: N (i64), N (usize)"
+        );
+        assert_eq!(
+            blank_names(&op("0x00000000000000ff"), &|_| false),
+            blank_names(&op("0x1"), &|_| false)
+        );
+        let symbol = "symbol `x` is _ZN8ice_span4pool8checkout7warm_up17h5f9a3b2c1d0e4f67E in 5f9a3b2c1d0e4f67";
+        assert_eq!(blank_names(symbol, &|_| false), "symbol `_` is _ in N");
+        assert_eq!(
+            blank_names("_RNvCs1234_8ice_span7warm_up, h5f9a3b2c1d0e4f67", &|_| {
+                false
+            }),
+            "_, N"
+        );
+        // Words that merely look so stay: short hex, letters only.
+        assert_eq!(
+            blank_names("a deadbeef cafe 0xg _Rx", &|_| false),
+            "a deadbeef cafe Nxg _Rx"
+        );
     }
 
     /// The shape of a type the message prints is the input's, as its

@@ -77,7 +77,7 @@ fn a_target_that_does_not_build_is_reported_once_whole_and_its_rows_say_why() {
 #[test]
 fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
     let (_dir, crate_dir) = fixture_copy("first-run");
-    let run = reduce(&crate_dir, &["--target", "compare"]);
+    let run = reduce(&crate_dir, &["--fuzz-target", "compare"]);
     run.expect_code(0);
     let stderr = run.stderr();
     assert!(!stderr.contains("error"), "{stderr}");
@@ -99,7 +99,7 @@ fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
 
     let json = reduce(
         &crate_dir,
-        &["--target", "compare", "--force", "--message-format", "json"],
+        &["--fuzz-target", "compare", "--force", "--message-format", "json"],
     );
     json.expect_code(0);
     let messages = json.messages();
@@ -121,7 +121,7 @@ fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
         "the message whole: {failure:?}"
     );
 
-    let verbose = reduce(&crate_dir, &["--target", "compare", "--force", "-v"]);
+    let verbose = reduce(&crate_dir, &["--fuzz-target", "compare", "--force", "-v"]);
     verbose.expect_code(0);
     assert!(
         verbose
@@ -137,7 +137,7 @@ fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
 fn when_no_artifact_reproduces_the_run_says_so_once_and_exits_5() {
     let (_dir, crate_dir) = fixture_copy("first-run");
     fs::remove_file(crate_dir.join("artifacts/compare/crash-equals")).unwrap();
-    let run = reduce(&crate_dir, &["--target", "compare"]);
+    let run = reduce(&crate_dir, &["--fuzz-target", "compare"]);
     run.expect_code(5);
     let stderr = run.stderr();
     let line = run.error_line();

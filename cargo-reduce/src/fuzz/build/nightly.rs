@@ -69,6 +69,8 @@ impl Fallback<'_> {
         };
         let again = match build_patched_with(&on_nightly, dirs, &subset, interrupt) {
             Err(BuildError::Interrupted) => return Err(BuildError::Interrupted),
+            // The compiler's errors, not the command line.
+            Err(BuildError::Cargo { stderr, .. }) => vec![Err(stderr); subset.len()],
             Err(e) => vec![Err(e.to_string()); subset.len()],
             Ok(mut again) => {
                 built.compiled.append(&mut again.compiled);
@@ -77,10 +79,15 @@ impl Fallback<'_> {
         };
         let mut names = Vec::new();
         for (&i, result) in needy.iter().zip(again) {
-            if result.is_ok() {
+            built.targets[i] = result.map_err(|errors| {
+                format!(
+                    "it uses `#![feature]`, so it was built again with toolchain `{}`, which fails too:\n{errors}",
+                    nightly.name()
+                )
+            });
+            if built.targets[i].is_ok() {
                 names.push(format!("`{}`", targets[i].name));
             }
-            built.targets[i] = result;
         }
         if !names.is_empty() {
             (self.note)(&format!(

@@ -35,14 +35,20 @@ fn artifacts(fuzz: &Path) -> [PathBuf; 2] {
 /// folder outside the fuzz crate (rustup would find no toolchain file
 /// there), with `env` set.
 fn reduce(fuzz: &Path, env: &[(&str, &Path)]) -> Run {
+    reduce_with(&[], fuzz, env)
+}
+
+/// [`reduce`] with `first` before the other arguments.
+fn reduce_with(first: &[&str], fuzz: &Path, env: &[(&str, &Path)]) -> Run {
     let manifest = fuzz.join("Cargo.toml");
-    let args = [
-        "reduce",
+    let mut args = vec!["reduce"];
+    args.extend(first);
+    args.extend([
         "--manifest-path",
         manifest.to_str().unwrap(),
         "--message-format",
         "json",
-    ];
+    ]);
     let mut command = command(&args, &target_dir());
     command.current_dir(std::env::temp_dir());
     for (name, value) in env {
@@ -95,6 +101,26 @@ fn the_fuzz_crates_toolchain_file_is_honoured() {
     )
     .unwrap();
     let run = reduce(&fuzz, &[]);
+    run.expect_code(0);
+    for artifact in artifacts(&fuzz) {
+        assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
+    }
+    let warnings = warnings(&run);
+    assert!(
+        !warnings.iter().any(|w| w.contains("toolchain `nightly`")),
+        "{warnings:?}"
+    );
+}
+
+/// `cargo reduce +nightly`, as cargo takes `cargo +nightly reduce`: the
+/// whole build is a nightly one, and nothing falls back.
+#[test]
+fn a_toolchain_named_with_a_plus_builds_every_target() {
+    if !nightly("a_toolchain_named_with_a_plus_builds_every_target") {
+        return;
+    }
+    let (_dir, fuzz) = fixture_copy("nightly-feature");
+    let run = reduce_with(&["+nightly"], &fuzz, &[]);
     run.expect_code(0);
     for artifact in artifacts(&fuzz) {
         assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");

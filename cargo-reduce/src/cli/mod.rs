@@ -85,6 +85,20 @@ pub(crate) fn strip_cargo_word(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
+/// Takes a `+toolchain` first argument (after cargo's word), as cargo
+/// takes `cargo +nightly reduce`: the arguments without it, and the
+/// toolchain's name.
+fn take_toolchain(mut args: Vec<OsString>) -> (Vec<OsString>, Option<OsString>) {
+    let named = args.get(1).and_then(|a| {
+        let name = a.to_str()?.strip_prefix('+')?;
+        (!name.is_empty()).then(|| OsString::from(name))
+    });
+    if named.is_some() {
+        args.remove(1);
+    }
+    (args, named)
+}
+
 /// Runs the command line `args` (program name first) and returns the exit
 /// status.
 pub(crate) fn main(args: Vec<OsString>) -> i32 {
@@ -95,11 +109,19 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         crate::children::guard(std::io::stdin().lock());
         return Exit::Success.code();
     }
+    let (args, toolchain) = take_toolchain(strip_cargo_word(args));
+    if let Some(toolchain) = toolchain {
+        // What rustup sets for `cargo +toolchain`, for every cargo and
+        // rustc this run starts (`crate::fuzz::toolchain`). Set before any
+        // thread starts.
+        std::env::set_var("RUSTUP_TOOLCHAIN", toolchain);
+        std::env::set_var("RUSTUP_TOOLCHAIN_SOURCE", "cli");
+    }
     // First of all: a Ctrl-C during argument parsing or the guardian's
     // start must not be lost (a process started with SIGINT ignored, as
     // from a background job, would otherwise run on to the end).
     let interrupt = install_interrupt_handler();
-    let cli = match Cli::try_parse_from(strip_cargo_word(args)) {
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -256,6 +278,20 @@ mod tests {
             })
             .collect(),
         )
+    }
+
+    #[test]
+    fn a_toolchain_is_taken_as_cargo_takes_it() {
+        let args = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        let (rest, toolchain) = take_toolchain(args(&["cargo-reduce", "+nightly", "list"]));
+        assert_eq!(
+            (rest, toolchain),
+            (args(&["cargo-reduce", "list"]), Some("nightly".into()))
+        );
+        let plain = args(&["cargo-reduce", "list", "+nightly"]);
+        assert_eq!(take_toolchain(plain.clone()), (plain, None));
+        let bare = args(&["cargo-reduce", "+"]);
+        assert_eq!(take_toolchain(bare.clone()), (bare, None));
     }
 
     #[test]

@@ -58,29 +58,19 @@ impl Fallback<'_> {
             return Ok(built);
         };
         let subset: Vec<BuildTarget<'_>> = needy.iter().map(|&i| targets[i]).collect();
-        let target = (self.nightly_dir)()?;
-        let on_nightly = Build {
-            toolchain: &nightly,
-            ..*self.build
-        };
-        let dirs = Dirs {
-            target: &target,
-            ..self.dirs
-        };
-        let again = match build_patched_with(&on_nightly, dirs, &subset, interrupt) {
-            Err(BuildError::Interrupted) => return Err(BuildError::Interrupted),
-            Err(e) => vec![Err(e.to_string()); subset.len()],
-            Ok(mut again) => {
-                built.compiled.append(&mut again.compiled);
-                again.targets
-            }
-        };
+        let mut again = self.on_nightly(&nightly, &subset, interrupt)?;
+        built.compiled.append(&mut again.compiled);
         let mut names = Vec::new();
-        for (&i, result) in needy.iter().zip(again) {
+        for (&i, result) in needy.iter().zip(again.targets) {
             if result.is_ok() {
                 names.push(format!("`{}`", targets[i].name));
             }
-            built.targets[i] = result;
+            built.targets[i] = result.map_err(|errors| {
+                format!(
+                    "it uses `#![feature]`, so it was built again with toolchain `{}`, which fails too:\n{errors}",
+                    nightly.name()
+                )
+            });
         }
         if !names.is_empty() {
             (self.note)(&format!(
@@ -90,6 +80,36 @@ impl Fallback<'_> {
             ));
         }
         Ok(built)
+    }
+
+    /// `subset` built with `nightly` in the nightly build directory; a
+    /// build that fails before any target fails each with the compiler's
+    /// errors (not the command line).
+    fn on_nightly(
+        &self,
+        nightly: &Toolchain,
+        subset: &[BuildTarget<'_>],
+        interrupt: &AtomicBool,
+    ) -> Result<Built, BuildError> {
+        let target = (self.nightly_dir)()?;
+        let build = Build {
+            toolchain: nightly,
+            ..*self.build
+        };
+        let dirs = Dirs {
+            target: &target,
+            ..self.dirs
+        };
+        let failed = |errors: String| Built {
+            targets: vec![Err(errors); subset.len()],
+            compiled: Vec::new(),
+        };
+        match build_patched_with(&build, dirs, subset, interrupt) {
+            Err(BuildError::Cargo { stderr, .. }) => Ok(failed(stderr)),
+            Err(BuildError::Interrupted) => Err(BuildError::Interrupted),
+            Err(e) => Ok(failed(e.to_string())),
+            built => built,
+        }
     }
 }
 

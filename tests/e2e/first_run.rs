@@ -149,3 +149,26 @@ fn when_no_artifact_reproduces_the_run_says_so_once_and_exits_5() {
     assert!(!stderr.contains("Grouped"), "{stderr}");
     assert!(run.stdout().is_empty(), "no table: {}", run.stdout());
 }
+
+/// The only target asked for does not build (cargo made no binary at
+/// all): the error names it, holds rustc's help, and no empty grouping
+/// precedes it.
+#[test]
+fn a_build_that_makes_no_binary_names_its_targets() {
+    let (_dir, crate_dir) = fixture_copy("first-run");
+    let run = reduce(&crate_dir, &["--target", "parse"]);
+    run.expect_code(8);
+    let stderr = run.stderr();
+    assert!(
+        run.error_line()
+            .starts_with("error: cannot build fuzz target(s) `parse` of `first-run`"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("error: cannot build").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("help: a function with a similar name exists"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Grouped"), "{stderr}");
+    assert_eq!(rows(&run.stdout(), "parse/").len(), 3, "{}", run.stdout());
+}

@@ -135,7 +135,7 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
             parts.push(format!("{count} {what}"));
         }
     };
-    add(summary.duplicates.len(), "not reduced as duplicates");
+    add(summary.duplicates.len(), "duplicate(s) not reduced");
     let list = if verbose {
         "listed above"
     } else {
@@ -146,7 +146,7 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
     );
     add(summary.not_built, "not built");
-    add(failed, "failed");
+    add(failed, "not reduced (see the errors above)");
     Some(parts.join(", "))
 }
 

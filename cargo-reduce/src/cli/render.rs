@@ -4,6 +4,7 @@
 //! Human messages go to stderr, JSON to stdout, like cargo. Colors and the
 //! progress display appear only on a terminal (or with `--color always`).
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -26,6 +27,9 @@ pub(crate) struct Reporter {
     tty: bool,
     /// The spinner of a build under way.
     spinner: Mutex<Option<ProgressBar>>,
+    /// The warnings printed: one said again (the AddressSanitizer build
+    /// resolves the same lock) is not printed again.
+    warned: Mutex<HashSet<String>>,
 }
 
 impl Reporter {
@@ -45,6 +49,7 @@ impl Reporter {
             verbose: options.verbose,
             tty,
             spinner: Mutex::new(None),
+            warned: Mutex::new(HashSet::new()),
         }
     }
 
@@ -102,6 +107,14 @@ impl Reporter {
     fn print_error(&self, text: &str) {
         self.stop_spinner();
         eprintln!("{}: {}", style("error").red().bold(), terminal_safe(text));
+    }
+
+    /// Whether warning `message` is new to this run (then it is kept).
+    fn first_time(&self, message: &str) -> bool {
+        self.warned
+            .lock()
+            .expect("warned lock")
+            .insert(message.to_string())
     }
 
     /// A spinner showing `text` while something runs (terminal, human mode).
@@ -198,7 +211,7 @@ impl Reporter {
                     format!("{}{beside} and its report {}", shown(mcve), shown(report)),
                 )
             }
-            Message::Warning { message } => self.warning(message),
+            Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}
         }
@@ -325,5 +338,25 @@ impl View for Progress<'_> {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fuzz crate without a lock gets the same warning from each of its
+    /// builds (uninstrumented, then AddressSanitizer's): it is said once.
+    #[test]
+    fn a_warning_said_again_is_printed_once() {
+        let reporter = Reporter::new(&GlobalOptions {
+            quiet: true,
+            verbose: false,
+            message_format: MessageFormat::Human,
+            color: ColorChoice::Never,
+        });
+        assert!(reporter.first_time("no Cargo.lock in x: resolved one"));
+        assert!(!reporter.first_time("no Cargo.lock in x: resolved one"));
+        assert!(reporter.first_time("no Cargo.lock in y: resolved one"));
     }
 }

@@ -292,15 +292,24 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
     for package in &metadata.packages {
         let afl = afl_crates::is_afl_crate(package);
         let cargo_fuzz = cargo_fuzz_crates::is_fuzz_crate(package);
+        let mut libfuzzer_names = Vec::new();
         if cargo_fuzz || (afl && cargo_fuzz_crates::depends_on_libfuzzer(package)) {
             let dir = package_dir(package);
             let targets = cargo_fuzz_crates::libfuzzer_targets(package, &dir, afl)?;
+            libfuzzer_names = targets.iter().map(|t| t.name.clone()).collect();
             if cargo_fuzz || !targets.is_empty() {
                 projects.push(project_of(package, metadata, Engine::LibFuzzer, targets));
             }
         }
         if afl {
-            let project = afl_project(package, metadata)?;
+            let mut project = afl_project(package, metadata)?;
+            // A target of both engines: its `artifacts/<name>/` is
+            // libFuzzer's (`cargo fuzz run` writes there), not saved inputs.
+            for target in &mut project.targets {
+                if libfuzzer_names.contains(&target.name) {
+                    target.artifacts.clear();
+                }
+            }
             if !project.targets.is_empty() {
                 projects.push(project);
             }

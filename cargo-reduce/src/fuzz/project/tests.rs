@@ -401,10 +401,20 @@ fn a_package_with_both_engines_splits_its_targets_by_source() {
         "dual.rs",
         "#[cfg(feature = \"afl\")]\nfn main() { afl::fuzz!(|d: &[u8]| {}); }\n#[cfg(feature = \"libfuzzer\")]\nlibfuzzer_sys::fuzz_target!(|d: &[u8]| {});\n",
     )
-    .write("tool.rs", "fn main() { std::io::stdin(); }\n");
+    .write("tool.rs", "fn main() { std::io::stdin(); }\n")
+    .write("artifacts/dual/crash-1", "x")
+    .write("artifacts/aflt/crash-2", "y");
     let projects = f.discover("", None, &[]);
     let engines: Vec<Engine> = projects.iter().map(|p| p.engine).collect();
     assert_eq!(engines, [Engine::LibFuzzer, Engine::Afl]);
+    // `artifacts/dual/` is libFuzzer's; `artifacts/aflt/` holds saved AFL inputs.
+    let artifacts = |p: &FuzzProject, t: &str| -> Vec<String> {
+        let target = p.targets.iter().find(|x| x.name == t).unwrap();
+        target.artifacts.iter().map(|a| a.name.clone()).collect()
+    };
+    assert_eq!(artifacts(&projects[0], "dual"), ["crash-1"]);
+    assert_eq!(artifacts(&projects[1], "dual"), Vec::<String>::new());
+    assert_eq!(artifacts(&projects[1], "aflt"), ["crash-2"]);
     let features = |p: &FuzzProject| -> Vec<(String, Vec<String>)> {
         p.targets
             .iter()

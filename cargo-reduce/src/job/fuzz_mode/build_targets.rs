@@ -87,7 +87,7 @@ pub(in crate::job) fn build(
             }
             // The crate fails its own artifacts; the other crates still run.
             Err(e) => {
-                let error = build_error(e, &project.package);
+                let error = build_error(e, &project.package, &targets);
                 for target in &targets {
                     binaries.insert((p, target.to_string()), Err(error.clone()));
                 }
@@ -117,20 +117,27 @@ pub(in crate::job) fn build(
     Ok(binaries)
 }
 
-/// Why no target of crate `package` could be built (cargo stopped, or
-/// could not resolve its dependencies).
-fn build_error(e: WorkerBuildError, package: &str) -> Error {
+/// How many targets a build error names before "and N more".
+const NAMED: usize = 4;
+
+/// Why none of `targets` of crate `package` could be built (cargo
+/// stopped, or could not resolve its dependencies): the error names them.
+fn build_error(e: WorkerBuildError, package: &str, targets: &[&str]) -> Error {
+    let mut names = targets
+        .iter()
+        .take(NAMED)
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if targets.len() > NAMED {
+        names.push_str(&format!(" and {} more", targets.len() - NAMED));
+    }
+    let context = format!("cannot build fuzz target(s) {names} of `{package}`");
     match e {
-        WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => Error::caused(
-            Exit::ResolveFailed,
-            format!("cannot build fuzz crate `{package}`"),
-            e,
-        ),
-        e => Error::caused(
-            Exit::BuildFailed,
-            format!("cannot build fuzz crate `{package}`"),
-            e,
-        ),
+        WorkerBuildError::Build(e @ BuildError::Resolve { .. }) => {
+            Error::caused(Exit::ResolveFailed, context, e)
+        }
+        e => Error::caused(Exit::BuildFailed, context, e),
     }
 }
 

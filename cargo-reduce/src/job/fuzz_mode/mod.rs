@@ -549,7 +549,7 @@ fn stale(item: &Work, e: &Error, summary: &mut Summary, events: &dyn Events) {
 fn nothing_reproduces(stale: usize) -> Error {
     Error::new(
         Exit::NotInteresting,
-        format!("none of the {stale} input(s) to reduce fails any more (the bugs fixed since, or they need another build, such as a sanitizer's): `-v` lists them; name one to see how it was run, or delete them"),
+        format!("none of the {stale} input(s) to reduce fails any more (their bugs fixed since, or they need another build, such as a sanitizer's): `-v` shows how each was run"),
     )
 }
 

@@ -99,7 +99,13 @@ fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
 
     let json = reduce(
         &crate_dir,
-        &["--fuzz-target", "compare", "--force", "--message-format", "json"],
+        &[
+            "--fuzz-target",
+            "compare",
+            "--force",
+            "--message-format",
+            "json",
+        ],
     );
     json.expect_code(0);
     let messages = json.messages();

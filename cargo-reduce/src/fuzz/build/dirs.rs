@@ -101,7 +101,10 @@ fn remove_old(root: &Path, current: &Path) {
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let name = name.strip_prefix("build").unwrap_or("-");
-    let hash = name.strip_prefix("-asan").unwrap_or(name);
+    let hash = ["-asan", "-coverage"]
+        .iter()
+        .find_map(|kind| name.strip_prefix(kind))
+        .unwrap_or(name);
     hash.is_empty() || hash.strip_prefix('-').is_some_and(|h| h.len() == 16)
 }
 

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 mod alloc;
+mod coverage;
 mod dirs;
 mod error;
 pub(crate) mod instrument;
@@ -22,12 +23,12 @@ mod shadow;
 pub(crate) mod standin;
 mod variant;
 
+pub(crate) use coverage::BuildKind;
 pub(crate) use error::{BuildError, WorkerBuildError};
 #[cfg(test)]
 pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
-use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use standin::{Locked, Source, StandIn};
@@ -82,9 +83,8 @@ impl BuildTarget<'_> {
 /// Builds `targets` of the fuzz project in `dirs.fuzz`, with the versions
 /// of the lock file `dirs.lock`, against the harness in `dirs.harness`
 /// (written by [`StandIn::write`]; keep it in one place across runs so
-/// cargo rebuilds nothing) into `dirs.target`, with AddressSanitizer when
-/// `asan` names the nightly toolchain to build with
-/// (`crate::fuzz::sanitizer`); returns the binaries, in `targets`' order
+/// cargo rebuilds nothing) into `dirs.target`, as `kind` says (with
+/// AddressSanitizer: `crate::fuzz::sanitizer`); returns the binaries, in `targets`' order
 /// (a target that does not compile does not keep the others from being
 /// built). The build runs on a shadow (`shadow.rs`) of the fuzz crate's
 /// manifest and lock inside the target directory, so the user's files are
@@ -95,7 +95,7 @@ pub(crate) fn build_patched(
     stand_in: &StandIn,
     dirs: Dirs<'_>,
     targets: &[BuildTarget<'_>],
-    asan: Option<&AsanToolchain>,
+    kind: BuildKind<'_>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<BuiltTarget>, BuildError> {
     let engine = stand_in
@@ -105,7 +105,7 @@ pub(crate) fn build_patched(
         stand_in,
         engine: &engine,
         companions: &[],
-        asan,
+        kind,
     };
     Ok(build_patched_with(&build, dirs, targets, interrupt)?.targets)
 }
@@ -136,8 +136,8 @@ struct Build<'a> {
     /// (`variant::COMPANION`): linked into the engine's program, it
     /// defines none of the symbols the engine's stand-in does.
     companions: &'a [String],
-    /// The nightly toolchain of an AddressSanitizer build.
-    asan: Option<&'a AsanToolchain>,
+    /// Plain, AddressSanitizer (and its nightly toolchain) or coverage.
+    kind: BuildKind<'a>,
 }
 
 /// [`build_patched`] as `build` says.
@@ -151,7 +151,7 @@ fn build_patched_with(
         stand_in,
         engine,
         companions,
-        asan,
+        kind,
     } = *build;
     let Dirs {
         fuzz: fuzz_dir,
@@ -198,10 +198,6 @@ fn build_patched_with(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
-    if asan.is_some() {
-        base_flags.push(' ');
-        base_flags.push_str(ASAN_RUSTFLAGS);
-    }
     let host = host_triple(fuzz_dir)?;
     let mut features: Vec<&str> = targets
         .iter()
@@ -210,7 +206,11 @@ fn build_patched_with(
     features.sort_unstable();
     features.dedup();
     // The same flags for every build, whatever the stand-in (see `alloc`).
-    let flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    let mut flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    for flag in kind.rustflags(&host) {
+        flags.push('\x1f');
+        flags.push_str(&flag);
+    }
     let cargo_build = |harness: &Path| {
         let mut command = Command::new("cargo");
         command
@@ -223,7 +223,7 @@ fn build_patched_with(
             .args(&patches)
             .env_remove("RUSTFLAGS")
             .env("CARGO_ENCODED_RUSTFLAGS", &flags);
-        if let Some(asan) = asan {
+        if let Some(asan) = kind.toolchain() {
             asan.apply(&mut command);
         }
         if stand_in.release {
@@ -457,14 +457,14 @@ fn host_triple(fuzz_dir: &Path) -> Result<String, BuildError> {
 /// resolved for the run; `note` is told so in one line. Each of `others`
 /// (the other engines' stand-ins) whose crate the lock holds is patched in
 /// too, as a companion: a package with targets of both engines depends on
-/// both, and a dependency may depend on an engine under `cfg(fuzzing)`. With
-/// `asan`, the AddressSanitizer build, in a build directory of its own.
+/// both, and a dependency may depend on an engine under `cfg(fuzzing)`. Each
+/// [`BuildKind`] but the plain one has a build directory of its own.
 pub(crate) fn build_workers(
     stand_in: &StandIn,
     others: &[&StandIn],
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
-    asan: Option<&AsanToolchain>,
+    kind: BuildKind<'_>,
     interrupt: &AtomicBool,
     note: &dyn Fn(&str),
 ) -> Result<Built, WorkerBuildError> {
@@ -509,22 +509,17 @@ pub(crate) fn build_workers(
             _ => {}
         }
     }
-    let kind = if asan.is_some() {
-        "build-asan"
-    } else {
-        "build"
-    };
     let dirs = Dirs {
         fuzz: &project.fuzz_dir,
         lock: &lock.path,
         harness: &harness,
-        target: &dirs::build_dir(&root, &project.workspace_root, kind)?,
+        target: &dirs::build_dir(&root, &project.workspace_root, kind.dir_name())?,
     };
     let build = Build {
         stand_in,
         engine: &engine,
         companions: &companions,
-        asan,
+        kind,
     };
     Ok(build_patched_with(&build, dirs, targets, interrupt)?)
 }

@@ -70,7 +70,7 @@ pub(in crate::job) fn build(
             others,
             project,
             &build_targets,
-            asan,
+            asan.into(),
             &settings.interrupt,
             &|message| {
                 events.emit(&Message::Warning {

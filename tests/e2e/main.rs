@@ -8,6 +8,7 @@ mod afl_mode_errors;
 mod afl_workspace;
 mod ci_mode;
 mod ci_mode_errors;
+mod corpus_mode;
 mod determinism;
 mod faults;
 mod faults_fuzz;

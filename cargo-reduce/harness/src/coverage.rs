@@ -128,7 +128,7 @@ impl FeatureLog {
         }
         self.features.clear();
         collect_features(&cut, offset, &mut self.features);
-        feature_record(index, &self.features, &mut self.record);
+        feature_record(index, self.snapshot.len() as u32, &self.features, &mut self.record);
         if self.file.write_all(&self.record).is_err() {
             eprintln!("cargo-reduce stand-in: cannot write the feature log");
             // SAFETY: _exit has no preconditions.

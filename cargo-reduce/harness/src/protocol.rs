@@ -293,31 +293,53 @@ pub(super) fn split_panic_text(text: &[u8]) -> PanicText {
 }
 
 /// A feature log's record of the test of input `index`: the index (u64),
-/// the feature count (u32), then the features (u32 each), little-endian.
-pub(super) fn feature_record(index: u64, features: &[u32], out: &mut Vec<u8>) {
+/// the program's counter count (u32: features below 8 times it are an
+/// edge's, the stack depth's above), the feature count (u32), then the
+/// features (u32 each), little-endian.
+pub(super) fn feature_record(index: u64, counters: u32, features: &[u32], out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&index.to_le_bytes());
+    out.extend_from_slice(&counters.to_le_bytes());
     out.extend_from_slice(&(features.len() as u32).to_le_bytes());
     for feature in features {
         out.extend_from_slice(&feature.to_le_bytes());
     }
 }
 
+/// One record of a feature log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct FeatureRecord {
+    /// The input's index in its round.
+    pub index: u64,
+    /// The program's counter count.
+    pub counters: u32,
+    /// Its features.
+    pub features: Vec<u32>,
+}
+
 /// The whole records of a feature log, in the order written.
-pub(super) fn feature_records(log: &[u8]) -> Vec<(u64, Vec<u32>)> {
+pub(super) fn feature_records(log: &[u8]) -> Vec<FeatureRecord> {
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(log.get(at..at + 4)?.try_into().ok()?))
+    };
     let mut records = Vec::new();
     let mut at = 0;
-    while let (Some(index), Some(count)) = (get_u64(log, at), log.get(at + 8..at + 12)) {
-        let count = u32::from_le_bytes(count.try_into().expect("4 bytes")) as usize;
-        let Some(body) = log.get(at + 12..at + 12 + count * 4) else {
+    while let (Some(index), Some(counters), Some(count)) =
+        (get_u64(log, at), u32_at(at + 8), u32_at(at + 12))
+    {
+        let Some(body) = log.get(at + 16..at + 16 + count as usize * 4) else {
             break;
         };
         let features = body
             .chunks_exact(4)
             .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
             .collect();
-        records.push((index, features));
-        at += 12 + count * 4;
+        records.push(FeatureRecord {
+            index,
+            counters,
+            features,
+        });
+        at += 16 + count as usize * 4;
     }
     records
 }

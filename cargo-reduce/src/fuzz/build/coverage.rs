@@ -17,7 +17,6 @@ pub(crate) enum BuildKind<'a> {
     /// AddressSanitizer, on the nightly toolchain named.
     Asan(&'a AsanToolchain),
     /// SanitizerCoverage, on the default toolchain.
-    #[allow(dead_code)] // Until `cargo reduce corpus` builds it.
     Coverage,
 }
 

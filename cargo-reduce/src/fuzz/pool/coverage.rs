@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::protocol::{feature_records, FEATURE_LOG_ENV};
+use super::protocol::{feature_records, FeatureRecord, FEATURE_LOG_ENV};
 use super::{Outcome, PoolError, PoolOptions, WorkerPool, ROUND_BYTES};
 
 /// One input replayed in the coverage build.
@@ -19,6 +19,9 @@ pub(crate) struct Replayed {
     /// Its features, sorted, without repeats (empty unless it passed and
     /// was kept).
     pub features: Vec<u32>,
+    /// The program's counter count: features below 8 times it are an
+    /// edge's (the edge is the feature / 8), one above is the stack depth's.
+    pub counters: u32,
 }
 
 /// A pool of a coverage build's workers, each with its feature log.
@@ -67,13 +70,13 @@ impl CoveragePool {
     fn round(&self, inputs: &[&[u8]]) -> Result<Vec<Replayed>, PoolError> {
         self.for_each_log(&mut |file, _| file.set_len(0))?;
         let result = self.pool.first_accepted(inputs, &|_| false)?;
-        let mut features: HashMap<u64, Vec<u32>> = HashMap::new();
+        let mut features: HashMap<u64, FeatureRecord> = HashMap::new();
         self.for_each_log(&mut |_, path| {
-            for (index, mut set) in feature_records(&std::fs::read(path)?) {
-                set.sort_unstable();
-                set.dedup();
+            for mut record in feature_records(&std::fs::read(path)?) {
+                record.features.sort_unstable();
+                record.features.dedup();
                 // A test run twice (after its worker died) counts once.
-                features.entry(index).or_insert(set);
+                features.entry(record.index).or_insert(record);
             }
             Ok(())
         })?;
@@ -85,11 +88,17 @@ impl CoveragePool {
                 let outcome = outcome.ok_or_else(|| {
                     PoolError::Protocol(format!("input {index} of a replay was not run"))
                 })?;
-                let features = match outcome {
-                    Outcome::Passed => features.remove(&(index as u64)).unwrap_or_default(),
-                    Outcome::Failed(_) => Vec::new(),
+                let record = match outcome {
+                    Outcome::Passed => features.remove(&(index as u64)),
+                    Outcome::Failed(_) => None,
                 };
-                Ok(Replayed { outcome, features })
+                let (features, counters) =
+                    record.map_or((Vec::new(), 0), |r| (r.features, r.counters));
+                Ok(Replayed {
+                    outcome,
+                    features,
+                    counters,
+                })
             })
             .collect()
     }

@@ -16,7 +16,6 @@ mod affinity;
 mod asan_bug;
 mod asan_report;
 mod call_path;
-#[allow(dead_code)] // Until `cargo reduce corpus` replays through it.
 mod coverage;
 mod cpu_time;
 mod crew;
@@ -43,7 +42,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-#[allow(unused_imports)]
 pub(crate) use coverage::{CoveragePool, Replayed};
 pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;

@@ -63,15 +63,20 @@ mod tests {
     fn feature_records_read_back_and_a_cut_one_is_skipped() {
         let mut log = Vec::new();
         let mut record = Vec::new();
-        feature_record(3, &[8, 17, 4095], &mut record);
+        feature_record(3, 600, &[8, 17, 4095], &mut record);
         log.extend_from_slice(&record);
-        feature_record(0, &[], &mut record);
+        feature_record(0, 600, &[], &mut record);
         log.extend_from_slice(&record);
-        feature_record(9, &[1, 2], &mut record);
+        feature_record(9, 600, &[1, 2], &mut record);
         log.extend_from_slice(&record[..record.len() - 1]);
+        let record = |index, features: &[u32]| FeatureRecord {
+            index,
+            counters: 600,
+            features: features.to_vec(),
+        };
         assert_eq!(
             feature_records(&log),
-            vec![(3, vec![8, 17, 4095]), (0, vec![])]
+            vec![record(3, &[8, 17, 4095]), record(0, &[])]
         );
     }
 

@@ -271,7 +271,13 @@ pub(crate) fn run(
         Sanitizer::Auto => found.get_or_init(AsanToolchain::find).as_ref(),
         Sanitizer::None => None,
     };
-    let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
+    let binaries = build(
+        &projects,
+        &work,
+        only_asan.as_ref().into(),
+        settings,
+        events,
+    )?;
     let asan_binaries;
     let base = request.pool_options(workers(settings.jobs, events));
     let options = projects

@@ -35,8 +35,8 @@ pub(crate) struct CorpusArgs {
     /// Tests to run in parallel [default: the available cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
-    /// An input running longer fails as a timeout [default: 1200 s, as
-    /// libFuzzer's merge].
+    /// An input running longer fails as a timeout, reported and kept as an
+    /// artifact [default: 10 s; libFuzzer's merge waits 1200 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].

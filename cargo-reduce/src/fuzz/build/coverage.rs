@@ -32,11 +32,16 @@ const COVERAGE_CFG: &str = "--cfg cargo_reduce_coverage";
 
 /// SanitizerCoverage as cargo-fuzz asks for it, minus the comparison
 /// tracing (`-sanitizer-coverage-trace-compares`: libFuzzer counts no
-/// feature of it without `-use_value_profile=1`).
+/// feature of it without `-use_value_profile=1`); and the code shaped as
+/// `cargo fuzz build` shapes it, so that its edges are the same: no branch
+/// folding (which merges early returns into one edge) and one codegen
+/// unit.
 const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
     -Cllvm-args=-sanitizer-coverage-level=4 \
     -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
-    -Cllvm-args=-sanitizer-coverage-pc-table";
+    -Cllvm-args=-sanitizer-coverage-pc-table \
+    -Cllvm-args=-simplifycfg-branch-fold-threshold=0 \
+    -Ccodegen-units=1";
 
 /// The stack depth (cargo-fuzz turns it on for Linux targets), where the
 /// stand-in defines its thread-local (x86-64 Linux).

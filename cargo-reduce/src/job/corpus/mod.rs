@@ -23,8 +23,10 @@ use crate::fuzz::project::{Artifact, FuzzProject, Search};
 use cover::Item;
 use write::Mode;
 
-/// libFuzzer's defaults, as `cargo fuzz cmin` runs the merge.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1200);
+/// An input running longer is reported as a timeout rather than waited
+/// out (libFuzzer's merge waits 1200 s).
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// libFuzzer's `-rss_limit_mb`.
 const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
 /// What `cargo reduce corpus` was asked.
@@ -42,7 +44,7 @@ pub(crate) struct CorpusRequest {
     pub out: Option<PathBuf>,
     /// `--in-place`: the (first) corpus directory is replaced.
     pub in_place: bool,
-    /// `--timeout` [default: libFuzzer's 1200 s].
+    /// `--timeout` [default: 10 s].
     pub timeout: Option<Duration>,
     /// `--rss-limit-mb` [default: 2048].
     pub rss_limit_mb: Option<u64>,
@@ -85,15 +87,12 @@ pub(crate) fn run(
     let jobs = fuzz_mode::workers(settings.jobs, events);
     for plan in &plans {
         if settings.interrupt.load(Ordering::SeqCst) {
-            return Err(Error::new(
-                Exit::Interrupted,
-                "interrupted; nothing more was written",
-            ));
+            return Err(interrupted());
         }
         let project = &projects[plan.project];
         let binary = binaries[&(plan.project, plan.target.clone())].clone()?;
         let options = pool_options(request, jobs, project)?;
-        minimize_target(plan, project, &binary, options, request, events)?;
+        minimize_target(plan, project, &binary, options, request, settings, events)?;
     }
     Ok(Exit::Success)
 }
@@ -217,20 +216,15 @@ fn minimize_target(
     binary: &Path,
     options: PoolOptions,
     request: &CorpusRequest,
+    settings: &Settings,
     events: &dyn Events,
 ) -> Result<(), Error> {
     let started = Instant::now();
     let output = output_dir(plan, project, request)?;
-    let pool = CoveragePool::start(binary, options)
-        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", plan.target), e))?;
-    let bytes: Vec<&[u8]> = plan.inputs.iter().map(|i| i.bytes.as_slice()).collect();
-    let replayed = pool.replay(&bytes).map_err(|e| {
-        Error::caused(
-            Exit::Failure,
-            format!("cannot replay the corpus of {}", plan.target),
-            e,
-        )
-    })?;
+    let replayed = replay(plan, binary, options)?;
+    if settings.interrupt.load(Ordering::SeqCst) {
+        return Err(interrupted());
+    }
     let failing = report_failures(plan, project, &replayed, events)?;
     let items: Vec<Item<'_>> = plan
         .inputs
@@ -247,17 +241,12 @@ fn minimize_target(
         .iter()
         .map(|&i| (plan.inputs[i].sha1.clone(), plan.inputs[i].bytes.as_slice()))
         .collect();
-    let mode = if request.in_place {
-        Mode::InPlace
-    } else {
-        Mode::Output
+    let mode = match request.in_place {
+        true => Mode::InPlace,
+        false => Mode::Output,
     };
     write::write_set(&output, &files, mode)?;
     let all = cover::all_features(&items);
-    let passing_empty = replayed
-        .iter()
-        .filter(|r| r.outcome == Outcome::Passed && r.features.is_empty())
-        .count();
     events.emit(&Message::CorpusMinimized {
         package: project.package.clone(),
         target: plan.target.clone(),
@@ -268,11 +257,34 @@ fn minimize_target(
         features: all.len(),
         edges: edges(&all, &replayed),
         failing,
-        rejected: passing_empty,
+        rejected: rejected(&replayed),
         output,
         elapsed_s: started.elapsed().as_secs_f64(),
     });
     Ok(())
+}
+
+/// Every input of `plan` run once in the coverage build of its target.
+fn replay(plan: &Plan, binary: &Path, options: PoolOptions) -> Result<Vec<Replayed>, Error> {
+    let pool = CoveragePool::start(binary, options)
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", plan.target), e))?;
+    let bytes: Vec<&[u8]> = plan.inputs.iter().map(|i| i.bytes.as_slice()).collect();
+    pool.replay(&bytes).map_err(|e| {
+        let what = format!("cannot replay the corpus of {}", plan.target);
+        Error::caused(Exit::Failure, what, e)
+    })
+}
+
+/// Passing inputs with no feature: rejected, or too short for their type.
+fn rejected(replayed: &[Replayed]) -> usize {
+    replayed
+        .iter()
+        .filter(|r| r.outcome == Outcome::Passed && r.features.is_empty())
+        .count()
+}
+
+fn interrupted() -> Error {
+    Error::new(Exit::Interrupted, "interrupted; nothing more was written")
 }
 
 /// Where the set goes: `--out`, the corpus itself with `--in-place`, or

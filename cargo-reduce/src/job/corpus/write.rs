@@ -122,6 +122,9 @@ pub(super) fn write_artifact(
     }
     fs::create_dir_all(dir).map_err(|e| cannot("create", dir, e))?;
     crate::output::write_atomically(&path, bytes, None).map_err(|e| cannot("write", &path, e))?;
+    // As libFuzzer leaves its artifacts (a temporary file is private).
+    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    fs::set_permissions(&path, readable).map_err(|e| cannot("write", &path, e))?;
     Ok((path, true))
 }
 

@@ -83,7 +83,10 @@ impl FeatureLog {
         let file = match File::options().create(true).append(true).open(&path) {
             Ok(file) => file,
             Err(err) => {
-                eprintln!("cargo-reduce stand-in: cannot open {}: {err}", path.display());
+                eprintln!(
+                    "cargo-reduce stand-in: cannot open {}: {err}",
+                    path.display()
+                );
                 // SAFETY: _exit has no preconditions.
                 unsafe { crate::sys::_exit(2) }
             }
@@ -128,7 +131,12 @@ impl FeatureLog {
         }
         self.features.clear();
         collect_features(&cut, offset, &mut self.features);
-        feature_record(index, self.snapshot.len() as u32, &self.features, &mut self.record);
+        feature_record(
+            index,
+            self.snapshot.len() as u32,
+            &self.features,
+            &mut self.record,
+        );
         if self.file.write_all(&self.record).is_err() {
             eprintln!("cargo-reduce stand-in: cannot write the feature log");
             // SAFETY: _exit has no preconditions.

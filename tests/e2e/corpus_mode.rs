@@ -173,3 +173,62 @@ fn an_output_directory_of_the_users_files_is_refused() {
     );
     assert_eq!(fs::read(out.join("notes.txt")).unwrap(), b"keep me");
 }
+
+/// kill -9 at any moment of an `--in-place` run leaves the corpus as it
+/// was or as the finished set, never a mix or nothing (the set is staged
+/// beside it and swapped in by one exchange).
+#[test]
+fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
+    let (_dir, crate_dir) = with_corpus();
+    let dir = crate_dir.join("corpus/records");
+    let dir_arg = dir.to_str().unwrap().to_string();
+    let original = inputs(&dir);
+    // The finished set, from a run to the end on a copy.
+    let done = crate_dir.join("done");
+    let done_arg = done.to_str().unwrap().to_string();
+    corpus(&crate_dir, &["--corpus", &dir_arg, "--out", &done_arg]);
+    let finished: Vec<_> = inputs(&done)
+        .into_iter()
+        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
+        .collect();
+    let manifest = crate_dir.join("Cargo.toml");
+    let mut outcomes = Vec::new();
+    for delay_ms in [0, 150, 400, 700, 1000, 1500, 2500] {
+        let mut child = crate::fuzz_fixture::command(
+            &[
+                "reduce",
+                "corpus",
+                "--manifest-path",
+                manifest.to_str().unwrap(),
+                "--corpus",
+                &dir_arg,
+                "--in-place",
+            ],
+            &crate::fuzz_fixture::target_dir(),
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let now = inputs(&dir);
+        let names: Vec<_> = now
+            .iter()
+            .map(|(p, b)| (p.file_name().unwrap().to_owned(), b.clone()))
+            .collect();
+        let whole = now == original || names == finished;
+        assert!(whole, "after {delay_ms} ms: {names:?}");
+        outcomes.push(now == original);
+        if now != original {
+            // Put the corpus back for the next try.
+            fs::remove_dir_all(&dir).unwrap();
+            fs::create_dir_all(&dir).unwrap();
+            for (path, bytes) in &original {
+                fs::write(dir.join(path.file_name().unwrap()), bytes).unwrap();
+            }
+        }
+    }
+    eprintln!("kept the original after each kill: {outcomes:?}");
+}

@@ -57,6 +57,12 @@ impl<'a> BuildKind<'a> {
         }
     }
 
+    /// Whether the build leaves out the recording copy of `arbitrary`
+    /// (`instrument`): only the coverage build does.
+    pub(super) fn records_nothing(self) -> bool {
+        matches!(self, BuildKind::Coverage)
+    }
+
     /// The nightly toolchain the build needs, if any.
     pub(super) fn toolchain(self) -> Option<&'a AsanToolchain> {
         match self {

@@ -180,9 +180,13 @@ fn build_patched_with(
         "--config".to_string(),
         engine_patch(stand_in.package, engine, harness_dir),
     ]);
-    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded.
+    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded;
+    // never in the coverage build, whose features are those of the
+    // user's code (the recorder's thread-local would add the edges of its
+    // lazy start to whichever input a process decodes first).
     let instrumented = match engine.arbitrary.as_deref() {
         Some(v) if !v.starts_with("1.") => None,
+        _ if kind.records_nothing() => None,
         _ => instrument::prepare(
             &text,
             &shadow.manifest,

@@ -7,19 +7,41 @@ use std::sync::OnceLock;
 use super::*;
 use crate::fuzz::pool::{CoveragePool, Replayed};
 
-/// The fixture's `records` target, built with coverage once per process.
-pub(crate) fn records_binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
+/// The fixture's targets, built with coverage once per process.
+fn binaries() -> &'static [PathBuf] {
+    static BINARIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    BINARIES.get_or_init(|| {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/corpus-demo");
-        build_crate(&dir, &["records"], "-coverage", BuildKind::Coverage).remove(0)
+        build_crate(
+            &dir,
+            &["records", "typed"],
+            "-coverage",
+            BuildKind::Coverage,
+        )
     })
 }
 
-fn replay(jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
+fn replay_on(binary: &Path, jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
     let options = PoolOptions { jobs, ..options() };
-    let pool = CoveragePool::start(records_binary(), options).unwrap_or_else(|e| panic!("{e}"));
+    let pool = CoveragePool::start(binary, options).unwrap_or_else(|e| panic!("{e}"));
     pool.replay(inputs).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn replay(jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
+    replay_on(&binaries()[0], jobs, inputs)
+}
+
+/// What a test process did before an input does not change its features:
+/// the decoding of a typed input counts the same first as after another
+/// (the coverage build leaves out the recording `arbitrary`, whose lazy
+/// thread-local would count for the first input only).
+#[test]
+fn an_inputs_features_do_not_depend_on_what_ran_before_it() {
+    let (first, then): (&[u8], &[u8]) = (b"\xff\x05abcde", b"\x01\x02xy");
+    let alone = replay_on(&binaries()[1], 1, &[first]);
+    let after = replay_on(&binaries()[1], 1, &[then, first]);
+    assert!(!alone[0].features.is_empty());
+    assert_eq!(alone[0].features, after[1].features);
 }
 
 #[test]

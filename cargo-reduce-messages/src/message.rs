@@ -260,6 +260,54 @@ pub enum Message {
         /// The exit status.
         exit: Exit,
     },
+    /// `corpus`: an input of a corpus fails (crash, timeout,
+    /// out-of-memory); it is not in the minimized corpus, and is kept as an
+    /// artifact for `cargo reduce` (one line per distinct failure).
+    CorpusFailure {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// The failure's signature.
+        failure: String,
+        /// The short id of its signature.
+        failure_id: String,
+        /// The corpus files that fail so.
+        inputs: Vec<PathBuf>,
+        /// The artifact that holds the smallest of them (written unless it
+        /// was there).
+        artifact: PathBuf,
+    },
+    /// `corpus`: one target's corpus was minimized.
+    CorpusMinimized {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// Distinct inputs read (identical files count once).
+        files_before: usize,
+        /// Their bytes.
+        bytes_before: u64,
+        /// Inputs kept.
+        files_after: usize,
+        /// Their bytes.
+        bytes_after: u64,
+        /// Features (as libFuzzer counts them: an edge and its hit-count
+        /// bucket, and the stack depth) of the whole corpus; the kept
+        /// inputs have every one.
+        features: usize,
+        /// Edges covered (libFuzzer's `cov`).
+        edges: usize,
+        /// Inputs that failed (each reported by a `corpus-failure`).
+        failing: usize,
+        /// Passing inputs with no feature (rejected by the target, or too
+        /// short for its type), which libFuzzer drops too.
+        rejected: usize,
+        /// Where the minimized corpus is.
+        output: PathBuf,
+        /// Wall time of the replay and the minimization, in seconds.
+        elapsed_s: f64,
+    },
     /// `cargo reduce ice`: the build crashed rustc (an internal compiler
     /// error) compiling this crate.
     IceFound {

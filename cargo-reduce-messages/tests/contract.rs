@@ -343,6 +343,35 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "corpus-failure",
+            Message::CorpusFailure {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                failure: "panic at src/lib.rs:12:5: index out of bounds".into(),
+                failure_id: "3f2a9c1e".into(),
+                inputs: vec!["fuzz/corpus/parse/5ba93c9db0cff93f52b521d7420e43f6eda2784f".into()],
+                artifact: "fuzz/artifacts/parse/crash-5ba93c9db0cff93f52b521d7420e43f6eda2784f"
+                    .into(),
+            },
+        ),
+        (
+            "corpus-minimized",
+            Message::CorpusMinimized {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                files_before: 936,
+                bytes_before: 48_210,
+                files_after: 41,
+                bytes_after: 1_532,
+                features: 388,
+                edges: 97,
+                failing: 1,
+                rejected: 0,
+                output: "fuzz/corpus-min/parse".into(),
+                elapsed_s: 0.31,
+            },
+        ),
+        (
             "ci-replay",
             Message::CiReplay {
                 path: "fuzz/artifacts/parse/crash-01".into(),
@@ -469,7 +498,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 22);
+    assert_eq!(all.len(), 24);
 }
 
 #[test]

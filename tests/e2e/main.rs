@@ -9,6 +9,7 @@ mod afl_workspace;
 mod asan_retry;
 mod ci_mode;
 mod ci_mode_errors;
+mod corpus_mode;
 mod determinism;
 mod faults;
 mod faults_fuzz;

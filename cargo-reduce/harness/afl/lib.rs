@@ -26,6 +26,7 @@
 
 mod altstack;
 mod capture;
+mod coverage;
 mod decode;
 mod fault_trace;
 mod ijon;

@@ -29,6 +29,7 @@ pub use arbitrary;
 
 mod altstack;
 mod capture;
+mod coverage;
 mod decode;
 mod fault_trace;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.

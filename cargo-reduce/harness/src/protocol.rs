@@ -31,7 +31,15 @@ use std::{io, os::raw::c_int};
 pub(super) const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub(super) const PROTOCOL_VERSION: u32 = 5;
+pub(super) const PROTOCOL_VERSION: u32 = 6;
+
+/// Environment variable of a coverage build's workers: the directory of
+/// the feature logs. Worker slot `N` appends one `feature_record` per
+/// passing test to the file `N` there (one `write` each, so a test process
+/// killed at any moment leaves whole records only, or a cut last one that
+/// `feature_records` skips); the parent reads and empties the files
+/// between rounds, when every worker is idle.
+pub(super) const FEATURE_LOG_ENV: &str = "CARGO_REDUCE_FEATURE_LOG";
 
 /// First word of the shared memory, checked by workers.
 pub(super) const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
@@ -282,6 +290,112 @@ pub(super) fn split_panic_text(text: &[u8]) -> PanicText {
         message: String::from_utf8_lossy(rest.get(cut + 1..).unwrap_or(&[])).into_owned(),
         frames,
     }
+}
+
+/// A feature log's record of the test of input `index`: the index (u64),
+/// the program's counter count (u32: features below 8 times it are an
+/// edge's, the stack depth's above), the feature count (u32), then the
+/// features (u32 each), little-endian.
+pub(super) fn feature_record(index: u64, counters: u32, features: &[u32], out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&index.to_le_bytes());
+    out.extend_from_slice(&counters.to_le_bytes());
+    out.extend_from_slice(&(features.len() as u32).to_le_bytes());
+    for feature in features {
+        out.extend_from_slice(&feature.to_le_bytes());
+    }
+}
+
+/// One record of a feature log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct FeatureRecord {
+    /// The input's index in its round.
+    pub index: u64,
+    /// The program's counter count.
+    pub counters: u32,
+    /// Its features.
+    pub features: Vec<u32>,
+}
+
+/// The whole records of a feature log, in the order written.
+pub(super) fn feature_records(log: &[u8]) -> Vec<FeatureRecord> {
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(log.get(at..at + 4)?.try_into().ok()?))
+    };
+    let mut records = Vec::new();
+    let mut at = 0;
+    while let (Some(index), Some(counters), Some(count)) =
+        (get_u64(log, at), u32_at(at + 8), u32_at(at + 12))
+    {
+        let Some(body) = log.get(at + 16..at + 16 + count as usize * 4) else {
+            break;
+        };
+        let features = body
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
+        records.push(FeatureRecord {
+            index,
+            counters,
+            features,
+        });
+        at += 16 + count as usize * 4;
+    }
+    records
+}
+
+/// libFuzzer's feature space (`kFeatureSetSize`): features are taken
+/// modulo this, as its corpus records them.
+pub(super) const FEATURE_SET_SIZE: u32 = 1 << 21;
+
+/// The features of one test as libFuzzer's `TracePC::CollectFeatures`
+/// counts them with its defaults (`-use_counters=1`, no value profile),
+/// appended to `out`: for each nonzero 8-bit counter, its index across
+/// `regions` (in registration order) times 8 plus its hit count's bucket;
+/// then, when the stack-depth instrumentation measured `stack_offset`
+/// bytes (0: none), one feature past every counter's for the depth.
+pub(super) fn collect_features(regions: &[&[u8]], stack_offset: usize, out: &mut Vec<u32>) {
+    let mut first: usize = 0;
+    for region in regions {
+        for (index, &count) in region.iter().enumerate() {
+            if count != 0 {
+                out.push(((first + index * 8 + counter_bucket(count)) as u32) % FEATURE_SET_SIZE);
+            }
+        }
+        first += 8 * region.len();
+    }
+    if stack_offset != 0 {
+        out.push((first + stack_depth_step(stack_offset / 8)) as u32 % FEATURE_SET_SIZE);
+    }
+}
+
+/// libFuzzer's `CounterToFeature`: a hit count's bucket (1, 2, 3, 4–7,
+/// 8–15, 16–31, 32–127, 128–255 hits).
+pub(super) fn counter_bucket(count: u8) -> usize {
+    match count {
+        128.. => 7,
+        32.. => 6,
+        16.. => 5,
+        8.. => 4,
+        4.. => 3,
+        3 => 2,
+        2 => 1,
+        _ => 0,
+    }
+}
+
+/// libFuzzer's `StackDepthStepFunction`: a depth (in words) on a scale
+/// that grows like 8 × log2.
+pub(super) fn stack_depth_step(words: usize) -> usize {
+    if words == 0 {
+        return 0;
+    }
+    let log2 = words.ilog2() as usize;
+    if log2 < 3 {
+        return words;
+    }
+    let shift = log2 - 3;
+    (shift + 1) * 8 + ((words >> shift) & 7)
 }
 
 /// How the parent told a worker to run: parsed from `WORKER_ENV`.

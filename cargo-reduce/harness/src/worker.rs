@@ -9,6 +9,7 @@
 //! test kills the process the parent knows which input did it.
 
 use crate::capture;
+use crate::coverage::FeatureLog;
 use crate::protocol::{
     control_size, panic_text, Event, Header, Mapping, Note, Request, WorkerArea, WorkerConfig,
     FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_STACK_OVERFLOW,
@@ -285,6 +286,8 @@ struct Worker {
     commands: File,
     events: File,
     round: Option<Mapping>,
+    /// The coverage build's feature log, when the parent asked for one.
+    features: Option<FeatureLog>,
 }
 
 /// One round's view of the round area (valid until the next `map_round`).
@@ -329,6 +332,7 @@ impl Worker {
                 commands: File::from_raw_fd(config.command_fd),
                 events: File::from_raw_fd(config.event_fd),
                 round: None,
+                features: FeatureLog::open(config.slot),
             }
         }
     }
@@ -359,6 +363,12 @@ impl Worker {
             unsafe { sys::_exit(0) };
         }
         let typed = target.typed();
+        if self.features.is_some() {
+            // libFuzzer runs the empty input once before the corpus: what
+            // the first test of a process initializes lazily is then not
+            // counted for whichever input a worker happened to run first.
+            let _ = run_one(target, &[]);
+        }
         if only_threads_are_ours() {
             self.serve_forks();
         }
@@ -501,7 +511,14 @@ impl Worker {
             }
             area.current.store(index + 1, Ordering::Relaxed);
             let slot = view.slot(index);
-            match run_one(target, view.input(index)) {
+            if let Some(log) = &self.features {
+                log.begin();
+            }
+            let verdict = run_one(target, view.input(index));
+            if let (Verdict::Passed, Some(log)) = (&verdict, &mut self.features) {
+                log.record(index);
+            }
+            match verdict {
                 Verdict::Passed | Verdict::Rejected if accept_pass => {
                     slot.store(SLOT_PASSED, Ordering::Release);
                     header.best.0.fetch_min(index, Ordering::AcqRel);

@@ -2,6 +2,7 @@
 //! subcommand. `main.rs` only calls [`main`].
 
 pub(crate) mod ci;
+pub(crate) mod corpus;
 pub(crate) mod file;
 pub(crate) mod fuzz;
 pub(crate) mod ice;
@@ -59,6 +60,13 @@ pub(crate) enum CliCommand {
         after_help = "Examples:\n  cargo reduce ice\n  cargo reduce ice --cargo-subcmd check --features nightly\n  cargo reduce ice crash.rs -- --edition 2021 --crate-type lib -Copt-level=3"
     )]
     Ice(Box<ice::IceArgs>),
+    /// Minimize each fuzz target's corpus: the fewest inputs (and bytes)
+    /// that keep every coverage feature, as libFuzzer counts them;
+    /// failing inputs are reported and kept as artifacts.
+    #[command(
+        after_help = "Examples:\n  cargo reduce corpus\n  cargo reduce corpus --fuzz-target parse --corpus fuzz/corpus/parse --in-place"
+    )]
+    Corpus(Box<corpus::CorpusArgs>),
 }
 
 /// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
@@ -145,6 +153,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Some(CliCommand::File(args)) => file::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Ice(args)) => ice::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Corpus(args)) => corpus::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

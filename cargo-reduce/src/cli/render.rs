@@ -211,6 +211,34 @@ impl Reporter {
                     format!("{}{beside} and its report {}", shown(mcve), shown(report)),
                 )
             }
+            Message::CorpusFailure {
+                target,
+                failure,
+                inputs,
+                artifact,
+                ..
+            } => self.warning(format!(
+                "{} input(s) of the corpus of {target} fail, kept as {}: {failure}",
+                inputs.len(),
+                shown(artifact)
+            )),
+            Message::CorpusMinimized {
+                target,
+                files_before,
+                bytes_before,
+                files_after,
+                bytes_after,
+                features,
+                edges,
+                output,
+                ..
+            } => self.status(
+                "Minimized",
+                format!(
+                    "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}",
+                    shown(output)
+                ),
+            ),
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}

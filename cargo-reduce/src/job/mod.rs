@@ -9,6 +9,7 @@
 //! which the CLI renders as human lines or JSON.
 
 pub(crate) mod ci;
+pub(crate) mod corpus;
 pub(crate) mod file;
 pub(crate) mod fuzz_mode;
 mod group;

@@ -102,7 +102,7 @@ fn remove_old(root: &Path, current: &Path) {
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let name = name.strip_prefix("build").unwrap_or("-");
-    let hash = ["-asan", "-nightly"]
+    let hash = ["-asan", "-nightly", "-coverage"]
         .iter()
         .find_map(|kind| name.strip_prefix(kind))
         .unwrap_or(name);

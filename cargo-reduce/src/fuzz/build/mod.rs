@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 mod alloc;
+mod coverage;
 mod dirs;
 mod error;
 pub(crate) mod instrument;
@@ -23,12 +24,12 @@ mod shadow;
 pub(crate) mod standin;
 mod variant;
 
+pub(crate) use coverage::BuildKind;
 pub(crate) use error::{BuildError, WorkerBuildError};
 #[cfg(test)]
 pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
-use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 use crate::fuzz::toolchain::Toolchain;
 use error::io_error;
 use invoke::{command_line, run_for_output};
@@ -85,9 +86,8 @@ impl BuildTarget<'_> {
 /// Builds `targets` of the fuzz project in `dirs.fuzz`, with the versions
 /// of the lock file `dirs.lock`, against the harness in `dirs.harness`
 /// (written by [`StandIn::write`]; keep it in one place across runs so
-/// cargo rebuilds nothing) into `dirs.target`, with AddressSanitizer when
-/// `asan` names the nightly toolchain to build with
-/// (`crate::fuzz::sanitizer`); returns the binaries, in `targets`' order
+/// cargo rebuilds nothing) into `dirs.target`, as `kind` says (with
+/// AddressSanitizer: `crate::fuzz::sanitizer`); returns the binaries, in `targets`' order
 /// (a target that does not compile does not keep the others from being
 /// built). The build runs on a shadow (`shadow.rs`) of the fuzz crate's
 /// manifest and lock inside the target directory, so the user's files are
@@ -98,7 +98,7 @@ pub(crate) fn build_patched(
     stand_in: &StandIn,
     dirs: Dirs<'_>,
     targets: &[BuildTarget<'_>],
-    asan: Option<&AsanToolchain>,
+    kind: BuildKind<'_>,
     interrupt: &AtomicBool,
 ) -> Result<Vec<BuiltTarget>, BuildError> {
     let engine = stand_in
@@ -110,8 +110,8 @@ pub(crate) fn build_patched(
         engine: &engine,
         companions: &[],
         placeholders: &[],
-        toolchain: asan.unwrap_or(&user),
-        asan: asan.is_some(),
+        toolchain: kind.toolchain().unwrap_or(&user),
+        kind,
     };
     Ok(build_patched_with(&build, dirs, targets, interrupt)?.targets)
 }
@@ -146,10 +146,11 @@ struct Build<'a> {
     /// What the shadow depends on in place of engines from git (a lock
     /// resolved for the run: `resolve.rs`).
     placeholders: &'a [Placeholder],
-    /// The toolchain that builds (a nightly one for ASan).
+    /// The toolchain that builds (a nightly one for ASan and for targets
+    /// that need it).
     toolchain: &'a Toolchain,
-    /// Whether it is an AddressSanitizer build.
-    asan: bool,
+    /// Plain, AddressSanitizer or coverage.
+    kind: BuildKind<'a>,
 }
 
 /// [`build_patched`] as `build` says.
@@ -165,7 +166,7 @@ fn build_patched_with(
         companions,
         placeholders,
         toolchain,
-        asan,
+        kind,
     } = *build;
     let Dirs {
         fuzz: fuzz_dir,
@@ -195,9 +196,13 @@ fn build_patched_with(
         "--config".to_string(),
         engine_patch(stand_in.package, engine, harness_dir),
     ]);
-    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded.
+    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded;
+    // never in the coverage build, whose features are those of the
+    // user's code (the recorder's thread-local would add the edges of its
+    // lazy start to whichever input a process decodes first).
     let instrumented = match engine.arbitrary.as_deref() {
         Some(v) if !v.starts_with("1.") => None,
+        _ if kind.records_nothing() => None,
         _ => instrument::prepare(
             &text,
             &shadow.manifest,
@@ -213,10 +218,6 @@ fn build_patched_with(
         ]);
         base_flags.push_str(instrument::TRACE_CFG);
     }
-    if asan {
-        base_flags.push(' ');
-        base_flags.push_str(ASAN_RUSTFLAGS);
-    }
     let host = host_triple(fuzz_dir, toolchain)?;
     let mut features: Vec<&str> = targets
         .iter()
@@ -225,7 +226,11 @@ fn build_patched_with(
     features.sort_unstable();
     features.dedup();
     // The same flags for every build, whatever the stand-in (see `alloc`).
-    let flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    let mut flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
+    for flag in kind.rustflags(&host) {
+        flags.push('\x1f');
+        flags.push_str(&flag);
+    }
     let cargo_build = |harness: &Path| {
         let mut command = Command::new("cargo");
         command
@@ -471,16 +476,16 @@ fn host_triple(fuzz_dir: &Path, toolchain: &Toolchain) -> Result<String, BuildEr
 /// resolved for the run; `note` is told so in one line. Each of `others`
 /// (the other engines' stand-ins) whose crate the lock holds is patched in
 /// too, as a companion: a package with targets of both engines depends on
-/// both, and a dependency may depend on an engine under `cfg(fuzzing)`. With
-/// `asan`, the AddressSanitizer build, in a build directory of its own.
-/// A target that needs nightly (`#![feature]`) on another toolchain is
-/// built again with nightly (`nightly.rs`).
+/// both, and a dependency may depend on an engine under `cfg(fuzzing)`. Each
+/// [`BuildKind`] but the plain one has a build directory of its own. A
+/// target that needs nightly (`#![feature]`) on another toolchain is built
+/// again with nightly (`nightly.rs`).
 pub(crate) fn build_workers(
     stand_in: &StandIn,
     others: &[&StandIn],
     project: &FuzzProject,
     targets: &[BuildTarget<'_>],
-    asan: Option<&AsanToolchain>,
+    kind: BuildKind<'_>,
     interrupt: &AtomicBool,
     note: &dyn Fn(&str),
 ) -> Result<Built, WorkerBuildError> {
@@ -521,19 +526,14 @@ pub(crate) fn build_workers(
         engine: &engine,
         companions: &companions,
         placeholders: &lock.placeholders,
-        toolchain: asan.unwrap_or(&user),
-        asan: asan.is_some(),
-    };
-    let kind = if asan.is_some() {
-        "build-asan"
-    } else {
-        "build"
+        toolchain: kind.toolchain().unwrap_or(&user),
+        kind,
     };
     let dirs = Dirs {
         fuzz: &project.fuzz_dir,
         lock: &lock.path,
         harness: &harness,
-        target: &dirs::build_dir(&root, &project.workspace_root, kind)?,
+        target: &dirs::build_dir(&root, &project.workspace_root, kind.dir_name())?,
     };
     let first = build_patched_with(&build, dirs, targets, interrupt);
     let nightly_dir = || dirs::build_dir(&root, &project.workspace_root, "build-nightly");

@@ -45,6 +45,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
     (
+        "src/coverage.rs",
+        include_str!("../../../harness/src/coverage.rs"),
+    ),
+    (
         "src/decode.rs",
         include_str!("../../../harness/src/decode.rs"),
     ),

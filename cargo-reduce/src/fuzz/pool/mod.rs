@@ -16,6 +16,7 @@ mod affinity;
 mod asan_bug;
 mod asan_report;
 mod call_path;
+mod coverage;
 mod cpu_time;
 mod crew;
 mod death;
@@ -41,6 +42,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+pub(crate) use coverage::{CoveragePool, Replayed};
 pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
@@ -153,7 +155,16 @@ impl WorkerPool {
     /// Starts `options.jobs` workers of `binary` (a fuzz target built with
     /// [`crate::fuzz::build::build_patched`]) and waits until each has run the target's init code.
     pub(crate) fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
-        let crew = Crew::start(binary, &options, Vec::new())?;
+        Self::start_with_env(binary, options, Vec::new())
+    }
+
+    /// [`start`](Self::start) with extra environment for the workers.
+    fn start_with_env(
+        binary: &Path,
+        options: PoolOptions,
+        env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    ) -> Result<Self, PoolError> {
+        let crew = Crew::start(binary, &options, env)?;
         let pool = WorkerPool {
             binary: binary.to_path_buf(),
             options,

@@ -58,4 +58,41 @@ mod tests {
             assert_eq!(Request::decode(body), Some(command));
         }
     }
+
+    #[test]
+    fn feature_records_read_back_and_a_cut_one_is_skipped() {
+        let mut log = Vec::new();
+        let mut record = Vec::new();
+        feature_record(3, 600, &[8, 17, 4095], &mut record);
+        log.extend_from_slice(&record);
+        feature_record(0, 600, &[], &mut record);
+        log.extend_from_slice(&record);
+        feature_record(9, 600, &[1, 2], &mut record);
+        log.extend_from_slice(&record[..record.len() - 1]);
+        let record = |index, features: &[u32]| FeatureRecord {
+            index,
+            counters: 600,
+            features: features.to_vec(),
+        };
+        assert_eq!(
+            feature_records(&log),
+            vec![record(3, &[8, 17, 4095]), record(0, &[])]
+        );
+    }
+
+    #[test]
+    fn features_are_counted_as_libfuzzer_counts_them() {
+        assert_eq!(
+            [1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 127, 128, 255].map(counter_bucket),
+            [0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+        );
+        let mut out = Vec::new();
+        collect_features(&[&[0, 1, 0, 200], &[3]], 0, &mut out);
+        assert_eq!(out, vec![8, 3 * 8 + 7, 4 * 8 + 2]);
+        out.clear();
+        collect_features(&[&[0, 0]], 8 * 100, &mut out);
+        // 100 words: log2 6, 3 steps of 8 past the first 8, then 100 >> 3 & 7.
+        assert_eq!(out, vec![16 + (3 + 1) * 8 + ((100 >> 3) & 7)]);
+        assert_eq!([0, 5, 7, 8, 9].map(stack_depth_step), [0, 5, 7, 8, 9]);
+    }
 }

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use super::report::Source;
 use super::{Settings, TargetRun};
 use crate::error::{Error, Exit};
+use crate::fuzz::build::BuildKind;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::AsanToolchain;
@@ -50,7 +51,13 @@ pub(super) fn asan_pool(
         artifact: run.inputs[0].artifact.clone(),
         done: false,
     }];
-    let binaries = fuzz_mode::build(projects, &work, Some(toolchain), settings, events)?;
+    let binaries = fuzz_mode::build(
+        projects,
+        &work,
+        BuildKind::Asan(toolchain),
+        settings,
+        events,
+    )?;
     let binary = match binaries[&(run.project, run.name.clone())].clone() {
         Ok(binary) => binary,
         Err(e) => {

@@ -94,7 +94,7 @@ pub(crate) fn collect(
 }
 
 /// The contents of `paths`, in order, read by up to `threads` threads.
-fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> {
+pub(in crate::job) fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> {
     let chunk = paths.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let readers: Vec<_> = paths
@@ -113,7 +113,7 @@ fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> 
 /// order (by name, each folder's files where the folder sorts); hidden
 /// files and folders are skipped, symlinks followed, a symlink loop or a
 /// dangling symlink skipped. A missing `dir` has none.
-fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+pub(in crate::job) fn files_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     if let Err(e) = fs::read_dir(dir) {
         if e.kind() == std::io::ErrorKind::NotFound {
             return Ok(Vec::new());

@@ -213,7 +213,7 @@ pub(crate) fn run(
         })
         .collect();
     let asan = asan_only(request.fuzz.sanitizer)?;
-    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
+    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref().into(), settings, events)?;
     let base = request
         .fuzz
         .pool_options(fuzz_mode::workers(settings.jobs, events));

@@ -56,7 +56,7 @@ pub(crate) fn replay_files(
         done: false,
     }];
     let asan = super::asan_only(request.sanitizer)?;
-    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref(), settings, events)?;
+    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref().into(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
     let options = fuzz_mode::engine_options(&request.pool_options(1), project.engine)?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {

@@ -8,11 +8,10 @@ use std::time::Instant;
 use super::Work;
 use crate::error::{Error, Exit};
 use crate::fuzz::build::standin::StandIn;
-use crate::fuzz::build::{build_workers, BuildError, BuildTarget, WorkerBuildError};
+use crate::fuzz::build::{build_workers, BuildError, BuildKind, BuildTarget, WorkerBuildError};
 use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
-use crate::fuzz::sanitizer::AsanToolchain;
 use crate::job::{Events, Message, Settings};
 
 /// The stand-in a crate's targets are built against, and the other
@@ -30,11 +29,11 @@ pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Erro
 /// Builds every target the work needs, one cargo build per project. A
 /// target, or a whole crate, that does not compile fails its own artifacts
 /// only.
-/// With `asan`, the AddressSanitizer builds (`crate::fuzz::sanitizer`).
+/// Of the `kind` asked (AddressSanitizer: `crate::fuzz::sanitizer`).
 pub(in crate::job) fn build(
     projects: &[FuzzProject],
     work: &[Work],
-    asan: Option<&AsanToolchain>,
+    kind: BuildKind<'_>,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
@@ -70,7 +69,7 @@ pub(in crate::job) fn build(
             others,
             project,
             &build_targets,
-            asan,
+            kind,
             &settings.interrupt,
             &|message| {
                 events.emit(&Message::Warning {

@@ -277,7 +277,13 @@ pub(crate) fn run(
         Sanitizer::Auto => found.get_or_init(AsanToolchain::find).as_ref(),
         Sanitizer::None => None,
     };
-    let binaries = build(&projects, &work, only_asan.as_ref(), settings, events)?;
+    let binaries = build(
+        &projects,
+        &work,
+        only_asan.as_ref().into(),
+        settings,
+        events,
+    )?;
     let asan_binaries;
     let options = project_options(request, settings, &projects, events)?;
     let (mut item_binaries, mut pools) =

@@ -20,6 +20,7 @@ use std::path::Path;
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
+use crate::fuzz::build::BuildKind;
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::project::{ArtifactKind, Engine};
@@ -150,7 +151,7 @@ pub(super) fn build_asan(
     let message = retry_warning(projects, work, items);
     events.emit(&Message::Warning { message });
     let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
-    let binaries = super::build(projects, &needed, Some(asan), settings, events)?;
+    let binaries = super::build(projects, &needed, BuildKind::Asan(asan), settings, events)?;
     if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
         let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.line());
         events.emit(&Message::Warning { message });

@@ -61,7 +61,7 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
                 target: &work_dir().join("target-afl"),
             },
             &targets,
-            None,
+            crate::fuzz::build::BuildKind::Plain,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap_or_else(|err| panic!("{err}"));

@@ -5,6 +5,7 @@
 
 mod afl;
 mod asan;
+mod coverage;
 mod edge;
 mod placed;
 mod sys_layout;
@@ -19,7 +20,7 @@ use rustix::process::Signal;
 
 use super::crew::Crew;
 use super::*;
-use crate::fuzz::build::{build_patched, BuildError, BuildTarget, Dirs};
+use crate::fuzz::build::{build_patched, BuildError, BuildKind, BuildTarget, Dirs};
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 
 const TARGETS: &[&str] = &[
@@ -69,8 +70,17 @@ pub(super) fn build_fixture(
     flavour: &str,
     asan: Option<&crate::fuzz::sanitizer::AsanToolchain>,
 ) -> Vec<PathBuf> {
-    let fuzz_dir = fuzz_dir();
-    let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
+    build_crate(&fuzz_dir(), targets, flavour, asan.into())
+}
+
+/// [`build_fixture`] of the cargo-fuzz crate `fuzz_dir`, as `kind` says.
+pub(super) fn build_crate(
+    fuzz_dir: &Path,
+    targets: &[&str],
+    flavour: &str,
+    kind: BuildKind<'_>,
+) -> Vec<PathBuf> {
+    let lock = crate::fuzz::build::lock_file(fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
     let harness = work_dir().join(format!("harness{flavour}/libfuzzer-sys-{}", locked.version));
@@ -78,7 +88,7 @@ pub(super) fn build_fixture(
     let built = build_patched(
         &LIBFUZZER_SYS,
         Dirs {
-            fuzz: &fuzz_dir,
+            fuzz: fuzz_dir,
             lock: &lock,
             harness: &harness,
             target: &work_dir().join(format!("target{flavour}")),
@@ -87,7 +97,7 @@ pub(super) fn build_fixture(
             .iter()
             .map(|&t| BuildTarget::from(t))
             .collect::<Vec<_>>(),
-        asan,
+        kind,
         &std::sync::atomic::AtomicBool::new(false),
     )
     .unwrap_or_else(|err| panic!("{err}"));
@@ -477,7 +487,7 @@ fn unused_patch_is_an_error_naming_both_versions() {
             target: &work_dir().join("target-wrong"),
         },
         &[BuildTarget::from("trivial")],
-        None,
+        BuildKind::Plain,
         &std::sync::atomic::AtomicBool::new(false),
     )
     .expect_err("the patch cannot be used");

@@ -1,0 +1,84 @@
+//! `cargo reduce corpus`: the arguments, handed to [`crate::job::corpus`]
+//! as a request.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::options::{parse_seconds, SelectOptions};
+use super::render::Reporter;
+use crate::error::{Error, Exit};
+use crate::job::corpus::CorpusRequest;
+use crate::job::Settings;
+
+/// Arguments of `cargo reduce corpus`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CorpusArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    /// A corpus directory to minimize instead of `fuzz/corpus/<target>/`
+    /// (repeatable: their inputs are minimized together; one target only).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Vec<PathBuf>,
+    /// Where the minimized corpus goes (a new or empty directory, or an
+    /// earlier output) [default: `fuzz/corpus-min/<target>/`].
+    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
+    pub out: Option<PathBuf>,
+    /// Replace the corpus directory (the first --corpus) with the minimized
+    /// set, once that is written in full.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Tests to run in parallel [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// An input running longer fails as a timeout, reported and kept as an
+    /// artifact [default: 10 s; libFuzzer's merge waits 1200 s].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
+    #[arg(long, value_name = "MB")]
+    pub rss_limit_mb: Option<u64>,
+}
+
+impl CorpusArgs {
+    fn request(&self) -> CorpusRequest {
+        CorpusRequest {
+            manifest_path: self.select.manifest_path.clone(),
+            packages: self.select.package.clone(),
+            target: self.select.fuzz_target.clone(),
+            corpora: self.corpus.clone(),
+            out: self.out.clone(),
+            in_place: self.in_place,
+            timeout: self.timeout,
+            rss_limit_mb: self.rss_limit_mb,
+        }
+    }
+
+    fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
+        let jobs = self
+            .jobs
+            .map(|j| j as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Settings {
+            jobs,
+            max_tests: None,
+            max_time: None,
+            ddmin: Default::default(),
+            cache: true,
+            interrupt,
+        }
+    }
+}
+
+/// Runs `cargo reduce corpus`.
+pub(crate) fn run(
+    args: &CorpusArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
+    crate::job::corpus::run(&args.request(), &args.settings(interrupt), reporter)
+}

@@ -1,0 +1,81 @@
+//! The coverage build of `tests-fixtures/corpus-demo` and its replays:
+//! each passing input's features, as libFuzzer counts them.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::*;
+use crate::fuzz::pool::{CoveragePool, Replayed};
+
+/// The fixture's targets, built with coverage once per process.
+fn binaries() -> &'static [PathBuf] {
+    static BINARIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    BINARIES.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/corpus-demo");
+        build_crate(
+            &dir,
+            &["records", "typed"],
+            "-coverage",
+            BuildKind::Coverage,
+        )
+    })
+}
+
+fn replay_on(binary: &Path, jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
+    let options = PoolOptions { jobs, ..options() };
+    let pool = CoveragePool::start(binary, options).unwrap_or_else(|e| panic!("{e}"));
+    pool.replay(inputs).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn replay(jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
+    replay_on(&binaries()[0], jobs, inputs)
+}
+
+/// What a test process did before an input does not change its features:
+/// the decoding of a typed input counts the same first as after another
+/// (the coverage build leaves out the recording `arbitrary`, whose lazy
+/// thread-local would count for the first input only).
+#[test]
+fn an_inputs_features_do_not_depend_on_what_ran_before_it() {
+    let (first, then): (&[u8], &[u8]) = (b"\xff\x05abcde", b"\x01\x02xy");
+    let alone = replay_on(&binaries()[1], 1, &[first]);
+    let after = replay_on(&binaries()[1], 1, &[then, first]);
+    assert!(!alone[0].features.is_empty());
+    assert_eq!(alone[0].features, after[1].features);
+}
+
+#[test]
+fn passing_inputs_have_their_features_and_failures_their_outcome() {
+    let inputs: &[&[u8]] = &[
+        b"num:12",
+        b"text:ab",
+        b"num:12",
+        b"boom:x",
+        b"num:123456789012345678901234567890123456",
+        b"flag:on",
+        b"",
+    ];
+    let replayed = replay(2, inputs);
+    let features = |i: usize| &replayed[i].features;
+    assert!(!features(0).is_empty(), "{replayed:?}");
+    assert_eq!(
+        features(0),
+        features(2),
+        "the same input, the same features"
+    );
+    assert_ne!(features(0), features(1), "another branch");
+    assert!(matches!(replayed[3].outcome, Outcome::Failed(_)));
+    assert!(features(3).is_empty());
+    // More digits: the digit loop's counters land in higher buckets.
+    let more: Vec<_> = features(4)
+        .iter()
+        .filter(|f| !features(0).contains(f))
+        .collect();
+    assert!(!more.is_empty(), "{:?} vs {:?}", features(4), features(0));
+    assert!(
+        features(4).windows(2).all(|w| w[0] < w[1]),
+        "sorted, no repeats"
+    );
+    // The same features whichever worker ran which input.
+    assert_eq!(replay(1, inputs), replayed);
+}

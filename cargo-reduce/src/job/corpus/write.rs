@@ -1,0 +1,185 @@
+//! Writing a minimized corpus so that no moment loses one: the new set
+//! goes to a hidden sibling directory, every file and the directory
+//! synced, then takes the destination's place in one `rename` (or, over
+//! a directory that exists, one `renameat2(RENAME_EXCHANGE)`, which swaps
+//! the two atomically). Until then the destination is as it was; Ctrl-C
+//! or kill -9 at any moment leaves either the old directory or the new one
+//! there, never a mix or none. And failing inputs as artifacts.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Exit};
+
+/// The file that marks an output directory as `corpus`'s own (so a second
+/// run may replace it; any other directory with files is refused).
+pub(super) const MARKER: &str = ".cargo-reduce-corpus";
+
+/// How a destination is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// A directory of `corpus`'s own (marked), new or from an earlier run.
+    Output,
+    /// The corpus itself, replaced (`--in-place`).
+    InPlace,
+}
+
+/// Refuses `dir` as an output directory when it holds files and is not
+/// marked as one of `corpus`'s outputs: they would be lost.
+pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(cannot("read", dir, e)),
+    };
+    let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+    if names.is_empty() || names.iter().any(|n| n == MARKER) {
+        return Ok(());
+    }
+    Err(Error::new(
+        Exit::Usage,
+        format!(
+            "output directory `{}` holds files and is not an output of `cargo reduce corpus`; \
+             give --out a new or empty directory, or use --in-place to replace the corpus",
+            dir.display()
+        ),
+    ))
+}
+
+/// Writes `files` (name, bytes) as the directory `dest`, replacing what is
+/// there in one step (see the module's doc).
+pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> Result<(), Error> {
+    let parent = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).map_err(|e| cannot("create", parent, e))?;
+    let name = dest.file_name().unwrap_or_default().to_string_lossy();
+    let staged = tempfile::Builder::new()
+        .prefix(&format!(".{name}.cargo-reduce-"))
+        .tempdir_in(parent)
+        .map_err(|e| cannot("create a directory in", parent, e))?;
+    let write = |path: &Path, bytes: &[u8]| -> io::Result<()> {
+        let file = fs::File::create(path)?;
+        io::Write::write_all(&mut &file, bytes)?;
+        file.sync_all()
+    };
+    for (file, bytes) in files {
+        let path = staged.path().join(file);
+        write(&path, bytes).map_err(|e| cannot("write", &path, e))?;
+    }
+    if mode == Mode::Output {
+        let marker = staged.path().join(MARKER);
+        write(&marker, b"").map_err(|e| cannot("write", &marker, e))?;
+    }
+    sync_dir(staged.path())?;
+    swap_in(staged, dest)?;
+    sync_dir(parent)
+}
+
+/// Puts the directory `staged` at `dest`: a rename when there is nothing
+/// there, else an atomic exchange, after which the old directory (now at
+/// the staged path) is removed.
+fn swap_in(staged: tempfile::TempDir, dest: &Path) -> Result<(), Error> {
+    let from = staged.keep();
+    let moved = match fs::symlink_metadata(dest) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::rename(&from, dest),
+        _ => rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            &from,
+            rustix::fs::CWD,
+            dest,
+            rustix::fs::RenameFlags::EXCHANGE,
+        )
+        .map_err(io::Error::from),
+    };
+    if let Err(e) = moved {
+        let _ = fs::remove_dir_all(&from);
+        return Err(cannot("replace", dest, e));
+    }
+    // The old directory, if there was one; best effort.
+    let _ = fs::remove_dir_all(&from);
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) -> Result<(), Error> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| cannot("sync", dir, e))
+}
+
+/// Writes `bytes` as `dir/name` unless that file exists (the same name is
+/// the same content); its path, and whether it was written.
+pub(super) fn write_artifact(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(PathBuf, bool), Error> {
+    let path = dir.join(name);
+    if path.exists() {
+        return Ok((path, false));
+    }
+    fs::create_dir_all(dir).map_err(|e| cannot("create", dir, e))?;
+    crate::output::write_atomically(&path, bytes, None).map_err(|e| cannot("write", &path, e))?;
+    // As libFuzzer leaves its artifacts (a temporary file is private).
+    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    fs::set_permissions(&path, readable).map_err(|e| cannot("write", &path, e))?;
+    Ok((path, true))
+}
+
+fn cannot(what: &str, path: &Path, error: io::Error) -> Error {
+    Error::caused(
+        Exit::Failure,
+        format!("cannot {what} `{}`", path.display()),
+        error,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn a_set_replaces_the_directory_whole_and_leaves_nothing_beside_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dest = tmp.path().join("corpus");
+        fs::create_dir(&dest).unwrap();
+        fs::write(dest.join("old"), b"old").unwrap();
+        write_set(
+            &dest,
+            &[("a".into(), b"1"), ("b".into(), b"22")],
+            Mode::InPlace,
+        )
+        .unwrap();
+        assert_eq!(
+            listing(&dest),
+            vec![("a".into(), b"1".to_vec()), ("b".into(), b"22".to_vec())]
+        );
+        assert_eq!(
+            fs::read_dir(tmp.path()).unwrap().count(),
+            1,
+            "no staged directory left"
+        );
+        let out = tmp.path().join("new/out");
+        write_set(&out, &[("c".into(), b"3")], Mode::Output).unwrap();
+        assert!(out.join(MARKER).is_file());
+        check_output(&out).unwrap();
+        assert!(check_output(&dest).is_err(), "a directory of the user's");
+    }
+}

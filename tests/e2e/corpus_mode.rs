@@ -1,0 +1,234 @@
+//! `cargo reduce corpus` on `cargo-reduce/tests-fixtures/corpus-demo`: a
+//! corpus with redundant inputs, a duplicate and a crashing input, made
+//! here (the fixture copies leave `corpus/` out).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{cargo_reduce, fixture_copy, snapshot};
+use crate::util::{message, Run};
+
+/// The corpus: `num:12` twice (one a copy), inputs each of whose features
+/// another input also has, and `boom:1`, which panics.
+const CORPUS: &[(&str, &[u8])] = &[
+    ("a", b"num:12"),
+    ("a-copy", b"num:12"),
+    ("b", b"num:34"),
+    ("c", b"text:ab"),
+    ("d", b"num:12;text:xy"),
+    ("e", b"flag:on"),
+    ("f", b"flag:off"),
+    ("g", b"num:1234567890"),
+    ("crash", b"boom:1"),
+];
+
+fn with_corpus() -> (tempfile::TempDir, PathBuf) {
+    let (dir, crate_dir) = fixture_copy("corpus-demo");
+    let corpus = crate_dir.join("corpus/records");
+    fs::create_dir_all(&corpus).unwrap();
+    for (name, bytes) in CORPUS {
+        fs::write(corpus.join(name), bytes).unwrap();
+    }
+    (dir, crate_dir)
+}
+
+fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
+    let manifest = crate_dir.join("Cargo.toml");
+    let mut args = vec![
+        "reduce",
+        "corpus",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    run
+}
+
+fn minimized(run: &Run) -> serde_json::Value {
+    message(&run.messages(), "corpus-minimized").clone()
+}
+
+/// The input files of a corpus directory (not the output's marker).
+fn inputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    snapshot(dir)
+        .into_iter()
+        .filter(|(p, _)| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
+    let (_dir, crate_dir) = with_corpus();
+    let original = snapshot(&crate_dir.join("corpus"));
+    let run = corpus(&crate_dir, &[]);
+    let summary = minimized(&run);
+    assert_eq!(
+        summary["files_before"], 8,
+        "the copy counts once: {summary}"
+    );
+    assert_eq!(summary["failing"], 1);
+    let after = summary["files_after"].as_u64().unwrap();
+    assert!(after < 7 && after > 0, "{summary}");
+    assert!(summary["features"].as_u64().unwrap() > 0);
+    let out = crate_dir.join("corpus-min/records");
+    assert_eq!(inputs(&out).len() as u64, after);
+    assert_eq!(
+        snapshot(&crate_dir.join("corpus")),
+        original,
+        "the corpus is untouched"
+    );
+    // The crash: reported, and kept as libFuzzer names an artifact.
+    let failure = message(&run.messages(), "corpus-failure").clone();
+    assert!(
+        failure["failure"].as_str().unwrap().contains("boom record"),
+        "{failure}"
+    );
+    let artifact = PathBuf::from(failure["artifact"].as_str().unwrap());
+    assert_eq!(
+        artifact.parent().unwrap(),
+        crate_dir.join("artifacts/records")
+    );
+    let name = artifact.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("crash-") && name.len() == 6 + 40, "{name}");
+    assert_eq!(fs::read(&artifact).unwrap(), b"boom:1");
+    // The output has every feature of the whole corpus, and minimizing it
+    // again changes nothing (one run converges); with one worker the same.
+    let out_arg = out.to_str().unwrap();
+    let again_dir = crate_dir.join("again");
+    let again = corpus(
+        &crate_dir,
+        &["--corpus", out_arg, "--out", again_dir.to_str().unwrap()],
+    );
+    let again_summary = minimized(&again);
+    assert_eq!(
+        again_summary["features"], summary["features"],
+        "{again_summary}"
+    );
+    assert_eq!(again_summary["files_after"], after);
+    assert_eq!(inputs(&again_dir).len() as u64, after);
+    let single = crate_dir.join("single");
+    corpus(&crate_dir, &["-j", "1", "--out", single.to_str().unwrap()]);
+    let names = |dir: &Path| -> Vec<_> {
+        inputs(dir)
+            .into_iter()
+            .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
+            .collect()
+    };
+    assert_eq!(names(&single), names(&out), "the same set for every -j");
+    assert_eq!(
+        names(&again_dir),
+        names(&out),
+        "a second run keeps the same set"
+    );
+}
+
+#[test]
+fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() {
+    let (_dir, crate_dir) = with_corpus();
+    let dir = crate_dir.join("corpus/records");
+    let dir_arg = dir.to_str().unwrap().to_string();
+    let run = corpus(&crate_dir, &["--corpus", &dir_arg, "--in-place"]);
+    let after = minimized(&run)["files_after"].as_u64().unwrap();
+    let first = inputs(&dir);
+    assert_eq!(first.len() as u64, after);
+    assert!(
+        first.iter().all(|(_, b)| b != b"boom:1"),
+        "the crash is not in the corpus"
+    );
+    let siblings: Vec<_> = fs::read_dir(dir.parent().unwrap()).unwrap().collect();
+    assert_eq!(
+        siblings.len(),
+        1,
+        "nothing staged is left beside the corpus"
+    );
+    corpus(&crate_dir, &["--corpus", &dir_arg, "--in-place"]);
+    assert_eq!(inputs(&dir), first, "a second run changes nothing");
+}
+
+#[test]
+fn an_output_directory_of_the_users_files_is_refused() {
+    let (_dir, crate_dir) = with_corpus();
+    let out = crate_dir.join("mine");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("notes.txt"), b"keep me").unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = cargo_reduce(&[
+        "reduce",
+        "corpus",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    run.expect_code(2);
+    assert!(
+        run.stderr()
+            .contains("is not an output of `cargo reduce corpus`"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(fs::read(out.join("notes.txt")).unwrap(), b"keep me");
+}
+
+/// kill -9 at any moment of an `--in-place` run leaves the corpus as it
+/// was or as the finished set, never a mix or nothing (the set is staged
+/// beside it and swapped in by one exchange).
+#[test]
+fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
+    let (_dir, crate_dir) = with_corpus();
+    let dir = crate_dir.join("corpus/records");
+    let dir_arg = dir.to_str().unwrap().to_string();
+    let original = inputs(&dir);
+    // The finished set, from a run to the end on a copy.
+    let done = crate_dir.join("done");
+    let done_arg = done.to_str().unwrap().to_string();
+    corpus(&crate_dir, &["--corpus", &dir_arg, "--out", &done_arg]);
+    let finished: Vec<_> = inputs(&done)
+        .into_iter()
+        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
+        .collect();
+    let manifest = crate_dir.join("Cargo.toml");
+    let mut outcomes = Vec::new();
+    for delay_ms in [0, 150, 400, 700, 1000, 1500, 2500] {
+        let mut child = crate::fuzz_fixture::command(
+            &[
+                "reduce",
+                "corpus",
+                "--manifest-path",
+                manifest.to_str().unwrap(),
+                "--corpus",
+                &dir_arg,
+                "--in-place",
+            ],
+            &crate::fuzz_fixture::target_dir(),
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let now = inputs(&dir);
+        let names: Vec<_> = now
+            .iter()
+            .map(|(p, b)| (p.file_name().unwrap().to_owned(), b.clone()))
+            .collect();
+        let whole = now == original || names == finished;
+        assert!(whole, "after {delay_ms} ms: {names:?}");
+        outcomes.push(now == original);
+        if now != original {
+            // Put the corpus back for the next try.
+            fs::remove_dir_all(&dir).unwrap();
+            fs::create_dir_all(&dir).unwrap();
+            for (path, bytes) in &original {
+                fs::write(dir.join(path.file_name().unwrap()), bytes).unwrap();
+            }
+        }
+    }
+    eprintln!("kept the original after each kill: {outcomes:?}");
+}

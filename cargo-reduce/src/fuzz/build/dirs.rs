@@ -97,15 +97,18 @@ fn remove_old(root: &Path, current: &Path) {
     }
 }
 
-/// `build-<hash>`, `build-asan-<hash>` or `build-nightly-<hash>`, or the
-/// `build` and `build-asan` of earlier versions.
+/// `build-<hash>`, or with the kinds between (`build-asan-<hash>`,
+/// `build-coverage-nightly-<hash>`), or the `build` and `build-asan` of
+/// earlier versions.
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let name = name.strip_prefix("build").unwrap_or("-");
-    let hash = ["-asan", "-nightly", "-coverage"]
+    let mut hash = name.strip_prefix("build").unwrap_or("-");
+    while let Some(rest) = ["-asan", "-nightly", "-coverage"]
         .iter()
-        .find_map(|kind| name.strip_prefix(kind))
-        .unwrap_or(name);
+        .find_map(|kind| hash.strip_prefix(kind))
+    {
+        hash = rest;
+    }
     hash.is_empty() || hash.strip_prefix('-').is_some_and(|h| h.len() == 16)
 }
 
@@ -158,6 +161,8 @@ mod tests {
             "build-0123456789abcdef",
             "build-asan-0123456789abcdef",
             "build-nightly-0123456789abcdef",
+            "build-coverage-0123456789abcdef",
+            "build-coverage-nightly-0123456789abcdef",
             "build",
             "build-asan",
         ] {

@@ -536,7 +536,9 @@ pub(crate) fn build_workers(
         target: &dirs::build_dir(&root, &project.workspace_root, kind.dir_name())?,
     };
     let first = build_patched_with(&build, dirs, targets, interrupt);
-    let nightly_dir = || dirs::build_dir(&root, &project.workspace_root, "build-nightly");
+    // A kind's nightly rebuild beside it, so that neither invalidates the other.
+    let nightly_name = format!("{}-nightly", kind.dir_name());
+    let nightly_dir = || dirs::build_dir(&root, &project.workspace_root, &nightly_name);
     let fallback = nightly::Fallback {
         build: &build,
         dirs,

@@ -162,7 +162,7 @@ fn when_no_artifact_reproduces_the_run_says_so_once_and_exits_5() {
 #[test]
 fn a_build_that_makes_no_binary_names_its_targets() {
     let (_dir, crate_dir) = fixture_copy("first-run");
-    let run = reduce(&crate_dir, &["--target", "parse"]);
+    let run = reduce(&crate_dir, &["--fuzz-target", "parse"]);
     run.expect_code(8);
     let stderr = run.stderr();
     assert!(

@@ -42,6 +42,11 @@ fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
         "--message-format",
         "json",
     ];
+    // `--corpus` names one target's corpus: the fixture's other target is
+    // `typed`.
+    if extra.contains(&"--corpus") {
+        args.extend(["--fuzz-target", "records"]);
+    }
     args.extend_from_slice(extra);
     let run = cargo_reduce(&args);
     run.expect_code(0);
@@ -200,6 +205,8 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
                 "corpus",
                 "--manifest-path",
                 manifest.to_str().unwrap(),
+                "--fuzz-target",
+                "records",
                 "--corpus",
                 &dir_arg,
                 "--in-place",

@@ -48,7 +48,7 @@ pub(crate) use cargo_build::BuildSpec;
 use cargo_build::Crash;
 use invocation::Invocation;
 use oracle::{IceOracle, Rustc};
-use signature::{Match, Spelled};
+use signature::{Kind, Match, Signature, Spelled};
 use subject::IceSubject;
 pub(crate) use subject::Steps;
 
@@ -125,8 +125,10 @@ pub(crate) fn run(
         )
     };
     let mut reducing = rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level));
-    // Every query frame only where they are all compared.
-    reducing.backtraces = request.level == Match::Strict;
+    // Every query frame only where they are all compared, and where a
+    // delayed bug's location needs them.
+    reducing.backtraces = request.level == Match::Strict
+        || quiet_loses_location(&reducing, &crash.signature, flat.as_bytes(), &interrupt);
     let oracle = IceOracle {
         rustc: reducing,
         expected: crash.signature.clone(),
@@ -375,4 +377,48 @@ fn output_paths(request: &IceRequest, name: &str) -> Result<(PathBuf, PathBuf), 
     };
     let report = mcve.with_extension("md");
     Ok((mcve, report))
+}
+
+/// Whether `rustc`, run with `RUST_BACKTRACE=0`, prints `expected` (a
+/// delayed bug) without the `note: delayed at` that locates it, as newer
+/// compilers do: the reduction then runs with backtraces. One compilation of
+/// `source` tells; a run that cannot tell keeps the quiet default.
+fn quiet_loses_location(
+    rustc: &Rustc,
+    expected: &Signature,
+    source: &[u8],
+    limits: &Limits,
+) -> bool {
+    if expected.kind != Kind::DelayedBug {
+        return false;
+    }
+    let mut quiet = rustc.with_invocation(rustc.invocation.clone());
+    quiet.backtraces = false;
+    match quiet.run(source, &Cancel::by_limits(limits)) {
+        Ok(run) => unlocated(&run.stderr),
+        Err(_) => false,
+    }
+}
+
+/// Whether rustc's standard error `stderr` shows an ICE that cannot be
+/// read as a signature (a delayed bug without its location).
+fn unlocated(stderr: &str) -> bool {
+    Signature::parse(stderr).is_none() && stderr.contains("error: internal compiler error: ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unlocated;
+
+    /// rustc 1.95 keeps a delayed bug's `note: delayed at` under
+    /// `RUST_BACKTRACE=0`; a 2026 nightly drops it, so the reduction of
+    /// such an ICE needs backtraces.
+    #[test]
+    fn a_delayed_bug_without_its_location_needs_backtraces() {
+        assert!(!unlocated(include_str!("testdata/delayed-quiet-1.95.txt")));
+        assert!(unlocated(include_str!(
+            "testdata/delayed-quiet-nightly.txt"
+        )));
+        assert!(!unlocated("error[E0308]: mismatched types\n"));
+    }
 }

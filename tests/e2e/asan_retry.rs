@@ -6,7 +6,6 @@
 //! reason printed) without a nightly toolchain.
 
 use std::fs;
-use std::process::Command;
 
 use crate::fuzz_fixture::{cargo_reduce, fixture_copy};
 use crate::util::Run;
@@ -30,13 +29,7 @@ fn retries(run: &Run) -> (Vec<String>, usize) {
 
 #[test]
 fn a_stale_artifact_is_tried_on_asan_once() {
-    let nightly = Command::new("rustc")
-        .arg("-V")
-        .env("RUSTUP_TOOLCHAIN", "nightly")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !nightly {
-        eprintln!("a_stale_artifact_is_tried_on_asan_once: skipped: no nightly toolchain (`rustup toolchain install nightly`)");
+    if !crate::fuzz_fixture::nightly("a_stale_artifact_is_tried_on_asan_once") {
         return;
     }
     let (_dir, fuzz) = fixture_copy("nightly-feature");

@@ -10,6 +10,20 @@ use std::sync::OnceLock;
 use crate::util::Run;
 
 /// The `reduction-finished` messages of a `--message-format json` run.
+/// Whether a nightly toolchain is installed (the ASan and `#![feature]`
+/// builds need one); prints why test `test` is skipped when not.
+pub fn nightly(test: &str) -> bool {
+    let found = Command::new("rustc")
+        .arg("-V")
+        .env("RUSTUP_TOOLCHAIN", "nightly")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("{test}: skipped: no nightly toolchain (`rustup toolchain install nightly`)");
+    }
+    found
+}
+
 pub fn finished(run: &Run) -> Vec<serde_json::Value> {
     run.messages()
         .into_iter()

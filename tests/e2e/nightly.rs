@@ -7,24 +7,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::fuzz_fixture::{command, fixture_copy, minimized_path, target_dir};
+use crate::fuzz_fixture::{command, fixture_copy, minimized_path, nightly, target_dir};
 use crate::util::Run;
-
-/// Whether a nightly toolchain is installed; prints why a test is skipped
-/// when not.
-fn nightly(test: &str) -> bool {
-    let found = Command::new("rustc")
-        .arg("-V")
-        .env("RUSTUP_TOOLCHAIN", "nightly")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("{test}: skipped: no nightly toolchain (`rustup toolchain install nightly`)");
-    }
-    found
-}
 
 /// The fixture's two artifacts, `featured`'s then `plain`'s.
 fn artifacts(fuzz: &Path) -> [PathBuf; 2] {

@@ -5,24 +5,9 @@
 //! sanitizer the message says one may be needed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::fuzz_fixture::{cargo_reduce, finished, fixture_copy, minimized_path};
+use crate::fuzz_fixture::{cargo_reduce, finished, fixture_copy, minimized_path, nightly};
 use crate::util::Run;
-
-/// Whether a nightly toolchain is installed (the ASan build needs one);
-/// prints why a test is skipped when not.
-fn nightly(test: &str) -> bool {
-    let found = Command::new("rustc")
-        .arg("-V")
-        .env("RUSTUP_TOOLCHAIN", "nightly")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("{test}: skipped: no nightly toolchain (`rustup toolchain install nightly`)");
-    }
-    found
-}
 
 /// The artifacts of `target`.
 fn artifacts(crate_dir: &Path, target: &str) -> Vec<PathBuf> {

@@ -39,15 +39,6 @@ fn minimized(artifact: &Path) -> Vec<u8> {
     fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The one-line warnings of a JSON run.
-fn warnings(run: &Run) -> Vec<String> {
-    run.messages()
-        .into_iter()
-        .filter(|m| m["reason"] == "warning")
-        .map(|m| m["message"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// libfuzzer-sys 0.3.5's forms, `|data|`, `|data: &[u8]|` and a typed
 /// closure over arbitrary 0.4's `Arbitrary` (which 1.x's would not
 /// compile): every artifact reproduces and is reduced, and the lock stays.
@@ -102,7 +93,7 @@ fn libfuzzer_sys_0_3_0_decodes_inputs_shorter_than_the_size_hint() {
 #[test]
 fn a_crate_without_a_lock_gets_one_for_the_run() {
     let run = bug_reduced_and_only_the_result_written("no-lock");
-    let warnings = warnings(&run);
+    let warnings = run.warnings();
     assert!(
         warnings
             .iter()
@@ -125,7 +116,7 @@ fn a_workspace_lock_without_the_fuzz_crate_is_completed_for_the_run() {
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(0);
     assert_eq!(minimized(&crash), b"BUG");
-    let warnings = warnings(&run);
+    let warnings = run.warnings();
     assert!(
         warnings
             .iter()
@@ -281,7 +272,7 @@ fn libfuzzer_sys_from_a_path_keeps_the_lock() {
     let run = reduce(&fuzz, &[&crash]);
     run.expect_code(0);
     assert_eq!(minimized(&crash), b"BUG");
-    assert!(warnings(&run).is_empty(), "the workspace's lock is used");
+    assert!(run.warnings().is_empty(), "the workspace's lock is used");
     assert_eq!(fs::read_to_string(root.join("Cargo.lock")).unwrap(), lock);
 }
 

@@ -42,13 +42,18 @@ fn reduce_with(first: &[&str], fuzz: &Path, env: &[(&str, &Path)]) -> Run {
     Run(command.output().expect("spawn cargo-reduce"))
 }
 
-/// The one-line warnings of a JSON run.
-fn warnings(run: &Run) -> Vec<String> {
-    run.messages()
-        .into_iter()
-        .filter(|m| m["reason"] == "warning")
-        .map(|m| m["message"].as_str().unwrap().to_string())
-        .collect()
+/// Both artifacts reduced, and no target built again with nightly: the
+/// toolchain chosen built them all.
+fn every_target_on_one_toolchain(run: &Run, fuzz: &Path) {
+    run.expect_code(0);
+    for artifact in artifacts(fuzz) {
+        assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
+    }
+    let warnings = run.warnings();
+    assert!(
+        !warnings.iter().any(|w| w.contains("toolchain `nightly`")),
+        "{warnings:?}"
+    );
 }
 
 #[test]
@@ -62,7 +67,7 @@ fn a_feature_target_is_built_with_nightly_and_reduced() {
     for artifact in artifacts(&fuzz) {
         assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
     }
-    let warnings = warnings(&run);
+    let warnings = run.warnings();
     let told: Vec<&String> = warnings
         .iter()
         .filter(|w| w.contains("toolchain `nightly`"))
@@ -86,15 +91,7 @@ fn the_fuzz_crates_toolchain_file_is_honoured() {
     )
     .unwrap();
     let run = reduce(&fuzz, &[]);
-    run.expect_code(0);
-    for artifact in artifacts(&fuzz) {
-        assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
-    }
-    let warnings = warnings(&run);
-    assert!(
-        !warnings.iter().any(|w| w.contains("toolchain `nightly`")),
-        "{warnings:?}"
-    );
+    every_target_on_one_toolchain(&run, &fuzz);
 }
 
 /// `cargo reduce +nightly`, as cargo takes `cargo +nightly reduce`: the
@@ -106,15 +103,7 @@ fn a_toolchain_named_with_a_plus_builds_every_target() {
     }
     let (_dir, fuzz) = fixture_copy("nightly-feature");
     let run = reduce_with(&["+nightly"], &fuzz, &[]);
-    run.expect_code(0);
-    for artifact in artifacts(&fuzz) {
-        assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
-    }
-    let warnings = warnings(&run);
-    assert!(
-        !warnings.iter().any(|w| w.contains("toolchain `nightly`")),
-        "{warnings:?}"
-    );
+    every_target_on_one_toolchain(&run, &fuzz);
 }
 
 /// A rustup home with the installed toolchains but the nightly ones (as

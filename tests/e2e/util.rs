@@ -104,6 +104,15 @@ impl Run {
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
             .collect()
     }
+
+    /// The one-line warnings of a JSON run.
+    pub fn warnings(&self) -> Vec<String> {
+        self.messages()
+            .into_iter()
+            .filter(|m| m["reason"] == "warning")
+            .map(|m| m["message"].as_str().unwrap().to_string())
+            .collect()
+    }
 }
 
 /// The `reason` message of a run's JSON lines.

@@ -2,7 +2,6 @@
 //! inputs, building the user's targets against the stand-in, running them
 //! in long-lived worker pools, and reducing one failing input.
 
-pub(crate) mod build;
 pub(crate) mod effort;
 pub(crate) mod engines;
 pub(crate) mod oracle;
@@ -10,4 +9,5 @@ pub(crate) mod pool;
 pub(crate) mod project;
 pub(crate) mod sanitizer;
 pub(crate) mod shrink;
+pub(crate) mod standin;
 pub(crate) mod toolchain;

@@ -3,7 +3,7 @@
 //! test processes), reduce its bytes by the chosen [`Method`] (ddmin,
 //! canonicalization and the searches [`Effort`] allows; typed or syntax
 //! reduction), with shorter probe timeouts for a hang, and verify the
-//! result once more. Building the targets is `fuzz::build`'s and writing
+//! result once more. Building the targets is `fuzz::standin`'s and writing
 //! the result is the job layer's (`job::fuzz_mode`).
 //!
 //! Nothing here prints; the CLI reports progress through the engine's

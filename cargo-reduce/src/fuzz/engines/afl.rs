@@ -3,8 +3,8 @@
 //! AFL++ output is in [`crate::fuzz::project`]; everything else about building
 //! and running targets is shared with libFuzzer.
 
-use crate::fuzz::build::standin::StandIn;
 use crate::fuzz::pool::Exits;
+use crate::fuzz::standin::crate_files::StandIn;
 
 /// The afl.rs stand-in: `cargo-reduce/harness/afl/` (its lib and IJON
 /// modules) with the worker, capture and protocol modules of the

@@ -3,7 +3,7 @@
 //! and libFuzzer's artifact names. Everything else about building and
 //! running targets is shared with other engines.
 
-use crate::fuzz::build::standin::StandIn;
+use crate::fuzz::standin::crate_files::StandIn;
 
 /// The libfuzzer-sys stand-in: `cargo-reduce/harness/`, compatible with
 /// every public form of libfuzzer-sys 0.1.x to 0.4.x (the build script
@@ -37,7 +37,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::fuzz::build::standin::{Locked, Source};
+    use crate::fuzz::standin::crate_files::{Locked, Source};
 
     #[test]
     fn every_harness_source_is_shipped() {

@@ -46,7 +46,7 @@ pub(crate) fn failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failur
     }
 }
 
-/// The directory the build runs in (`crate::fuzz::build`'s shadow of the
+/// The directory the build runs in (`crate::fuzz::standin`'s shadow of the
 /// fuzz crate), which the debug information puts before the fuzz crate's
 /// own sources: `fuzz_targets/a.rs` is compiled from there, and the remapped
 /// shadow directory is its `comp_dir`.

@@ -137,7 +137,7 @@ fn location(at: &addr2line::Location<'_>) -> Option<String> {
     Some(format!("{file}:{}:{}", at.line?, at.column.unwrap_or(0)))
 }
 
-/// The directory cargo-reduce builds fuzz crates in (`fuzz::build`'s
+/// The directory cargo-reduce builds fuzz crates in (`fuzz::standin`'s
 /// shadow of the user's crate): rustc's working directory, so the debug
 /// information names the user's files from there on.
 const SHADOW_DIR: &str = "cargo-reduce-shadow";

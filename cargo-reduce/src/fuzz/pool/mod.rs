@@ -1,7 +1,7 @@
 //! Runs a fuzz target's inputs in long-lived worker processes.
 //!
 //! The target is built against cargo-reduce's `libfuzzer-sys` stand-in (the
-//! `harness/` crate, see [`crate::fuzz::build`]), whose `main` turns the binary into a
+//! `harness/` crate, see [`crate::fuzz::standin`]), whose `main` turns the binary into a
 //! worker. A round of inputs is written once into shared memory; workers
 //! claim chunks of indices from a shared counter, skip every index above the
 //! lowest accepted one found so far, and report only failures, so a passing
@@ -153,7 +153,7 @@ pub(crate) struct WorkerPool {
 
 impl WorkerPool {
     /// Starts `options.jobs` workers of `binary` (a fuzz target built with
-    /// [`crate::fuzz::build::build_patched`]) and waits until each has run the target's init code.
+    /// [`crate::fuzz::standin::build_patched`]) and waits until each has run the target's init code.
     pub(crate) fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
         Self::start_with_env(binary, options, Vec::new())
     }

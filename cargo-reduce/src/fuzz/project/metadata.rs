@@ -1,5 +1,5 @@
 //! `cargo metadata --no-deps`, remembered for the run: discovery reads a
-//! fuzz crate's metadata and its build's shadow (`fuzz::build::shadow`)
+//! fuzz crate's metadata and its build's shadow (`fuzz::standin::shadow`)
 //! needs the same a moment later. Each `cargo metadata` is a process (two,
 //! with rustup's proxy) and about a third of a warm `cargo reduce ci`'s
 //! start outside the build, so the second one is answered from memory,

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use super::report::Source;
 use super::{Settings, TargetRun};
 use crate::error::{Error, Exit};
-use crate::fuzz::build::BuildKind;
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::sanitizer::AsanToolchain;
+use crate::fuzz::standin::BuildKind;
 use crate::job::fuzz_mode::{self, Work};
 use crate::job::Events;
 

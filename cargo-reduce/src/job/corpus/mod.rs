@@ -17,9 +17,9 @@ use super::ci::inputs::{files_in, read_all};
 use super::fuzz_mode::{self, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::build::BuildKind;
 use crate::fuzz::pool::{CoveragePool, Failure, FailureKind, Outcome, PoolOptions, Replayed};
 use crate::fuzz::project::{Artifact, FuzzProject, Search};
+use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use write::Mode;
 

@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use super::Work;
 use crate::error::{Error, Exit};
-use crate::fuzz::build::standin::StandIn;
-use crate::fuzz::build::{build_workers, BuildError, BuildKind, BuildTarget, WorkerBuildError};
 use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
 use crate::fuzz::project::{Engine, FuzzProject};
+use crate::fuzz::standin::crate_files::StandIn;
+use crate::fuzz::standin::{build_workers, BuildError, BuildKind, BuildTarget, WorkerBuildError};
 use crate::job::{Events, Message, Settings};
 
 /// The stand-in a crate's targets are built against, and the other

@@ -20,12 +20,12 @@ use std::path::Path;
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{build_targets::Binaries, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::build::BuildKind;
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::project::{ArtifactKind, Engine};
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::fuzz::shrink::{self, ArtifactError};
+use crate::fuzz::standin::BuildKind;
 use crate::job::{Events, Message, Settings};
 
 /// What reproducing one input gave before grouping and reducing: its

@@ -15,10 +15,10 @@ use std::time::Duration;
 use rustix::process::Signal;
 
 use super::work_dir;
-use crate::fuzz::build::{build_patched, BuildTarget, Dirs};
 use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::pool::*;
 use crate::fuzz::project::{self, BinKind, Engine, Search};
+use crate::fuzz::standin::{build_patched, BuildTarget, Dirs};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/afl-demo")
@@ -47,7 +47,7 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
                 features: &t.features,
             })
             .collect();
-        let lock = crate::fuzz::build::lock_file(&project.fuzz_dir).unwrap();
+        let lock = crate::fuzz::standin::lock_file(&project.fuzz_dir).unwrap();
         let before = std::fs::read(&lock).unwrap();
         let locked = AFL.locked(&lock).unwrap();
         let harness = work_dir().join(format!("harness/afl-{}", locked.version));
@@ -61,7 +61,7 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
                 target: &work_dir().join("target-afl"),
             },
             &targets,
-            crate::fuzz::build::BuildKind::Plain,
+            crate::fuzz::standin::BuildKind::Plain,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap_or_else(|err| panic!("{err}"));

@@ -20,8 +20,8 @@ use rustix::process::Signal;
 
 use super::crew::Crew;
 use super::*;
-use crate::fuzz::build::{build_patched, BuildError, BuildKind, BuildTarget, Dirs};
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
+use crate::fuzz::standin::{build_patched, BuildError, BuildKind, BuildTarget, Dirs};
 
 const TARGETS: &[&str] = &[
     "bytes_panic",
@@ -80,7 +80,7 @@ pub(super) fn build_crate(
     flavour: &str,
     kind: BuildKind<'_>,
 ) -> Vec<PathBuf> {
-    let lock = crate::fuzz::build::lock_file(fuzz_dir).unwrap();
+    let lock = crate::fuzz::standin::lock_file(fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let locked = LIBFUZZER_SYS.locked(&lock).unwrap();
     let harness = work_dir().join(format!("harness{flavour}/libfuzzer-sys-{}", locked.version));
@@ -468,13 +468,13 @@ fn unused_patch_is_an_error_naming_both_versions() {
     let binaries = binaries(); // Built first: both builds rewrite the lock.
     assert!(!binaries.is_empty());
     let fuzz_dir = fuzz_dir();
-    let lock = crate::fuzz::build::lock_file(&fuzz_dir).unwrap();
+    let lock = crate::fuzz::standin::lock_file(&fuzz_dir).unwrap();
     let before = std::fs::read(&lock).unwrap();
     let harness = work_dir().join("harness/wrong-version");
     let locked = LIBFUZZER_SYS.locked(&lock).unwrap().version;
-    let wrong = crate::fuzz::build::standin::Locked {
+    let wrong = crate::fuzz::standin::crate_files::Locked {
         version: "0.4.0".into(),
-        source: crate::fuzz::build::standin::Source::Registry,
+        source: crate::fuzz::standin::crate_files::Source::Registry,
         arbitrary: None,
     };
     LIBFUZZER_SYS.write(&harness, &wrong).unwrap();

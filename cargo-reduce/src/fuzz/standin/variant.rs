@@ -11,8 +11,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::crate_files::{Locked, StandIn};
 use super::error::{io_error, BuildError};
-use super::standin::{Locked, StandIn};
 
 /// The cfg of a companion: the stand-in of an engine whose crate is in
 /// the build only as a dependency (a package with targets of both engines,
@@ -89,7 +89,7 @@ mod tests {
             let harness = dir.path().join(stand_in.package);
             let locked = Locked {
                 version: "0.4.13".into(),
-                source: crate::fuzz::build::standin::Source::Registry,
+                source: crate::fuzz::standin::crate_files::Source::Registry,
                 arbitrary: Some("1.4.1".into()),
             };
             for (cfg, suffix) in [

@@ -12,29 +12,30 @@ use std::sync::atomic::AtomicBool;
 
 mod alloc;
 mod coverage;
+pub(crate) mod crate_files;
 mod dirs;
 mod error;
 pub(crate) mod instrument;
 mod invoke;
+mod kind;
 mod lockfile;
 mod nightly;
 mod resolve;
 mod run;
 mod shadow;
-pub(crate) mod standin;
 mod variant;
 
-pub(crate) use coverage::BuildKind;
 pub(crate) use error::{BuildError, WorkerBuildError};
+pub(crate) use kind::BuildKind;
 #[cfg(test)]
 pub(crate) use lockfile::lock_file;
 
 use crate::fuzz::project::{BinKind, FuzzProject};
 use crate::fuzz::toolchain::Toolchain;
+use crate_files::{Locked, Source, StandIn};
 use error::io_error;
 use invoke::{command_line, run_for_output};
 use shadow::Placeholder;
-use standin::{Locked, Source, StandIn};
 
 /// What building one target gave: its binary, or the compiler's errors.
 pub(crate) type BuiltTarget = Result<PathBuf, String>;

@@ -23,10 +23,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::crate_files::{Locked, Source, StandIn};
 use super::error::{io_error, BuildError};
 use super::lockfile::packages;
 use super::shadow::{self, Placeholder};
-use super::standin::{Locked, Source, StandIn};
 
 /// The lock file a build takes its versions from.
 #[derive(Debug)]

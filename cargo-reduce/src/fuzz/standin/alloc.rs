@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::crate_files::{Locked, StandIn};
 use super::error::BuildError;
-use super::standin::{Locked, StandIn};
 use super::variant::{self, write_if_changed};
 
 /// The cfg the stand-in's allocator is left out under.

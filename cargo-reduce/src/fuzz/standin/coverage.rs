@@ -1,0 +1,38 @@
+//! The coverage build's flags: the targets compiled with SanitizerCoverage
+//! as `cargo fuzz build` compiles them (edge coverage, inline 8-bit
+//! counters, the PC table, the stack depth), on stable, with the stand-in
+//! under `cfg(cargo_reduce_coverage)`, which registers the counters and
+//! counts each test's features (`harness/src/coverage.rs`). It has a build
+//! directory of its own and is built only when a coverage mode asks for it
+//! (`BuildKind::Coverage`). Why these flags: docs/design/coverage.md.
+
+use super::kind::words;
+
+/// The `cfg` of the stand-in in the coverage build.
+const COVERAGE_CFG: &str = "--cfg cargo_reduce_coverage";
+
+/// SanitizerCoverage as cargo-fuzz asks for it, minus the comparison
+/// tracing (`-sanitizer-coverage-trace-compares`: libFuzzer counts no
+/// feature of it without `-use_value_profile=1`); and the code shaped as
+/// `cargo fuzz build` shapes it, so that its edges are the same: no branch
+/// folding (which merges early returns into one edge) and one codegen
+/// unit.
+const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
+    -Cllvm-args=-sanitizer-coverage-level=4 \
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
+    -Cllvm-args=-sanitizer-coverage-pc-table \
+    -Cllvm-args=-simplifycfg-branch-fold-threshold=0 \
+    -Ccodegen-units=1";
+
+/// The stack depth (cargo-fuzz turns it on for Linux targets), where the
+/// stand-in defines its thread-local (x86-64 Linux).
+const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
+
+/// The coverage build's flags, for a build for `host`.
+pub(super) fn rustflags(host: &str) -> Vec<String> {
+    let mut flags = words(&format!("{SANCOV_FLAGS} {COVERAGE_CFG}"));
+    if host.starts_with("x86_64-") && host.contains("-linux") {
+        flags.push(STACK_DEPTH_FLAG.to_string());
+    }
+    flags
+}

@@ -1,0 +1,68 @@
+//! Kinds of build of the stand-in ([`BuildKind`]): what each adds to the
+//! engine's flags, its build directory, and its toolchain. The coverage
+//! build's own flags are in `coverage.rs`, the AddressSanitizer build's in
+//! `crate::fuzz::sanitizer`.
+
+use super::coverage;
+use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
+
+/// Which build of the stand-in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BuildKind<'a> {
+    /// Uninstrumented (reduction, replays).
+    Plain,
+    /// AddressSanitizer, on the nightly toolchain named.
+    Asan(&'a AsanToolchain),
+    /// SanitizerCoverage, on the default toolchain.
+    Coverage,
+}
+
+impl<'a> From<Option<&'a AsanToolchain>> for BuildKind<'a> {
+    /// The ASan build with a toolchain, else the plain one.
+    fn from(asan: Option<&'a AsanToolchain>) -> Self {
+        asan.map_or(BuildKind::Plain, BuildKind::Asan)
+    }
+}
+
+impl<'a> BuildKind<'a> {
+    /// The build directory's name before its workspace hash.
+    pub(super) fn dir_name(self) -> &'static str {
+        match self {
+            BuildKind::Plain => "build",
+            BuildKind::Asan(_) => "build-asan",
+            BuildKind::Coverage => "build-coverage",
+        }
+    }
+
+    /// Whether the build leaves out the recording copy of `arbitrary`
+    /// (`instrument`): only the coverage build does.
+    pub(super) fn records_nothing(self) -> bool {
+        matches!(self, BuildKind::Coverage)
+    }
+
+    /// The nightly toolchain the build needs, if any.
+    pub(super) fn toolchain(self) -> Option<&'a AsanToolchain> {
+        match self {
+            BuildKind::Asan(asan) => Some(asan),
+            _ => None,
+        }
+    }
+
+    /// The flags this kind adds to the engine's, for a build for `host`.
+    pub(super) fn rustflags(self, host: &str) -> Vec<String> {
+        match self {
+            BuildKind::Plain => Vec::new(),
+            BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
+            BuildKind::Coverage => coverage::rustflags(host),
+        }
+    }
+}
+
+/// A space-separated flag list as words.
+pub(super) fn words(flags: &str) -> Vec<String> {
+    flags
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}

@@ -9,7 +9,8 @@
 //! * [`Generator`] turns random walks on a graph into programs of
 //!   `try`-wrapped call statements, deterministically for a seed.
 //! * [`mutate()`] and [`crossover()`] are libFuzzer custom-mutator hooks over
-//!   such programs; [`Guided`] adds runtime feedback from an engine
+//!   such programs; [`splice()`] is a crossover that remaps variables by
+//!   graph type; [`Guided`] adds runtime feedback from an engine
 //!   ([`feedback`]).
 //!
 //! The library needs no JavaScript engine: discovery and learning run Node as
@@ -29,6 +30,7 @@ mod model;
 mod mutate;
 pub mod program;
 mod rng;
+mod splice;
 
 pub use discover::discover;
 pub use engine::{Engine, EngineKind};
@@ -39,6 +41,7 @@ pub use learn::{learn, Learned, TestFile};
 pub use model::{Edge, Graph, SignatureVertex, Stats, TypeVertex, PRIMITIVES};
 pub use mutate::{crossover, mutate, Mutated, Mutation};
 pub use program::{Expr, Lit, Member, Program, Stmt};
+pub use splice::splice;
 
 #[cfg(feature = "cli")]
 pub mod cli;

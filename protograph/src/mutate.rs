@@ -234,7 +234,7 @@ fn regenerate(generator: &Generator, rng: &mut Rng, program: &mut Program, at: u
 
 /// Writes `program` into `data[..max_size]`, dropping statements from the end
 /// until it fits. Returns the size written.
-fn write_within(program: &mut Program, data: &mut [u8], max_size: usize) -> usize {
+pub(crate) fn write_within(program: &mut Program, data: &mut [u8], max_size: usize) -> usize {
     let mut text = program.render();
     while text.len() > max_size && !program.stmts.is_empty() {
         program.stmts.pop();

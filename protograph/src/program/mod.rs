@@ -186,15 +186,20 @@ impl Expr {
 
     /// Applies `f` to every variable number in the tree.
     pub fn map_vars(&mut self, f: &mut impl FnMut(u32) -> Option<u32>) {
+        self.replace_vars(&mut |v| match f(v) {
+            Some(new) => Expr::Var(new),
+            None => Expr::Lit(Lit::Undefined),
+        });
+    }
+
+    /// Replaces every variable `vN` of the tree by `f(N)`.
+    pub fn replace_vars(&mut self, f: &mut impl FnMut(u32) -> Expr) {
         if let Expr::Var(v) = self {
-            *self = match f(*v) {
-                Some(new) => Expr::Var(new),
-                None => Expr::Lit(Lit::Undefined),
-            };
+            *self = f(*v);
             return;
         }
         for child in self.children_mut() {
-            child.map_vars(f);
+            child.replace_vars(f);
         }
     }
 }
@@ -233,7 +238,7 @@ impl Stmt {
         }
     }
 
-    fn var_mut(&mut self) -> Option<&mut u32> {
+    pub(crate) fn var_mut(&mut self) -> Option<&mut u32> {
         match self {
             Stmt::Def { var, .. } | Stmt::ForOf { var, .. } => Some(var),
             Stmt::Store { .. } | Stmt::Raw(_) => None,

@@ -22,7 +22,7 @@ try { var v7 = this.parseInt(null, null); } catch (e) {}
 try { for (var v8 of new (this.BigInt64Array)(undefined, v5, "day")) { new (this.Uint32Array)(v2, v1, 8); } } catch (e) {}
 try { var v9 = this.WeakSet.name.padStart(Symbol("length")); } catch (e) {}
 try { var v10 = this.Int8Array.prototype.forEach.bind(undefined); } catch (e) {}
-try { this.RegExp.constructor = v3; } catch (e) {}
+try { var v11 = this.RegExp.constructor = v3; } catch (e) {}
 "#;
 
 #[test]

@@ -85,7 +85,8 @@ impl Generator {
         for stmt in &program.stmts {
             let ty = match stmt {
                 Stmt::Def { expr, .. } => self.index.type_of(expr, &vars),
-                Stmt::Store { .. } | Stmt::ForOf { .. } | Stmt::Raw(_) => None,
+                Stmt::Store { value, .. } => self.index.type_of(value, &vars),
+                Stmt::ForOf { .. } | Stmt::Raw(_) => None,
             };
             vars.push(ty);
         }

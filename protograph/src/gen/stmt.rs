@@ -49,7 +49,7 @@ impl Walk<'_> {
     pub(crate) fn statement_of(&mut self, kind: StmtKind, var: u32) -> (Stmt, Option<Ty>) {
         let made = match kind {
             StmtKind::Call => None,
-            StmtKind::Store => self.store(),
+            StmtKind::Store => self.store(var),
             StmtKind::DefineProperty => self.define_property(var),
             StmtKind::ForOf => self.for_of(var),
         };
@@ -83,26 +83,28 @@ impl Walk<'_> {
         Some((self.value(t, self.config.max_depth - 1), t))
     }
 
-    /// `TARGET.key = VALUE;`: a property the graph knows, given a value of
-    /// its type, or a key builtins read, given user code.
-    fn store(&mut self) -> Option<(Stmt, Option<Ty>)> {
+    /// `var vN = TARGET.key = VALUE;`: a property the graph knows, given a
+    /// value of its type, or a key builtins read, given user code. `vN` is
+    /// the value stored.
+    fn store(&mut self, var: u32) -> Option<(Stmt, Option<Ty>)> {
         let (target, t) = self.target()?;
         let depth = self.config.max_depth;
         let known = self.index.props_along(t);
-        let (key, value) = if !known.is_empty() && self.rng.chance(1, 2) {
+        let (key, value, ty) = if !known.is_empty() && self.rng.chance(1, 2) {
             let (key, ty) = self.rng.pick(&known).clone();
-            (key, self.argument(ty, depth))
+            (key, self.argument(ty, depth), Some(ty))
         } else {
             let key: Key = (*self.rng.pick(&READ_KEYS)).into();
-            (key, self.any(depth))
+            (key, self.any(depth), None)
         };
         let stmt = Stmt::Store {
+            var,
             target,
             key,
             value,
             guarded: true,
         };
-        Some((stmt, None))
+        Some((stmt, ty))
     }
 
     /// `var vN = this.Object.defineProperty(TARGET, "key", DESCRIPTOR);`
@@ -209,7 +211,8 @@ mod tests {
             assert!(lines.iter().any(|l| f(l)), "no {what} in:\n{text}");
         };
         has("store", &|l| {
-            l.starts_with("try { ") && !l.starts_with("try { var ") && !l.starts_with("try { for")
+            let p = crate::program::parse_program(l);
+            matches!(p.stmts[0], crate::program::Stmt::Store { .. })
         });
         has("defineProperty", &|l| {
             l.contains("this.Object.defineProperty(")

@@ -2,7 +2,7 @@
 //! form.
 //!
 //! A program is a list of statements, one per line: a definition
-//! `var vN = EXPR;`, a property store `TARGET.key = VALUE;` or a loop
+//! `var vN = EXPR;`, a property store `var vN = TARGET.key = VALUE;` or a loop
 //! `for (var vN of EXPR) { EXPR; }`, each wrapped in `try { … } catch (e) {}`
 //! so that one throwing statement does not stop the rest, unless runtime
 //! feedback saw it run without throwing (see [`crate::feedback`]). The text form is what fuzz targets receive and what the
@@ -99,8 +99,11 @@ pub enum Stmt {
         /// Wrapped in `try { … } catch (e) {}`.
         guarded: bool,
     },
-    /// `{target}.{key} = {value};`
+    /// `var v{var} = {target}.{key} = {value};`: a store that also names the
+    /// value, so that every statement defines its variable.
     Store {
+        /// The variable number N of `vN`.
+        var: u32,
         /// The object written to.
         target: Expr,
         /// The property key.
@@ -208,8 +211,8 @@ impl Stmt {
     /// The variable the statement defines, if any.
     pub fn defines(&self) -> Option<u32> {
         match self {
-            Stmt::Def { var, .. } | Stmt::ForOf { var, .. } => Some(*var),
-            Stmt::Store { .. } | Stmt::Raw(_) => None,
+            Stmt::Def { var, .. } | Stmt::Store { var, .. } | Stmt::ForOf { var, .. } => Some(*var),
+            Stmt::Raw(_) => None,
         }
     }
 
@@ -240,8 +243,8 @@ impl Stmt {
 
     pub(crate) fn var_mut(&mut self) -> Option<&mut u32> {
         match self {
-            Stmt::Def { var, .. } | Stmt::ForOf { var, .. } => Some(var),
-            Stmt::Store { .. } | Stmt::Raw(_) => None,
+            Stmt::Def { var, .. } | Stmt::Store { var, .. } | Stmt::ForOf { var, .. } => Some(var),
+            Stmt::Raw(_) => None,
         }
     }
 
@@ -362,14 +365,14 @@ mod tests {
     fn renumber_covers_stores_and_loops() {
         let mut p = parse_program(
             "try { var v4 = this; } catch (e) {}\n\
-             v4.x = v4;\n\
+             var v1 = v4.x = v4;\n\
              try { for (var v9 of v4) { v9.f(v4); } } catch (e) {}\n",
         );
         p.renumber();
         assert_eq!(
             p.render(),
             "try { var v0 = this; } catch (e) {}\n\
-             v0.x = v0;\n\
+             var v1 = v0.x = v0;\n\
              try { for (var v2 of v0) { v2.f(v0); } } catch (e) {}\n"
         );
     }

@@ -61,8 +61,22 @@ impl<'a> Parser<'a> {
             let var = self.var_number()?;
             self.eat(" = ").then_some(())?;
             let expr = self.expr()?;
+            if self.eat(";") {
+                return Some(Stmt::Def { var, expr, guarded });
+            }
+            let Expr::Prop(target, key) = expr else {
+                return None;
+            };
+            self.eat(" = ").then_some(())?;
+            let value = self.expr()?;
             self.eat(";").then_some(())?;
-            return Some(Stmt::Def { var, expr, guarded });
+            return Some(Stmt::Store {
+                var,
+                target: *target,
+                key,
+                value,
+                guarded,
+            });
         }
         if self.eat("for (var v") {
             let var = self.var_number()?;
@@ -78,18 +92,7 @@ impl<'a> Parser<'a> {
                 guarded,
             });
         }
-        let Expr::Prop(target, key) = self.expr()? else {
-            return None;
-        };
-        self.eat(" = ").then_some(())?;
-        let value = self.expr()?;
-        self.eat(";").then_some(())?;
-        Some(Stmt::Store {
-            target: *target,
-            key,
-            value,
-            guarded,
-        })
+        None
     }
 
     fn var_number(&mut self) -> Option<u32> {
@@ -385,8 +388,8 @@ mod tests {
         for line in [
             "try { var v0 = this.Array(3); } catch (e) {}",
             "var v0 = this.Array(3);",
-            "try { v0.length = ({get next() { return 1; }}); } catch (e) {}",
-            r#"this.Array.prototype["0"] = 1;"#,
+            "try { var v1 = v0.length = ({get next() { return 1; }}); } catch (e) {}",
+            r#"var v0 = this.Array.prototype["0"] = 1;"#,
             "try { for (var v2 of v1.keys()) { v2.toString(); } } catch (e) {}",
             "for (var v2 of [1, 2]) { this.Math.abs(v2); }",
         ] {

@@ -216,8 +216,13 @@ impl Stmt {
                 out.push(';');
             }
             Stmt::Store {
-                target, key, value, ..
+                var,
+                target,
+                key,
+                value,
+                ..
             } => {
+                let _ = write!(out, "var v{var} = ");
                 target.write_base(out, false);
                 write_key(key, out);
                 out.push_str(" = ");

@@ -186,7 +186,7 @@ pub(crate) fn run(
             "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
         ));
     }
-    let projects = fuzz_mode::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
+    let projects = fuzz_mode::discover(&request.fuzz.selection)?;
     let resolved;
     let request = match (&request.cache, projects.first()) {
         (Cache::InTargetDir, Some(project)) => {
@@ -334,7 +334,7 @@ fn gather(
             .filter(|other| other.fuzz_dir == project.fuzz_dir)
             .flat_map(|other| other.targets.iter().map(|t| t.name.as_str()))
             .collect();
-        if request.fuzz.target.is_none() {
+        if request.fuzz.selection.fuzz_target.is_none() {
             if let Some(stray) = ledger::strays(&project.fuzz_dir, &all_names).first() {
                 return Err(Error::new(
                     Exit::BadInput,

@@ -15,7 +15,7 @@ mod subject;
 mod summary;
 mod triage;
 
-pub(super) use build_targets::build;
+pub(super) use build_targets::{build, Binaries};
 pub(super) use sanitize::toolchain as asan_toolchain;
 pub(crate) use select::discover;
 pub(super) use subject::{named, reduce_one};

@@ -113,14 +113,12 @@ fn minimize_group(
         max_time: Some(remaining),
         ..settings.clone()
     };
-    let row = fuzz_mode::reduce_one(
-        &work,
-        pool,
-        Some(group.failure.clone()),
-        &request.fuzz,
-        &budgeted,
+    let cx = fuzz_mode::Context {
+        request: &request.fuzz,
+        settings: &budgeted,
         events,
-    );
+    };
+    let row = fuzz_mode::reduce_one(&work, pool, Some(group.failure.clone()), cx);
     let Ok(done) = row.result else {
         return unreduced;
     };

@@ -6,8 +6,6 @@
 //! directory of its own and is built only when a coverage mode asks for it
 //! (`BuildKind::Coverage`). Why these flags: docs/design/coverage.md.
 
-use super::kind::words;
-
 /// The `cfg` of the stand-in in the coverage build.
 const COVERAGE_CFG: &str = "--cfg cargo_reduce_coverage";
 
@@ -30,7 +28,10 @@ const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
 
 /// The coverage build's flags, for a build for `host`.
 pub(super) fn rustflags(host: &str) -> Vec<String> {
-    let mut flags = words(&format!("{SANCOV_FLAGS} {COVERAGE_CFG}"));
+    let mut flags: Vec<String> = format!("{SANCOV_FLAGS} {COVERAGE_CFG}")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
     if host.starts_with("x86_64-") && host.contains("-linux") {
         flags.push(STACK_DEPTH_FLAG.to_string());
     }

@@ -59,7 +59,7 @@ impl<'a> BuildKind<'a> {
 }
 
 /// A space-separated flag list as words.
-pub(super) fn words(flags: &str) -> Vec<String> {
+fn words(flags: &str) -> Vec<String> {
     flags
         .split(' ')
         .filter(|s| !s.is_empty())

@@ -158,8 +158,8 @@ impl<A> Observer<A> for Forward<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester_on;
     use crate::engine::{Candidate, Start};
+    use crate::syntax::passes::testing::with_tester_on;
 
     /// Many candidates render alike (only each atom's remainder by 3
     /// shows); the cache answers the repeats, and the parallel runs'

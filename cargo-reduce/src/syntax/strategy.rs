@@ -65,7 +65,7 @@ pub struct Options {
     /// calls).
     pub inline: bool,
     /// Fold Rust's `where` clauses into the generic parameters
-    /// (`passes/bounds.rs`).
+    /// (`passes/rust/bounds.rs`).
     pub bounds: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
@@ -74,10 +74,10 @@ pub struct Options {
     /// nodes for the moves (`a = f()` hoists to `f()`).
     pub rounds: bool,
     /// Last, the whitespace between tokens cut to what the lexer needs
-    /// (`passes/layout.rs`).
+    /// (`passes/core/layout.rs`).
     pub layout: bool,
     /// At the very end, the result pretty-printed (`rustfmt`, `prettier`)
-    /// where the formatted text still fails (`passes/format.rs`).
+    /// where the formatted text still fails (`passes/core/format.rs`).
     pub format: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,

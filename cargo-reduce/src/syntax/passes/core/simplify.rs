@@ -14,11 +14,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::edits::{reduce_edits, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, rendered_len};
 use crate::engine::{OracleError, Start};
 use crate::syntax::lang::Spec;
+use crate::syntax::passes::edits::{reduce_edits, TreeEdit};
+use crate::syntax::passes::nav::{field_child, rendered_len};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens;
 use crate::syntax::tree::{render_node, render_tree, Body, Change, NodeId, Tree};
 
@@ -45,7 +45,7 @@ pub(crate) fn rename_identifiers(
     let mut groups: Vec<(Vec<u8>, Vec<NodeId>)> = groups.into_iter().collect();
     groups.sort_by_key(|(name, ids)| std::cmp::Reverse(name.len() * ids.len()));
     let mut fresh = fresh_names(used);
-    let mut edits: Vec<Edit> = Vec::new();
+    let mut edits: Vec<TreeEdit> = Vec::new();
     for (name, ids) in groups {
         let Some(new) = fresh.next().filter(|n| n.len() < name.len()) else {
             continue;
@@ -69,7 +69,7 @@ pub(crate) fn plain_expressions(
     let forms = std::iter::once(spec.canon.plain_expression).chain(spec.canon.plain_type);
     for (supertype, plain) in forms {
         let plain_id = tree.intern(plain);
-        let edits: Vec<Edit> = replaceable(tree, spec, supertype)
+        let edits: Vec<TreeEdit> = replaceable(tree, spec, supertype)
             .filter(|&id| {
                 // Not longer in bytes, nor in tokens: `u8` stays, which
                 // `()` would make two tokens.
@@ -102,7 +102,7 @@ pub(crate) fn declared_types(
         return Ok(false);
     };
     let name_id = tree.intern(&String::from_utf8_lossy(&name));
-    let edits: Vec<Edit> = replaceable(tree, spec, supertype)
+    let edits: Vec<TreeEdit> = replaceable(tree, spec, supertype)
         .filter(|&id| rendered_len(tree, id) > name.len())
         .map(|id| vec![(id, Change::Text(name_id))])
         .collect();
@@ -136,7 +136,7 @@ pub(crate) fn typed_literals(
     let mut changed = false;
     for zero in zeros {
         let zero_id = tree.intern(zero);
-        let edits: Vec<Edit> = replaceable(tree, spec, spec.canon.plain_expression.0)
+        let edits: Vec<TreeEdit> = replaceable(tree, spec, spec.canon.plain_expression.0)
             .filter(|&id| rendered_len(tree, id) >= zero.len())
             .map(|id| vec![(id, Change::Text(zero_id))])
             .collect();
@@ -198,7 +198,7 @@ pub(crate) fn shrink_literals(
     spec: &Spec,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    let mut edits: Vec<Edit> = Vec::new();
+    let mut edits: Vec<TreeEdit> = Vec::new();
     let mut stack = vec![tree.root()];
     while let Some(id) = stack.pop() {
         let kind = tree.node(id).kind;
@@ -226,8 +226,8 @@ fn fresh_names(used: HashSet<Vec<u8>>) -> impl Iterator<Item = String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
     use crate::syntax::Lang;
 
     fn declared(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {

@@ -1,4 +1,5 @@
-//! Hoisting: replacing a node by descendants that can stand in its place.
+//! Hoisting: replacing a node by descendants that can stand in its place
+//! (the `restructure` part of a strategy).
 //!
 //! HDD can only replace a node by its Φ; `f(g(h(x)))` cannot become
 //! `h(x)` that way. Perses and the Fuzzing Book's GrammarReducer replace a
@@ -30,11 +31,11 @@
 use std::cell::OnceCell;
 use std::collections::VecDeque;
 
-use super::edits::{apply_first, Edit};
-use super::render_oracle::Tester;
-use super::rendered_len;
 use crate::engine::OracleError;
 use crate::syntax::lang::Spec;
+use crate::syntax::passes::edits::{apply_first, TreeEdit};
+use crate::syntax::passes::nav::rendered_len;
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// Replacements tried per node.
@@ -63,7 +64,7 @@ pub(crate) fn hoist_pass(
 /// Up to [`MAX_TRIES`] replacements of `id`, nearest first: a descendant
 /// that fits in its place, alone or wrapped, or (for a list element) the
 /// fitting children of a node in its subtree, the others blanked.
-pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<Edit> {
+pub(super) fn candidates(tree: &Tree, id: NodeId, spec: Option<&Spec>) -> Vec<TreeEdit> {
     let kind = tree.node(id).kind;
     let fits = |n: NodeId| {
         let other = tree.node(n).kind;
@@ -99,7 +100,7 @@ fn wrapped<'s>(
     id: NodeId,
     n: NodeId,
     spec: Option<&'s Spec>,
-) -> impl Iterator<Item = Edit> + 's {
+) -> impl Iterator<Item = TreeEdit> + 's {
     let is = move |spec: &Spec, x: NodeId, supertype| spec.is_a(tree.node(x).kind, supertype);
     let both = spec.into_iter().flat_map(move |spec| {
         let wrappers = spec.canon.wrappers.iter();
@@ -119,7 +120,12 @@ fn wrapped<'s>(
 /// `id` replaced by the children of `list` (in its subtree, or itself)
 /// that fit in its place, when there are two or more (one is a hoist);
 /// the other children of `list` (delimiters, mostly) read as nothing.
-fn unwrap(tree: &Tree, id: NodeId, list: NodeId, fits: &dyn Fn(NodeId) -> bool) -> Option<Edit> {
+fn unwrap(
+    tree: &Tree,
+    id: NodeId,
+    list: NodeId,
+    fits: &dyn Fn(NodeId) -> bool,
+) -> Option<TreeEdit> {
     let children = tree.children(list);
     if children.iter().filter(|&&c| fits(c)).count() < 2 {
         return None;
@@ -142,8 +148,8 @@ fn unwrap(tree: &Tree, id: NodeId, list: NodeId, fits: &dyn Fn(NodeId) -> bool) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
     use crate::syntax::Lang;
 
     /// Where the bare type loses the failure, the slice of it keeps it:

@@ -13,11 +13,11 @@
 
 use std::collections::HashMap;
 
-use super::edits::{apply_until_none, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, parents, within};
 use crate::engine::OracleError;
 use crate::syntax::lang::{Binding, Spec};
+use crate::syntax::passes::edits::{apply_until_none, TreeEdit};
+use crate::syntax::passes::nav::{field_child, parents, within};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tree::{render_node, Body, Change, NodeId, Tree};
 
 /// Inlines single-use bindings until none can go. Returns whether the
@@ -32,7 +32,7 @@ pub(crate) fn inline_pass(
 
 /// Every inlining the tree offers now: the binding's statement removed,
 /// its value in the place of the use.
-pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<Edit> {
+pub(super) fn inlinings(tree: &Tree, spec: &Spec) -> Vec<TreeEdit> {
     let parents = parents(tree);
     let mut uses: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::new();
     for id in tree.preorder() {
@@ -121,8 +121,8 @@ fn sole_binding(tree: &Tree, parent: NodeId, binding: &Binding) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
     use super::*;
+    use crate::syntax::passes::testing::with_tester;
     use crate::syntax::tree::render_tree;
     use crate::syntax::{build_tree, squeeze, Lang, Strategy};
 

@@ -5,7 +5,7 @@
 //! result reads like the input; but the indentation and spaces of a
 //! 30-token program can be a third of its bytes (`impl b { fn a(self) {`
 //! is `impl b{fn a(self){`). This pass reparses the result and rewrites
-//! each gap between tokens, in two steps that each keep only what the
+//! each gap between tokens, in three steps that each keep only what the
 //! oracle allows (all at once first, then ddmin over the gaps):
 //! 1. a gap with a line break becomes one `\n`, any other one space;
 //! 2. a gap becomes the least that keeps its two tokens apart: nothing,
@@ -18,11 +18,11 @@
 //! the oracle keeps at step 2. The text before the first token and after
 //! the last goes too.
 
-use super::edits::choose;
-use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
 use crate::syntax::lang::Spec;
 use crate::syntax::parse::parse;
+use crate::syntax::passes::edits::choose;
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens::{fuses, operator, word};
 use crate::syntax::tree::Body;
 
@@ -177,8 +177,8 @@ fn apart(a: u8, b: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
     use super::*;
+    use crate::syntax::passes::testing::with_tester;
     use crate::syntax::Lang;
 
     /// The token texts of a fresh parse, `None` if it has a syntax error.

@@ -9,10 +9,10 @@
 //! of its own) goes, each bound put after its parameter's name; kept if
 //! shorter and still failing.
 
-use super::edits::{apply_first, Edit};
-use super::field_child;
-use super::render_oracle::Tester;
 use crate::engine::OracleError;
+use crate::syntax::passes::edits::{apply_first, TreeEdit};
+use crate::syntax::passes::nav::field_child;
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens::fuses;
 use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
@@ -33,7 +33,7 @@ pub(crate) fn bounds_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Orac
 
 /// The edit that folds `item`'s `where` clause into its `<…>`, if every
 /// predicate of the clause can go there.
-fn fold(tree: &mut Tree, item: NodeId) -> Option<Edit> {
+fn fold(tree: &mut Tree, item: NodeId) -> Option<TreeEdit> {
     let children = tree.children(item);
     let find = |kind: &str| {
         children
@@ -60,7 +60,7 @@ fn fold(tree: &mut Tree, item: NodeId) -> Option<Edit> {
     if moves.is_empty() {
         return None;
     }
-    let mut edit: Edit = vec![(clause, Change::Text(tree.empty()))];
+    let mut edit: TreeEdit = vec![(clause, Change::Text(tree.empty()))];
     for (param, text) in moves {
         let text = tree.intern(&text);
         edit.push((param, Change::Text(text)));
@@ -101,8 +101,8 @@ fn join(tree: &Tree, id: NodeId, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
 
     fn fold_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
         rust_pass_output(input, oracle, bounds_pass)

@@ -1,4 +1,4 @@
-//! Repeated paths imported (part of the `hoist` part of a strategy, Rust):
+//! Repeated paths imported (Rust, in the `restructure` part of a strategy):
 //! `core::ops::Mul` spelled twice becomes `use core::ops::Mul;` and `Mul`
 //! twice.
 //!
@@ -14,9 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use super::edits::{apply_until_none, Edit};
-use super::render_oracle::Tester;
 use crate::engine::OracleError;
+use crate::syntax::passes::edits::{apply_until_none, TreeEdit};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
@@ -28,7 +28,7 @@ pub(crate) fn uses_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Oracle
 
 /// One edit per path spelled at least twice: `use PATH;` before the first
 /// token, and at each place the path's qualifiers gone.
-fn imports(tree: &mut Tree) -> Vec<Edit> {
+fn imports(tree: &mut Tree) -> Vec<TreeEdit> {
     // Rendered tokens only: an emptied leaf between `a`, `::` and `b`
     // would hide the path they read as.
     let leaves = tree.tokens();
@@ -49,7 +49,7 @@ fn imports(tree: &mut Tree) -> Vec<Edit> {
     for (path, places) in spelled.into_iter().filter(|(_, places)| places.len() >= 2) {
         let import = [b"use ".as_slice(), &path, b";", &first_text].concat();
         let import = tree.intern(&String::from_utf8_lossy(&import));
-        let mut edit: Edit = vec![(first, Change::Text(import))];
+        let mut edit: TreeEdit = vec![(first, Change::Text(import))];
         for (start, end) in places {
             // The first token takes the last one's text, so that the gap
             // before the path stays (`a: Mul`, not `a:Mul`).
@@ -103,8 +103,8 @@ fn is_name(t: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
 
     fn import_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
         rust_pass_output(input, oracle, uses_pass)
@@ -147,7 +147,7 @@ mod tests {
             tree.replace_with_text(leaf, empty);
         }
         let emptied = render_tree(&tree);
-        super::super::with_tester(&emptied, &|_| true, |tester| {
+        crate::syntax::passes::testing::with_tester(&emptied, &|_| true, |tester| {
             uses_pass(&mut tree, tester).unwrap()
         });
         let out = String::from_utf8(render_tree(&tree)).unwrap();

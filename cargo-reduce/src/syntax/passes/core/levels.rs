@@ -16,9 +16,9 @@
 //! reads as nothing (Coarse HDD includes it): the ECFG view of the
 //! repeated group, which tree-sitter's flat children do not show.
 
-use super::edits::{reduce_edits, Edit};
-use super::render_oracle::Tester;
 use crate::engine::{OracleError, Start};
+use crate::syntax::passes::edits::{reduce_edits, TreeEdit};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
 /// Which nodes of a level ddmin sees.
@@ -82,7 +82,7 @@ pub(crate) fn hdd_star(
 /// The edits of the level below `parents` (the root's level when there
 /// are none): each candidate node replaced by its Φ, or, for a list
 /// element next to a separator, both removed.
-fn level_edits(tree: &Tree, parents: &[NodeId], filter: LevelFilter) -> Vec<Edit> {
+fn level_edits(tree: &Tree, parents: &[NodeId], filter: LevelFilter) -> Vec<TreeEdit> {
     if parents.is_empty() {
         let root = tree.root();
         return candidate_edit(tree, root, &[root], 0, filter)
@@ -106,7 +106,7 @@ fn candidate_edit(
     siblings: &[NodeId],
     i: usize,
     filter: LevelFilter,
-) -> Option<Edit> {
+) -> Option<TreeEdit> {
     let node = tree.node(id);
     if node.separator || matches!(node.body, Body::Text(_)) {
         return None;
@@ -141,8 +141,8 @@ fn candidate_edit(
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
     use super::*;
+    use crate::syntax::passes::testing::with_tester;
     use crate::syntax::tree::render_tree;
     use crate::syntax::{build_tree, Lang, Strategy};
 

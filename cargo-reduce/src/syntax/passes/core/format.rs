@@ -11,10 +11,10 @@
 
 use std::process::Command;
 
-use super::render_oracle::Tester;
 use crate::command::filter;
 use crate::engine::OracleError;
 use crate::syntax::lang::Lang;
+use crate::syntax::passes::render_oracle::Tester;
 
 /// Replaces `text` (known interesting) by its formatted form when a
 /// formatter for `lang` is installed, accepts it, and the failure stays.
@@ -59,8 +59,8 @@ pub(crate) fn rustfmt(edition: &str) -> Command {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
     use super::*;
+    use crate::syntax::passes::testing::with_tester;
 
     fn format(lang: Lang, input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> (String, bool) {
         let ((text, changed), _) = with_tester(input.as_bytes(), oracle, |tester| {

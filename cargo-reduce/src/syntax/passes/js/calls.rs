@@ -1,15 +1,14 @@
-//! Calls inlined (part of the `inline` part of a strategy, JavaScript): a
+//! Calls inlined (JavaScript, in the `inline` part of a strategy): a
 //! call gives way to the body of the function it calls.
 //!
 //! A failure deep inside a library is reached through calls: a UMD
 //! wrapper calls its factory, the factory builds an object, a method of
 //! the object calls the helper that fails. No deletion, hoist or inlining
 //! of a variable removes a call and keeps what the callee does, so these
-//! layers stay, however small the rest becomes (mustache: 80 tokens where
-//! the failure needs 16). Here a call's statement becomes the callee's
-//! body, with each parameter replaced by its argument and the final
-//! `return E` by the statement around the call with `E` in the call's
-//! place (`x = f()` → `{ …; x = E }`):
+//! layers stay, however small the rest becomes. Here a call's statement
+//! becomes the callee's body, with each parameter replaced by its
+//! argument and the final `return E` by the statement around the call
+//! with `E` in the call's place (`x = f()` → `{ …; x = E }`):
 //! - a function written at the call (`(function (a) { … }(b))`, an
 //!   immediately invoked function);
 //! - a function defined once and called once, by its name
@@ -23,10 +22,10 @@
 
 use std::collections::HashMap;
 
-use super::edits::{apply_until_none, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, list_elements, parents, within, Parents};
 use crate::engine::OracleError;
+use crate::syntax::passes::edits::{apply_until_none, TreeEdit};
+use crate::syntax::passes::nav::{field_child, list_elements, parents, within, Parents};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens::fuses;
 use crate::syntax::tree::{Body, Change, NodeId, Tree};
 
@@ -50,9 +49,9 @@ pub(crate) fn calls_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Oracl
 }
 
 /// Every call inlining the tree offers now.
-fn inlined_calls(tree: &mut Tree) -> Vec<Edit> {
+fn inlined_calls(tree: &mut Tree) -> Vec<TreeEdit> {
     let parents = parents(tree);
-    let mut spelled: Spelled = HashMap::new();
+    let mut spelled: TokensByText = HashMap::new();
     for token in tree.tokens() {
         let text = tree.leaf_text(token).unwrap_or_default().to_vec();
         spelled.entry(text).or_default().push(token);
@@ -94,7 +93,7 @@ struct Site {
 
 /// The edit that puts `site`'s function body in the place of the call's
 /// statement (or, for an arrow function's expression body, of the call).
-fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<Edit> {
+fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<TreeEdit> {
     let statement = statement_of(tree, parents, site.call);
     if let Some(definition) = site.definition {
         let overlap =
@@ -141,7 +140,7 @@ fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<Edit> {
 
 /// Each parameter's one use in the body replaced by its argument; `None`
 /// if a parameter is not a plain name, is used twice, or has no argument.
-fn arguments_bound(tree: &Tree, site: &Site) -> Option<Edit> {
+fn arguments_bound(tree: &Tree, site: &Site) -> Option<TreeEdit> {
     let params = parameters(tree, site.function)?;
     let arguments = field_child(tree, site.call, "arguments")?;
     let arguments = list_elements(tree, arguments);
@@ -152,7 +151,7 @@ fn arguments_bound(tree: &Tree, site: &Site) -> Option<Edit> {
         return None;
     }
     let body = field_child(tree, site.function, "body")?;
-    let mut edit = Edit::new();
+    let mut edit = TreeEdit::new();
     for (i, param) in params.into_iter().enumerate() {
         let name = tree.leaf_text(param)?;
         let uses: Vec<NodeId> = tree
@@ -192,7 +191,7 @@ fn written_function(tree: &Tree, callee: NodeId) -> Option<NodeId> {
 }
 
 /// The tokens of the program by their text.
-type Spelled = HashMap<Vec<u8>, Vec<NodeId>>;
+type TokensByText = HashMap<Vec<u8>, Vec<NodeId>>;
 
 /// The function `callee` names (`f`, `p.f`) and the statement that
 /// defines it, when the name is spelled exactly twice in the program: at
@@ -200,7 +199,7 @@ type Spelled = HashMap<Vec<u8>, Vec<NodeId>>;
 fn sole_definition(
     tree: &Tree,
     parents: &Parents,
-    spelled: &Spelled,
+    spelled: &TokensByText,
     callee: NodeId,
 ) -> Option<(NodeId, NodeId)> {
     let name_token = match tree.node(callee).kind {
@@ -338,8 +337,8 @@ fn bare(text: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester;
     use super::*;
+    use crate::syntax::passes::testing::with_tester;
     use crate::syntax::tree::render_tree;
     use crate::syntax::{build_tree, squeeze, Lang, Strategy};
 

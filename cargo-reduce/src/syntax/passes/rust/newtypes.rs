@@ -1,5 +1,5 @@
-//! Newtypes unwrapped and unit structs replaced (part of the `hoist` part
-//! of a strategy, Rust): `struct W<T>(T);` goes, `W<X>` becomes `X` and
+//! Newtypes unwrapped and unit structs replaced (Rust, in the
+//! `restructure` part of a strategy): `struct W<T>(T);` goes, `W<X>` becomes `X` and
 //! `W(e)` becomes `e`; `struct S;` goes and each `S` becomes `u8` (or
 //! `()`).
 //!
@@ -8,21 +8,21 @@
 //! on), when the failure often needs only what is wrapped. No deletion
 //! or hoist removes a wrapper: its type, its constructor and its
 //! declaration must go together, or nothing type-checks the way it did.
-//! Here they go in one edit per newtype, kept if the failure stays
-//! (semver's ICE: 110 → 95 tokens). A wrapper qualifies when it is a
+//! Here they go in one edit per newtype, kept if the failure stays. A
+//! wrapper qualifies when it is a
 //! tuple struct of one field whose type is its one type parameter, so that
 //! each `W<X>` gives way to its own `X` and nothing is copied.
 //!
 //! A unit struct the failure needs only as *some* type (rust-lang/rust
 //! #141124's `impl b for <S as a>::c`) is the same case: a primitive type
-//! stands in for it, and its declaration goes in the same edit
-//! (arrayvec's ICE: 3 tokens fewer). It qualifies when every other
+//! stands in for it, and its declaration goes in the same edit. It
+//! qualifies when every other
 //! mention of its name is a type, not a value.
 
-use super::edits::{apply_until_none, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, list_elements};
 use crate::engine::OracleError;
+use crate::syntax::passes::edits::{apply_until_none, TreeEdit};
+use crate::syntax::passes::nav::{field_child, list_elements};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tree::{render_node, Change, NodeId, StrId, Tree};
 
 /// Types that may stand in for a unit struct, tried in turn.
@@ -46,7 +46,7 @@ pub(crate) fn newtypes_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Or
 /// The edits that remove unit struct `item` and put one of `stand_ins` in
 /// the place of each mention of its name, one edit per stand-in, if
 /// `item` is one and every mention is a type.
-fn replace_unit(tree: &Tree, item: NodeId, stand_ins: &[StrId]) -> Vec<Edit> {
+fn replace_unit(tree: &Tree, item: NodeId, stand_ins: &[StrId]) -> Vec<TreeEdit> {
     let mentions = unit_mentions(tree, item).unwrap_or_default();
     if mentions.is_empty() {
         return Vec::new();
@@ -83,7 +83,7 @@ fn unit_mentions(tree: &Tree, item: NodeId) -> Option<Vec<NodeId>> {
 
 /// The edit that removes newtype `item` and puts the wrapped type or
 /// value in the place of each use, if `item` is one.
-fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
+fn unwrap(tree: &Tree, item: NodeId) -> Option<TreeEdit> {
     if tree.node(item).kind != "struct_item" {
         return None;
     }
@@ -97,7 +97,7 @@ fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
     if render_node(tree, field) != render_node(tree, param) {
         return None;
     }
-    let mut edit: Edit = vec![(item, Change::Text(tree.empty()))];
+    let mut edit: TreeEdit = vec![(item, Change::Text(tree.empty()))];
     for id in tree.preorder() {
         let (head, list) = match tree.node(id).kind {
             "generic_type" => ("type", "type_arguments"),
@@ -124,8 +124,8 @@ fn unwrap(tree: &Tree, item: NodeId) -> Option<Edit> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
 
     #[test]
     fn a_newtype_gives_way_to_what_it_wraps() {

@@ -1,5 +1,5 @@
-//! Rust modules opened up (part of the `hoist` part of a strategy): `mod m
-//! { struct S; } … m::S` becomes `struct S; … S`.
+//! Rust modules opened up (in the `restructure` part of a strategy): `mod
+//! m { struct S; } … m::S` becomes `struct S; … S`.
 //!
 //! A test case taken from a crate keeps the crate's modules, and every
 //! path through one (`crate::m::S`) says its name again. No deletion or
@@ -11,10 +11,10 @@
 //! failure stays. Spelling decides what is a path through the module; the
 //! oracle catches a name that now clashes or means something else.
 
-use super::edits::{apply_per_node, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, parents, within, Parents};
 use crate::engine::OracleError;
+use crate::syntax::passes::edits::{apply_per_node, TreeEdit};
+use crate::syntax::passes::nav::{field_child, parents, within, Parents};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tree::{Change, NodeId, Tree};
 
 /// The node kinds of a path with a qualifier (`path::name`, and
@@ -38,14 +38,14 @@ pub(crate) fn modules_pass(tree: &mut Tree, tester: &Tester) -> Result<bool, Ora
 /// where it stands, and importing them again there is an error (E0255),
 /// where a dependency taken into an MCVE as a module leaves exactly such a
 /// `use`.
-fn open(tree: &Tree, module: NodeId) -> Option<Edit> {
+fn open(tree: &Tree, module: NodeId) -> Option<TreeEdit> {
     if tree.node(module).kind != "mod_item" {
         return None;
     }
     let name = tree.leaf_text(field_child(tree, module, "name")?)?;
     let body = field_child(tree, module, "body")?;
     let nothing = tree.empty();
-    let mut edit: Edit = vec![(module, Change::Node(body))];
+    let mut edit: TreeEdit = vec![(module, Change::Node(body))];
     for &brace in tree.children(body) {
         if matches!(tree.node(brace).kind, "{" | "}") {
             edit.push((brace, Change::Text(nothing)));
@@ -153,8 +153,8 @@ fn without_qualifier(tree: &Tree, path: NodeId, name: &[u8]) -> Option<(NodeId, 
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
 
     fn open_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
         rust_pass_output(input, oracle, modules_pass)

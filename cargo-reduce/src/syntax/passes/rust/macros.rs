@@ -1,4 +1,4 @@
-//! Rust macro calls unwrapped (part of the `hoist` part of a strategy):
+//! Rust macro calls unwrapped (in the `restructure` part of a strategy):
 //! `cfg_if! { if #[cfg(x)] { struct S; } }` becomes `struct S;`; and a
 //! crate's own `macro_rules!` expanded: `ops!(f32);` becomes the
 //! `impl Mul for f32 { … }` its rule writes, and the definition goes.
@@ -22,11 +22,11 @@
 
 use std::collections::HashMap;
 
-use super::edits::{apply_first_growing, apply_until_none, Edit};
-use super::render_oracle::Tester;
-use super::{field_child, parents, Parents};
 use crate::engine::OracleError;
 use crate::syntax::macro_rules::MacroRules;
+use crate::syntax::passes::edits::{apply_first_growing, apply_until_none, TreeEdit};
+use crate::syntax::passes::nav::{field_child, parents, Parents};
+use crate::syntax::passes::render_oracle::Tester;
 use crate::syntax::tokens::word;
 use crate::syntax::tree::{render_subtree, Change, NodeId, Tree};
 
@@ -84,7 +84,7 @@ pub(crate) fn expand_pass(
     growth: Growth,
     tester: &Tester,
 ) -> Result<bool, OracleError> {
-    let (edits, lengths): (Vec<Edit>, Vec<usize>) = expansions(tree).into_iter().unzip();
+    let (edits, lengths): (Vec<TreeEdit>, Vec<usize>) = expansions(tree).into_iter().unzip();
     let allowed = |i: usize| match growth {
         Growth::None => 0,
         Growth::Definition => lengths[i],
@@ -99,7 +99,7 @@ const MAX_CALLS: usize = 16;
 
 /// One edit per macro that every call of can be expanded, with the
 /// length of the macro's definition.
-fn expansions(tree: &mut Tree) -> Vec<(Edit, usize)> {
+fn expansions(tree: &mut Tree) -> Vec<(TreeEdit, usize)> {
     let nodes = tree.preorder();
     let parents = parents(tree);
     let text = |tree: &Tree, id| String::from_utf8_lossy(&render_subtree(tree, id)).into_owned();
@@ -143,7 +143,7 @@ fn expansions(tree: &mut Tree) -> Vec<(Edit, usize)> {
             .collect();
         let Some(expanded) = expanded else { continue };
         let nothing = tree.empty();
-        let mut edit: Edit = with_attributes(tree, &parents, *definition)
+        let mut edit: TreeEdit = with_attributes(tree, &parents, *definition)
             .into_iter()
             .map(|n| (n, Change::Text(nothing)))
             .collect();
@@ -251,7 +251,7 @@ fn statement_call(tree: &Tree, stmt: NodeId) -> Option<NodeId> {
 /// For each braced group of `call`'s argument that `groups` takes,
 /// outermost first, the edit that puts the group's content in the call's
 /// place.
-fn unwrapped(tree: &Tree, call: Option<NodeId>, groups: Groups) -> Vec<Edit> {
+fn unwrapped(tree: &Tree, call: Option<NodeId>, groups: Groups) -> Vec<TreeEdit> {
     // A call has its macro's name (`m!`); a `macro_rules!` body does not.
     let Some(call) = call.filter(|&c| field_child(tree, c, "macro").is_some()) else {
         return Vec::new();
@@ -298,8 +298,8 @@ fn declares_module(tree: &Tree, tokens: &[NodeId]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rust_pass_output;
     use super::*;
+    use crate::syntax::passes::testing::rust_pass_output;
 
     fn unwrap_all(input: &str, oracle: &(dyn Fn(&[u8]) -> bool + Sync)) -> String {
         rust_pass_output(input, oracle, |tree, tester| {

@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, Finished, How, Phases, Plan, SkipCause,
-    Started, StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Phases,
+    Plan, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -369,6 +369,24 @@ fn messages() -> Vec<(&'static str, Message)> {
                 rejected: 0,
                 output: "fuzz/corpus-min/parse".into(),
                 elapsed_s: 0.31,
+            },
+        ),
+        (
+            "coverage-report",
+            Message::CoverageReport {
+                package: Some("fuzz".into()),
+                target: Some("parse".into()),
+                inputs: 936,
+                failing: 1,
+                files: vec![FileCoverage {
+                    path: "src/lib.rs".into(),
+                    lines_instrumented: 120,
+                    lines_covered: 97,
+                }],
+                lines_instrumented: 120,
+                lines_covered: 97,
+                lcov: "fuzz/coverage/parse/lcov.info".into(),
+                html: "fuzz/coverage/parse/html/index.html".into(),
             },
         ),
         (

@@ -239,6 +239,35 @@ impl Reporter {
                     shown(output)
                 ),
             ),
+            Message::CoverageReport {
+                target: Some(target),
+                inputs,
+                lines_instrumented,
+                lines_covered,
+                html,
+                ..
+            } => self.status(
+                "Covered",
+                format!(
+                    "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs; report {}",
+                    shown(html)
+                ),
+            ),
+            Message::CoverageReport {
+                target: None,
+                files,
+                lines_instrumented,
+                lines_covered,
+                lcov,
+                html,
+                ..
+            } => {
+                if !self.is_quiet() && !self.is_json() {
+                    let table = super::coverage::summary_table(files, *lines_covered, *lines_instrumented);
+                    print!("{table}");
+                }
+                self.status("Wrote", format!("{} and {}", shown(lcov), shown(html)));
+            }
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}

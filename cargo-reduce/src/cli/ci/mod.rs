@@ -24,6 +24,7 @@ use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::{self, update, Cache, CiRequest};
+use crate::job::coverage::{CoverageOptions, CoverageRequest};
 use crate::job::fuzz_mode::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
@@ -87,6 +88,14 @@ pub(crate) struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: ReportOptions,
+    /// Then write a line-coverage report (lcov, HTML, as `cargo reduce
+    /// coverage`) of the regression ledger's inputs and, with --corpus,
+    /// the corpus [default DIR: `<fuzz dir>/coverage`].
+    #[arg(long, value_name = "DIR")]
+    pub coverage: Option<Option<PathBuf>>,
+    /// With --coverage: report the dependencies' files too.
+    #[arg(long, requires = "coverage")]
+    pub include_deps: bool,
 }
 
 /// `--match` in `ci`.
@@ -247,6 +256,24 @@ impl CiArgs {
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
         settings(self.jobs, interrupt)
     }
+
+    /// `--coverage`: a report of the ledger's inputs (after `--update`)
+    /// and the corpus `--corpus` replays.
+    fn coverage_request(&self) -> Option<CoverageRequest> {
+        let out = self.coverage.clone()?;
+        Some(CoverageRequest {
+            selection: self.select.selection(),
+            corpora: Vec::new(),
+            corpus_root: self.request().corpus,
+            ledger: true,
+            out,
+            options: CoverageOptions {
+                include_deps: self.include_deps,
+                timeout: self.failure.timeout,
+                rss_limit_mb: self.failure.rss_limit_mb,
+            },
+        })
+    }
 }
 
 /// The reduction settings of `ci`: `-j` (the cores by default), no limits
@@ -296,6 +323,9 @@ pub(crate) fn run(
     let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;
     let exit = output::finish(&report, &args.output, &files, reporter)?;
+    if let Some(request) = args.coverage_request() {
+        crate::job::coverage::run(&request, &args.settings(interrupt.clone()), reporter)?;
+    }
     // Ctrl-C cut the minimizations short: what they reached is reported
     // (and filed with --update) as not minimal.
     Ok(match interrupt.load(std::sync::atomic::Ordering::SeqCst) {

@@ -103,7 +103,7 @@ fn remove_old(root: &Path, current: &Path) {
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let mut hash = name.strip_prefix("build").unwrap_or("-");
-    while let Some(rest) = ["-asan", "-nightly", "-coverage"]
+    while let Some(rest) = ["-asan", "-nightly", "-coverage", "-lines"]
         .iter()
         .find_map(|kind| hash.strip_prefix(kind))
     {

@@ -6,7 +6,7 @@
 //! artifacts.
 
 mod cover;
-mod write;
+pub(super) mod write;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

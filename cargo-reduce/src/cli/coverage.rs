@@ -1,0 +1,158 @@
+//! `cargo reduce coverage`: the arguments, handed to [`crate::job::coverage`]
+//! as a request, and the per-file summary table of its report.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::options::{parse_seconds, SelectOptions};
+use super::render::Reporter;
+use super::table::{self, Align};
+use crate::error::{Error, Exit};
+use crate::job::ci::CorpusRoot;
+use crate::job::coverage::{CoverageOptions, CoverageRequest};
+use crate::job::message::FileCoverage;
+use crate::job::Settings;
+
+/// Arguments of `cargo reduce coverage`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CoverageArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    /// A corpus directory to measure instead of `fuzz/corpus/<target>/`
+    /// (repeatable; one target only).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Vec<PathBuf>,
+    /// Where the reports go (a new or empty directory, or an earlier
+    /// report) [default: `fuzz/coverage/`].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
+    /// Tests to run in parallel [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+}
+
+/// How a coverage report is made (`coverage`, `ci --coverage`).
+#[derive(Debug, Clone, Args)]
+pub(crate) struct ReportArgs {
+    /// Report the dependencies' files too (by default only the workspace's
+    /// own code: never the standard library or generated code).
+    #[arg(long)]
+    pub include_deps: bool,
+    /// An input running longer fails as a timeout and counts no coverage
+    /// [default: 10 s].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
+    #[arg(long, value_name = "MB")]
+    pub rss_limit_mb: Option<u64>,
+}
+
+impl ReportArgs {
+    /// The job's options.
+    pub(crate) fn options(&self) -> CoverageOptions {
+        CoverageOptions {
+            include_deps: self.include_deps,
+            timeout: self.timeout,
+            rss_limit_mb: self.rss_limit_mb,
+        }
+    }
+}
+
+impl CoverageArgs {
+    fn request(&self) -> CoverageRequest {
+        CoverageRequest {
+            selection: self.select.selection(),
+            corpora: self.corpus.clone(),
+            corpus_root: Some(CorpusRoot::InFuzzDir),
+            ledger: false,
+            out: self.out.clone(),
+            options: self.report.options(),
+        }
+    }
+
+    fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
+        let jobs = self
+            .jobs
+            .map(|j| j as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Settings {
+            jobs,
+            max_tests: None,
+            max_time: None,
+            ddmin: Default::default(),
+            cache: true,
+            interrupt,
+        }
+    }
+}
+
+/// Runs `cargo reduce coverage`.
+pub(crate) fn run(
+    args: &CoverageArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
+    crate::job::coverage::run(&args.request(), &args.settings(interrupt), reporter)
+}
+
+/// The terminal summary: per file, lines covered / instrumented and the
+/// percentage, then the total.
+pub(crate) fn summary_table(files: &[FileCoverage], covered: usize, total: usize) -> String {
+    let mut rows = vec![vec![
+        "file".to_string(),
+        "lines".to_string(),
+        "covered".to_string(),
+    ]];
+    let row = |name: String, covered: usize, total: usize| {
+        vec![name, format!("{covered}/{total}"), percent(covered, total)]
+    };
+    for f in files {
+        let name = f.path.display().to_string();
+        rows.push(row(name, f.lines_covered, f.lines_instrumented));
+    }
+    rows.push(row("total".to_string(), covered, total));
+    table::render(&rows, &[Align::Left, Align::Right, Align::Right], "")
+}
+
+fn percent(covered: usize, total: usize) -> String {
+    match total {
+        0 => "-".to_string(),
+        _ => format!("{:.1}%", 100.0 * covered as f64 / total as f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_has_a_line_per_file_and_the_total() {
+        let files = [
+            FileCoverage {
+                path: "src/lib.rs".into(),
+                lines_instrumented: 8,
+                lines_covered: 6,
+            },
+            FileCoverage {
+                path: "fuzz_targets/parse.rs".into(),
+                lines_instrumented: 3,
+                lines_covered: 0,
+            },
+        ];
+        assert_eq!(
+            summary_table(&files, 6, 11),
+            "file                   lines  covered\n\
+             src/lib.rs               6/8    75.0%\n\
+             fuzz_targets/parse.rs    0/3     0.0%\n\
+             total                   6/11    54.5%\n"
+        );
+    }
+}

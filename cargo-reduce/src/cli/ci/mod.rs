@@ -435,4 +435,26 @@ mod tests {
         assert!(parse_duration("5 minutes").is_err());
         assert!(parse_duration("-1s").is_err());
     }
+
+    /// `ci --coverage` reports the ledger's inputs, and the corpus only
+    /// when `--corpus` replays it; `--include-deps` needs `--coverage`.
+    #[test]
+    fn coverage_measures_the_ledger_and_the_corpus_ci_replays() {
+        use crate::cli::{Cli, CliCommand};
+        use crate::job::ci::CorpusRoot;
+        use clap::Parser;
+        let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce", "ci"], args].concat());
+        let request = |args: &[&str]| match parse(args).unwrap().command {
+            Some(CliCommand::Ci(ci)) => ci.coverage_request(),
+            _ => unreachable!(),
+        };
+        assert!(request(&[]).is_none());
+        let plain = request(&["--coverage"]).unwrap();
+        assert!(plain.ledger && plain.out.is_none() && plain.corpus_root.is_none());
+        let full = request(&["--corpus", "--coverage", "cov", "--include-deps"]).unwrap();
+        assert_eq!(full.corpus_root, Some(CorpusRoot::InFuzzDir));
+        assert_eq!(full.out, Some("cov".into()));
+        assert!(full.options.include_deps);
+        assert!(parse(&["--include-deps"]).is_err());
+    }
 }

@@ -15,7 +15,6 @@ use crate::error::{Error, Exit};
 use crate::job::ci::CorpusRoot;
 use crate::job::coverage::{CoverageOptions, CoverageRequest};
 use crate::job::message::FileCoverage;
-use crate::job::Settings;
 
 /// Arguments of `cargo reduce coverage`.
 #[derive(Debug, Clone, Args)]
@@ -77,21 +76,6 @@ impl CoverageArgs {
             options: self.report.options(),
         }
     }
-
-    fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
-        let jobs = self
-            .jobs
-            .map(|j| j as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        Settings {
-            jobs,
-            max_tests: None,
-            max_time: None,
-            ddmin: Default::default(),
-            cache: true,
-            interrupt,
-        }
-    }
 }
 
 /// Runs `cargo reduce coverage`.
@@ -100,7 +84,8 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
-    crate::job::coverage::run(&args.request(), &args.settings(interrupt), reporter)
+    let settings = super::ci::settings(args.jobs, interrupt);
+    crate::job::coverage::run(&args.request(), &settings, reporter)
 }
 
 /// The terminal summary: per file, lines covered / instrumented and the

@@ -276,9 +276,9 @@ impl CiArgs {
     }
 }
 
-/// The reduction settings of `ci`: `-j` (the cores by default), no limits
-/// but the budget.
-fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
+/// The reduction settings of `ci` (and of `coverage`): `-j` (the cores
+/// by default), no limits but the budget.
+pub(super) fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Settings {
         jobs: jobs.map_or(cores, |j| j as usize),

@@ -57,9 +57,9 @@ struct Plan {
 }
 
 /// One distinct input.
-struct Input {
-    path: PathBuf,
-    bytes: Vec<u8>,
+pub(super) struct Input {
+    pub(super) path: PathBuf,
+    pub(super) bytes: Vec<u8>,
     /// The SHA-1 of its bytes, in hex: its name in the output, as libFuzzer
     /// names corpus files.
     sha1: String,
@@ -147,7 +147,7 @@ fn plan(
 }
 
 /// The distinct files of `dirs`, the first of each content kept.
-fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
+pub(super) fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
     let mut paths = Vec::new();
     for dir in dirs {
         // A missing `fuzz/corpus/<target>/` has none.
@@ -186,7 +186,7 @@ impl Plan {
 }
 
 /// The pool's options: `-j` workers, the request's limits or libFuzzer's.
-fn pool_options(
+pub(super) fn pool_options(
     request: &CorpusRequest,
     jobs: usize,
     project: &FuzzProject,

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::ci::inputs::{files_in, read_all};
+use super::ci::inputs::read_all;
 use super::ci::{ledger, CorpusRoot};
+use super::corpus::{self, read_inputs, CorpusRequest};
 use super::fuzz_mode::{self, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
@@ -27,10 +28,6 @@ use crate::fuzz::project::{Artifact, FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use report::{Coverage, Scope};
 
-/// An input running longer counts as failing (as in `corpus`).
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// libFuzzer's `-rss_limit_mb`.
-const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 /// libFuzzer's feature space (`kFeatureSetSize`): a counter's index is
 /// read from its features, which wrap past it.
 const FEATURE_SET_SIZE: u64 = 1 << 21;
@@ -66,11 +63,11 @@ pub(crate) struct CoverageOptions {
 
 /// One target's inputs.
 #[derive(Debug)]
-pub(in crate::job) struct InputSet {
-    pub project: usize,
-    pub target: String,
+struct InputSet {
+    project: usize,
+    target: String,
     /// The distinct inputs (identical files once), with a path of each.
-    pub inputs: Vec<(PathBuf, Vec<u8>)>,
+    inputs: Vec<(PathBuf, Vec<u8>)>,
 }
 
 /// One target's coverage.
@@ -101,7 +98,7 @@ pub(crate) fn run(
 /// Replays every set in its target's coverage build and writes the
 /// reports to `out`: one directory per target, the merged one around
 /// them.
-pub(in crate::job) fn report(
+fn report(
     projects: &[FuzzProject],
     sets: &[InputSet],
     out: &Path,
@@ -159,13 +156,8 @@ fn corpora(
             (Some(root), true) => vec![root.of(&projects[project], target)],
             (None, true) => Vec::new(),
         };
-        let mut paths = Vec::new();
-        if request.ledger {
-            let entries = ledger::load(&ledger::target_dir(fuzz_dir, target))?;
-            paths.extend(entries.into_iter().map(|e| e.input));
-        }
-        for dir in &dirs {
-            if !request.corpora.is_empty() && !dir.is_dir() {
+        for dir in dirs.iter().filter(|_| !request.corpora.is_empty()) {
+            if !dir.is_dir() {
                 return Err(Error::new(
                     Exit::BadInput,
                     format!(
@@ -174,9 +166,18 @@ fn corpora(
                     ),
                 ));
             }
-            paths.extend(files_in(dir)?);
         }
-        let inputs = distinct(paths, threads)?;
+        // A missing `fuzz/corpus/<target>/` has none.
+        let mut inputs: Vec<(PathBuf, Vec<u8>)> = read_inputs(&dirs, threads)?
+            .into_iter()
+            .map(|i| (i.path, i.bytes))
+            .collect();
+        if request.ledger {
+            let entries = ledger::load(&ledger::target_dir(fuzz_dir, target))?;
+            inputs.extend(ledger_inputs(entries, threads)?);
+        }
+        let mut seen = HashSet::new();
+        inputs.retain(|(_, bytes)| seen.insert(bytes.clone()));
         if !inputs.is_empty() {
             let target = target.to_string();
             sets.push(InputSet {
@@ -195,24 +196,24 @@ fn corpora(
     Ok(sets)
 }
 
-/// The files `paths`, read; identical contents once (the first path).
-pub(in crate::job) fn distinct(
-    paths: Vec<PathBuf>,
+/// The inputs of the ledger's `entries`, read.
+fn ledger_inputs(
+    entries: Vec<ledger::Entry>,
     threads: usize,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
+    let paths: Vec<PathBuf> = entries.into_iter().map(|e| e.input).collect();
     let contents = read_all(paths.iter().map(PathBuf::as_path).collect(), threads);
-    let mut seen = HashSet::new();
-    let mut inputs = Vec::new();
-    for (path, bytes) in paths.into_iter().zip(contents) {
-        let bytes = bytes.map_err(|e| {
-            let what = format!("cannot read input `{}`", path.display());
-            Error::caused(Exit::BadInput, what, e)
-        })?;
-        if seen.insert(bytes.clone()) {
-            inputs.push((path, bytes));
-        }
-    }
-    Ok(inputs)
+    paths
+        .into_iter()
+        .zip(contents)
+        .map(|(path, bytes)| match bytes {
+            Ok(bytes) => Ok((path, bytes)),
+            Err(e) => {
+                let what = format!("cannot read input `{}`", path.display());
+                Err(Error::caused(Exit::BadInput, what, e))
+            }
+        })
+        .collect()
 }
 
 impl InputSet {
@@ -228,19 +229,19 @@ impl InputSet {
     }
 }
 
-/// The pool's options: `-j` workers, the request's limits or libFuzzer's.
+/// The pool's options: `-j` workers, the request's limits or `corpus`'s
+/// defaults (libFuzzer's memory limit, 10 s a test).
 fn pool_options(
     options: &CoverageOptions,
     jobs: usize,
     project: &FuzzProject,
 ) -> Result<PoolOptions, Error> {
-    let base = PoolOptions {
-        jobs,
-        timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
-        rss_limit_mb: options.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
-        ..PoolOptions::default()
+    let limits = CorpusRequest {
+        timeout: options.timeout,
+        rss_limit_mb: options.rss_limit_mb,
+        ..CorpusRequest::default()
     };
-    fuzz_mode::engine_options(&base, project.engine)
+    corpus::pool_options(&limits, jobs, project)
 }
 
 /// Replays one set and maps what it covered to the files of the report.

@@ -1,5 +1,5 @@
 //! `cargo reduce coverage`: the arguments, handed to [`crate::job::coverage`]
-//! as a request, and the per-file summary table of its report.
+//! as a request.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -10,11 +10,9 @@ use clap::Args;
 
 use super::options::{parse_seconds, SelectOptions};
 use super::render::Reporter;
-use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::job::ci::CorpusRoot;
 use crate::job::coverage::{CoverageOptions, CoverageRequest};
-use crate::job::message::FileCoverage;
 
 /// Arguments of `cargo reduce coverage`.
 #[derive(Debug, Clone, Args)]
@@ -86,58 +84,4 @@ pub(crate) fn run(
 ) -> Result<Exit, Error> {
     let settings = super::ci::settings(args.jobs, interrupt);
     crate::job::coverage::run(&args.request(), &settings, reporter)
-}
-
-/// The terminal summary: per file, lines covered / instrumented and the
-/// percentage, then the total.
-pub(crate) fn summary_table(files: &[FileCoverage], covered: usize, total: usize) -> String {
-    let mut rows = vec![vec![
-        "file".to_string(),
-        "lines".to_string(),
-        "covered".to_string(),
-    ]];
-    let row = |name: String, covered: usize, total: usize| {
-        vec![name, format!("{covered}/{total}"), percent(covered, total)]
-    };
-    for f in files {
-        let name = f.path.display().to_string();
-        rows.push(row(name, f.lines_covered, f.lines_instrumented));
-    }
-    rows.push(row("total".to_string(), covered, total));
-    table::render(&rows, &[Align::Left, Align::Right, Align::Right], "")
-}
-
-fn percent(covered: usize, total: usize) -> String {
-    match total {
-        0 => "-".to_string(),
-        _ => format!("{:.1}%", 100.0 * covered as f64 / total as f64),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_summary_has_a_line_per_file_and_the_total() {
-        let files = [
-            FileCoverage {
-                path: "src/lib.rs".into(),
-                lines_instrumented: 8,
-                lines_covered: 6,
-            },
-            FileCoverage {
-                path: "fuzz_targets/parse.rs".into(),
-                lines_instrumented: 3,
-                lines_covered: 0,
-            },
-        ];
-        assert_eq!(
-            summary_table(&files, 6, 11),
-            "file                   lines  covered\n\
-             src/lib.rs               6/8    75.0%\n\
-             fuzz_targets/parse.rs    0/3     0.0%\n\
-             total                   6/11    54.5%\n"
-        );
-    }
 }

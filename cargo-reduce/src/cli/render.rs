@@ -263,7 +263,7 @@ impl Reporter {
                 ..
             } => {
                 if !self.is_quiet() && !self.is_json() {
-                    let table = super::coverage::summary_table(files, *lines_covered, *lines_instrumented);
+                    let table = super::table::coverage(files, *lines_covered, *lines_instrumented);
                     print!("{table}");
                 }
                 self.status("Wrote", format!("{} and {}", shown(lcov), shown(html)));

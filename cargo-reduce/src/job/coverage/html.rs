@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
+use super::percent;
 use super::report::{shown, Coverage};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}\
@@ -86,13 +87,6 @@ fn document(title: &str, body: &str) -> String {
 /// (covered, instrumented) lines.
 fn totals(lines: &BTreeMap<u32, u64>) -> (usize, usize) {
     (lines.values().filter(|&&n| n > 0).count(), lines.len())
-}
-
-fn percent(covered: usize, total: usize) -> String {
-    match total {
-        0 => "-".to_string(),
-        _ => format!("{:.1}%", 100.0 * covered as f64 / total as f64),
-    }
 }
 
 /// A file name for the page of the source file `name`.

@@ -407,3 +407,11 @@ fn message(
         html: dir.join("html/index.html"),
     }
 }
+
+/// `covered` of `total` as a percentage with one decimal (`-` of none).
+pub(crate) fn percent(covered: usize, total: usize) -> String {
+    match total {
+        0 => "-".to_string(),
+        _ => format!("{:.1}%", 100.0 * covered as f64 / total as f64),
+    }
+}

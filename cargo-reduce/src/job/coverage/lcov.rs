@@ -9,8 +9,13 @@ use lcov::Record;
 use super::report::Coverage;
 
 /// The tracefile of `coverage`, its files by absolute path; `test` names
-/// the test (`TN:`), as one target's corpus.
+/// the test (`TN:`), as one target's corpus, in the letters, digits and
+/// underscores genhtml keeps.
 pub(super) fn tracefile(coverage: &Coverage, test: &str) -> String {
+    let test: String = test
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     let mut out = String::new();
     for (path, lines) in &coverage.files {
         let mut records = vec![
@@ -57,8 +62,10 @@ mod tests {
                 (PathBuf::from("/w/fuzz/t.rs"), BTreeMap::from([(1, 5)])),
             ]),
         };
-        let text = tracefile(&coverage, "parse");
-        assert!(text.starts_with("TN:parse\nSF:/w/fuzz/t.rs\nDA:1,5\nLF:1\nLH:1\nend_of_record\n"));
+        let text = tracefile(&coverage, "parse-json");
+        assert!(
+            text.starts_with("TN:parse_json\nSF:/w/fuzz/t.rs\nDA:1,5\nLF:1\nLH:1\nend_of_record\n")
+        );
         let report = lcov::Report::from_reader(lcov::Reader::new(text.as_bytes())).unwrap();
         let lib = report
             .sections

@@ -95,31 +95,7 @@ fn plan(
     request: &CorpusRequest,
     threads: usize,
 ) -> Result<Vec<Plan>, Error> {
-    let targets: Vec<(usize, &str)> = projects
-        .iter()
-        .enumerate()
-        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
-        .collect();
-    if !request.corpora.is_empty() && targets.len() != 1 {
-        return Err(Error::new(
-            Exit::Usage,
-            format!(
-                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
-                targets.len()
-            ),
-        ));
-    }
-    for dir in &request.corpora {
-        if !dir.is_dir() {
-            return Err(Error::new(
-                Exit::BadInput,
-                format!(
-                    "corpus `{}` is not a directory; pass a directory of inputs",
-                    dir.display()
-                ),
-            ));
-        }
-    }
+    let targets = selected_targets(projects, &request.corpora)?;
     let mut plans = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
@@ -144,6 +120,40 @@ fn plan(
         ));
     }
     Ok(plans)
+}
+
+/// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
+/// name one target's corpus and must be directories.
+pub(super) fn selected_targets<'p>(
+    projects: &'p [FuzzProject],
+    corpora: &[PathBuf],
+) -> Result<Vec<(usize, &'p str)>, Error> {
+    let targets: Vec<(usize, &str)> = projects
+        .iter()
+        .enumerate()
+        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
+        .collect();
+    if !corpora.is_empty() && targets.len() != 1 {
+        return Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
+                targets.len()
+            ),
+        ));
+    }
+    for dir in corpora {
+        if !dir.is_dir() {
+            return Err(Error::new(
+                Exit::BadInput,
+                format!(
+                    "corpus `{}` is not a directory; pass a directory of inputs",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    Ok(targets)
 }
 
 /// The distinct files of `dirs`, the first of each content kept.

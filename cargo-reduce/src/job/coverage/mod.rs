@@ -134,20 +134,7 @@ fn corpora(
     request: &CoverageRequest,
     threads: usize,
 ) -> Result<Vec<InputSet>, Error> {
-    let targets: Vec<(usize, &str)> = projects
-        .iter()
-        .enumerate()
-        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
-        .collect();
-    if !request.corpora.is_empty() && targets.len() != 1 {
-        return Err(Error::new(
-            Exit::Usage,
-            format!(
-                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
-                targets.len()
-            ),
-        ));
-    }
+    let targets = corpus::selected_targets(projects, &request.corpora)?;
     let mut sets = Vec::new();
     for (project, target) in targets {
         let fuzz_dir = &projects[project].fuzz_dir;
@@ -156,17 +143,6 @@ fn corpora(
             (Some(root), true) => vec![root.of(&projects[project], target)],
             (None, true) => Vec::new(),
         };
-        for dir in dirs.iter().filter(|_| !request.corpora.is_empty()) {
-            if !dir.is_dir() {
-                return Err(Error::new(
-                    Exit::BadInput,
-                    format!(
-                        "corpus `{}` is not a directory; pass a directory of inputs",
-                        dir.display()
-                    ),
-                ));
-            }
-        }
         // A missing `fuzz/corpus/<target>/` has none.
         let mut inputs: Vec<(PathBuf, Vec<u8>)> = read_inputs(&dirs, threads)?
             .into_iter()

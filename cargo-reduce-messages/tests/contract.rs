@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, Finished, How, Phases, Plan, SkipCause,
-    Started, StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Phases,
+    Plan, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -372,6 +372,24 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "coverage-report",
+            Message::CoverageReport {
+                package: Some("fuzz".into()),
+                target: Some("parse".into()),
+                inputs: 936,
+                failing: 1,
+                files: vec![FileCoverage {
+                    path: "src/lib.rs".into(),
+                    lines_instrumented: 120,
+                    lines_covered: 97,
+                }],
+                lines_instrumented: 120,
+                lines_covered: 97,
+                lcov: "fuzz/coverage/parse/lcov.info".into(),
+                html: "fuzz/coverage/parse/html/index.html".into(),
+            },
+        ),
+        (
             "ci-replay",
             Message::CiReplay {
                 path: "fuzz/artifacts/parse/crash-01".into(),
@@ -498,7 +516,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 24);
+    assert_eq!(all.len(), 25);
 }
 
 #[test]

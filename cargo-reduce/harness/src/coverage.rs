@@ -43,10 +43,12 @@ pub extern "C" fn __sanitizer_cov_8bit_counters_init(start: *mut u8, stop: *mut 
 }
 
 /// The PC table (pairs of a block's address and flags), one entry per
-/// counter; kept for mapping coverage to source.
+/// counter; kept for mapping coverage to source (`pc_table`).
 #[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
 #[no_mangle]
-pub extern "C" fn __sanitizer_cov_pcs_init(_begin: *const usize, _end: *const usize) {}
+pub extern "C" fn __sanitizer_cov_pcs_init(begin: *const usize, end: *const usize) {
+    crate::pc_table::register(begin, end);
+}
 
 /// Indirect calls, which edge coverage instruments; libFuzzer's runtime
 /// ignores them too unless value profiling is on.
@@ -79,6 +81,7 @@ impl FeatureLog {
     /// process when it cannot be opened (the parent sees a dead worker).
     pub(crate) fn open(slot: usize) -> Option<FeatureLog> {
         let dir = std::env::var_os(FEATURE_LOG_ENV)?;
+        crate::pc_table::write_if_asked(slot);
         let path = std::path::Path::new(&dir).join(slot.to_string());
         let file = match File::options().create(true).append(true).open(&path) {
             Ok(file) => file,

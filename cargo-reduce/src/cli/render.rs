@@ -169,6 +169,19 @@ impl Reporter {
                 inputs.len(),
                 shown(artifact)
             )),
+            Message::CoverageReport {
+                target: None,
+                files,
+                lines_instrumented,
+                lines_covered,
+                ..
+            } => {
+                if !self.is_quiet() && !self.is_json() {
+                    let table = super::table::coverage(files, *lines_covered, *lines_instrumented);
+                    print!("{table}");
+                }
+                self.status_of(message);
+            }
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => self.status_of(message),
@@ -375,6 +388,26 @@ fn status_line(message: &Message) -> Option<(&'static str, String)> {
                 shown(output)
             ),
         ),
+        Message::CoverageReport {
+            target: Some(target),
+            inputs,
+            lines_instrumented,
+            lines_covered,
+            html,
+            ..
+        } => (
+            "Covered",
+            format!(
+                "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs; report {}",
+                shown(html)
+            ),
+        ),
+        Message::CoverageReport {
+            target: None,
+            lcov,
+            html,
+            ..
+        } => ("Wrote", format!("{} and {}", shown(lcov), shown(html))),
         _ => return None,
     })
 }

@@ -36,13 +36,23 @@ impl CoveragePool {
     /// Starts `options.jobs` workers of `binary` (built as
     /// `BuildKind::Coverage`).
     pub(crate) fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
+        Self::start_with_env(binary, options, Vec::new())
+    }
+
+    /// [`CoveragePool::start`], the workers also given `env` (the PC
+    /// table's file: `pc_table`).
+    pub(crate) fn start_with_env(
+        binary: &Path,
+        options: PoolOptions,
+        mut env: Vec<(OsString, OsString)>,
+    ) -> Result<Self, PoolError> {
         let logs = tempfile::Builder::new()
             .prefix("cargo-reduce-features")
             .tempdir()
             .map_err(|e| {
                 PoolError::Protocol(format!("cannot make a feature log directory: {e}"))
             })?;
-        let env = vec![(OsString::from(FEATURE_LOG_ENV), logs.path().into())];
+        env.push((OsString::from(FEATURE_LOG_ENV), logs.path().into()));
         let pool = WorkerPool::start_with_env(binary, options, env)?;
         Ok(CoveragePool { pool, logs })
     }

@@ -4,7 +4,9 @@
 //! under `cfg(cargo_reduce_coverage)`, which registers the counters and
 //! counts each test's features (`harness/src/coverage.rs`). It has a build
 //! directory of its own and is built only when a coverage mode asks for it
-//! (`BuildKind::Coverage`). Why these flags: docs/design/coverage.md.
+//! (`BuildKind::Coverage`); the coverage reports' build counts every block
+//! and has line tables (`BuildKind::Lines`). Why these flags:
+//! docs/design/coverage.md.
 
 /// The `cfg` of the stand-in in the coverage build.
 const COVERAGE_CFG: &str = "--cfg cargo_reduce_coverage";
@@ -22,6 +24,16 @@ const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
     -Cllvm-args=-simplifycfg-branch-fold-threshold=0 \
     -Ccodegen-units=1";
 
+/// The coverage reports' build (`BuildKind::Lines`) adds: a counter in
+/// every block, not only in those whose execution no other counter
+/// implies (SanitizerCoverage's pruning, which `cargo fuzz build` keeps),
+/// so that the code from one block's address to the next is that block's
+/// alone; and line tables, kept in the binary (cargo strips debug info
+/// from a release build whose profile asks for none; the last `-C` of a
+/// kind wins).
+const LINES_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
+    -Cdebuginfo=line-tables-only -Cstrip=none";
+
 /// The stack depth (cargo-fuzz turns it on for Linux targets), where the
 /// stand-in defines its thread-local (x86-64 Linux).
 const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
@@ -35,5 +47,13 @@ pub(super) fn rustflags(host: &str) -> Vec<String> {
     if host.starts_with("x86_64-") && host.contains("-linux") {
         flags.push(STACK_DEPTH_FLAG.to_string());
     }
+    flags
+}
+
+/// The coverage reports' build's flags: the coverage build's, every
+/// block counted, with line tables.
+pub(super) fn lines_rustflags(host: &str) -> Vec<String> {
+    let mut flags = rustflags(host);
+    flags.extend(words(LINES_FLAGS));
     flags
 }

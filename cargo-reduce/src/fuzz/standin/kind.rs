@@ -15,6 +15,9 @@ pub(crate) enum BuildKind<'a> {
     Asan(&'a AsanToolchain),
     /// SanitizerCoverage, on the default toolchain.
     Coverage,
+    /// SanitizerCoverage in every block, with line tables: coverage
+    /// reports.
+    Lines,
 }
 
 impl<'a> From<Option<&'a AsanToolchain>> for BuildKind<'a> {
@@ -31,13 +34,14 @@ impl<'a> BuildKind<'a> {
             BuildKind::Plain => "build",
             BuildKind::Asan(_) => "build-asan",
             BuildKind::Coverage => "build-coverage",
+            BuildKind::Lines => "build-coverage-lines",
         }
     }
 
     /// Whether the build leaves out the recording copy of `arbitrary`
-    /// (`instrument`): only the coverage build does.
+    /// (`instrument`): only the coverage builds do.
     pub(super) fn records_nothing(self) -> bool {
-        matches!(self, BuildKind::Coverage)
+        matches!(self, BuildKind::Coverage | BuildKind::Lines)
     }
 
     /// The nightly toolchain the build needs, if any.
@@ -54,6 +58,7 @@ impl<'a> BuildKind<'a> {
             BuildKind::Plain => Vec::new(),
             BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
             BuildKind::Coverage => coverage::rustflags(host),
+            BuildKind::Lines => coverage::lines_rustflags(host),
         }
     }
 }

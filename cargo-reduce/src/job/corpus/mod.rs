@@ -6,7 +6,7 @@
 //! artifacts.
 
 mod cover;
-mod write;
+pub(super) mod write;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,9 +57,9 @@ struct Plan {
 }
 
 /// One distinct input.
-struct Input {
-    path: PathBuf,
-    bytes: Vec<u8>,
+pub(super) struct Input {
+    pub(super) path: PathBuf,
+    pub(super) bytes: Vec<u8>,
     /// The SHA-1 of its bytes, in hex: its name in the output, as libFuzzer
     /// names corpus files.
     sha1: String,
@@ -95,31 +95,7 @@ fn plan(
     request: &CorpusRequest,
     threads: usize,
 ) -> Result<Vec<Plan>, Error> {
-    let targets: Vec<(usize, &str)> = projects
-        .iter()
-        .enumerate()
-        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
-        .collect();
-    if !request.corpora.is_empty() && targets.len() != 1 {
-        return Err(Error::new(
-            Exit::Usage,
-            format!(
-                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
-                targets.len()
-            ),
-        ));
-    }
-    for dir in &request.corpora {
-        if !dir.is_dir() {
-            return Err(Error::new(
-                Exit::BadInput,
-                format!(
-                    "corpus `{}` is not a directory; pass a directory of inputs",
-                    dir.display()
-                ),
-            ));
-        }
-    }
+    let targets = selected_targets(projects, &request.corpora)?;
     let mut plans = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
@@ -146,8 +122,42 @@ fn plan(
     Ok(plans)
 }
 
+/// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
+/// name one target's corpus and must be directories.
+pub(super) fn selected_targets<'p>(
+    projects: &'p [FuzzProject],
+    corpora: &[PathBuf],
+) -> Result<Vec<(usize, &'p str)>, Error> {
+    let targets: Vec<(usize, &str)> = projects
+        .iter()
+        .enumerate()
+        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
+        .collect();
+    if !corpora.is_empty() && targets.len() != 1 {
+        return Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
+                targets.len()
+            ),
+        ));
+    }
+    for dir in corpora {
+        if !dir.is_dir() {
+            return Err(Error::new(
+                Exit::BadInput,
+                format!(
+                    "corpus `{}` is not a directory; pass a directory of inputs",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    Ok(targets)
+}
+
 /// The distinct files of `dirs`, the first of each content kept.
-fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
+pub(super) fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
     let mut paths = Vec::new();
     for dir in dirs {
         // A missing `fuzz/corpus/<target>/` has none.
@@ -186,7 +196,7 @@ impl Plan {
 }
 
 /// The pool's options: `-j` workers, the request's limits or libFuzzer's.
-fn pool_options(
+pub(super) fn pool_options(
     request: &CorpusRequest,
     jobs: usize,
     project: &FuzzProject,

@@ -14,11 +14,11 @@ use crate::error::{Error, Exit};
 
 /// The file that marks an output directory as `corpus`'s own (so a second
 /// run may replace it; any other directory with files is refused).
-pub(super) const MARKER: &str = ".cargo-reduce-corpus";
+pub(in crate::job) const MARKER: &str = ".cargo-reduce-corpus";
 
 /// How a destination is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
+pub(in crate::job) enum Mode {
     /// A directory of `corpus`'s own (marked), new or from an earlier run.
     Output,
     /// The corpus itself, replaced (`--in-place`).
@@ -47,9 +47,13 @@ pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
     ))
 }
 
-/// Writes `files` (name, bytes) as the directory `dest`, replacing what is
+/// Writes `files` (name, bytes; a name may hold folders) as the directory `dest`, replacing what is
 /// there in one step (see the module's doc).
-pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> Result<(), Error> {
+pub(in crate::job) fn write_set(
+    dest: &Path,
+    files: &[(String, &[u8])],
+    mode: Mode,
+) -> Result<(), Error> {
     let parent = dest
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -67,6 +71,9 @@ pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> R
     };
     for (file, bytes) in files {
         let path = staged.path().join(file);
+        // A name may hold folders (a coverage report's pages).
+        let folder = path.parent().unwrap_or(staged.path());
+        fs::create_dir_all(folder).map_err(|e| cannot("create", folder, e))?;
         write(&path, bytes).map_err(|e| cannot("write", &path, e))?;
     }
     if mode == Mode::Output {

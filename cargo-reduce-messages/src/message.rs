@@ -303,6 +303,10 @@ pub enum Message {
         /// Passing inputs with no feature (rejected by the target, or too
         /// short for its type), which libFuzzer drops too.
         rejected: usize,
+        /// With `--shrink`, the rounds of cover and shrink until one
+        /// changed nothing (0 without).
+        #[serde(default)]
+        shrink_rounds: usize,
         /// Where the minimized corpus is.
         output: PathBuf,
         /// Wall time of the replay and the minimization, in seconds.

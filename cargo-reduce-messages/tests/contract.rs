@@ -367,6 +367,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 edges: 97,
                 failing: 1,
                 rejected: 0,
+                shrink_rounds: 2,
                 output: "fuzz/corpus-min/parse".into(),
                 elapsed_s: 0.31,
             },

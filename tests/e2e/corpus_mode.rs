@@ -117,16 +117,10 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     assert_eq!(inputs(&again_dir).len() as u64, after);
     let single = crate_dir.join("single");
     corpus(&crate_dir, &["-j", "1", "--out", single.to_str().unwrap()]);
-    let names = |dir: &Path| -> Vec<_> {
-        inputs(dir)
-            .into_iter()
-            .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
-            .collect()
-    };
-    assert_eq!(names(&single), names(&out), "the same set for every -j");
+    assert_eq!(named(&single), named(&out), "the same set for every -j");
     assert_eq!(
-        names(&again_dir),
-        names(&out),
+        named(&again_dir),
+        named(&out),
         "a second run keeps the same set"
     );
 }
@@ -192,10 +186,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     let done = crate_dir.join("done");
     let done_arg = done.to_str().unwrap().to_string();
     corpus(&crate_dir, &["--corpus", &dir_arg, "--out", &done_arg]);
-    let finished: Vec<_> = inputs(&done)
-        .into_iter()
-        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
-        .collect();
+    let finished = named(&done);
     let manifest = crate_dir.join("Cargo.toml");
     let mut outcomes = Vec::new();
     for delay_ms in [0, 150, 400, 700, 1000, 1500, 2500] {
@@ -238,4 +229,94 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
         }
     }
     eprintln!("kept the original after each kill: {outcomes:?}");
+}
+
+/// The minimized files of `dir`, by name.
+fn named(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    inputs(dir)
+        .into_iter()
+        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
+        .collect()
+}
+
+/// `--shrink`: the kept inputs get shorter, the set keeps exactly the
+/// corpus's features (a plain run on it counts the same), nothing in it
+/// crashes, and a second `--shrink` run on it changes nothing.
+#[test]
+fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
+    let (_dir, crate_dir) = with_corpus();
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let plain = crate_dir.join("plain");
+    let plain_run = corpus(&crate_dir, &["--out", &arg(&plain)]);
+    let shrunk = crate_dir.join("shrunk");
+    let run = corpus(&crate_dir, &["--shrink", "--out", &arg(&shrunk)]);
+    let summary = minimized(&run);
+    let before = minimized(&plain_run);
+    assert!(
+        summary["bytes_after"].as_u64() < before["bytes_after"].as_u64(),
+        "{summary} against {before}"
+    );
+    assert!(summary["shrink_rounds"].as_u64().unwrap() >= 1, "{summary}");
+    // The shrunk set, minimized again without --shrink: every feature of
+    // the corpus, none new, and nothing fails.
+    let recount_dir = crate_dir.join("recount");
+    let recount = corpus(
+        &crate_dir,
+        &["--corpus", &arg(&shrunk), "--out", &arg(&recount_dir)],
+    );
+    let recounted = minimized(&recount);
+    assert_eq!(recounted["features"], summary["features"], "{recounted}");
+    assert_eq!(recounted["failing"], 0);
+    assert_eq!(recounted["files_after"], summary["files_after"]);
+    let again = crate_dir.join("again");
+    corpus(
+        &crate_dir,
+        &["--corpus", &arg(&shrunk), "--shrink", "--out", &arg(&again)],
+    );
+    assert_eq!(
+        named(&again),
+        named(&shrunk),
+        "a second run changes nothing"
+    );
+}
+
+/// A typed target's inputs are shrunk too, the typed reduction's draws
+/// decoded by the plain build (the coverage build records none): fewer
+/// bytes than the set without `--shrink`, the corpus untouched.
+#[test]
+fn shrink_reduces_a_typed_targets_inputs() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let dir = crate_dir.join("corpus/typed");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("big"), [200u8, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 3]).unwrap();
+    fs::write(dir.join("small"), [1u8, 2, 3]).unwrap();
+    let original = snapshot(&dir);
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = |extra: &[&str]| {
+        let out = crate_dir.join(format!("out{}", extra.len()));
+        let mut args = vec![
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--fuzz-target",
+            "typed",
+            "--message-format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = cargo_reduce(&args);
+        run.expect_code(0);
+        minimized(&run)
+    };
+    let plain = run(&[]);
+    let shrunk = run(&["--shrink"]);
+    assert!(
+        shrunk["bytes_after"].as_u64() < plain["bytes_after"].as_u64(),
+        "{shrunk} against {plain}"
+    );
+    assert_eq!(shrunk["features"], plain["features"]);
+    assert_eq!(snapshot(&dir), original, "the corpus is untouched");
 }

@@ -47,6 +47,11 @@ impl CoveragePool {
         Ok(CoveragePool { pool, logs })
     }
 
+    /// Whether the target takes an `Arbitrary` type.
+    pub(crate) fn typed_input(&self) -> bool {
+        self.pool.typed_input()
+    }
+
     /// Runs every input once, in parallel; each one's outcome and features,
     /// in `inputs`' order. Rounds are cut so that each is one part of
     /// shared memory (the logs name inputs by their index in it).

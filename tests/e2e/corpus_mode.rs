@@ -320,3 +320,50 @@ fn shrink_reduces_a_typed_targets_inputs() {
     assert_eq!(shrunk["features"], plain["features"]);
     assert_eq!(snapshot(&dir), original, "the corpus is untouched");
 }
+
+/// Two shards record their shares' features, and `corpus merge` of the
+/// two files writes the set one machine writes.
+#[test]
+fn two_shards_merged_give_the_set_of_one_machine() {
+    let (_dir, crate_dir) = with_corpus();
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let whole = crate_dir.join("whole");
+    corpus(&crate_dir, &["--out", &arg(&whole)]);
+    let files: Vec<PathBuf> = (1..=2)
+        .map(|k| crate_dir.join(format!("shard-{k}.json")))
+        .collect();
+    for (k, file) in files.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let run = corpus(
+            &crate_dir,
+            &["--shard", &shard, "--features-out", &arg(file)],
+        );
+        assert!(run
+            .messages()
+            .iter()
+            .all(|m| m["reason"] != "corpus-minimized"));
+    }
+    let merged_dir = crate_dir.join("merged");
+    let run = cargo_reduce(&[
+        "reduce",
+        "corpus",
+        "merge",
+        &arg(&files[1]),
+        &arg(&files[0]),
+        "--out",
+        &arg(&merged_dir),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    assert_eq!(named(&merged_dir), named(&whole));
+    assert_eq!(minimized(&run)["files_before"], 8);
+    // One shard's file alone is not the whole corpus.
+    let alone = cargo_reduce(&["reduce", "corpus", "merge", &arg(&files[0])]);
+    alone.expect_code(3);
+    assert!(
+        alone.stderr().contains("shard 2/2 are missing"),
+        "{}",
+        alone.stderr()
+    );
+}

@@ -48,12 +48,13 @@ impl<'a> BuildKind<'a> {
         }
     }
 
-    /// The flags this kind adds to the engine's, for a build for `host`.
-    pub(super) fn rustflags(self, host: &str) -> Vec<String> {
+    /// The flags this kind adds to the engine's, for a build for `host`
+    /// against the stand-in of `engine` (the package it replaces).
+    pub(super) fn rustflags(self, host: &str, engine: &str) -> Vec<String> {
         match self {
             BuildKind::Plain => Vec::new(),
             BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
-            BuildKind::Coverage => coverage::rustflags(host),
+            BuildKind::Coverage => coverage::rustflags(host, engine),
         }
     }
 }

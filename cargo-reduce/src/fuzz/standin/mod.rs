@@ -228,7 +228,7 @@ fn build_patched_with(
     features.dedup();
     // The same flags for every build, whatever the stand-in (see `alloc`).
     let mut flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
-    for flag in kind.rustflags(&host) {
+    for flag in kind.rustflags(&host, stand_in.package) {
         flags.push('\x1f');
         flags.push_str(&flag);
     }

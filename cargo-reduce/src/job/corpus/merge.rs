@@ -144,3 +144,96 @@ fn read_recorded(input: &InputRecord) -> Result<Vec<u8>, Error> {
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::ci::inputs::Shard;
+    use proptest::prelude::*;
+
+    fn record(shard: Shard, inputs: Vec<InputRecord>) -> ShardRecord {
+        ShardRecord {
+            targets: vec![TargetRecord {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                dirs: vec!["corpus/parse".into()],
+                out: "corpus-min/parse".into(),
+                counters: 64,
+                inputs,
+            }],
+            ..ShardRecord::new(shard)
+        }
+    }
+
+    fn corpus() -> impl Strategy<Value = Vec<InputRecord>> {
+        let input = (0usize..64, proptest::collection::btree_set(0u32..48, 0..10)).prop_map(
+            |(size, set)| {
+                let features: Vec<u32> = set.into_iter().collect();
+                // Content decides the hash: equal (size, features) are one
+                // file, as identical files are.
+                let sha1 = format!("{size}-{features:?}");
+                InputRecord {
+                    path: format!("corpus/parse/{sha1}").into(),
+                    sha1,
+                    size,
+                    features,
+                    failure: None,
+                }
+            },
+        );
+        proptest::collection::vec(input, 0..32)
+    }
+
+    /// The set a merge computes, as file hashes.
+    fn merged(records: &[ShardRecord]) -> Vec<String> {
+        let targets = by_target(records).unwrap();
+        assert_eq!(targets.len(), 1);
+        let inputs = distinct(&targets[0]);
+        let mut kept: Vec<String> = cover::minimize(&items(&inputs))
+            .into_iter()
+            .map(|i| inputs[i].sha1.clone())
+            .collect();
+        kept.sort_unstable();
+        kept
+    }
+
+    proptest! {
+        /// Split over any number of machines, in any order of the files,
+        /// the merge keeps the set one machine keeps.
+        #[test]
+        fn the_merge_of_any_sharding_is_the_unsharded_set(
+            inputs in corpus(),
+            count in 1u64..6,
+            rotate in 0usize..6,
+        ) {
+            let whole = merged(&[record(Shard { index: 1, count: 1 }, inputs.clone())]);
+            let mut shards: Vec<ShardRecord> = (1..=count)
+                .map(|index| {
+                    let shard = Shard { index, count };
+                    let share = inputs
+                        .iter()
+                        .filter(|i| shard.takes("parse", &i.sha1))
+                        .cloned()
+                        .collect();
+                    record(shard, share)
+                })
+                .collect();
+            let turn = rotate % shards.len();
+            shards.rotate_left(turn);
+            prop_assert_eq!(merged(&shards), whole);
+        }
+    }
+
+    #[test]
+    fn a_missing_or_repeated_shard_is_refused() {
+        let shard = |index| record(Shard { index, count: 3 }, Vec::new());
+        let missing = by_target(&[shard(1), shard(3)]).unwrap_err();
+        assert!(
+            missing.to_string().contains("shard 2/3 are missing"),
+            "{missing}"
+        );
+        let twice = by_target(&[shard(1), shard(2), shard(2), shard(3)]).unwrap_err();
+        assert!(twice.to_string().contains("one shard twice"), "{twice}");
+        assert!(by_target(&[shard(2), shard(3), shard(1)]).is_ok());
+    }
+}

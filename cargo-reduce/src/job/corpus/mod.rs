@@ -230,9 +230,12 @@ fn plan(
     let mut plans = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
-            true => vec![projects[project].fuzz_dir.join("corpus").join(target)],
+            true => default_dirs(&projects[project], target),
             false => request.corpora.clone(),
         };
+        if request.in_place {
+            refuse_afl_queue(&dirs[0])?;
+        }
         let mut inputs = read_inputs(&dirs, threads)?;
         if !inputs.is_empty() {
             if let Some(shard) = request.shard {
@@ -250,10 +253,42 @@ fn plan(
     if plans.is_empty() {
         return Err(Error::new(
             Exit::BadInput,
-            "no corpus to minimize: no file in `fuzz/corpus/<target>/` of the selected targets; name one with --corpus DIR",
+            "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR",
         ));
     }
     Ok(plans)
+}
+
+/// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
+/// the `queue/` of each AFL++ instance that ran it.
+fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
+    let mut dirs = vec![project.fuzz_dir.join("corpus").join(target)];
+    let queues = project
+        .instances
+        .iter()
+        .filter(|(_, ran)| ran.as_deref() == Some(target))
+        .map(|(instance, _)| instance.dir.join("queue"));
+    dirs.extend(queues);
+    dirs
+}
+
+/// `--in-place` never writes inside an AFL++ output directory: afl-fuzz
+/// owns its `queue/` (and imports from every sibling with one).
+fn refuse_afl_queue(dir: &Path) -> Result<(), Error> {
+    let in_instance = dir
+        .ancestors()
+        .skip(1)
+        .any(crate::fuzz::project::campaign::is_instance);
+    match in_instance || crate::fuzz::project::campaign::is_instance(dir) {
+        true => Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--in-place would write inside the AFL++ instance of `{}`, which afl-fuzz owns; write the set elsewhere with --out DIR",
+                dir.display()
+            ),
+        )),
+        false => Ok(()),
+    }
 }
 
 /// The distinct files of `dirs`, the first of each content kept.

@@ -312,6 +312,27 @@ pub enum Message {
         /// Wall time of the replay and the minimization, in seconds.
         elapsed_s: f64,
     },
+    /// `corpus --features-out`: one target's share of its corpus was
+    /// replayed and its features recorded, for `corpus merge`.
+    CorpusRecorded {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// This machine's share: K (of `shards`).
+        shard: u64,
+        /// N.
+        shards: u64,
+        /// Distinct inputs of the share.
+        files: usize,
+        /// Of them, inputs that failed (each reported by a
+        /// `corpus-failure`).
+        failing: usize,
+        /// Distinct features of the share.
+        features: usize,
+        /// The records file.
+        record: PathBuf,
+    },
     /// `cargo reduce ice`: the build crashed rustc (an internal compiler
     /// error) compiling this crate.
     IceFound {

@@ -373,6 +373,19 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "corpus-recorded",
+            Message::CorpusRecorded {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                shard: 2,
+                shards: 4,
+                files: 234,
+                failing: 1,
+                features: 311,
+                record: "features-2.json".into(),
+            },
+        ),
+        (
             "ci-replay",
             Message::CiReplay {
                 path: "fuzz/artifacts/parse/crash-01".into(),

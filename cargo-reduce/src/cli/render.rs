@@ -239,6 +239,22 @@ impl Reporter {
                     shown(output)
                 ),
             ),
+            Message::CorpusRecorded {
+                target,
+                shard,
+                shards,
+                files,
+                failing,
+                features,
+                record,
+                ..
+            } => self.status(
+                "Recorded",
+                format!(
+                    "{target}, shard {shard}/{shards}: {files} files ({failing} failing), {features} features, in {}",
+                    shown(record)
+                ),
+            ),
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => {}

@@ -31,7 +31,9 @@ const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
 const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
 
 /// SanitizerCoverage as `cargo afl build` asks for it (edges, no block
-/// pruning, one codegen unit, `-Copt-level=3`), with inline 8-bit counters
+/// pruning, one codegen unit, `-Copt-level=3`, `-Ctarget-cpu=native`: the
+/// unrolling of a loop depends on the CPU, and with it the hit counts of
+/// its edges), with inline 8-bit counters
 /// where afl.rs has `trace-pc-guard` (AFL++'s runtime counts a guard's
 /// hits in its map byte just as the inline counter counts them), and
 /// without the comparison tracing (AFL++ maps no edge of it without
@@ -42,7 +44,8 @@ const AFL_SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
     -Cllvm-args=-sanitizer-coverage-pc-table \
     -Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
     -Ccodegen-units=1 \
-    -Copt-level=3";
+    -Copt-level=3 \
+    -Ctarget-cpu=native";
 
 /// The coverage build's flags, for a build for `host` against the
 /// stand-in of `engine` (`afl` or `libfuzzer-sys`).

@@ -124,6 +124,7 @@ pub(crate) fn run(
     }
     if let (Some(record), Some(path)) = (&record, &request.features_out) {
         record.write(path)?;
+        record.report(path, events);
     }
     Ok(Exit::Success)
 }
@@ -419,6 +420,12 @@ fn minimize_target(
         output,
         elapsed_s: started.elapsed().as_secs_f64(),
     });
+    if request.shrink && settings.interrupt.load(Ordering::SeqCst) {
+        return Err(Error::new(
+            Exit::Interrupted,
+            "interrupted while shrinking: the set written keeps every feature, its inputs not all shrunk",
+        ));
+    }
     Ok(())
 }
 

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit};
 use crate::job::ci::inputs::Shard;
+use crate::job::{Events, Message};
 
 /// The records' format; `corpus merge` refuses another.
 pub(crate) const FORMAT_VERSION: u32 = 1;
@@ -72,6 +73,29 @@ impl ShardRecord {
             let what = format!("cannot write the feature records `{}`", path.display());
             Error::caused(Exit::Failure, what, e)
         })
+    }
+
+    /// One `corpus-recorded` per target, once the records are at `path`.
+    pub(crate) fn report(&self, path: &Path, events: &dyn Events) {
+        for target in &self.targets {
+            let mut features: Vec<u32> = target
+                .inputs
+                .iter()
+                .flat_map(|i| i.features.iter().copied())
+                .collect();
+            features.sort_unstable();
+            features.dedup();
+            events.emit(&Message::CorpusRecorded {
+                package: target.package.clone(),
+                target: target.target.clone(),
+                shard: self.shard,
+                shards: self.shards,
+                files: target.inputs.len(),
+                failing: target.inputs.iter().filter(|i| i.failure.is_some()).count(),
+                features: features.len(),
+                record: path.to_path_buf(),
+            });
+        }
     }
 
     /// Reads the records at `path`.

@@ -512,7 +512,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 24);
+    assert_eq!(all.len(), 25);
 }
 
 #[test]

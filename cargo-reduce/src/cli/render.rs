@@ -378,6 +378,13 @@ impl View for Progress<'_> {
         }
     }
 
+    fn counted(&self, what: &str, done: usize, total: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("{what:>10}"));
+            bar.set_message(format!("{done} of {total} inputs"));
+        }
+    }
+
     fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -157,7 +157,7 @@ fn record_target(
         true => (Vec::new(), 0),
         false => {
             let pool = start_pool(plan, target)?;
-            let replayed = replay(plan, &pool)?;
+            let replayed = replay(plan, &pool, events)?;
             report_failures(plan, project, &replayed, events)?;
             let counters = counters(&replayed);
             let inputs = plan
@@ -372,7 +372,7 @@ fn minimize_target(
     let project = target.project;
     let output = output_dir(plan, project, request)?;
     let pool = start_pool(plan, &target)?;
-    let replayed = replay(plan, &pool)?;
+    let replayed = replay(plan, &pool, events)?;
     if settings.interrupt.load(Ordering::SeqCst) {
         return Err(interrupted());
     }
@@ -393,7 +393,7 @@ fn minimize_target(
         .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
         .collect();
     let (set, shrink_rounds) = match request.shrink {
-        true => shrink_set(set, &pool, &target, &all, settings)?,
+        true => shrink_set(set, &pool, &target, &all, settings, events)?,
         false => (set, 0),
     };
     let files: Vec<(String, &[u8])> = set
@@ -437,6 +437,7 @@ fn shrink_set(
     target: &Target<'_>,
     allowed: &[u32],
     settings: &Settings,
+    events: &dyn Events,
 ) -> Result<(Vec<Entry>, usize), Error> {
     let decoder = match pool.typed_input() {
         true => {
@@ -452,7 +453,9 @@ fn shrink_set(
         false => None,
     };
     let limits = Limits::none().with_interrupt(settings.interrupt.clone());
+    let view = events.view();
     let shrinker = Shrinker {
+        view: view.as_ref(),
         pool,
         decoder: decoder.as_ref(),
         allowed,
@@ -460,16 +463,23 @@ fn shrink_set(
         ddmin: settings.ddmin,
         limits: &limits,
     };
-    let converged = shrinker
-        .converge(set)
+    let converged = shrinker.converge(set);
+    view.finish();
+    let converged = converged
         .map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))?;
     Ok((converged.set, converged.rounds))
 }
 
-/// Every input of `plan` run once in the coverage build of its target.
-fn replay(plan: &Plan, pool: &CoveragePool) -> Result<Vec<Replayed>, Error> {
+/// Every input of `plan` run once in the coverage build of its target,
+/// the count shown as it goes (a progress bar on a terminal).
+fn replay(plan: &Plan, pool: &CoveragePool, events: &dyn Events) -> Result<Vec<Replayed>, Error> {
     let bytes: Vec<&[u8]> = plan.inputs.iter().map(|i| i.bytes.as_slice()).collect();
-    pool.replay(&bytes).map_err(|e| {
+    let view = events.view();
+    let replayed = pool.replay_counted(&bytes, &mut |done| {
+        view.counted(&plan.target, done, bytes.len());
+    });
+    view.finish();
+    replayed.map_err(|e| {
         let what = format!("cannot replay the corpus of {}", plan.target);
         Error::caused(Exit::Failure, what, e)
     })

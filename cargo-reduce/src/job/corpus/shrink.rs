@@ -12,6 +12,7 @@ use crate::engine::{
     Outcome as Verdict, OutcomeCache, RoundOracle,
 };
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Outcome, PoolError, Replayed};
+use crate::job::View;
 use crate::typed::{self, TypedOptions};
 
 use super::cover::{self, Item};
@@ -54,6 +55,8 @@ pub(super) struct Shrinker<'a> {
     pub jobs: usize,
     pub ddmin: DdminOptions,
     pub limits: &'a Limits,
+    /// Where the inputs shrunk so far are counted (a progress bar).
+    pub view: &'a dyn View,
 }
 
 /// The converged set and how many rounds it took.
@@ -75,7 +78,8 @@ impl Shrinker<'_> {
         for round in 1..=MAX_ROUNDS {
             let assigned = cover::assign(&items(&set), &(0..set.len()).collect::<Vec<_>>());
             let mut shrunk = Vec::with_capacity(set.len());
-            for (entry, keep) in set.iter().zip(assigned) {
+            for (done, (entry, keep)) in set.iter().zip(assigned).enumerate() {
+                self.view.counted("shrink", done, set.len());
                 let key = (entry.sha1.clone(), keep);
                 let bytes = match memo.get(&key) {
                     Some(bytes) => bytes.clone(),

@@ -15,7 +15,7 @@ mod subject;
 mod summary;
 mod triage;
 
-pub(super) use build_targets::build;
+pub(super) use build_targets::{build, Binaries};
 pub(super) use sanitize::toolchain as asan_toolchain;
 pub(crate) use select::discover;
 pub(super) use subject::{named, reduce_one};
@@ -109,7 +109,7 @@ const DEFAULT_SLOW_UNIT: Duration = Duration::from_secs(10);
 
 /// What every stage of a run reads.
 #[derive(Clone, Copy)]
-pub(super) struct Context<'a> {
+pub(in crate::job) struct Context<'a> {
     pub request: &'a FuzzRequest,
     pub settings: &'a Settings,
     pub events: &'a dyn Events,
@@ -219,7 +219,7 @@ fn reduce_all(
             Role::Duplicate { .. } => {}
             Role::Reduce => {
                 let known = roles.known[i].take();
-                let row = reduce_one(item, pool, known, cx.request, cx.settings, cx.events);
+                let row = reduce_one(item, pool, known, cx);
                 let stopped = row
                     .result
                     .as_ref()

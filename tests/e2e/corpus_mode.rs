@@ -32,7 +32,8 @@ fn with_corpus() -> (tempfile::TempDir, PathBuf) {
     (dir, crate_dir)
 }
 
-fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
+/// `cargo reduce corpus` on the fixture copy, with JSON messages.
+fn corpus_run(crate_dir: &Path, extra: &[&str]) -> Run {
     let manifest = crate_dir.join("Cargo.toml");
     let mut args = vec![
         "reduce",
@@ -44,11 +45,16 @@ fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
     ];
     // `--corpus` names one target's corpus: the fixture's other target is
     // `typed`.
-    if extra.contains(&"--corpus") {
+    if extra.contains(&"--corpus") && !extra.contains(&"--fuzz-target") {
         args.extend(["--fuzz-target", "records"]);
     }
     args.extend_from_slice(extra);
-    let run = cargo_reduce(&args);
+    cargo_reduce(&args)
+}
+
+/// [`corpus_run`], which must succeed.
+fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
+    let run = corpus_run(crate_dir, extra);
     run.expect_code(0);
     run
 }
@@ -154,15 +160,7 @@ fn an_output_directory_of_the_users_files_is_refused() {
     let out = crate_dir.join("mine");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("notes.txt"), b"keep me").unwrap();
-    let manifest = crate_dir.join("Cargo.toml");
-    let run = cargo_reduce(&[
-        "reduce",
-        "corpus",
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = corpus_run(&crate_dir, &["--out", out.to_str().unwrap()]);
     run.expect_code(2);
     assert!(
         run.stderr()
@@ -291,25 +289,11 @@ fn shrink_reduces_a_typed_targets_inputs() {
     fs::write(dir.join("big"), [200u8, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 3]).unwrap();
     fs::write(dir.join("small"), [1u8, 2, 3]).unwrap();
     let original = snapshot(&dir);
-    let manifest = crate_dir.join("Cargo.toml");
     let run = |extra: &[&str]| {
         let out = crate_dir.join(format!("out{}", extra.len()));
-        let mut args = vec![
-            "reduce",
-            "corpus",
-            "--manifest-path",
-            manifest.to_str().unwrap(),
-            "--fuzz-target",
-            "typed",
-            "--message-format",
-            "json",
-            "--out",
-            out.to_str().unwrap(),
-        ];
+        let mut args = vec!["--fuzz-target", "typed", "--out", out.to_str().unwrap()];
         args.extend_from_slice(extra);
-        let run = cargo_reduce(&args);
-        run.expect_code(0);
-        minimized(&run)
+        minimized(&corpus(&crate_dir, &args))
     };
     let plain = run(&[]);
     let shrunk = run(&["--shrink"]);
@@ -366,4 +350,42 @@ fn two_shards_merged_give_the_set_of_one_machine() {
         "{}",
         alone.stderr()
     );
+}
+
+/// A disk that is full when the set is written: `--in-place` fails with a
+/// one-line error naming the disk, and the corpus on it is exactly as it
+/// was, nothing staged left beside it (faults.rs's tmpfs; skipped where
+/// this process may not mount one).
+#[test]
+fn a_full_disk_during_the_write_leaves_the_corpus_as_it_was() {
+    let (_dir, crate_dir) = with_corpus();
+    let disk = crate_dir.join("disk");
+    fs::create_dir_all(&disk).unwrap();
+    let Some(mount) = crate::faults::mount_or_skip("full disk (corpus)", &disk, "64k") else {
+        return;
+    };
+    let dir = disk.join("records");
+    fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in CORPUS {
+        fs::write(dir.join(name), bytes).unwrap();
+    }
+    let original = snapshot(&dir);
+    mount.fill();
+    let run = corpus_run(
+        &crate_dir,
+        &["--corpus", dir.to_str().unwrap(), "--in-place"],
+    );
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains("No space left on device"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(snapshot(&dir), original, "the corpus changed");
+    let mut left: Vec<_> = fs::read_dir(&disk)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["filler", "records"], "nothing staged is left");
 }

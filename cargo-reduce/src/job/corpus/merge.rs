@@ -82,8 +82,9 @@ fn merge_target(
         (Some(out), false) => out.clone(),
         (None, false) => first.out.clone(),
     };
-    if !request.in_place {
-        write::check_output(&output)?;
+    match request.in_place {
+        true => super::refuse_afl_queue(&output)?,
+        false => write::check_output(&output)?,
     }
     let inputs = distinct(shares);
     let items = items(&inputs);

@@ -92,6 +92,9 @@ impl Shrinker<'_> {
                 shrunk.push(bytes);
             }
             let changed = shrunk.iter().zip(&set).any(|(s, e)| *s != e.bytes);
+            // Two inputs shrunk to the same bytes are one file.
+            let mut seen = std::collections::HashSet::new();
+            shrunk.retain(|bytes| seen.insert(bytes.clone()));
             let next = self.replayed(shrunk)?;
             let kept = cover::minimize(&items(&next));
             let dropped = kept.len() < next.len();

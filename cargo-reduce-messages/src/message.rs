@@ -317,6 +317,10 @@ pub enum Message {
         /// Passing inputs with no feature (rejected by the target, or too
         /// short for its type), which libFuzzer drops too.
         rejected: usize,
+        /// With `--shrink`, the rounds of cover and shrink until one
+        /// changed nothing (0 without).
+        #[serde(default)]
+        shrink_rounds: usize,
         /// Where the minimized corpus is.
         output: PathBuf,
         /// Wall time of the replay and the minimization, in seconds.
@@ -344,6 +348,27 @@ pub enum Message {
         lcov: PathBuf,
         /// The HTML report's index.
         html: PathBuf,
+    },
+    /// `corpus --features-out`: one target's share of its corpus was
+    /// replayed and its features recorded, for `corpus merge`.
+    CorpusRecorded {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// This machine's share: K (of `shards`).
+        shard: u64,
+        /// N.
+        shards: u64,
+        /// Distinct inputs of the share.
+        files: usize,
+        /// Of them, inputs that failed (each reported by a
+        /// `corpus-failure`).
+        failing: usize,
+        /// Distinct features of the share.
+        features: usize,
+        /// The records file.
+        record: PathBuf,
     },
     /// `cargo reduce ice`: the build crashed rustc (an internal compiler
     /// error) compiling this crate.

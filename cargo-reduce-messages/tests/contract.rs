@@ -367,6 +367,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 edges: 97,
                 failing: 1,
                 rejected: 0,
+                shrink_rounds: 2,
                 output: "fuzz/corpus-min/parse".into(),
                 elapsed_s: 0.31,
             },
@@ -387,6 +388,19 @@ fn messages() -> Vec<(&'static str, Message)> {
                 lines_covered: 97,
                 lcov: "fuzz/coverage/parse/lcov.info".into(),
                 html: "fuzz/coverage/parse/html/index.html".into(),
+            },
+        ),
+        (
+            "corpus-recorded",
+            Message::CorpusRecorded {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                shard: 2,
+                shards: 4,
+                files: 234,
+                failing: 1,
+                features: 311,
+                record: "features-2.json".into(),
             },
         ),
         (
@@ -516,7 +530,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 25);
+    assert_eq!(all.len(), 26);
 }
 
 #[test]

@@ -65,7 +65,7 @@ pub(crate) enum CliCommand {
     /// that keep every coverage feature, as libFuzzer counts them;
     /// failing inputs are reported and kept as artifacts.
     #[command(
-        after_help = "Examples:\n  cargo reduce corpus\n  cargo reduce corpus --fuzz-target parse --corpus fuzz/corpus/parse --in-place"
+        after_help = "Examples:\n  cargo reduce corpus\n  cargo reduce corpus --fuzz-target parse --corpus fuzz/corpus/parse --in-place\n  cargo reduce corpus --shrink\n  cargo reduce corpus --shard 2/4 --features-out features-2.json\n  cargo reduce corpus merge features-*.json"
     )]
     Corpus(Box<corpus::CorpusArgs>),
     /// Line coverage of each fuzz target's corpus, from the coverage build:

@@ -312,6 +312,13 @@ impl View for Progress<'_> {
         }
     }
 
+    fn counted(&self, what: &str, done: usize, total: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("{what:>10}"));
+            bar.set_message(format!("{done} of {total} inputs"));
+        }
+    }
+
     fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
@@ -408,6 +415,22 @@ fn status_line(message: &Message) -> Option<(&'static str, String)> {
             html,
             ..
         } => ("Wrote", format!("{} and {}", shown(lcov), shown(html))),
+        Message::CorpusRecorded {
+            target,
+            shard,
+            shards,
+            files,
+            failing,
+            features,
+            record,
+            ..
+        } => (
+            "Recorded",
+            format!(
+                "{target}, shard {shard}/{shards}: {files} files ({failing} failing), {features} features, in {}",
+                shown(record)
+            ),
+        ),
         _ => return None,
     })
 }

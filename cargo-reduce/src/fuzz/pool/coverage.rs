@@ -57,10 +57,25 @@ impl CoveragePool {
         Ok(CoveragePool { pool, logs })
     }
 
+    /// Whether the target takes an `Arbitrary` type.
+    pub(crate) fn typed_input(&self) -> bool {
+        self.pool.typed_input()
+    }
+
     /// Runs every input once, in parallel; each one's outcome and features,
     /// in `inputs`' order. Rounds are cut so that each is one part of
     /// shared memory (the logs name inputs by their index in it).
     pub(crate) fn replay(&self, inputs: &[&[u8]]) -> Result<Vec<Replayed>, PoolError> {
+        self.replay_counted(inputs, &mut |_| {})
+    }
+
+    /// [`replay`](Self::replay), telling `done` how many inputs have run
+    /// after each round.
+    pub(crate) fn replay_counted(
+        &self,
+        inputs: &[&[u8]],
+        done: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Replayed>, PoolError> {
         let mut replayed = Vec::with_capacity(inputs.len());
         let mut start = 0;
         while start < inputs.len() {
@@ -71,6 +86,7 @@ impl CoveragePool {
                 end += 1;
             }
             replayed.extend(self.round(&inputs[start..end])?);
+            done(end);
             start = end;
         }
         Ok(replayed)

@@ -27,7 +27,8 @@ pub(crate) struct DecodeCrew {
 }
 
 impl DecodeCrew {
-    pub(super) fn start(binary: &Path, options: &PoolOptions) -> Result<Self, PoolError> {
+    /// Starts the decoding worker of `binary` (a typed target's plain build).
+    pub(crate) fn start(binary: &Path, options: &PoolOptions) -> Result<Self, PoolError> {
         let dir = scratch_dir()?;
         let debug = dir.path().join("debug.txt");
         let draws = dir.path().join("debug.txt.draws");

@@ -1,6 +1,8 @@
 //! The coverage build's flags: the targets compiled with SanitizerCoverage
 //! as `cargo fuzz build` compiles them (edge coverage, inline 8-bit
-//! counters, the PC table, the stack depth), on stable, with the stand-in
+//! counters, the PC table, the stack depth), or an afl.rs crate's as
+//! `cargo afl build` compiles them (no stack depth: AFL++ has no such
+//! feature), on stable, with the stand-in
 //! under `cfg(cargo_reduce_coverage)`, which registers the counters and
 //! counts each test's features (`harness/src/coverage.rs`). It has a build
 //! directory of its own and is built only when a coverage mode asks for it
@@ -38,12 +40,30 @@ const LINES_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
 /// stand-in defines its thread-local (x86-64 Linux).
 const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
 
-/// The coverage build's flags, for a build for `host`.
-pub(super) fn rustflags(host: &str) -> Vec<String> {
-    let mut flags: Vec<String> = format!("{SANCOV_FLAGS} {COVERAGE_CFG}")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+/// SanitizerCoverage as `cargo afl build` asks for it (edges, no block
+/// pruning, one codegen unit, `-Copt-level=3`, `-Ctarget-cpu=native`: the
+/// unrolling of a loop depends on the CPU, and with it the hit counts of
+/// its edges), with inline 8-bit counters
+/// where afl.rs has `trace-pc-guard` (AFL++'s runtime counts a guard's
+/// hits in its map byte just as the inline counter counts them), and
+/// without the comparison tracing (AFL++ maps no edge of it without
+/// CMPLOG).
+const AFL_SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
+    -Cllvm-args=-sanitizer-coverage-level=3 \
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
+    -Cllvm-args=-sanitizer-coverage-pc-table \
+    -Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
+    -Ccodegen-units=1 \
+    -Copt-level=3 \
+    -Ctarget-cpu=native";
+
+/// The coverage build's flags, for a build for `host` against the
+/// stand-in of `engine` (`afl` or `libfuzzer-sys`).
+pub(super) fn rustflags(host: &str, engine: &str) -> Vec<String> {
+    if engine == "afl" {
+        return words(&format!("{AFL_SANCOV_FLAGS} {COVERAGE_CFG}"));
+    }
+    let mut flags = words(&format!("{SANCOV_FLAGS} {COVERAGE_CFG}"));
     if host.starts_with("x86_64-") && host.contains("-linux") {
         flags.push(STACK_DEPTH_FLAG.to_string());
     }
@@ -52,8 +72,13 @@ pub(super) fn rustflags(host: &str) -> Vec<String> {
 
 /// The coverage reports' build's flags: the coverage build's, every
 /// block counted, with line tables.
-pub(super) fn lines_rustflags(host: &str) -> Vec<String> {
-    let mut flags = rustflags(host);
+pub(super) fn lines_rustflags(host: &str, engine: &str) -> Vec<String> {
+    let mut flags = rustflags(host, engine);
     flags.extend(words(LINES_FLAGS));
     flags
+}
+
+/// A space-separated flag list as words.
+pub(super) fn words(flags: &str) -> Vec<String> {
+    flags.split_whitespace().map(String::from).collect()
 }

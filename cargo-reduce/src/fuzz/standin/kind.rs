@@ -3,7 +3,7 @@
 //! build's own flags are in `coverage.rs`, the AddressSanitizer build's in
 //! `crate::fuzz::sanitizer`.
 
-use super::coverage;
+use super::coverage::{self, words};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 
 /// Which build of the stand-in.
@@ -52,22 +52,14 @@ impl<'a> BuildKind<'a> {
         }
     }
 
-    /// The flags this kind adds to the engine's, for a build for `host`.
-    pub(super) fn rustflags(self, host: &str) -> Vec<String> {
+    /// The flags this kind adds to the engine's, for a build for `host`
+    /// against the stand-in of `engine` (the package it replaces).
+    pub(super) fn rustflags(self, host: &str, engine: &str) -> Vec<String> {
         match self {
             BuildKind::Plain => Vec::new(),
             BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
-            BuildKind::Coverage => coverage::rustflags(host),
-            BuildKind::Lines => coverage::lines_rustflags(host),
+            BuildKind::Coverage => coverage::rustflags(host, engine),
+            BuildKind::Lines => coverage::lines_rustflags(host, engine),
         }
     }
-}
-
-/// A space-separated flag list as words.
-fn words(flags: &str) -> Vec<String> {
-    flags
-        .split(' ')
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
 }

@@ -30,7 +30,7 @@ CORPORA = [
     dict(name="httparse", repo="seanmonstar/httparse", commit="ac44a38a6b3d1f2dde01c250f622def4aa89f5e0",
          fuzz_dir="fuzz", target="parse_request", runs=1, options=[]),
     dict(name="serde_json", repo="serde-rs/json", commit="827a315bf2198558f0325b07bcc1e2cd973aba2f",
-         fuzz_dir="fuzz", target="from_slice", runs=9, options=["-use_value_profile=1", "-reduce_inputs=0"]),
+         fuzz_dir="fuzz", target="from_slice", runs=13, options=["-use_value_profile=1", "-reduce_inputs=0"]),
     dict(name="url", repo="servo/rust-url", commit="25137be1fc1d35cc8ea7d43fc0a02166b023a483",
          fuzz_dir="url/fuzz", target="parse", runs=1, options=[]),
     dict(name="quick-xml", repo="tafia/quick-xml", commit="6242da0db105c4d78fd3e4218aa940e82a0cba57",

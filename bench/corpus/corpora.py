@@ -61,6 +61,12 @@ def fuzz_dir(work, corpus):
     return os.path.join(checkout(work, corpus), corpus["fuzz_dir"])
 
 
+def cargo_fuzz(work, corpus, verb):
+    """`cargo +nightly fuzz VERB`, run in the fuzz directory; the bundled crate is a fuzz
+    directory without a package above it, so it is named (`--fuzz-dir`), as bench/fuzz/run does."""
+    return ["cargo", "+nightly", "fuzz", verb] + (["--fuzz-dir", fuzz_dir(work, corpus)] if corpus["repo"] is None else [])
+
+
 def corpus_dir(work, corpus):
     return os.path.join(work, "corpora", corpus["name"])
 

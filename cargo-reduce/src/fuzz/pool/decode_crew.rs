@@ -85,8 +85,8 @@ impl crate::typed::Decoder for DecodeCrew {
 }
 
 /// Where the decoder's files go: a memory file system when there is one
-/// (`/dev/shm`), as every decoding writes and removes two files (76 µs a
-/// decoding in `/tmp` on the VM of `bench/`, 52 µs in `/dev/shm`).
+/// (`/dev/shm`), as every decoding writes and removes two files, which a
+/// disk-backed `/tmp` makes slower.
 fn scratch_dir() -> std::io::Result<tempfile::TempDir> {
     let shm = Path::new("/dev/shm");
     match shm.is_dir() {

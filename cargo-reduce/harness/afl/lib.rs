@@ -29,8 +29,8 @@ mod capture;
 mod coverage;
 mod decode;
 mod fault_trace;
-mod pc_table;
 mod ijon;
+mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;

@@ -42,14 +42,6 @@ pub extern "C" fn __sanitizer_cov_8bit_counters_init(start: *mut u8, stop: *mut 
     REGION_COUNT.store(count + 1, Ordering::Release);
 }
 
-/// The PC table (pairs of a block's address and flags), one entry per
-/// counter; kept for mapping coverage to source (`pc_table`).
-#[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_pcs_init(begin: *const usize, end: *const usize) {
-    crate::pc_table::register(begin, end);
-}
-
 /// Indirect calls, which edge coverage instruments; libFuzzer's runtime
 /// ignores them too unless value profiling is on.
 #[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]

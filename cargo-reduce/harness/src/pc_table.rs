@@ -1,6 +1,6 @@
 //! The coverage build's PC table (`-sanitizer-coverage-pc-table`): the
 //! address of each counter's block, registered by SanitizerCoverage's
-//! constructor through `__sanitizer_cov_pcs_init` (`coverage.rs`), and
+//! constructor through `__sanitizer_cov_pcs_init` (below), and
 //! written for the parent when it asks (`PC_TABLE_ENV`), which maps the
 //! covered counters to source lines with the binary's debug info.
 
@@ -14,6 +14,14 @@ const MAX_TABLES: usize = 8;
 static TABLES: [(AtomicUsize, AtomicUsize); MAX_TABLES] =
     [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; MAX_TABLES];
 static TABLE_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// The PC table (pairs of a block's address and flags), one entry per
+/// counter, as SanitizerCoverage's constructor registers it.
+#[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
+#[no_mangle]
+pub extern "C" fn __sanitizer_cov_pcs_init(begin: *const usize, end: *const usize) {
+    register(begin, end);
+}
 
 /// Keeps one module's table, in registration order (the counter regions'
 /// order); a table already known is not added twice, as its counters are
@@ -74,7 +82,7 @@ fn pairs() -> Vec<u64> {
 /// The run-time address of a symbol the parent finds in the binary.
 #[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
 fn anchor() -> usize {
-    crate::coverage::__sanitizer_cov_pcs_init as *const () as usize
+    __sanitizer_cov_pcs_init as *const () as usize
 }
 
 /// No coverage build: no table, and nothing to anchor.

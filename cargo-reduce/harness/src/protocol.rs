@@ -367,7 +367,10 @@ pub(super) fn pc_table_pcs(file: &[u8]) -> Option<(u64, Vec<u64>)> {
         return None;
     }
     let anchor = get_u64(file, 0)?;
-    let pcs = file[8..].chunks_exact(16).filter_map(|pair| get_u64(pair, 0)).collect();
+    let pcs = file[8..]
+        .chunks_exact(16)
+        .filter_map(|pair| get_u64(pair, 0))
+        .collect();
     Some((anchor, pcs))
 }
 

@@ -11,7 +11,7 @@
 //! AFL++ then runs a "protograph" stage before its havoc stage (with
 //! `AFL_CUSTOM_MUTATOR_ONLY=1`, instead of all its own stages). Each call
 //! applies one graph-guided mutation ([`protograph::mutate`]), or splices
-//! another queue entry in ([`protograph::crossover`]); the mutation's name
+//! another queue entry in, remapping variables by type ([`protograph::splice`]); the mutation's name
 //! appears in the names of the inputs AFL++ keeps
 //! (`id:…,execs:…,protograph-insert`). With the default feature `trim`, queue
 //! entries are trimmed statement by statement ([`trim`]).

@@ -3,7 +3,7 @@
 
 use std::ffi::{CStr, CString};
 
-use protograph::{crossover, mutate, Generator, Mutation};
+use protograph::{mutate, splice, Generator, Mutation};
 
 /// The longest mutant, unless `PROTOGRAPH_MAX_LEN` says otherwise: the
 /// `-max_len` of the libFuzzer benchmark, so that both engines fuzz programs
@@ -49,15 +49,16 @@ impl Mutator {
         let size = self.out.len();
         self.out.resize(max_size, 0);
         let splice_seed = self.next_seed();
+        let generator = &self.generator;
         let mutated = mutate(
             &mut self.out,
             size,
             max_size,
             seed,
-            &self.generator,
+            generator,
             |data, size, max| {
                 let own = data[..size].to_vec();
-                crossover(&own, other, &mut data[..max], splice_seed)
+                splice(&own, other, &mut data[..max], splice_seed, generator)
             },
         );
         self.last = mutated.mutation;

@@ -5,7 +5,6 @@ use std::ffi::CStr;
 use std::ptr;
 
 use protograph::program::parse_program;
-use protograph::Stmt;
 
 use super::*;
 
@@ -49,11 +48,7 @@ fn deinit(data: *mut c_void) {
 
 fn defs(text: &[u8]) -> usize {
     let program = parse_program(std::str::from_utf8(text).unwrap());
-    program
-        .stmts
-        .iter()
-        .filter(|s| matches!(s, Stmt::Def { .. }))
-        .count()
+    program.stmts.iter().filter(|s| s.is_generated()).count()
 }
 
 #[test]

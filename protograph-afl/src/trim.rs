@@ -68,5 +68,5 @@ impl Trim {
 }
 
 fn is_def(stmt: &Stmt) -> bool {
-    matches!(stmt, Stmt::Def { .. })
+    stmt.is_generated()
 }

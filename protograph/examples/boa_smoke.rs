@@ -4,9 +4,11 @@
 //! `cargo run --release -p protograph --features boa --example boa_smoke -- [PROGRAMS] [STATEMENTS] [GRAPH]`
 //! runs PROGRAMS generated programs; `… --example boa_smoke -- --time FILE`
 //! runs FILE line by line in one context and prints the lines slower than 50 ms;
-//! `… --example boa_smoke -- --errors [PROGRAMS] [STATEMENTS] [GRAPH]` runs
-//! each generated statement without its `try` (one context per program) and
-//! prints how many throw, by error type and message;
+//! `… --example boa_smoke -- --errors [--feedback] [PROGRAMS] [STATEMENTS] [GRAPH]`
+//! runs each generated statement without its `try` (one context per program)
+//! and prints how many throw, by error type and message (with `--feedback`,
+//! each program repaired by runtime feedback first, as the guided mutator
+//! does);
 //! `… --example boa_smoke -- --hunt FIRST COUNT [STATEMENTS] [GRAPH]` runs the
 //! programs of seeds FIRST.. and prints `seed S` before each and
 //! `panic seed S at LOCATION: MESSAGE` for each panic, unbuffered, so that a
@@ -17,7 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use boa_engine::{Context, Source};
-use protograph::{Config, Generator, Graph};
+use protograph::{feedback, Config, Generator, Graph, Guided};
 
 fn main() {
     let mut args = std::env::args().skip(1).peekable();
@@ -48,6 +50,10 @@ fn main() {
     if errors {
         args.next();
     }
+    let feedback = errors && args.peek().map(String::as_str) == Some("--feedback");
+    if feedback {
+        args.next();
+    }
     let programs: u64 = args
         .next()
         .map_or(200, |a| a.parse().expect("PROGRAMS is a number"));
@@ -59,7 +65,16 @@ fn main() {
     });
     let generator = load(&path);
     if errors {
-        return count_errors(&generator, programs, statements);
+        let mut guided = feedback.then(|| {
+            let graph = Graph::from_json(&std::fs::read_to_string(&path).expect("graph readable"))
+                .expect("valid graph");
+            Guided::new(&graph, Config::default(), feedback::Boa).expect("graph compiles")
+        });
+        let program = |seed| match &mut guided {
+            Some(guided) => guided.program(seed, statements),
+            None => generator.program(seed, statements),
+        };
+        return count_errors(program, programs);
     }
     std::panic::set_hook(Box::new(|_| {}));
     let (mut completed, mut threw, mut panicked) = (0, 0, Vec::new());
@@ -121,21 +136,19 @@ fn time_lines(source: &str) {
     }
 }
 
-/// Runs every statement of `programs` generated programs unwrapped, one
-/// context per program, and prints the share that throws, by error.
-fn count_errors(generator: &Generator, programs: u64, statements: usize) {
+/// Runs every statement of the programs of seeds `0..programs` unwrapped,
+/// one context per program, and prints the share that throws, by error.
+fn count_errors(mut program: impl FnMut(u64) -> protograph::Program, programs: u64) {
     use std::collections::HashMap;
     let mut by_error: HashMap<String, usize> = HashMap::new();
     let (mut total, mut threw) = (0usize, 0usize);
     for seed in 0..programs {
-        let program = generator.program(seed, statements);
+        let program = program(seed);
         let mut context = limited_context();
-        for stmt in &program.stmts {
-            let protograph::Stmt::Def { var, expr } = stmt else {
-                continue;
-            };
+        for stmt in program.stmts.iter().filter(|s| s.is_generated()) {
             total += 1;
-            let source = format!("var v{var} = {expr};");
+            let mut source = String::new();
+            stmt.write_action(&mut source);
             if let Err(e) = context.eval(Source::from_bytes(&source)) {
                 threw += 1;
                 let text = e.to_string();

@@ -76,3 +76,11 @@ pub(crate) fn figure1() -> Graph {
     g.validate().unwrap();
     g
 }
+
+/// The committed graph learned in Boa (`corpus/js/boa-learned.json`): real
+/// builtins, iterables and callbacks, which `figure1` lacks.
+pub(crate) fn learned() -> Graph {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/js/boa-learned.json");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Graph::from_json(&text).unwrap()
+}

@@ -71,6 +71,9 @@ pub(crate) struct Index {
     pub reach_proto: Vec<u32>,
     /// Types with a finite cost, for arguments of unknown type.
     pub buildable: Vec<Ty>,
+    /// Types whose values have a callable `Symbol.iterator` (own or
+    /// inherited), for `for … of` loops.
+    pub iterables: Vec<Ty>,
 }
 
 impl Index {
@@ -120,6 +123,7 @@ impl Index {
             reach: Vec::new(),
             reach_proto: Vec::new(),
             buildable: Vec::new(),
+            iterables: Vec::new(),
             names,
             ids,
         };
@@ -165,6 +169,16 @@ impl Index {
         }
         index.compute_costs();
         index.compute_reach();
+        // Instances (`{P}`) and primitives: a builtin prototype inherits
+        // `Symbol.iterator` but is no iterable itself.
+        index.iterables = (0..index.names.len() as Ty)
+            .filter(|&t| index.is_primitive(t) || index.names[t as usize].starts_with('{'))
+            .filter(|&t| {
+                index
+                    .property(t, "@@iterator")
+                    .is_some_and(|f| !index.sigs_of[f as usize].is_empty())
+            })
+            .collect();
         Ok(index)
     }
 
@@ -204,6 +218,25 @@ impl Index {
         None
     }
 
+    /// Whether `t` is a primitive type (they come first, in [`PRIMITIVES`] order).
+    pub fn is_primitive(&self, t: Ty) -> bool {
+        (t as usize) < PRIMITIVES.len()
+    }
+
+    /// The properties of a `ty` value, own and inherited (the nearest first).
+    pub fn props_along(&self, ty: Ty) -> Vec<(Key, Ty)> {
+        let mut found = Vec::new();
+        let mut t = ty;
+        for _ in 0..64 {
+            found.extend(self.props[t as usize].iter().cloned());
+            match self.protos[t as usize].first() {
+                Some(&p) => t = p,
+                None => break,
+            }
+        }
+        found
+    }
+
     /// A property name under which a `ty` value (or its prototypes) holds a
     /// value of type `callee`, to call it as a method.
     pub fn method_name(&self, ty: Ty, callee: Ty) -> Option<Key> {
@@ -224,6 +257,10 @@ impl Index {
             Expr::This => Some(self.root),
             Expr::Var(v) => vars.get(*v as usize).copied().flatten(),
             Expr::Lit(lit) => self.ty(LitKind::of(lit).type_id()),
+            Expr::Fn(_) => self.ty(LitKind::Function.type_id()),
+            Expr::Obj(_) => self.ty(LitKind::Object.type_id()),
+            Expr::Class(base, _) => self.type_of(base, vars),
+            Expr::Seq(_, then) => self.type_of(then, vars),
             Expr::Prop(base, key) => self.property(self.type_of(base, vars)?, key),
             Expr::Call(callee, args) | Expr::New(callee, args) => {
                 let construct = matches!(expr, Expr::New(..));

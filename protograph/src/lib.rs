@@ -9,7 +9,9 @@
 //! * [`Generator`] turns random walks on a graph into programs of
 //!   `try`-wrapped call statements, deterministically for a seed.
 //! * [`mutate()`] and [`crossover()`] are libFuzzer custom-mutator hooks over
-//!   such programs.
+//!   such programs; [`splice()`] is a crossover that remaps variables by
+//!   graph type; [`Guided`] adds runtime feedback from an engine
+//!   ([`feedback`]).
 //!
 //! The library needs no JavaScript engine: discovery and learning run Node as
 //! a child process, or Boa in-process with the `boa` feature.
@@ -18,6 +20,7 @@
 pub mod discover;
 pub mod engine;
 mod error;
+pub mod feedback;
 #[cfg(test)]
 mod fixtures;
 pub mod gen;
@@ -27,15 +30,18 @@ mod model;
 mod mutate;
 pub mod program;
 mod rng;
+mod splice;
 
 pub use discover::discover;
 pub use engine::{Engine, EngineKind};
 pub use error::Error;
+pub use feedback::{FeedbackStats, Guided, Observation, Observe};
 pub use gen::{Config, Generator};
 pub use learn::{learn, Learned, TestFile};
 pub use model::{Edge, Graph, SignatureVertex, Stats, TypeVertex, PRIMITIVES};
 pub use mutate::{crossover, mutate, Mutated, Mutation};
-pub use program::{Expr, Lit, Program, Stmt};
+pub use program::{Expr, Lit, Member, Program, Stmt};
+pub use splice::splice;
 
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -95,6 +95,21 @@ pub fn mutate(
     generator: &Generator,
     fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
 ) -> Mutated {
+    mutate_with(data, size, max_size, seed, fallback, |rng, program| {
+        edit(generator, rng, program)
+    })
+}
+
+/// The frame of every mutation: the fallback one call in ten, else parse,
+/// `edit` the program (which says what it did), renumber and write back.
+pub(crate) fn mutate_with(
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
+    edit: impl FnOnce(&mut Rng, &mut Program) -> Mutation,
+) -> Mutated {
     let max_size = max_size.min(data.len());
     let size = size.min(max_size);
     let mut rng = Rng::new(u64::from(seed));
@@ -106,19 +121,24 @@ pub fn mutate(
         };
     }
     let mut program = parse_program(&String::from_utf8_lossy(&data[..size]));
-    let mutation = if !program.stmts.iter().any(|s| matches!(s, Stmt::Def { .. })) {
-        program = generator.program(rng.next_u64(), FRESH_STATEMENTS);
-        Mutation::Fresh
-    } else {
-        let mutation = *rng.pick(&MUTATIONS);
-        apply(generator, &mut rng, &mut program, mutation);
-        mutation
-    };
+    let mutation = edit(&mut rng, &mut program);
     program.renumber();
     Mutated {
         size: write_within(&mut program, data, max_size),
         mutation,
     }
+}
+
+/// One graph-guided mutation of `program`, or a fresh program when it holds
+/// no generated statement.
+pub(crate) fn edit(generator: &Generator, rng: &mut Rng, program: &mut Program) -> Mutation {
+    if !program.stmts.iter().any(Stmt::is_generated) {
+        *program = generator.program(rng.next_u64(), FRESH_STATEMENTS);
+        return Mutation::Fresh;
+    }
+    let mutation = *rng.pick(&MUTATIONS);
+    apply(generator, rng, program, mutation);
+    mutation
 }
 
 /// Splices two programs for libFuzzer's `fuzz_crossover!`: a prefix of `a`
@@ -132,10 +152,7 @@ pub fn crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     // makes the numbering dense again.
     let offset = a.stmts.len() as u32 + 1;
     for stmt in &mut b.stmts {
-        if let Stmt::Def { var, expr } = stmt {
-            *var += offset;
-            expr.map_vars(&mut |v| Some(v + offset));
-        }
+        stmt.shift_vars(offset);
     }
     let cut_a = rng.below(a.stmts.len() + 1);
     let cut_b = rng.below(b.stmts.len() + 1);
@@ -190,9 +207,12 @@ fn new_statement(generator: &Generator, rng: &mut Rng, program: &Program, at: us
 fn regenerate(generator: &Generator, rng: &mut Rng, program: &mut Program, at: usize) {
     let mut vars = generator.var_types(program);
     vars.truncate(at);
-    let Stmt::Def { expr, .. } = &mut program.stmts[at] else {
+    let is_def = matches!(program.stmts[at], Stmt::Def { .. });
+    let mut exprs = program.stmts[at].exprs_mut();
+    if exprs.is_empty() {
         return;
-    };
+    }
+    let expr = exprs.swap_remove(rng.below(exprs.len()));
     let node = rng.below(expr.size());
     let target = expr.nth_mut(node).expect("node is within size");
     let ty = generator.index.type_of(target, &vars);
@@ -206,7 +226,7 @@ fn regenerate(generator: &Generator, rng: &mut Rng, program: &mut Program, at: u
         Some(t) => walk.value(t, generator.config.max_depth),
         None => walk.any(generator.config.max_depth),
     };
-    if matches!(target, Expr::This) && node == 0 {
+    if matches!(target, Expr::This) && node == 0 && is_def {
         // A whole statement reduced to `this` is dull: make a call instead.
         program.stmts[at] = new_statement(generator, rng, program, at);
     }
@@ -214,7 +234,7 @@ fn regenerate(generator: &Generator, rng: &mut Rng, program: &mut Program, at: u
 
 /// Writes `program` into `data[..max_size]`, dropping statements from the end
 /// until it fits. Returns the size written.
-fn write_within(program: &mut Program, data: &mut [u8], max_size: usize) -> usize {
+pub(crate) fn write_within(program: &mut Program, data: &mut [u8], max_size: usize) -> usize {
     let mut text = program.render();
     while text.len() > max_size && !program.stmts.is_empty() {
         program.stmts.pop();
@@ -296,10 +316,7 @@ mod tests {
             input = run(&input, 2048, seed);
             let text = String::from_utf8(input.clone()).unwrap();
             assert!(
-                parse_program(&text)
-                    .stmts
-                    .iter()
-                    .all(|s| matches!(s, Stmt::Def { .. })),
+                parse_program(&text).stmts.iter().all(Stmt::is_generated),
                 "{text}"
             );
         }
@@ -314,10 +331,7 @@ mod tests {
         let text = std::str::from_utf8(&out[..n]).unwrap();
         let p = parse_program(text);
         for (i, s) in p.stmts.iter().enumerate() {
-            assert!(
-                matches!(s, Stmt::Def { var, .. } if *var == i as u32),
-                "{text}"
-            );
+            assert!(s.defines().is_none_or(|var| var == i as u32), "{text}");
         }
     }
 

@@ -12,20 +12,29 @@
 //! `corpus/js/boa-artifacts/`, listed in `bench/protograph/README.md`.
 //!
 //! Mutation is structure aware: protograph's Prototype Graph mutator and
-//! crossover (see `protograph/README.md`), with two environment variables so
+//! its type-aware splice as the crossover (see `protograph/README.md`), with two environment variables so
 //! that one binary serves every configuration of `bench/protograph/run`:
 //!
 //! - `PROTOGRAPH_GRAPH=PATH`: the graph JSON to generate from (default: the
 //!   learned Boa graph, `corpus/js/boa-learned.json`, compiled in);
 //! - `PROTOGRAPH_MUTATOR=0`: libFuzzer's own mutations only (the custom
-//!   crossover then declines, so libFuzzer picks its default mutators).
+//!   crossover then declines, so libFuzzer picks its default mutators);
+//! - `PROTOGRAPH_FEEDBACK=0`: the graph mutator without runtime feedback
+//!   (by default each mutant is run in Boa statement by statement first,
+//!   the statements that threw regenerated and the needless `try`s dropped;
+//!   see `protograph::feedback`).
+//!
+//! Runtime feedback runs Boa inside the mutator: a failure it meets there
+//! (a panic, a failed allocation) stops libFuzzer during mutation, and the
+//! input libFuzzer saves is then the one being mutated, not the mutant.
+//! Replay such an artifact with `PROTOGRAPH_FEEDBACK=0` to tell.
 #![no_main]
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use boa_engine::Context;
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, fuzzer_mutate};
-use protograph::{Config, Generator, Graph};
+use protograph::{feedback, Config, Generator, Graph, Guided};
 
 #[path = "../shared/script.rs"]
 mod script;
@@ -33,12 +42,19 @@ mod script;
 /// The graph used unless `PROTOGRAPH_GRAPH` names another one.
 const LEARNED_GRAPH: &str = include_str!("../../../corpus/js/boa-learned.json");
 
-/// The generator, or `None` when `PROTOGRAPH_MUTATOR=0`; built on first use.
-fn generator() -> Option<&'static Generator> {
-    static GENERATOR: OnceLock<Option<Generator>> = OnceLock::new();
-    GENERATOR
+/// protograph's mutator in one of its two forms.
+enum Mutator {
+    Plain(Generator),
+    Guided(Box<Guided<feedback::Boa>>),
+}
+
+/// The mutator, or `None` when `PROTOGRAPH_MUTATOR=0`; built on first use.
+fn mutator() -> Option<&'static Mutex<Mutator>> {
+    static MUTATOR: OnceLock<Option<Mutex<Mutator>>> = OnceLock::new();
+    MUTATOR
         .get_or_init(|| {
-            if std::env::var_os("PROTOGRAPH_MUTATOR").is_some_and(|v| v == "0") {
+            let off = |name: &str| std::env::var_os(name).is_some_and(|v| v == "0");
+            if off("PROTOGRAPH_MUTATOR") {
                 return None;
             }
             let text = match std::env::var("PROTOGRAPH_GRAPH") {
@@ -48,7 +64,13 @@ fn generator() -> Option<&'static Generator> {
             };
             let graph = Graph::from_json(&text)
                 .unwrap_or_else(|e| panic!("PROTOGRAPH_GRAPH: not a protograph graph: {e}"));
-            Some(Generator::new(&graph, Config::default()).expect("the graph compiles"))
+            let mutator = if off("PROTOGRAPH_FEEDBACK") {
+                Mutator::Plain(Generator::new(&graph, Config::default()).expect("the graph compiles"))
+            } else {
+                let guided = Guided::new(&graph, Config::default(), feedback::Boa);
+                Mutator::Guided(Box::new(guided.expect("the graph compiles")))
+            };
+            Some(Mutex::new(mutator))
         })
         .as_ref()
 }
@@ -69,19 +91,25 @@ fn new_context() -> Context {
 fuzz_target!(|data: &[u8]| script::run(new_context(), data));
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
-    match generator() {
-        Some(generator) => {
+    let Some(mutator) = mutator() else {
+        return fuzzer_mutate(data, size, max_size);
+    };
+    match &mut *mutator.lock().unwrap_or_else(|e| e.into_inner()) {
+        Mutator::Plain(generator) => {
             protograph::mutate(data, size, max_size, seed, generator, fuzzer_mutate).size
         }
-        None => fuzzer_mutate(data, size, max_size),
+        Mutator::Guided(guided) => guided.mutate(data, size, max_size, seed, fuzzer_mutate).size,
     }
 });
 
 fuzz_crossover!(|a: &[u8], b: &[u8], out: &mut [u8], seed: u32| {
-    match generator() {
-        Some(_) => protograph::crossover(a, b, out, seed),
+    let Some(mutator) = mutator() else {
         // 0 makes libFuzzer pick another mutator: the custom one, which
         // then runs libFuzzer's default mutations (its CrossOver included).
-        None => 0,
+        return 0;
+    };
+    match &*mutator.lock().unwrap_or_else(|e| e.into_inner()) {
+        Mutator::Plain(generator) => protograph::splice(a, b, out, seed, generator),
+        Mutator::Guided(guided) => protograph::splice(a, b, out, seed, guided.generator()),
     }
 });

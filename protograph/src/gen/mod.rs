@@ -1,6 +1,8 @@
 //! Test generation: random walks on a Prototype Graph turned into programs.
 
 pub(crate) mod literal;
+mod reentry;
+mod stmt;
 mod walk;
 
 use crate::index::{Index, Ty};
@@ -64,16 +66,16 @@ impl Generator {
     /// One new statement defining `v{vars.len()}`; its type is pushed on
     /// `vars`.
     pub(crate) fn statement(&self, rng: &mut Rng, vars: &mut Vec<Option<Ty>>) -> Stmt {
-        let (expr, ty) = Walk {
+        let var = vars.len() as u32;
+        let (stmt, ty) = Walk {
             index: &self.index,
             config: &self.config,
             rng,
             vars,
         }
-        .statement();
-        let var = vars.len() as u32;
+        .any_statement(var);
         vars.push(ty);
-        Stmt::Def { var, expr }
+        stmt
     }
 
     /// The types of the variables each statement of `program` defines, as
@@ -83,7 +85,8 @@ impl Generator {
         for stmt in &program.stmts {
             let ty = match stmt {
                 Stmt::Def { expr, .. } => self.index.type_of(expr, &vars),
-                Stmt::Raw(_) => None,
+                Stmt::Store { value, .. } => self.index.type_of(value, &vars),
+                Stmt::ForOf { .. } | Stmt::Raw(_) => None,
             };
             vars.push(ty);
         }

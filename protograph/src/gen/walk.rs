@@ -121,6 +121,11 @@ impl Walk<'_> {
             .map(|i| self.value_of_any(&s.params[i], depth.saturating_sub(1)))
             .collect();
         if construct {
+            let callee = if self.rng.chance(1, 6) {
+                self.subclass(callee, s.returns.first().copied(), depth)
+            } else {
+                callee
+            };
             return Expr::New(Box::new(callee), args);
         }
         let this_ty = match s.this.as_slice() {
@@ -153,13 +158,22 @@ impl Walk<'_> {
         )
     }
 
-    /// A value of one of `types`, or of any type when the list is empty.
+    /// An argument of one of `types`, or of any type when the list is empty.
     fn value_of_any(&mut self, types: &[Ty], depth: u32) -> Expr {
         if types.is_empty() {
             return self.any(depth);
         }
         let t = *self.rng.pick(types);
-        self.value(t, depth)
+        self.argument(t, depth)
+    }
+
+    /// An argument of type `t`: sometimes user code that re-enters the
+    /// builtins (see [`super::reentry`]), else a plain value.
+    pub(super) fn argument(&mut self, t: Ty, depth: u32) -> Expr {
+        match self.reentrant(t, depth) {
+            Some(e) => e,
+            None => self.value(t, depth),
+        }
     }
 
     /// An argument of unknown type: mostly a primitive literal, sometimes a
@@ -170,7 +184,7 @@ impl Walk<'_> {
             0 | 1 if !self.vars.is_empty() => Expr::Var(self.rng.below(self.vars.len()) as u32),
             2 if depth > 0 && !index.buildable.is_empty() => {
                 let t = *self.rng.pick(&index.buildable);
-                self.value(t, depth)
+                self.argument(t, depth)
             }
             _ => Expr::Lit(self.rng.pick(&PRIMITIVE_KINDS).random(self.rng)),
         }

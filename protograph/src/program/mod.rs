@@ -1,16 +1,20 @@
 //! Generated programs: the expression tree, statements, and their source
 //! form.
 //!
-//! A program is a list of statements, one per line, each of the form
-//! `try { var vN = EXPR; } catch (e) {}` so that one throwing call does not
-//! stop the rest. The text form is what fuzz targets receive and what the
+//! A program is a list of statements, one per line: a definition
+//! `var vN = EXPR;`, a property store `var vN = TARGET.key = VALUE;` or a loop
+//! `for (var vN of EXPR) { EXPR; }`, each wrapped in `try { … } catch (e) {}`
+//! so that one throwing statement does not stop the rest, unless runtime
+//! feedback saw it run without throwing (see [`crate::feedback`]). The text form is what fuzz targets receive and what the
 //! mutator gets back from libFuzzer, so it must parse back into the same tree
 //! (see [`parse_program`]); lines that do not parse are kept verbatim as
 //! [`Stmt::Raw`], so byte-level mutations of libFuzzer survive.
 
 mod parse;
+mod write;
 
-use std::fmt::{self, Write};
+pub(crate) use write::is_identifier;
+
 use std::sync::Arc;
 
 pub use parse::{parse_expr, parse_program};
@@ -60,17 +64,65 @@ pub enum Expr {
     Call(Box<Expr>, Vec<Expr>),
     /// Construction `new (callee)(args)`.
     New(Box<Expr>, Vec<Expr>),
+    /// `(function () { return BODY; })`: user code that calls back into the
+    /// builtins when a builtin calls it.
+    Fn(Box<Expr>),
+    /// An object literal with at least one member, `({k: V, get g() { return E; }})`.
+    Obj(Vec<Member>),
+    /// `(class extends BASE { m() { return BODY; } })`: a subclass of a
+    /// builtin, overriding the named methods.
+    Class(Box<Expr>, Vec<(Key, Expr)>),
+    /// `(first, then)`: `first` for its effect, the value of `then`.
+    Seq(Box<Expr>, Box<Expr>),
+}
+
+/// A member of an [`Expr::Obj`] literal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The property key (`@@name` for a well-known symbol).
+    pub key: Key,
+    /// `get key() { return value; }` rather than `key: value`.
+    pub getter: bool,
+    /// The value, or what the getter returns.
+    pub value: Expr,
 }
 
 /// One line of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stmt {
-    /// `try { var v{var} = {expr}; } catch (e) {}`
+    /// `var v{var} = {expr};`
     Def {
         /// The variable number N of `vN`.
         var: u32,
         /// The value.
         expr: Expr,
+        /// Wrapped in `try { … } catch (e) {}`.
+        guarded: bool,
+    },
+    /// `var v{var} = {target}.{key} = {value};`: a store that also names the
+    /// value, so that every statement defines its variable.
+    Store {
+        /// The variable number N of `vN`.
+        var: u32,
+        /// The object written to.
+        target: Expr,
+        /// The property key.
+        key: Key,
+        /// The value stored.
+        value: Expr,
+        /// Wrapped in `try { … } catch (e) {}`.
+        guarded: bool,
+    },
+    /// `for (var v{var} of {iterable}) { {body}; }`
+    ForOf {
+        /// The loop variable's number.
+        var: u32,
+        /// What is iterated.
+        iterable: Expr,
+        /// Evaluated for each element (`v{var}` is the element).
+        body: Expr,
+        /// Wrapped in `try { … } catch (e) {}`.
+        guarded: bool,
     },
     /// A line that is not in generated form, kept as is (without newline).
     Raw(String),
@@ -93,8 +145,13 @@ impl Expr {
         match self {
             Expr::Lit(Lit::Array(items)) => Box::new(items.iter()),
             Expr::This | Expr::Var(_) | Expr::Lit(_) => Box::new(std::iter::empty()),
-            Expr::Prop(base, _) => Box::new(std::iter::once(&**base)),
+            Expr::Prop(base, _) | Expr::Fn(base) => Box::new(std::iter::once(&**base)),
             Expr::Call(f, args) | Expr::New(f, args) => Box::new(std::iter::once(&**f).chain(args)),
+            Expr::Obj(members) => Box::new(members.iter().map(|m| &m.value)),
+            Expr::Class(base, methods) => {
+                Box::new(std::iter::once(&**base).chain(methods.iter().map(|(_, e)| e)))
+            }
+            Expr::Seq(a, b) => Box::new([&**a, &**b].into_iter()),
         }
     }
 
@@ -102,10 +159,15 @@ impl Expr {
         match self {
             Expr::Lit(Lit::Array(items)) => items.iter_mut().collect(),
             Expr::This | Expr::Var(_) | Expr::Lit(_) => Vec::new(),
-            Expr::Prop(base, _) => vec![&mut **base],
+            Expr::Prop(base, _) | Expr::Fn(base) => vec![&mut **base],
             Expr::Call(f, args) | Expr::New(f, args) => {
                 std::iter::once(&mut **f).chain(args.iter_mut()).collect()
             }
+            Expr::Obj(members) => members.iter_mut().map(|m| &mut m.value).collect(),
+            Expr::Class(base, methods) => std::iter::once(&mut **base)
+                .chain(methods.iter_mut().map(|(_, e)| e))
+                .collect(),
+            Expr::Seq(a, b) => vec![&mut **a, &mut **b],
         }
     }
 
@@ -127,128 +189,73 @@ impl Expr {
 
     /// Applies `f` to every variable number in the tree.
     pub fn map_vars(&mut self, f: &mut impl FnMut(u32) -> Option<u32>) {
+        self.replace_vars(&mut |v| match f(v) {
+            Some(new) => Expr::Var(new),
+            None => Expr::Lit(Lit::Undefined),
+        });
+    }
+
+    /// Replaces every variable `vN` of the tree by `f(N)`.
+    pub fn replace_vars(&mut self, f: &mut impl FnMut(u32) -> Expr) {
         if let Expr::Var(v) = self {
-            *self = match f(*v) {
-                Some(new) => Expr::Var(new),
-                None => Expr::Lit(Lit::Undefined),
-            };
+            *self = f(*v);
             return;
         }
         for child in self.children_mut() {
-            child.map_vars(f);
-        }
-    }
-
-    /// Appends the source form to `out`.
-    pub fn write(&self, out: &mut String) {
-        match self {
-            Expr::This => out.push_str("this"),
-            Expr::Var(v) => {
-                let _ = write!(out, "v{v}");
-            }
-            Expr::Lit(lit) => lit.write(out),
-            Expr::Prop(base, key) => {
-                base.write_base(out);
-                write_key(key, out);
-            }
-            Expr::Call(f, args) => {
-                f.write_base(out);
-                write_list('(', args, ')', out);
-            }
-            Expr::New(f, args) => {
-                out.push_str("new (");
-                f.write(out);
-                out.push(')');
-                write_list('(', args, ')', out);
-            }
-        }
-    }
-
-    /// Writes `self` where a member or call base is expected, in parentheses
-    /// when the bare form would not parse that way (`(1).x`, `(new (F)()).x`).
-    fn write_base(&self, out: &mut String) {
-        let bare = matches!(
-            self,
-            Expr::This | Expr::Var(_) | Expr::Prop(..) | Expr::Call(..)
-        ) || matches!(
-            self,
-            Expr::Lit(Lit::Array(_) | Lit::Symbol(_) | Lit::Object | Lit::Function)
-        );
-        if bare {
-            self.write(out);
-        } else {
-            out.push('(');
-            self.write(out);
-            out.push(')');
-        }
-    }
-}
-
-fn write_list(open: char, items: &[Expr], close: char, out: &mut String) {
-    out.push(open);
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        item.write(out);
-    }
-    out.push(close);
-}
-
-/// Whether `key` can follow a dot.
-pub(crate) fn is_identifier(key: &str) -> bool {
-    let mut chars = key.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-}
-
-fn write_key(key: &str, out: &mut String) {
-    if let Some(symbol) = key.strip_prefix("@@") {
-        let _ = write!(out, "[Symbol.{symbol}]");
-    } else if is_identifier(key) {
-        out.push('.');
-        out.push_str(key);
-    } else {
-        out.push('[');
-        out.push_str(&serde_json::to_string(key).expect("strings serialize"));
-        out.push(']');
-    }
-}
-
-impl Lit {
-    fn write(&self, out: &mut String) {
-        match self {
-            Lit::Undefined => out.push_str("undefined"),
-            Lit::Null => out.push_str("null"),
-            Lit::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Lit::Number(n) => out.push_str(n),
-            Lit::Str(s) => out.push_str(s),
-            Lit::BigInt(n) => {
-                out.push_str(n);
-                out.push('n');
-            }
-            Lit::Symbol(desc) => {
-                out.push_str("Symbol(");
-                out.push_str(desc);
-                out.push(')');
-            }
-            Lit::Object => out.push_str("({})"),
-            Lit::Array(items) => write_list('[', items, ']', out),
-            Lit::Function => out.push_str("(function () {})"),
+            child.replace_vars(f);
         }
     }
 }
 
 impl Stmt {
-    /// Appends the statement's line, without the newline.
-    pub fn write(&self, out: &mut String) {
+    /// The variable the statement defines, if any.
+    pub fn defines(&self) -> Option<u32> {
         match self {
-            Stmt::Def { var, expr } => {
-                let _ = write!(out, "try {{ var v{var} = ");
-                expr.write(out);
-                out.push_str("; } catch (e) {}");
-            }
-            Stmt::Raw(line) => out.push_str(line),
+            Stmt::Def { var, .. } | Stmt::Store { var, .. } | Stmt::ForOf { var, .. } => Some(*var),
+            Stmt::Raw(_) => None,
+        }
+    }
+
+    /// Whether the statement is in generated form (not [`Stmt::Raw`]).
+    pub fn is_generated(&self) -> bool {
+        !matches!(self, Stmt::Raw(_))
+    }
+
+    /// The `try` flag of a generated statement.
+    pub fn guarded_mut(&mut self) -> Option<&mut bool> {
+        match self {
+            Stmt::Def { guarded, .. }
+            | Stmt::Store { guarded, .. }
+            | Stmt::ForOf { guarded, .. } => Some(guarded),
+            Stmt::Raw(_) => None,
+        }
+    }
+
+    /// The expressions of the statement, in source order.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Stmt::Def { expr, .. } => vec![expr],
+            Stmt::Store { target, value, .. } => vec![target, value],
+            Stmt::ForOf { iterable, body, .. } => vec![iterable, body],
+            Stmt::Raw(_) => Vec::new(),
+        }
+    }
+
+    pub(crate) fn var_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Stmt::Def { var, .. } | Stmt::Store { var, .. } | Stmt::ForOf { var, .. } => Some(var),
+            Stmt::Raw(_) => None,
+        }
+    }
+
+    /// Moves every variable number of the statement (defined or used) by
+    /// `offset`.
+    pub fn shift_vars(&mut self, offset: u32) {
+        if let Some(var) = self.var_mut() {
+            *var += offset;
+        }
+        for expr in self.exprs_mut() {
+            expr.map_vars(&mut |v| Some(v + offset));
         }
     }
 }
@@ -260,13 +267,15 @@ impl Program {
     pub fn renumber(&mut self) {
         let mut map = std::collections::HashMap::new();
         for (i, stmt) in self.stmts.iter().enumerate() {
-            if let Stmt::Def { var, .. } = stmt {
-                map.entry(*var).or_insert(i as u32);
+            if let Some(var) = stmt.defines() {
+                map.entry(var).or_insert(i as u32);
             }
         }
         for (i, stmt) in self.stmts.iter_mut().enumerate() {
-            if let Stmt::Def { var, expr } = stmt {
+            if let Some(var) = stmt.var_mut() {
                 *var = i as u32;
+            }
+            for expr in stmt.exprs_mut() {
                 expr.map_vars(&mut |v| map.get(&v).copied());
             }
         }
@@ -280,14 +289,6 @@ impl Program {
             out.push('\n');
         }
         out
-    }
-}
-
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        self.write(&mut s);
-        f.write_str(&s)
     }
 }
 
@@ -330,16 +331,50 @@ mod tests {
                 Stmt::Def {
                     var: 7,
                     expr: Expr::This,
+                    guarded: true,
                 },
                 Stmt::Raw("junk".into()),
                 Stmt::Def {
                     var: 3,
                     expr: Expr::Call(Box::new(Expr::Var(7)), vec![Expr::Var(9)]),
+                    guarded: true,
                 },
             ],
         };
         p.renumber();
         assert_eq!(p.render(), "try { var v0 = this; } catch (e) {}\njunk\ntry { var v2 = v0(undefined); } catch (e) {}\n");
+    }
+
+    #[test]
+    fn the_global_object_inside_user_code_is_global_this() {
+        // Inside a getter, method or called function `this` is the receiver.
+        let math = prop(Expr::This, "Math");
+        let getter = Expr::Obj(vec![Member {
+            key: "x".into(),
+            getter: true,
+            value: math.clone(),
+        }]);
+        let e = Expr::Call(Box::new(math), vec![Expr::Fn(Box::new(Expr::This)), getter]);
+        assert_eq!(
+            e.to_string(),
+            "this.Math((function () { return globalThis; }), ({get x() { return globalThis.Math; }}))"
+        );
+    }
+
+    #[test]
+    fn renumber_covers_stores_and_loops() {
+        let mut p = parse_program(
+            "try { var v4 = this; } catch (e) {}\n\
+             var v1 = v4.x = v4;\n\
+             try { for (var v9 of v4) { v9.f(v4); } } catch (e) {}\n",
+        );
+        p.renumber();
+        assert_eq!(
+            p.render(),
+            "try { var v0 = this; } catch (e) {}\n\
+             var v1 = v0.x = v0;\n\
+             try { for (var v2 of v0) { v2.f(v0); } } catch (e) {}\n"
+        );
     }
 
     #[test]

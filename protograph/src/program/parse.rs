@@ -5,7 +5,7 @@
 //! through libFuzzer. Anything outside the generated grammar is not an error:
 //! the line simply becomes [`Stmt::Raw`].
 
-use super::{Expr, Key, Lit, Program, Stmt};
+use super::{Expr, Key, Lit, Member, Program, Stmt};
 
 /// Deepest nesting accepted, so hostile inputs cannot overflow the stack.
 const MAX_NESTING: usize = 64;
@@ -21,25 +21,21 @@ pub fn parse_program(text: &str) -> Program {
 }
 
 fn parse_stmt(line: &str) -> Option<Stmt> {
-    let rest = line.strip_prefix("try { var v")?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let var = rest[..digits].parse().ok()?;
-    let body = rest[digits..]
-        .strip_prefix(" = ")?
-        .strip_suffix("; } catch (e) {}")?;
-    Some(Stmt::Def {
-        var,
-        expr: parse_expr(body)?,
-    })
+    let (action, guarded) = match line
+        .strip_prefix("try { ")
+        .and_then(|l| l.strip_suffix(" } catch (e) {}"))
+    {
+        Some(action) => (action, true),
+        None => (line, false),
+    };
+    let mut p = Parser::new(action);
+    let stmt = p.action(guarded)?;
+    (p.pos == p.s.len()).then_some(stmt)
 }
 
 /// Parses one whole expression in generated form.
 pub fn parse_expr(text: &str) -> Option<Expr> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text);
     let e = p.expr()?;
     (p.pos == p.s.len()).then_some(e)
 }
@@ -50,7 +46,63 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser {
+            s: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// A statement without its `try`.
+    fn action(&mut self, guarded: bool) -> Option<Stmt> {
+        if self.eat("var v") {
+            let var = self.var_number()?;
+            self.eat(" = ").then_some(())?;
+            let expr = self.expr()?;
+            if self.eat(";") {
+                return Some(Stmt::Def { var, expr, guarded });
+            }
+            let Expr::Prop(target, key) = expr else {
+                return None;
+            };
+            self.eat(" = ").then_some(())?;
+            let value = self.expr()?;
+            self.eat(";").then_some(())?;
+            return Some(Stmt::Store {
+                var,
+                target: *target,
+                key,
+                value,
+                guarded,
+            });
+        }
+        if self.eat("for (var v") {
+            let var = self.var_number()?;
+            self.eat(" of ").then_some(())?;
+            let iterable = self.expr()?;
+            self.eat(") { ").then_some(())?;
+            let body = self.expr()?;
+            self.eat("; }").then_some(())?;
+            return Some(Stmt::ForOf {
+                var,
+                iterable,
+                body,
+                guarded,
+            });
+        }
+        None
+    }
+
+    fn var_number(&mut self) -> Option<u32> {
+        let start = self.pos;
+        while self.s.get(self.pos).is_some_and(u8::is_ascii_digit) {
+            self.pos += 1;
+        }
+        self.text(start).parse().ok()
+    }
+
     fn eat(&mut self, token: &str) -> bool {
         if self.s[self.pos..].starts_with(token.as_bytes()) {
             self.pos += token.len();
@@ -110,8 +162,24 @@ impl Parser<'_> {
         if self.eat("(function () {})") {
             return Some(Expr::Lit(Lit::Function));
         }
+        if self.eat("(function () ") {
+            let body = self.returning()?;
+            self.eat(")").then_some(())?;
+            return Some(Expr::Fn(Box::new(body)));
+        }
+        if self.eat("({") {
+            return self.object();
+        }
+        if self.eat("(class extends ") {
+            return self.class();
+        }
         if self.eat("(") {
             let e = self.expr()?;
+            if self.eat(", ") {
+                let then = self.expr()?;
+                self.eat(")").then_some(())?;
+                return Some(Expr::Seq(Box::new(e), Box::new(then)));
+            }
             self.eat(")").then_some(())?;
             return Some(e);
         }
@@ -129,7 +197,8 @@ impl Parser<'_> {
             _ => {
                 let word = self.ident()?;
                 Some(match word {
-                    "this" => Expr::This,
+                    // The global object inside user code (see write.rs).
+                    "this" | "globalThis" => Expr::This,
                     "undefined" => Expr::Lit(Lit::Undefined),
                     "null" => Expr::Lit(Lit::Null),
                     "true" => Expr::Lit(Lit::Bool(true)),
@@ -139,6 +208,67 @@ impl Parser<'_> {
                 })
             }
         }
+    }
+
+    /// `{ return EXPR; }`
+    fn returning(&mut self) -> Option<Expr> {
+        self.eat("{ return ").then_some(())?;
+        let e = self.expr()?;
+        self.eat("; }").then_some(())?;
+        Some(e)
+    }
+
+    /// The members of an object literal after `({`, through `})`.
+    fn object(&mut self) -> Option<Expr> {
+        let mut members = Vec::new();
+        loop {
+            let getter = self.eat("get ");
+            let key = self.literal_key()?;
+            let value = if getter {
+                self.eat("() ").then_some(())?;
+                self.returning()?
+            } else {
+                self.eat(": ").then_some(())?;
+                self.expr()?
+            };
+            members.push(Member { key, getter, value });
+            if self.eat("})") {
+                return Some(Expr::Obj(members));
+            }
+            self.eat(", ").then_some(())?;
+        }
+    }
+
+    /// A class after `(class extends `, through `})`.
+    fn class(&mut self) -> Option<Expr> {
+        let base = self.expr()?;
+        self.eat(" {").then_some(())?;
+        let mut methods = Vec::new();
+        while !self.eat("})") {
+            self.eat(" ").then_some(())?;
+            if self.eat("})") {
+                break;
+            }
+            let key = self.literal_key()?;
+            self.eat("() ").then_some(())?;
+            methods.push((key, self.returning()?));
+        }
+        Some(Expr::Class(Box::new(base), methods))
+    }
+
+    /// A key of an object literal or class body: `name`, `"a b"` or `[Symbol.name]`.
+    fn literal_key(&mut self) -> Option<Key> {
+        if self.eat("[Symbol.") {
+            let name = self.ident()?;
+            let key: Key = format!("@@{name}").into();
+            self.eat("]").then_some(())?;
+            return Some(key);
+        }
+        if self.s.get(self.pos) == Some(&b'"') {
+            let key: String = serde_json::from_str(self.string()?).ok()?;
+            return Some(key.into());
+        }
+        Some(self.ident()?.into())
     }
 
     /// Comma-separated expressions up to `close`.
@@ -239,9 +369,53 @@ mod tests {
     }
 
     #[test]
+    fn parses_user_code_that_reenters_builtins() {
+        for src in [
+            "(function () { return globalThis.Math.max(v0); })",
+            r#"({valueOf: (function () { return (globalThis.Array.of(), 7); }), get "a b"() { return v1.at(-1); }})"#,
+            "({[Symbol.toPrimitive]: (function () { return 1; }), get [Symbol.iterator]() { return v2; }})",
+            "new ((class extends this.RegExp { exec() { return globalThis.Object.keys(v3); } }))(\"a\")",
+            "new ((class extends this.Map {}))()",
+            "new (this.Proxy)([], ({get: (function () { return null; })}))",
+            "(v0, this)",
+        ] {
+            round_trip(src);
+        }
+    }
+
+    #[test]
+    fn parses_every_statement_kind_guarded_or_not() {
+        for line in [
+            "try { var v0 = this.Array(3); } catch (e) {}",
+            "var v0 = this.Array(3);",
+            "try { var v1 = v0.length = ({get next() { return 1; }}); } catch (e) {}",
+            r#"var v0 = this.Array.prototype["0"] = 1;"#,
+            "try { for (var v2 of v1.keys()) { v2.toString(); } } catch (e) {}",
+            "for (var v2 of [1, 2]) { this.Math.abs(v2); }",
+        ] {
+            let p = parse_program(line);
+            assert!(p.stmts[0].is_generated(), "{line}");
+            assert_eq!(p.render(), format!("{line}\n"));
+        }
+        let p = parse_program("var v0 = this.Array(3);");
+        assert!(matches!(p.stmts[0], Stmt::Def { guarded: false, .. }));
+    }
+
+    #[test]
     fn rejects_other_code() {
         for src in [
-            "", "x + 1", "this.", "f(", "new X()", "v", "1.2.3n", "\"open", "this.a b",
+            "",
+            "x + 1",
+            "this.",
+            "f(",
+            "new X()",
+            "v",
+            "1.2.3n",
+            "\"open",
+            "this.a b",
+            "({a 1})",
+            "(class extends X { m() { return 1 } })",
+            "(function () { f(); })",
         ] {
             assert_eq!(parse_expr(src), None, "{src}");
         }
@@ -261,7 +435,8 @@ mod tests {
             vec![
                 Stmt::Def {
                     var: 0,
-                    expr: Expr::This
+                    expr: Expr::This,
+                    guarded: true,
                 },
                 Stmt::Raw("foo();".into())
             ]

@@ -1,6 +1,6 @@
 //! The compiled dependencies that the report's command still names, kept
 //! beside the MCVE. A dependency that is neither taken in nor built as an
-//! auxiliary crate ([`super::dependencies`], [`super::auxiliary`]) stays
+//! auxiliary crate ([`crate::job::ice::deps::take_in`], [`crate::job::ice::deps::auxiliary`]) stays
 //! an `--extern` of the command: a library in the run's temporary target
 //! directory, which is gone once the run ends. Those libraries, and the
 //! ones they were compiled against (rustc finds those through `-L
@@ -13,8 +13,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::dependencies::{builds, externs};
-use super::invocation::Invocation;
+use crate::job::ice::deps::take_in::{builds, externs};
+use crate::job::ice::rustc::args::Invocation;
 
 /// `invocations` (the MCVE's command, then its auxiliary crates') with
 /// their `--extern`s and `-L`s into `temporary` naming copies in `dir`

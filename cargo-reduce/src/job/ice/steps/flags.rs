@@ -8,11 +8,11 @@
 
 use std::ops::Range;
 
-use super::invocation::Invocation;
-use super::oracle::IceOracle;
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, DdminOptions, Oracle, OracleError, Outcome,
 };
+use crate::job::ice::oracle::{IceOracle, Verdict};
+use crate::job::ice::rustc::args::Invocation;
 
 /// Flags whose value is the next argument (when not written `--flag=value`
 /// or, for one-letter flags, glued on: `-Copt-level=3`).
@@ -58,15 +58,15 @@ const KEPT: &[&str] = &["--crate-name", "--edition", "--crate-type"];
 
 /// `invocation`'s arguments as units (a flag with its value): the ones an
 /// MCVE keeps (the crate root among them), and the others.
-pub(super) struct Units {
+pub(crate) struct Units {
     kept: Vec<Range<usize>>,
     /// The units a command line may do without, in order.
-    pub(super) optional: Vec<Range<usize>>,
+    pub(crate) optional: Vec<Range<usize>>,
 }
 
 impl Units {
     /// `invocation`'s units, in order.
-    pub(super) fn of(invocation: &Invocation) -> Units {
+    pub(crate) fn of(invocation: &Invocation) -> Units {
         let args = &invocation.args;
         let mut units = Units {
             kept: Vec::new(),
@@ -87,7 +87,7 @@ impl Units {
     }
 
     /// `invocation` with the kept units and the optional ones `chosen`.
-    pub(super) fn with(
+    pub(crate) fn with(
         &self,
         invocation: &Invocation,
         chosen: impl IntoIterator<Item = usize>,
@@ -118,10 +118,8 @@ struct FlagOracle<'a> {
     units: &'a Units,
 }
 
-/// Whether the code crashes rustc as expected when compiled by a command
-/// line; `None` when cancelled.
-pub(super) type SameIceBy<'a> =
-    dyn Fn(Invocation, &Cancel<'_>) -> std::io::Result<Option<bool>> + Sync + 'a;
+/// What rustc says of the code when compiled by a command line.
+pub(crate) type SameIceBy<'a> = dyn Fn(Invocation, &Cancel<'_>) -> Verdict + Sync + 'a;
 
 impl Oracle<usize> for FlagOracle<'_> {
     fn test(
@@ -130,14 +128,13 @@ impl Oracle<usize> for FlagOracle<'_> {
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
         let invocation = self.units.with(self.invocation, candidate.iter().copied());
-        let same = (self.same_ice)(invocation, cancel)?;
-        Ok(same.map(Outcome::from_bool))
+        (self.same_ice)(invocation, cancel).outcome()
     }
 }
 
 /// `ice`'s command line without the flags `code` does not need to ICE
 /// the same way ([`reduce_invocation`]).
-pub(super) fn reduce_flags(
+pub(crate) fn reduce_flags(
     code: &[u8],
     ice: &IceOracle,
     ctx: &Context<'_, usize>,
@@ -151,7 +148,7 @@ pub(super) fn reduce_flags(
 /// `invocation` without the flags that `same_ice` does not need; `None`
 /// when it needs all of them. No flag is needed most often, so that is
 /// tried first, in one test; else ddmin finds a 1-minimal set.
-pub(super) fn reduce_invocation(
+pub(crate) fn reduce_invocation(
     invocation: &Invocation,
     same_ice: &SameIceBy<'_>,
     ctx: &Context<'_, usize>,
@@ -241,7 +238,7 @@ mod tests {
     fn reduced(code: &str, flags: &str) -> (String, u64) {
         use crate::engine::{Counters, Limits};
         let command = format!("rustc --crate-name x --edition=2021 x.rs --crate-type lib {flags}");
-        let oracle = super::super::oracle::oracle_for(code, &command);
+        let oracle = crate::job::ice::oracle::oracle_for(code, &command);
         let (limits, counters) = (Limits::none(), Counters::default());
         let ctx = Context {
             jobs: 2,

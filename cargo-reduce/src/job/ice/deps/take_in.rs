@@ -12,22 +12,22 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::edition2015::rooted_paths;
-use super::flags::Units;
-use super::flatten::{attributes_of, flatten};
-use super::includes::Sources;
-use super::invocation::Invocation;
-use super::source::{apply, parse_rust, preorder, Edit};
+use crate::job::ice::one_file::edition2015::rooted_paths;
+use crate::job::ice::one_file::flatten::{attributes_of, flatten};
+use crate::job::ice::one_file::includes::Sources;
+use crate::job::ice::one_file::source::{apply, parse_rust, preorder, Edit};
+use crate::job::ice::rustc::args::Invocation;
+use crate::job::ice::steps::flags::Units;
 
 /// The MCVE with a dependency taken in, and its command line.
 #[derive(Debug)]
-pub(super) struct TakenIn {
+pub(crate) struct TakenIn {
     /// The crate name the MCVE refers to it by (its `--extern` name).
-    pub(super) name: String,
+    pub(crate) name: String,
     /// Whether it is a procedural macro, expanded rather than taken in.
-    pub(super) expanded: bool,
-    pub(super) text: Vec<u8>,
-    pub(super) invocation: Invocation,
+    pub(crate) expanded: bool,
+    pub(crate) text: Vec<u8>,
+    pub(crate) invocation: Invocation,
 }
 
 /// `code` with the first dependency of `invocation` not in `tried` that
@@ -36,7 +36,7 @@ pub(super) struct TakenIn {
 /// through it), a procedural macro by `expand` (the code with its macros
 /// expanded: a procedural macro is a crate of its own type, which no
 /// module can stand for); each dependency considered is added to `tried`.
-pub(super) fn take_in_one(
+pub(crate) fn take_in_one(
     code: &[u8],
     invocation: &Invocation,
     compiled: &[Invocation],
@@ -88,7 +88,7 @@ fn with_module(
 /// The source of the crate `dependency` compiles, as one file (its
 /// generated files, in `temporary`, written in); `None` when it cannot be
 /// read.
-pub(super) fn flattened(dependency: &Invocation, temporary: &Path) -> Option<String> {
+pub(crate) fn flattened(dependency: &Invocation, temporary: &Path) -> Option<String> {
     let sources = Sources {
         env: dependency.env.clone(),
         temporary: Some(temporary.to_path_buf()),
@@ -127,7 +127,7 @@ fn without_prelude(expanded: &str) -> String {
 
 /// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
 /// crate of the sysroot, which is no source to take in).
-pub(super) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
+pub(crate) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
     invocation
         .args
         .windows(2)
@@ -138,7 +138,7 @@ pub(super) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &s
 /// Whether `dependency` is the command whose output is `path`
 /// (`lib{crate name}{extra-filename}.rlib`, `.rmeta`, or `.so` for a
 /// procedural macro).
-pub(super) fn builds(dependency: &Invocation, path: &str) -> bool {
+pub(crate) fn builds(dependency: &Invocation, path: &str) -> bool {
     let extra = dependency
         .args
         .iter()
@@ -260,7 +260,7 @@ fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) 
 
 /// `invocation`'s flags among `flags` given as `FLAG VALUE`, each with its
 /// value.
-pub(super) fn flag_pairs<'a>(
+pub(crate) fn flag_pairs<'a>(
     invocation: &'a Invocation,
     flags: &'a [&str],
 ) -> impl Iterator<Item = [String; 2]> + 'a {
@@ -273,7 +273,7 @@ pub(super) fn flag_pairs<'a>(
 
 /// Whether `dependency` builds a library (the crate type a module, or an
 /// auxiliary crate, can stand for).
-pub(super) fn is_library(dependency: &Invocation) -> bool {
+pub(crate) fn is_library(dependency: &Invocation) -> bool {
     matches!(
         dependency.value("--crate-type"),
         None | Some("lib" | "rlib")
@@ -281,7 +281,7 @@ pub(super) fn is_library(dependency: &Invocation) -> bool {
 }
 
 /// `invocation` without `--extern name=…`.
-pub(super) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
+pub(crate) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
     let units = Units::of(invocation);
     let ours = |unit: &[String]| {
         unit.len() == 2
@@ -295,8 +295,8 @@ pub(super) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation
 
 #[cfg(test)]
 mod tests {
-    use super::super::oracle::compile_lib_source;
     use super::*;
+    use crate::job::ice::oracle::compile_lib_source;
 
     #[test]
     fn a_dependency_s_crate_paths_go_through_its_module_and_its_crate_attributes_go() {
@@ -377,7 +377,7 @@ mod tests {
         for edition in ["2015", "2021"] {
             let command = format!("rustc --edition={edition} --crate-type lib x.rs");
             let invocation = Invocation::parse(&command, Path::new("/")).unwrap();
-            let rustc = super::super::oracle::Rustc::new(
+            let rustc = crate::job::ice::rustc::run::Rustc::new(
                 invocation,
                 "x.rs".into(),
                 std::time::Duration::from_secs(120),

@@ -1,7 +1,7 @@
 //! A dependency that the MCVE needs as a crate of its own: a cross-crate
 //! ICE (one of metadata, of a foreign trait's items, of an `impl Trait`
 //! read from another crate) goes away when the dependency is taken into
-//! the MCVE as a module ([`super::dependencies`]). Such a dependency
+//! the MCVE as a module ([`crate::job::ice::deps::take_in`]). Such a dependency
 //! becomes an auxiliary crate, as rust-lang/rust's tests have them
 //! (`//@ aux-build`): its source, as one file, is compiled first by its
 //! own command line (its `--crate-name`, edition, crate type, `--cfg`s and
@@ -13,12 +13,14 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::dependencies::{builds, dropping_extern, externs, flag_pairs, flattened, is_library};
-use super::invocation::Invocation;
-use super::oracle::{outcome_of_text, IceOracle, Rustc};
 use crate::command::RunStatus;
-use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
-use crate::unit::ByteAtom;
+use crate::engine::Cancel;
+use crate::job::ice::deps::take_in::{
+    builds, dropping_extern, externs, flag_pairs, flattened, is_library,
+};
+use crate::job::ice::oracle::{CouldNotRun, IceOracle, TellsIce, Verdict};
+use crate::job::ice::rustc::args::Invocation;
+use crate::job::ice::rustc::run::Rustc;
 
 /// A library the MCVE is compiled against, built from source.
 #[derive(Debug, Clone)]
@@ -83,7 +85,7 @@ impl Auxiliary {
 /// outputs ([`Invocation::minimal`]) but with its own `--extern`s and
 /// `-L`s (the libraries the build made for it: the reduction of its flags
 /// drops those its reduced source does not need, and the rest are kept
-/// beside the MCVE, [`super::artifacts`]). A procedural macro or a library
+/// beside the MCVE, [`crate::job::ice::deps::artifacts`]). A procedural macro or a library
 /// whose source cannot be read is left out.
 pub(crate) fn auxiliaries(
     invocation: &Invocation,
@@ -146,19 +148,23 @@ impl<'a> AuxiliaryOracle<'a> {
         }
     }
 
-    /// Whether the MCVE crashes rustc as expected against `text` as the
-    /// auxiliary's source; `None` when cancelled.
-    pub(crate) fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> io::Result<Option<bool>> {
-        let dir = tempfile::Builder::new()
+    /// What rustc says of the MCVE against `text` as the auxiliary's
+    /// source.
+    pub(crate) fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> Verdict {
+        let built = tempfile::Builder::new()
             .prefix("cargo-reduce-ice-")
-            .tempdir()?;
-        let library = match self
-            .auxiliary
-            .build(&self.rustc, text, dir.path(), cancel)?
-        {
-            Built::Library(library) => library,
-            Built::Failed => return Ok(Some(false)),
-            Built::Cancelled => return Ok(None),
+            .tempdir()
+            .and_then(|dir| {
+                let built = self
+                    .auxiliary
+                    .build(&self.rustc, text, dir.path(), cancel)?;
+                Ok((dir, built))
+            });
+        let (_dir, library) = match built {
+            Ok((dir, Built::Library(library))) => (dir, library),
+            Ok((_, Built::Failed)) => return Verdict::Other,
+            Ok((_, Built::Cancelled)) => return Verdict::Cancelled,
+            Err(e) => return Verdict::CouldNotRun(CouldNotRun(e)),
         };
         let invocation = with_extern(
             &self.mcve_oracle.rustc.invocation,
@@ -170,13 +176,9 @@ impl<'a> AuxiliaryOracle<'a> {
     }
 }
 
-impl<A: ByteAtom + Sync> Oracle<A> for AuxiliaryOracle<'_> {
-    fn test(
-        &self,
-        candidate: &Candidate<'_, A>,
-        cancel: &Cancel<'_>,
-    ) -> Result<Option<Outcome>, OracleError> {
-        outcome_of_text(candidate, &|text| self.same_ice(text, cancel))
+impl TellsIce for AuxiliaryOracle<'_> {
+    fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> Verdict {
+        AuxiliaryOracle::same_ice(self, text, cancel)
     }
 }
 

@@ -38,7 +38,7 @@ use one_file::cargo_build::Crash;
 use one_file::{cargo_build, flatten, includes};
 use oracle::IceOracle;
 use report::bisect;
-use rustc::args::Invocation;
+use rustc::args::RustcArgs;
 use rustc::run::{Rustc, RustcRun};
 use rustc::signature::{Kind, Match, Signature, Spelled};
 pub(crate) use subject::Steps;
@@ -86,15 +86,9 @@ pub(crate) fn run(
     if let Some(path) = &request.output {
         Destination::check(path)?;
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("cargo-reduce-ice-")
-        .tempdir()
-        .map_err(|e| Error::caused(Exit::Environment, "cannot make a temporary directory", e))?;
+    let scratch = scratch_dir()?;
     let interrupt = Limits::none().with_interrupt(settings.interrupt.clone());
-    let crash = match &request.file {
-        Some(file) => single_file(file, request, &Cancel::by_limits(&interrupt))?,
-        None => cargo_build::run(&request.build, scratch.path())?,
-    };
+    let crash = crashed(request, scratch.path(), &interrupt)?;
     events.emit(&found(&crash));
     let root = crash.invocation.source_path();
     let flat = one_file(&crash, &root, scratch.path())?;
@@ -124,6 +118,23 @@ pub(crate) fn run(
         Some(StopReason::Interrupted) => Exit::Interrupted,
         _ => Exit::Success,
     })
+}
+
+/// The crash to reduce: FILE's under rustc, or the cargo build's.
+fn crashed(request: &IceRequest, scratch: &Path, interrupt: &Limits) -> Result<Crash, Error> {
+    match &request.file {
+        Some(file) => single_file(file, request, &Cancel::by_limits(interrupt)),
+        None => cargo_build::run(&request.build, scratch),
+    }
+}
+
+/// The run's private directory (the build's target directory, the
+/// auxiliaries' builds).
+fn scratch_dir() -> Result<tempfile::TempDir, Error> {
+    tempfile::Builder::new()
+        .prefix("cargo-reduce-ice-")
+        .tempdir()
+        .map_err(|e| Error::caused(Exit::Environment, "cannot make a temporary directory", e))
 }
 
 /// Where the MCVE and its report go, checked.
@@ -179,7 +190,7 @@ fn oracle_for(
     interrupt: &Limits,
 ) -> Result<IceOracle, Error> {
     let name = crash.invocation.crate_name();
-    let rustc = |invocation: Invocation| {
+    let rustc = |invocation: RustcArgs| {
         Rustc::new(
             invocation,
             format!("{name}.rs"),
@@ -205,7 +216,7 @@ fn oracle_for(
 /// libraries the commands still name ([`artifacts::keep_beside`]).
 struct Beside {
     /// The MCVE's command line, naming the copies.
-    invocation: Invocation,
+    invocation: RustcArgs,
     /// The auxiliary crates, each command naming the copies.
     kept: Vec<auxiliary::Auxiliary>,
     /// The auxiliaries' files, as the report shows them.
@@ -223,8 +234,9 @@ fn written_beside(
     let (invocation, kept) = kept_beside(reduced, subject, &outputs.deps)?;
     let files = write_auxiliaries(&kept, &outputs.mcve, &outputs.deps)?;
     let built_beside = auxiliary::as_built_beside(&invocation, &kept);
-    let command =
-        artifacts::shown_relative(&built_beside, &outputs.deps).display(&outputs.mcve_name);
+    let command = built_beside
+        .relative_to(&outputs.deps)
+        .display(&outputs.mcve_name);
     Ok(Beside {
         invocation,
         kept,
@@ -316,9 +328,9 @@ fn kept_beside(
     reduced: &IceReduced,
     subject: &IceSubject,
     deps: &Path,
-) -> Result<(Invocation, Vec<auxiliary::Auxiliary>), Error> {
+) -> Result<(RustcArgs, Vec<auxiliary::Auxiliary>), Error> {
     let mut auxiliaries = reduced.auxiliaries.clone();
-    let commands: Vec<Invocation> = std::iter::once(reduced.command.clone())
+    let commands: Vec<RustcArgs> = std::iter::once(reduced.command.clone())
         .chain(auxiliaries.iter().map(|a| a.invocation.clone()))
         .collect();
     let kept = artifacts::keep_beside(&commands, &subject.compiled, &subject.temporary, deps)
@@ -350,7 +362,7 @@ fn write_auxiliaries(
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());
             Ok(report::AuxiliaryFile {
-                command: artifacts::shown_relative(&a.invocation, deps).display(&file_name),
+                command: a.invocation.relative_to(deps).display(&file_name),
                 code: String::from_utf8_lossy(&a.text).into_owned(),
                 file_name,
                 path,
@@ -377,9 +389,9 @@ fn found(crash: &Crash) -> Message {
 fn command_line(
     crash: &Crash,
     flat: &[u8],
-    rustc: &dyn Fn(Invocation) -> Rustc,
+    rustc: &dyn Fn(RustcArgs) -> Rustc,
     level: Match,
-) -> Result<Invocation, Error> {
+) -> Result<RustcArgs, Error> {
     let minimal = crash.invocation.minimal();
     let never = Limits::none();
     let run = rustc(minimal.clone())
@@ -413,7 +425,7 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
         false => request.rustc_args.clone(),
     };
     args.push(absolute.display().to_string());
-    let invocation = Invocation {
+    let invocation = RustcArgs {
         program: std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()),
         source: args.len() - 1,
         args,

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::rustc::args::Invocation;
+use super::rustc::args::RustcArgs;
 use super::rustc::run::Rustc;
 use super::rustc::signature::{Match, Signature, Spelled};
 use crate::command::RunStatus;
@@ -25,7 +25,7 @@ pub(crate) struct IceOracle {
 impl IceOracle {
     /// The oracle for the same ICE in `text`, compiled by `invocation`: a
     /// dependency taken into the MCVE brings its own words.
-    pub(crate) fn for_text(&self, invocation: Invocation, text: &[u8]) -> IceOracle {
+    pub(crate) fn for_text(&self, invocation: RustcArgs, text: &[u8]) -> IceOracle {
         IceOracle {
             rustc: self.rustc.with_invocation(invocation),
             expected: self.expected.clone(),
@@ -165,8 +165,7 @@ pub(crate) fn compile_lib_source(source: &str) -> Result<(), String> {
 #[cfg(test)]
 pub(crate) fn oracle_for(source: &str, command: &str) -> IceOracle {
     use crate::engine::Limits;
-    let invocation =
-        Invocation::parse(command, std::path::Path::new("/")).expect("a rustc command");
+    let invocation = RustcArgs::parse(command, std::path::Path::new("/")).expect("a rustc command");
     let rustc = Rustc::new(
         invocation,
         "x.rs".into(),

@@ -17,13 +17,11 @@ use crate::command::RunStatus;
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
 use crate::job::ice::deps::artifacts::auxiliaries_in;
-use crate::job::ice::deps::auxiliary::{
-    auxiliaries, with_extern, Auxiliary, AuxiliaryOracle, Built,
-};
+use crate::job::ice::deps::auxiliary::{auxiliaries, Auxiliary, AuxiliaryOracle, Built};
 use crate::job::ice::deps::shared_names::{fresh, renamed, shared};
-use crate::job::ice::deps::take_in::{externs, take_in_one};
+use crate::job::ice::deps::take_in::take_in_one;
 use crate::job::ice::oracle::{ByText, CouldNotRun, IceOracle};
-use crate::job::ice::rustc::args::Invocation;
+use crate::job::ice::rustc::args::RustcArgs;
 use crate::job::ice::rustc::run::RustcRun;
 use crate::job::ice::steps::flags::{reduce_flags, reduce_invocation};
 use crate::job::ice::steps::prune::{hollowed, prune};
@@ -63,7 +61,7 @@ pub(crate) struct IceSubject {
     pub(crate) command: String,
     /// The command lines the build ran before the crash: the sources of
     /// the dependencies an MCVE may take in ([`take_in_one`]).
-    pub(crate) compiled: Vec<Invocation>,
+    pub(crate) compiled: Vec<RustcArgs>,
     /// The run's temporary directory, where the build wrote the files its
     /// build scripts generate.
     pub(crate) temporary: PathBuf,
@@ -75,7 +73,7 @@ pub(crate) struct IceReduced {
     /// The command line the MCVE crashes rustc with: without the flags it
     /// does not need ([`reduce_flags`]), with a dependency taken in or
     /// built beside it.
-    pub(crate) command: Invocation,
+    pub(crate) command: RustcArgs,
     /// The auxiliary crates it is compiled against, in the order they are
     /// built.
     pub(crate) auxiliaries: Vec<Auxiliary>,
@@ -202,7 +200,7 @@ impl IceSubject {
         bytes: &[u8],
         oracle: &IceOracle,
         run: &Run<'_>,
-    ) -> Result<Invocation, StepError> {
+    ) -> Result<RustcArgs, StepError> {
         let invocation = oracle.rustc.invocation.clone();
         if run.limits.stop_reason().is_some() {
             return Ok(invocation);
@@ -219,7 +217,7 @@ impl IceSubject {
     fn taken_in(
         &self,
         mut bytes: Vec<u8>,
-        mut invocation: Invocation,
+        mut invocation: RustcArgs,
         run: &Run<'_>,
     ) -> Result<Stage, StepError> {
         let mut taken_in: Option<IceOracle> = None;
@@ -288,7 +286,12 @@ impl IceSubject {
             }
             // Reduced against an earlier auxiliary, the MCVE may need this
             // dependency no more.
-            if !externs(&current.rustc.invocation).any(|(name, _)| name == auxiliary.name) {
+            if !current
+                .rustc
+                .invocation
+                .externs()
+                .any(|(name, _)| name == auxiliary.name)
+            {
                 continue;
             }
             run.start_pass(&format!("dependency `{}` beside", auxiliary.name));
@@ -343,7 +346,7 @@ impl IceSubject {
             }
             Err(e) => return Err((bytes, e.into())),
         };
-        let invocation = with_extern(&invocation, &reduced.name, &library.to_string_lossy());
+        let invocation = invocation.with_extern(&reduced.name, &library.to_string_lossy());
         let current = mcve_oracle.for_text(invocation, &reduced.text);
         run.oracle_changed();
         let bytes = self.reduce_code(&current, bytes, run)?;

@@ -15,11 +15,9 @@ use std::path::{Path, PathBuf};
 
 use crate::command::RunStatus;
 use crate::engine::Cancel;
-use crate::job::ice::deps::take_in::{
-    builds, dropping_extern, externs, flag_pairs, flattened, is_library,
-};
+use crate::job::ice::deps::take_in::{builds, flattened, is_library};
 use crate::job::ice::oracle::{CouldNotRun, IceOracle, TellsIce, Verdict};
-use crate::job::ice::rustc::args::Invocation;
+use crate::job::ice::rustc::args::RustcArgs;
 use crate::job::ice::rustc::run::Rustc;
 
 /// A library the MCVE is compiled against, built from source.
@@ -28,7 +26,7 @@ pub(crate) struct Auxiliary {
     /// The MCVE's `--extern` name for it.
     pub(crate) name: String,
     /// Its command line; its crate root is the source.
-    pub(crate) invocation: Invocation,
+    pub(crate) invocation: RustcArgs,
     /// Its source, one file.
     pub(crate) text: Vec<u8>,
 }
@@ -82,17 +80,18 @@ impl Auxiliary {
 /// The libraries `invocation` names with `--extern` that the build
 /// (`compiled`, its command lines) made from source, as auxiliaries: their
 /// source flattened, their command line cargo's without its paths and
-/// outputs ([`Invocation::minimal`]) but with its own `--extern`s and
+/// outputs ([`RustcArgs::minimal`]) but with its own `--extern`s and
 /// `-L`s (the libraries the build made for it: the reduction of its flags
 /// drops those its reduced source does not need, and the rest are kept
 /// beside the MCVE, [`crate::job::ice::deps::artifacts`]). A procedural macro or a library
 /// whose source cannot be read is left out.
 pub(crate) fn auxiliaries(
-    invocation: &Invocation,
-    compiled: &[Invocation],
+    invocation: &RustcArgs,
+    compiled: &[RustcArgs],
     temporary: &Path,
 ) -> Vec<Auxiliary> {
-    externs(invocation)
+    invocation
+        .externs()
         .filter_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
             if !is_library(dependency) {
@@ -100,7 +99,7 @@ pub(crate) fn auxiliaries(
             }
             let text = flattened(dependency, temporary)?.into_bytes();
             let mut invocation = dependency.minimal();
-            let own = flag_pairs(dependency, &["--extern", "-L"]);
+            let own = dependency.flag_pairs(&["--extern", "-L"]);
             invocation.args.extend(own.flatten());
             Some(Auxiliary {
                 name: name.to_string(),
@@ -109,15 +108,6 @@ pub(crate) fn auxiliaries(
             })
         })
         .collect()
-}
-
-/// `invocation` with `--extern name=library` in place of its `--extern
-/// name=…`.
-pub(crate) fn with_extern(invocation: &Invocation, name: &str, library: &str) -> Invocation {
-    let mut with = dropping_extern(invocation, name);
-    with.args
-        .extend(["--extern".to_string(), format!("{name}={library}")]);
-    with
 }
 
 /// Keeps a candidate of an auxiliary's source when it compiles and the
@@ -166,11 +156,11 @@ impl<'a> AuxiliaryOracle<'a> {
             Ok((_, Built::Cancelled)) => return Verdict::Cancelled,
             Err(e) => return Verdict::CouldNotRun(CouldNotRun(e)),
         };
-        let invocation = with_extern(
-            &self.mcve_oracle.rustc.invocation,
-            &self.auxiliary.name,
-            &library.display().to_string(),
-        );
+        let invocation = self
+            .mcve_oracle
+            .rustc
+            .invocation
+            .with_extern(&self.auxiliary.name, &library.display().to_string());
         let rustc = self.mcve_oracle.rustc.with_invocation(invocation);
         self.mcve_oracle.same_ice_by(&rustc, self.mcve, cancel)
     }
@@ -185,9 +175,9 @@ impl TellsIce for AuxiliaryOracle<'_> {
 /// `invocation` as a user runs it beside the auxiliaries' libraries: each
 /// `--extern` of one names the file its command writes into the working
 /// directory.
-pub(crate) fn as_built_beside(invocation: &Invocation, auxiliaries: &[Auxiliary]) -> Invocation {
+pub(crate) fn as_built_beside(invocation: &RustcArgs, auxiliaries: &[Auxiliary]) -> RustcArgs {
     auxiliaries.iter().fold(invocation.clone(), |shown, a| {
-        with_extern(&shown, &a.name, &a.library())
+        shown.with_extern(&a.name, &a.library())
     })
 }
 
@@ -209,14 +199,14 @@ mod tests {
         let command = "rustc --crate-name requests --edition=2021 src/lib.rs --crate-type lib";
         Auxiliary {
             name: "req".into(),
-            invocation: Invocation::parse(command, Path::new("/p")).unwrap(),
+            invocation: RustcArgs::parse(command, Path::new("/p")).unwrap(),
             text: b"pub trait Request {}\n".to_vec(),
         }
     }
 
     #[test]
     fn the_mcve_s_extern_names_the_library_the_auxiliary_s_command_writes() {
-        let mcve = Invocation::parse(
+        let mcve = RustcArgs::parse(
             "rustc --crate-name app a.rs --extern req=/t/deps/libreq-1f.rmeta --extern o=/o.rlib",
             Path::new("/p"),
         )
@@ -226,7 +216,7 @@ mod tests {
             shown.display("app.ice.rs"),
             "rustc --crate-name app app.ice.rs --extern o=/o.rlib --extern req=librequests.rlib"
         );
-        let built = with_extern(&mcve, "req", "/t/aux/out/librequests.rlib");
+        let built = mcve.with_extern("req", "/t/aux/out/librequests.rlib");
         assert_eq!(
             built.args.iter().filter(|a| a.starts_with("req=")).count(),
             1

@@ -16,8 +16,7 @@ use crate::job::ice::one_file::edition2015::rooted_paths;
 use crate::job::ice::one_file::flatten::{attributes_of, flatten};
 use crate::job::ice::one_file::includes::Sources;
 use crate::job::ice::one_file::source::{apply, parse_rust, preorder, Edit};
-use crate::job::ice::rustc::args::Invocation;
-use crate::job::ice::steps::flags::Units;
+use crate::job::ice::rustc::args::RustcArgs;
 
 /// The MCVE with a dependency taken in, and its command line.
 #[derive(Debug)]
@@ -27,7 +26,7 @@ pub(crate) struct TakenIn {
     /// Whether it is a procedural macro, expanded rather than taken in.
     pub(crate) expanded: bool,
     pub(crate) text: Vec<u8>,
-    pub(crate) invocation: Invocation,
+    pub(crate) invocation: RustcArgs,
 }
 
 /// `code` with the first dependency of `invocation` not in `tried` that
@@ -38,13 +37,14 @@ pub(crate) struct TakenIn {
 /// module can stand for); each dependency considered is added to `tried`.
 pub(crate) fn take_in_one(
     code: &[u8],
-    invocation: &Invocation,
-    compiled: &[Invocation],
+    invocation: &RustcArgs,
+    compiled: &[RustcArgs],
     temporary: &Path,
     expand: &dyn Fn(&[u8]) -> Option<String>,
     tried: &mut HashSet<String>,
 ) -> Option<TakenIn> {
-    externs(invocation)
+    invocation
+        .externs()
         .filter(|(name, _)| tried.insert(name.to_string()))
         .find_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
@@ -53,7 +53,7 @@ pub(crate) fn take_in_one(
                     name: name.to_string(),
                     expanded: true,
                     text: without_prelude(&expand(code)?).into_bytes(),
-                    invocation: dropping_extern(invocation, name),
+                    invocation: invocation.without_extern(name),
                 }),
                 _ if is_library(dependency) => {
                     with_module(code, invocation, name, dependency, temporary)
@@ -68,9 +68,9 @@ pub(crate) fn take_in_one(
 /// cannot be read or parsed.
 fn with_module(
     code: &[u8],
-    invocation: &Invocation,
+    invocation: &RustcArgs,
     name: &str,
-    dependency: &Invocation,
+    dependency: &RustcArgs,
     temporary: &Path,
 ) -> Option<TakenIn> {
     let source = flattened(dependency, temporary)?;
@@ -81,14 +81,14 @@ fn with_module(
         name: name.to_string(),
         expanded: false,
         text,
-        invocation: without_extern(invocation, name, dependency),
+        invocation: taking_in(invocation, name, dependency),
     })
 }
 
 /// The source of the crate `dependency` compiles, as one file (its
 /// generated files, in `temporary`, written in); `None` when it cannot be
 /// read.
-pub(crate) fn flattened(dependency: &Invocation, temporary: &Path) -> Option<String> {
+pub(crate) fn flattened(dependency: &RustcArgs, temporary: &Path) -> Option<String> {
     let sources = Sources {
         env: dependency.env.clone(),
         temporary: Some(temporary.to_path_buf()),
@@ -125,20 +125,10 @@ fn without_prelude(expanded: &str) -> String {
     header.chain(code).map(|l| format!("{l}\n")).collect()
 }
 
-/// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
-/// crate of the sysroot, which is no source to take in).
-pub(crate) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
-    invocation
-        .args
-        .windows(2)
-        .filter(|w| w[0] == "--extern")
-        .filter_map(|w| w[1].split_once('='))
-}
-
 /// Whether `dependency` is the command whose output is `path`
 /// (`lib{crate name}{extra-filename}.rlib`, `.rmeta`, or `.so` for a
 /// procedural macro).
-pub(crate) fn builds(dependency: &Invocation, path: &str) -> bool {
+pub(crate) fn builds(dependency: &RustcArgs, path: &str) -> bool {
     let extra = dependency
         .args
         .iter()
@@ -243,54 +233,29 @@ fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String
 /// `invocation` without `--extern name=…`, with the `--cfg`s and
 /// `--extern`s of `dependency` it does not have, and its `-L`s (where
 /// rustc finds the crates those need) if it has `--extern`s.
-fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
-    let mut taken = dropping_extern(invocation, name);
+fn taking_in(invocation: &RustcArgs, name: &str, dependency: &RustcArgs) -> RustcArgs {
+    let mut taken = invocation.without_extern(name);
     let has = |pair: &[String; 2]| taken.args.windows(2).any(|w| w == pair);
     // `-L` only matters for the crates its `--extern`s need.
     let brought: &[&str] = match dependency.args.iter().any(|a| a == "--extern") {
         true => &["--cfg", "--extern", "-L"],
         false => &["--cfg", "--extern"],
     };
-    let extra: Vec<[String; 2]> = flag_pairs(dependency, brought)
+    let extra: Vec<[String; 2]> = dependency
+        .flag_pairs(brought)
         .filter(|pair| !has(pair))
         .collect();
     taken.args.extend(extra.into_iter().flatten());
     taken
 }
 
-/// `invocation`'s flags among `flags` given as `FLAG VALUE`, each with its
-/// value.
-pub(crate) fn flag_pairs<'a>(
-    invocation: &'a Invocation,
-    flags: &'a [&str],
-) -> impl Iterator<Item = [String; 2]> + 'a {
-    invocation
-        .args
-        .windows(2)
-        .filter(|w| flags.contains(&w[0].as_str()))
-        .map(|w| [w[0].clone(), w[1].clone()])
-}
-
 /// Whether `dependency` builds a library (the crate type a module, or an
 /// auxiliary crate, can stand for).
-pub(crate) fn is_library(dependency: &Invocation) -> bool {
+pub(crate) fn is_library(dependency: &RustcArgs) -> bool {
     matches!(
         dependency.value("--crate-type"),
         None | Some("lib" | "rlib")
     )
-}
-
-/// `invocation` without `--extern name=…`.
-pub(crate) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
-    let units = Units::of(invocation);
-    let ours = |unit: &[String]| {
-        unit.len() == 2
-            && unit[0] == "--extern"
-            && unit[1].split_once('=').is_some_and(|(n, _)| n == name)
-    };
-    let others =
-        (0..units.optional.len()).filter(|&i| !ours(&invocation.args[units.optional[i].clone()]));
-    units.with(invocation, others)
 }
 
 #[cfg(test)]
@@ -328,13 +293,13 @@ mod tests {
 
     #[test]
     fn only_the_named_extern_goes_and_the_dependency_s_cfgs_and_externs_come() {
-        let app = Invocation::parse(
+        let app = RustcArgs::parse(
             "rustc --crate-name app --edition=2021 src/lib.rs --extern dep=/t/libdep-1.rmeta \
              --extern other=/t/libother-2.rmeta --cfg 'feature=\"a\"'",
             Path::new("/w"),
         )
         .unwrap();
-        let dep = Invocation::parse(
+        let dep = RustcArgs::parse(
             "rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type lib \
              -C extra-filename=-1 --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern other=/t/libother-2.rmeta \
              --extern deeper=/t/libdeeper-3.rmeta -L dependency=/t",
@@ -342,27 +307,27 @@ mod tests {
         )
         .unwrap();
         assert!(builds(&dep, "/t/libdep-1.rmeta") && !builds(&dep, "/t/libdep-2.rmeta"));
-        let taken = without_extern(&app, "dep", &dep);
+        let taken = taking_in(&app, "dep", &dep);
         assert_eq!(
             taken.display("m.rs"),
             "rustc --crate-name app --edition=2021 m.rs --extern other=/t/libother-2.rmeta \
              --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta \
              -L dependency=/t"
         );
-        let alone = Invocation::parse(
+        let alone = RustcArgs::parse(
             "rustc --crate-name dep --edition=2021 dep/src/lib.rs -L dependency=/t",
             Path::new("/w"),
         )
         .unwrap();
-        assert!(!without_extern(&app, "dep", &alone)
+        assert!(!taking_in(&app, "dep", &alone)
             .args
             .contains(&"-L".to_string()));
-        let mut old = Invocation::parse(
+        let mut old = RustcArgs::parse(
             "rustc --extern dep=/t/libdep-1.rmeta --crate-name app src/lib.rs",
             Path::new("/w"),
         )
         .unwrap();
-        old = without_extern(&old, "dep", &dep);
+        old = taking_in(&old, "dep", &dep);
         assert_eq!(old.args[old.source], "src/lib.rs");
     }
 
@@ -376,7 +341,7 @@ mod tests {
         let never = Limits::none();
         for edition in ["2015", "2021"] {
             let command = format!("rustc --edition={edition} --crate-type lib x.rs");
-            let invocation = Invocation::parse(&command, Path::new("/")).unwrap();
+            let invocation = RustcArgs::parse(&command, Path::new("/")).unwrap();
             let rustc = crate::job::ice::rustc::run::Rustc::new(
                 invocation,
                 "x.rs".into(),
@@ -407,7 +372,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
-        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
+        let command = |c: &str| RustcArgs::parse(c, dir.path()).unwrap();
         let app =
             command("rustc --crate-name app --edition=2021 app.rs --extern dep=/t/libdep.rlib");
         let compiled = [command(&format!(
@@ -456,7 +421,7 @@ mod tests {
 
     #[test]
     fn a_crate_without_its_source_is_skipped_and_a_proc_macro_is_expanded() {
-        let parse = |c: &str| Invocation::parse(c, Path::new("/w")).unwrap();
+        let parse = |c: &str| RustcArgs::parse(c, Path::new("/w")).unwrap();
         let app = parse(
             "rustc --crate-name app --edition=2021 src/lib.rs --extern old=/t/libold.rlib \
              --extern derive=/t/libderive.so",

@@ -134,7 +134,7 @@ mod tests {
         let command = "rustc --crate-name requests --edition=2021 src/lib.rs --crate-type lib";
         let auxiliary = Auxiliary {
             name: "req".into(),
-            invocation: crate::job::ice::rustc::args::Invocation::parse(command, Path::new("/"))
+            invocation: crate::job::ice::rustc::args::RustcArgs::parse(command, Path::new("/"))
                 .unwrap(),
             text: b"pub trait Request{type A<'a>where Self:'a;fn f(_:Self::A<'_>)->impl Sized;}"
                 .to_vec(),

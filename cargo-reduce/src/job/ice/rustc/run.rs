@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{prlimit, Pid, Resource, Rlimit};
 
-use super::args::Invocation;
+use super::args::RustcArgs;
 use crate::command::wait::wait;
 use crate::command::RunStatus;
 use crate::engine::Cancel;
@@ -30,7 +30,7 @@ const OUT_DIR: &str = "out";
 #[derive(Debug)]
 pub(crate) struct Rustc {
     /// The command line; its crate root is replaced by the candidate.
-    pub(crate) invocation: Invocation,
+    pub(crate) invocation: RustcArgs,
     /// The candidate's file name (rustc names the crate after it when no
     /// `--crate-name` is given).
     pub(crate) file_name: String,
@@ -74,7 +74,7 @@ impl RustcRun {
 impl Rustc {
     /// rustc as `invocation` runs it, on files called `file_name`.
     pub(crate) fn new(
-        invocation: Invocation,
+        invocation: RustcArgs,
         file_name: String,
         timeout: Duration,
         memory: Option<u64>,
@@ -91,7 +91,7 @@ impl Rustc {
     }
 
     /// The same rustc with another command line.
-    pub(crate) fn with_invocation(&self, invocation: Invocation) -> Rustc {
+    pub(crate) fn with_invocation(&self, invocation: RustcArgs) -> Rustc {
         Rustc {
             invocation,
             file_name: self.file_name.clone(),

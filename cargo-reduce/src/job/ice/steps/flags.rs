@@ -6,120 +6,21 @@
 //! tell which of them matters. The crate name, edition and crate type
 //! stay: an MCVE states them.
 
-use std::ops::Range;
-
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, DdminOptions, Oracle, OracleError, Outcome,
 };
 use crate::job::ice::oracle::{IceOracle, Verdict};
-use crate::job::ice::rustc::args::Invocation;
-
-/// Flags whose value is the next argument (when not written `--flag=value`
-/// or, for one-letter flags, glued on: `-Copt-level=3`).
-const VALUED: &[&str] = &[
-    "--cfg",
-    "--check-cfg",
-    "-L",
-    "-l",
-    "--crate-type",
-    "--crate-name",
-    "--edition",
-    "--emit",
-    "--print",
-    "-o",
-    "--out-dir",
-    "--explain",
-    "--target",
-    "-A",
-    "--allow",
-    "-W",
-    "--warn",
-    "--force-warn",
-    "-D",
-    "--deny",
-    "-F",
-    "--forbid",
-    "--cap-lints",
-    "-C",
-    "--codegen",
-    "-Z",
-    "--extern",
-    "--sysroot",
-    "--error-format",
-    "--json",
-    "--color",
-    "--diagnostic-width",
-    "--remap-path-prefix",
-    "--env-set",
-];
-
-/// Flags every MCVE's command keeps.
-const KEPT: &[&str] = &["--crate-name", "--edition", "--crate-type"];
-
-/// `invocation`'s arguments as units (a flag with its value): the ones an
-/// MCVE keeps (the crate root among them), and the others.
-pub(crate) struct Units {
-    kept: Vec<Range<usize>>,
-    /// The units a command line may do without, in order.
-    pub(crate) optional: Vec<Range<usize>>,
-}
-
-impl Units {
-    /// `invocation`'s units, in order.
-    pub(crate) fn of(invocation: &Invocation) -> Units {
-        let args = &invocation.args;
-        let mut units = Units {
-            kept: Vec::new(),
-            optional: Vec::new(),
-        };
-        let mut i = 0;
-        while i < args.len() {
-            let name = args[i].split_once('=').map_or(&args[i][..], |(n, _)| n);
-            let valued = VALUED.contains(&&args[i][..]) && i + 1 < args.len();
-            let end = i + 1 + usize::from(valued);
-            match i == invocation.source || KEPT.contains(&name) {
-                true => units.kept.push(i..end),
-                false => units.optional.push(i..end),
-            }
-            i = end;
-        }
-        units
-    }
-
-    /// `invocation` with the kept units and the optional ones `chosen`.
-    pub(crate) fn with(
-        &self,
-        invocation: &Invocation,
-        chosen: impl IntoIterator<Item = usize>,
-    ) -> Invocation {
-        let mut ranges: Vec<&Range<usize>> = self.kept.iter().collect();
-        ranges.extend(chosen.into_iter().map(|i| &self.optional[i]));
-        ranges.sort_by_key(|r| r.start);
-        let mut args = Vec::new();
-        let mut source = 0;
-        for range in ranges {
-            if range.contains(&invocation.source) {
-                source = args.len();
-            }
-            args.extend_from_slice(&invocation.args[range.clone()]);
-        }
-        Invocation {
-            args,
-            source,
-            ..invocation.clone()
-        }
-    }
-}
+use crate::job::ice::rustc::args::{RustcArgs, Units};
 
 /// Whether rustc, with a candidate's flags, ICEs as expected.
 struct FlagOracle<'a> {
-    invocation: &'a Invocation,
+    invocation: &'a RustcArgs,
     same_ice: &'a SameIceBy<'a>,
     units: &'a Units,
 }
 
 /// What rustc says of the code when compiled by a command line.
-pub(crate) type SameIceBy<'a> = dyn Fn(Invocation, &Cancel<'_>) -> Verdict + Sync + 'a;
+pub(crate) type SameIceBy<'a> = dyn Fn(RustcArgs, &Cancel<'_>) -> Verdict + Sync + 'a;
 
 impl Oracle<usize> for FlagOracle<'_> {
     fn test(
@@ -138,7 +39,7 @@ pub(crate) fn reduce_flags(
     code: &[u8],
     ice: &IceOracle,
     ctx: &Context<'_, usize>,
-) -> Result<Option<Invocation>, OracleError> {
+) -> Result<Option<RustcArgs>, OracleError> {
     let same_ice = |invocation, cancel: &Cancel<'_>| {
         ice.same_ice_by(&ice.rustc.with_invocation(invocation), code, cancel)
     };
@@ -149,10 +50,10 @@ pub(crate) fn reduce_flags(
 /// when it needs all of them. No flag is needed most often, so that is
 /// tried first, in one test; else ddmin finds a 1-minimal set.
 pub(crate) fn reduce_invocation(
-    invocation: &Invocation,
+    invocation: &RustcArgs,
     same_ice: &SameIceBy<'_>,
     ctx: &Context<'_, usize>,
-) -> Result<Option<Invocation>, OracleError> {
+) -> Result<Option<RustcArgs>, OracleError> {
     let units = Units::of(invocation);
     if units.optional.is_empty() {
         return Ok(None);
@@ -180,10 +81,11 @@ pub(crate) fn reduce_invocation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::Range;
     use std::path::Path;
 
-    fn invocation(command: &str) -> Invocation {
-        Invocation::parse(command, Path::new("/p")).unwrap()
+    fn invocation(command: &str) -> RustcArgs {
+        RustcArgs::parse(command, Path::new("/p")).unwrap()
     }
 
     #[test]
@@ -279,14 +181,5 @@ mod tests {
             )
         );
         assert_eq!(reduced(&code, ""), (String::new(), 0));
-    }
-
-    #[test]
-    fn a_valued_flag_at_the_end_is_a_unit_of_its_own() {
-        let inv = invocation("rustc a.rs -C");
-        let units = Units::of(&inv);
-        let pairs = |v: &[Range<usize>]| v.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>();
-        assert_eq!(pairs(&units.kept), [(0, 1)]);
-        assert_eq!(pairs(&units.optional), [(1, 2)]);
     }
 }

@@ -130,6 +130,10 @@ mod tests {
     /// fixture's MCVE and its auxiliary crate end).
     #[test]
     fn an_auxiliary_crate_is_a_path_dependency_and_cargo_reproduces_the_ice() {
+        use crate::job::ice::oracle::{ice_toolchain, pin_ice_toolchain};
+        if !ice_toolchain("an_auxiliary_crate_is_a_path_dependency_and_cargo_reproduces_the_ice") {
+            return;
+        }
         let dir = tempfile::tempdir().unwrap();
         let command = "rustc --crate-name requests --edition=2021 src/lib.rs --crate-type lib";
         let auxiliary = Auxiliary {
@@ -147,7 +151,7 @@ mod tests {
             auxiliaries: &[auxiliary],
         };
         write_workspace(dir.path(), &scratch).unwrap();
-        let out = Command::new("cargo")
+        let out = pin_ice_toolchain(&mut Command::new("cargo"))
             .args(["build", "--offline", "--quiet"])
             .current_dir(dir.path())
             .env_remove("RUST_BACKTRACE")

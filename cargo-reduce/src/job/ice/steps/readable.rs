@@ -256,6 +256,11 @@ mod tests {
 
     #[test]
     fn rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable_and_it_still_crashes() {
+        if !crate::job::ice::oracle::ice_toolchain(
+            "rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable",
+        ) {
+            return;
+        }
         // rust-lang/rust#148095 as `cargo reduce ice` leaves it: 45 tokens
         // that rustc 1.95 parses only by recovering from seven errors.
         let dense = "use core:ops:Mul\nstruct c<a>;impl<S>Mul<c<<f32 as Mul<S>>:Output>>f32\nwhere[Self::Output]:{type Output\n}";

@@ -273,33 +273,17 @@ pub(crate) fn reduce<S: Subject>(
 ) -> Result<Done<S::Extra>, Error> {
     let started = Instant::now();
     let _exclusive = lock_output(job.output)?;
-    events.emit(&Message::ReductionStarted(Started {
-        input: job.input.to_path_buf(),
-        output: job.output.path().to_path_buf(),
-        original_bytes: job.bytes.len(),
-        how: subject.how(),
-    }));
-    let counters = Counters::default();
-    let limits = settings.limits(started);
-    let interrupt_only = Limits::none().with_interrupt(settings.interrupt.clone());
-    let cache = OutcomeCache::new();
+    events.emit(&started_message(&job, subject.how()));
+    let state = RunState::new(settings, started);
     let view = events.view();
     let progress = Progress::new(view.as_ref(), job.bytes.len());
-    let run = Run {
-        settings,
-        limits: &limits,
-        interrupt_only: &interrupt_only,
-        counters: &counters,
-        cache: settings.cache.then_some(&cache),
-        progress: &progress,
-        events,
-    };
+    let run = state.run(settings, &progress, events);
     subject.check(&job.bytes, &run)?;
     let checked_at = Instant::now();
     progress.start_pass(&job.label);
     let result = subject.reduce(job.bytes.clone(), &run);
     progress.finish();
-    let steps = progress.steps(&counters);
+    let steps = progress.steps(&state.counters);
     let times = Times {
         started,
         checked_at,
@@ -324,6 +308,55 @@ pub(crate) fn reduce<S: Subject>(
         },
         &run,
     ))
+}
+
+/// `reduction-started`.
+fn started_message(job: &Job<'_>, how: message::How) -> Message {
+    Message::ReductionStarted(Started {
+        input: job.input.to_path_buf(),
+        output: job.output.path().to_path_buf(),
+        original_bytes: job.bytes.len(),
+        how,
+    })
+}
+
+/// What a [`Run`] borrows: the reduction's counters, limits and cache.
+struct RunState {
+    counters: Counters,
+    limits: Limits,
+    interrupt_only: Limits,
+    cache: OutcomeCache,
+}
+
+impl RunState {
+    /// A reduction's state as `settings` ask, its time counted from
+    /// `started`.
+    fn new(settings: &Settings, started: Instant) -> Self {
+        RunState {
+            counters: Counters::default(),
+            limits: settings.limits(started),
+            interrupt_only: Limits::none().with_interrupt(settings.interrupt.clone()),
+            cache: OutcomeCache::new(),
+        }
+    }
+
+    /// The [`Run`] its steps share.
+    fn run<'a>(
+        &'a self,
+        settings: &'a Settings,
+        progress: &'a Progress<'a>,
+        events: &'a dyn Events,
+    ) -> Run<'a> {
+        Run {
+            settings,
+            limits: &self.limits,
+            interrupt_only: &self.interrupt_only,
+            counters: &self.counters,
+            cache: settings.cache.then_some(&self.cache),
+            progress,
+            events,
+        }
+    }
 }
 
 /// When the stages of one reduction ended.

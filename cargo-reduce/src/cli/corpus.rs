@@ -47,9 +47,7 @@ pub(crate) struct CorpusArgs {
 impl CorpusArgs {
     fn request(&self) -> CorpusRequest {
         CorpusRequest {
-            manifest_path: self.select.manifest_path.clone(),
-            packages: self.select.package.clone(),
-            target: self.select.fuzz_target.clone(),
+            selection: self.select.selection(),
             corpora: self.corpus.clone(),
             out: self.out.clone(),
             in_place: self.in_place,

@@ -77,10 +77,7 @@ impl FuzzArgs {
     pub(crate) fn request(&self) -> FuzzRequest {
         FuzzRequest {
             artifacts: self.artifacts.clone(),
-            manifest_path: self.select.manifest_path.clone(),
-            packages: self.select.package.clone(),
-            target: self.select.fuzz_target.clone(),
-            afl_out: self.select.afl_out.clone(),
+            selection: self.select.selection(),
             force: self.force,
             all: self.all,
             matching: self.failure.matching,

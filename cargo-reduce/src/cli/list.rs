@@ -28,8 +28,7 @@ pub(crate) struct ListArgs {
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
 pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
-    let projects =
-        crate::job::fuzz_mode::find(&args.select.search(), args.select.fuzz_target.as_deref())?;
+    let projects = crate::job::fuzz_mode::discover(&args.select.selection())?;
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);

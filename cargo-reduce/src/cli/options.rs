@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::engine::{DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::project::Search;
+use crate::fuzz::project::Selection;
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::Settings;
 
@@ -96,12 +96,13 @@ fn refuse_triple(_: &str) -> Result<String, String> {
 }
 
 impl SelectOptions {
-    /// Where discovery looks.
-    pub(crate) fn search(&self) -> Search<'_> {
-        Search {
-            manifest_path: self.manifest_path.as_deref(),
-            packages: &self.package,
-            afl_out: &self.afl_out,
+    /// The crates and targets chosen.
+    pub(crate) fn selection(&self) -> Selection {
+        Selection {
+            manifest_path: self.manifest_path.clone(),
+            packages: self.package.clone(),
+            fuzz_target: self.fuzz_target.clone(),
+            afl_out: self.afl_out.clone(),
         }
     }
 }

@@ -140,39 +140,11 @@ impl Reporter {
                 "{package} ({}) against the libfuzzer-sys stand-in",
                 targets.join(", ")
             )),
-            Message::BuildFinished {
-                package,
-                targets,
-                elapsed_s,
-                ..
-            } => {
+            Message::BuildFinished { .. } => {
                 self.stop_spinner();
-                self.status(
-                    "Built",
-                    format!(
-                        "{} target(s) of {package} in {elapsed_s:.1}s",
-                        targets.len()
-                    ),
-                );
+                self.status_of(message);
             }
             Message::ReductionFinished(f) if f.artifact.is_none() => self.summarize(f),
-            // Nothing failing: the summary (or the error) says why.
-            Message::FailuresGrouped { inputs: 0, .. } => {}
-            Message::FailuresGrouped { inputs, failures } => self.status(
-                "Grouped",
-                format!("{inputs} failing input(s) → {failures} distinct failure(s)"),
-            ),
-            Message::CiReplayed {
-                target,
-                inputs,
-                failing,
-                cached,
-                failures,
-                ..
-            } => self.status(
-                "Replayed",
-                format!("{inputs} input(s) of {target} ({cached} from the cache): {failing} failing → {failures} distinct failure(s)"),
-            ),
             // Stale inputs are summed up at the end; `-v` lists them.
             Message::ArtifactSkipped {
                 cause: SkipCause::DoesNotReproduce,
@@ -186,31 +158,6 @@ impl Reporter {
             Message::ArtifactSkipped { path, why, .. } => {
                 self.warning(format!("skipped `{}`: {why}", shown(path)))
             }
-            Message::IceFound {
-                krate,
-                location,
-                message,
-                ..
-            } => self.status(
-                "Found",
-                format!("an ICE compiling `{krate}`: {location}: {message}"),
-            ),
-            Message::IceReported {
-                mcve,
-                report,
-                auxiliaries,
-                ..
-            } => {
-                // A cross-crate ICE's MCVE is built after its auxiliary crates.
-                let beside: String = auxiliaries
-                    .iter()
-                    .map(|a| format!(", the crate it needs {}", shown(&a.source)))
-                    .collect();
-                self.status(
-                    "Wrote",
-                    format!("{}{beside} and its report {}", shown(mcve), shown(report)),
-                )
-            }
             Message::CorpusFailure {
                 target,
                 failure,
@@ -222,26 +169,16 @@ impl Reporter {
                 inputs.len(),
                 shown(artifact)
             )),
-            Message::CorpusMinimized {
-                target,
-                files_before,
-                bytes_before,
-                files_after,
-                bytes_after,
-                features,
-                edges,
-                output,
-                ..
-            } => self.status(
-                "Minimized",
-                format!(
-                    "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}",
-                    shown(output)
-                ),
-            ),
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
-            _ => {}
+            _ => self.status_of(message),
+        }
+    }
+
+    /// The status line `message` makes, if any.
+    fn status_of(&self, message: &Message) {
+        if let Some((label, text)) = status_line(message) {
+            self.status(label, text);
         }
     }
 
@@ -367,6 +304,79 @@ impl View for Progress<'_> {
             bar.finish_and_clear();
         }
     }
+}
+
+/// The label and text of the status line a step's message makes, if any.
+fn status_line(message: &Message) -> Option<(&'static str, String)> {
+    Some(match message {
+        Message::BuildFinished {
+            package,
+            targets,
+            elapsed_s,
+            ..
+        } => (
+            "Built",
+            format!("{} target(s) of {package} in {elapsed_s:.1}s", targets.len()),
+        ),
+        // Nothing failing: the summary (or the error) says why.
+        Message::FailuresGrouped { inputs: 0, .. } => return None,
+        Message::FailuresGrouped { inputs, failures } => (
+            "Grouped",
+            format!("{inputs} failing input(s) → {failures} distinct failure(s)"),
+        ),
+        Message::CiReplayed {
+            target,
+            inputs,
+            failing,
+            cached,
+            failures,
+            ..
+        } => (
+            "Replayed",
+            format!("{inputs} input(s) of {target} ({cached} from the cache): {failing} failing → {failures} distinct failure(s)"),
+        ),
+        Message::IceFound {
+            krate,
+            location,
+            message,
+            ..
+        } => (
+            "Found",
+            format!("an ICE compiling `{krate}`: {location}: {message}"),
+        ),
+        Message::IceReported {
+            mcve,
+            report,
+            auxiliaries,
+            ..
+        } => {
+            // A cross-crate ICE's MCVE is built after its auxiliary crates.
+            let beside: String = auxiliaries
+                .iter()
+                .map(|a| format!(", the crate it needs {}", shown(&a.source)))
+                .collect();
+            let text = format!("{}{beside} and its report {}", shown(mcve), shown(report));
+            ("Wrote", text)
+        }
+        Message::CorpusMinimized {
+            target,
+            files_before,
+            bytes_before,
+            files_after,
+            bytes_after,
+            features,
+            edges,
+            output,
+            ..
+        } => (
+            "Minimized",
+            format!(
+                "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}",
+                shown(output)
+            ),
+        ),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use super::options::{FailureOptions, SelectOptions};
 use super::render::Reporter;
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
+use crate::fuzz::project::Selection;
 use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
@@ -265,10 +266,7 @@ fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
 /// The options `ci` shares with `cargo reduce`, as its request.
 fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest {
     FuzzRequest {
-        manifest_path: select.manifest_path.clone(),
-        packages: select.package.clone(),
-        target: select.fuzz_target.clone(),
-        afl_out: select.afl_out.clone(),
+        selection: select.selection(),
         matching: failure.matching,
         timeout: failure.timeout,
         rss_limit_mb: failure.rss_limit_mb,
@@ -347,7 +345,10 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let mut report = ci::report::merge(reports)
         .map_err(|e| Error::caused(Exit::BadInput, "cannot merge the reports", e))?;
     if args.ledger.update {
-        let projects = crate::job::fuzz_mode::find(&args.select.search(), None)?;
+        let projects = crate::job::fuzz_mode::discover(&Selection {
+            fuzz_target: None,
+            ..args.select.selection()
+        })?;
         let dir_of = |package: &str, target: &str| {
             // A package with targets of both engines is two projects.
             projects

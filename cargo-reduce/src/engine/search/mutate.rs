@@ -95,46 +95,10 @@ fn mutate_once(v: &mut Vec<u8>, rng: &mut Rng) {
         }
         // Erase 1–4 bytes and lower a trailing or nearby byte by as many:
         // the length field that counted them.
-        4 if n > 2 => {
-            let k = rng.small(4.min(n - 2));
-            let at = rng.below(n - k + 1);
-            v.drain(at..at + k);
-            let m = v.len();
-            let j = if rng.below(2) == 0 {
-                m - 1 - rng.below(m.min(8))
-            } else {
-                let d = rng.below(17);
-                (at + d).saturating_sub(8).min(m - 1)
-            };
-            v[j] = v[j].saturating_sub(k as u8);
-        }
+        4 if n > 2 => erase_counted(v, rng),
         // ChangeBinaryInteger, smaller: a 2-, 4- or 8-byte integer either
         // way round, minus a little or halved.
-        5 if n > 1 => {
-            let width = [2, 4, 8][rng.below(3)].min(n);
-            let at = rng.below(n - width + 1);
-            let field = &mut v[at..at + width];
-            let big_endian = rng.below(2) == 0;
-            if big_endian {
-                field.reverse();
-            }
-            let mut x = field
-                .iter()
-                .rev()
-                .fold(0u64, |x, &b| (x << 8) | u64::from(b));
-            x = if rng.below(2) == 0 {
-                x.saturating_sub(1 + rng.below(16) as u64)
-            } else {
-                x / 2
-            };
-            for b in field.iter_mut() {
-                *b = x as u8;
-                x >>= 8;
-            }
-            if big_endian {
-                field.reverse();
-            }
-        }
+        5 if n > 1 => shrink_binary_integer(v, rng),
         // ChangeASCIIInteger, smaller: halved, decremented or zero.
         6 => shrink_ascii_integer(v, rng),
         // ShuffleBytes in a window of up to 8.
@@ -147,6 +111,52 @@ fn mutate_once(v: &mut Vec<u8>, rng: &mut Rng) {
             }
         }
         _ => {}
+    }
+}
+
+/// Erases 1–4 bytes of `v` (at least three long) and lowers a trailing or
+/// nearby byte by as many.
+fn erase_counted(v: &mut Vec<u8>, rng: &mut Rng) {
+    let n = v.len();
+    let k = rng.small(4.min(n - 2));
+    let at = rng.below(n - k + 1);
+    v.drain(at..at + k);
+    let m = v.len();
+    let j = if rng.below(2) == 0 {
+        m - 1 - rng.below(m.min(8))
+    } else {
+        let d = rng.below(17);
+        (at + d).saturating_sub(8).min(m - 1)
+    };
+    v[j] = v[j].saturating_sub(k as u8);
+}
+
+/// Makes a 2-, 4- or 8-byte integer of `v` (at least two long), either
+/// way round, smaller: minus a little, or halved.
+fn shrink_binary_integer(v: &mut [u8], rng: &mut Rng) {
+    let n = v.len();
+    let width = [2, 4, 8][rng.below(3)].min(n);
+    let at = rng.below(n - width + 1);
+    let field = &mut v[at..at + width];
+    let big_endian = rng.below(2) == 0;
+    if big_endian {
+        field.reverse();
+    }
+    let mut x = field
+        .iter()
+        .rev()
+        .fold(0u64, |x, &b| (x << 8) | u64::from(b));
+    x = if rng.below(2) == 0 {
+        x.saturating_sub(1 + rng.below(16) as u64)
+    } else {
+        x / 2
+    };
+    for b in field.iter_mut() {
+        *b = x as u8;
+        x >>= 8;
+    }
+    if big_endian {
+        field.reverse();
     }
 }
 

@@ -110,22 +110,26 @@ pub(crate) struct FuzzTarget {
     pub artifacts: Vec<Artifact>,
 }
 
-/// Where discovery starts and what it adds.
+/// Which fuzz crates and targets a run is about: where discovery starts
+/// and what it adds, and the target chosen. One for every mode.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Search<'a> {
+pub(crate) struct Selection {
     /// `--manifest-path` (else the nearest `Cargo.toml`).
-    pub manifest_path: Option<&'a Path>,
+    pub manifest_path: Option<PathBuf>,
     /// `-p`: only these packages (all when empty).
-    pub packages: &'a [String],
+    pub packages: Vec<String>,
+    /// `--fuzz-target`: only this target (all when `None`).
+    pub fuzz_target: Option<String>,
     /// `--afl-out`: AFL++ output directories outside the usual places.
-    pub afl_out: &'a [PathBuf],
+    pub afl_out: Vec<PathBuf>,
 }
 
 /// The fuzz crates of the project around the current directory, or of
-/// `search.manifest_path`.
-pub(crate) fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, DiscoveryError> {
+/// `selection.manifest_path`; every target (`--fuzz-target` is applied by
+/// [`select_target`]).
+pub(crate) fn discover(selection: &Selection) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let cwd = std::env::current_dir().map_err(|e| DiscoveryError::io(".", e))?;
-    discover_from(&cwd, search)
+    discover_from(&cwd, selection)
 }
 
 /// [`discover`] as if run in `cwd` (a relative path is relative to it);
@@ -133,14 +137,14 @@ pub(crate) fn discover(search: &Search<'_>) -> Result<Vec<FuzzProject>, Discover
 /// this.
 pub(crate) fn discover_from(
     cwd: &Path,
-    search: &Search<'_>,
+    selection: &Selection,
 ) -> Result<Vec<FuzzProject>, DiscoveryError> {
-    let manifest = match search.manifest_path {
+    let manifest = match &selection.manifest_path {
         Some(path) => given_manifest(&cwd.join(path))?,
         None => nearest_manifest(cwd)?,
     };
     let mut projects = fuzz_projects(&manifest)?;
-    let afl_out: Vec<PathBuf> = search.afl_out.iter().map(|d| cwd.join(d)).collect();
+    let afl_out: Vec<PathBuf> = selection.afl_out.iter().map(|d| cwd.join(d)).collect();
     for dir in &afl_out {
         if !dir.is_dir() {
             return Err(DiscoveryError::AflOutMissing { path: dir.clone() });
@@ -159,10 +163,10 @@ pub(crate) fn discover_from(
     // As cargo does, a manifest that names a fuzz crate selects that crate
     // (unless `-p` names others); a workspace root or a library selects
     // every fuzz crate found.
-    if search.packages.is_empty() && projects.iter().any(|p| p.manifest_path == manifest) {
+    if selection.packages.is_empty() && projects.iter().any(|p| p.manifest_path == manifest) {
         projects.retain(|p| p.manifest_path == manifest);
     }
-    select_packages(projects, search.packages)
+    select_packages(projects, &selection.packages)
 }
 
 /// Keeps only target `name` in each of `projects`, and only the projects

@@ -88,12 +88,12 @@ impl Fixture {
         packages: &[&str],
     ) -> Result<Vec<FuzzProject>, DiscoveryError> {
         let packages: Vec<String> = packages.iter().map(|p| p.to_string()).collect();
-        let search = Search {
-            manifest_path: manifest.map(Path::new),
-            packages: &packages,
-            afl_out: &[],
+        let selection = Selection {
+            manifest_path: manifest.map(PathBuf::from),
+            packages,
+            ..Selection::default()
         };
-        discover_from(&self.path(cwd), &search)
+        discover_from(&self.path(cwd), &selection)
     }
 }
 
@@ -349,7 +349,7 @@ fn no_manifest_anywhere_upward() {
 #[test]
 fn discovers_the_repository_s_fuzz_targets() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz-targets");
-    let projects = discover_from(&dir, &Search::default()).expect("fuzz-targets found");
+    let projects = discover_from(&dir, &Selection::default()).expect("fuzz-targets found");
     assert_eq!(names(&projects), ["fuzz-targets"]);
     let project = &projects[0];
     assert_eq!(

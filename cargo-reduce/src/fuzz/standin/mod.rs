@@ -161,124 +161,174 @@ fn build_patched_with(
     targets: &[BuildTarget<'_>],
     interrupt: &AtomicBool,
 ) -> Result<Built, BuildError> {
-    let Build {
-        stand_in,
-        engine,
-        companions,
-        placeholders,
-        toolchain,
-        kind,
-    } = *build;
-    let Dirs {
-        fuzz: fuzz_dir,
-        lock,
-        harness: harness_dir,
-        target: target_dir,
-    } = dirs;
-    let text = std::fs::read_to_string(lock).map_err(io_error(lock))?;
-    let unused = |harness| BuildError::PatchNotUsed {
-        package: stand_in.package,
-        harness,
-        locked: engine.version.clone(),
-        lock: lock.to_path_buf(),
-    };
-    let shadow = shadow::prepare(
-        &fuzz_dir.join("Cargo.toml"),
-        Some(lock),
-        &target_dir.join("cargo-reduce-shadow"),
-        placeholders,
-    )?;
-    let mut patches = Vec::new();
-    for patch in companions {
-        patches.extend(["--config".to_string(), patch.clone()]);
-    }
-    let mut metadata_args = patches.clone();
-    metadata_args.extend([
-        "--config".to_string(),
-        engine_patch(stand_in.package, engine, harness_dir),
-    ]);
-    // Only an `arbitrary` 1.x that the stand-in decodes with is recorded;
-    // never in the coverage build, whose features are those of the
-    // user's code (the recorder's thread-local would add the edges of its
-    // lazy start to whichever input a process decodes first).
-    let instrumented = match engine.arbitrary.as_deref() {
-        Some(v) if !v.starts_with("1.") => None,
-        _ if kind.records_nothing() => None,
-        _ => instrument::prepare(
-            &text,
-            &shadow.manifest,
-            &metadata_args,
-            target_dir.parent().unwrap_or(target_dir),
-        )?,
-    };
-    let mut base_flags = String::new();
-    if let Some(instrumented) = &instrumented {
-        patches.extend([
-            "--config".to_string(),
-            patch_config("arbitrary", &instrumented.dir),
-        ]);
-        base_flags.push_str(instrument::TRACE_CFG);
-    }
-    let host = host_triple(fuzz_dir, toolchain)?;
-    let mut features: Vec<&str> = targets
-        .iter()
-        .flat_map(|t| t.features.iter().map(String::as_str))
-        .collect();
-    features.sort_unstable();
-    features.dedup();
-    // The same flags for every build, whatever the stand-in (see `alloc`).
-    let mut flags = rustflags(stand_in.rustflags, &base_flags, &shadow.root);
-    for flag in kind.rustflags(&host) {
-        flags.push('\x1f');
-        flags.push_str(&flag);
-    }
-    let cargo_build = |harness: &Path| {
-        let mut command = Command::new("cargo");
-        command
-            .current_dir(fuzz_dir)
-            .args(["build", "--target", &host, "--manifest-path"])
-            .arg(&shadow.manifest)
-            .arg("--target-dir")
-            .arg(target_dir)
-            .args(["--config", &engine_patch(stand_in.package, engine, harness)])
-            .args(&patches)
-            .env_remove("RUSTFLAGS")
-            .env("CARGO_ENCODED_RUSTFLAGS", &flags);
-        toolchain.apply(&mut command);
-        if stand_in.release {
-            command.arg("--release");
-        }
-        if !features.is_empty() {
-            command.args(["--features", &features.join(",")]);
-        }
-        for target in targets {
-            command.args(target.selector());
-        }
-        match run::run(&mut command, interrupt)? {
-            (_, true) => Err(unused(harness_version(harness_dir))),
-            (output, false) => Ok((output, command_line(&command))),
-        }
-    };
-    let variant = || alloc::write_variant(stand_in, harness_dir, engine);
-    let own_allocator = alloc::remembered(target_dir, fuzz_dir);
-    let mut built = if own_allocator {
-        cargo_build(&variant()?)?
-    } else {
-        cargo_build(harness_dir)?
-    };
-    let mut compiled = std::mem::take(&mut built.0.compiled);
-    if !own_allocator && alloc::conflicts(&built.0.diagnostics()) {
-        built = cargo_build(&variant()?)?;
-        alloc::remember(target_dir, fuzz_dir)?;
-        compiled.append(&mut built.0.compiled);
-    }
-    match per_target(built.0, built.1, targets) {
+    let invocation = Invocation::prepare(build, dirs, targets)?;
+    let cargo = |harness: &Path| invocation.run(build, dirs, targets, harness, interrupt);
+    let (output, command, compiled) = build_allocating(build.stand_in, build.engine, dirs, &cargo)?;
+    match per_target(output, command, targets) {
         Ok(binaries) => Ok(Built {
             targets: binaries,
             compiled,
         }),
         Err(whole) => build_apart(build, dirs, targets, interrupt, whole),
     }
+}
+
+/// A cargo build's output and command line.
+type CargoRun = Result<(run::Output, String), BuildError>;
+
+/// What every cargo build of one [`build_patched_with`] shares.
+struct Invocation {
+    shadow: shadow::Shadow,
+    /// `--config` patches besides the engine's (companions, `arbitrary`).
+    patches: Vec<String>,
+    /// `CARGO_ENCODED_RUSTFLAGS`.
+    flags: String,
+    host: String,
+    /// The features the targets need, sorted, once each.
+    features: Vec<String>,
+}
+
+impl Invocation {
+    /// The shadow written, `arbitrary` instrumented where it is recorded,
+    /// the host and flags found.
+    fn prepare(
+        build: &Build<'_>,
+        dirs: Dirs<'_>,
+        targets: &[BuildTarget<'_>],
+    ) -> Result<Invocation, BuildError> {
+        let shadow = shadow::prepare(
+            &dirs.fuzz.join("Cargo.toml"),
+            Some(dirs.lock),
+            &dirs.target.join("cargo-reduce-shadow"),
+            build.placeholders,
+        )?;
+        let mut patches = Vec::new();
+        for patch in build.companions {
+            patches.extend(["--config".to_string(), patch.clone()]);
+        }
+        let instrumented = instrumented_arbitrary(build, dirs, &shadow, &patches)?;
+        let mut base_flags = String::new();
+        if let Some(instrumented) = &instrumented {
+            patches.extend([
+                "--config".to_string(),
+                patch_config("arbitrary", &instrumented.dir),
+            ]);
+            base_flags.push_str(instrument::TRACE_CFG);
+        }
+        let host = host_triple(dirs.fuzz, build.toolchain)?;
+        let mut features: Vec<String> = targets
+            .iter()
+            .flat_map(|t| t.features.iter().cloned())
+            .collect();
+        features.sort_unstable();
+        features.dedup();
+        // The same flags for every build, whatever the stand-in (see `alloc`).
+        let mut flags = rustflags(build.stand_in.rustflags, &base_flags, &shadow.root);
+        for flag in build.kind.rustflags(&host) {
+            flags.push('\x1f');
+            flags.push_str(&flag);
+        }
+        Ok(Invocation {
+            shadow,
+            patches,
+            flags,
+            host,
+            features,
+        })
+    }
+
+    /// One cargo build of `targets` against the stand-in in `harness`: its
+    /// output and command line.
+    fn run(
+        &self,
+        build: &Build<'_>,
+        dirs: Dirs<'_>,
+        targets: &[BuildTarget<'_>],
+        harness: &Path,
+        interrupt: &AtomicBool,
+    ) -> CargoRun {
+        let package = build.stand_in.package;
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(dirs.fuzz)
+            .args(["build", "--target", &self.host, "--manifest-path"])
+            .arg(&self.shadow.manifest)
+            .arg("--target-dir")
+            .arg(dirs.target)
+            .args(["--config", &engine_patch(package, build.engine, harness)])
+            .args(&self.patches)
+            .env_remove("RUSTFLAGS")
+            .env("CARGO_ENCODED_RUSTFLAGS", &self.flags);
+        build.toolchain.apply(&mut command);
+        if build.stand_in.release {
+            command.arg("--release");
+        }
+        if !self.features.is_empty() {
+            command.args(["--features", &self.features.join(",")]);
+        }
+        for target in targets {
+            command.args(target.selector());
+        }
+        match run::run(&mut command, interrupt)? {
+            (_, true) => Err(BuildError::PatchNotUsed {
+                package,
+                harness: harness_version(dirs.harness),
+                locked: build.engine.version.clone(),
+                lock: dirs.lock.to_path_buf(),
+            }),
+            (output, false) => Ok((output, command_line(&command))),
+        }
+    }
+}
+
+/// The recording copy of `arbitrary`, where the stand-in decodes with a
+/// 1.x; never in the coverage build, whose features are those of the
+/// user's code (the recorder's thread-local would add the edges of its
+/// lazy start to whichever input a process decodes first).
+fn instrumented_arbitrary(
+    build: &Build<'_>,
+    dirs: Dirs<'_>,
+    shadow: &shadow::Shadow,
+    patches: &[String],
+) -> Result<Option<instrument::Instrumented>, BuildError> {
+    match build.engine.arbitrary.as_deref() {
+        Some(v) if !v.starts_with("1.") => return Ok(None),
+        _ if build.kind.records_nothing() => return Ok(None),
+        _ => {}
+    }
+    let text = std::fs::read_to_string(dirs.lock).map_err(io_error(dirs.lock))?;
+    let mut metadata_args = patches.to_vec();
+    metadata_args.extend([
+        "--config".to_string(),
+        engine_patch(build.stand_in.package, build.engine, dirs.harness),
+    ]);
+    let cache = dirs.target.parent().unwrap_or(dirs.target);
+    instrument::prepare(&text, &shadow.manifest, &metadata_args, cache)
+}
+
+/// Builds with `cargo` against the stand-in, or against its system-alloc
+/// variant when the crate has its own global allocator (known from an
+/// earlier build, or learnt from this one's errors): the output, command
+/// line and every package compiled.
+fn build_allocating(
+    stand_in: &StandIn,
+    engine: &Locked,
+    dirs: Dirs<'_>,
+    cargo: &dyn Fn(&Path) -> CargoRun,
+) -> Result<(run::Output, String, Vec<String>), BuildError> {
+    let variant = || alloc::write_variant(stand_in, dirs.harness, engine);
+    let own_allocator = alloc::remembered(dirs.target, dirs.fuzz);
+    let (mut output, mut command) = match own_allocator {
+        true => cargo(&variant()?)?,
+        false => cargo(dirs.harness)?,
+    };
+    let mut compiled = std::mem::take(&mut output.compiled);
+    if !own_allocator && alloc::conflicts(&output.diagnostics()) {
+        (output, command) = cargo(&variant()?)?;
+        alloc::remember(dirs.target, dirs.fuzz)?;
+        compiled.append(&mut output.compiled);
+    }
+    Ok((output, command, compiled))
 }
 
 /// After a build that failed before any target (`whole`): when the

@@ -4,8 +4,6 @@
 //! finished is kept in the cache (keyed by failure id and input); one the
 //! budget cut short is resumed from its partial result on the next run.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::cache::{self, Minimized};
@@ -20,7 +18,7 @@ use crate::job::{Events, Settings};
 /// What the budget leaves out keeps its smallest input, not minimal.
 pub(super) fn minimize(
     runs: &mut [TargetRun],
-    pools: &HashMap<String, (PathBuf, WorkerPool)>,
+    pools: &super::Pools,
     request: &CiRequest,
     settings: &Settings,
     events: &dyn Events,
@@ -115,14 +113,12 @@ fn minimize_group(
         max_time: Some(remaining),
         ..settings.clone()
     };
-    let row = fuzz_mode::reduce_one(
-        &work,
-        pool,
-        Some(group.failure.clone()),
-        &request.fuzz,
-        &budgeted,
+    let cx = fuzz_mode::Context {
+        request: &request.fuzz,
+        settings: &budgeted,
         events,
-    );
+    };
+    let row = fuzz_mode::reduce_one(&work, pool, Some(group.failure.clone()), cx);
     let Ok(done) = row.result else {
         return unreduced;
     };

@@ -19,12 +19,13 @@ pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod update;
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::fuzz_mode::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::fuzz_mode::{self, FuzzRequest, Work};
+use super::fuzz_mode::{self, Binaries, FuzzRequest, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
@@ -180,27 +181,52 @@ pub(crate) fn run(
     events: &dyn Events,
 ) -> Result<CiReport, Error> {
     let started = Instant::now();
-    if request.budget.is_zero() {
-        return Err(Error::new(
-            Exit::Usage,
-            "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
-        ));
-    }
-    let projects = fuzz_mode::find(&request.fuzz.search(), request.fuzz.target.as_deref())?;
-    let resolved;
-    let request = match (&request.cache, projects.first()) {
-        (Cache::InTargetDir, Some(project)) => {
-            let dir = project.target_dir.join("cargo-reduce").join("ci-cache");
-            resolved = CiRequest {
-                cache: Cache::At(dir),
-                ..request.clone()
-            };
-            &resolved
-        }
-        _ => request,
-    };
+    check_budget(request.budget)?;
+    let projects = fuzz_mode::discover(&request.fuzz.selection)?;
+    let request = &with_cache_dir(request, &projects);
     let mut runs = gather(&projects, request, settings)?;
     super::check_temp_dir()?;
+    let binaries = build(&projects, &runs, request, settings, events)?;
+    let pools = replay_all(&projects, &mut runs, &binaries, request, settings, events)?;
+    minimize::minimize(&mut runs, &pools, request, settings, events);
+    let mut report = findings::build(&runs, request, started.elapsed());
+    file(&mut report, &projects, &runs, request)?;
+    emit_findings(&report, events);
+    Ok(report)
+}
+
+/// A budget of zero leaves nothing to minimize with.
+fn check_budget(budget: Duration) -> Result<(), Error> {
+    match budget.is_zero() {
+        true => Err(Error::new(
+            Exit::Usage,
+            "--budget 0 leaves no time to minimize new failures; give a duration such as 90s or 5m",
+        )),
+        false => Ok(()),
+    }
+}
+
+/// `request` with its cache in the first project's target directory when
+/// it has no place of its own.
+fn with_cache_dir(request: &CiRequest, projects: &[FuzzProject]) -> CiRequest {
+    match (&request.cache, projects.first()) {
+        (Cache::InTargetDir, Some(project)) => CiRequest {
+            cache: Cache::At(project.target_dir.join("cargo-reduce").join("ci-cache")),
+            ..request.clone()
+        },
+        _ => request.clone(),
+    }
+}
+
+/// The binaries of the targets with inputs, built once (on the ASan build
+/// with `--sanitizer address`).
+fn build(
+    projects: &[FuzzProject],
+    runs: &[TargetRun],
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Binaries, Error> {
     let work: Vec<Work> = runs
         .iter()
         .filter_map(|run| {
@@ -213,32 +239,39 @@ pub(crate) fn run(
         })
         .collect();
     let asan = asan_only(request.fuzz.sanitizer)?;
-    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref().into(), settings, events)?;
+    fuzz_mode::build(projects, &work, asan.as_ref().into(), settings, events)
+}
+
+/// The pools that stay: those of targets with something to minimize.
+pub(super) type Pools = HashMap<String, (PathBuf, WorkerPool)>;
+
+/// Replays every target's inputs (`replay_target`), groups and classifies
+/// them; the pools of the targets with something to minimize.
+fn replay_all(
+    projects: &[FuzzProject],
+    runs: &mut [TargetRun],
+    binaries: &Binaries,
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Pools, Error> {
     let base = request
         .fuzz
         .pool_options(fuzz_mode::workers(settings.jobs, events));
-    let mut pools: HashMap<String, (PathBuf, WorkerPool)> = HashMap::new();
-    let found = std::cell::OnceCell::new();
+    let asan = OnceCell::new();
+    let mut pools = Pools::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
-        let mut binary = binaries[&(run.project, run.name.clone())].clone()?;
+        let binary = binaries[&(run.project, run.name.clone())].clone()?;
         let options = fuzz_mode::engine_options(&base, projects[run.project].engine)?;
-        let mut pool = WorkerPool::start(&binary, options.clone())
+        let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();
-        replay(run, &pool, &binary, request, &options)?;
-        let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
-        if let Some(toolchain) = auto.then(|| found.get_or_init(AsanToolchain::find)) {
-            let asan = match toolchain {
-                Some(toolchain) => {
-                    asan::asan_pool(&projects, run, toolchain, &options, settings, events)?
-                }
-                None => None,
-            };
-            if let Some(asan) = asan {
-                (binary, pool) = asan;
-                replay(run, &pool, &binary, request, &options)?;
-            }
-        }
+        let target = Target {
+            projects,
+            options: &options,
+            asan: &asan,
+        };
+        let (binary, pool) = replay_target(run, (binary, pool), target, request, settings, events)?;
         let replay_time = run.read_time + replay_started.elapsed();
         group(run, request);
         emit_replayed(run, replay_time, events);
@@ -247,8 +280,57 @@ pub(crate) fn run(
             pools.insert(key(run), (binary, pool));
         }
     }
-    minimize::minimize(&mut runs, &pools, request, settings, events);
-    let mut report = findings::build(&runs, request, started.elapsed());
+    Ok(pools)
+}
+
+/// What replaying one target reads besides its run.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    projects: &'a [FuzzProject],
+    options: &'a PoolOptions,
+    /// The nightly found for the ASan build, looked for once.
+    asan: &'a OnceCell<Option<AsanToolchain>>,
+}
+
+/// Replays `run`'s inputs in the pool of `binary`; under `--sanitizer
+/// auto`, a target whose crash inputs pass moves to its ASan build and
+/// replays there. The binary and pool it ends on.
+fn replay_target(
+    run: &mut TargetRun,
+    (binary, pool): (PathBuf, WorkerPool),
+    target: Target<'_>,
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<(PathBuf, WorkerPool), Error> {
+    replay(run, &pool, &binary, request, target.options)?;
+    let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
+    let Some(Some(toolchain)) = auto.then(|| target.asan.get_or_init(AsanToolchain::find)) else {
+        return Ok((binary, pool));
+    };
+    let moved = asan::asan_pool(
+        target.projects,
+        run,
+        toolchain,
+        target.options,
+        settings,
+        events,
+    )?;
+    let Some((binary, pool)) = moved else {
+        return Ok((binary, pool));
+    };
+    replay(run, &pool, &binary, request, target.options)?;
+    Ok((binary, pool))
+}
+
+/// Files the report: `--update` (new failures into the ledger),
+/// `--prune-fixed`, `--emit-tests`.
+fn file(
+    report: &mut CiReport,
+    projects: &[FuzzProject],
+    runs: &[TargetRun],
+    request: &CiRequest,
+) -> Result<(), Error> {
     if request.update {
         let dirs: HashMap<(String, String), PathBuf> = runs
             .iter()
@@ -257,24 +339,28 @@ pub(crate) fn run(
                 ((r.package.clone(), r.name.clone()), dir)
             })
             .collect();
-        update::file_new(&mut report, &|package, target| {
+        update::file_new(report, &|package, target| {
             dirs.get(&(package.to_string(), target.to_string()))
                 .cloned()
         })?;
     }
     if request.prune_fixed {
-        update::prune_fixed(&mut report)?;
+        update::prune_fixed(report)?;
     }
     if let Some((path, expect)) = &request.emit_tests {
-        emit_tests(path, *expect, &projects, &runs, request)?;
+        emit_tests(path, *expect, projects, runs, request)?;
     }
+    Ok(())
+}
+
+/// A message per failure and per fixed entry.
+fn emit_findings(report: &CiReport, events: &dyn Events) {
     for failure in &report.failures {
         events.emit(&Message::CiFailure(failure.clone()));
     }
     for fixed in &report.fixed {
         events.emit(&Message::CiFixed(fixed.clone()));
     }
-    Ok(report)
 }
 
 /// Writes the test file of `--emit-tests`: one test per entry of the
@@ -334,7 +420,7 @@ fn gather(
             .filter(|other| other.fuzz_dir == project.fuzz_dir)
             .flat_map(|other| other.targets.iter().map(|t| t.name.as_str()))
             .collect();
-        if request.fuzz.target.is_none() {
+        if request.fuzz.selection.fuzz_target.is_none() {
             if let Some(stray) = ledger::strays(&project.fuzz_dir, &all_names).first() {
                 return Err(Error::new(
                     Exit::BadInput,

@@ -28,13 +28,13 @@ pub(crate) fn replay_files(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Vec<Replayed>, Error> {
-    let Some(target) = request.target.as_deref() else {
+    let Some(target) = request.selection.fuzz_target.as_deref() else {
         return Err(Error::new(
             Exit::Usage,
             "`ci replay` needs --fuzz-target NAME: the fuzz target to run the inputs through",
         ));
     };
-    let projects = fuzz_mode::find(&request.search(), Some(target))?;
+    let projects = fuzz_mode::discover(&request.selection)?;
     let mut inputs = Vec::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| {

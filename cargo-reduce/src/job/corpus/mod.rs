@@ -18,7 +18,7 @@ use super::fuzz_mode::{self, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{CoveragePool, Failure, FailureKind, Outcome, PoolOptions, Replayed};
-use crate::fuzz::project::{Artifact, FuzzProject, Search};
+use crate::fuzz::project::{Artifact, FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use write::Mode;
@@ -32,12 +32,8 @@ const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 /// What `cargo reduce corpus` was asked.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CorpusRequest {
-    /// `--manifest-path`.
-    pub manifest_path: Option<PathBuf>,
-    /// `-p`.
-    pub packages: Vec<String>,
-    /// `--fuzz-target`.
-    pub target: Option<String>,
+    /// The crates and targets.
+    pub selection: Selection,
     /// `--corpus DIR`s, instead of `fuzz/corpus/<target>/` (one target).
     pub corpora: Vec<PathBuf>,
     /// `--out DIR` [default: `<fuzz dir>/corpus-min/<target>/`].
@@ -75,12 +71,7 @@ pub(crate) fn run(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Exit, Error> {
-    let search = Search {
-        manifest_path: request.manifest_path.as_deref(),
-        packages: &request.packages,
-        afl_out: &[],
-    };
-    let projects = fuzz_mode::find(&search, request.target.as_deref())?;
+    let projects = fuzz_mode::discover(&request.selection)?;
     let plans = plan(&projects, request, settings.jobs)?;
     let work: Vec<Work> = plans.iter().map(|p| p.work()).collect();
     let binaries = fuzz_mode::build(&projects, &work, BuildKind::Coverage, settings, events)?;

@@ -49,71 +49,83 @@ pub(in crate::job) fn build(
         if targets.is_empty() {
             continue;
         }
-        let started = Instant::now();
-        events.emit(&Message::BuildStarted {
-            package: project.package.clone(),
-            targets: owned(&targets),
-        });
-        let build_targets: Vec<BuildTarget<'_>> = targets
-            .iter()
-            .filter_map(|name| project.targets.iter().find(|t| t.name == *name))
-            .map(|t| BuildTarget {
-                name: &t.name,
-                kind: t.kind,
-                features: &t.features,
-            })
-            .collect();
-        let (stand_in, others) = stand_ins(project.engine);
-        let built = match build_workers(
-            stand_in,
-            others,
-            project,
-            &build_targets,
-            kind,
-            &settings.interrupt,
-            &|message| {
-                events.emit(&Message::Warning {
-                    message: message.to_string(),
-                })
-            },
-        ) {
-            Ok(built) => built,
-            Err(WorkerBuildError::Build(BuildError::Interrupted)) => {
-                return Err(Error::new(
-                    Exit::Interrupted,
-                    BuildError::Interrupted.to_string(),
-                ))
-            }
-            // The crate fails its own artifacts; the other crates still run.
-            Err(e) => {
-                let error = build_error(e, &project.package, &targets);
-                for target in &targets {
-                    binaries.insert((p, target.to_string()), Err(error.clone()));
-                }
-                continue;
-            }
-        };
-        events.emit(&Message::BuildFinished {
-            package: project.package.clone(),
-            targets: owned(&targets),
-            elapsed_s: started.elapsed().as_secs_f64(),
-            compiled: built.compiled.clone(),
-        });
-        for (target, binary) in targets.iter().zip(built.targets) {
-            let binary = binary.map_err(|errors| {
-                Error::new(
-                    Exit::BuildFailed,
-                    format!(
-                        "cannot build fuzz target `{target}` of `{}` against the stand-in:\n{}",
-                        project.package,
-                        errors.trim_end()
-                    ),
-                )
-            });
+        let built = build_project(project, &targets, kind, settings, events)?;
+        for (target, binary) in targets.iter().zip(built) {
             binaries.insert((p, target.to_string()), binary);
         }
     }
     Ok(binaries)
+}
+
+/// Builds `targets` of `project`: each one's binary or error, in order.
+/// Only Ctrl-C stops the run.
+fn build_project(
+    project: &FuzzProject,
+    targets: &[&str],
+    kind: BuildKind<'_>,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Vec<Result<PathBuf, Error>>, Error> {
+    let started = Instant::now();
+    events.emit(&Message::BuildStarted {
+        package: project.package.clone(),
+        targets: owned(targets),
+    });
+    let build_targets: Vec<BuildTarget<'_>> = targets
+        .iter()
+        .filter_map(|name| project.targets.iter().find(|t| t.name == *name))
+        .map(|t| BuildTarget {
+            name: &t.name,
+            kind: t.kind,
+            features: &t.features,
+        })
+        .collect();
+    let (stand_in, others) = stand_ins(project.engine);
+    let warn = |message: &str| {
+        events.emit(&Message::Warning {
+            message: message.to_string(),
+        })
+    };
+    let interrupt = &settings.interrupt;
+    let built = match build_workers(
+        stand_in,
+        others,
+        project,
+        &build_targets,
+        kind,
+        interrupt,
+        &warn,
+    ) {
+        Ok(built) => built,
+        Err(WorkerBuildError::Build(BuildError::Interrupted)) => {
+            let message = BuildError::Interrupted.to_string();
+            return Err(Error::new(Exit::Interrupted, message));
+        }
+        // The crate fails its own artifacts; the other crates still run.
+        Err(e) => {
+            let error = build_error(e, &project.package, targets);
+            return Ok(vec![Err(error); targets.len()]);
+        }
+    };
+    events.emit(&Message::BuildFinished {
+        package: project.package.clone(),
+        targets: owned(targets),
+        elapsed_s: started.elapsed().as_secs_f64(),
+        compiled: built.compiled.clone(),
+    });
+    let failed = |target: &str, errors: String| {
+        let package = &project.package;
+        let errors = errors.trim_end();
+        let message = format!(
+            "cannot build fuzz target `{target}` of `{package}` against the stand-in:\n{errors}"
+        );
+        Error::new(Exit::BuildFailed, message)
+    };
+    Ok(targets
+        .iter()
+        .zip(built.targets)
+        .map(|(target, binary)| binary.map_err(|errors| failed(target, errors)))
+        .collect())
 }
 
 /// How many targets a build error names before "and N more".

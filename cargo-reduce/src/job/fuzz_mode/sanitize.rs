@@ -14,11 +14,11 @@
 //! uninstrumented build stays the same; `oom-` artifacts (libFuzzer's own
 //! memory limit, not ASan's) are not tried.
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::cell::OnceCell;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{build_targets::Binaries, FuzzRequest, Work};
+use super::pools::Pools;
+use super::{build_targets::Binaries, Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
 use crate::fuzz::project::FuzzProject;
@@ -47,20 +47,89 @@ pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchai
     }
 }
 
+/// `--sanitizer` in one run: the toolchain of `address`, found at once;
+/// under `auto`, looked for only when an input needs it.
+pub(super) struct Sanitizers {
+    choice: Sanitizer,
+    only: Option<AsanToolchain>,
+    found: OnceCell<Option<AsanToolchain>>,
+}
+
+impl Sanitizers {
+    /// For `choice`; an error for `address` without a nightly.
+    pub(super) fn new(choice: Sanitizer) -> Result<Sanitizers, Error> {
+        let only = match choice {
+            Sanitizer::Address => toolchain(choice)?,
+            Sanitizer::Auto | Sanitizer::None => None,
+        };
+        Ok(Sanitizers {
+            choice,
+            only,
+            found: OnceCell::new(),
+        })
+    }
+
+    /// The build every input starts on.
+    pub(super) fn first_build(&self) -> BuildKind<'_> {
+        self.only.as_ref().into()
+    }
+
+    /// The ASan toolchain an input may move to.
+    fn asan(&self) -> Option<&AsanToolchain> {
+        match self.choice {
+            Sanitizer::Address => self.only.as_ref(),
+            Sanitizer::Auto => self.found.get_or_init(AsanToolchain::find).as_ref(),
+            Sanitizer::None => None,
+        }
+    }
+
+    /// What a "does not reproduce" error suggests.
+    fn hint(&self) -> &'static str {
+        sanitizer::hint(self.choice, self.asan().is_some())
+    }
+}
+
+/// Reproduces every input to reduce in its pool; under `auto`, the crash
+/// inputs that do not fail alike move to their ASan build if they fail
+/// there. The results, by item.
+pub(super) fn probe_all(
+    projects: &[FuzzProject],
+    work: &[Work],
+    pools: &mut Pools,
+    sanitizers: &Sanitizers,
+    options: &[PoolOptions],
+    cx: Context<'_>,
+) -> Result<Probed, Error> {
+    let mut probed = probe(work, pools, cx.request, &|| sanitizers.hint());
+    let retry = candidates(work, pools, &probed);
+    if sanitizers.choice != Sanitizer::Auto || retry.is_empty() {
+        return Ok(probed);
+    }
+    let Some(toolchain) = sanitizers.asan() else {
+        return Ok(probed);
+    };
+    let asan_binaries = build_asan(projects, work, &retry, toolchain, cx.settings, cx.events)?;
+    let moved = Moved {
+        items: &retry,
+        binaries: &asan_binaries,
+    };
+    self::retry(work, moved, pools, &mut probed, cx.request, options)?;
+    Ok(probed)
+}
+
 /// Reproduces every input to reduce (not hangs, not inputs with a
 /// minimized copy) in its pool; the results, by item.
-pub(super) fn probe(
+fn probe(
     work: &[Work],
-    binaries: &[Option<&Path>],
-    pools: &HashMap<&Path, WorkerPool>,
+    pools: &Pools,
     request: &FuzzRequest,
     hint: &dyn Fn() -> &'static str,
 ) -> Probed {
     work.iter()
-        .zip(binaries)
-        .map(|(item, binary)| {
-            let binary = binary.filter(|_| !item.done && !item.is_timeout())?;
-            Some(reproduce(item, &pools[binary], request, hint))
+        .enumerate()
+        .map(|(i, item)| {
+            let pool = pools.of(i).filter(|_| !item.done && !item.is_timeout())?;
+            Some(reproduce(item, pool, request, hint))
         })
         .collect()
 }
@@ -112,10 +181,12 @@ fn passed(e: &Error) -> bool {
 /// The items `probe` found that may need a sanitizer: crash inputs that
 /// did not fail alike, and that no earlier run found passing on the ASan
 /// build of their (unchanged) uninstrumented binary in `binaries`.
-pub(super) fn candidates(work: &[Work], binaries: &[Option<&Path>], probed: &Probed) -> Vec<usize> {
+fn candidates(work: &[Work], pools: &Pools, probed: &Probed) -> Vec<usize> {
     let passed_before = |i: usize| {
         let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
-        binaries[i].is_some_and(|binary| sanitizer::passed_before(binary, &bytes))
+        pools
+            .binary(i)
+            .is_some_and(|binary| sanitizer::passed_before(binary, &bytes))
     };
     (0..probed.len())
         .filter(|&i| may_need_asan(&probed[i]) && work[i].artifact.kind != ArtifactKind::Oom)
@@ -140,7 +211,7 @@ fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> St
 
 /// The AddressSanitizer builds of the targets of `work[items]`; a build
 /// that fails is a warning (those inputs keep their first verdict).
-pub(super) fn build_asan(
+fn build_asan(
     projects: &[FuzzProject],
     work: &[Work],
     items: &[usize],
@@ -159,37 +230,35 @@ pub(super) fn build_asan(
     Ok(binaries)
 }
 
-/// Reproduces `items` again on their ASan build: each that fails there
-/// moves to it (its binary in `binaries`, its failure in `probed`); the
+/// The items to try on the ASan build, and its binaries.
+struct Moved<'a> {
+    items: &'a [usize],
+    binaries: &'a Binaries,
+}
+
+/// Reproduces the items again on their ASan build: each that fails there
+/// moves to it (its binary in `pools`, its failure in `probed`); the
 /// others keep their error, which now says so, and are recorded as passing
 /// there. Starts the pools needed, with the options of each item's project
 /// in `options`.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn retry<'b>(
+fn retry(
     work: &[Work],
-    items: &[usize],
-    asan_binaries: &'b Binaries,
-    binaries: &mut [Option<&'b Path>],
-    pools: &mut HashMap<&'b Path, WorkerPool>,
+    moved: Moved<'_>,
+    pools: &mut Pools,
     probed: &mut Probed,
     request: &FuzzRequest,
     options: &[PoolOptions],
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
-    for &i in items {
+    for &i in moved.items {
         let item = &work[i];
-        let Some(Ok(binary)) = asan_binaries.get(&(item.project, item.target.clone())) else {
+        let Some(Ok(binary)) = moved.binaries.get(&(item.project, item.target.clone())) else {
             continue;
         };
-        if !pools.contains_key(binary.as_path()) {
-            let pool = WorkerPool::start(binary, options[item.project].clone()).map_err(|e| {
-                Error::caused(Exit::Failure, format!("cannot start {}", item.target), e)
-            })?;
-            pools.insert(binary, pool);
-        }
-        let result = reproduce(item, &pools[binary.as_path()], request, &hint);
-        match (&result, binaries[i]) {
-            (Ok(_), _) => binaries[i] = Some(binary),
+        let pool = pools.ensure(binary, &options[item.project], &item.target)?;
+        let result = reproduce(item, pool, request, &hint);
+        match (&result, pools.binary(i)) {
+            (Ok(_), _) => pools.move_to(i, binary),
             (Err(e), Some(plain)) if passed(e) => {
                 if let Ok(bytes) = std::fs::read(&item.artifact.path) {
                     sanitizer::remember_passed(plain, &bytes);

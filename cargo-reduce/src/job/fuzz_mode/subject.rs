@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{FuzzRequest, Row, Work};
+use super::{Context, FuzzRequest, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
@@ -13,9 +13,7 @@ use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::Origin;
 use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{How, Plan};
-use crate::job::{
-    Described, Done, Events, Job, LangChoice, Message, Reduced, Run, Settings, Subject,
-};
+use crate::job::{Described, Done, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
 use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
 
@@ -26,12 +24,10 @@ pub(in crate::job) fn reduce_one(
     work: &Work,
     pool: &WorkerPool,
     known: Option<Failure>,
-    request: &FuzzRequest,
-    settings: &Settings,
-    events: &dyn Events,
+    cx: Context<'_>,
 ) -> Row {
     let started = Instant::now();
-    let result = reduce_artifact(work, pool, known, request, settings, events);
+    let result = reduce_artifact(work, pool, known, cx);
     work.row(started.elapsed(), result)
 }
 
@@ -39,9 +35,11 @@ fn reduce_artifact(
     work: &Work,
     pool: &WorkerPool,
     known: Option<Failure>,
-    request: &FuzzRequest,
-    settings: &Settings,
-    events: &dyn Events,
+    Context {
+        request,
+        settings,
+        events,
+    }: Context<'_>,
 ) -> Result<Done, Error> {
     let path = &work.artifact.path;
     let bytes = std::fs::read(path).map_err(|e| {

@@ -3,10 +3,11 @@
 //! signature ([`crate::job::group`]), so that each distinct failure is
 //! reduced once, from its smallest input.
 
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::path::PathBuf;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
 use crate::error::Error;
@@ -30,21 +31,20 @@ pub(super) enum Replayed {
 /// (`probed`), else a replay in its pool; `None` if `interrupted()`.
 pub(super) fn replay_all(
     work: &[Work],
-    binaries: &[Option<&Path>],
-    pools: &HashMap<&Path, WorkerPool>,
+    pools: &Pools,
     mut probed: Probed,
     request: &FuzzRequest,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Replayed>> {
     let mut replayed = Vec::with_capacity(work.len());
-    for (i, (item, binary)) in work.iter().zip(binaries).enumerate() {
+    for (i, item) in work.iter().enumerate() {
         if interrupted() {
             return None;
         }
-        replayed.push(match (probed[i].take(), binary) {
+        replayed.push(match (probed[i].take(), pools.of(i)) {
             (Some(Ok(failure)), _) => Replayed::Failed(failure),
             (Some(Err(e)), _) => Replayed::Refused(e),
-            (None, Some(binary)) => replay(item, &pools[binary], request),
+            (None, Some(pool)) => replay(item, pool, request),
             (None, None) => Replayed::Gone,
         });
     }
@@ -102,14 +102,14 @@ pub(super) struct Grouping {
 /// failures match at `request.matching` form a group.
 pub(super) fn group(
     work: &[Work],
-    binaries: &[Option<&Path>],
+    pools: &Pools,
     replayed: &[Replayed],
     request: &FuzzRequest,
 ) -> Grouping {
     let mut index = Vec::new();
     let mut members: Vec<Member<(PathBuf, Signature)>> = Vec::new();
     for (i, item) in work.iter().enumerate() {
-        if let (Replayed::Failed(failure), Some(binary)) = (&replayed[i], binaries[i]) {
+        if let (Replayed::Failed(failure), Some(binary)) = (&replayed[i], pools.binary(i)) {
             index.push(i);
             members.push(Member {
                 key: (

@@ -17,7 +17,7 @@ use rustix::process::Signal;
 use super::work_dir;
 use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::pool::*;
-use crate::fuzz::project::{self, BinKind, Engine, Search};
+use crate::fuzz::project::{self, BinKind, Engine, Selection};
 use crate::fuzz::standin::{build_patched, BuildTarget, Dirs};
 
 fn fuzz_dir() -> PathBuf {
@@ -31,9 +31,9 @@ fn binaries() -> &'static HashMap<String, PathBuf> {
     BINARIES.get_or_init(|| {
         let projects = project::discover_from(
             &fuzz_dir(),
-            &Search {
-                manifest_path: Some(Path::new("Cargo.toml")),
-                ..Search::default()
+            &Selection {
+                manifest_path: Some("Cargo.toml".into()),
+                ..Selection::default()
             },
         )
         .unwrap();
@@ -94,7 +94,7 @@ fn run(target: &str, input: &[u8]) -> String {
 
 #[test]
 fn discovery_finds_every_afl_target_and_only_those() {
-    let projects = project::discover_from(&fuzz_dir(), &Search::default()).unwrap();
+    let projects = project::discover_from(&fuzz_dir(), &Selection::default()).unwrap();
     assert_eq!(projects.len(), 1);
     let project = &projects[0];
     assert_eq!(project.engine, Engine::Afl);

@@ -1,0 +1,125 @@
+//! Which fuzz crates a run works on ([`discover`]) and which of their
+//! inputs fuzz mode takes ([`select_work`]): the artifacts named, or every
+//! one without a minimized copy, less those it cannot reduce.
+
+use super::{FuzzRequest, Work};
+use crate::error::Error;
+use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject, Selection};
+use crate::job::message::SkipCause;
+use crate::job::{Events, Message};
+
+/// Why `leak-*` artifacts are not reduced.
+const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-process stand-in does not run; reduce it with `cargo fuzz tmin` on a sanitizer build";
+
+/// The fuzz crates `selection` finds, narrowed to its target.
+pub(crate) fn discover(selection: &Selection) -> Result<Vec<FuzzProject>, Error> {
+    let mut projects = project::discover(selection)?;
+    if let Some(target) = &selection.fuzz_target {
+        project::select_target(&mut projects, target)?;
+    }
+    Ok(projects)
+}
+
+/// The work `request` selects, without the artifacts that cannot be
+/// reduced with these options (each reported with the reason).
+pub(super) fn select_work(
+    request: &FuzzRequest,
+    projects: &[FuzzProject],
+    events: &dyn Events,
+) -> Result<Vec<Work>, Error> {
+    let mut work = select(request, projects)?;
+    work.retain(|w| match skip_reason(w.artifact.kind, request) {
+        Some((cause, why)) if !w.done => {
+            events.emit(&Message::ArtifactSkipped {
+                path: w.artifact.path.clone(),
+                target: w.target.clone(),
+                why: why.to_string(),
+                cause,
+            });
+            false
+        }
+        Some(_) => false,
+        None => true,
+    });
+    Ok(work)
+}
+
+/// Why an artifact of `kind` cannot be reduced with these options.
+fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<(SkipCause, &'static str)> {
+    match kind {
+        ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
+        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some((
+            SkipCause::NoMemoryLimit,
+            "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
+        )),
+        _ => None,
+    }
+}
+
+/// The artifacts to reduce: the named ones, or every one not yet reduced.
+fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, Error> {
+    if !request.artifacts.is_empty() {
+        let target = request.selection.fuzz_target.as_deref();
+        return request
+            .artifacts
+            .iter()
+            .map(|path| {
+                let found = project::locate_artifact(projects, path, target)?;
+                Ok(Work {
+                    target: projects[found.project].targets[found.target].name.clone(),
+                    project: found.project,
+                    artifact: found.artifact,
+                    done: false,
+                })
+            })
+            .collect();
+    }
+    let mut work = Vec::new();
+    for (p, project) in projects.iter().enumerate() {
+        for target in &project.targets {
+            let pending = |a: &Artifact| request.force || a.minimized.is_none();
+            if !target.artifacts.iter().any(pending) {
+                // Nothing to reduce: no build, no replay.
+                continue;
+            }
+            for artifact in &target.artifacts {
+                work.push(Work {
+                    project: p,
+                    target: target.name.clone(),
+                    artifact: artifact.clone(),
+                    done: !pending(artifact),
+                });
+            }
+        }
+    }
+    Ok(work)
+}
+
+/// Says which AFL++ instances ran a binary that no target builds (their
+/// inputs are not reduced), and which ran a binary that has been rebuilt
+/// since (their inputs may not fail as they did).
+pub(super) fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events) {
+    let instances = projects
+        .iter()
+        .flat_map(|p| &p.instances)
+        .filter(|(i, _)| !i.inputs.is_empty());
+    for (instance, target) in instances {
+        let ran = instance.binary.as_ref().map_or_else(
+            || "an unknown binary (no cmdline)".into(),
+            |b| format!("`{}`", b.display()),
+        );
+        let message = match (target, instance.rebuilt) {
+            (None, _) => format!(
+                "AFL++ instance `{}` ran {ran}, which no afl.rs target found here builds: its {} input(s) are skipped; pass --manifest-path of the crate that builds it",
+                instance.dir.display(),
+                instance.inputs.len()
+            ),
+            (Some(_), Some(true)) => format!(
+                "AFL++ instance `{}` ran {ran}, which has been rebuilt since (its target_hash differs): its inputs are reproduced on the current code, and those that no longer fail are skipped",
+                instance.dir.display()
+            ),
+            _ => continue,
+        };
+        events.emit(&Message::Warning { message });
+    }
+}

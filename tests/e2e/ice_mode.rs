@@ -268,7 +268,7 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
     );
     let words: Vec<&str> = command.split(' ').collect();
     let out = tempfile::tempdir().unwrap();
-    let run = Command::new("rustc")
+    let run = pinned(&mut Command::new("rustc"))
         .args(&words[1..])
         .arg("--out-dir")
         .arg(out.path())
@@ -386,7 +386,7 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
     }
     let run_in_dir = |command: &str| {
         let words: Vec<&str> = command.split(' ').collect();
-        Command::new(words[0])
+        pinned(&mut Command::new(words[0]))
             .args(&words[1..])
             .current_dir(dir.path())
             .output()
@@ -477,7 +477,7 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
     // `--format`: the syntax errors the smallest MCVE leans on (`fn d->T`)
     // repaired as rustc suggests, then rustfmt's layout.
     assert!(code.contains("() -> Result<(), Infallible> {\n"), "{code}");
-    let check = Command::new("rustfmt")
+    let check = pinned(&mut Command::new("rustfmt"))
         .args(["--edition", "2021", "--check"])
         .arg(mcve)
         .output()

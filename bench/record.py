@@ -21,6 +21,12 @@ def _git(*args):
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+def uncommitted_changes():
+    """Whether cargo-reduce/ has uncommitted changes: they change what is measured, so the
+    results file says so (`dirty`) and bench/tables refuses it."""
+    return bool(_git("status", "--porcelain", "--", "cargo-reduce"))
+
+
 class Run:
     """Notes the start (time, load, commit); `write` adds the end and the data."""
 
@@ -29,8 +35,7 @@ class Run:
         self.started = datetime.datetime.now(datetime.timezone.utc)
         self.load_at_start = list(os.getloadavg())
         self.commit = _git("rev-parse", "HEAD")
-        # Uncommitted changes under cargo-reduce/ change what is measured.
-        self.dirty = bool(_git("status", "--porcelain", "--", "cargo-reduce"))
+        self.dirty = uncommitted_changes()
 
     def write(self, results, **fields):
         """Writes `results` and `fields` beside the run's metadata; returns the path.

@@ -34,6 +34,20 @@ impl Line {
     }
 }
 
+/// One source file's line coverage (`coverage-report`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FileCoverage {
+    /// The file, relative to the fuzz crate's workspace root when under
+    /// it, else as found.
+    pub path: PathBuf,
+    /// Lines of code instrumented (the start of a block the coverage
+    /// build counts, or a call inlined there).
+    pub lines_instrumented: usize,
+    /// Of those, lines some input reached.
+    pub lines_covered: usize,
+}
+
 /// A dependency that an ICE's MCVE needs as a crate of its own (the ICE
 /// goes away when the dependency's source is taken into the MCVE), as
 /// rust-lang/rust's tests have them (`//@ aux-build`).
@@ -303,10 +317,58 @@ pub enum Message {
         /// Passing inputs with no feature (rejected by the target, or too
         /// short for its type), which libFuzzer drops too.
         rejected: usize,
+        /// With `--shrink`, the rounds of cover and shrink until one
+        /// changed nothing (0 without).
+        #[serde(default)]
+        shrink_rounds: usize,
         /// Where the minimized corpus is.
         output: PathBuf,
         /// Wall time of the replay and the minimization, in seconds.
         elapsed_s: f64,
+    },
+    /// `coverage`: the line coverage of one target's corpus, or (without
+    /// a target) of every target's, merged; and where its reports are.
+    CoverageReport {
+        /// The fuzz crate (none when merged over crates).
+        package: Option<String>,
+        /// The target (none when merged over targets).
+        target: Option<String>,
+        /// Distinct inputs replayed.
+        inputs: usize,
+        /// Inputs that failed (crash, timeout, out-of-memory): their
+        /// coverage is not counted.
+        failing: usize,
+        /// Per source file, by path.
+        files: Vec<FileCoverage>,
+        /// Lines of code instrumented, in every file.
+        lines_instrumented: usize,
+        /// Of those, lines some input reached.
+        lines_covered: usize,
+        /// The lcov tracefile.
+        lcov: PathBuf,
+        /// The HTML report's index.
+        html: PathBuf,
+    },
+    /// `corpus --features-out`: one target's share of its corpus was
+    /// replayed and its features recorded, for `corpus merge`.
+    CorpusRecorded {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// This machine's share: K (of `shards`).
+        shard: u64,
+        /// N.
+        shards: u64,
+        /// Distinct inputs of the share.
+        files: usize,
+        /// Of them, inputs that failed (each reported by a
+        /// `corpus-failure`).
+        failing: usize,
+        /// Distinct features of the share.
+        features: usize,
+        /// The records file.
+        record: PathBuf,
     },
     /// `cargo reduce ice`: the build crashed rustc (an internal compiler
     /// error) compiling this crate.

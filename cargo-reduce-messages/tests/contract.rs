@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, Finished, How, Phases, Plan, SkipCause,
-    Started, StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Phases,
+    Plan, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -367,8 +367,40 @@ fn messages() -> Vec<(&'static str, Message)> {
                 edges: 97,
                 failing: 1,
                 rejected: 0,
+                shrink_rounds: 2,
                 output: "fuzz/corpus-min/parse".into(),
                 elapsed_s: 0.31,
+            },
+        ),
+        (
+            "coverage-report",
+            Message::CoverageReport {
+                package: Some("fuzz".into()),
+                target: Some("parse".into()),
+                inputs: 936,
+                failing: 1,
+                files: vec![FileCoverage {
+                    path: "src/lib.rs".into(),
+                    lines_instrumented: 120,
+                    lines_covered: 97,
+                }],
+                lines_instrumented: 120,
+                lines_covered: 97,
+                lcov: "fuzz/coverage/parse/lcov.info".into(),
+                html: "fuzz/coverage/parse/html/index.html".into(),
+            },
+        ),
+        (
+            "corpus-recorded",
+            Message::CorpusRecorded {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                shard: 2,
+                shards: 4,
+                files: 234,
+                failing: 1,
+                features: 311,
+                record: "features-2.json".into(),
             },
         ),
         (
@@ -498,7 +530,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 24);
+    assert_eq!(all.len(), 26);
 }
 
 #[test]

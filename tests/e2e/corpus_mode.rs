@@ -32,7 +32,8 @@ fn with_corpus() -> (tempfile::TempDir, PathBuf) {
     (dir, crate_dir)
 }
 
-fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
+/// `cargo reduce corpus` on the fixture copy, with JSON messages.
+fn corpus_run(crate_dir: &Path, extra: &[&str]) -> Run {
     let manifest = crate_dir.join("Cargo.toml");
     let mut args = vec![
         "reduce",
@@ -44,11 +45,16 @@ fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
     ];
     // `--corpus` names one target's corpus: the fixture's other target is
     // `typed`.
-    if extra.contains(&"--corpus") {
+    if extra.contains(&"--corpus") && !extra.contains(&"--fuzz-target") {
         args.extend(["--fuzz-target", "records"]);
     }
     args.extend_from_slice(extra);
-    let run = cargo_reduce(&args);
+    cargo_reduce(&args)
+}
+
+/// [`corpus_run`], which must succeed.
+fn corpus(crate_dir: &Path, extra: &[&str]) -> Run {
+    let run = corpus_run(crate_dir, extra);
     run.expect_code(0);
     run
 }
@@ -117,16 +123,10 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     assert_eq!(inputs(&again_dir).len() as u64, after);
     let single = crate_dir.join("single");
     corpus(&crate_dir, &["-j", "1", "--out", single.to_str().unwrap()]);
-    let names = |dir: &Path| -> Vec<_> {
-        inputs(dir)
-            .into_iter()
-            .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
-            .collect()
-    };
-    assert_eq!(names(&single), names(&out), "the same set for every -j");
+    assert_eq!(named(&single), named(&out), "the same set for every -j");
     assert_eq!(
-        names(&again_dir),
-        names(&out),
+        named(&again_dir),
+        named(&out),
         "a second run keeps the same set"
     );
 }
@@ -160,15 +160,7 @@ fn an_output_directory_of_the_users_files_is_refused() {
     let out = crate_dir.join("mine");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("notes.txt"), b"keep me").unwrap();
-    let manifest = crate_dir.join("Cargo.toml");
-    let run = cargo_reduce(&[
-        "reduce",
-        "corpus",
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = corpus_run(&crate_dir, &["--out", out.to_str().unwrap()]);
     run.expect_code(2);
     assert!(
         run.stderr()
@@ -192,10 +184,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     let done = crate_dir.join("done");
     let done_arg = done.to_str().unwrap().to_string();
     corpus(&crate_dir, &["--corpus", &dir_arg, "--out", &done_arg]);
-    let finished: Vec<_> = inputs(&done)
-        .into_iter()
-        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
-        .collect();
+    let finished = named(&done);
     let manifest = crate_dir.join("Cargo.toml");
     let mut outcomes = Vec::new();
     for delay_ms in [0, 150, 400, 700, 1000, 1500, 2500] {
@@ -238,4 +227,159 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
         }
     }
     eprintln!("kept the original after each kill: {outcomes:?}");
+}
+
+/// The minimized files of `dir`, by name.
+fn named(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    inputs(dir)
+        .into_iter()
+        .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
+        .collect()
+}
+
+/// `--shrink`: the kept inputs get shorter, the set keeps exactly the
+/// corpus's features (a plain run on it counts the same), nothing in it
+/// crashes, and a second `--shrink` run on it changes nothing.
+#[test]
+fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
+    let (_dir, crate_dir) = with_corpus();
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let plain = crate_dir.join("plain");
+    let plain_run = corpus(&crate_dir, &["--out", &arg(&plain)]);
+    let shrunk = crate_dir.join("shrunk");
+    let run = corpus(&crate_dir, &["--shrink", "--out", &arg(&shrunk)]);
+    let summary = minimized(&run);
+    let before = minimized(&plain_run);
+    assert!(
+        summary["bytes_after"].as_u64() < before["bytes_after"].as_u64(),
+        "{summary} against {before}"
+    );
+    assert!(summary["shrink_rounds"].as_u64().unwrap() >= 1, "{summary}");
+    // A second --shrink run on the set: every feature of the corpus, none
+    // new (it counts the set's own), nothing fails, nothing changes.
+    let again = crate_dir.join("again");
+    let second = corpus(
+        &crate_dir,
+        &["--corpus", &arg(&shrunk), "--shrink", "--out", &arg(&again)],
+    );
+    let recounted = minimized(&second);
+    assert_eq!(recounted["features"], summary["features"], "{recounted}");
+    assert_eq!(recounted["failing"], 0);
+    assert_eq!(
+        named(&again),
+        named(&shrunk),
+        "a second run changes nothing"
+    );
+}
+
+/// A typed target's input is shrunk too, the typed reduction's draws
+/// decoded by the plain build (the coverage build records none): one
+/// input, so every byte it loses is the shrink's; the corpus untouched.
+#[test]
+fn shrink_reduces_a_typed_targets_inputs() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let dir = crate_dir.join("corpus/typed");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("big"), [200u8, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 3]).unwrap();
+    let original = snapshot(&dir);
+    let out = crate_dir.join("out");
+    let args = [
+        "--fuzz-target",
+        "typed",
+        "--shrink",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let shrunk = minimized(&corpus(&crate_dir, &args));
+    assert_eq!(shrunk["files_after"], 1, "{shrunk}");
+    assert!(
+        shrunk["bytes_after"].as_u64() < shrunk["bytes_before"].as_u64(),
+        "{shrunk}"
+    );
+    assert_eq!(snapshot(&dir), original, "the corpus is untouched");
+}
+
+/// Two shards record their shares' features, and `corpus merge` of the
+/// two files writes the set one machine writes.
+#[test]
+fn two_shards_merged_give_the_set_of_one_machine() {
+    let (_dir, crate_dir) = with_corpus();
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let whole = crate_dir.join("whole");
+    corpus(&crate_dir, &["--out", &arg(&whole)]);
+    let files: Vec<PathBuf> = (1..=2)
+        .map(|k| crate_dir.join(format!("shard-{k}.json")))
+        .collect();
+    for (k, file) in files.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let run = corpus(
+            &crate_dir,
+            &["--shard", &shard, "--features-out", &arg(file)],
+        );
+        assert!(run
+            .messages()
+            .iter()
+            .all(|m| m["reason"] != "corpus-minimized"));
+    }
+    let merged_dir = crate_dir.join("merged");
+    let run = cargo_reduce(&[
+        "reduce",
+        "corpus",
+        "merge",
+        &arg(&files[1]),
+        &arg(&files[0]),
+        "--out",
+        &arg(&merged_dir),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    assert_eq!(named(&merged_dir), named(&whole));
+    assert_eq!(minimized(&run)["files_before"], 8);
+    // One shard's file alone is not the whole corpus.
+    let alone = cargo_reduce(&["reduce", "corpus", "merge", &arg(&files[0])]);
+    alone.expect_code(3);
+    assert!(
+        alone.stderr().contains("shard 2/2 are missing"),
+        "{}",
+        alone.stderr()
+    );
+}
+
+/// A disk that is full when the set is written: `--in-place` fails with a
+/// one-line error naming the disk, and the corpus on it is exactly as it
+/// was, nothing staged left beside it (faults.rs's tmpfs; skipped where
+/// this process may not mount one).
+#[test]
+fn a_full_disk_during_the_write_leaves_the_corpus_as_it_was() {
+    let (_dir, crate_dir) = with_corpus();
+    let disk = crate_dir.join("disk");
+    fs::create_dir_all(&disk).unwrap();
+    let Some(mount) = crate::faults::mount_or_skip("full disk (corpus)", &disk, "64k") else {
+        return;
+    };
+    let dir = disk.join("records");
+    fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in CORPUS {
+        fs::write(dir.join(name), bytes).unwrap();
+    }
+    let original = snapshot(&dir);
+    mount.fill();
+    let run = corpus_run(
+        &crate_dir,
+        &["--corpus", dir.to_str().unwrap(), "--in-place"],
+    );
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains("No space left on device"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(snapshot(&dir), original, "the corpus changed");
+    let mut left: Vec<_> = fs::read_dir(&disk)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["filler", "records"], "nothing staged is left");
 }

@@ -10,6 +10,7 @@ mod asan_retry;
 mod ci_mode;
 mod ci_mode_errors;
 mod corpus_mode;
+mod coverage_mode;
 mod determinism;
 mod faults;
 mod faults_fuzz;

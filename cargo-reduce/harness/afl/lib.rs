@@ -30,6 +30,7 @@ mod coverage;
 mod decode;
 mod fault_trace;
 mod ijon;
+mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;

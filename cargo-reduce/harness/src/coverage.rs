@@ -42,12 +42,6 @@ pub extern "C" fn __sanitizer_cov_8bit_counters_init(start: *mut u8, stop: *mut 
     REGION_COUNT.store(count + 1, Ordering::Release);
 }
 
-/// The PC table (pairs of a block's address and flags), one entry per
-/// counter; kept for mapping coverage to source.
-#[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
-#[no_mangle]
-pub extern "C" fn __sanitizer_cov_pcs_init(_begin: *const usize, _end: *const usize) {}
-
 /// Indirect calls, which edge coverage instruments; libFuzzer's runtime
 /// ignores them too unless value profiling is on.
 #[cfg(all(cargo_reduce_coverage, not(cargo_reduce_companion)))]
@@ -79,6 +73,7 @@ impl FeatureLog {
     /// process when it cannot be opened (the parent sees a dead worker).
     pub(crate) fn open(slot: usize) -> Option<FeatureLog> {
         let dir = std::env::var_os(FEATURE_LOG_ENV)?;
+        crate::pc_table::write_if_asked(slot);
         let path = std::path::Path::new(&dir).join(slot.to_string());
         let file = match File::options().create(true).append(true).open(&path) {
             Ok(file) => file,

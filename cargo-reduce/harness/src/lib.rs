@@ -32,6 +32,7 @@ mod capture;
 mod coverage;
 mod decode;
 mod fault_trace;
+mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
@@ -298,8 +299,8 @@ macro_rules! fuzz_target {
 
                 if let Some(path) = $crate::rust_libfuzzer_debug_path() {
                     // One write: the file unbuffered, `{:#?}` would make
-                    // a system call of each piece (a decoding of the typed
-                    // reduction took 126 µs that way).
+                    // a system call of each piece, and the typed reduction
+                    // decodes for every candidate.
                     let text = match data {
                         Ok(data) => $crate::__cargo_reduce_show!(data),
                         Err(err) => format!("Arbitrary Error: {}\n", err),

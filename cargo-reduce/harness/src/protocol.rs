@@ -344,6 +344,36 @@ pub(super) fn feature_records(log: &[u8]) -> Vec<FeatureRecord> {
     records
 }
 
+/// Environment variable of a coverage build's workers when the parent
+/// maps coverage to source: the file where a worker writes the program's
+/// PC table (`pc_table_file`), written whole under another name and
+/// renamed, so the parent reads a whole table or none.
+pub(super) const PC_TABLE_ENV: &str = "CARGO_REDUCE_PC_TABLE";
+
+/// The PC table file: the run-time address of `__sanitizer_cov_pcs_init`
+/// (the parent finds the load bias from it), then SanitizerCoverage's
+/// (PC, flags) pairs in counter order, each a little-endian u64.
+pub(super) fn pc_table_file(anchor: u64, pairs: &[u64]) -> Vec<u8> {
+    std::iter::once(anchor)
+        .chain(pairs.iter().copied())
+        .flat_map(u64::to_le_bytes)
+        .collect()
+}
+
+/// The anchor and the PCs of a PC table file (flags left out), or `None`
+/// when it is not one.
+pub(super) fn pc_table_pcs(file: &[u8]) -> Option<(u64, Vec<u64>)> {
+    if file.len() < 8 || file.len() % 16 != 8 {
+        return None;
+    }
+    let anchor = get_u64(file, 0)?;
+    let pcs = file[8..]
+        .chunks_exact(16)
+        .filter_map(|pair| get_u64(pair, 0))
+        .collect();
+    Some((anchor, pcs))
+}
+
 /// libFuzzer's feature space (`kFeatureSetSize`): features are taken
 /// modulo this, as its corpus records them.
 pub(super) const FEATURE_SET_SIZE: u32 = 1 << 21;

@@ -3,9 +3,8 @@
 //! that a stack overflow does not have to end the process.
 //!
 //! A test that overflowed used to kill its process, and the next test ran
-//! in a fresh fork whose stack the kernel had to map again page by page:
-//! about 3 ms for 8 MiB on the benchmark VM, most of the time a recursive
-//! parser's reduction took. Now the test thread runs on a stack of our own
+//! in a fresh fork whose stack the kernel had to map again page by page,
+//! most of the time a recursive parser's reduction took. Now the test thread runs on a stack of our own
 //! mapping, as deep as a thread of the limit's size: that is all the C
 //! library knows of, so code that measures its stack (`stacker`) sees the
 //! real limit. Below it lies a zone made inaccessible, the tripwire, then a

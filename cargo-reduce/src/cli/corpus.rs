@@ -6,17 +6,22 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::options::{parse_seconds, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
-use crate::job::corpus::CorpusRequest;
+use crate::job::ci::inputs::Shard;
+use crate::job::corpus::{CorpusRequest, MergeRequest};
 use crate::job::Settings;
 
 /// Arguments of `cargo reduce corpus`.
 #[derive(Debug, Clone, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct CorpusArgs {
+    #[command(subcommand)]
+    #[allow(missing_docs)]
+    pub command: Option<CorpusCommand>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub select: SelectOptions,
@@ -42,6 +47,42 @@ pub(crate) struct CorpusArgs {
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
     #[arg(long, value_name = "MB")]
     pub rss_limit_mb: Option<u64>,
+    /// Reduce each kept input while it keeps every feature it is kept for
+    /// (bytes by ddmin; a typed target's values as values), to a set a
+    /// second run leaves as it is.
+    #[arg(long)]
+    pub shrink: bool,
+    /// Replay only this machine's share of each corpus: K of N (1-based),
+    /// split by target and input content; needs --features-out.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Record each input's features in FILE (JSON) and write no corpus;
+    /// `cargo reduce corpus merge` computes the set from the shards' files.
+    #[arg(long, value_name = "FILE")]
+    pub features_out: Option<PathBuf>,
+}
+
+/// `cargo reduce corpus merge`.
+#[derive(Debug, Clone, Subcommand)]
+pub(crate) enum CorpusCommand {
+    /// Compute the minimized set from every shard's --features-out file
+    /// and write it, as one machine would.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `cargo reduce corpus merge`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' --features-out files (every shard's, once).
+    #[arg(value_name = "FILE", required = true)]
+    pub records: Vec<PathBuf>,
+    /// Where the set goes (one target) [default: where the shards' runs
+    /// would write it, `fuzz/corpus-min/<target>/`].
+    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
+    pub out: Option<PathBuf>,
+    /// Replace the corpus directory the shards read (the first) with the set.
+    #[arg(long)]
+    pub in_place: bool,
 }
 
 impl CorpusArgs {
@@ -53,6 +94,9 @@ impl CorpusArgs {
             in_place: self.in_place,
             timeout: self.timeout,
             rss_limit_mb: self.rss_limit_mb,
+            shrink: self.shrink,
+            shard: self.shard,
+            features_out: self.features_out.clone(),
         }
     }
 
@@ -78,5 +122,15 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
-    crate::job::corpus::run(&args.request(), &args.settings(interrupt), reporter)
+    match &args.command {
+        Some(CorpusCommand::Merge(merge)) => {
+            let request = MergeRequest {
+                records: merge.records.clone(),
+                out: merge.out.clone(),
+                in_place: merge.in_place,
+            };
+            crate::job::corpus::merge(&request, reporter)
+        }
+        None => crate::job::corpus::run(&args.request(), &args.settings(interrupt), reporter),
+    }
 }

@@ -14,7 +14,7 @@ use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::file::FileRequest;
 use crate::job::LangChoice;
-use crate::syntax::Strategy;
+use crate::syntax::{strategy_help, Strategy};
 use crate::unit::Units;
 
 /// Arguments of `cargo reduce file`.
@@ -35,13 +35,11 @@ pub(crate) struct FileArgs {
     /// (by extension, then by content).
     #[arg(long, value_name = "LANG", default_value = "auto")]
     pub lang: LangChoice,
-    /// Syntax-aware strategy: ddmin (over tokens), hdd, hdd*, coarse-hdd,
-    /// coarse-hdd+hdd, best, then any `,+PART`/`,-PART` to switch slots,
-    /// groups, flatten, squeeze, hide, hoist, canon, inline, tokens,
-    /// rounds, layout or format [default: best for Rust and
-    /// JavaScript; other text gets --unit passes unless a strategy is
-    /// given].
-    #[arg(long, value_name = "STRATEGY")]
+    /// Syntax-aware strategy: a name, then any `,+PART`/`,-PART` (the
+    /// help text lists them, from the registry of passes).
+    #[arg(long, value_name = "STRATEGY", help = strategy_help(
+        "[default: best for Rust and JavaScript; other text gets --unit passes unless a strategy is given]"
+    ))]
     pub strategy: Option<Strategy>,
     /// Pretty-print the result (rustfmt; prettier where installed) when
     /// the formatted text still fails: the `format` part of the strategy.

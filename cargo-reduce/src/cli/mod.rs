@@ -3,6 +3,7 @@
 
 pub(crate) mod ci;
 pub(crate) mod corpus;
+pub(crate) mod coverage;
 pub(crate) mod file;
 pub(crate) mod fuzz;
 pub(crate) mod ice;
@@ -64,9 +65,16 @@ pub(crate) enum CliCommand {
     /// that keep every coverage feature, as libFuzzer counts them;
     /// failing inputs are reported and kept as artifacts.
     #[command(
-        after_help = "Examples:\n  cargo reduce corpus\n  cargo reduce corpus --fuzz-target parse --corpus fuzz/corpus/parse --in-place"
+        after_help = "Examples:\n  cargo reduce corpus\n  cargo reduce corpus --fuzz-target parse --corpus fuzz/corpus/parse --in-place\n  cargo reduce corpus --shrink\n  cargo reduce corpus --shard 2/4 --features-out features-2.json\n  cargo reduce corpus merge features-*.json"
     )]
     Corpus(Box<corpus::CorpusArgs>),
+    /// Line coverage of each fuzz target's corpus, from the coverage build:
+    /// an lcov tracefile, an HTML report and a per-file summary, per
+    /// target and merged.
+    #[command(
+        after_help = "Examples:\n  cargo reduce coverage\n  cargo reduce coverage --fuzz-target parse --corpus fuzz/corpus/parse --out coverage/ --include-deps"
+    )]
+    Coverage(Box<coverage::CoverageArgs>),
 }
 
 /// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
@@ -154,6 +162,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Some(CliCommand::Ci(args)) => ci::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Ice(args)) => ice::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Corpus(args)) => corpus::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Coverage(args)) => coverage::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

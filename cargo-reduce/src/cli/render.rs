@@ -169,6 +169,19 @@ impl Reporter {
                 inputs.len(),
                 shown(artifact)
             )),
+            Message::CoverageReport {
+                target: None,
+                files,
+                lines_instrumented,
+                lines_covered,
+                ..
+            } => {
+                if !self.is_quiet() && !self.is_json() {
+                    let table = super::table::coverage(files, *lines_covered, *lines_instrumented);
+                    print!("{table}");
+                }
+                self.status_of(message);
+            }
             Message::Warning { message } if self.first_time(message) => self.warning(message),
             Message::Error { message, .. } => self.print_error(message),
             _ => self.status_of(message),
@@ -299,6 +312,13 @@ impl View for Progress<'_> {
         }
     }
 
+    fn counted(&self, what: &str, done: usize, total: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(format!("{what:>10}"));
+            bar.set_message(format!("{done} of {total} inputs"));
+        }
+    }
+
     fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
@@ -373,6 +393,42 @@ fn status_line(message: &Message) -> Option<(&'static str, String)> {
             format!(
                 "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}",
                 shown(output)
+            ),
+        ),
+        Message::CoverageReport {
+            target: Some(target),
+            inputs,
+            lines_instrumented,
+            lines_covered,
+            html,
+            ..
+        } => (
+            "Covered",
+            format!(
+                "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs; report {}",
+                shown(html)
+            ),
+        ),
+        Message::CoverageReport {
+            target: None,
+            lcov,
+            html,
+            ..
+        } => ("Wrote", format!("{} and {}", shown(lcov), shown(html))),
+        Message::CorpusRecorded {
+            target,
+            shard,
+            shards,
+            files,
+            failing,
+            features,
+            record,
+            ..
+        } => (
+            "Recorded",
+            format!(
+                "{target}, shard {shard}/{shards}: {files} files ({failing} failing), {features} features, in {}",
+                shown(record)
             ),
         ),
         _ => return None,

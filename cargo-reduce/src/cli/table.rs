@@ -1,4 +1,4 @@
-//! Plain-text tables for the human output: columns padded to their widest
+//! Plain-text tables for the human output (and the coverage summary's): columns padded to their widest
 //! cell, some right-aligned (numbers), the last one left free (it holds
 //! long failure signatures that must not widen the others), one line per
 //! row whatever the cells hold.
@@ -79,6 +79,33 @@ pub(super) fn render(rows: &[Vec<String>], align: &[Align], indent: &str) -> Str
     out
 }
 
+/// The terminal summary: per file, lines covered / instrumented and the
+/// percentage, then the total.
+pub(super) fn coverage(
+    files: &[crate::job::message::FileCoverage],
+    covered: usize,
+    total: usize,
+) -> String {
+    let mut rows = vec![vec![
+        "file".to_string(),
+        "lines".to_string(),
+        "covered".to_string(),
+    ]];
+    let row = |name: String, covered: usize, total: usize| {
+        vec![
+            name,
+            format!("{covered}/{total}"),
+            crate::job::coverage::percent(covered, total),
+        ]
+    };
+    for f in files {
+        let name = f.path.display().to_string();
+        rows.push(row(name, f.lines_covered, f.lines_instrumented));
+    }
+    rows.push(row("total".to_string(), covered, total));
+    render(&rows, &[Align::Left, Align::Right, Align::Right], "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +145,28 @@ mod tests {
         assert_eq!(one_line("abcdéfgh", 5), "abcd…");
         assert_eq!(one_line("abcde", 5), "abcde");
         assert_eq!(one_line("", 5), "");
+    }
+
+    #[test]
+    fn the_summary_has_a_line_per_file_and_the_total() {
+        let files = [
+            crate::job::message::FileCoverage {
+                path: "src/lib.rs".into(),
+                lines_instrumented: 8,
+                lines_covered: 6,
+            },
+            crate::job::message::FileCoverage {
+                path: "fuzz_targets/parse.rs".into(),
+                lines_instrumented: 3,
+                lines_covered: 0,
+            },
+        ];
+        assert_eq!(
+            coverage(&files, 6, 11),
+            "file                   lines  covered\n\
+             src/lib.rs               6/8    75.0%\n\
+             fuzz_targets/parse.rs    0/3     0.0%\n\
+             total                   6/11    54.5%\n"
+        );
     }
 }

@@ -10,9 +10,10 @@
 //! that still crashes). Lengths never change, so 1-minimality is kept.
 //!
 //! A stretch of more than [`LONG_RUN`] equal bytes is one unit for both
-//! passes: filled or lowered whole. Byte by byte, the 1,977 `[` of the
-//! bundled stack_overflow result cost 6,000 tests that all failed (each
-//! `[` is a level of nesting the overflow needs), 0.6 s of deep recursion.
+//! passes: filled or lowered whole. Byte by byte, the long run of `[` of
+//! the bundled stack_overflow result cost tests by the thousand that all
+//! failed (each `[` is a level of nesting the overflow needs), every one a
+//! deep recursion.
 
 use std::hash::Hash;
 use std::ops::Range;

@@ -16,8 +16,8 @@ use super::{
 /// the cache in blocks: this many per job first, then twice as many in
 /// each next block. Looking one up hashes it, a whole configuration of up
 /// to megabytes, and most rounds end at one of their first candidates;
-/// hashing the whole round first made the cache cost up to 180 µs per
-/// test on 1 MB (`bench/README.md`, the engine alone).
+/// hashing the whole round first made the cache the engine's largest cost
+/// on large inputs.
 const FIRST_BLOCK: usize = 2;
 
 /// What the cache lookups of one round found so far.

@@ -50,11 +50,9 @@ impl Effort {
 
     /// The byte search's candidates after a typed reduction: an eighth of
     /// the default budget, the typed passes having made the structural
-    /// cuts (on the nine typed real-world cases of `bench/realworld/`
-    /// budgets of 2,000, 1,000, 500 and 250 gave byte-identical outputs;
-    /// 250 leaves room for a mutation that trades one value for another,
-    /// as on unicode-bidi-reorder-visual, 9 bytes to 7: at 125 it stays
-    /// at 9).
+    /// cuts (on the typed real-world cases of `bench/realworld/` larger
+    /// budgets gave the same outputs; this one still leaves room for a
+    /// mutation that trades one value for another, which half of it lost).
     pub(crate) fn search_after_typed(self) -> u64 {
         match self {
             Effort::Default => 250,

@@ -5,8 +5,8 @@
 //! [`Line`] on stdout; the human renderer reads the same values.
 
 pub(crate) use cargo_reduce_messages::message::{
-    ArtifactFields, AuxiliaryCrate, Engine, Finished, How, Line, Message, Phases, Plan, SkipCause,
-    Started, StepTests, StopReason,
+    ArtifactFields, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Line, Message, Phases,
+    Plan, SkipCause, Started, StepTests, StopReason,
 };
 
 use crate::engine::StopReason as EngineStop;

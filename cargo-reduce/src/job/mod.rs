@@ -10,6 +10,7 @@
 
 pub(crate) mod ci;
 pub(crate) mod corpus;
+pub(crate) mod coverage;
 pub(crate) mod file;
 pub(crate) mod fuzz_mode;
 mod group;

@@ -21,6 +21,8 @@ pub(crate) trait View: Sync {
     fn tested(&self, _current: usize, _original: usize, _counters: &Counters) {}
     /// The configuration shrank to `bytes` in `atoms` atoms of `unit`.
     fn reduced(&self, _bytes: usize, _atoms: usize, _unit: &str) {}
+    /// `done` of `total` items (a corpus's inputs) went through `what`.
+    fn counted(&self, _what: &str, _done: usize, _total: usize) {}
     /// The reduction is over: remove whatever is on screen.
     fn finish(&self) {}
 }

@@ -79,7 +79,7 @@ pub struct Spec {
     pub groups: HashMap<String, Vec<Group>>,
 }
 
-/// The node kinds and fields canonicalization (`passes/simplify.rs`) and
+/// The node kinds and fields canonicalization (`passes/core/simplify.rs`) and
 /// the moves need.
 pub struct Canon {
     /// Token kinds that are names, for renaming.
@@ -117,7 +117,7 @@ pub struct Canon {
     pub paths: &'static [&'static str],
     /// For hoisting: a supertype and a wrapper of it that a hoisted node
     /// of the supertype may take its place in (Rust's `b<X>` → `[X]`,
-    /// `passes/hoist.rs`).
+    /// `passes/core/hoist.rs`).
     pub wrappers: &'static [(&'static str, Wrapper)],
 }
 

@@ -9,41 +9,38 @@
 //!   node kind, Φ per slot, list separators, optional groups;
 //! - `lang.rs`: [`Lang`] and its [`Spec`], a language's grammar analysis
 //!   and tree-sitter language, built once per process;
+//! - `macro_rules/`: one step of a `macro_rules!` expansion, no trees;
 //! - `tree/`: the arena [`Tree`] and what works on it knowing no grammar:
 //!   rendering, bracket-and-line trees of plain text, the transforms;
 //! - `parse.rs`: tree-sitter's parse turned into the arena, Φ from the
 //!   [`Spec`], optional groups wrapped as nodes;
-//! - `passes/`: the reduction passes, testing rendered candidates;
-//! - `strategy.rs`: which steps run ([`Options`]), by name ([`Strategy`]);
+//! - `strategy.rs`: which parts run ([`Options`]), by name ([`Strategy`]);
+//! - `passes/`: the reduction passes, testing rendered candidates, and
+//!   their registry (`passes/registry.rs`): each pass's stage, step,
+//!   switch and languages;
 //! - this file: [`build_tree`] and the pipeline of [`reduce`].
 //!
-//! The pipeline of [`reduce`], each step switched by [`Options`]:
-//! 1. parse (`parse.rs`, or `tree/text.rs` for plain text) with Φ per node
-//!    kind (`grammar/phi.rs`, `grammar/slots.rs`), optional sequences as
-//!    nodes (`grammar/groups.rs`);
-//! 2. flatten recursive lists and squeeze single-child chains
-//!    (`tree/transform.rs`);
-//! 3. Coarse HDD, then HDD or HDD* (`passes/levels.rs`), through the
-//!    engine's ddmin with a rendering adapter (`passes/render_oracle.rs`,
+//! The pipeline of [`reduce`], in rounds, each on a fresh parse (with Φ
+//! per node kind and slot, optional sequences as nodes, recursive lists
+//! flattened and single-child chains squeezed as [`Options`] ask); a
+//! round runs the registry's stages in turn:
+//! 1. the opening moves (Rust's module-declaring macro calls unwrapped);
+//! 2. HDD's levels: Coarse HDD, then HDD or HDD*, through the engine's
+//!    ddmin with a rendering adapter (`passes/render_oracle.rs`,
 //!    `passes/edits.rs`);
-//! 4. hoisting descendants of the same kind or supertype (Rust: also as
-//!    a slice, `[X]`), or a list's fitting elements (`passes/hoist.rs`;
-//!    Rust: opening modules, importing repeated paths, unwrapping
-//!    newtypes, `u8` for unit structs), plain expressions
-//!    (`passes/simplify.rs`), inlining single-use bindings and
-//!    JavaScript calls (`passes/inline.rs`, `passes/calls.rs`) and folding
-//!    `where` clauses (`passes/bounds.rs`), HDD* again after each change;
-//! 5. renaming identifiers, types by declared names, typed zeros and
-//!    shrinking literals (`passes/simplify.rs`);
-//! 6. ddmin over the remaining tokens, then `::` cut to `:` and `{}` made
-//!    `;` where the failure allows (`passes/edits.rs`), on a fresh parse,
-//!    unless the round left the text the last one did;
-//! 7. after the last round, the whitespace between tokens cut to what
-//!    the lexer needs (`passes/layout.rs`), then, if asked, the result
-//!    pretty-printed where that keeps the failure (`passes/format.rs`).
+//! 3. the moves (hoisting and the other restructuring moves, plain
+//!    expressions, inlining, bounds), with HDD* again after each change,
+//!    until none applies;
+//! 4. names and literals: renaming, types by declared names, typed
+//!    zeros, shrinking literals;
+//! 5. the token ddmin, on a fresh parse, unless the round left the text
+//!    the last one did.
 //!
-//! Until step 7, output keeps each kept token's original whitespace
-//! (`tree/render.rs`).
+//! Rounds go on while one removes tokens (the `rounds` part). After the
+//! last, the final stage: the whitespace between tokens cut to what the
+//! lexer needs, then, if asked, the result pretty-printed where that
+//! keeps the failure. Until then, output keeps each kept token's original
+//! whitespace (`tree/render.rs`).
 
 mod grammar;
 mod lang;
@@ -60,16 +57,16 @@ mod tests;
 pub use lang::{Lang, Spec, UnknownLang};
 /// rustfmt's command line, for the ICE mode's `--pretty` too.
 pub(crate) use passes::rustfmt;
+/// `--strategy`'s help, its names and parts from the registry.
+#[cfg(feature = "cli")]
+pub(crate) use strategy::strategy_help;
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
 pub use tree::{flatten, squeeze, Tree};
 
 use crate::engine::ddmin::ReduceError;
-use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction, Start};
+use crate::engine::{Context, Oracle, OracleError, Reducer, Reduction};
 use passes::{
-    bounds_pass, calls_pass, declared_types, expand_pass, format_pass, hdd_pass, hdd_star,
-    hoist_pass, inline_pass, layout_pass, macros_pass, modules_pass, newtypes_pass,
-    plain_expressions, rename_identifiers, shrink_literals, spelled_zeros, token_pass,
-    typed_literals, uses_pass, Groups, Growth, LevelFilter, Tester,
+    run_text_stage, run_tree_stage, shape, spelled_zeros, stage_runs, Stage, Tester, TreeWork,
 };
 use tree::render_tree;
 
@@ -157,8 +154,7 @@ pub(crate) fn reduce_in(
         if text.len() <= best.len() {
             // Only a round that removed tokens calls for another: one
             // that only renamed or shortened spellings leaves the passes
-            // the structure they just saw (arrayvec's ICE: 813 → 745
-            // tests, same output).
+            // the structure they just saw.
             tree = build_tree(&text, lang, &options);
             removed = tree.tokens().len() < tokens_before;
             best = text;
@@ -184,30 +180,21 @@ fn finish(
     options: &Options,
     tester: &Tester,
 ) -> Result<(), OracleError> {
-    if let Some(spec) = lang.spec().filter(|_| options.layout) {
-        tester.step("layout");
-        layout_pass(best, spec, tester)?;
-    }
-    if options.format && !tester.stopped() {
-        tester.step("format");
-        format_pass(best, lang, tester)?;
-    }
-    Ok(())
+    run_text_stage(Stage::Final, best, lang, options, tester)
 }
 
 /// What a round of the pipeline takes from the reduction.
 struct Round<'a> {
-    /// The typed zeros the input spells (`passes/simplify.rs`).
+    /// The typed zeros the input spells (`passes/core/simplify.rs`).
     zeros: &'a [String],
     /// The text the previous round ended on, if there was one: its token
     /// pass's output, as that pass is a round's last step. A round whose
     /// other passes changed nothing (the last round, most often) skips
-    /// the pass, which would try the same removals again (anstyle's ICE:
-    /// 84 of 871 tests, none kept).
+    /// the pass, which would try the same removals again.
     previous: Option<&'a [u8]>,
 }
 
-/// One round: HDD, the moves, the last steps.
+/// One round: the opening moves, HDD, the moves, the last steps.
 fn pipeline(
     tree: &mut Tree,
     lang: Lang,
@@ -215,138 +202,49 @@ fn pipeline(
     round: Round<'_>,
     tester: &Tester,
 ) -> Result<(), OracleError> {
-    if options.hoist && lang == Lang::Rust {
-        tester.step("macros");
-        while macros_pass(tree, Groups::DeclaringModules, tester)? {
-            // The call's place holds the group's tokens: parsed again, the
-            // modules it declared are items, and the calls in them calls.
-            *tree = build_tree(&render_tree(tree), lang, options);
-        }
-        while expand_pass(tree, Growth::Definition, tester)? {
-            *tree = build_tree(&render_tree(tree), lang, options);
-        }
-    }
-    shape(tree, options);
-    let filter = |coarse| LevelFilter {
-        coarse,
-        hide_unremovable: options.hide_unremovable,
+    let reparse = |tree: &Tree| build_tree(&render_tree(tree), lang, options);
+    let mut work = TreeWork {
+        tree,
+        lang,
+        options,
+        tester,
+        zeros: round.zeros,
+        reparse: &reparse,
     };
-    tester.step("coarse-hdd");
-    run(tree, options.coarse, filter(true), tester)?;
-    tester.step("hdd");
-    run(tree, options.fine, filter(false), tester)?;
-    moves(tree, lang, options, filter(false), tester)?;
-    last_steps(tree, lang, options, round, tester)
+    run_tree_stage(Stage::Opening, &mut work)?;
+    shape(work.tree, options);
+    run_tree_stage(Stage::Levels, &mut work)?;
+    moves(&mut work)?;
+    last_steps(&mut work, round.previous)
 }
 
-/// The thesis' transforms a strategy asks for, on a freshly parsed tree.
-fn shape(tree: &mut Tree, options: &Options) {
-    if options.flatten {
-        flatten(tree);
-    }
-    if options.squeeze {
-        squeeze(tree);
-    }
-}
-
-/// Hoisting, plain expressions and inlining, with HDD* after each change,
-/// until none applies.
-fn moves(
-    tree: &mut Tree,
-    lang: Lang,
-    options: &Options,
-    filter: LevelFilter,
-    tester: &Tester,
-) -> Result<(), OracleError> {
-    let canon = lang.spec().filter(|_| options.canonicalize);
-    let inline = lang.spec().filter(|_| options.inline);
+/// The moves, with HDD* after each change, until none applies.
+fn moves(work: &mut TreeWork<'_, '_>) -> Result<(), OracleError> {
     loop {
-        let mut changed = false;
-        if options.hoist {
-            tester.step("hoist");
-            changed |= hoist_pass(tree, lang.spec(), tester)?;
-            if lang == Lang::Rust {
-                changed |= modules_pass(tree, tester)?;
-                changed |= macros_pass(tree, Groups::All, tester)?;
-                while expand_pass(tree, Growth::None, tester)? {
-                    // The expansions are text: parsed again, they are
-                    // items and statements for the passes that follow.
-                    *tree = build_tree(&render_tree(tree), lang, options);
-                    shape(tree, options);
-                    changed = true;
-                }
-                changed |= uses_pass(tree, tester)?;
-                changed |= newtypes_pass(tree, tester)?;
-            }
-        }
-        if let Some(spec) = canon {
-            tester.step("plain");
-            changed |= plain_expressions(tree, spec, tester)?;
-        }
-        if let Some(spec) = inline {
-            tester.step("inline");
-            changed |= inline_pass(tree, spec, tester)?;
-            if lang == Lang::JavaScript {
-                tester.step("calls");
-                changed |= calls_pass(tree, tester)?;
-            }
-        }
-        if options.bounds && lang == Lang::Rust {
-            tester.step("bounds");
-            changed |= bounds_pass(tree, tester)?;
-        }
-        if !changed || tester.stopped() {
+        let changed = run_tree_stage(Stage::Moves, work)?;
+        if !changed || work.tester.stopped() {
             return Ok(());
         }
-        tester.step("hdd");
-        hdd_star(tree, filter, Start::Atoms, tester)?;
+        run_tree_stage(Stage::AfterMoves, work)?;
     }
 }
 
 /// Renaming, literal shrinking and the token ddmin. With `rounds` the
 /// pipeline then starts again on the reparsed text: on the same tree the
-/// moves found nothing new (15–25% more tests, same outputs), on a fresh
-/// parse they see what the token ddmin left (underscore: 135 → 93 tokens).
-fn last_steps(
-    tree: &mut Tree,
-    lang: Lang,
-    options: &Options,
-    round: Round<'_>,
-    tester: &Tester,
-) -> Result<(), OracleError> {
-    if let Some(spec) = lang.spec().filter(|_| options.canonicalize) {
-        tester.step("rename");
-        rename_identifiers(tree, spec, tester)?;
-        tester.step("types");
-        declared_types(tree, spec, tester)?;
-        typed_literals(tree, spec, round.zeros, tester)?;
-        tester.step("literals");
-        shrink_literals(tree, spec, tester)?;
-    }
-    if !options.tokens {
+/// moves found nothing new, on a fresh parse they see what the token
+/// ddmin left (docs/design/syntax.md).
+fn last_steps(work: &mut TreeWork<'_, '_>, previous: Option<&[u8]>) -> Result<(), OracleError> {
+    run_tree_stage(Stage::Spelling, work)?;
+    if !stage_runs(Stage::Tokens, work.lang, work.options) {
         return Ok(());
     }
-    let text = render_tree(tree);
-    if round.previous != Some(&text[..]) {
+    let text = render_tree(work.tree);
+    if previous != Some(&text[..]) {
         // On a fresh parse: a move may have left one leaf of several
         // tokens (an inserted `use a::b;`), whose parts the pass would
         // see only in the next round.
-        *tree = build_tree(&text, lang, options);
-        tester.step("tokens");
-        token_pass(tree, tester)?;
+        *work.tree = build_tree(&text, work.lang, work.options);
+        run_tree_stage(Stage::Tokens, work)?;
     }
     Ok(())
-}
-
-fn run(
-    tree: &mut Tree,
-    repeat: Repeat,
-    filter: LevelFilter,
-    tester: &Tester,
-) -> Result<bool, OracleError> {
-    match repeat {
-        Repeat::Never => Ok(false),
-        Repeat::Once => hdd_pass(tree, filter, Start::Halves, tester),
-        Repeat::Fixpoint => hdd_star(tree, filter, Start::Halves, tester),
-    }
 }

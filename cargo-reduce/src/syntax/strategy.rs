@@ -1,5 +1,6 @@
 //! Strategies: which phases and transforms of the HDD pipeline run, by
-//! name (`--strategy`) or part by part.
+//! name (`--strategy`) or part by part ([`Part`]). The passes each part
+//! switches on are declared in `passes/registry.rs`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -52,8 +53,11 @@ pub struct Options {
     pub coarse: Repeat,
     /// Plain HDD over all nodes, after the coarse passes.
     pub fine: Repeat,
-    /// Replace nodes by same-kind descendants (then HDD* again).
-    pub hoist: bool,
+    /// Moves that restructure the program rather than delete from it:
+    /// nodes replaced by descendants that fit (hoisting, unwrapping); in
+    /// Rust also modules opened, macro calls unwrapped or expanded,
+    /// repeated paths imported, newtypes unwrapped (then HDD* again).
+    pub restructure: bool,
     /// Rename identifiers and shrink literals; plain expressions, types by
     /// declared names, typed zeros.
     pub canonicalize: bool,
@@ -61,7 +65,7 @@ pub struct Options {
     /// calls).
     pub inline: bool,
     /// Fold Rust's `where` clauses into the generic parameters
-    /// (`passes/bounds.rs`).
+    /// (`passes/rust/bounds.rs`).
     pub bounds: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
@@ -70,10 +74,10 @@ pub struct Options {
     /// nodes for the moves (`a = f()` hoists to `f()`).
     pub rounds: bool,
     /// Last, the whitespace between tokens cut to what the lexer needs
-    /// (`passes/layout.rs`).
+    /// (`passes/core/layout.rs`).
     pub layout: bool,
     /// At the very end, the result pretty-printed (`rustfmt`, `prettier`)
-    /// where the formatted text still fails (`passes/format.rs`).
+    /// where the formatted text still fails (`passes/core/format.rs`).
     pub format: bool,
     /// The ddmin variant every phase runs.
     pub ddmin: DdminOptions,
@@ -108,15 +112,26 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// The names [`Strategy::from_str`] accepts.
-    pub const NAMES: [&'static str; 6] = [
-        "ddmin",
-        "hdd",
-        "hdd*",
-        "coarse-hdd",
-        "coarse-hdd+hdd",
-        "best",
+    /// The strategies [`Strategy::from_str`] takes by name.
+    const NAMED: [Strategy; 6] = [
+        Strategy::Ddmin,
+        Strategy::Hdd,
+        Strategy::HddStar,
+        Strategy::CoarseHdd,
+        Strategy::CoarseThenHdd,
+        Strategy::Best,
     ];
+
+    /// The names [`Strategy::from_str`] accepts.
+    pub const NAMES: [&'static str; 6] = {
+        let mut names = [""; 6];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::NAMED[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// No pass and no transform: what the parts of a custom strategy are
     /// shown against.
@@ -129,7 +144,7 @@ impl Strategy {
             hide_unremovable: false,
             coarse: Repeat::Never,
             fine: Repeat::Never,
-            hoist: false,
+            restructure: false,
             canonicalize: false,
             inline: false,
             bounds: false,
@@ -177,12 +192,11 @@ impl Strategy {
                 ..coarse
             },
             // Optional groups off: with them `best` ended in larger local
-            // minima (underscore 190 tokens instead of 93, inventory 31
-            // instead of 30, the two other benchmark tasks unchanged).
+            // minima on the syntax benchmark (docs/design/syntax.md).
             Strategy::Best => Options {
                 groups: false,
                 fine: Repeat::Fixpoint,
-                hoist: true,
+                restructure: true,
                 inline: true,
                 bounds: true,
                 canonicalize: true,
@@ -195,7 +209,7 @@ impl Strategy {
         }
     }
 
-    fn name(&self) -> &'static str {
+    const fn name(&self) -> &'static str {
         match self {
             Strategy::Ddmin => "ddmin",
             Strategy::Hdd => "hdd",
@@ -226,12 +240,10 @@ impl fmt::Display for Strategy {
             })
             .collect();
         let (mut switches, mut plain) = (*options, Self::plain());
-        for part in PARTS {
-            let (on, default) = (switches.part(part), plain.part(part));
-            if let (Some(&mut on), Some(&mut default)) = (on, default) {
-                if on != default {
-                    words.push(format!("{}{part}", if on { '+' } else { '-' }));
-                }
+        for part in Part::ALL {
+            let on = *part.switch(&mut switches);
+            if on != *part.switch(&mut plain) {
+                words.push(format!("{}{}", if on { '+' } else { '-' }, part.name()));
             }
         }
         f.write_str(&words.join(","))
@@ -239,10 +251,6 @@ impl fmt::Display for Strategy {
 }
 
 /// A `--strategy` value that names no strategy.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "unknown strategy `{0}` (expected one of: ddmin, hdd, hdd*, coarse-hdd, coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, flatten, squeeze, hide, hoist, canon, inline, bounds, tokens, rounds, layout, format)"
-)]
 ///
 /// ```
 /// use cargo_reduce::syntax::Strategy;
@@ -250,33 +258,158 @@ impl fmt::Display for Strategy {
 /// let error = "fastest".parse::<Strategy>().unwrap_err();
 /// assert!(error.to_string().starts_with("unknown strategy `fastest` (expected one of: ddmin, hdd,"));
 /// ```
+#[derive(Debug, thiserror::Error)]
+#[error("unknown strategy `{0}` (expected {grammar})", grammar = strategy_grammar())]
 pub struct UnknownStrategy(String);
 
-/// The parts a `--strategy` modifier switches (`hdd,+squeeze,+hide`).
-const PARTS: [&str; 13] = [
-    "slots", "groups", "flatten", "squeeze", "hide", "hoist", "canon", "inline", "bounds",
-    "tokens", "rounds", "layout", "format",
-];
-
-impl Options {
-    /// The switch of part `name` (one of [`PARTS`]).
-    fn part(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "slots" => &mut self.slots,
-            "groups" => &mut self.groups,
-            "flatten" => &mut self.flatten,
-            "squeeze" => &mut self.squeeze,
-            "hide" => &mut self.hide_unremovable,
-            "hoist" => &mut self.hoist,
-            "canon" => &mut self.canonicalize,
-            "inline" => &mut self.inline,
-            "bounds" => &mut self.bounds,
-            "tokens" => &mut self.tokens,
-            "rounds" => &mut self.rounds,
-            "layout" => &mut self.layout,
-            "format" => &mut self.format,
-            _ => return None,
+/// `--strategy`'s help for `cargo reduce file`, followed by `default`
+/// (the names and parts from [`Strategy::NAMES`] and [`Part::ALL`]).
+pub(crate) fn strategy_help(default: &str) -> String {
+    let parts: Vec<&str> = Part::ALL.iter().map(|p| p.name()).collect();
+    let former: Vec<String> = Part::ALL
+        .iter()
+        .flat_map(|p| {
+            p.former_names()
+                .iter()
+                .map(|f| format!("`{f}` for `{}`", p.name()))
         })
+        .collect();
+    format!(
+        "Syntax-aware strategy: {}, then any `,+PART`/`,-PART` to switch {} (also {}) {default}",
+        Strategy::NAMES.join(", "),
+        parts.join(", "),
+        former.join(", ")
+    )
+}
+
+/// What a `--strategy` value may be, from [`Strategy::NAMES`] and
+/// [`Part::ALL`]: `one of: ddmin, …, best, then any of ,+PART or ,-PART
+/// with PART one of slots, …, format`.
+pub(crate) fn strategy_grammar() -> String {
+    let parts: Vec<&str> = Part::ALL.iter().map(|p| p.name()).collect();
+    format!(
+        "one of: {}, then any of ,+PART or ,-PART with PART one of {}",
+        Strategy::NAMES.join(", "),
+        parts.join(", ")
+    )
+}
+
+/// A part of a strategy that a `,+PART` / `,-PART` modifier switches
+/// (`hdd,+squeeze,+hide`). The passes each one switches on are in
+/// `passes/registry.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    Slots,
+    Groups,
+    Flatten,
+    Squeeze,
+    Hide,
+    Restructure,
+    Canon,
+    Inline,
+    Bounds,
+    Tokens,
+    Rounds,
+    Layout,
+    Format,
+}
+
+impl Part {
+    /// Every part, in the order a custom strategy shows them.
+    pub(crate) const ALL: [Part; 13] = [
+        Part::Slots,
+        Part::Groups,
+        Part::Flatten,
+        Part::Squeeze,
+        Part::Hide,
+        Part::Restructure,
+        Part::Canon,
+        Part::Inline,
+        Part::Bounds,
+        Part::Tokens,
+        Part::Rounds,
+        Part::Layout,
+        Part::Format,
+    ];
+
+    /// The part's name in a modifier.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Part::Slots => "slots",
+            Part::Groups => "groups",
+            Part::Flatten => "flatten",
+            Part::Squeeze => "squeeze",
+            Part::Hide => "hide",
+            Part::Restructure => "restructure",
+            Part::Canon => "canon",
+            Part::Inline => "inline",
+            Part::Bounds => "bounds",
+            Part::Tokens => "tokens",
+            Part::Rounds => "rounds",
+            Part::Layout => "layout",
+            Part::Format => "format",
+        }
+    }
+
+    /// What the part switches, for docs/syntax.md's table of parts.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the docs table's test"))]
+    pub(crate) fn about(self) -> &'static str {
+        match self {
+            Part::Slots => "Φ of a node by the slot it fills, where shorter than its kind's (`0` for any expression where any expression goes)",
+            Part::Groups => "optional sequences of the grammar (`-> T`, `= value`) as one removable node",
+            Part::Flatten => "left- and right-recursive chains flattened (flattenTreeRecursion)",
+            Part::Squeeze => "single-child chains of equal Φ squeezed (squeezeTree)",
+            Part::Hide => "tokens that read as their Φ left out of HDD's levels (hideUnremovableTokens)",
+            Part::Restructure => "moves that restructure the program rather than delete from it: hoisting and unwrapping; Rust: opening modules, unwrapping and expanding macros, importing repeated paths, unwrapping newtypes",
+            Part::Canon => "plain expressions and types, renaming, types by declared names, typed zeros, literals",
+            Part::Inline => "single-use bindings and property paths; JavaScript: calls",
+            Part::Bounds => "Rust: a `where` clause folded into `<T: …>`",
+            Part::Tokens => "the token ddmin that ends each round",
+            Part::Rounds => "the whole pipeline again on the reparsed result while a round removes tokens",
+            Part::Layout => "last, the whitespace cut to what the lexer needs: a space only where tokens would fuse, a line break only where one is needed (JavaScript's automatic semicolons); each gap kept only while the failure stays",
+            Part::Format => "the result pretty-printed where that keeps the failure (`--pretty`)",
+        }
+    }
+
+    /// Names the part had before, still accepted: `restructure` was
+    /// `hoist` until its other moves joined it.
+    pub(crate) fn former_names(self) -> &'static [&'static str] {
+        match self {
+            Part::Restructure => &["hoist"],
+            _ => &[],
+        }
+    }
+
+    /// The part called `name` (or a former name of it).
+    fn named(name: &str) -> Option<Part> {
+        Part::ALL
+            .into_iter()
+            .find(|p| p.name() == name || p.former_names().contains(&name))
+    }
+
+    /// The switch of this part in `options`.
+    pub(crate) fn switch(self, options: &mut Options) -> &mut bool {
+        match self {
+            Part::Slots => &mut options.slots,
+            Part::Groups => &mut options.groups,
+            Part::Flatten => &mut options.flatten,
+            Part::Squeeze => &mut options.squeeze,
+            Part::Hide => &mut options.hide_unremovable,
+            Part::Restructure => &mut options.restructure,
+            Part::Canon => &mut options.canonicalize,
+            Part::Inline => &mut options.inline,
+            Part::Bounds => &mut options.bounds,
+            Part::Tokens => &mut options.tokens,
+            Part::Rounds => &mut options.rounds,
+            Part::Layout => &mut options.layout,
+            Part::Format => &mut options.format,
+        }
+    }
+
+    /// Whether this part is on in `options`.
+    pub(crate) fn is_on(self, options: &Options) -> bool {
+        let mut options = *options;
+        *self.switch(&mut options)
     }
 }
 
@@ -290,17 +423,10 @@ impl FromStr for Strategy {
         let unknown = || UnknownStrategy(s.to_string());
         let mut parts = s.split(',');
         let base = parts.next().unwrap_or_default();
-        let named = [
-            Strategy::Ddmin,
-            Strategy::Hdd,
-            Strategy::HddStar,
-            Strategy::CoarseHdd,
-            Strategy::CoarseThenHdd,
-            Strategy::Best,
-        ]
-        .into_iter()
-        .find(|st| st.name() == base)
-        .ok_or_else(unknown)?;
+        let named = Self::NAMED
+            .into_iter()
+            .find(|st| st.name() == base)
+            .ok_or_else(unknown)?;
         let mut options = named.options();
         let mut modified = false;
         for modifier in parts {
@@ -309,7 +435,7 @@ impl FromStr for Strategy {
                 Some(("-", part)) => (false, part),
                 _ => return Err(unknown()),
             };
-            *options.part(part).ok_or_else(unknown)? = on;
+            *Part::named(part).ok_or_else(unknown)?.switch(&mut options) = on;
             modified = true;
         }
         Ok(if modified {
@@ -317,5 +443,33 @@ impl FromStr for Strategy {
         } else {
             named
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error names every strategy and every part, as before the
+    /// registry derived it.
+    #[test]
+    fn the_error_lists_every_name_and_part() {
+        let error = "fastest".parse::<Strategy>().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "unknown strategy `fastest` (expected one of: ddmin, hdd, hdd*, coarse-hdd, \
+             coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, \
+             flatten, squeeze, hide, restructure, canon, inline, bounds, tokens, rounds, layout, \
+             format)"
+        );
+    }
+
+    /// `hoist`, the part's name before `restructure`, still switches it.
+    #[test]
+    fn the_former_name_of_a_part_still_switches_it() {
+        let old: Strategy = "best,-hoist".parse().unwrap();
+        let new: Strategy = "best,-restructure".parse().unwrap();
+        assert_eq!(old, new);
+        assert!(!old.options().restructure && Strategy::Best.options().restructure);
     }
 }

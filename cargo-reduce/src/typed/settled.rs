@@ -7,8 +7,7 @@ use std::collections::HashMap;
 /// layout keeps its number of draws: searched again in a later round
 /// (another value may have changed what fails), such a value is first
 /// tested at 0 and just below itself, as a large one is, instead of
-/// searched down from 0 (30 tests for imbl-vector-rrb's count of 4,161
-/// in each round).
+/// searched down from 0 (which a large count pays in tests every round).
 #[derive(Debug, Default)]
 pub(super) struct Settled {
     pieces: usize,

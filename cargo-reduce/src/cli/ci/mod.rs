@@ -24,6 +24,7 @@ use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::{self, update, Cache, CiRequest};
+use crate::job::coverage::{CoverageOptions, CoverageRequest};
 use crate::job::fuzz_mode::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
@@ -87,6 +88,14 @@ pub(crate) struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: ReportOptions,
+    /// Then write a line-coverage report (lcov, HTML, as `cargo reduce
+    /// coverage`) of the regression ledger's inputs and, with --corpus,
+    /// the corpus [default DIR: `<fuzz dir>/coverage`].
+    #[arg(long, value_name = "DIR")]
+    pub coverage: Option<Option<PathBuf>>,
+    /// With --coverage: report the dependencies' files too.
+    #[arg(long, requires = "coverage")]
+    pub include_deps: bool,
 }
 
 /// `--match` in `ci`.
@@ -247,11 +256,29 @@ impl CiArgs {
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
         settings(self.jobs, interrupt)
     }
+
+    /// `--coverage`: a report of the ledger's inputs (after `--update`)
+    /// and the corpus `--corpus` replays.
+    fn coverage_request(&self) -> Option<CoverageRequest> {
+        let out = self.coverage.clone()?;
+        Some(CoverageRequest {
+            selection: self.select.selection(),
+            corpora: Vec::new(),
+            corpus_root: self.request().corpus,
+            ledger: true,
+            out,
+            options: CoverageOptions {
+                include_deps: self.include_deps,
+                timeout: self.failure.timeout,
+                rss_limit_mb: self.failure.rss_limit_mb,
+            },
+        })
+    }
 }
 
-/// The reduction settings of `ci`: `-j` (the cores by default), no limits
-/// but the budget.
-fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
+/// The reduction settings of `ci` (and of `coverage`): `-j` (the cores
+/// by default), no limits but the budget.
+pub(super) fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     Settings {
         jobs: jobs.map_or(cores, |j| j as usize),
@@ -296,6 +323,9 @@ pub(crate) fn run(
     let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;
     let exit = output::finish(&report, &args.output, &files, reporter)?;
+    if let Some(request) = args.coverage_request() {
+        crate::job::coverage::run(&request, &args.settings(interrupt.clone()), reporter)?;
+    }
     // Ctrl-C cut the minimizations short: what they reached is reported
     // (and filed with --update) as not minimal.
     Ok(match interrupt.load(std::sync::atomic::Ordering::SeqCst) {
@@ -404,5 +434,27 @@ mod tests {
         assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
         assert!(parse_duration("5 minutes").is_err());
         assert!(parse_duration("-1s").is_err());
+    }
+
+    /// `ci --coverage` reports the ledger's inputs, and the corpus only
+    /// when `--corpus` replays it; `--include-deps` needs `--coverage`.
+    #[test]
+    fn coverage_measures_the_ledger_and_the_corpus_ci_replays() {
+        use crate::cli::{Cli, CliCommand};
+        use crate::job::ci::CorpusRoot;
+        use clap::Parser;
+        let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce", "ci"], args].concat());
+        let request = |args: &[&str]| match parse(args).unwrap().command {
+            Some(CliCommand::Ci(ci)) => ci.coverage_request(),
+            _ => unreachable!(),
+        };
+        assert!(request(&[]).is_none());
+        let plain = request(&["--coverage"]).unwrap();
+        assert!(plain.ledger && plain.out.is_none() && plain.corpus_root.is_none());
+        let full = request(&["--corpus", "--coverage", "cov", "--include-deps"]).unwrap();
+        assert_eq!(full.corpus_root, Some(CorpusRoot::InFuzzDir));
+        assert_eq!(full.out, Some("cov".into()));
+        assert!(full.options.include_deps);
+        assert!(parse(&["--include-deps"]).is_err());
     }
 }

@@ -1,6 +1,6 @@
 //! The deterministic passes' edits, listed lazily in a fixed order.
 //!
-//! An edit is a small description ([`Edit`]); it becomes bytes only when
+//! An edit is a small description ([`InputEdit`]); it becomes bytes only when
 //! the search keeps it for a round. Each pass lists its edits under a
 //! [`Key`] that grows along the list, so after an accepted edit the pass
 //! resumes at the same key on the new input (a sweep, as ddmin's), instead
@@ -37,7 +37,7 @@ fn move_lengths(n: usize) -> impl Iterator<Item = usize> {
 
 /// One change to the current input.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Edit {
+pub(super) enum InputEdit {
     /// Remove `at`.
     Delete(Range<usize>),
     /// Remove `at` and give the byte at `byte` (outside `at`) the value
@@ -59,19 +59,19 @@ pub(super) enum Edit {
     },
 }
 
-impl Edit {
+impl InputEdit {
     /// True when the edit makes the input shorter (so smaller, whatever
     /// the values).
     pub(super) fn shrinks(&self) -> bool {
-        !matches!(self, Edit::Move { .. })
+        !matches!(self, InputEdit::Move { .. })
     }
 
     /// The edited input as up to four slices (`byte` is a one-byte scratch
     /// for an adjusted value).
     fn parts<'a>(&self, b: &'a [u8], byte: &'a mut [u8; 1]) -> [&'a [u8]; 5] {
         match self {
-            Edit::Delete(at) => [&b[..at.start], &b[at.end..], &[], &[], &[]],
-            Edit::DeleteAdjust { at, byte: j, value } => {
+            InputEdit::Delete(at) => [&b[..at.start], &b[at.end..], &[], &[], &[]],
+            InputEdit::DeleteAdjust { at, byte: j, value } => {
                 byte[0] = *value;
                 let j = *j;
                 let byte: &[u8] = byte;
@@ -81,7 +81,7 @@ impl Edit {
                     [&b[..at.start], &b[at.end..j], byte, &b[j + 1..], &[]]
                 }
             }
-            Edit::Move { chunk, to } => {
+            InputEdit::Move { chunk, to } => {
                 let (s, e, to) = (chunk.start, chunk.end, *to);
                 if to <= s {
                     [&b[..to], &b[s..e], &b[to..s], &b[e..], &[]]
@@ -139,7 +139,7 @@ pub(super) fn two_byte(
     b: &[u8],
     from: Key,
     reach: Reach,
-) -> impl Iterator<Item = (Key, Edit)> + '_ {
+) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
     let n = b.len();
     let ranks = reach.trailing + 2 * reach.window;
     (from[0]..DELETE_SIZES.len()).flat_map(move |s| {
@@ -159,7 +159,7 @@ pub(super) fn two_byte(
                     let by_count = v.checked_sub(k as u8);
                     let by_one = (k > 1).then(|| v.checked_sub(1)).flatten();
                     [by_count, by_one].into_iter().flatten().map(move |value| {
-                        let edit = Edit::DeleteAdjust {
+                        let edit = InputEdit::DeleteAdjust {
                             at: i..i + k,
                             byte: j,
                             value,
@@ -201,7 +201,7 @@ fn partner(n: usize, at: Range<usize>, r: usize, reach: Reach) -> Option<usize> 
 /// then every chunk of [`MAX_CHUNK`] down to 2 bytes at every offset.
 /// Keys: `[0, MAX_REPEAT - length, offset]`, then `[1, MAX_CHUNK - length,
 /// offset]`.
-pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
     let n = b.len();
     let longest = if n <= MAX_REPEAT_INPUT {
         (n / 2).min(MAX_REPEAT)
@@ -221,7 +221,7 @@ pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> +
             };
             (first..=n - 2 * k)
                 .filter(move |&i| b[i..i + k] == b[i + k..i + 2 * k])
-                .map(move |i| ([0, MAX_REPEAT - k, i], Edit::Delete(i + k..i + 2 * k)))
+                .map(move |i| ([0, MAX_REPEAT - k, i], InputEdit::Delete(i + k..i + 2 * k)))
         });
     let (start, at) = if from[0] == 1 {
         (from[1], from[2])
@@ -233,7 +233,7 @@ pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> +
         .filter(move |&(_, k)| k < n)
         .flat_map(move |(r, k)| {
             let first = if r == start { at } else { 0 };
-            (first..=n - k).map(move |i| ([1, r, i], Edit::Delete(i..i + k)))
+            (first..=n - k).map(move |i| ([1, r, i], InputEdit::Delete(i..i + k)))
         });
     repeats.chain(spans)
 }
@@ -241,7 +241,7 @@ pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> +
 /// Block moves: each chunk of [`move_lengths`] to every other offset.
 /// Only the moves that make the input smaller are kept by the search.
 /// Keys: `[length index, from, to]`.
-pub(super) fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + '_ {
+pub(super) fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
     let n = b.len();
     move_lengths(n)
         .enumerate()
@@ -250,7 +250,7 @@ pub(super) fn moves(b: &[u8], from: Key) -> impl Iterator<Item = (Key, Edit)> + 
             let first = if li == from[0] { from[1] } else { 0 };
             (first..=n - len).flat_map(move |s| {
                 (0..=n - len).filter(move |&to| to != s).map(move |to| {
-                    let edit = Edit::Move {
+                    let edit = InputEdit::Move {
                         chunk: s..s + len,
                         to,
                     };
@@ -267,11 +267,11 @@ mod tests {
     #[test]
     fn edits_apply_as_described() {
         let b = b"abcdef";
-        assert_eq!(Edit::Delete(1..3).apply(b), b"adef");
-        let adjust = |at: Range<usize>, byte, value| Edit::DeleteAdjust { at, byte, value };
+        assert_eq!(InputEdit::Delete(1..3).apply(b), b"adef");
+        let adjust = |at: Range<usize>, byte, value| InputEdit::DeleteAdjust { at, byte, value };
         assert_eq!(adjust(1..2, 5, b'x').apply(b), b"acdex");
         assert_eq!(adjust(3..5, 0, b'x').apply(b), b"xbcf");
-        let mv = |chunk: Range<usize>, to| Edit::Move { chunk, to };
+        let mv = |chunk: Range<usize>, to| InputEdit::Move { chunk, to };
         assert_eq!(mv(3..5, 0).apply(b), b"deabcf");
         assert_eq!(mv(0..2, 3).apply(b), b"cdeabf");
         assert_eq!(mv(0..2, 4).apply(b), b"cdefab");
@@ -287,7 +287,7 @@ mod tests {
             trailing: 1,
         };
         let all: Vec<_> = two_byte(&b, [0, 0, 0], reach).collect();
-        let edit = |at: Range<usize>, byte, value| Edit::DeleteAdjust { at, byte, value };
+        let edit = |at: Range<usize>, byte, value| InputEdit::DeleteAdjust { at, byte, value };
         // Single bytes with the last byte (rank 0) at every offset but its own.
         assert_eq!(all[0], ([0, 0, 0], edit(0..1, 4, 1)));
         assert_eq!(all[3], ([0, 0, 3], edit(3..4, 4, 1)));
@@ -305,14 +305,14 @@ mod tests {
     fn chunks_delete_repeats_then_every_short_span() {
         let b: Vec<u8> = [&[b'x'; 3][..], &[b'a'; 20], b"bc"].concat();
         let all: Vec<_> = chunks(&b, [0, 0, 0]).collect();
-        assert_eq!(all[0], ([0, MAX_REPEAT - 10, 3], Edit::Delete(13..23)));
+        assert_eq!(all[0], ([0, MAX_REPEAT - 10, 3], InputEdit::Delete(13..23)));
         let spans = all.iter().filter(|(k, _)| k[0] == 1).count();
         assert_eq!(
             spans,
             (2..=MAX_CHUNK).map(|k| b.len() - k + 1).sum::<usize>()
         );
         let resumed = chunks(&b, [1, MAX_CHUNK - 2, 5]).next().unwrap();
-        assert_eq!(resumed, ([1, MAX_CHUNK - 2, 5], Edit::Delete(5..7)));
+        assert_eq!(resumed, ([1, MAX_CHUNK - 2, 5], InputEdit::Delete(5..7)));
     }
 
     #[test]

@@ -44,7 +44,7 @@ mod tests;
 use super::cache::ContentKeys;
 use super::ddmin::ReduceError;
 use super::{canonicalize, ddmin, Candidate, Context, DdminOptions, Oracle, OracleError, Start};
-use edits::{Edit, Key, Reach};
+use edits::{InputEdit, Key, Reach};
 use mutate::Rng;
 pub(crate) use order::smaller;
 
@@ -157,7 +157,7 @@ where
     if options.budget.candidates == 0 {
         return Ok(input);
     }
-    let mut search = Search {
+    let mut search = SearchState {
         oracle,
         options,
         ctx,
@@ -177,7 +177,7 @@ where
 }
 
 /// One search's state.
-struct Search<'a, 'c, O: ?Sized> {
+struct SearchState<'a, 'c, O: ?Sized> {
     oracle: &'a O,
     options: &'a SearchOptions,
     ctx: &'a Context<'c, u8>,
@@ -230,7 +230,7 @@ fn hash(bytes: &[u8]) -> u128 {
     Candidate::whole(bytes).content_hash()
 }
 
-impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
+impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
     fn run(&mut self) -> Result<(), OracleError> {
         loop {
             let mut found = false;
@@ -280,7 +280,7 @@ impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
         pass: Pass,
         b: &'b [u8],
         from: Key,
-    ) -> Box<dyn Iterator<Item = (Key, Edit)> + 'b> {
+    ) -> Box<dyn Iterator<Item = (Key, InputEdit)> + 'b> {
         let budget = &self.options.budget;
         let reach = Reach {
             window: budget.window,
@@ -296,7 +296,7 @@ impl<O: Oracle<u8> + ?Sized> Search<'_, '_, O> {
 
     /// Whether an edit of `b` may be accepted: it makes `b` smaller
     /// (shorter, when values must not be lowered).
-    fn wanted(&self, edit: &Edit, b: &[u8]) -> bool {
+    fn wanted(&self, edit: &InputEdit, b: &[u8]) -> bool {
         if self.options.lower_values {
             edit.makes_smaller(b)
         } else {

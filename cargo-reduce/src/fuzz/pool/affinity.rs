@@ -2,10 +2,9 @@
 //!
 //! A round hands work from the parent to its workers and back. Between two
 //! cores each hand-over wakes the other core, and on a virtual machine a
-//! sleeping virtual CPU takes 50–70 µs to wake (measured on the 2-core VM
-//! of `bench/`), longer than most rounds of a byte search or a typed pass;
-//! whether the scheduler had put the worker beside the parent or not made
-//! whole reductions 2.5× apart. So before a small round the parent's
+//! sleeping virtual CPU is slow to wake, slower than most rounds of a byte
+//! search or a typed pass; whether the scheduler had put the worker beside
+//! the parent or not made whole reductions take very different times. So before a small round the parent's
 //! thread is kept on the core it runs on, and the first worker is moved
 //! there: the hand-overs are context switches. A parent that follows its
 //! worker is not enough: woken by the worker, it lands on whichever core is

@@ -36,21 +36,46 @@ impl CoveragePool {
     /// Starts `options.jobs` workers of `binary` (built as
     /// `BuildKind::Coverage`).
     pub(crate) fn start(binary: &Path, options: PoolOptions) -> Result<Self, PoolError> {
+        Self::start_with_env(binary, options, Vec::new())
+    }
+
+    /// [`CoveragePool::start`], the workers also given `env` (the PC
+    /// table's file: `pc_table`).
+    pub(crate) fn start_with_env(
+        binary: &Path,
+        options: PoolOptions,
+        mut env: Vec<(OsString, OsString)>,
+    ) -> Result<Self, PoolError> {
         let logs = tempfile::Builder::new()
             .prefix("cargo-reduce-features")
             .tempdir()
             .map_err(|e| {
                 PoolError::Protocol(format!("cannot make a feature log directory: {e}"))
             })?;
-        let env = vec![(OsString::from(FEATURE_LOG_ENV), logs.path().into())];
+        env.push((OsString::from(FEATURE_LOG_ENV), logs.path().into()));
         let pool = WorkerPool::start_with_env(binary, options, env)?;
         Ok(CoveragePool { pool, logs })
+    }
+
+    /// Whether the target takes an `Arbitrary` type.
+    pub(crate) fn typed_input(&self) -> bool {
+        self.pool.typed_input()
     }
 
     /// Runs every input once, in parallel; each one's outcome and features,
     /// in `inputs`' order. Rounds are cut so that each is one part of
     /// shared memory (the logs name inputs by their index in it).
     pub(crate) fn replay(&self, inputs: &[&[u8]]) -> Result<Vec<Replayed>, PoolError> {
+        self.replay_counted(inputs, &mut |_| {})
+    }
+
+    /// [`replay`](Self::replay), telling `done` how many inputs have run
+    /// after each round.
+    pub(crate) fn replay_counted(
+        &self,
+        inputs: &[&[u8]],
+        done: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Replayed>, PoolError> {
         let mut replayed = Vec::with_capacity(inputs.len());
         let mut start = 0;
         while start < inputs.len() {
@@ -61,6 +86,7 @@ impl CoveragePool {
                 end += 1;
             }
             replayed.extend(self.round(&inputs[start..end])?);
+            done(end);
             start = end;
         }
         Ok(replayed)

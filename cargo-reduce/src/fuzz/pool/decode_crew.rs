@@ -27,7 +27,8 @@ pub(crate) struct DecodeCrew {
 }
 
 impl DecodeCrew {
-    pub(super) fn start(binary: &Path, options: &PoolOptions) -> Result<Self, PoolError> {
+    /// Starts the decoding worker of `binary` (a typed target's plain build).
+    pub(crate) fn start(binary: &Path, options: &PoolOptions) -> Result<Self, PoolError> {
         let dir = scratch_dir()?;
         let debug = dir.path().join("debug.txt");
         let draws = dir.path().join("debug.txt.draws");
@@ -84,8 +85,8 @@ impl crate::typed::Decoder for DecodeCrew {
 }
 
 /// Where the decoder's files go: a memory file system when there is one
-/// (`/dev/shm`), as every decoding writes and removes two files (76 µs a
-/// decoding in `/tmp` on the VM of `bench/`, 52 µs in `/dev/shm`).
+/// (`/dev/shm`), as every decoding writes and removes two files, which a
+/// disk-backed `/tmp` makes slower.
 fn scratch_dir() -> std::io::Result<tempfile::TempDir> {
     let shm = Path::new("/dev/shm");
     match shm.is_dir() {

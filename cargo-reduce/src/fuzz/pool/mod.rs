@@ -25,6 +25,7 @@ mod error;
 mod exits;
 mod failure;
 mod location;
+mod pc_table;
 mod place;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
 mod protocol;
@@ -46,6 +47,7 @@ pub(crate) use coverage::{CoveragePool, Replayed};
 pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
+pub(crate) use pc_table::{PcTable, PcTableFile};
 
 use crew::Crew;
 pub(crate) use decode_crew::DecodeCrew;

@@ -49,6 +49,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
         include_str!("../../../harness/src/coverage.rs"),
     ),
     (
+        "src/pc_table.rs",
+        include_str!("../../../harness/src/pc_table.rs"),
+    ),
+    (
         "src/decode.rs",
         include_str!("../../../harness/src/decode.rs"),
     ),

@@ -98,12 +98,12 @@ fn remove_old(root: &Path, current: &Path) {
 }
 
 /// `build-<hash>`, or with the kinds between (`build-asan-<hash>`,
-/// `build-coverage-nightly-<hash>`), or the `build` and `build-asan` of
-/// earlier versions.
+/// `build-coverage-nightly-<hash>`, `build-coverage-lines-<hash>`), or the
+/// `build` and `build-asan` of earlier versions.
 fn is_build_dir(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let mut hash = name.strip_prefix("build").unwrap_or("-");
-    while let Some(rest) = ["-asan", "-nightly", "-coverage"]
+    while let Some(rest) = ["-asan", "-nightly", "-coverage", "-lines"]
         .iter()
         .find_map(|kind| hash.strip_prefix(kind))
     {
@@ -163,6 +163,7 @@ mod tests {
             "build-nightly-0123456789abcdef",
             "build-coverage-0123456789abcdef",
             "build-coverage-nightly-0123456789abcdef",
+            "build-coverage-lines-0123456789abcdef",
             "build",
             "build-asan",
         ] {

@@ -3,7 +3,7 @@
 //! build's own flags are in `coverage.rs`, the AddressSanitizer build's in
 //! `crate::fuzz::sanitizer`.
 
-use super::coverage;
+use super::coverage::{self, words};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 
 /// Which build of the stand-in.
@@ -15,6 +15,9 @@ pub(crate) enum BuildKind<'a> {
     Asan(&'a AsanToolchain),
     /// SanitizerCoverage, on the default toolchain.
     Coverage,
+    /// SanitizerCoverage in every block, with line tables: coverage
+    /// reports.
+    Lines,
 }
 
 impl<'a> From<Option<&'a AsanToolchain>> for BuildKind<'a> {
@@ -31,13 +34,14 @@ impl<'a> BuildKind<'a> {
             BuildKind::Plain => "build",
             BuildKind::Asan(_) => "build-asan",
             BuildKind::Coverage => "build-coverage",
+            BuildKind::Lines => "build-coverage-lines",
         }
     }
 
     /// Whether the build leaves out the recording copy of `arbitrary`
-    /// (`instrument`): only the coverage build does.
+    /// (`instrument`): only the coverage builds do.
     pub(super) fn records_nothing(self) -> bool {
-        matches!(self, BuildKind::Coverage)
+        matches!(self, BuildKind::Coverage | BuildKind::Lines)
     }
 
     /// The nightly toolchain the build needs, if any.
@@ -48,21 +52,14 @@ impl<'a> BuildKind<'a> {
         }
     }
 
-    /// The flags this kind adds to the engine's, for a build for `host`.
-    pub(super) fn rustflags(self, host: &str) -> Vec<String> {
+    /// The flags this kind adds to the engine's, for a build for `host`
+    /// against the stand-in of `engine` (the package it replaces).
+    pub(super) fn rustflags(self, host: &str, engine: &str) -> Vec<String> {
         match self {
             BuildKind::Plain => Vec::new(),
             BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
-            BuildKind::Coverage => coverage::rustflags(host),
+            BuildKind::Coverage => coverage::rustflags(host, engine),
+            BuildKind::Lines => coverage::lines_rustflags(host, engine),
         }
     }
-}
-
-/// A space-separated flag list as words.
-pub(super) fn words(flags: &str) -> Vec<String> {
-    flags
-        .split(' ')
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
 }

@@ -224,7 +224,7 @@ impl Invocation {
         features.dedup();
         // The same flags for every build, whatever the stand-in (see `alloc`).
         let mut flags = rustflags(build.stand_in.rustflags, &base_flags, &shadow.root);
-        for flag in build.kind.rustflags(&host) {
+        for flag in build.kind.rustflags(&host, build.stand_in.package) {
             flags.push('\x1f');
             flags.push_str(&flag);
         }

@@ -73,7 +73,7 @@ pub(crate) enum CorpusRoot {
 
 impl CorpusRoot {
     /// The folder of `target`'s corpus in `project`.
-    fn of(&self, project: &FuzzProject, target: &str) -> PathBuf {
+    pub(crate) fn of(&self, project: &FuzzProject, target: &str) -> PathBuf {
         match self {
             CorpusRoot::InFuzzDir => project.fuzz_dir.join("corpus").join(target),
             CorpusRoot::At(root) => root.join(target),

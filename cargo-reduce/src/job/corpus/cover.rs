@@ -131,6 +131,30 @@ pub(crate) fn prune(items: &[Item<'_>], choice: &Choice) -> Choice {
     choice.iter().copied().filter(|&i| !dropped[i]).collect()
 }
 
+/// The features each chosen input is kept for, in `choice`'s order: every
+/// feature of the chosen inputs goes to exactly one of its holders, the
+/// smallest (then the lower key), so a larger input need keep only what
+/// no smaller kept input has (and `--shrink` can cut the rest). Depends
+/// on the inputs only, not on their order.
+pub(crate) fn assign(items: &[Item<'_>], choice: &[usize]) -> Vec<Vec<u32>> {
+    let mut owner: Vec<Option<usize>> = vec![None; feature_space(items)];
+    let mut order: Vec<usize> = (0..choice.len()).collect();
+    order.sort_by_key(|&c| (items[choice[c]].size, items[choice[c]].key));
+    for &c in &order {
+        for &f in items[choice[c]].features {
+            owner[f as usize].get_or_insert(c);
+        }
+    }
+    choice
+        .iter()
+        .enumerate()
+        .map(|(c, &i)| {
+            let owns = |f: &&u32| owner[**f as usize] == Some(c);
+            items[i].features.iter().filter(owns).copied().collect()
+        })
+        .collect()
+}
+
 /// Every feature of `items`, without repeats, sorted.
 pub(crate) fn all_features(items: &[Item<'_>]) -> Vec<u32> {
     let mut all: Vec<u32> = items
@@ -304,6 +328,31 @@ mod tests {
             // Converges: minimizing the result again keeps all of it.
             let again: Vec<Item<'_>> = best.iter().map(|&i| items[i].clone()).collect();
             prop_assert_eq!(minimize(&again).len(), again.len());
+        }
+
+        /// The assignment splits the set's features among its inputs: each
+        /// feature to one input that has it, none left out, the same for
+        /// any order of the inputs.
+        #[test]
+        fn every_feature_goes_to_one_kept_input_that_has_it(sets in corpus()) {
+            let keys = keys(sets.len());
+            let items = items(&sets, &keys);
+            let choice = minimize(&items);
+            let assigned = assign(&items, &choice);
+            prop_assert_eq!(assigned.len(), choice.len());
+            let mut all: Vec<u32> = assigned.iter().flatten().copied().collect();
+            let count = all.len();
+            all.sort_unstable();
+            all.dedup();
+            prop_assert_eq!(all.len(), count, "no feature twice");
+            prop_assert_eq!(all, features_of(&items, &choice));
+            for (keep, &i) in assigned.iter().zip(&choice) {
+                prop_assert!(keep.iter().all(|f| items[i].features.contains(f)));
+            }
+            let reversed: Vec<usize> = choice.iter().rev().copied().collect();
+            let mut again = assign(&items, &reversed);
+            again.reverse();
+            prop_assert_eq!(again, assign(&items, &choice));
         }
 
         #[test]

@@ -6,21 +6,31 @@
 //! artifacts.
 
 mod cover;
-mod write;
+mod merge;
+mod record;
+mod shrink;
+pub(super) mod write;
+
+pub(crate) use merge::{run as merge, MergeRequest};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::ci::inputs::{files_in, read_all};
+use super::ci::inputs::{files_in, read_all, Shard};
 use super::fuzz_mode::{self, Work};
 use super::{Events, Message, Settings};
+use crate::engine::Limits;
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{CoveragePool, Failure, FailureKind, Outcome, PoolOptions, Replayed};
+use crate::fuzz::pool::{
+    CoveragePool, DecodeCrew, Failure, FailureKind, Outcome, PoolOptions, Replayed,
+};
 use crate::fuzz::project::{Artifact, FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
+use record::{InputRecord, ShardRecord, TargetRecord};
+use shrink::{Entry, Shrinker};
 use write::Mode;
 
 /// An input running longer is reported as a timeout rather than waited
@@ -44,6 +54,13 @@ pub(crate) struct CorpusRequest {
     pub timeout: Option<Duration>,
     /// `--rss-limit-mb` [default: 2048].
     pub rss_limit_mb: Option<u64>,
+    /// `--shrink`: each kept input reduced while it keeps its features.
+    pub shrink: bool,
+    /// `--shard K/N`: only this machine's share of each corpus.
+    pub shard: Option<Shard>,
+    /// `--features-out FILE`: the share's features recorded there, for
+    /// `corpus merge`, and no set written.
+    pub features_out: Option<PathBuf>,
 }
 
 /// One target's corpus, read.
@@ -57,35 +74,126 @@ struct Plan {
 }
 
 /// One distinct input.
-struct Input {
-    path: PathBuf,
-    bytes: Vec<u8>,
+pub(super) struct Input {
+    pub(super) path: PathBuf,
+    pub(super) bytes: Vec<u8>,
     /// The SHA-1 of its bytes, in hex: its name in the output, as libFuzzer
     /// names corpus files.
     sha1: String,
 }
 
-/// Runs `cargo reduce corpus`.
+/// Runs `cargo reduce corpus`: each target's set written, or with
+/// `--features-out` its share's features recorded.
 pub(crate) fn run(
     request: &CorpusRequest,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Exit, Error> {
+    check_request(request)?;
     let projects = fuzz_mode::discover(&request.selection)?;
     let plans = plan(&projects, request, settings.jobs)?;
     let work: Vec<Work> = plans.iter().map(|p| p.work()).collect();
     let binaries = fuzz_mode::build(&projects, &work, BuildKind::Coverage, settings, events)?;
     let jobs = fuzz_mode::workers(settings.jobs, events);
+    let mut record = request
+        .features_out
+        .as_ref()
+        .map(|_| ShardRecord::new(request.shard.unwrap_or(Shard { index: 1, count: 1 })));
     for plan in &plans {
         if settings.interrupt.load(Ordering::SeqCst) {
             return Err(interrupted());
         }
         let project = &projects[plan.project];
         let binary = binaries[&(plan.project, plan.target.clone())].clone()?;
-        let options = pool_options(request, jobs, project)?;
-        minimize_target(plan, project, &binary, options, request, settings, events)?;
+        let plain = || -> Result<PathBuf, Error> {
+            let work = [plan.work()];
+            let mut built = fuzz_mode::build(&projects, &work, BuildKind::Plain, settings, events)?;
+            let key = (plan.project, plan.target.clone());
+            built.remove(&key).expect("the target was built")
+        };
+        let target = Target {
+            project,
+            binary: &binary,
+            options: pool_options(request, jobs, project)?,
+            plain: &plain,
+        };
+        match &mut record {
+            Some(record) => record.targets.push(record_target(plan, &target, events)?),
+            None => minimize_target(plan, target, request, settings, events)?,
+        }
+    }
+    if let (Some(record), Some(path)) = (&record, &request.features_out) {
+        record.write(path)?;
+        record.report(path, events);
     }
     Ok(Exit::Success)
+}
+
+/// Refuses flags that do not go together: a shard records, the merge
+/// writes.
+fn check_request(request: &CorpusRequest) -> Result<(), Error> {
+    let usage = |what: &str| Err(Error::new(Exit::Usage, what.to_string()));
+    if request.shard.is_some() && request.features_out.is_none() {
+        return usage("--shard K/N records the share's features: name the file with --features-out FILE, and merge the files with `cargo reduce corpus merge`");
+    }
+    if request.features_out.is_some()
+        && (request.in_place || request.out.is_some() || request.shrink)
+    {
+        return usage("--features-out records features and writes no corpus: --out, --in-place and --shrink belong to a run without it (or to `corpus merge`, which takes --out and --in-place)");
+    }
+    Ok(())
+}
+
+/// `--features-out`: one target's share replayed, its failures reported
+/// (and kept as artifacts, as without shards), every input's features
+/// recorded.
+fn record_target(
+    plan: &Plan,
+    target: &Target<'_>,
+    events: &dyn Events,
+) -> Result<TargetRecord, Error> {
+    let project = target.project;
+    let (inputs, counters) = match plan.inputs.is_empty() {
+        true => (Vec::new(), 0),
+        false => {
+            let pool = start_pool(plan, target)?;
+            let replayed = replay(plan, &pool, events)?;
+            report_failures(plan, project, &replayed, events)?;
+            let counters = counters(&replayed);
+            let inputs = plan
+                .inputs
+                .iter()
+                .zip(replayed)
+                .map(|(input, r)| InputRecord {
+                    path: input.path.clone(),
+                    sha1: input.sha1.clone(),
+                    size: input.bytes.len(),
+                    failure: r.outcome.failure().map(|f| f.signature().to_string()),
+                    features: r.features,
+                })
+                .collect();
+            (inputs, counters)
+        }
+    };
+    Ok(TargetRecord {
+        package: project.package.clone(),
+        target: plan.target.clone(),
+        dirs: plan.dirs.clone(),
+        out: default_out(project, &plan.target),
+        counters,
+        inputs,
+    })
+}
+
+/// Where a target's set goes without `--out`.
+fn default_out(project: &FuzzProject, target: &str) -> PathBuf {
+    project.fuzz_dir.join("corpus-min").join(target)
+}
+
+/// The coverage pool of a target.
+fn start_pool(plan: &Plan, target: &Target<'_>) -> Result<CoveragePool, Error> {
+    CoveragePool::start(target.binary, target.options.clone())
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", plan.target), e))
 }
 
 /// Every selected target's corpus, read; targets without one are left out
@@ -95,39 +203,21 @@ fn plan(
     request: &CorpusRequest,
     threads: usize,
 ) -> Result<Vec<Plan>, Error> {
-    let targets: Vec<(usize, &str)> = projects
-        .iter()
-        .enumerate()
-        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
-        .collect();
-    if !request.corpora.is_empty() && targets.len() != 1 {
-        return Err(Error::new(
-            Exit::Usage,
-            format!(
-                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
-                targets.len()
-            ),
-        ));
-    }
-    for dir in &request.corpora {
-        if !dir.is_dir() {
-            return Err(Error::new(
-                Exit::BadInput,
-                format!(
-                    "corpus `{}` is not a directory; pass a directory of inputs",
-                    dir.display()
-                ),
-            ));
-        }
-    }
+    let targets = selected_targets(projects, &request.corpora)?;
     let mut plans = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
-            true => vec![projects[project].fuzz_dir.join("corpus").join(target)],
+            true => default_dirs(&projects[project], target),
             false => request.corpora.clone(),
         };
-        let inputs = read_inputs(&dirs, threads)?;
+        if request.in_place {
+            refuse_afl_queue(&dirs[0])?;
+        }
+        let mut inputs = read_inputs(&dirs, threads)?;
         if !inputs.is_empty() {
+            if let Some(shard) = request.shard {
+                inputs.retain(|i| shard.takes(target, &i.sha1));
+            }
             let target = target.to_string();
             plans.push(Plan {
                 project,
@@ -140,14 +230,80 @@ fn plan(
     if plans.is_empty() {
         return Err(Error::new(
             Exit::BadInput,
-            "no corpus to minimize: no file in `fuzz/corpus/<target>/` of the selected targets; name one with --corpus DIR",
+            "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR",
         ));
     }
     Ok(plans)
 }
 
+/// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
+/// name one target's corpus and must be directories.
+pub(super) fn selected_targets<'p>(
+    projects: &'p [FuzzProject],
+    corpora: &[PathBuf],
+) -> Result<Vec<(usize, &'p str)>, Error> {
+    let targets: Vec<(usize, &str)> = projects
+        .iter()
+        .enumerate()
+        .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
+        .collect();
+    if !corpora.is_empty() && targets.len() != 1 {
+        return Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
+                targets.len()
+            ),
+        ));
+    }
+    for dir in corpora {
+        if !dir.is_dir() {
+            return Err(Error::new(
+                Exit::BadInput,
+                format!(
+                    "corpus `{}` is not a directory; pass a directory of inputs",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    Ok(targets)
+}
+
+/// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
+/// the `queue/` of each AFL++ instance that ran it.
+fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
+    let mut dirs = vec![project.fuzz_dir.join("corpus").join(target)];
+    let queues = project
+        .instances
+        .iter()
+        .filter(|(_, ran)| ran.as_deref() == Some(target))
+        .map(|(instance, _)| instance.dir.join("queue"));
+    dirs.extend(queues);
+    dirs
+}
+
+/// `--in-place` never writes inside an AFL++ output directory: afl-fuzz
+/// owns its `queue/` (and imports from every sibling with one).
+fn refuse_afl_queue(dir: &Path) -> Result<(), Error> {
+    let in_instance = dir
+        .ancestors()
+        .skip(1)
+        .any(crate::fuzz::project::campaign::is_instance);
+    match in_instance || crate::fuzz::project::campaign::is_instance(dir) {
+        true => Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--in-place would write inside the AFL++ instance of `{}`, which afl-fuzz owns; write the set elsewhere with --out DIR",
+                dir.display()
+            ),
+        )),
+        false => Ok(()),
+    }
+}
+
 /// The distinct files of `dirs`, the first of each content kept.
-fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
+pub(super) fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
     let mut paths = Vec::new();
     for dir in dirs {
         // A missing `fuzz/corpus/<target>/` has none.
@@ -175,18 +331,21 @@ fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>, Error> {
 impl Plan {
     /// The build's view of it (the build needs the target only).
     fn work(&self) -> Work {
-        let first = &self.inputs[0];
+        let (path, size) = self.inputs.first().map_or_else(
+            || (self.dirs[0].clone(), 0),
+            |first| (first.path.clone(), first.bytes.len() as u64),
+        );
         Work {
             project: self.project,
             target: self.target.clone(),
-            artifact: Artifact::plain(first.path.clone(), first.bytes.len() as u64),
+            artifact: Artifact::plain(path, size),
             done: true,
         }
     }
 }
 
 /// The pool's options: `-j` workers, the request's limits or libFuzzer's.
-fn pool_options(
+pub(super) fn pool_options(
     request: &CorpusRequest,
     jobs: usize,
     project: &FuzzProject,
@@ -200,19 +359,30 @@ fn pool_options(
     fuzz_mode::engine_options(&base, project.engine)
 }
 
+/// What minimizing one target needs besides its plan.
+struct Target<'a> {
+    project: &'a FuzzProject,
+    /// Its coverage build.
+    binary: &'a Path,
+    options: PoolOptions,
+    /// Its plain build, for a typed target's decoder with `--shrink`
+    /// (built on first use).
+    plain: &'a dyn Fn() -> Result<PathBuf, Error>,
+}
+
 /// Replays one target's corpus, reports its failures, writes the set.
 fn minimize_target(
     plan: &Plan,
-    project: &FuzzProject,
-    binary: &Path,
-    options: PoolOptions,
+    target: Target<'_>,
     request: &CorpusRequest,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<(), Error> {
     let started = Instant::now();
+    let project = target.project;
     let output = output_dir(plan, project, request)?;
-    let replayed = replay(plan, binary, options)?;
+    let pool = start_pool(plan, &target)?;
+    let replayed = replay(plan, &pool, events)?;
     if settings.interrupt.load(Ordering::SeqCst) {
         return Err(interrupted());
     }
@@ -227,17 +397,24 @@ fn minimize_target(
             features: &r.features,
         })
         .collect();
-    let kept = cover::minimize(&items);
-    let files: Vec<(String, &[u8])> = kept
+    let all = cover::all_features(&items);
+    let set: Vec<Entry> = cover::minimize(&items)
+        .into_iter()
+        .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
+        .collect();
+    let (set, shrink_rounds) = match request.shrink {
+        true => shrink_set(set, &pool, &target, &all, settings, events)?,
+        false => (set, 0),
+    };
+    let files: Vec<(String, &[u8])> = set
         .iter()
-        .map(|&i| (plan.inputs[i].sha1.clone(), plan.inputs[i].bytes.as_slice()))
+        .map(|e| (e.sha1.clone(), e.bytes.as_slice()))
         .collect();
     let mode = match request.in_place {
         true => Mode::InPlace,
         false => Mode::Output,
     };
     write::write_set(&output, &files, mode)?;
-    let all = cover::all_features(&items);
     events.emit(&Message::CorpusMinimized {
         package: project.package.clone(),
         target: plan.target.clone(),
@@ -246,21 +423,73 @@ fn minimize_target(
         files_after: files.len(),
         bytes_after: files.iter().map(|f| f.1.len() as u64).sum(),
         features: all.len(),
-        edges: edges(&all, &replayed),
+        edges: edges(&all, counters(&replayed)),
         failing,
         rejected: rejected(&replayed),
+        shrink_rounds,
         output,
         elapsed_s: started.elapsed().as_secs_f64(),
     });
+    if request.shrink && settings.interrupt.load(Ordering::SeqCst) {
+        return Err(Error::new(
+            Exit::Interrupted,
+            "interrupted while shrinking: the set written keeps every feature, its inputs not all shrunk",
+        ));
+    }
     Ok(())
 }
 
-/// Every input of `plan` run once in the coverage build of its target.
-fn replay(plan: &Plan, binary: &Path, options: PoolOptions) -> Result<Vec<Replayed>, Error> {
-    let pool = CoveragePool::start(binary, options)
-        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", plan.target), e))?;
+/// `--shrink`: the set shrunk to its fixed point in the coverage pool
+/// (`shrink`), a typed target's values through its plain build's decoder.
+fn shrink_set(
+    set: Vec<Entry>,
+    pool: &CoveragePool,
+    target: &Target<'_>,
+    allowed: &[u32],
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<(Vec<Entry>, usize), Error> {
+    let decoder = match pool.typed_input() {
+        true => {
+            let plain = (target.plain)()?;
+            let options = PoolOptions {
+                jobs: 1,
+                ..target.options.clone()
+            };
+            let decoder = DecodeCrew::start(&plain, &options)
+                .map_err(|e| Error::caused(Exit::Failure, "cannot start the decoder", e))?;
+            Some(decoder)
+        }
+        false => None,
+    };
+    let limits = Limits::none().with_interrupt(settings.interrupt.clone());
+    let view = events.view();
+    let shrinker = Shrinker {
+        view: view.as_ref(),
+        pool,
+        decoder: decoder.as_ref(),
+        allowed,
+        jobs: target.options.jobs,
+        ddmin: settings.ddmin,
+        limits: &limits,
+    };
+    let converged = shrinker.converge(set);
+    view.finish();
+    let converged = converged
+        .map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))?;
+    Ok((converged.set, converged.rounds))
+}
+
+/// Every input of `plan` run once in the coverage build of its target,
+/// the count shown as it goes (a progress bar on a terminal).
+fn replay(plan: &Plan, pool: &CoveragePool, events: &dyn Events) -> Result<Vec<Replayed>, Error> {
     let bytes: Vec<&[u8]> = plan.inputs.iter().map(|i| i.bytes.as_slice()).collect();
-    pool.replay(&bytes).map_err(|e| {
+    let view = events.view();
+    let replayed = pool.replay_counted(&bytes, &mut |done| {
+        view.counted(&plan.target, done, bytes.len());
+    });
+    view.finish();
+    replayed.map_err(|e| {
         let what = format!("cannot replay the corpus of {}", plan.target);
         Error::caused(Exit::Failure, what, e)
     })
@@ -291,7 +520,7 @@ fn output_dir(
     }
     let out = match &request.out {
         Some(out) => out.clone(),
-        None => project.fuzz_dir.join("corpus-min").join(&plan.target),
+        None => default_out(project, &plan.target),
     };
     if plan.dirs.iter().any(|d| crate::output::same_file(d, &out)) {
         return Err(Error::new(
@@ -306,17 +535,21 @@ fn output_dir(
     Ok(out)
 }
 
-/// Edges covered (libFuzzer's `cov`): the counters of the features below
-/// the stack depth's.
-fn edges(features: &[u32], replayed: &[Replayed]) -> usize {
-    let counters = replayed.iter().map(|r| r.counters).max().unwrap_or(0) as u64;
+/// Edges covered (libFuzzer's `cov`): the counters (of a build with
+/// `counters`) of the features below the stack depth's.
+fn edges(features: &[u32], counters: u32) -> usize {
     let mut edges: Vec<u32> = features
         .iter()
-        .filter(|&&f| u64::from(f) < counters * 8)
+        .filter(|&&f| u64::from(f) < u64::from(counters) * 8)
         .map(|f| f / 8)
         .collect();
     edges.dedup();
     edges.len()
+}
+
+/// The counter count of the replays' build.
+fn counters(replayed: &[Replayed]) -> u32 {
+    replayed.iter().map(|r| r.counters).max().unwrap_or(0)
 }
 
 /// Groups the failing inputs by signature; for each group, the smallest is

@@ -4,7 +4,8 @@
 //! a directory that exists, one `renameat2(RENAME_EXCHANGE)`, which swaps
 //! the two atomically). Until then the destination is as it was; Ctrl-C
 //! or kill -9 at any moment leaves either the old directory or the new one
-//! there, never a mix or none. And failing inputs as artifacts.
+//! there, never a mix or none; what such a kill leaves beside it goes
+//! with the next write. And failing inputs as artifacts.
 
 use std::fs;
 use std::io;
@@ -14,11 +15,11 @@ use crate::error::{Error, Exit};
 
 /// The file that marks an output directory as `corpus`'s own (so a second
 /// run may replace it; any other directory with files is refused).
-pub(super) const MARKER: &str = ".cargo-reduce-corpus";
+pub(in crate::job) const MARKER: &str = ".cargo-reduce-corpus";
 
 /// How a destination is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
+pub(in crate::job) enum Mode {
     /// A directory of `corpus`'s own (marked), new or from an earlier run.
     Output,
     /// The corpus itself, replaced (`--in-place`).
@@ -47,17 +48,26 @@ pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
     ))
 }
 
-/// Writes `files` (name, bytes) as the directory `dest`, replacing what is
+/// Writes `files` (name, bytes; a name may hold folders) as the directory `dest`, replacing what is
 /// there in one step (see the module's doc).
-pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> Result<(), Error> {
+pub(in crate::job) fn write_set(
+    dest: &Path,
+    files: &[(String, &[u8])],
+    mode: Mode,
+) -> Result<(), Error> {
     let parent = dest
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(parent).map_err(|e| cannot("create", parent, e))?;
     let name = dest.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.cargo-reduce-");
+    // One writer per parent at a time: under the lock, every staged
+    // directory of this destination is a killed run's.
+    let _lock = lock_dir(parent)?;
+    remove_stale(parent, &prefix);
     let staged = tempfile::Builder::new()
-        .prefix(&format!(".{name}.cargo-reduce-"))
+        .prefix(&prefix)
         .tempdir_in(parent)
         .map_err(|e| cannot("create a directory in", parent, e))?;
     let write = |path: &Path, bytes: &[u8]| -> io::Result<()> {
@@ -67,6 +77,9 @@ pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> R
     };
     for (file, bytes) in files {
         let path = staged.path().join(file);
+        // A name may hold folders (a coverage report's pages).
+        let folder = path.parent().unwrap_or(staged.path());
+        fs::create_dir_all(folder).map_err(|e| cannot("create", folder, e))?;
         write(&path, bytes).map_err(|e| cannot("write", &path, e))?;
     }
     if mode == Mode::Output {
@@ -76,6 +89,31 @@ pub(super) fn write_set(dest: &Path, files: &[(String, &[u8])], mode: Mode) -> R
     sync_dir(staged.path())?;
     swap_in(staged, dest)?;
     sync_dir(parent)
+}
+
+/// An exclusive `flock` on the directory `dir`, held until the file is
+/// dropped (a run killed with it held releases it with its descriptors).
+fn lock_dir(dir: &Path) -> Result<fs::File, Error> {
+    let file = fs::File::open(dir).map_err(|e| cannot("open", dir, e))?;
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| cannot("lock", dir, e.into()))?;
+    Ok(file)
+}
+
+/// Removes the directories a run killed while writing left beside the
+/// destination: a staged set, or after the exchange the replaced
+/// directory. Only directories named with `prefix` (which ends in
+/// `.cargo-reduce-`), never another file; best effort.
+fn remove_stale(parent: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let ours = entry.file_name().to_string_lossy().starts_with(prefix);
+        if ours && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Puts the directory `staged` at `dest`: a rename when there is nothing
@@ -181,5 +219,25 @@ mod tests {
         assert!(out.join(MARKER).is_file());
         check_output(&out).unwrap();
         assert!(check_output(&dest).is_err(), "a directory of the user's");
+    }
+
+    /// What a kill -9 leaves beside the destination (a staged set, or the
+    /// replaced directory after the exchange) goes with the next write;
+    /// the user's hidden files beside it stay.
+    #[test]
+    fn a_killed_runs_staged_directory_is_removed_by_the_next_write() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dest = tmp.path().join("corpus");
+        let stale = tmp.path().join(".corpus.cargo-reduce-Ab12Cd");
+        fs::create_dir(&stale).unwrap();
+        fs::write(stale.join("half"), b"x").unwrap();
+        let mine = tmp.path().join(".corpus.mine");
+        fs::create_dir(&mine).unwrap();
+        let file = tmp.path().join(".corpus.cargo-reduce-notes");
+        fs::write(&file, b"a file, not a staged directory").unwrap();
+        write_set(&dest, &[("a".into(), b"1")], Mode::InPlace).unwrap();
+        assert!(!stale.exists());
+        assert!(mine.is_dir() && file.is_file());
+        assert_eq!(listing(&dest), vec![("a".into(), b"1".to_vec())]);
     }
 }

@@ -156,9 +156,38 @@ impl<A> Observer<A> for Forward<'_> {
     }
 }
 
+/// Runs `pass` with a tester over `oracle` that has accepted `input`;
+/// returns what the pass returned and the number of tests it ran.
+#[cfg(test)]
+pub(super) fn with_tester<T>(
+    input: &[u8],
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: impl FnOnce(&Tester) -> T,
+) -> (T, u64) {
+    with_tester_on(1, input, oracle, pass)
+}
+
+/// [`with_tester`] with up to `jobs` tests at once.
+#[cfg(test)]
+pub(super) fn with_tester_on<T>(
+    jobs: usize,
+    input: &[u8],
+    oracle: &(dyn Fn(&[u8]) -> bool + Sync),
+    pass: impl FnOnce(&Tester) -> T,
+) -> (T, u64) {
+    use crate::engine::{Candidate, DdminOptions, Reducer};
+    let run = Reducer::new().jobs(jobs);
+    let ctx = run.context();
+    let oracle = |c: &Candidate<'_, u8>| oracle(&c.to_vec());
+    let tester = Tester::new(&oracle, &ctx, DdminOptions::default());
+    tester.accept(input);
+    let out = pass(&tester);
+    (out, run.tests())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::with_tester_on;
+    use super::with_tester_on;
     use crate::engine::{Candidate, Start};
 
     /// Many candidates render alike (only each atom's remainder by 3

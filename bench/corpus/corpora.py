@@ -1,0 +1,122 @@
+"""The benchmark corpora of bench/corpus/: which crates, at which commits,
+fuzzed how; where they live; and how a corpus is identified.
+
+`make-corpora` makes them (real `cargo fuzz run` campaigns, outside the
+repository); `run` minimizes them with every tool. Nothing of the public
+crates is committed: each is checked out at its pinned commit from a local
+mirror of its repository (`--mirrors DIR`, one `<owner>+<name>/repo` git
+directory per repository, as the workplace's mirror tool leaves them).
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_WORK = os.path.join(os.environ.get("TMPDIR", "/tmp"), "cargo-reduce-bench-corpus")
+DEFAULT_MIRRORS = os.environ.get("CARGO_REDUCE_MIRRORS", "/work/.mirror")
+CARGO_FUZZ_VERSION = "0.13.2"  # as bench/fuzz/run
+
+# Fast parsers with their own cargo-fuzz targets. `runs` campaigns of
+# `seconds` each (seeds 1..runs) are merged without minimization: the
+# serde_json one (value profiling, and every input libFuzzer found kept
+# rather than replaced by a smaller one: -reduce_inputs=0) is the corpus of
+# 20,000+ inputs.
+CORPORA = [
+    dict(name="httparse", repo="seanmonstar/httparse", commit="ac44a38a6b3d1f2dde01c250f622def4aa89f5e0",
+         fuzz_dir="fuzz", target="parse_request", runs=1, options=[]),
+    dict(name="serde_json", repo="serde-rs/json", commit="827a315bf2198558f0325b07bcc1e2cd973aba2f",
+         fuzz_dir="fuzz", target="from_slice", runs=13, options=["-use_value_profile=1", "-reduce_inputs=0"]),
+    dict(name="url", repo="servo/rust-url", commit="25137be1fc1d35cc8ea7d43fc0a02166b023a483",
+         fuzz_dir="url/fuzz", target="parse", runs=1, options=[]),
+    dict(name="quick-xml", repo="tafia/quick-xml", commit="6242da0db105c4d78fd3e4218aa940e82a0cba57",
+         fuzz_dir="fuzz", target="fuzz_target_1", runs=1, options=[]),
+    # The bundled demo crate, seeded with its committed corpus/, as the
+    # by-hand figures of docs/design/coverage.md were made (byte_parser has a
+    # planted crash: -fork=1 -ignore_crashes=1 goes on past it).
+    dict(name="demo-byte_parser", repo=None, commit=None, fuzz_dir="fuzz-targets", target="byte_parser",
+         runs=1, options=["-fork=1", "-ignore_crashes=1"]),
+    dict(name="demo-typed_query", repo=None, commit=None, fuzz_dir="fuzz-targets", target="typed_query",
+         runs=1, options=["-fork=1", "-ignore_crashes=1"]),
+]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def checkout(work, corpus):
+    """The source directory of `corpus` under `work`: the bundled crate copied,
+    or the repository checked out at its pinned commit from the mirror."""
+    if corpus["repo"] is None:
+        return os.path.join(work, "src", "demo")
+    return os.path.join(work, "src", corpus["repo"].replace("/", "+"))
+
+
+def fuzz_dir(work, corpus):
+    return os.path.join(checkout(work, corpus), corpus["fuzz_dir"])
+
+
+def cargo_fuzz(work, corpus, verb):
+    """`cargo +nightly fuzz VERB`, run in the fuzz directory; the bundled crate is a fuzz
+    directory without a package above it, so it is named (`--fuzz-dir`), as bench/fuzz/run does."""
+    return ["cargo", "+nightly", "fuzz", verb] + (["--fuzz-dir", fuzz_dir(work, corpus)] if corpus["repo"] is None else [])
+
+
+def corpus_dir(work, corpus):
+    return os.path.join(work, "corpora", corpus["name"])
+
+
+def manifest_path(work):
+    return os.path.join(work, "corpora", "manifest.json")
+
+
+def read_manifest(work):
+    with open(manifest_path(work)) as f:
+        return json.load(f)
+
+
+def identify(directory):
+    """Files, bytes and the SHA-1 of the sorted listing (one `<sha1 of the
+    content> <bytes>` line per file) of a corpus directory: what makes a run
+    identifiable without committing the corpus."""
+    lines, total = [], 0
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if name.startswith(".") or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        total += len(data)
+        lines.append("%s %d\n" % (hashlib.sha1(data).hexdigest(), len(data)))
+    lines.sort()
+    return dict(files=len(lines), bytes=total, listing_sha1=hashlib.sha1("".join(lines).encode()).hexdigest())
+
+
+def tool_version(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError:
+        return None
+    return (out.stdout or out.stderr).strip().splitlines()[0] if out.returncode == 0 else None
+
+
+def ensure_cargo_fuzz():
+    """cargo-fuzz at CARGO_FUZZ_VERSION, installed unless one is (then it is reused, its version noted)."""
+    if tool_version(["cargo", "fuzz", "--version"]) is None:
+        log("cargo-fuzz missing: cargo install cargo-fuzz --locked --version %s" % CARGO_FUZZ_VERSION)
+        subprocess.run(["cargo", "install", "cargo-fuzz", "--locked", "--version", CARGO_FUZZ_VERSION], check=True)
+    version = tool_version(["cargo", "fuzz", "--version"])
+    if CARGO_FUZZ_VERSION not in version:
+        log("WARNING: %s, the benchmark states %s" % (version, CARGO_FUZZ_VERSION))
+    return version
+
+
+def fresh_dir(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path

@@ -1,0 +1,87 @@
+//! `cargo reduce coverage`: the arguments, handed to [`crate::job::coverage`]
+//! as a request.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::options::{parse_seconds, SelectOptions};
+use super::render::Reporter;
+use crate::error::{Error, Exit};
+use crate::job::ci::CorpusRoot;
+use crate::job::coverage::{CoverageOptions, CoverageRequest};
+
+/// Arguments of `cargo reduce coverage`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct CoverageArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub select: SelectOptions,
+    /// A corpus directory to measure instead of `fuzz/corpus/<target>/`
+    /// (repeatable; one target only).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Vec<PathBuf>,
+    /// Where the reports go (a new or empty directory, or an earlier
+    /// report) [default: `fuzz/coverage/`].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub report: ReportArgs,
+    /// Tests to run in parallel [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+}
+
+/// How a coverage report is made (`coverage`, `ci --coverage`).
+#[derive(Debug, Clone, Args)]
+pub(crate) struct ReportArgs {
+    /// Report the dependencies' files too (by default only the workspace's
+    /// own code: never the standard library or generated code).
+    #[arg(long)]
+    pub include_deps: bool,
+    /// An input running longer fails as a timeout and counts no coverage
+    /// [default: 10 s].
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
+    #[arg(long, value_name = "MB")]
+    pub rss_limit_mb: Option<u64>,
+}
+
+impl ReportArgs {
+    /// The job's options.
+    pub(crate) fn options(&self) -> CoverageOptions {
+        CoverageOptions {
+            include_deps: self.include_deps,
+            timeout: self.timeout,
+            rss_limit_mb: self.rss_limit_mb,
+        }
+    }
+}
+
+impl CoverageArgs {
+    fn request(&self) -> CoverageRequest {
+        CoverageRequest {
+            selection: self.select.selection(),
+            corpora: self.corpus.clone(),
+            corpus_root: Some(CorpusRoot::InFuzzDir),
+            ledger: false,
+            out: self.out.clone(),
+            options: self.report.options(),
+        }
+    }
+}
+
+/// Runs `cargo reduce coverage`.
+pub(crate) fn run(
+    args: &CoverageArgs,
+    reporter: &Reporter,
+    interrupt: Arc<AtomicBool>,
+) -> Result<Exit, Error> {
+    let settings = super::ci::settings(args.jobs, interrupt);
+    crate::job::coverage::run(&args.request(), &settings, reporter)
+}

@@ -1,0 +1,230 @@
+//! `--shrink`: each kept input reduced while it keeps the features it is
+//! kept for (afl-tmin's non-crash mode, in the persistent coverage pool):
+//! bytes by ddmin, then a typed target's values by the typed reduction,
+//! whose draws come from the plain build's decoder (the coverage build has
+//! no recording `arbitrary`). Cover and shrink alternate until a round
+//! changes nothing, so a second run on the output changes nothing either.
+
+use std::collections::HashMap;
+
+use crate::engine::{
+    ddmin, Cancel, Candidate, Context, Counters, DdminOptions, Limits, Oracle, OracleError,
+    Outcome as Verdict, OutcomeCache, RoundOracle,
+};
+use crate::fuzz::pool::{CoveragePool, DecodeCrew, Outcome, PoolError, Replayed};
+use crate::job::View;
+use crate::typed::{self, TypedOptions};
+
+use super::cover::{self, Item};
+
+/// Rounds of cover and shrink at most: each round that changes something
+/// makes the set smaller in files or bytes, so this bounds a run on a
+/// target whose features vary between replays of the same input.
+const MAX_ROUNDS: usize = 16;
+
+/// The typed reduction's budget per input (tests plus accepted
+/// candidates), as `--effort default` gives a crash input.
+const TYPED_BUDGET: u64 = 5_000;
+
+/// One input of the set being shrunk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub bytes: Vec<u8>,
+    pub sha1: String,
+    pub features: Vec<u32>,
+}
+
+impl Entry {
+    pub(super) fn new(bytes: Vec<u8>, features: Vec<u32>) -> Self {
+        let sha1 = sha1_smol::Sha1::from(&bytes).digest().to_string();
+        Entry {
+            bytes,
+            sha1,
+            features,
+        }
+    }
+}
+
+/// What every shrink of one target runs with.
+pub(super) struct Shrinker<'a> {
+    pub pool: &'a CoveragePool,
+    /// A typed target's decoder (from its plain build).
+    pub decoder: Option<&'a DecodeCrew>,
+    /// Every feature of the whole corpus: no shrunk input may have another.
+    pub allowed: &'a [u32],
+    pub jobs: usize,
+    pub ddmin: DdminOptions,
+    pub limits: &'a Limits,
+    /// Where the inputs shrunk so far are counted (a progress bar).
+    pub view: &'a dyn View,
+}
+
+/// The converged set and how many rounds it took.
+pub(super) struct Converged {
+    pub set: Vec<Entry>,
+    pub rounds: usize,
+}
+
+impl Shrinker<'_> {
+    /// Shrinks `set` (a cover of the corpus) to a fixed point: each input
+    /// shrunk under the features [`cover::assign`] gives it, the result
+    /// replayed and covered again, until a round neither shrinks an input
+    /// nor drops one. A shrink's result is remembered by (input, features
+    /// kept), so a round redoes only inputs whose bytes or assignment
+    /// changed. Ctrl-C stops at the round's end with a set that keeps
+    /// every feature.
+    pub(super) fn converge(&self, mut set: Vec<Entry>) -> Result<Converged, OracleError> {
+        let mut memo: HashMap<(String, Vec<u32>), Vec<u8>> = HashMap::new();
+        for round in 1..=MAX_ROUNDS {
+            let assigned = cover::assign(&items(&set), &(0..set.len()).collect::<Vec<_>>());
+            let mut shrunk = Vec::with_capacity(set.len());
+            for (done, (entry, keep)) in set.iter().zip(assigned).enumerate() {
+                self.view.counted("shrink", done, set.len());
+                let key = (entry.sha1.clone(), keep);
+                let bytes = match memo.get(&key) {
+                    Some(bytes) => bytes.clone(),
+                    None => {
+                        let bytes = self.shrink_one(&entry.bytes, &key.1)?;
+                        memo.insert(key, bytes.clone());
+                        bytes
+                    }
+                };
+                shrunk.push(bytes);
+            }
+            let changed = shrunk.iter().zip(&set).any(|(s, e)| *s != e.bytes);
+            // Two inputs shrunk to the same bytes are one file.
+            let mut seen = std::collections::HashSet::new();
+            shrunk.retain(|bytes| seen.insert(bytes.clone()));
+            let next = self.replayed(shrunk)?;
+            let kept = cover::minimize(&items(&next));
+            let dropped = kept.len() < next.len();
+            set = kept.into_iter().map(|i| next[i].clone()).collect();
+            if (!changed && !dropped) || self.limits.stop_reason().is_some() {
+                return Ok(Converged { set, rounds: round });
+            }
+        }
+        Ok(Converged {
+            set,
+            rounds: MAX_ROUNDS,
+        })
+    }
+
+    /// `bytes` reduced while it passes with every feature of `keep` and
+    /// none outside the corpus's; `bytes` itself unless the result is
+    /// shorter.
+    fn shrink_one(&self, bytes: &[u8], keep: &[u32]) -> Result<Vec<u8>, OracleError> {
+        let oracle = KeepsFeatures {
+            pool: self.pool,
+            keep,
+            allowed: self.allowed,
+            longest: bytes.len(),
+        };
+        let cache = OutcomeCache::new();
+        let counters = Counters::default();
+        let ctx = Context {
+            jobs: self.jobs,
+            limits: self.limits,
+            cache: Some(&cache),
+            counters: &counters,
+            observer: &(),
+        };
+        let reduced = ddmin(bytes.to_vec(), &oracle, &self.ddmin, &ctx).map_err(|e| e.source)?;
+        let mut best = reduced.atoms;
+        if let Some(decoder) = self.decoder.filter(|_| self.limits.stop_reason().is_none()) {
+            let options = TypedOptions {
+                budget: TYPED_BUDGET,
+                window: 8,
+                ddmin: self.ddmin,
+                // Only shorter: a lowered value is no smaller a corpus.
+                lower_values: false,
+            };
+            best = typed::reduce(best, &oracle, decoder, &options, &ctx).map_err(|e| e.source)?;
+        }
+        Ok(match best.len() < bytes.len() {
+            true => best,
+            false => bytes.to_vec(),
+        })
+    }
+
+    /// The inputs replayed, with their features (a shrunk input's features
+    /// are a superset of what it keeps; its others may have gone).
+    fn replayed(&self, inputs: Vec<Vec<u8>>) -> Result<Vec<Entry>, PoolError> {
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let replayed = self.pool.replay(&refs)?;
+        Ok(inputs
+            .into_iter()
+            .zip(replayed)
+            .map(|(bytes, r)| Entry::new(bytes, r.features))
+            .collect())
+    }
+}
+
+/// The cover's view of `set`.
+pub(super) fn items(set: &[Entry]) -> Vec<Item<'_>> {
+    set.iter()
+        .map(|e| Item {
+            size: e.bytes.len(),
+            key: &e.sha1,
+            features: &e.features,
+        })
+        .collect()
+}
+
+/// Interesting when a candidate passes, no longer than the input, with
+/// every feature of `keep` and none outside `allowed` (a shrunk input
+/// never crashes, grows, or brings a feature the corpus did not have).
+struct KeepsFeatures<'a> {
+    pool: &'a CoveragePool,
+    keep: &'a [u32],
+    allowed: &'a [u32],
+    longest: usize,
+}
+
+impl KeepsFeatures<'_> {
+    fn verdict(&self, len: usize, replayed: &Replayed) -> Verdict {
+        let passes = replayed.outcome == Outcome::Passed;
+        let has = |f: &u32| replayed.features.binary_search(f).is_ok();
+        let known = |f: &u32| self.allowed.binary_search(f).is_ok();
+        Verdict::from_bool(
+            passes
+                && len <= self.longest
+                && self.keep.iter().all(has)
+                && replayed.features.iter().all(known),
+        )
+    }
+}
+
+impl Oracle<u8> for KeepsFeatures<'_> {
+    fn test(
+        &self,
+        candidate: &Candidate<'_, u8>,
+        _cancel: &Cancel<'_>,
+    ) -> Result<Option<Verdict>, OracleError> {
+        Ok(self
+            .test_round(std::slice::from_ref(candidate))?
+            .pop()
+            .flatten())
+    }
+
+    fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
+        Some(self)
+    }
+}
+
+impl RoundOracle<u8> for KeepsFeatures<'_> {
+    /// The whole round is replayed (features are read after a round, so
+    /// the pool cannot stop at the first interesting candidate).
+    fn test_round(
+        &self,
+        candidates: &[Candidate<'_, u8>],
+    ) -> Result<Vec<Option<Verdict>>, OracleError> {
+        let inputs: Vec<Vec<u8>> = candidates.iter().map(|c| c.to_vec()).collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let replayed = self.pool.replay(&refs)?;
+        Ok(inputs
+            .iter()
+            .zip(&replayed)
+            .map(|(input, r)| Some(self.verdict(input.len(), r)))
+            .collect())
+    }
+}

@@ -1,0 +1,187 @@
+//! A coverage report's content: the lines of a target's corpus
+//! (`fuzz::lines`) under the names of the files on disk, the files kept
+//! that the report is about (the user's own code, and the dependencies'
+//! with `--include-deps`; never the standard library, the stand-in or
+//! generated code), targets merged, and each file's totals.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::fuzz::lines::FileLines;
+use crate::job::message::FileCoverage;
+
+/// The directory rustc builds a fuzz crate's shadow in
+/// (`fuzz::standin::shadow`): the debug info names the user's files
+/// relative to the workspace root, or from this directory on.
+const SHADOW_DIR: &str = "cargo-reduce-shadow";
+
+/// Per source file on disk: per instrumented line, the inputs that
+/// reached it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Coverage {
+    pub files: BTreeMap<PathBuf, BTreeMap<u32, u64>>,
+}
+
+/// Where a report's files may come from.
+#[derive(Clone, Debug)]
+pub(super) struct Scope {
+    /// The fuzz crate's workspace root: relative names are under it.
+    pub root: PathBuf,
+    /// Where generated code and the stand-in live (the target directory).
+    pub build_dirs: Vec<PathBuf>,
+    /// Where dependencies' sources live (`$CARGO_HOME`).
+    pub deps_dirs: Vec<PathBuf>,
+    /// `--include-deps`.
+    pub include_deps: bool,
+}
+
+impl Scope {
+    /// The file on disk that debug-info `name` is, when the report is
+    /// about it.
+    fn resolve(&self, name: &str) -> Option<PathBuf> {
+        let path = self.on_disk(Path::new(name));
+        let generated = self.build_dirs.iter().any(|d| path.starts_with(d));
+        let dependency = self.deps_dirs.iter().any(|d| path.starts_with(d));
+        let kept = !generated && (self.include_deps || !dependency);
+        (kept && path.is_file()).then_some(path)
+    }
+
+    /// `name` as a path on disk: relative names and the shadow's are the
+    /// workspace root's.
+    fn on_disk(&self, name: &Path) -> PathBuf {
+        let parts: Vec<Component<'_>> = name.components().collect();
+        if let Some(at) = parts.iter().rposition(|c| c.as_os_str() == SHADOW_DIR) {
+            return self.root.join(parts[at + 1..].iter().collect::<PathBuf>());
+        }
+        match name.is_relative() {
+            true => self.root.join(name),
+            false => name.to_path_buf(),
+        }
+    }
+}
+
+impl Coverage {
+    /// `lines` (named as the debug info names files) as the files of
+    /// `scope`.
+    pub(super) fn new(lines: FileLines, scope: &Scope) -> Coverage {
+        let mut coverage = Coverage::default();
+        for (name, lines) in lines {
+            if let Some(path) = scope.resolve(&name) {
+                coverage.add_file(path, &lines);
+            }
+        }
+        coverage
+    }
+
+    /// Adds another target's lines: a line's inputs are summed.
+    pub(super) fn merge(&mut self, other: &Coverage) {
+        for (path, lines) in &other.files {
+            self.add_file(path.clone(), lines);
+        }
+    }
+
+    fn add_file(&mut self, path: PathBuf, lines: &BTreeMap<u32, u64>) {
+        let into = self.files.entry(path).or_default();
+        for (&line, &count) in lines {
+            *into.entry(line).or_default() += count;
+        }
+    }
+
+    /// Each file's totals, its path shown relative to `root` when under it.
+    pub(super) fn summary(&self, root: &Path) -> Vec<FileCoverage> {
+        self.files
+            .iter()
+            .map(|(path, lines)| FileCoverage {
+                path: shown(path, root),
+                lines_instrumented: lines.len(),
+                lines_covered: lines.values().filter(|&&n| n > 0).count(),
+            })
+            .collect()
+    }
+}
+
+/// `path` relative to `root` when under it.
+pub(super) fn shown(path: &Path, root: &Path) -> PathBuf {
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(root: &Path, include_deps: bool) -> Scope {
+        Scope {
+            root: root.to_path_buf(),
+            build_dirs: vec![root.join("target")],
+            deps_dirs: vec![root.join("cargo-home")],
+            include_deps,
+        }
+    }
+
+    #[test]
+    fn files_are_the_users_unless_deps_are_asked_for_and_never_generated_or_std() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for file in [
+            "src/lib.rs",
+            "fuzz_targets/parse.rs",
+            "cargo-home/registry/src/x/dep-1.0/src/lib.rs",
+            "target/cargo-reduce/harness/src/lib.rs",
+        ] {
+            std::fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
+            std::fs::write(root.join(file), "").unwrap();
+        }
+        let dep = root.join("cargo-home/registry/src/x/dep-1.0/src/lib.rs");
+        let stand_in = root.join("target/cargo-reduce/harness/src/lib.rs");
+        let lines: FileLines = [
+            ("src/lib.rs".to_string(), BTreeMap::from([(3, 1), (4, 0)])),
+            (
+                format!("/t/{SHADOW_DIR}/fuzz_targets/parse.rs"),
+                BTreeMap::from([(9, 2)]),
+            ),
+            (dep.display().to_string(), BTreeMap::from([(1, 1)])),
+            (stand_in.display().to_string(), BTreeMap::from([(1, 1)])),
+            (
+                "/rustc/abc/library/core/src/num/mod.rs".to_string(),
+                BTreeMap::from([(1, 1)]),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let users = Coverage::new(lines.clone(), &scope(root, false));
+        let files: Vec<_> = users.summary(root).into_iter().map(|f| f.path).collect();
+        assert_eq!(
+            files,
+            [PathBuf::from("fuzz_targets/parse.rs"), "src/lib.rs".into()]
+        );
+        let lib = &users.summary(root)[1];
+        assert_eq!((lib.lines_instrumented, lib.lines_covered), (2, 1));
+        let with_deps = Coverage::new(lines, &scope(root, true));
+        assert!(with_deps.files.contains_key(&dep));
+        assert!(!with_deps.files.contains_key(&stand_in));
+        assert_eq!(with_deps.files.len(), 3);
+    }
+
+    #[test]
+    fn merged_targets_sum_each_lines_inputs() {
+        let file = PathBuf::from("/w/src/lib.rs");
+        let one = Coverage {
+            files: BTreeMap::from([(file.clone(), BTreeMap::from([(1, 1), (2, 0)]))]),
+        };
+        let two = Coverage {
+            files: BTreeMap::from([(file.clone(), BTreeMap::from([(2, 3), (5, 0)]))]),
+        };
+        let mut merged = one.clone();
+        merged.merge(&two);
+        assert_eq!(
+            merged.files[&file],
+            BTreeMap::from([(1, 1), (2, 3), (5, 0)])
+        );
+        let summary = merged.summary(Path::new("/w"));
+        assert_eq!(summary[0].path, PathBuf::from("src/lib.rs"));
+        assert_eq!(
+            (summary[0].lines_instrumented, summary[0].lines_covered),
+            (3, 2)
+        );
+    }
+}

@@ -1,0 +1,101 @@
+//! `cargo reduce coverage` on `cargo-reduce/tests-fixtures/corpus-demo`
+//! (the fixture of `corpus_mode`): a corpus that takes some of `records`'
+//! branches and not others, and an input that crashes; the lines covered,
+//! as lcov and JSON say them, checked against the fixture's source.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use crate::fuzz_fixture::{cargo_reduce, fixture_copy};
+use crate::util::message;
+
+/// Takes the `num`, `text` and `flag: on` branches; `boom:1` panics.
+const CORPUS: &[(&str, &[u8])] = &[
+    ("num", b"num:12"),
+    ("text", b"text:ab"),
+    ("flag", b"flag:on"),
+    ("crash", b"boom:1"),
+];
+
+/// `DA:` lines of the section of `file` in an lcov tracefile.
+fn lcov_lines(lcov: &str, file: &str) -> BTreeMap<u32, u64> {
+    let section = lcov
+        .split("end_of_record")
+        .find(|s| s.lines().any(|l| l.starts_with("SF:") && l.ends_with(file)))
+        .unwrap_or_else(|| panic!("no {file} in\n{lcov}"));
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("DA:"))
+        .map(|da| {
+            let (line, count) = da.split_once(',').unwrap();
+            (line.parse().unwrap(), count.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let corpus = crate_dir.join("corpus/records");
+    fs::create_dir_all(&corpus).unwrap();
+    for (name, bytes) in CORPUS {
+        fs::write(corpus.join(name), bytes).unwrap();
+    }
+    let manifest = crate_dir.join("Cargo.toml");
+    let out = crate_dir.join("cov");
+    let run = cargo_reduce(&[
+        "reduce",
+        "coverage",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        "records",
+        "--out",
+        out.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    crate::schema::check_messages(&run);
+    let messages = run.messages();
+    let report = message(&messages, "coverage-report");
+    assert_eq!(report["target"], "records", "{report}");
+    assert_eq!(
+        (report["inputs"].as_u64(), report["failing"].as_u64()),
+        (Some(4), Some(1))
+    );
+    let files: Vec<&str> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["fuzz_targets/records.rs"],
+        "only the user's code: {report}"
+    );
+    let lines = lcov_lines(
+        &fs::read_to_string(out.join("records/lcov.info")).unwrap(),
+        "fuzz_targets/records.rs",
+    );
+    // A branch's body: reached by the one input that takes it; the crash's
+    // by none (its input counts nothing); the loop by every passing input.
+    let count = |line| lines.get(&line).copied();
+    assert_eq!(count(12), Some(1), "num: {lines:?}");
+    assert_eq!(count(16), Some(0), "the crash counts nothing: {lines:?}");
+    assert_eq!(count(22), Some(3), "{lines:?}");
+    assert!(!lines.contains_key(&2), "a comment has no code: {lines:?}");
+    // The merged report, and the pages a person reads.
+    assert!(fs::read_to_string(out.join("lcov.info"))
+        .unwrap()
+        .contains("records.rs"));
+    let index = fs::read_to_string(out.join("records/html/index.html")).unwrap();
+    assert!(index.contains("fuzz_targets/records.rs"), "{index}");
+    let merged = messages
+        .iter()
+        .filter(|m| m["reason"] == "coverage-report")
+        .find(|m| m["target"].is_null())
+        .expect("a merged report");
+    assert_eq!(merged["lines_covered"], report["lines_covered"]);
+}

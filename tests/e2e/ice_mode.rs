@@ -1,5 +1,6 @@
-//! `cargo reduce ice` on real internal compiler errors of the stable
-//! compiler CI runs (1.95): the multi-file fixture crate
+//! `cargo reduce ice` on real internal compiler errors of rustc 1.95.0,
+//! which every command here runs ([`ICE_TOOLCHAIN`], pinned; the tests
+//! say they are skipped where it is not installed): the multi-file fixture crate
 //! `cargo-reduce/tests-fixtures/ice-crate` (a delayed bug in borrowck,
 //! rust-lang/rust#130797) reduced in place, whose tree must stay
 //! byte-identical, and one file that panics the type checker
@@ -15,6 +16,35 @@ use std::process::Command;
 use crate::fuzz_fixture::{repo, snapshot};
 use crate::util::{message, Sandbox};
 
+/// The rustup toolchain whose ICEs these tests reduce: every fixture
+/// crashes rustc 1.95.0, and a later release may have fixed its ICE.
+pub(crate) const ICE_TOOLCHAIN: &str = "1.95.0";
+
+/// Whether rustc [`ICE_TOOLCHAIN`] runs here (pinned by `RUSTUP_TOOLCHAIN`
+/// in every command of these tests, whatever toolchain runs them); if
+/// not, says why `test` is skipped.
+pub(crate) fn ice_toolchain(test: &str) -> bool {
+    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let found = *FOUND.get_or_init(|| {
+        pinned(&mut Command::new("rustc"))
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("rustc 1.95.0 "))
+    });
+    if !found {
+        eprintln!(
+            "{test}: skipped: it needs the ICEs of rustc {ICE_TOOLCHAIN}, which is not installed \
+             (`rustup toolchain install {ICE_TOOLCHAIN} --profile minimal --component rustfmt`)"
+        );
+    }
+    found
+}
+
+/// `command` with rustc, rustdoc, rustfmt and cargo from [`ICE_TOOLCHAIN`].
+pub(crate) fn pinned(command: &mut Command) -> &mut Command {
+    command.env("RUSTUP_TOOLCHAIN", ICE_TOOLCHAIN)
+}
+
 /// rustc's (or rustdoc's) output on `file` compiled by `command` (the
 /// report's, shell words without quotes) in a directory of its own.
 pub(crate) fn compile(command: &str, file: &Path) -> String {
@@ -22,7 +52,7 @@ pub(crate) fn compile(command: &str, file: &Path) -> String {
     std::fs::copy(file, dir.path().join(file.file_name().unwrap())).unwrap();
     let words: Vec<&str> = command.split(' ').collect();
     assert!(["rustc", "rustdoc"].contains(&words[0]), "{command}");
-    let out = Command::new(words[0])
+    let out = pinned(&mut Command::new(words[0]))
         .args(&words[1..])
         .args(["--out-dir", "out"])
         .current_dir(dir.path())
@@ -49,13 +79,18 @@ pub(crate) fn reduce_ice(
         "json",
     ];
     args.extend(extra);
-    let run = sandbox.run(&args);
+    let run = crate::util::Run(pinned(&mut sandbox.cmd(&args)).output().unwrap());
     run.expect_code(0);
     run
 }
 
 #[test]
 fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_as_it_was() {
+    if !ice_toolchain(
+        "the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_as_it_was",
+    ) {
+        return;
+    }
     let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-crate");
     let before = snapshot(&crate_dir);
     let sandbox = Sandbox::new();
@@ -135,6 +170,11 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
 /// the MCVE crashes rustc the same way under the report's command.
 #[test]
 fn an_ice_whose_message_quotes_a_module_s_span_is_the_same_ice_in_one_file_and_reduced() {
+    if !ice_toolchain(
+        "an_ice_whose_message_quotes_a_module_s_span_is_the_same_ice_in_one_file_and_reduced",
+    ) {
+        return;
+    }
     let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-span");
     let before = snapshot(&crate_dir);
     let sandbox = Sandbox::new();
@@ -169,6 +209,9 @@ fn an_ice_whose_message_quotes_a_module_s_span_is_the_same_ice_in_one_file_and_r
 
 #[test]
 fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive_into_the_mcve() {
+    if !ice_toolchain("an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive_into_the_mcve") {
+        return;
+    }
     let workspace = repo().join("cargo-reduce/tests-fixtures/ice-workspace");
     let before = snapshot(&workspace);
     let sandbox = Sandbox::new();
@@ -225,7 +268,7 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
     );
     let words: Vec<&str> = command.split(' ').collect();
     let out = tempfile::tempdir().unwrap();
-    let run = Command::new("rustc")
+    let run = pinned(&mut Command::new("rustc"))
         .args(&words[1..])
         .arg("--out-dir")
         .arg(out.path())
@@ -243,6 +286,9 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
 
 #[test]
 fn cargo_doc_s_ice_is_reduced_with_rustdoc_and_reported_with_its_version() {
+    if !ice_toolchain("cargo_doc_s_ice_is_reduced_with_rustdoc_and_reported_with_its_version") {
+        return;
+    }
     let crate_dir = repo().join("cargo-reduce/tests-fixtures/ice-rustdoc");
     let before = snapshot(&crate_dir);
     let sandbox = Sandbox::new();
@@ -282,6 +328,9 @@ fn cargo_doc_s_ice_is_reduced_with_rustdoc_and_reported_with_its_version() {
 
 #[test]
 fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
+    if !ice_toolchain("a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve") {
+        return;
+    }
     let workspace = repo().join("cargo-reduce/tests-fixtures/ice-cross-crate");
     let before = snapshot(&workspace);
     let sandbox = Sandbox::new();
@@ -337,7 +386,7 @@ fn a_cross_crate_ice_keeps_its_dependency_as_a_reduced_crate_beside_the_mcve() {
     }
     let run_in_dir = |command: &str| {
         let words: Vec<&str> = command.split(' ').collect();
-        Command::new(words[0])
+        pinned(&mut Command::new(words[0]))
             .args(&words[1..])
             .current_dir(dir.path())
             .output()
@@ -380,33 +429,35 @@ pub fn twice(x: u32) -> u32 {
 
 #[test]
 fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs() {
+    if !ice_toolchain("one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs") {
+        return;
+    }
     let sandbox = Sandbox::new();
     let input = sandbox.write("panics.rs", PANICS);
     // The default output folder is under TMPDIR: the sandbox's own here,
     // so that runs of this test in parallel never share it.
-    let output = sandbox
-        .cmd(&[
-            "ice",
-            "panics.rs",
-            "--bisect",
-            "--pretty",
-            "--message-format",
-            "json",
-            "--",
-            "--edition",
-            "2021",
-            "--crate-type",
-            "lib",
-            "-C",
-            "debuginfo=2",
-            "-W",
-            "missing_docs",
-            "--cfg",
-            "feature=\"std\"",
-        ])
-        .env("TMPDIR", sandbox.path())
-        .output()
-        .unwrap();
+    let output = pinned(&mut sandbox.cmd(&[
+        "ice",
+        "panics.rs",
+        "--bisect",
+        "--pretty",
+        "--message-format",
+        "json",
+        "--",
+        "--edition",
+        "2021",
+        "--crate-type",
+        "lib",
+        "-C",
+        "debuginfo=2",
+        "-W",
+        "missing_docs",
+        "--cfg",
+        "feature=\"std\"",
+    ]))
+    .env("TMPDIR", sandbox.path())
+    .output()
+    .unwrap();
     let run = crate::util::Run(output);
     run.expect_code(0);
     assert_eq!(std::fs::read_to_string(&input).unwrap(), PANICS);
@@ -426,7 +477,7 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
     // `--format`: the syntax errors the smallest MCVE leans on (`fn d->T`)
     // repaired as rustc suggests, then rustfmt's layout.
     assert!(code.contains("() -> Result<(), Infallible> {\n"), "{code}");
-    let check = Command::new("rustfmt")
+    let check = pinned(&mut Command::new("rustfmt"))
         .args(["--edition", "2021", "--check"])
         .arg(mcve)
         .output()
@@ -478,6 +529,9 @@ where
 
 #[test]
 fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
+    if !ice_toolchain("a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was") {
+        return;
+    }
     let sandbox = Sandbox::new();
     sandbox.write(
         "Cargo.toml",
@@ -493,7 +547,7 @@ fn a_crate_that_builds_is_no_ice_and_its_tree_stays_as_it_was() {
         format!("{CANONICAL_MODE_ICE}fn main() {{ fine::f() }}\n"),
     );
     let before = snapshot(sandbox.path());
-    let run = sandbox.run(&["ice"]);
+    let run = crate::util::Run(pinned(&mut sandbox.cmd(&["ice"])).output().unwrap());
     run.expect_code(5);
     assert!(
         run.error_line()

@@ -11,7 +11,7 @@ use clap::Args;
 use super::options::{parse_seconds, ReduceOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
-use crate::job::ice::signature::Match;
+use crate::job::ice::rustc::signature::Match;
 use crate::job::ice::{BuildSpec, IceRequest, Steps};
 use crate::syntax::Strategy;
 

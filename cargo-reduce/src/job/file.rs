@@ -182,6 +182,8 @@ struct FileSubject<'a> {
 }
 
 impl Subject for FileSubject<'_> {
+    type Extra = ();
+
     fn how(&self) -> How {
         How::Command {
             command: self.oracle.command().display().to_string(),
@@ -220,15 +222,15 @@ impl Subject for FileSubject<'_> {
                     .atoms
             }
         };
-        Ok(Reduced::unchecked(bytes))
+        Ok(Reduced::unchecked(bytes, ()))
     }
 
     /// Runs the result once more; only Ctrl-C stops it (then the result
     /// stands unchecked, as the best so far: [`Exit::Interrupted`]).
-    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
+    fn verify(&self, reduced: &Reduced, run: &Run<'_>) -> Result<(), Error> {
         let result = self
             .oracle
-            .run(bytes, &Cancel::by_limits(run.interrupt_only))
+            .run(&reduced.bytes, &Cancel::by_limits(run.interrupt_only))
             .map_err(|e| match e {
                 // It ran before: a failure now is not the command's fault.
                 CommandError::Spawn { command, source } => Error::caused(

@@ -34,7 +34,7 @@ use crate::error::{Error, Exit};
 use crate::output::{shown, Destination};
 use crate::syntax::Lang;
 use crate::unit::ByteAtom;
-use message::{ArtifactFields, Finished, Phases, Started};
+use message::{ArtifactFields, Finished, Phases, Started, StepTests};
 use progress::Progress;
 
 /// Where a job's messages go; the CLI renders them.
@@ -162,7 +162,7 @@ impl Run<'_> {
 
 /// A reduction's result.
 #[derive(Debug, Clone)]
-pub(crate) struct Reduced {
+pub(crate) struct Reduced<E = ()> {
     /// The reduced bytes.
     pub bytes: Vec<u8>,
     /// How long the check of the result took, when the reduction already
@@ -171,32 +171,43 @@ pub(crate) struct Reduced {
     /// Why the result is not known to be 1-minimal although no limit
     /// stopped the reduction ([`StopReason::Timeouts`]); reported as a stop.
     pub inexact: Option<StopReason>,
+    /// What the subject gives back besides the bytes ([`Subject::Extra`]).
+    pub extra: E,
 }
 
-impl Reduced {
-    /// A result still to be checked.
-    pub(crate) fn unchecked(bytes: Vec<u8>) -> Self {
+impl<E> Reduced<E> {
+    /// A result still to be checked, with what the subject adds.
+    pub(crate) fn unchecked(bytes: Vec<u8>, extra: E) -> Self {
         Reduced {
             bytes,
             checked: None,
             inexact: None,
+            extra,
         }
     }
 }
 
 /// What one mode does with one input.
 pub(crate) trait Subject {
+    /// What a reduction gives back besides the bytes (an ICE's MCVE: the
+    /// command line that crashes rustc on it and its auxiliary crates);
+    /// `()` for the others.
+    type Extra;
     /// What `reduction-started` says about how the input is tested.
     fn how(&self) -> message::How;
     /// Checks the input: it must fail, the same way every time. Counts its
     /// tests in `run.counters`.
     fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error>;
     /// Reduces `input`; on an oracle error, the best bytes so far with it.
-    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)>;
+    fn reduce(
+        &self,
+        input: Vec<u8>,
+        run: &Run<'_>,
+    ) -> Result<Reduced<Self::Extra>, (Vec<u8>, OracleError)>;
     /// Runs the result once more: it must still fail the same way. An
     /// error with [`Exit::Interrupted`] means Ctrl-C stopped the check: the
     /// result is then written as the best so far, not 1-minimal.
-    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error>;
+    fn verify(&self, reduced: &Reduced<Self::Extra>, run: &Run<'_>) -> Result<(), Error>;
     /// What fuzz mode adds to `reduction-finished` for `reduced` (none in
     /// `file` mode).
     fn describe(&self, _reduced: &[u8]) -> Option<Described> {
@@ -235,102 +246,214 @@ pub(crate) struct Job<'a> {
 
 /// A finished reduction, as the summary needs it.
 #[derive(Debug, Clone)]
-pub(crate) struct Done {
+pub(crate) struct Done<E = ()> {
     /// Where the result was written.
     pub output: PathBuf,
     /// The reduced bytes' size.
     pub reduced: usize,
+    /// The reduced bytes, as written.
+    pub bytes: Vec<u8>,
     /// Tests run, checks included.
     pub tests: u64,
     /// Why a limit stopped it, if one did (then not 1-minimal).
     pub stopped: Option<StopReason>,
     /// What fuzz mode adds.
     pub described: Option<Described>,
+    /// What the subject gave back besides the bytes.
+    pub extra: E,
 }
 
 /// Reduces `job` with `subject`: check, reduce, verify, write, report.
 /// On an oracle error the best result so far is still written, and the
 /// error says where.
-pub(crate) fn reduce(
-    subject: &mut dyn Subject,
+pub(crate) fn reduce<S: Subject>(
+    subject: &mut S,
     job: Job<'_>,
     settings: &Settings,
     events: &dyn Events,
-) -> Result<Done, Error> {
+) -> Result<Done<S::Extra>, Error> {
     let started = Instant::now();
     let _exclusive = lock_output(job.output)?;
-    events.emit(&Message::ReductionStarted(Started {
-        input: job.input.to_path_buf(),
-        output: job.output.path().to_path_buf(),
-        original_bytes: job.bytes.len(),
-        how: subject.how(),
-    }));
-    let counters = Counters::default();
-    let limits = settings.limits(started);
-    let interrupt_only = Limits::none().with_interrupt(settings.interrupt.clone());
-    let cache = OutcomeCache::new();
+    events.emit(&started_message(&job, subject.how()));
+    let state = RunState::new(settings, started);
     let view = events.view();
     let progress = Progress::new(view.as_ref(), job.bytes.len());
-    let run = Run {
-        settings,
-        limits: &limits,
-        interrupt_only: &interrupt_only,
-        counters: &counters,
-        cache: settings.cache.then_some(&cache),
-        progress: &progress,
-        events,
-    };
+    let run = state.run(settings, &progress, events);
     subject.check(&job.bytes, &run)?;
     let checked_at = Instant::now();
     progress.start_pass(&job.label);
     let result = subject.reduce(job.bytes.clone(), &run);
     progress.finish();
-    let steps = progress.steps(&counters);
-    let reduced_at = Instant::now();
-    let (reduced, error) = match result {
-        Ok(reduced) => (reduced, None),
-        Err((best, e)) => (Reduced::unchecked(best), Some(e)),
+    let steps = progress.steps(&state.counters);
+    let times = Times {
+        started,
+        checked_at,
+        reduced_at: Instant::now(),
     };
-    let mut stopped = limits.stop_reason().or(reduced.inexact);
-    if reduced.checked.is_none() && stopped != Some(StopReason::Interrupted) && error.is_none() {
-        match subject.verify(&reduced.bytes, &run) {
-            // Ctrl-C during the final check: the result is the best so far.
-            Err(e) if e.exit() == Exit::Interrupted => {
-                limits.stop(StopReason::Interrupted);
-                stopped = limits.stop_reason();
-            }
-            other => other?,
+    let reduced = match result {
+        Ok(reduced) => reduced,
+        Err((best, e)) => return Err(failed(&job, &run, &best, e)?),
+    };
+    let stopped = verified(subject, &reduced, &run)?;
+    said_stopped(&run, stopped);
+    let output = written(&job, &reduced.bytes, stopped.is_none())?;
+    Ok(finished(
+        subject,
+        &job,
+        reduced,
+        Ended {
+            output,
+            stopped,
+            steps,
+            times,
+        },
+        &run,
+    ))
+}
+
+/// `reduction-started`.
+fn started_message(job: &Job<'_>, how: message::How) -> Message {
+    Message::ReductionStarted(Started {
+        input: job.input.to_path_buf(),
+        output: job.output.path().to_path_buf(),
+        original_bytes: job.bytes.len(),
+        how,
+    })
+}
+
+/// What a [`Run`] borrows: the reduction's counters, limits and cache.
+struct RunState {
+    counters: Counters,
+    limits: Limits,
+    interrupt_only: Limits,
+    cache: OutcomeCache,
+}
+
+impl RunState {
+    /// A reduction's state as `settings` ask, its time counted from
+    /// `started`.
+    fn new(settings: &Settings, started: Instant) -> Self {
+        RunState {
+            counters: Counters::default(),
+            limits: settings.limits(started),
+            interrupt_only: Limits::none().with_interrupt(settings.interrupt.clone()),
+            cache: OutcomeCache::new(),
         }
     }
-    if let Some(reason) = stopped {
-        events.emit(&Message::ReductionStopped { why: reason.into() });
+
+    /// The [`Run`] its steps share.
+    fn run<'a>(
+        &'a self,
+        settings: &'a Settings,
+        progress: &'a Progress<'a>,
+        events: &'a dyn Events,
+    ) -> Run<'a> {
+        Run {
+            settings,
+            limits: &self.limits,
+            interrupt_only: &self.interrupt_only,
+            counters: &self.counters,
+            cache: settings.cache.then_some(&self.cache),
+            progress,
+            events,
+        }
     }
-    let minimal = stopped.is_none() && error.is_none();
+}
+
+/// When the stages of one reduction ended.
+struct Times {
+    started: Instant,
+    checked_at: Instant,
+    reduced_at: Instant,
+}
+
+/// How a reduction ended: where its result went, why it stopped short,
+/// its steps and times.
+struct Ended {
+    output: PathBuf,
+    stopped: Option<StopReason>,
+    steps: Vec<StepTests>,
+    times: Times,
+}
+
+/// Why the result is not 1-minimal, if it is not, once it is checked
+/// again (unless the reduction checked it, or Ctrl-C stopped it). Ctrl-C
+/// during the check makes the result the best so far.
+fn verified<S: Subject>(
+    subject: &S,
+    reduced: &Reduced<S::Extra>,
+    run: &Run<'_>,
+) -> Result<Option<StopReason>, Error> {
+    let stopped = run.limits.stop_reason().or(reduced.inexact);
+    if reduced.checked.is_some() || stopped == Some(StopReason::Interrupted) {
+        return Ok(stopped);
+    }
+    match subject.verify(reduced, run) {
+        Err(e) if e.exit() == Exit::Interrupted => {
+            run.limits.stop(StopReason::Interrupted);
+            Ok(run.limits.stop_reason())
+        }
+        Err(e) => Err(e),
+        Ok(()) => Ok(stopped),
+    }
+}
+
+/// `reduction-stopped`, when a limit stopped the reduction.
+fn said_stopped(run: &Run<'_>, stopped: Option<StopReason>) {
+    if let Some(reason) = stopped {
+        run.emit(&Message::ReductionStopped { why: reason.into() });
+    }
+}
+
+/// Writes `bytes` where `job`'s result goes (one that is not `minimal` to
+/// its partial place, if it has one); returns the path.
+fn written(job: &Job<'_>, bytes: &[u8], minimal: bool) -> Result<PathBuf, Error> {
     let output = match job.partial {
         Some(partial) if !minimal => partial,
         _ => job.output,
     };
-    write::result(output, &reduced.bytes, job.input)?;
+    write::result(output, bytes, job.input)?;
     if let (true, Some(Destination::File { resolved, .. })) = (minimal, job.partial) {
         // An earlier run's partial result (this tool's own file) is done.
         let _ = std::fs::remove_file(resolved);
     }
-    if let Some(e) = error {
-        let exit = match e.downcast_ref::<crate::command::CommandError>() {
-            Some(e) => crate::error::command_exit(e),
-            None => Exit::Failure,
-        };
-        return Err(Error::caused_with_hint(
-            exit,
-            format!("reducing `{}` failed", shown(job.input)),
-            e,
-            format!(
-                "the best result so far ({} bytes) is in `{}`",
-                reduced.bytes.len(),
-                shown(output.path())
-            ),
-        ));
-    }
+    Ok(output.path().to_path_buf())
+}
+
+/// The error of a reduction an oracle error ended, once the best result
+/// so far (`best`) is written (an `Err` here: writing it failed).
+fn failed(job: &Job<'_>, run: &Run<'_>, best: &[u8], e: OracleError) -> Result<Error, Error> {
+    said_stopped(run, run.limits.stop_reason());
+    let output = written(job, best, false)?;
+    let exit = match e.downcast_ref::<crate::command::CommandError>() {
+        Some(e) => crate::error::command_exit(e),
+        None => Exit::Failure,
+    };
+    Ok(Error::caused_with_hint(
+        exit,
+        format!("reducing `{}` failed", shown(job.input)),
+        e,
+        format!(
+            "the best result so far ({} bytes) is in `{}`",
+            best.len(),
+            shown(&output)
+        ),
+    ))
+}
+
+/// `reduction-finished`, and the [`Done`] the caller gets.
+fn finished<S: Subject>(
+    subject: &S,
+    job: &Job<'_>,
+    reduced: Reduced<S::Extra>,
+    ended: Ended,
+    run: &Run<'_>,
+) -> Done<S::Extra> {
+    let Times {
+        started,
+        checked_at,
+        reduced_at,
+    } = ended.times;
     let checked = reduced.checked.unwrap_or_default();
     let phases = Phases {
         reproduce_s: message::seconds(checked_at - started, 6),
@@ -341,17 +464,18 @@ pub(crate) fn reduce(
     // Not part of the reduction: a typed value's Debug form costs a
     // one-off worker.
     let described = subject.describe(&reduced.bytes);
-    events.emit(&Message::ReductionFinished(Finished {
+    let counters = run.counters;
+    run.emit(&Message::ReductionFinished(Finished {
         input: job.input.to_path_buf(),
-        output: output.path().to_path_buf(),
+        output: ended.output.clone(),
         original_bytes: job.bytes.len(),
         reduced_bytes: reduced.bytes.len(),
         tests_run: counters.tests(),
         cache_hits: counters.cache_hits(),
         elapsed_s: message::seconds(elapsed, 3),
-        minimal: stopped.is_none(),
-        stopped: stopped.map(Into::into),
-        steps,
+        minimal: ended.stopped.is_none(),
+        stopped: ended.stopped.map(Into::into),
+        steps: ended.steps,
         artifact: described.as_ref().map(|d| ArtifactFields {
             target: d.target.clone(),
             failure: d.failure.clone(),
@@ -360,13 +484,15 @@ pub(crate) fn reduce(
             phases,
         }),
     }));
-    Ok(Done {
-        output: output.path().to_path_buf(),
+    Done {
+        output: ended.output,
         reduced: reduced.bytes.len(),
+        bytes: reduced.bytes,
         tests: counters.tests(),
-        stopped,
+        stopped: ended.stopped,
         described,
-    })
+        extra: reduced.extra,
+    }
 }
 
 /// The exclusive right to write `output` for this run (see

@@ -126,6 +126,8 @@ impl ArtifactSubject<'_> {
 }
 
 impl Subject for ArtifactSubject<'_> {
+    type Extra = ();
+
     fn how(&self) -> How {
         How::Target {
             target: self.target.to_string(),
@@ -190,12 +192,13 @@ impl Subject for ArtifactSubject<'_> {
             bytes: minimized.bytes,
             checked: minimized.checked,
             inexact: timeouts.then_some(StopReason::Timeouts),
+            extra: (),
         })
     }
 
-    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
+    fn verify(&self, reduced: &Reduced, run: &Run<'_>) -> Result<(), Error> {
         run.counters.add_test();
-        shrink::verify(self.pool, &self.oracle(), self.path, bytes).map_err(Error::from)
+        shrink::verify(self.pool, &self.oracle(), self.path, &reduced.bytes).map_err(Error::from)
     }
 
     fn describe(&self, reduced: &[u8]) -> Option<Described> {

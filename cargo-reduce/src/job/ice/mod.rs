@@ -1,56 +1,48 @@
 //! `ice` mode: from a build that crashes rustc (an internal compiler
 //! error) to an MCVE and an issue-ready report, with no oracle to write.
 //!
-//! The user's build runs as it would ([`cargo_build`]), and its output names
-//! the ICE ([`signature`]) and the crate's rustc command line
-//! ([`invocation`]). The crate becomes one file ([`flatten`]), which must
-//! crash rustc the same way three times; then rustc's own unused-item
-//! warnings delete what they can ([`prune`]), the syntax reducer does the
-//! rest with the ICE's signature as the oracle ([`oracle`], [`subject`]),
-//! rustfmt tidies the result if the ICE stays, and the command line loses
-//! the flags the result does not need ([`flags`]); a dependency the result
-//! still needs is taken into it and the result reduced again
-//! ([`dependencies`]), or, when that loses the ICE, built beside it from
-//! its reduced source ([`auxiliary`]). `NAME.ice.rs`, an auxiliary's
-//! `NAME.ice.DEP.rs`, the libraries the command still names
-//! ([`artifacts`]) and `NAME.ice.md` ([`report`]) are written atomically,
-//! outside the user's tree unless `-o` says where; nothing is written
-//! into it.
+//! [`run`] is a list of stages, each in its own folder:
+//! - [`one_file`]: the user's build runs as it would, and its output names
+//!   the ICE and the crate's rustc command line ([`rustc`]: the command
+//!   line, running it, the ICE's signature); the crate becomes one file.
+//! - [`subject`]: the one file must crash rustc the same way three times
+//!   ([`oracle`]: the verdict on a candidate); then [`steps`] (rustc's
+//!   unused items first, the syntax reducer with the ICE's signature as
+//!   the oracle, the command line's flags cut, rustfmt last) and [`deps`]
+//!   (a dependency the result still needs taken into it, or built beside
+//!   it from its reduced source when that loses the ICE).
+//! - [`report`]: `NAME.ice.rs`, an auxiliary's `NAME.ice.DEP.rs`, the
+//!   libraries the command still names and `NAME.ice.md` are written
+//!   atomically, outside the user's tree unless `-o` says where; nothing is
+//!   written into it.
 
-mod artifacts;
-mod auxiliary;
-mod bisect;
-mod cargo_build;
-mod dependencies;
-mod edition2015;
-mod flags;
-mod flatten;
-mod includes;
-mod invocation;
+mod deps;
+mod one_file;
 mod oracle;
-mod prune;
-mod readable;
 mod report;
-mod shared_names;
-pub(crate) mod signature;
-mod source;
+pub(crate) mod rustc;
+mod steps;
 mod subject;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::message::AuxiliaryCrate;
-use super::{Events, Job, Message, Settings};
+use super::{Done, Events, Job, Message, Settings};
 use crate::engine::{Cancel, Limits, StopReason};
 use crate::error::{Error, Exit};
 use crate::output::{shown, Destination};
-pub(crate) use cargo_build::BuildSpec;
-use cargo_build::Crash;
-use invocation::Invocation;
-use oracle::{IceOracle, Rustc};
-use signature::{Kind, Match, Signature, Spelled};
-use subject::IceSubject;
+use deps::{artifacts, auxiliary};
+pub(crate) use one_file::cargo_build::BuildSpec;
+use one_file::cargo_build::Crash;
+use one_file::{cargo_build, flatten, includes};
+use oracle::IceOracle;
+use report::bisect;
+use rustc::args::RustcArgs;
+use rustc::run::{Rustc, RustcRun};
+use rustc::signature::{Kind, Match, Signature, Spelled};
 pub(crate) use subject::Steps;
+use subject::{IceReduced, IceSubject};
 
 /// What `cargo reduce ice` was asked to do.
 #[derive(Debug, Clone)]
@@ -94,28 +86,111 @@ pub(crate) fn run(
     if let Some(path) = &request.output {
         Destination::check(path)?;
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("cargo-reduce-ice-")
-        .tempdir()
-        .map_err(|e| Error::caused(Exit::Environment, "cannot make a temporary directory", e))?;
+    let scratch = scratch_dir()?;
     let interrupt = Limits::none().with_interrupt(settings.interrupt.clone());
-    let crash = match &request.file {
-        Some(file) => single_file(file, request, &Cancel::by_limits(&interrupt))?,
-        None => cargo_build::run(&request.build, scratch.path())?,
-    };
+    let crash = crashed(request, scratch.path(), &interrupt)?;
     events.emit(&found(&crash));
     let root = crash.invocation.source_path();
+    let flat = one_file(&crash, &root, scratch.path())?;
+    let outputs = Outputs::of(request, &crash.invocation.crate_name())?;
+    let oracle = oracle_for(request, &crash, &flat, &interrupt)?;
+    let mut subject = IceSubject {
+        command: oracle.rustc.invocation.display(&outputs.mcve_name),
+        oracle,
+        timeout: request.timeout,
+        steps: request.steps,
+        compiled: crash.compiled.clone(),
+        temporary: scratch.path().to_path_buf(),
+    };
+    let job = Job {
+        input: &root,
+        bytes: flat.into_bytes(),
+        output: &outputs.destination,
+        partial: None,
+        label: String::new(),
+    };
+    let done = super::reduce(&mut subject, job, settings, events)?;
+    let beside = written_beside(&done.extra, &subject, &outputs)?;
+    let last = rerun(&subject.oracle.rustc, &beside, &done.bytes, &interrupt)?;
+    let report = reported(request, &done, &beside, &last, &crash, &outputs, events)?;
+    events.emit(&report);
+    Ok(match done.stopped {
+        Some(StopReason::Interrupted) => Exit::Interrupted,
+        _ => Exit::Success,
+    })
+}
+
+/// The crash to reduce: FILE's under rustc, or the cargo build's.
+fn crashed(request: &IceRequest, scratch: &Path, interrupt: &Limits) -> Result<Crash, Error> {
+    match &request.file {
+        Some(file) => single_file(file, request, &Cancel::by_limits(interrupt)),
+        None => cargo_build::run(&request.build, scratch),
+    }
+}
+
+/// The run's private directory (the build's target directory, the
+/// auxiliaries' builds).
+fn scratch_dir() -> Result<tempfile::TempDir, Error> {
+    tempfile::Builder::new()
+        .prefix("cargo-reduce-ice-")
+        .tempdir()
+        .map_err(|e| Error::caused(Exit::Environment, "cannot make a temporary directory", e))
+}
+
+/// Where the MCVE and its report go, checked.
+struct Outputs {
+    /// `-o`'s path, or `NAME.ice.rs` in `$TMPDIR/cargo-reduce-ice/`.
+    mcve: PathBuf,
+    /// The MCVE's file name, as the commands name it.
+    mcve_name: String,
+    /// The report: the MCVE's path ending in `.md`.
+    report: PathBuf,
+    /// Where the libraries the commands still name are copied.
+    deps: PathBuf,
+    /// The MCVE's destination, checked.
+    destination: Destination,
+}
+
+impl Outputs {
+    /// The outputs of crate `name` as `request` asks.
+    fn of(request: &IceRequest, name: &str) -> Result<Outputs, Error> {
+        let (mcve, report) = output_paths(request, name)?;
+        let destination = Destination::check(&mcve)?;
+        Destination::check(&report)?;
+        let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
+            n.to_string_lossy().into_owned()
+        });
+        Ok(Outputs {
+            deps: mcve.with_extension("deps"),
+            mcve,
+            mcve_name,
+            report,
+            destination,
+        })
+    }
+}
+
+/// The crate of `crash`, rooted at `root`, as one file.
+fn one_file(crash: &Crash, root: &Path, temporary: &Path) -> Result<String, Error> {
     let sources = includes::Sources {
         env: crash.invocation.env.clone(),
-        temporary: Some(scratch.path().to_path_buf()),
+        temporary: Some(temporary.to_path_buf()),
     };
-    let flat = flatten::flatten(&root, &sources)
-        .map_err(|e| Error::caused(Exit::BadInput, "cannot make the crate one file", e))?;
+    flatten::flatten(root, &sources)
+        .map_err(|e| Error::caused(Exit::BadInput, "cannot make the crate one file", e))
+}
+
+/// The oracle of `crash`'s ICE on the flattened crate `flat`: its minimal
+/// command line where that crashes the same way, with backtraces only
+/// where they are needed.
+fn oracle_for(
+    request: &IceRequest,
+    crash: &Crash,
+    flat: &str,
+    interrupt: &Limits,
+) -> Result<IceOracle, Error> {
     let name = crash.invocation.crate_name();
-    let (mcve, report_path) = output_paths(request, &name)?;
-    let destination = Destination::check(&mcve)?;
-    Destination::check(&report_path)?;
-    let rustc = |invocation: Invocation| {
+    let rustc = |invocation: RustcArgs| {
         Rustc::new(
             invocation,
             format!("{name}.rs"),
@@ -124,118 +199,141 @@ pub(crate) fn run(
             request.incremental,
         )
     };
-    let mut reducing = rustc(command_line(&crash, flat.as_bytes(), &rustc, request.level));
+    let mut reducing = rustc(command_line(crash, flat.as_bytes(), &rustc, request.level)?);
     // Every query frame only where they are all compared, and where a
     // delayed bug's location needs them.
     reducing.backtraces = request.level == Match::Strict
-        || quiet_loses_location(&reducing, &crash.signature, flat.as_bytes(), &interrupt);
-    let oracle = IceOracle {
+        || quiet_loses_location(&reducing, &crash.signature, flat.as_bytes(), interrupt)?;
+    Ok(IceOracle {
         rustc: reducing,
         expected: crash.signature.clone(),
         level: request.level,
         spelled: Spelled::of(flat.as_bytes()),
-    };
-    let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
-        n.to_string_lossy().into_owned()
-    });
-    let mut subject = IceSubject {
-        command: oracle.rustc.invocation.display(&mcve_name),
-        oracle,
-        timeout: request.timeout,
-        steps: request.steps,
-        compiled: crash.compiled,
-        temporary: scratch.path().to_path_buf(),
-        final_command: std::sync::Mutex::new(None),
-        auxiliaries: std::sync::Mutex::new(Vec::new()),
-    };
-    let job = Job {
-        input: &root,
-        bytes: flat.into_bytes(),
-        output: &destination,
-        partial: None,
-        label: String::new(),
-    };
-    let done = super::reduce(&mut subject, job, settings, events)?;
-    let code = std::fs::read_to_string(&done.output).unwrap_or_default();
-    let deps = mcve.with_extension("deps");
-    let (invocation, kept) = kept_beside(&subject, scratch.path(), &deps)?;
-    subject.oracle.rustc.invocation = invocation;
-    let auxiliaries = write_auxiliaries(&kept, &mcve, &deps)?;
-    let built_beside = auxiliary::as_built_beside(&subject.oracle.rustc.invocation, &kept);
-    let command = artifacts::shown_relative(&built_beside, &deps).display(&mcve_name);
-    // The report shows rustc's output as the user's environment has it.
-    subject.oracle.rustc.backtraces = true;
-    let last = subject
-        .oracle
-        .rustc
-        .run(code.as_bytes(), &Cancel::by_limits(&interrupt))
-        .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
+    })
+}
+
+/// What is written beside the MCVE: its auxiliary crates' sources and the
+/// libraries the commands still name ([`artifacts::keep_beside`]).
+struct Beside {
+    /// The MCVE's command line, naming the copies.
+    invocation: RustcArgs,
+    /// The auxiliary crates, each command naming the copies.
+    kept: Vec<auxiliary::Auxiliary>,
+    /// The auxiliaries' files, as the report shows them.
+    files: Vec<report::AuxiliaryFile>,
+    /// The MCVE's command as the report shows it.
+    command: String,
+}
+
+/// Writes beside the MCVE what `reduced`'s command and auxiliaries need.
+fn written_beside(
+    reduced: &IceReduced,
+    subject: &IceSubject,
+    outputs: &Outputs,
+) -> Result<Beside, Error> {
+    let (invocation, kept) = kept_beside(reduced, subject, &outputs.deps)?;
+    let files = write_auxiliaries(&kept, &outputs.mcve, &outputs.deps)?;
+    let built_beside = auxiliary::as_built_beside(&invocation, &kept);
+    let command = built_beside
+        .relative_to(&outputs.deps)
+        .display(&outputs.mcve_name);
+    Ok(Beside {
+        invocation,
+        kept,
+        files,
+        command,
+    })
+}
+
+/// rustc on the MCVE `bytes` once more, with the command `beside` shows
+/// and backtraces as the user's environment has them: what the report
+/// shows.
+fn rerun(
+    rustc: &Rustc,
+    beside: &Beside,
+    bytes: &[u8],
+    interrupt: &Limits,
+) -> Result<RustcRun, Error> {
+    let mut rustc = rustc.with_invocation(beside.invocation.clone());
+    rustc.backtraces = true;
+    rustc
+        .run(bytes, &Cancel::by_limits(interrupt))
+        .map_err(cannot_run)
+}
+
+/// Writes the report of `done`'s MCVE, with rustc's output on it (`last`)
+/// and `--bisect`'s releases; the `ice-reported` message.
+fn reported(
+    request: &IceRequest,
+    done: &Done<IceReduced>,
+    beside: &Beside,
+    last: &RustcRun,
+    crash: &Crash,
+    outputs: &Outputs,
+    events: &dyn Events,
+) -> Result<Message, Error> {
+    let name = crash.invocation.crate_name();
+    let code = String::from_utf8_lossy(&done.bytes);
     let scratch = bisect::Scratch {
         code: &code,
         name: &name,
-        edition: subject.oracle.rustc.invocation.edition(),
-        auxiliaries: &kept,
+        edition: beside.invocation.edition(),
+        auxiliaries: &beside.kept,
     };
-    let bisected = match request.bisect {
-        true => match bisect::bisect(&scratch) {
-            Ok(text) => Some(text),
-            Err(e) => {
-                events.emit(&Message::Warning {
-                    message: e.to_string(),
-                });
-                None
-            }
-        },
-        false => None,
-    };
+    let bisected = request.bisect.then(|| bisected(&scratch, events)).flatten();
     let markdown = report::Report {
         code: &code,
-        command: &command,
-        version: &report::version(&subject.oracle.rustc.invocation.program),
-        stderr: &last.stderr.replace(&format!("{name}.rs"), &mcve_name),
-        signature: &last.signature().unwrap_or(crash.signature),
+        command: &beside.command,
+        version: &report::version(&beside.invocation.program),
+        stderr: &last
+            .stderr
+            .replace(&format!("{name}.rs"), &outputs.mcve_name),
+        signature: &last.signature().unwrap_or(crash.signature.clone()),
         bisect: bisected.as_deref(),
-        auxiliaries: &auxiliaries,
+        auxiliaries: &beside.files,
     }
     .markdown();
-    crate::output::write_atomically(&report_path, markdown.as_bytes(), None).map_err(|e| {
-        Error::caused(
-            Exit::Failure,
-            format!("cannot write `{}`", shown(&report_path)),
-            e,
-        )
+    crate::output::write_atomically(&outputs.report, markdown.as_bytes(), None).map_err(|e| {
+        let context = format!("cannot write `{}`", shown(&outputs.report));
+        Error::caused(Exit::Failure, context, e)
     })?;
-    events.emit(&Message::IceReported {
+    Ok(Message::IceReported {
         mcve: done.output.clone(),
-        report: report_path,
-        command,
-        auxiliaries: auxiliaries
-            .into_iter()
+        report: outputs.report.clone(),
+        command: beside.command.clone(),
+        auxiliaries: (beside.files.iter())
             .map(|a| AuxiliaryCrate {
-                source: a.path,
-                command: a.command,
+                source: a.path.clone(),
+                command: a.command.clone(),
             })
             .collect(),
-    });
-    Ok(match done.stopped {
-        Some(StopReason::Interrupted) => Exit::Interrupted,
-        _ => Exit::Success,
     })
+}
+
+/// `--bisect`'s result, or a warning why there is none.
+fn bisected(scratch: &bisect::Scratch<'_>, events: &dyn Events) -> Option<String> {
+    bisect::bisect(scratch)
+        .map_err(|e| {
+            events.emit(&Message::Warning {
+                message: e.to_string(),
+            })
+        })
+        .ok()
 }
 
 /// The result's command line and its auxiliary crates, each naming the
 /// libraries of the build it still needs as copies in `deps`
 /// ([`artifacts::keep_beside`]).
 fn kept_beside(
+    reduced: &IceReduced,
     subject: &IceSubject,
-    temporary: &Path,
     deps: &Path,
-) -> Result<(Invocation, Vec<auxiliary::Auxiliary>), Error> {
-    let mut auxiliaries = subject.auxiliaries();
-    let commands: Vec<Invocation> = std::iter::once(subject.final_command())
+) -> Result<(RustcArgs, Vec<auxiliary::Auxiliary>), Error> {
+    let mut auxiliaries = reduced.auxiliaries.clone();
+    let commands: Vec<RustcArgs> = std::iter::once(reduced.command.clone())
         .chain(auxiliaries.iter().map(|a| a.invocation.clone()))
         .collect();
-    let kept = artifacts::keep_beside(&commands, &subject.compiled, temporary, deps)
+    let kept = artifacts::keep_beside(&commands, &subject.compiled, &subject.temporary, deps)
         .map_err(|e| Error::caused(Exit::Failure, format!("cannot write `{}`", shown(deps)), e))?;
     let mut kept = kept.into_iter();
     let invocation = kept.next().expect("the MCVE's command");
@@ -264,7 +362,7 @@ fn write_auxiliaries(
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());
             Ok(report::AuxiliaryFile {
-                command: artifacts::shown_relative(&a.invocation, deps).display(&file_name),
+                command: a.invocation.relative_to(deps).display(&file_name),
                 code: String::from_utf8_lossy(&a.text).into_owned(),
                 file_name,
                 path,
@@ -291,23 +389,27 @@ fn found(crash: &Crash) -> Message {
 fn command_line(
     crash: &Crash,
     flat: &[u8],
-    rustc: &dyn Fn(Invocation) -> Rustc,
+    rustc: &dyn Fn(RustcArgs) -> Rustc,
     level: Match,
-) -> Invocation {
+) -> Result<RustcArgs, Error> {
     let minimal = crash.invocation.minimal();
     let never = Limits::none();
-    let same = rustc(minimal.clone())
+    let run = rustc(minimal.clone())
         .run(flat, &Cancel::by_limits(&never))
-        .ok()
-        .and_then(|run| run.signature())
-        .is_some_and(|s| {
-            let spelled = Spelled::of(flat);
-            s.matches(&crash.signature, level, &|w| spelled.contains(w))
-        });
-    match same {
+        .map_err(cannot_run)?;
+    let same = run.signature().is_some_and(|s| {
+        let spelled = Spelled::of(flat);
+        s.matches(&crash.signature, level, &|w| spelled.contains(w))
+    });
+    Ok(match same {
         true => minimal,
         false => crash.invocation.clone(),
-    }
+    })
+}
+
+/// The error when rustc cannot run at all.
+fn cannot_run(e: std::io::Error) -> Error {
+    Error::caused(Exit::Environment, "cannot run rustc", e)
 }
 
 /// `cargo reduce ice FILE.rs -- ARGS`: rustc on FILE, in a private
@@ -323,7 +425,7 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
         false => request.rustc_args.clone(),
     };
     args.push(absolute.display().to_string());
-    let invocation = Invocation {
+    let invocation = RustcArgs {
         program: std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()),
         source: args.len() - 1,
         args,
@@ -338,9 +440,7 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
         request.memory,
         request.incremental,
     );
-    let run = rustc
-        .run(&bytes, cancel)
-        .map_err(|e| Error::caused(Exit::Environment, "cannot run rustc", e))?;
+    let run = rustc.run(&bytes, cancel).map_err(cannot_run)?;
     match run.signature() {
         Some(signature) => Ok(Crash {
             signature,
@@ -382,22 +482,22 @@ fn output_paths(request: &IceRequest, name: &str) -> Result<(PathBuf, PathBuf), 
 /// Whether `rustc`, run with `RUST_BACKTRACE=0`, prints `expected` (a
 /// delayed bug) without the `note: delayed at` that locates it, as newer
 /// compilers do: the reduction then runs with backtraces. One compilation of
-/// `source` tells; a run that cannot tell keeps the quiet default.
+/// `source` tells.
 fn quiet_loses_location(
     rustc: &Rustc,
     expected: &Signature,
     source: &[u8],
     limits: &Limits,
-) -> bool {
+) -> Result<bool, Error> {
     if expected.kind != Kind::DelayedBug {
-        return false;
+        return Ok(false);
     }
     let mut quiet = rustc.with_invocation(rustc.invocation.clone());
     quiet.backtraces = false;
-    match quiet.run(source, &Cancel::by_limits(limits)) {
-        Ok(run) => unlocated(&run.stderr),
-        Err(_) => false,
-    }
+    let run = quiet
+        .run(source, &Cancel::by_limits(limits))
+        .map_err(cannot_run)?;
+    Ok(unlocated(&run.stderr))
 }
 
 /// Whether rustc's standard error `stderr` shows an ICE that cannot be

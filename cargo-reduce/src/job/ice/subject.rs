@@ -11,21 +11,21 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
-use super::artifacts::auxiliaries_in;
-use super::auxiliary::{auxiliaries, with_extern, Auxiliary, AuxiliaryOracle, Built};
-use super::dependencies::{externs, take_in_one};
-use super::flags::{reduce_flags, reduce_invocation};
-use super::invocation::Invocation;
-use super::oracle::{IceOracle, RustcRun};
-use super::prune::{hollowed, prune};
-use super::readable::{readable, rustfmt};
-use super::shared_names::{fresh, renamed, shared};
 use crate::command::RunStatus;
 use crate::engine::{Cancel, OracleError};
 use crate::error::{Error, Exit};
+use crate::job::ice::deps::artifacts::auxiliaries_in;
+use crate::job::ice::deps::auxiliary::{auxiliaries, Auxiliary, AuxiliaryOracle, Built};
+use crate::job::ice::deps::shared_names::{fresh, renamed, shared};
+use crate::job::ice::deps::take_in::take_in_one;
+use crate::job::ice::oracle::{ByText, CouldNotRun, IceOracle};
+use crate::job::ice::rustc::args::RustcArgs;
+use crate::job::ice::rustc::run::RustcRun;
+use crate::job::ice::steps::flags::{reduce_flags, reduce_invocation};
+use crate::job::ice::steps::prune::{hollowed, prune};
+use crate::job::ice::steps::readable::{readable, rustfmt};
 use crate::job::message::{How, Plan};
 use crate::job::{Reduced, Run, Subject};
 use crate::syntax::{self, Lang, Strategy};
@@ -61,19 +61,37 @@ pub(crate) struct IceSubject {
     pub(crate) command: String,
     /// The command lines the build ran before the crash: the sources of
     /// the dependencies an MCVE may take in ([`take_in_one`]).
-    pub(crate) compiled: Vec<Invocation>,
+    pub(crate) compiled: Vec<RustcArgs>,
     /// The run's temporary directory, where the build wrote the files its
     /// build scripts generate.
     pub(crate) temporary: PathBuf,
-    /// The command line the result crashes rustc with, once it is not
-    /// the oracle's: without the flags it does not need
-    /// ([`reduce_flags`]), with a dependency taken in.
-    pub(crate) final_command: Mutex<Option<Invocation>>,
-    /// The auxiliary crates the result is compiled against.
-    pub(crate) auxiliaries: Mutex<Vec<Auxiliary>>,
 }
 
+/// What the reduction of an ICE gives back besides the MCVE.
+#[derive(Debug, Clone)]
+pub(crate) struct IceReduced {
+    /// The command line the MCVE crashes rustc with: without the flags it
+    /// does not need ([`reduce_flags`]), with a dependency taken in or
+    /// built beside it.
+    pub(crate) command: RustcArgs,
+    /// The auxiliary crates it is compiled against, in the order they are
+    /// built.
+    pub(crate) auxiliaries: Vec<Auxiliary>,
+}
+
+/// The MCVE's code as one step leaves it, and the oracle that tells its
+/// ICE (its command line the MCVE's).
+struct Stage {
+    bytes: Vec<u8>,
+    oracle: IceOracle,
+}
+
+/// A step's error: the best bytes so far, with the oracle's error.
+type StepError = (Vec<u8>, OracleError);
+
 impl Subject for IceSubject {
+    type Extra = IceReduced;
+
     fn how(&self) -> How {
         How::Command {
             command: self.command.clone(),
@@ -100,9 +118,108 @@ impl Subject for IceSubject {
         Ok(())
     }
 
-    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
-        let mut bytes = self.reduce_code(&self.oracle, input, run)?;
-        let mut invocation = self.fewer_flags(&bytes, &self.oracle, run)?;
+    /// The code reduced and its flags cut; its dependencies taken in, or
+    /// built beside it; last, made readable.
+    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced<IceReduced>, StepError> {
+        let bytes = self.reduce_code(&self.oracle, input, run)?;
+        let invocation = self.fewer_flags(&bytes, &self.oracle, run)?;
+        let alone = self.taken_in(bytes, invocation, run)?;
+        let (mut last, mut auxiliaries) = match self.steps.take_in {
+            true => self.with_auxiliaries(alone, run)?,
+            false => (alone, Vec::new()),
+        };
+        // Last, so that no later step shrinks it back.
+        if self.steps.format && run.limits.stop_reason().is_none() {
+            last.bytes = self.readable(last.bytes, &last.oracle, &mut auxiliaries, run)?;
+        }
+        let extra = IceReduced {
+            command: last.oracle.rustc.invocation,
+            auxiliaries,
+        };
+        Ok(Reduced::unchecked(last.bytes, extra))
+    }
+
+    fn verify(&self, reduced: &Reduced<IceReduced>, run: &Run<'_>) -> Result<(), Error> {
+        let cancel = Cancel::by_limits(run.interrupt_only);
+        let rustc = self
+            .oracle
+            .rustc
+            .with_invocation(reduced.extra.command.clone());
+        let result = rustc.run(&reduced.bytes, &cancel).map_err(environment)?;
+        run.counters.add_test();
+        if result.status == RunStatus::Cancelled {
+            return Err(Error::new(
+                Exit::Interrupted,
+                "interrupted during the final check",
+            ));
+        }
+        match result.signature() {
+            Some(s) if self.oracle.is_expected(&s, &reduced.bytes) => Ok(()),
+            _ => Err(Error::new(
+                Exit::Flaky,
+                "the ICE is flaky: the reduced file crashed rustc before but not when compiled again; nothing written",
+            )),
+        }
+    }
+}
+
+impl IceSubject {
+    /// Prunes and reduces with the syntax reducer `input`, which crashes
+    /// rustc as `oracle` expects.
+    fn reduce_code(
+        &self,
+        oracle: &IceOracle,
+        input: Vec<u8>,
+        run: &Run<'_>,
+    ) -> Result<Vec<u8>, StepError> {
+        let cancel = Cancel::by_limits(run.limits);
+        let mut current = input;
+        if self.steps.prune {
+            run.start_pass("rustc's unused items");
+            let text = String::from_utf8_lossy(&current).into_owned();
+            let pruned = prune(&text, oracle, &cancel, &|| run.counters.add_test())
+                .map_err(|e| (current.clone(), e.into()))?;
+            current = pruned.into_bytes();
+        }
+        run.start_pass(&format!("rust {}", self.steps.strategy));
+        let reduction = syntax::reduce_in(
+            &current,
+            Lang::Rust,
+            &self.steps.strategy,
+            &ByText(oracle),
+            &run.context(),
+        )
+        .map_err(|e| (e.best, e.source))?;
+        Ok(reduction.atoms)
+    }
+
+    /// `oracle`'s command line without the flags `bytes` does not need
+    /// (as it is when the limits stopped the reduction).
+    fn fewer_flags(
+        &self,
+        bytes: &[u8],
+        oracle: &IceOracle,
+        run: &Run<'_>,
+    ) -> Result<RustcArgs, StepError> {
+        let invocation = oracle.rustc.invocation.clone();
+        if run.limits.stop_reason().is_some() {
+            return Ok(invocation);
+        }
+        run.start_pass("rustc's flags");
+        let fewer =
+            reduce_flags(bytes, oracle, &run.plain_context()).map_err(|e| (bytes.to_vec(), e))?;
+        Ok(fewer.unwrap_or(invocation))
+    }
+
+    /// `bytes` (which `invocation` crashes rustc on) with each dependency
+    /// it still needs taken in where that keeps the ICE, reduced again
+    /// each time ([`take_in_one`]).
+    fn taken_in(
+        &self,
+        mut bytes: Vec<u8>,
+        mut invocation: RustcArgs,
+        run: &Run<'_>,
+    ) -> Result<Stage, StepError> {
         let mut taken_in: Option<IceOracle> = None;
         let mut tried = HashSet::new();
         while self.steps.take_in && run.limits.stop_reason().is_none() {
@@ -130,157 +247,113 @@ impl Subject for IceSubject {
                 "taken in"
             };
             run.start_pass(&format!("dependency `{}` {how}", taken.name));
-            let kept = next.same_ice(&taken.text, &cancel);
+            let kept = next.same_ice(&taken.text, &cancel).keeps();
             run.counters.add_test();
-            if !matches!(kept, Ok(Some(true))) {
+            if !kept.map_err(|e| (bytes.clone(), e.into()))? {
                 continue;
             }
-            self.set_command(&next.rustc.invocation);
             run.oracle_changed();
             bytes = self.reduce_code(&next, taken.text, run)?;
             invocation = self.fewer_flags(&bytes, &next, run)?;
             taken_in = Some(next);
         }
         let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-        let last = if self.steps.take_in {
-            let (reduced, last) = self.with_auxiliaries(bytes, invocation, oracle, run)?;
-            bytes = reduced;
-            last
-        } else {
-            oracle.for_text(invocation, &[])
-        };
-        // Last, so that no later step shrinks it back.
-        if self.steps.format && run.limits.stop_reason().is_none() {
-            let cancel = Cancel::by_limits(run.limits);
-            bytes = readable(&bytes, &last, &cancel, &|| run.counters.add_test());
-            self.format_auxiliaries(&bytes, &last, run);
-        }
-        Ok(Reduced::unchecked(bytes))
+        Ok(Stage {
+            oracle: oracle.for_text(invocation, &[]),
+            bytes,
+        })
     }
 
-    fn verify(&self, bytes: &[u8], run: &Run<'_>) -> Result<(), Error> {
-        let cancel = Cancel::by_limits(run.interrupt_only);
-        let rustc = self.oracle.rustc.with_invocation(self.final_command());
-        let result = rustc.run(bytes, &cancel).map_err(environment)?;
-        run.counters.add_test();
-        if result.status == RunStatus::Cancelled {
-            return Err(Error::new(
-                Exit::Interrupted,
-                "interrupted during the final check",
-            ));
-        }
-        match result.signature() {
-            Some(s) if self.oracle.is_expected(&s, bytes) => Ok(()),
-            _ => Err(Error::new(
-                Exit::Flaky,
-                "the ICE is flaky: the reduced file crashed rustc before but not when compiled again; nothing written",
-            )),
-        }
-    }
-}
-
-impl IceSubject {
-    /// Prunes and reduces with the syntax reducer `input`, which crashes
-    /// rustc as `oracle` expects.
-    fn reduce_code(
-        &self,
-        oracle: &IceOracle,
-        input: Vec<u8>,
-        run: &Run<'_>,
-    ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
-        let cancel = Cancel::by_limits(run.limits);
-        let mut current = input;
-        if self.steps.prune {
-            run.start_pass("rustc's unused items");
-            let text = String::from_utf8_lossy(&current).into_owned();
-            let pruned = prune(&text, oracle, &cancel, &|| run.counters.add_test())
-                .map_err(|e| (current.clone(), e.into()))?;
-            current = pruned.into_bytes();
-        }
-        run.start_pass(&format!("rust {}", self.steps.strategy));
-        let reduction = syntax::reduce_in(
-            &current,
-            Lang::Rust,
-            &self.steps.strategy,
-            oracle,
-            &run.context(),
-        )
-        .map_err(|e| (e.best, e.source))?;
-        Ok(reduction.atoms)
-    }
-
-    /// `oracle`'s command line without the flags `bytes` does not need
-    /// (as it is when the limits stopped the reduction), recorded as the
-    /// result's.
-    fn fewer_flags(
-        &self,
-        bytes: &[u8],
-        oracle: &IceOracle,
-        run: &Run<'_>,
-    ) -> Result<Invocation, (Vec<u8>, OracleError)> {
-        let mut invocation = oracle.rustc.invocation.clone();
-        if run.limits.stop_reason().is_none() {
-            run.start_pass("rustc's flags");
-            let fewer = reduce_flags(bytes, oracle, &run.plain_context())
-                .map_err(|e| (bytes.to_vec(), e))?;
-            invocation = fewer.unwrap_or(invocation);
-            self.set_command(&invocation);
-        }
-        Ok(invocation)
-    }
-
-    /// `bytes`, which `invocation` crashes rustc on as `oracle` expects,
-    /// compiled against each dependency it still needs that works as an
-    /// auxiliary crate: that crate's source and flags reduced first, then
-    /// `bytes` and its flags again against it ([`super::auxiliary`]).
+    /// `alone` compiled against each dependency it still needs that works
+    /// as an auxiliary crate: that crate's source and flags reduced
+    /// first, then the MCVE and its flags again against it
+    /// ([`crate::job::ice::deps::auxiliary`]). The last stage, and the
+    /// auxiliaries it is compiled against.
     fn with_auxiliaries(
         &self,
-        mut bytes: Vec<u8>,
-        mut invocation: Invocation,
-        oracle: &IceOracle,
+        alone: Stage,
         run: &Run<'_>,
-    ) -> Result<(Vec<u8>, IceOracle), (Vec<u8>, OracleError)> {
-        let mut current = oracle.for_text(invocation.clone(), &[]);
+    ) -> Result<(Stage, Vec<Auxiliary>), StepError> {
+        let Stage {
+            mut bytes,
+            oracle: mut current,
+        } = alone;
+        let mut kept = Vec::new();
+        let invocation = current.rustc.invocation.clone();
         for auxiliary in auxiliaries(&invocation, &self.compiled, &self.temporary) {
             if run.limits.stop_reason().is_some() {
                 break;
             }
             // Reduced against an earlier auxiliary, the MCVE may need this
             // dependency no more.
-            if !externs(&invocation).any(|(name, _)| name == auxiliary.name) {
+            if !current
+                .rustc
+                .invocation
+                .externs()
+                .any(|(name, _)| name == auxiliary.name)
+            {
                 continue;
             }
             run.start_pass(&format!("dependency `{}` beside", auxiliary.name));
-            let mcve_oracle = current.for_text(invocation.clone(), &auxiliary.text);
-            let Some(reduced) = self.reduce_auxiliary(&auxiliary, &bytes, &mcve_oracle, run) else {
-                continue;
+            let stage = Stage {
+                bytes,
+                oracle: current,
             };
-            let (reduced, renamed) = rename_shared(reduced, bytes.clone(), &mcve_oracle, run);
-            bytes = renamed;
-            let dir = auxiliaries_in(&self.temporary).join(&auxiliary.name);
-            let built = std::fs::create_dir_all(&dir).and_then(|()| {
-                let rustc = reduced.rustc(&mcve_oracle.rustc);
-                reduced.build(&rustc, &reduced.text, &dir, &Cancel::by_limits(run.limits))
-            });
-            let library = match built {
-                Ok(Built::Library(library)) => library,
-                Ok(_) => continue,
-                Err(e) => return Err((bytes, e.into())),
-            };
-            invocation = with_extern(&invocation, &reduced.name, &library.to_string_lossy());
-            current = mcve_oracle.for_text(invocation.clone(), &reduced.text);
-            self.set_command(&invocation);
-            self.auxiliaries
-                .lock()
-                .expect("auxiliaries lock")
-                .push(reduced);
-            run.oracle_changed();
-            bytes = self.reduce_code(&current, bytes, run)?;
-            // The flags the whole dependency needed (its own `-L`) may go.
-            invocation = self.fewer_flags(&bytes, &current, run)?;
-            current = current.for_text(invocation.clone(), &[]);
+            let (next, built) = self.beside(stage, &auxiliary, run)?;
+            (bytes, current) = (next.bytes, next.oracle);
+            kept.extend(built);
         }
-        Ok((bytes, current))
+        let last = Stage {
+            bytes,
+            oracle: current,
+        };
+        Ok((last, kept))
+    }
+
+    /// `stage` against `auxiliary` reduced and built beside it, when the
+    /// MCVE still crashes rustc that way: the MCVE and its flags reduced
+    /// again, and the auxiliary kept. Else `stage` as it was.
+    fn beside(
+        &self,
+        stage: Stage,
+        auxiliary: &Auxiliary,
+        run: &Run<'_>,
+    ) -> Result<(Stage, Option<Auxiliary>), StepError> {
+        let invocation = stage.oracle.rustc.invocation.clone();
+        let mcve_oracle = stage.oracle.for_text(invocation.clone(), &auxiliary.text);
+        let reduced = self
+            .reduce_auxiliary(auxiliary, &stage.bytes, &mcve_oracle, run)
+            .map_err(|e| (stage.bytes.clone(), e))?;
+        let Some(reduced) = reduced else {
+            return Ok((stage, None));
+        };
+        let (reduced, bytes) = rename_shared(reduced, stage.bytes, &mcve_oracle, run)?;
+        let dir = auxiliaries_in(&self.temporary).join(&auxiliary.name);
+        let built = std::fs::create_dir_all(&dir).and_then(|()| {
+            let rustc = reduced.rustc(&mcve_oracle.rustc);
+            reduced.build(&rustc, &reduced.text, &dir, &Cancel::by_limits(run.limits))
+        });
+        let library = match built {
+            Ok(Built::Library(library)) => library,
+            Ok(_) => {
+                return Ok((
+                    Stage {
+                        bytes,
+                        oracle: stage.oracle,
+                    },
+                    None,
+                ))
+            }
+            Err(e) => return Err((bytes, e.into())),
+        };
+        let invocation = invocation.with_extern(&reduced.name, &library.to_string_lossy());
+        let current = mcve_oracle.for_text(invocation, &reduced.text);
+        run.oracle_changed();
+        let bytes = self.reduce_code(&current, bytes, run)?;
+        // The flags the whole dependency needed (its own `-L`) may go.
+        let invocation = self.fewer_flags(&bytes, &current, run)?;
+        let oracle = current.for_text(invocation, &[]);
+        Ok((Stage { bytes, oracle }, Some(reduced)))
     }
 
     /// `auxiliary` with its source reduced, if the MCVE `bytes` crashes
@@ -291,10 +364,10 @@ impl IceSubject {
         bytes: &[u8],
         mcve_oracle: &IceOracle,
         run: &Run<'_>,
-    ) -> Option<Auxiliary> {
+    ) -> Result<Option<Auxiliary>, OracleError> {
         let cancel = Cancel::by_limits(run.limits);
-        if !crashes_against(auxiliary, bytes, mcve_oracle, &cancel, run) {
-            return None;
+        if !crashes_against(auxiliary, bytes, mcve_oracle, &cancel, run)? {
+            return Ok(None);
         }
         let oracle = AuxiliaryOracle::new(auxiliary, bytes, mcve_oracle);
         run.oracle_changed();
@@ -303,19 +376,18 @@ impl IceSubject {
         let source = String::from_utf8_lossy(&auxiliary.text);
         let same_ice = |text: &[u8]| oracle.same_ice(text, &cancel);
         let tested = || run.counters.add_test();
-        let text = match hollowed(&source, &same_ice, &cancel, &tested) {
-            Ok(text) => text.into_bytes(),
-            Err(_) => auxiliary.text.clone(),
-        };
+        let text = hollowed(&source, &same_ice, &cancel, &tested)?.into_bytes();
         let context = run.context();
-        let reduction =
-            syntax::reduce_in(&text, Lang::Rust, &self.steps.strategy, &oracle, &context);
-        let text = match reduction {
-            Ok(reduction) => reduction.atoms,
-            Err(e) => e.best,
-        };
+        let reduction = syntax::reduce_in(
+            &text,
+            Lang::Rust,
+            &self.steps.strategy,
+            &ByText(&oracle),
+            &context,
+        )
+        .map_err(|e| e.source)?;
         let reduced = Auxiliary {
-            text,
+            text: reduction.atoms,
             ..auxiliary.clone()
         };
         let same_ice = |invocation, cancel: &Cancel<'_>| {
@@ -325,22 +397,30 @@ impl IceSubject {
             };
             AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
         };
-        let fewer = reduce_invocation(&reduced.invocation, &same_ice, &run.plain_context());
-        Some(match fewer {
-            Ok(Some(invocation)) => Auxiliary {
+        let fewer = reduce_invocation(&reduced.invocation, &same_ice, &run.plain_context())?;
+        Ok(Some(match fewer {
+            Some(invocation) => Auxiliary {
                 invocation,
                 ..reduced
             },
-            _ => reduced,
-        })
+            None => reduced,
+        }))
     }
 
-    /// Each auxiliary crate rustfmt'd where the MCVE `bytes` still
-    /// crashes rustc as `last` expects against it (the formatted pair is
+    /// `bytes` repaired and rustfmt'd where that keeps the ICE `last`
+    /// expects ([`readable`]); then each auxiliary crate rustfmt'd where the
+    /// MCVE still crashes rustc that way against it (the formatted pair is
     /// what is tested).
-    fn format_auxiliaries(&self, bytes: &[u8], last: &IceOracle, run: &Run<'_>) {
+    fn readable(
+        &self,
+        bytes: Vec<u8>,
+        last: &IceOracle,
+        auxiliaries: &mut [Auxiliary],
+        run: &Run<'_>,
+    ) -> Result<Vec<u8>, StepError> {
         let cancel = Cancel::by_limits(run.limits);
-        let mut auxiliaries = self.auxiliaries.lock().expect("auxiliaries lock");
+        let bytes = readable(&bytes, last, &cancel, &|| run.counters.add_test())
+            .map_err(|e| (bytes.clone(), e.into()))?;
         for auxiliary in auxiliaries.iter_mut() {
             let edition = auxiliary.invocation.edition();
             let Some(pretty) = rustfmt(&auxiliary.text, edition).filter(|p| *p != auxiliary.text)
@@ -351,27 +431,12 @@ impl IceSubject {
                 text: pretty,
                 ..auxiliary.clone()
             };
-            if crashes_against(&candidate, bytes, last, &cancel, run) {
+            let kept = crashes_against(&candidate, &bytes, last, &cancel, run);
+            if kept.map_err(|e| (bytes.clone(), e.into()))? {
                 *auxiliary = candidate;
             }
         }
-    }
-
-    /// The auxiliary crates the result is compiled against, in the order
-    /// they are built.
-    pub(crate) fn auxiliaries(&self) -> Vec<Auxiliary> {
-        self.auxiliaries.lock().expect("auxiliaries lock").clone()
-    }
-
-    /// Records the command line the result crashes rustc with.
-    fn set_command(&self, invocation: &Invocation) {
-        *self.final_command.lock().expect("command lock") = Some(invocation.clone());
-    }
-
-    /// The command line the result crashes rustc with.
-    pub(crate) fn final_command(&self) -> Invocation {
-        let command = self.final_command.lock().expect("command lock").clone();
-        command.unwrap_or_else(|| self.oracle.rustc.invocation.clone())
+        Ok(bytes)
     }
 
     /// The error for the `attempt`-th run of `input`, if it did not ICE
@@ -441,13 +506,13 @@ fn first_error(stderr: &str) -> Option<String> {
 /// `auxiliary` and the MCVE `bytes` with each name the one declares and
 /// the other spells renamed in both to a fresh letter, where the MCVE
 /// still crashes rustc as `mcve_oracle` expects against it
-/// ([`super::shared_names`]).
+/// ([`crate::job::ice::deps::shared_names`]).
 fn rename_shared(
     mut auxiliary: Auxiliary,
     mut bytes: Vec<u8>,
     mcve_oracle: &IceOracle,
     run: &Run<'_>,
-) -> (Auxiliary, Vec<u8>) {
+) -> Result<(Auxiliary, Vec<u8>), StepError> {
     let cancel = Cancel::by_limits(run.limits);
     for name in shared(&auxiliary.text, &bytes, &auxiliary.name) {
         let Some(to) = fresh(&auxiliary.text, &bytes).into_iter().next() else {
@@ -461,11 +526,12 @@ fn rename_shared(
             ..auxiliary.clone()
         };
         let mcve = renamed(&bytes, &name, &to);
-        if crashes_against(&candidate, &mcve, mcve_oracle, &cancel, run) {
+        let kept = crashes_against(&candidate, &mcve, mcve_oracle, &cancel, run);
+        if kept.map_err(|e| (bytes.clone(), e.into()))? {
             (auxiliary, bytes) = (candidate, mcve);
         }
     }
-    (auxiliary, bytes)
+    Ok((auxiliary, bytes))
 }
 
 /// Whether the MCVE `mcve`, compiled against `auxiliary` built from its
@@ -476,10 +542,10 @@ fn crashes_against(
     mcve_oracle: &IceOracle,
     cancel: &Cancel<'_>,
     run: &Run<'_>,
-) -> bool {
+) -> Result<bool, CouldNotRun> {
     let kept = AuxiliaryOracle::new(auxiliary, mcve, mcve_oracle).same_ice(&auxiliary.text, cancel);
     run.counters.add_test();
-    matches!(kept, Ok(Some(true)))
+    kept.keeps()
 }
 
 /// The error when rustc cannot run at all.

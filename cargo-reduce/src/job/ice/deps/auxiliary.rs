@@ -1,7 +1,7 @@
 //! A dependency that the MCVE needs as a crate of its own: a cross-crate
 //! ICE (one of metadata, of a foreign trait's items, of an `impl Trait`
 //! read from another crate) goes away when the dependency is taken into
-//! the MCVE as a module ([`super::dependencies`]). Such a dependency
+//! the MCVE as a module ([`crate::job::ice::deps::take_in`]). Such a dependency
 //! becomes an auxiliary crate, as rust-lang/rust's tests have them
 //! (`//@ aux-build`): its source, as one file, is compiled first by its
 //! own command line (its `--crate-name`, edition, crate type, `--cfg`s and
@@ -13,12 +13,12 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::dependencies::{builds, dropping_extern, externs, flag_pairs, flattened, is_library};
-use super::invocation::Invocation;
-use super::oracle::{outcome_of_text, IceOracle, Rustc};
 use crate::command::RunStatus;
-use crate::engine::{Cancel, Candidate, Oracle, OracleError, Outcome};
-use crate::unit::ByteAtom;
+use crate::engine::Cancel;
+use crate::job::ice::deps::take_in::{builds, flattened, is_library};
+use crate::job::ice::oracle::{CouldNotRun, IceOracle, TellsIce, Verdict};
+use crate::job::ice::rustc::args::RustcArgs;
+use crate::job::ice::rustc::run::Rustc;
 
 /// A library the MCVE is compiled against, built from source.
 #[derive(Debug, Clone)]
@@ -26,7 +26,7 @@ pub(crate) struct Auxiliary {
     /// The MCVE's `--extern` name for it.
     pub(crate) name: String,
     /// Its command line; its crate root is the source.
-    pub(crate) invocation: Invocation,
+    pub(crate) invocation: RustcArgs,
     /// Its source, one file.
     pub(crate) text: Vec<u8>,
 }
@@ -80,17 +80,18 @@ impl Auxiliary {
 /// The libraries `invocation` names with `--extern` that the build
 /// (`compiled`, its command lines) made from source, as auxiliaries: their
 /// source flattened, their command line cargo's without its paths and
-/// outputs ([`Invocation::minimal`]) but with its own `--extern`s and
+/// outputs ([`RustcArgs::minimal`]) but with its own `--extern`s and
 /// `-L`s (the libraries the build made for it: the reduction of its flags
 /// drops those its reduced source does not need, and the rest are kept
-/// beside the MCVE, [`super::artifacts`]). A procedural macro or a library
+/// beside the MCVE, [`crate::job::ice::deps::artifacts`]). A procedural macro or a library
 /// whose source cannot be read is left out.
 pub(crate) fn auxiliaries(
-    invocation: &Invocation,
-    compiled: &[Invocation],
+    invocation: &RustcArgs,
+    compiled: &[RustcArgs],
     temporary: &Path,
 ) -> Vec<Auxiliary> {
-    externs(invocation)
+    invocation
+        .externs()
         .filter_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
             if !is_library(dependency) {
@@ -98,7 +99,7 @@ pub(crate) fn auxiliaries(
             }
             let text = flattened(dependency, temporary)?.into_bytes();
             let mut invocation = dependency.minimal();
-            let own = flag_pairs(dependency, &["--extern", "-L"]);
+            let own = dependency.flag_pairs(&["--extern", "-L"]);
             invocation.args.extend(own.flatten());
             Some(Auxiliary {
                 name: name.to_string(),
@@ -107,15 +108,6 @@ pub(crate) fn auxiliaries(
             })
         })
         .collect()
-}
-
-/// `invocation` with `--extern name=library` in place of its `--extern
-/// name=…`.
-pub(crate) fn with_extern(invocation: &Invocation, name: &str, library: &str) -> Invocation {
-    let mut with = dropping_extern(invocation, name);
-    with.args
-        .extend(["--extern".to_string(), format!("{name}={library}")]);
-    with
 }
 
 /// Keeps a candidate of an auxiliary's source when it compiles and the
@@ -146,46 +138,46 @@ impl<'a> AuxiliaryOracle<'a> {
         }
     }
 
-    /// Whether the MCVE crashes rustc as expected against `text` as the
-    /// auxiliary's source; `None` when cancelled.
-    pub(crate) fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> io::Result<Option<bool>> {
-        let dir = tempfile::Builder::new()
+    /// What rustc says of the MCVE against `text` as the auxiliary's
+    /// source.
+    pub(crate) fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> Verdict {
+        let built = tempfile::Builder::new()
             .prefix("cargo-reduce-ice-")
-            .tempdir()?;
-        let library = match self
-            .auxiliary
-            .build(&self.rustc, text, dir.path(), cancel)?
-        {
-            Built::Library(library) => library,
-            Built::Failed => return Ok(Some(false)),
-            Built::Cancelled => return Ok(None),
+            .tempdir()
+            .and_then(|dir| {
+                let built = self
+                    .auxiliary
+                    .build(&self.rustc, text, dir.path(), cancel)?;
+                Ok((dir, built))
+            });
+        let (_dir, library) = match built {
+            Ok((dir, Built::Library(library))) => (dir, library),
+            Ok((_, Built::Failed)) => return Verdict::Other,
+            Ok((_, Built::Cancelled)) => return Verdict::Cancelled,
+            Err(e) => return Verdict::CouldNotRun(CouldNotRun(e)),
         };
-        let invocation = with_extern(
-            &self.mcve_oracle.rustc.invocation,
-            &self.auxiliary.name,
-            &library.display().to_string(),
-        );
+        let invocation = self
+            .mcve_oracle
+            .rustc
+            .invocation
+            .with_extern(&self.auxiliary.name, &library.display().to_string());
         let rustc = self.mcve_oracle.rustc.with_invocation(invocation);
         self.mcve_oracle.same_ice_by(&rustc, self.mcve, cancel)
     }
 }
 
-impl<A: ByteAtom + Sync> Oracle<A> for AuxiliaryOracle<'_> {
-    fn test(
-        &self,
-        candidate: &Candidate<'_, A>,
-        cancel: &Cancel<'_>,
-    ) -> Result<Option<Outcome>, OracleError> {
-        outcome_of_text(candidate, &|text| self.same_ice(text, cancel))
+impl TellsIce for AuxiliaryOracle<'_> {
+    fn same_ice(&self, text: &[u8], cancel: &Cancel<'_>) -> Verdict {
+        AuxiliaryOracle::same_ice(self, text, cancel)
     }
 }
 
 /// `invocation` as a user runs it beside the auxiliaries' libraries: each
 /// `--extern` of one names the file its command writes into the working
 /// directory.
-pub(crate) fn as_built_beside(invocation: &Invocation, auxiliaries: &[Auxiliary]) -> Invocation {
+pub(crate) fn as_built_beside(invocation: &RustcArgs, auxiliaries: &[Auxiliary]) -> RustcArgs {
     auxiliaries.iter().fold(invocation.clone(), |shown, a| {
-        with_extern(&shown, &a.name, &a.library())
+        shown.with_extern(&a.name, &a.library())
     })
 }
 
@@ -207,14 +199,14 @@ mod tests {
         let command = "rustc --crate-name requests --edition=2021 src/lib.rs --crate-type lib";
         Auxiliary {
             name: "req".into(),
-            invocation: Invocation::parse(command, Path::new("/p")).unwrap(),
+            invocation: RustcArgs::parse(command, Path::new("/p")).unwrap(),
             text: b"pub trait Request {}\n".to_vec(),
         }
     }
 
     #[test]
     fn the_mcve_s_extern_names_the_library_the_auxiliary_s_command_writes() {
-        let mcve = Invocation::parse(
+        let mcve = RustcArgs::parse(
             "rustc --crate-name app a.rs --extern req=/t/deps/libreq-1f.rmeta --extern o=/o.rlib",
             Path::new("/p"),
         )
@@ -224,7 +216,7 @@ mod tests {
             shown.display("app.ice.rs"),
             "rustc --crate-name app app.ice.rs --extern o=/o.rlib --extern req=librequests.rlib"
         );
-        let built = with_extern(&mcve, "req", "/t/aux/out/librequests.rlib");
+        let built = mcve.with_extern("req", "/t/aux/out/librequests.rlib");
         assert_eq!(
             built.args.iter().filter(|a| a.starts_with("req=")).count(),
             1

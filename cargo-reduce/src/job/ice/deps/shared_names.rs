@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 
-use super::signature::word_runs;
+use crate::job::ice::rustc::signature::word_runs;
 
 /// Keywords that declare the word after them (`trait Request`).
 const DECLARING: &[&str] = &[

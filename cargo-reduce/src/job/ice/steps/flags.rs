@@ -6,122 +6,21 @@
 //! tell which of them matters. The crate name, edition and crate type
 //! stay: an MCVE states them.
 
-use std::ops::Range;
-
-use super::invocation::Invocation;
-use super::oracle::IceOracle;
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, DdminOptions, Oracle, OracleError, Outcome,
 };
-
-/// Flags whose value is the next argument (when not written `--flag=value`
-/// or, for one-letter flags, glued on: `-Copt-level=3`).
-const VALUED: &[&str] = &[
-    "--cfg",
-    "--check-cfg",
-    "-L",
-    "-l",
-    "--crate-type",
-    "--crate-name",
-    "--edition",
-    "--emit",
-    "--print",
-    "-o",
-    "--out-dir",
-    "--explain",
-    "--target",
-    "-A",
-    "--allow",
-    "-W",
-    "--warn",
-    "--force-warn",
-    "-D",
-    "--deny",
-    "-F",
-    "--forbid",
-    "--cap-lints",
-    "-C",
-    "--codegen",
-    "-Z",
-    "--extern",
-    "--sysroot",
-    "--error-format",
-    "--json",
-    "--color",
-    "--diagnostic-width",
-    "--remap-path-prefix",
-    "--env-set",
-];
-
-/// Flags every MCVE's command keeps.
-const KEPT: &[&str] = &["--crate-name", "--edition", "--crate-type"];
-
-/// `invocation`'s arguments as units (a flag with its value): the ones an
-/// MCVE keeps (the crate root among them), and the others.
-pub(super) struct Units {
-    kept: Vec<Range<usize>>,
-    /// The units a command line may do without, in order.
-    pub(super) optional: Vec<Range<usize>>,
-}
-
-impl Units {
-    /// `invocation`'s units, in order.
-    pub(super) fn of(invocation: &Invocation) -> Units {
-        let args = &invocation.args;
-        let mut units = Units {
-            kept: Vec::new(),
-            optional: Vec::new(),
-        };
-        let mut i = 0;
-        while i < args.len() {
-            let name = args[i].split_once('=').map_or(&args[i][..], |(n, _)| n);
-            let valued = VALUED.contains(&&args[i][..]) && i + 1 < args.len();
-            let end = i + 1 + usize::from(valued);
-            match i == invocation.source || KEPT.contains(&name) {
-                true => units.kept.push(i..end),
-                false => units.optional.push(i..end),
-            }
-            i = end;
-        }
-        units
-    }
-
-    /// `invocation` with the kept units and the optional ones `chosen`.
-    pub(super) fn with(
-        &self,
-        invocation: &Invocation,
-        chosen: impl IntoIterator<Item = usize>,
-    ) -> Invocation {
-        let mut ranges: Vec<&Range<usize>> = self.kept.iter().collect();
-        ranges.extend(chosen.into_iter().map(|i| &self.optional[i]));
-        ranges.sort_by_key(|r| r.start);
-        let mut args = Vec::new();
-        let mut source = 0;
-        for range in ranges {
-            if range.contains(&invocation.source) {
-                source = args.len();
-            }
-            args.extend_from_slice(&invocation.args[range.clone()]);
-        }
-        Invocation {
-            args,
-            source,
-            ..invocation.clone()
-        }
-    }
-}
+use crate::job::ice::oracle::{IceOracle, Verdict};
+use crate::job::ice::rustc::args::{RustcArgs, Units};
 
 /// Whether rustc, with a candidate's flags, ICEs as expected.
 struct FlagOracle<'a> {
-    invocation: &'a Invocation,
+    invocation: &'a RustcArgs,
     same_ice: &'a SameIceBy<'a>,
     units: &'a Units,
 }
 
-/// Whether the code crashes rustc as expected when compiled by a command
-/// line; `None` when cancelled.
-pub(super) type SameIceBy<'a> =
-    dyn Fn(Invocation, &Cancel<'_>) -> std::io::Result<Option<bool>> + Sync + 'a;
+/// What rustc says of the code when compiled by a command line.
+pub(crate) type SameIceBy<'a> = dyn Fn(RustcArgs, &Cancel<'_>) -> Verdict + Sync + 'a;
 
 impl Oracle<usize> for FlagOracle<'_> {
     fn test(
@@ -130,18 +29,17 @@ impl Oracle<usize> for FlagOracle<'_> {
         cancel: &Cancel<'_>,
     ) -> Result<Option<Outcome>, OracleError> {
         let invocation = self.units.with(self.invocation, candidate.iter().copied());
-        let same = (self.same_ice)(invocation, cancel)?;
-        Ok(same.map(Outcome::from_bool))
+        (self.same_ice)(invocation, cancel).outcome()
     }
 }
 
 /// `ice`'s command line without the flags `code` does not need to ICE
 /// the same way ([`reduce_invocation`]).
-pub(super) fn reduce_flags(
+pub(crate) fn reduce_flags(
     code: &[u8],
     ice: &IceOracle,
     ctx: &Context<'_, usize>,
-) -> Result<Option<Invocation>, OracleError> {
+) -> Result<Option<RustcArgs>, OracleError> {
     let same_ice = |invocation, cancel: &Cancel<'_>| {
         ice.same_ice_by(&ice.rustc.with_invocation(invocation), code, cancel)
     };
@@ -151,11 +49,11 @@ pub(super) fn reduce_flags(
 /// `invocation` without the flags that `same_ice` does not need; `None`
 /// when it needs all of them. No flag is needed most often, so that is
 /// tried first, in one test; else ddmin finds a 1-minimal set.
-pub(super) fn reduce_invocation(
-    invocation: &Invocation,
+pub(crate) fn reduce_invocation(
+    invocation: &RustcArgs,
     same_ice: &SameIceBy<'_>,
     ctx: &Context<'_, usize>,
-) -> Result<Option<Invocation>, OracleError> {
+) -> Result<Option<RustcArgs>, OracleError> {
     let units = Units::of(invocation);
     if units.optional.is_empty() {
         return Ok(None);
@@ -183,10 +81,11 @@ pub(super) fn reduce_invocation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::Range;
     use std::path::Path;
 
-    fn invocation(command: &str) -> Invocation {
-        Invocation::parse(command, Path::new("/p")).unwrap()
+    fn invocation(command: &str) -> RustcArgs {
+        RustcArgs::parse(command, Path::new("/p")).unwrap()
     }
 
     #[test]
@@ -241,7 +140,7 @@ mod tests {
     fn reduced(code: &str, flags: &str) -> (String, u64) {
         use crate::engine::{Counters, Limits};
         let command = format!("rustc --crate-name x --edition=2021 x.rs --crate-type lib {flags}");
-        let oracle = super::super::oracle::oracle_for(code, &command);
+        let oracle = crate::job::ice::oracle::oracle_for(code, &command);
         let (limits, counters) = (Limits::none(), Counters::default());
         let ctx = Context {
             jobs: 2,
@@ -259,6 +158,10 @@ mod tests {
     /// level, a codegen option and a feature's `--cfg` go.
     #[test]
     fn the_flags_the_ice_needs_stay_and_the_others_go() {
+        if !crate::job::ice::oracle::ice_toolchain("the_flags_the_ice_needs_stay_and_the_others_go")
+        {
+            return;
+        }
         let flags = "-C debuginfo=2 --cfg mul -W missing_docs --cfg 'feature=\"std\"'";
         let (command, tests) = reduced(BEHIND_A_CFG, flags);
         assert_eq!(
@@ -272,6 +175,9 @@ mod tests {
     /// finds it.
     #[test]
     fn flags_the_ice_does_not_need_go_in_one_test() {
+        if !crate::job::ice::oracle::ice_toolchain("flags_the_ice_does_not_need_go_in_one_test") {
+            return;
+        }
         let code = BEHIND_A_CFG.replace("#[cfg(mul)]", "");
         let (command, tests) = reduced(&code, "-C debuginfo=2 --warn=unused_qualifications");
         assert_eq!(
@@ -282,14 +188,5 @@ mod tests {
             )
         );
         assert_eq!(reduced(&code, ""), (String::new(), 0));
-    }
-
-    #[test]
-    fn a_valued_flag_at_the_end_is_a_unit_of_its_own() {
-        let inv = invocation("rustc a.rs -C");
-        let units = Units::of(&inv);
-        let pairs = |v: &[Range<usize>]| v.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>();
-        assert_eq!(pairs(&units.kept), [(0, 1)]);
-        assert_eq!(pairs(&units.optional), [(1, 2)]);
     }
 }

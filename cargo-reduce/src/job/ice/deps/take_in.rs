@@ -12,22 +12,21 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::edition2015::rooted_paths;
-use super::flags::Units;
-use super::flatten::{attributes_of, flatten};
-use super::includes::Sources;
-use super::invocation::Invocation;
-use super::source::{apply, parse_rust, preorder, Edit};
+use crate::job::ice::one_file::edition2015::rooted_paths;
+use crate::job::ice::one_file::flatten::{attributes_of, flatten};
+use crate::job::ice::one_file::includes::Sources;
+use crate::job::ice::one_file::source::{apply, parse_rust, preorder, Edit};
+use crate::job::ice::rustc::args::RustcArgs;
 
 /// The MCVE with a dependency taken in, and its command line.
 #[derive(Debug)]
-pub(super) struct TakenIn {
+pub(crate) struct TakenIn {
     /// The crate name the MCVE refers to it by (its `--extern` name).
-    pub(super) name: String,
+    pub(crate) name: String,
     /// Whether it is a procedural macro, expanded rather than taken in.
-    pub(super) expanded: bool,
-    pub(super) text: Vec<u8>,
-    pub(super) invocation: Invocation,
+    pub(crate) expanded: bool,
+    pub(crate) text: Vec<u8>,
+    pub(crate) invocation: RustcArgs,
 }
 
 /// `code` with the first dependency of `invocation` not in `tried` that
@@ -36,15 +35,16 @@ pub(super) struct TakenIn {
 /// through it), a procedural macro by `expand` (the code with its macros
 /// expanded: a procedural macro is a crate of its own type, which no
 /// module can stand for); each dependency considered is added to `tried`.
-pub(super) fn take_in_one(
+pub(crate) fn take_in_one(
     code: &[u8],
-    invocation: &Invocation,
-    compiled: &[Invocation],
+    invocation: &RustcArgs,
+    compiled: &[RustcArgs],
     temporary: &Path,
     expand: &dyn Fn(&[u8]) -> Option<String>,
     tried: &mut HashSet<String>,
 ) -> Option<TakenIn> {
-    externs(invocation)
+    invocation
+        .externs()
         .filter(|(name, _)| tried.insert(name.to_string()))
         .find_map(|(name, path)| {
             let dependency = compiled.iter().find(|c| builds(c, path))?;
@@ -53,7 +53,7 @@ pub(super) fn take_in_one(
                     name: name.to_string(),
                     expanded: true,
                     text: without_prelude(&expand(code)?).into_bytes(),
-                    invocation: dropping_extern(invocation, name),
+                    invocation: invocation.without_extern(name),
                 }),
                 _ if is_library(dependency) => {
                     with_module(code, invocation, name, dependency, temporary)
@@ -68,9 +68,9 @@ pub(super) fn take_in_one(
 /// cannot be read or parsed.
 fn with_module(
     code: &[u8],
-    invocation: &Invocation,
+    invocation: &RustcArgs,
     name: &str,
-    dependency: &Invocation,
+    dependency: &RustcArgs,
     temporary: &Path,
 ) -> Option<TakenIn> {
     let source = flattened(dependency, temporary)?;
@@ -81,14 +81,14 @@ fn with_module(
         name: name.to_string(),
         expanded: false,
         text,
-        invocation: without_extern(invocation, name, dependency),
+        invocation: taking_in(invocation, name, dependency),
     })
 }
 
 /// The source of the crate `dependency` compiles, as one file (its
 /// generated files, in `temporary`, written in); `None` when it cannot be
 /// read.
-pub(super) fn flattened(dependency: &Invocation, temporary: &Path) -> Option<String> {
+pub(crate) fn flattened(dependency: &RustcArgs, temporary: &Path) -> Option<String> {
     let sources = Sources {
         env: dependency.env.clone(),
         temporary: Some(temporary.to_path_buf()),
@@ -125,20 +125,10 @@ fn without_prelude(expanded: &str) -> String {
     header.chain(code).map(|l| format!("{l}\n")).collect()
 }
 
-/// `invocation`'s `--extern NAME=PATH`s (a bare `--extern NAME` names a
-/// crate of the sysroot, which is no source to take in).
-pub(super) fn externs(invocation: &Invocation) -> impl Iterator<Item = (&str, &str)> {
-    invocation
-        .args
-        .windows(2)
-        .filter(|w| w[0] == "--extern")
-        .filter_map(|w| w[1].split_once('='))
-}
-
 /// Whether `dependency` is the command whose output is `path`
 /// (`lib{crate name}{extra-filename}.rlib`, `.rmeta`, or `.so` for a
 /// procedural macro).
-pub(super) fn builds(dependency: &Invocation, path: &str) -> bool {
+pub(crate) fn builds(dependency: &RustcArgs, path: &str) -> bool {
     let extra = dependency
         .args
         .iter()
@@ -243,60 +233,35 @@ fn exported_macros_reexport(source: &str, root: tree_sitter::Node<'_>) -> String
 /// `invocation` without `--extern name=…`, with the `--cfg`s and
 /// `--extern`s of `dependency` it does not have, and its `-L`s (where
 /// rustc finds the crates those need) if it has `--extern`s.
-fn without_extern(invocation: &Invocation, name: &str, dependency: &Invocation) -> Invocation {
-    let mut taken = dropping_extern(invocation, name);
+fn taking_in(invocation: &RustcArgs, name: &str, dependency: &RustcArgs) -> RustcArgs {
+    let mut taken = invocation.without_extern(name);
     let has = |pair: &[String; 2]| taken.args.windows(2).any(|w| w == pair);
     // `-L` only matters for the crates its `--extern`s need.
     let brought: &[&str] = match dependency.args.iter().any(|a| a == "--extern") {
         true => &["--cfg", "--extern", "-L"],
         false => &["--cfg", "--extern"],
     };
-    let extra: Vec<[String; 2]> = flag_pairs(dependency, brought)
+    let extra: Vec<[String; 2]> = dependency
+        .flag_pairs(brought)
         .filter(|pair| !has(pair))
         .collect();
     taken.args.extend(extra.into_iter().flatten());
     taken
 }
 
-/// `invocation`'s flags among `flags` given as `FLAG VALUE`, each with its
-/// value.
-pub(super) fn flag_pairs<'a>(
-    invocation: &'a Invocation,
-    flags: &'a [&str],
-) -> impl Iterator<Item = [String; 2]> + 'a {
-    invocation
-        .args
-        .windows(2)
-        .filter(|w| flags.contains(&w[0].as_str()))
-        .map(|w| [w[0].clone(), w[1].clone()])
-}
-
 /// Whether `dependency` builds a library (the crate type a module, or an
 /// auxiliary crate, can stand for).
-pub(super) fn is_library(dependency: &Invocation) -> bool {
+pub(crate) fn is_library(dependency: &RustcArgs) -> bool {
     matches!(
         dependency.value("--crate-type"),
         None | Some("lib" | "rlib")
     )
 }
 
-/// `invocation` without `--extern name=…`.
-pub(super) fn dropping_extern(invocation: &Invocation, name: &str) -> Invocation {
-    let units = Units::of(invocation);
-    let ours = |unit: &[String]| {
-        unit.len() == 2
-            && unit[0] == "--extern"
-            && unit[1].split_once('=').is_some_and(|(n, _)| n == name)
-    };
-    let others =
-        (0..units.optional.len()).filter(|&i| !ours(&invocation.args[units.optional[i].clone()]));
-    units.with(invocation, others)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::oracle::compile_lib_source;
     use super::*;
+    use crate::job::ice::oracle::compile_lib_source;
 
     #[test]
     fn a_dependency_s_crate_paths_go_through_its_module_and_its_crate_attributes_go() {
@@ -328,13 +293,13 @@ mod tests {
 
     #[test]
     fn only_the_named_extern_goes_and_the_dependency_s_cfgs_and_externs_come() {
-        let app = Invocation::parse(
+        let app = RustcArgs::parse(
             "rustc --crate-name app --edition=2021 src/lib.rs --extern dep=/t/libdep-1.rmeta \
              --extern other=/t/libother-2.rmeta --cfg 'feature=\"a\"'",
             Path::new("/w"),
         )
         .unwrap();
-        let dep = Invocation::parse(
+        let dep = RustcArgs::parse(
             "rustc --crate-name dep --edition=2021 dep/src/lib.rs --crate-type lib \
              -C extra-filename=-1 --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern other=/t/libother-2.rmeta \
              --extern deeper=/t/libdeeper-3.rmeta -L dependency=/t",
@@ -342,27 +307,27 @@ mod tests {
         )
         .unwrap();
         assert!(builds(&dep, "/t/libdep-1.rmeta") && !builds(&dep, "/t/libdep-2.rmeta"));
-        let taken = without_extern(&app, "dep", &dep);
+        let taken = taking_in(&app, "dep", &dep);
         assert_eq!(
             taken.display("m.rs"),
             "rustc --crate-name app --edition=2021 m.rs --extern other=/t/libother-2.rmeta \
              --cfg 'feature=\"a\"' --cfg 'feature=\"std\"' --extern deeper=/t/libdeeper-3.rmeta \
              -L dependency=/t"
         );
-        let alone = Invocation::parse(
+        let alone = RustcArgs::parse(
             "rustc --crate-name dep --edition=2021 dep/src/lib.rs -L dependency=/t",
             Path::new("/w"),
         )
         .unwrap();
-        assert!(!without_extern(&app, "dep", &alone)
+        assert!(!taking_in(&app, "dep", &alone)
             .args
             .contains(&"-L".to_string()));
-        let mut old = Invocation::parse(
+        let mut old = RustcArgs::parse(
             "rustc --extern dep=/t/libdep-1.rmeta --crate-name app src/lib.rs",
             Path::new("/w"),
         )
         .unwrap();
-        old = without_extern(&old, "dep", &dep);
+        old = taking_in(&old, "dep", &dep);
         assert_eq!(old.args[old.source], "src/lib.rs");
     }
 
@@ -371,13 +336,20 @@ mod tests {
     #[test]
     fn the_prelude_rustc_injects_goes_from_its_expansion() {
         use crate::engine::{Cancel, Limits};
+        use crate::job::ice::oracle::{ice_toolchain, ICE_TOOLCHAIN};
+        // The expansion's shape is rustc 1.95.0's.
+        if !ice_toolchain("the_prelude_rustc_injects_goes_from_its_expansion") {
+            return;
+        }
         let code = "#![allow(dead_code)]\n#[macro_use]\nextern crate core as c;\n\
                     #[derive(Clone)]\npub struct S;\n";
         let never = Limits::none();
         for edition in ["2015", "2021"] {
             let command = format!("rustc --edition={edition} --crate-type lib x.rs");
-            let invocation = Invocation::parse(&command, Path::new("/")).unwrap();
-            let rustc = super::super::oracle::Rustc::new(
+            let mut invocation = RustcArgs::parse(&command, Path::new("/")).unwrap();
+            let pin = ("RUSTUP_TOOLCHAIN".to_string(), ICE_TOOLCHAIN.to_string());
+            invocation.env.push(pin);
+            let rustc = crate::job::ice::rustc::run::Rustc::new(
                 invocation,
                 "x.rs".into(),
                 std::time::Duration::from_secs(120),
@@ -407,7 +379,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
-        let command = |c: &str| Invocation::parse(c, dir.path()).unwrap();
+        let command = |c: &str| RustcArgs::parse(c, dir.path()).unwrap();
         let app =
             command("rustc --crate-name app --edition=2021 app.rs --extern dep=/t/libdep.rlib");
         let compiled = [command(&format!(
@@ -456,7 +428,7 @@ mod tests {
 
     #[test]
     fn a_crate_without_its_source_is_skipped_and_a_proc_macro_is_expanded() {
-        let parse = |c: &str| Invocation::parse(c, Path::new("/w")).unwrap();
+        let parse = |c: &str| RustcArgs::parse(c, Path::new("/w")).unwrap();
         let app = parse(
             "rustc --crate-name app --edition=2021 src/lib.rs --extern old=/t/libold.rlib \
              --extern derive=/t/libderive.so",

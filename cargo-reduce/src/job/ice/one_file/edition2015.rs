@@ -1,6 +1,6 @@
 //! A 2015-edition dependency's paths, spelled so that they mean the same
 //! from a module of a later edition's crate: the MCVE takes the dependency
-//! in as `mod NAME { … }` ([`super::dependencies`]).
+//! in as `mod NAME { … }` ([`crate::job::ice::deps::take_in`]).
 //!
 //! In 2015 every `use` path starts at the crate's root (`use a::b;` in any
 //! module is the root's `a`), and so does a path led by `::` (`::a::b`).
@@ -14,14 +14,14 @@
 
 use tree_sitter::Node;
 
-use super::source::{preorder, Edit};
+use crate::job::ice::one_file::source::{preorder, Edit};
 
 /// The crates that a 2015 root-relative path reaches as extern crates.
 const SYSROOT: &[&str] = &["std", "core", "alloc"];
 
 /// The edits that make `source`'s root-relative paths go through
 /// `crate::name`.
-pub(super) fn rooted_paths(source: &str, root: Node<'_>, name: &str) -> Vec<Edit> {
+pub(crate) fn rooted_paths(source: &str, root: Node<'_>, name: &str) -> Vec<Edit> {
     let prefix = format!("crate::{name}::");
     let mut edits = Vec::new();
     for node in preorder(root) {
@@ -88,8 +88,8 @@ fn insert(at: usize, text: &str) -> Edit {
 
 #[cfg(test)]
 mod tests {
-    use super::super::source::{apply, parse_rust};
     use super::*;
+    use crate::job::ice::one_file::source::{apply, parse_rust};
 
     fn rooted(source: &str) -> String {
         let tree = parse_rust(source).unwrap();

@@ -5,15 +5,15 @@ use tree_sitter::{Node, Parser, Tree};
 
 /// One replacement in a file's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Edit {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) text: String,
+pub(crate) struct Edit {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) text: String,
 }
 
 impl Edit {
     /// The edit that deletes `range`.
-    pub(super) fn deletion(range: std::ops::Range<usize>) -> Edit {
+    pub(crate) fn deletion(range: std::ops::Range<usize>) -> Edit {
         Edit {
             start: range.start,
             end: range.end,
@@ -23,7 +23,7 @@ impl Edit {
 }
 
 /// tree-sitter's tree of Rust `text`.
-pub(super) fn parse_rust(text: &str) -> Option<Tree> {
+pub(crate) fn parse_rust(text: &str) -> Option<Tree> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
@@ -32,7 +32,7 @@ pub(super) fn parse_rust(text: &str) -> Option<Tree> {
 }
 
 /// Every node under `root` (itself included), in preorder.
-pub(super) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
+pub(crate) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let mut cursor = root.walk();
     let mut descend = true;
@@ -55,7 +55,7 @@ pub(super) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// `text` with `edits` (non-overlapping) applied.
-pub(super) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
+pub(crate) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
     edits.sort_by_key(|e| e.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;

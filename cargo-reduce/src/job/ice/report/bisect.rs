@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::auxiliary::Auxiliary;
+use crate::job::ice::deps::auxiliary::Auxiliary;
 
 /// The lines of cargo-bisect-rustc's output the report keeps.
 const KEPT_LINES: usize = 30;
@@ -130,11 +130,15 @@ mod tests {
     /// fixture's MCVE and its auxiliary crate end).
     #[test]
     fn an_auxiliary_crate_is_a_path_dependency_and_cargo_reproduces_the_ice() {
+        use crate::job::ice::oracle::{ice_toolchain, pin_ice_toolchain};
+        if !ice_toolchain("an_auxiliary_crate_is_a_path_dependency_and_cargo_reproduces_the_ice") {
+            return;
+        }
         let dir = tempfile::tempdir().unwrap();
         let command = "rustc --crate-name requests --edition=2021 src/lib.rs --crate-type lib";
         let auxiliary = Auxiliary {
             name: "req".into(),
-            invocation: super::super::invocation::Invocation::parse(command, Path::new("/"))
+            invocation: crate::job::ice::rustc::args::RustcArgs::parse(command, Path::new("/"))
                 .unwrap(),
             text: b"pub trait Request{type A<'a>where Self:'a;fn f(_:Self::A<'_>)->impl Sized;}"
                 .to_vec(),
@@ -147,7 +151,7 @@ mod tests {
             auxiliaries: &[auxiliary],
         };
         write_workspace(dir.path(), &scratch).unwrap();
-        let out = Command::new("cargo")
+        let out = pin_ice_toolchain(&mut Command::new("cargo"))
             .args(["build", "--offline", "--quiet"])
             .current_dir(dir.path())
             .env_remove("RUST_BACKTRACE")

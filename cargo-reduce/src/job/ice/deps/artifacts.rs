@@ -1,6 +1,6 @@
 //! The compiled dependencies that the report's command still names, kept
 //! beside the MCVE. A dependency that is neither taken in nor built as an
-//! auxiliary crate ([`super::dependencies`], [`super::auxiliary`]) stays
+//! auxiliary crate ([`crate::job::ice::deps::take_in`], [`crate::job::ice::deps::auxiliary`]) stays
 //! an `--extern` of the command: a library in the run's temporary target
 //! directory, which is gone once the run ends. Those libraries, and the
 //! ones they were compiled against (rustc finds those through `-L
@@ -13,8 +13,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::dependencies::{builds, externs};
-use super::invocation::Invocation;
+use crate::job::ice::deps::take_in::builds;
+use crate::job::ice::rustc::args::RustcArgs;
 
 /// `invocations` (the MCVE's command, then its auxiliary crates') with
 /// their `--extern`s and `-L`s into `temporary` naming copies in `dir`
@@ -22,11 +22,11 @@ use super::invocation::Invocation;
 /// `compiled` (the build's command lines) says what each library was
 /// compiled against.
 pub(crate) fn keep_beside(
-    invocations: &[Invocation],
-    compiled: &[Invocation],
+    invocations: &[RustcArgs],
+    compiled: &[RustcArgs],
     temporary: &Path,
     dir: &Path,
-) -> io::Result<Vec<Invocation>> {
+) -> io::Result<Vec<RustcArgs>> {
     let libraries = needed(invocations, compiled, temporary);
     if libraries.is_empty() {
         return Ok(invocations.to_vec());
@@ -61,12 +61,12 @@ pub(crate) fn keep_beside(
 /// The libraries of the build in `temporary` that `invocations` name
 /// and, through the build's command lines, the ones those were compiled
 /// against (an auxiliary crate, built elsewhere, is none of them).
-fn needed(invocations: &[Invocation], compiled: &[Invocation], temporary: &Path) -> Vec<PathBuf> {
+fn needed(invocations: &[RustcArgs], compiled: &[RustcArgs], temporary: &Path) -> Vec<PathBuf> {
     let mut seen = HashSet::new();
     let mut order = Vec::new();
     let mut pending: Vec<PathBuf> = invocations
         .iter()
-        .flat_map(externs)
+        .flat_map(RustcArgs::externs)
         .map(|(_, path)| PathBuf::from(path))
         .filter(|path| !path.starts_with(auxiliaries_in(temporary)))
         .collect();
@@ -76,7 +76,7 @@ fn needed(invocations: &[Invocation], compiled: &[Invocation], temporary: &Path)
         }
         let text = path.to_string_lossy();
         if let Some(dependency) = compiled.iter().find(|c| builds(c, &text)) {
-            pending.extend(externs(dependency).map(|(_, p)| PathBuf::from(p)));
+            pending.extend(dependency.externs().map(|(_, p)| PathBuf::from(p)));
         }
         order.push(path);
     }
@@ -124,11 +124,11 @@ fn with_siblings(library: &Path) -> Vec<PathBuf> {
 /// (another `-L`, of a build script's native libraries, and an auxiliary
 /// crate's `--extern` stay).
 fn relocated(
-    invocation: &Invocation,
+    invocation: &RustcArgs,
     temporary: &Path,
     libraries: &[PathBuf],
     dir: &Path,
-) -> Invocation {
+) -> RustcArgs {
     let mut moved = invocation.clone();
     for i in 1..moved.args.len() {
         let flag = moved.args[i - 1].clone();
@@ -154,29 +154,12 @@ fn relocated(
     moved
 }
 
-/// `invocation` as the report shows it: `dir` (beside the MCVE) by its
-/// name, as the command runs in the MCVE's directory.
-pub(crate) fn shown_relative(invocation: &Invocation, dir: &Path) -> Invocation {
-    let Some(name) = dir.file_name() else {
-        return invocation.clone();
-    };
-    let absolute = dir.display().to_string();
-    let relative = name.to_string_lossy();
-    let mut shown = invocation.clone();
-    for arg in shown.args.iter_mut() {
-        if arg.contains(&absolute) {
-            *arg = arg.replace(&absolute, &relative);
-        }
-    }
-    shown
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(command: &str) -> Invocation {
-        Invocation::parse(command, Path::new("/p")).unwrap()
+    fn parse(command: &str) -> RustcArgs {
+        RustcArgs::parse(command, Path::new("/p")).unwrap()
     }
 
     #[test]
@@ -214,7 +197,7 @@ mod tests {
         ));
         let both = keep_beside(&[mcve, auxiliary], &compiled, temporary.path(), &dir).unwrap();
         assert_eq!(
-            shown_relative(&both[1], &dir).display("r.rs"),
+            both[1].relative_to(&dir).display("r.rs"),
             "rustc --crate-name r r.rs --extern b=app.ice.deps/libb-2.rlib"
         );
         let kept = &both[0];
@@ -224,7 +207,7 @@ mod tests {
             .collect();
         files.sort();
         assert_eq!(files, ["liba-1.rlib", "liba-1.rmeta", "libb-2.rlib"]);
-        let shown = shown_relative(kept, &dir).display("app.ice.rs");
+        let shown = kept.relative_to(&dir).display("app.ice.rs");
         assert!(
             shown.starts_with(
                 "rustc --crate-name app app.ice.rs -L dependency=app.ice.deps \

@@ -1,12 +1,15 @@
 //! The Markdown report beside the MCVE, laid out as rust-lang/rust's ICE
 //! issue template asks: the code, the command, `rustc -vV`, the error
-//! output and the query stack, so that it can be pasted as it is.
+//! output and the query stack, so that it can be pasted as it is; with
+//! `--bisect`, the releases that crash ([`bisect`]).
+
+pub(crate) mod bisect;
 
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-use super::signature::Signature;
+use crate::job::ice::rustc::signature::Signature;
 
 /// What the report says.
 pub(crate) struct Report<'a> {
@@ -148,7 +151,7 @@ mod tests {
 
     #[test]
     fn the_report_has_every_section_of_the_ice_template() {
-        let stderr = include_str!("testdata/panic-nightly.txt");
+        let stderr = include_str!("../testdata/panic-nightly.txt");
         let signature = Signature::parse(stderr).unwrap();
         let report = Report {
             code: "fn b() {}\n",
@@ -176,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_cross_crate_ice_s_report_shows_the_auxiliary_first_and_builds_it_first() {
-        let stderr = include_str!("testdata/panic-nightly.txt");
+        let stderr = include_str!("../testdata/panic-nightly.txt");
         let signature = Signature::parse(stderr).unwrap();
         let auxiliary = AuxiliaryFile {
             path: PathBuf::from("/o/x.ice.dep.rs"),

@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::invocation::Invocation;
-use super::signature::Signature;
 use crate::error::{Error, Exit};
+use crate::job::ice::rustc::args::RustcArgs;
+use crate::job::ice::rustc::signature::Signature;
 use crate::output::shown;
 
 /// How to run the user's build.
@@ -31,11 +31,11 @@ pub(crate) struct Crash {
     /// The ICE.
     pub(crate) signature: Signature,
     /// The command line of the crate that crashed rustc.
-    pub(crate) invocation: Invocation,
+    pub(crate) invocation: RustcArgs,
     /// The command lines of the crates the build compiled before it (its
     /// dependencies among them), whose sources an MCVE that still needs
-    /// one can take in ([`super::dependencies`]).
-    pub(crate) compiled: Vec<Invocation>,
+    /// one can take in ([`crate::job::ice::deps::take_in`]).
+    pub(crate) compiled: Vec<RustcArgs>,
 }
 
 /// Runs the build into `scratch` (its target directory and ICE files) and
@@ -77,10 +77,10 @@ pub(crate) fn find_crash(stderr: &str, workspace: &Path) -> Option<Crash> {
     let full = running_commands(stderr)
         .find(|c| c.ends_with(failed))
         .unwrap_or(failed);
-    let invocation = located(Invocation::parse(full, workspace)?);
+    let invocation = located(RustcArgs::parse(full, workspace)?);
     let compiled = running_commands(stderr)
         .filter(|c| !c.ends_with(failed))
-        .filter_map(|c| Invocation::parse(c, workspace))
+        .filter_map(|c| RustcArgs::parse(c, workspace))
         .map(located)
         .collect();
     Some(Crash {
@@ -93,7 +93,7 @@ pub(crate) fn find_crash(stderr: &str, workspace: &Path) -> Option<Crash> {
 /// `invocation` run where its crate root is: cargo runs rustc in the
 /// workspace root for its members and in the package's own directory
 /// (`CARGO_MANIFEST_DIR`) for the others (registry, git).
-fn located(mut invocation: Invocation) -> Invocation {
+fn located(mut invocation: RustcArgs) -> RustcArgs {
     let dir = invocation
         .env
         .iter()
@@ -201,7 +201,7 @@ mod tests {
     fn the_failed_crate_and_its_environment_are_found_in_cargo_s_output() {
         let stderr = format!(
             "   Compiling ice-crate v0.0.0 (/p)\n     Running `CARGO_PKG_NAME=ice-crate OUT_DIR=/o rustc --crate-name ice_crate --edition=2021 src/lib.rs --crate-type lib`\n{}\nerror: could not compile `ice-crate` (lib)\n\nCaused by:\n  process didn't exit successfully: `rustc --crate-name ice_crate --edition=2021 src/lib.rs --crate-type lib` (exit status: 101)\n",
-            include_str!("testdata/delayed-1.95.txt")
+            include_str!("../testdata/delayed-1.95.txt")
         );
         let crash = find_crash(&stderr, Path::new("/p")).unwrap();
         assert_eq!(crash.invocation.crate_name(), "ice_crate");
@@ -220,7 +220,7 @@ mod tests {
         let rustc = "rustc --crate-name humantime --edition=2018 src/lib.rs --crate-type lib";
         let stderr = format!(
             "     Running `{env} {rustc}`\n{}\nerror: could not compile `humantime` (lib)\n\nCaused by:\n  process didn't exit successfully: `{env} {rustc}` (exit status: 101)\n",
-            include_str!("testdata/delayed-1.95.txt")
+            include_str!("../testdata/delayed-1.95.txt")
         );
         let crash = find_crash(&stderr, Path::new("/p")).unwrap();
         assert_eq!(crash.invocation.crate_name(), "humantime");

@@ -2,7 +2,7 @@
 //! with the module's file inlined (`name.rs`, `name/mod.rs`, or its
 //! `#[path]`), and every item-level `include!` by the file's text,
 //! recursively; the other includes made to stand on their own
-//! ([`super::includes`]). rustc then compiles the one file as it compiled
+//! ([`crate::job::ice::one_file::includes`]). rustc then compiles the one file as it compiled
 //! the tree.
 
 use std::ops::Range;
@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
-use super::includes::{include, standalone_includes, Sources};
-use super::source::{apply, parse_rust, preorder, Edit};
+use crate::job::ice::one_file::includes::{include, standalone_includes, Sources};
+use crate::job::ice::one_file::source::{apply, parse_rust, preorder, Edit};
 
 /// Why a crate cannot be flattened.
 #[derive(Debug, thiserror::Error)]
@@ -368,7 +368,7 @@ fn declared_in(tokens: &[Node<'_>], text: &str) -> Vec<Declared> {
 
 /// The attribute items right before `item`, nearest first (comments
 /// between them allowed).
-pub(super) fn attributes_of(item: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+pub(crate) fn attributes_of(item: Node<'_>) -> impl Iterator<Item = Node<'_>> {
     std::iter::successors(item.prev_named_sibling(), |n| n.prev_named_sibling())
         .take_while(|n| {
             matches!(
@@ -395,8 +395,8 @@ fn string_argument(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::oracle::{compile_lib, compile_lib_source};
     use super::*;
+    use crate::job::ice::oracle::{compile_lib, compile_lib_source};
 
     fn fixture() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/ice-crate/src/lib.rs")

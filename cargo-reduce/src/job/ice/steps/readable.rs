@@ -18,9 +18,9 @@ use std::io;
 use rustfix::diagnostics::Diagnostic;
 use rustfix::{CodeFix, Filter, Replacement, Solution, Suggestion};
 
-use super::oracle::IceOracle;
 use crate::command::filter;
 use crate::engine::Cancel;
+use crate::job::ice::oracle::{CouldNotRun, IceOracle};
 
 /// Rounds of repairs at most: a repair can uncover the next error
 /// (a missing `;` hides what follows it).
@@ -28,23 +28,28 @@ const ROUNDS: usize = 4;
 
 /// `source` (which crashes rustc as `oracle` expects) repaired and
 /// formatted, or as far as the ICE allows; `tested` counts each
-/// compilation.
+/// compilation. The error when rustc cannot run.
 pub(crate) fn readable(
     source: &[u8],
     oracle: &IceOracle,
     cancel: &Cancel<'_>,
     tested: &dyn Fn(),
-) -> Vec<u8> {
+) -> Result<Vec<u8>, CouldNotRun> {
     let keeps = |text: &[u8]| {
         tested();
-        matches!(oracle.same_ice(text, cancel), Ok(Some(true)))
+        oracle.same_ice(text, cancel).keeps()
     };
-    let repaired = repaired(source, oracle, cancel, tested, &keeps);
-    match rustfmt(&repaired, oracle.rustc.invocation.edition()) {
-        Some(pretty) if pretty != repaired && keeps(&pretty) => pretty,
-        _ => repaired,
-    }
+    let repaired = repaired(source, oracle, cancel, tested, &keeps)?;
+    Ok(
+        match rustfmt(&repaired, oracle.rustc.invocation.edition()) {
+            Some(pretty) if pretty != repaired && keeps(&pretty)? => pretty,
+            _ => repaired,
+        },
+    )
 }
+
+/// Whether a text keeps the ICE; the error when rustc cannot run.
+type Keeps<'a> = dyn Fn(&[u8]) -> Result<bool, CouldNotRun> + 'a;
 
 /// One error's repair: its alternatives, in rustc's order (`mut ` or
 /// `const ` before a raw pointer's type), each a suggestion of one
@@ -62,44 +67,43 @@ fn repaired(
     oracle: &IceOracle,
     cancel: &Cancel<'_>,
     tested: &dyn Fn(),
-    keeps: &dyn Fn(&[u8]) -> bool,
-) -> Vec<u8> {
+    keeps: &Keeps<'_>,
+) -> Result<Vec<u8>, CouldNotRun> {
     let mut text = source.to_vec();
     for _ in 0..ROUNDS {
         let Ok(code) = std::str::from_utf8(&text) else {
             break;
         };
         tested();
-        let Ok(repairs) = repairs(code, oracle, cancel) else {
-            break;
-        };
+        let repairs = repairs(code, oracle, cancel).map_err(CouldNotRun)?;
         if repairs.is_empty() {
             break;
         }
         let firsts: Vec<Suggestion> = repairs.iter().map(|r| r[0].clone()).collect();
         let next = match applied(code, &firsts) {
-            Some(all) if keeps(all.as_bytes()) => all,
-            _ => one_by_one(code, &repairs, keeps),
+            Some(all) if keeps(all.as_bytes())? => all,
+            _ => one_by_one(code, &repairs, keeps)?,
         };
         if next.as_bytes() == text {
             break;
         }
         text = next.into_bytes();
     }
-    text
+    Ok(text)
 }
 
 /// `code` with each repair's first alternative that keeps the ICE beside
 /// the ones kept before it (all applied to `code` at once: their places
 /// are `code`'s).
-fn one_by_one(code: &str, repairs: &[Repair], keeps: &dyn Fn(&[u8]) -> bool) -> String {
+fn one_by_one(code: &str, repairs: &[Repair], keeps: &Keeps<'_>) -> Result<String, CouldNotRun> {
     let mut kept: Vec<Suggestion> = Vec::new();
     let mut text = code.to_string();
     for repair in repairs {
         for alternative in repair.iter().take(ALTERNATIVES) {
             kept.push(alternative.clone());
-            match applied(code, &kept) {
-                Some(next) if keeps(next.as_bytes()) => {
+            let next = applied(code, &kept);
+            match next {
+                Some(next) if keeps(next.as_bytes())? => {
                     text = next;
                     break;
                 }
@@ -109,7 +113,7 @@ fn one_by_one(code: &str, repairs: &[Repair], keeps: &dyn Fn(&[u8]) -> bool) -> 
             }
         }
     }
-    text
+    Ok(text)
 }
 
 /// The repairs rustc suggests for its errors on `code`, in the MCVE's
@@ -228,12 +232,13 @@ pub(crate) fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::engine::Limits;
+    use crate::job::ice::oracle::Verdict;
     use std::cell::Cell;
 
     /// `source`, which crashes rustc 1.95 under `command`, made readable;
     /// it must still crash the same way.
     fn made_readable(source: &str, command: &str) -> String {
-        let oracle = super::super::oracle::oracle_for(source, command);
+        let oracle = crate::job::ice::oracle::oracle_for(source, command);
         let never = Limits::none();
         let compilations = Cell::new(0);
         let out = readable(
@@ -241,15 +246,21 @@ mod tests {
             &oracle,
             &Cancel::by_limits(&never),
             &|| compilations.set(compilations.get() + 1),
-        );
+        )
+        .unwrap();
         assert!(compilations.get() >= 3, "{}", compilations.get());
         let again = oracle.same_ice(&out, &Cancel::by_limits(&never));
-        assert!(matches!(again, Ok(Some(true))));
+        assert!(matches!(again, Verdict::Same));
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable_and_it_still_crashes() {
+        if !crate::job::ice::oracle::ice_toolchain(
+            "rustc_s_repairs_then_rustfmt_make_the_dense_mcve_readable",
+        ) {
+            return;
+        }
         // rust-lang/rust#148095 as `cargo reduce ice` leaves it: 45 tokens
         // that rustc 1.95 parses only by recovering from seven errors.
         let dense = "use core:ops:Mul\nstruct c<a>;impl<S>Mul<c<<f32 as Mul<S>>:Output>>f32\nwhere[Self::Output]:{type Output\n}";

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
-use super::source::{preorder, Edit};
+use crate::job::ice::one_file::source::{preorder, Edit};
 
 /// The macros that read a file relative to the one they stand in.
 const INCLUDES: &[&str] = &["include", "include_str", "include_bytes"];
@@ -46,23 +46,23 @@ impl Sources {
 
 /// A call of one of the [`INCLUDES`] (bare, or through `std::` or
 /// `core::`) whose path is known.
-pub(super) struct Include<'t> {
+pub(crate) struct Include<'t> {
     /// `include`, `include_str` or `include_bytes`.
-    pub(super) name: &'static str,
+    pub(crate) name: &'static str,
     /// The call.
-    pub(super) call: Node<'t>,
+    pub(crate) call: Node<'t>,
     /// The call's argument: `("x.rs")`.
     argument: Node<'t>,
     /// The path as the argument spells it, relative to the file's
     /// directory unless absolute.
-    pub(super) path: String,
+    pub(crate) path: String,
     /// Whether `env!` built it.
     built: bool,
 }
 
 impl Include<'_> {
     /// The file it reads, from a file in `dir`.
-    pub(super) fn file(&self, dir: &Path) -> PathBuf {
+    pub(crate) fn file(&self, dir: &Path) -> PathBuf {
         dir.join(&self.path)
     }
 
@@ -91,7 +91,7 @@ impl Include<'_> {
 
 /// `call` as an [`Include`], when it is one and its path is a literal or
 /// `concat!` of literals and `env!`s of variables `sources` knows.
-pub(super) fn include<'t>(call: Node<'t>, text: &str, sources: &Sources) -> Option<Include<'t>> {
+pub(crate) fn include<'t>(call: Node<'t>, text: &str, sources: &Sources) -> Option<Include<'t>> {
     let spelled = &text[call.child_by_field_name("macro")?.byte_range()];
     let name = ["", "std::", "core::", "::std::", "::core::"]
         .iter()
@@ -163,7 +163,7 @@ fn written_in(name: &str, bytes: &[u8]) -> String {
 /// For every [`INCLUDES`] call under `root` that an item-level `include!`
 /// did not already replace, the edit that makes it stand on its own (see
 /// [`Include::standalone`]).
-pub(super) fn standalone_includes(
+pub(crate) fn standalone_includes(
     root: Node<'_>,
     text: &str,
     dir: &Path,
@@ -179,8 +179,8 @@ pub(super) fn standalone_includes(
 
 #[cfg(test)]
 mod tests {
-    use super::super::source::{apply, parse_rust};
     use super::*;
+    use crate::job::ice::one_file::source::{apply, parse_rust};
 
     fn standalone(text: &str, dir: &Path, sources: &Sources) -> String {
         let tree = parse_rust(text).unwrap();

@@ -386,10 +386,10 @@ fn disambiguator(text: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    const PANIC: &str = include_str!("testdata/panic-1.95.txt");
-    const PANIC_NIGHTLY: &str = include_str!("testdata/panic-nightly.txt");
-    const DELAYED: &str = include_str!("testdata/delayed-1.95.txt");
-    const BUG: &str = include_str!("testdata/bug-1.95.txt");
+    const PANIC: &str = include_str!("../testdata/panic-1.95.txt");
+    const PANIC_NIGHTLY: &str = include_str!("../testdata/panic-nightly.txt");
+    const DELAYED: &str = include_str!("../testdata/delayed-1.95.txt");
+    const BUG: &str = include_str!("../testdata/bug-1.95.txt");
 
     #[test]
     fn a_panic_gives_its_location_message_and_queries() {
@@ -416,7 +416,7 @@ mod tests {
     /// still the same ICE unless `--match strict`.
     #[test]
     fn a_panic_without_backtraces_is_the_same_ice_but_strictly() {
-        let quiet = Signature::parse(include_str!("testdata/panic-quiet-1.95.txt")).unwrap();
+        let quiet = Signature::parse(include_str!("../testdata/panic-quiet-1.95.txt")).unwrap();
         assert_eq!(
             quiet.location,
             "compiler/rustc_trait_selection/src/traits/select/mod.rs:262:17"
@@ -431,7 +431,7 @@ mod tests {
 
     #[test]
     fn a_delayed_bug_gives_where_it_was_delayed() {
-        let quiet = Signature::parse(include_str!("testdata/delayed-quiet-1.95.txt"));
+        let quiet = Signature::parse(include_str!("../testdata/delayed-quiet-1.95.txt"));
         assert_eq!(
             quiet,
             Signature::parse(DELAYED),
@@ -569,7 +569,7 @@ mod tests {
     /// differ, at every level; the kind of block the message names counts.
     #[test]
     fn a_span_the_message_quotes_does_not_count_its_words_do() {
-        let crate_ = Signature::parse(include_str!("testdata/span-1.95.txt")).unwrap();
+        let crate_ = Signature::parse(include_str!("../testdata/span-1.95.txt")).unwrap();
         assert_eq!(
             crate_.message,
             "failed to resolve instance for <{async block@src/pool/checkout.rs:27:16: 27:21} as Spawn>::spawn"

@@ -378,6 +378,13 @@ fn status_line(message: &Message) -> Option<(&'static str, String)> {
             let text = format!("{}{beside} and its report {}", shown(mcve), shown(report));
             ("Wrote", text)
         }
+        _ => return corpus_status_line(message),
+    })
+}
+
+/// The status line of a corpus or coverage message, if any.
+fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
+    Some(match message {
         Message::CorpusMinimized {
             target,
             files_before,

@@ -472,6 +472,44 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
     assert_eq!(report["failures"][0]["inputs"], 2);
 }
 
+/// `--coverage` after the run: the lines of the corpus and of the ledger
+/// the run just filed, the ledger's crash counting none of them.
+#[test]
+fn coverage_reports_the_corpus_and_the_ledger_it_filed() {
+    let project = Project::new();
+    let corpus = project.fuzz.join("corpus/two_panics");
+    fs::create_dir_all(&corpus).unwrap();
+    fs::write(corpus.join("passing"), "hello").unwrap();
+    let out = project.root.join("cov");
+    let args = [
+        "--fuzz-target",
+        "two_panics",
+        "--corpus",
+        "--update",
+        "--coverage",
+        out.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ];
+    let run = project.ci(&args);
+    run.expect_code(11);
+    crate::schema::check_messages(&run);
+    assert_eq!(project.ledger("two_panics").len(), 1, "filed before");
+    let messages = run.messages();
+    let report = messages
+        .iter()
+        .find(|m| m["reason"] == "coverage-report" && m["target"] == "two_panics")
+        .expect("a report of two_panics");
+    assert_eq!(
+        (report["inputs"].as_u64(), report["failing"].as_u64()),
+        (Some(2), Some(1)),
+        "the corpus input and the ledger's: {report}"
+    );
+    assert!(report["lines_covered"].as_u64() > Some(0), "{report}");
+    let lcov = fs::read_to_string(out.join("two_panics/lcov.info")).unwrap();
+    assert!(lcov.contains("fuzz_targets/two_panics.rs"), "{lcov}");
+}
+
 /// `--corpus ROOT` takes the corpora from `ROOT/<target>/`, as `cargo fuzz`
 /// lays them out; a target's own folder given as the root is refused,
 /// rather than replaying nothing.

@@ -3,11 +3,12 @@
 //! branches and not others, and an input that crashes; the lines covered,
 //! as lcov and JSON say them, checked against the fixture's source.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
+use std::path::Path;
 
-use crate::fuzz_fixture::{cargo_reduce, fixture_copy};
-use crate::util::message;
+use crate::fuzz_fixture::{cargo_reduce, copy_tree, fixture_copy, repo};
+use crate::util::{message, Run};
 
 /// Takes the `num`, `text` and `flag: on` branches; `boom:1` panics.
 const CORPUS: &[(&str, &[u8])] = &[
@@ -33,6 +34,24 @@ fn lcov_lines(lcov: &str, file: &str) -> BTreeMap<u32, u64> {
         .collect()
 }
 
+/// `cargo reduce coverage` of one target of the crate at `crate_dir`, its
+/// report in `out`, with JSON messages.
+fn coverage(crate_dir: &Path, target: &str, out: &Path) -> Run {
+    let manifest = crate_dir.join("Cargo.toml");
+    cargo_reduce(&[
+        "reduce",
+        "coverage",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        target,
+        "--out",
+        out.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ])
+}
+
 #[test]
 fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
     let (_dir, crate_dir) = fixture_copy("corpus-demo");
@@ -41,20 +60,8 @@ fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
     for (name, bytes) in CORPUS {
         fs::write(corpus.join(name), bytes).unwrap();
     }
-    let manifest = crate_dir.join("Cargo.toml");
     let out = crate_dir.join("cov");
-    let run = cargo_reduce(&[
-        "reduce",
-        "coverage",
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "--fuzz-target",
-        "records",
-        "--out",
-        out.to_str().unwrap(),
-        "--message-format",
-        "json",
-    ]);
+    let run = coverage(&crate_dir, "records", &out);
     run.expect_code(0);
     crate::schema::check_messages(&run);
     let messages = run.messages();
@@ -98,4 +105,34 @@ fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
         .find(|m| m["target"].is_null())
         .expect("a merged report");
     assert_eq!(merged["lines_covered"], report["lines_covered"]);
+}
+
+/// An afl.rs target's corpus is the `queue/` of each AFL++ instance that
+/// ran it (the bundled crate's real campaign output): every input reaches
+/// the header check, fewer the record loop.
+#[test]
+fn an_afl_targets_queues_are_its_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    copy_tree(&repo().join("corpus/afl/out"), &crate_dir.join("out"));
+    let queue = crate_dir.join("out/byte_parser/default/queue");
+    let distinct: HashSet<Vec<u8>> = fs::read_dir(&queue)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| fs::read(p).unwrap())
+        .collect();
+    let out = dir.path().join("cov");
+    let run = coverage(&crate_dir, "byte_parser", &out);
+    run.expect_code(0);
+    let report = message(&run.messages(), "coverage-report").clone();
+    assert_eq!(report["inputs"].as_u64(), Some(distinct.len() as u64));
+    let lines = lcov_lines(
+        &fs::read_to_string(out.join("byte_parser/lcov.info")).unwrap(),
+        "src/bin/byte_parser.rs",
+    );
+    let count = |line| lines.get(&line).copied().unwrap_or(0);
+    assert_eq!(count(22), distinct.len() as u64, "the header: {lines:?}");
+    assert!((1..count(22)).contains(&count(31)), "a record: {lines:?}");
 }

@@ -11,8 +11,7 @@ use clap::Args;
 use super::options::{parse_seconds, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
-use crate::job::ci::CorpusRoot;
-use crate::job::coverage::{CoverageOptions, CoverageRequest};
+use crate::job::coverage::{CorpusChoice, CoverageOptions, CoverageRequest};
 
 /// Arguments of `cargo reduce coverage`.
 #[derive(Debug, Clone, Args)]
@@ -21,7 +20,7 @@ pub(crate) struct CoverageArgs {
     #[allow(missing_docs)]
     pub select: SelectOptions,
     /// A corpus directory to measure instead of `fuzz/corpus/<target>/`
-    /// (repeatable; one target only).
+    /// and the target's AFL++ `queue/`s (repeatable; one target only).
     #[arg(long, value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
     /// Where the reports go (a new or empty directory, or an earlier
@@ -67,8 +66,10 @@ impl CoverageArgs {
     fn request(&self) -> CoverageRequest {
         CoverageRequest {
             selection: self.select.selection(),
-            corpora: self.corpus.clone(),
-            corpus_root: Some(CorpusRoot::InFuzzDir),
+            corpus: match self.corpus.is_empty() {
+                true => CorpusChoice::Own,
+                false => CorpusChoice::Dirs(self.corpus.clone()),
+            },
             ledger: false,
             out: self.out.clone(),
             options: self.report.options(),

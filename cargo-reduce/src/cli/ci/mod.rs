@@ -24,7 +24,7 @@ use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::{self, update, Cache, CiRequest};
-use crate::job::coverage::{CoverageOptions, CoverageRequest};
+use crate::job::coverage::{CorpusChoice, CoverageOptions, CoverageRequest};
 use crate::job::fuzz_mode::FuzzRequest;
 use crate::job::{Events, Message, Settings};
 
@@ -263,8 +263,10 @@ impl CiArgs {
         let out = self.coverage.clone()?;
         Some(CoverageRequest {
             selection: self.select.selection(),
-            corpora: Vec::new(),
-            corpus_root: self.request().corpus,
+            corpus: match self.request().corpus {
+                Some(root) => CorpusChoice::Root(root),
+                None => CorpusChoice::None,
+            },
             ledger: true,
             out,
             options: CoverageOptions {
@@ -450,9 +452,9 @@ mod tests {
         };
         assert!(request(&[]).is_none());
         let plain = request(&["--coverage"]).unwrap();
-        assert!(plain.ledger && plain.out.is_none() && plain.corpus_root.is_none());
+        assert!(plain.ledger && plain.out.is_none() && plain.corpus == CorpusChoice::None);
         let full = request(&["--corpus", "--coverage", "cov", "--include-deps"]).unwrap();
-        assert_eq!(full.corpus_root, Some(CorpusRoot::InFuzzDir));
+        assert_eq!(full.corpus, CorpusChoice::Root(CorpusRoot::InFuzzDir));
         assert_eq!(full.out, Some("cov".into()));
         assert!(full.options.include_deps);
         assert!(parse(&["--include-deps"]).is_err());

@@ -272,7 +272,7 @@ pub(super) fn selected_targets<'p>(
 
 /// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
 /// the `queue/` of each AFL++ instance that ran it.
-fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
+pub(super) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
     let mut dirs = vec![project.fuzz_dir.join("corpus").join(target)];
     let queues = project
         .instances

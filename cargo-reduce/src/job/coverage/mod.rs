@@ -37,17 +37,49 @@ const FEATURE_SET_SIZE: u64 = 1 << 21;
 pub(crate) struct CoverageRequest {
     /// The crates and targets.
     pub selection: Selection,
-    /// `--corpus DIR`s, instead of `corpus_root`'s (one target).
-    pub corpora: Vec<PathBuf>,
-    /// Where each target's corpus is, `ROOT/<target>/` (`coverage`:
-    /// `fuzz/corpus/`; `ci --coverage`: its `--corpus`, else none).
-    pub corpus_root: Option<CorpusRoot>,
+    /// Which corpus of each target is measured.
+    pub corpus: CorpusChoice,
     /// The regression ledger's inputs too (`ci --coverage`).
     pub ledger: bool,
     /// `--out DIR` [default: `<fuzz dir>/coverage/`].
     pub out: Option<PathBuf>,
     /// How the report is made.
     pub options: CoverageOptions,
+}
+
+/// Which corpus of each target a report measures.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum CorpusChoice {
+    /// `coverage`'s default: `fuzz/corpus/<target>/` and the `queue/` of
+    /// each AFL++ instance that ran the target, as `corpus` reads them.
+    #[default]
+    Own,
+    /// `coverage --corpus DIR…` (one target).
+    Dirs(Vec<PathBuf>),
+    /// `ci --coverage --corpus [ROOT]`: the corpus `ci` replays.
+    Root(CorpusRoot),
+    /// `ci --coverage` without `--corpus`: none (the ledger only).
+    None,
+}
+
+impl CorpusChoice {
+    /// The folders of `target`'s corpus (a missing one holds nothing).
+    fn dirs(&self, project: &FuzzProject, target: &str) -> Vec<PathBuf> {
+        match self {
+            CorpusChoice::Own => corpus::default_dirs(project, target),
+            CorpusChoice::Dirs(dirs) => dirs.clone(),
+            CorpusChoice::Root(root) => vec![root.of(project, target)],
+            CorpusChoice::None => Vec::new(),
+        }
+    }
+
+    /// `--corpus DIR`s, which name one target's corpus.
+    fn named(&self) -> &[PathBuf] {
+        match self {
+            CorpusChoice::Dirs(dirs) => dirs,
+            _ => &[],
+        }
+    }
 }
 
 /// How a report is made (`coverage`'s and `ci --coverage`'s).
@@ -126,24 +158,19 @@ fn report(
     write_reports(projects, &measured, out, events)
 }
 
-/// Every selected target's corpus (`--corpus`, else
-/// `fuzz/corpus/<target>/`); targets without one are left out, an error
-/// when none has one.
+/// Every selected target's inputs (its corpus as `request.corpus` says,
+/// and the ledger's); targets without one are left out, an error when
+/// none has one.
 fn corpora(
     projects: &[FuzzProject],
     request: &CoverageRequest,
     threads: usize,
 ) -> Result<Vec<InputSet>, Error> {
-    let targets = corpus::selected_targets(projects, &request.corpora)?;
+    let targets = corpus::selected_targets(projects, request.corpus.named())?;
     let mut sets = Vec::new();
     for (project, target) in targets {
         let fuzz_dir = &projects[project].fuzz_dir;
-        let dirs = match (&request.corpus_root, request.corpora.is_empty()) {
-            (_, false) => request.corpora.clone(),
-            (Some(root), true) => vec![root.of(&projects[project], target)],
-            (None, true) => Vec::new(),
-        };
-        // A missing `fuzz/corpus/<target>/` has none.
+        let dirs = request.corpus.dirs(&projects[project], target);
         let mut inputs: Vec<(PathBuf, Vec<u8>)> = read_inputs(&dirs, threads)?
             .into_iter()
             .map(|i| (i.path, i.bytes))

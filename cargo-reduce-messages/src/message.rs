@@ -124,6 +124,22 @@ pub enum Message {
         /// The input its group is reduced from, or already was.
         same_as: PathBuf,
     },
+    /// A reduction ran into a failure other than its input's, and one not
+    /// known in the run: the smallest candidate that failed so, written as
+    /// an artifact of the target (libFuzzer's `crash-`/`oom-` prefix) for
+    /// a later run to reduce. One per failure.
+    ArtifactAlsoFound {
+        /// Where it was written, in the target's artifacts folder.
+        path: PathBuf,
+        /// Its fuzz target.
+        target: String,
+        /// The failure's signature.
+        failure: String,
+        /// The short id of what `--match` compares of it.
+        failure_id: String,
+        /// The input whose reduction ran into it.
+        found_reducing: PathBuf,
+    },
     /// A fuzz artifact is not reduced, and why (a `leak-*`: no
     /// LeakSanitizer in-process; an out-of-memory artifact without a
     /// memory limit).

@@ -256,6 +256,16 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "artifact-also-found",
+            Message::ArtifactAlsoFound {
+                path: "fuzz/artifacts/parse/crash-5b1d0e9a2c47f3b8-found-reducing-crash-01".into(),
+                target: "parse".into(),
+                failure: "panic at src/lib.rs:30:9: unreachable".into(),
+                failure_id: "5b1d0e9a".into(),
+                found_reducing: "fuzz/artifacts/parse/crash-01".into(),
+            },
+        ),
+        (
             "artifact-skipped",
             Message::ArtifactSkipped {
                 path: "fuzz/artifacts/parse/leak-01".into(),
@@ -530,7 +540,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 26);
+    assert_eq!(all.len(), 27);
 }
 
 #[test]

@@ -80,9 +80,11 @@ pub fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// What cargo-reduce writes beside an artifact (results, partial results,
-/// temporary files), as opposed to artifacts.
+/// temporary files, other failures a reduction found), as opposed to the
+/// artifacts the fixture has.
 pub fn is_written_by_us(name: &str) -> bool {
     name.starts_with("minimized-from-")
+        || name.contains("-found-reducing-")
         || name.starts_with("partial-from-")
         || name.starts_with(".cargo-reduce-")
 }

@@ -1,7 +1,7 @@
 //! `cargo reduce` on the bundled fuzz-targets crate and its real libFuzzer
 //! artifacts: built through cargo-reduce, reduced in-process.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 
 use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared};
@@ -109,7 +109,44 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         "the user's lock file is byte-identical"
     );
 
-    // Everything is reduced now: a second run has nothing to do.
+    // The other bugs the reductions ran into are filed once each (among
+    // them two_panics' decoy), and the next run reduces them, finding
+    // nothing new.
+    let also = also_found(&messages);
+    let decoy = also
+        .iter()
+        .find(|m| m["target"] == "two_panics")
+        .expect("two_panics' other bug");
+    assert!(
+        decoy["failure"].as_str().unwrap().contains("bug B"),
+        "{decoy}"
+    );
+    let decoy_input = fs::read(decoy["path"].as_str().unwrap()).unwrap();
+    assert!(decoy_input.starts_with(b"XYZ"), "{decoy_input:?}");
+    let ids: HashSet<(&str, &str)> = also
+        .iter()
+        .map(|m| {
+            (
+                m["target"].as_str().unwrap(),
+                m["failure_id"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(ids.len(), also.len(), "one artifact per failure");
+    let next = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    next.expect_code(0);
+    let next = next.messages();
+    let reduced = next.iter().filter(|m| m["reason"] == "reduction-finished");
+    assert_eq!(reduced.count(), also.len());
+    assert!(also_found(&next).is_empty(), "nothing new");
+
+    // Everything is reduced now: a third run has nothing to do.
     let again = cargo_reduce(&["reduce", "--manifest-path", fuzz.to_str().unwrap()]);
     again.expect_code(0);
     assert!(
@@ -129,6 +166,14 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         .messages()
         .iter()
         .all(|m| m["reason"] != "fuzz-artifact" || !m["minimized"].is_null()));
+}
+
+/// The `artifact-also-found` messages of a run.
+fn also_found(messages: &[serde_json::Value]) -> Vec<&serde_json::Value> {
+    messages
+        .iter()
+        .filter(|m| m["reason"] == "artifact-also-found")
+        .collect()
 }
 
 #[test]
@@ -170,13 +215,14 @@ fn a_careless_match_slips_to_the_other_bug_and_the_default_does_not() {
         b"ABXYZ",
         "same location and message: stays on bug A"
     );
-    let last = run.messages().pop().unwrap();
+    let messages = run.messages();
+    let finished = crate::util::message(&messages, "reduction-finished");
     assert!(
-        last["failure"]
+        finished["failure"]
             .as_str()
             .unwrap()
             .contains("two_panics.rs:34:13"),
-        "{last}"
+        "{finished}"
     );
 }
 

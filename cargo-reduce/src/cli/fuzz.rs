@@ -13,7 +13,7 @@ use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::shrink::Effort;
-use crate::job::fuzz_mode::{FuzzRequest, Row, Summary};
+use crate::job::fuzz_mode::{FuzzRequest, Reduction, Row, Summary};
 use crate::job::LangChoice;
 use crate::syntax::Strategy;
 
@@ -113,7 +113,7 @@ pub(crate) fn run(
 /// The run in one line: what was reduced, what was not and why; `None`
 /// when an error said it all (nothing found fails any more).
 fn finished(summary: &Summary, verbose: bool) -> Option<String> {
-    let reduced: Vec<&crate::job::Done> = summary
+    let reduced: Vec<&Reduction> = summary
         .rows
         .iter()
         .filter_map(|r| r.result.as_ref().ok())
@@ -133,6 +133,10 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         }
     };
     add(summary.duplicates.len(), "duplicate(s) not reduced");
+    add(
+        summary.also_found.len(),
+        "other failure(s) found and filed as artifacts (the next run reduces them)",
+    );
     let list = if verbose {
         "listed above"
     } else {
@@ -210,6 +214,13 @@ fn print_table(summary: &Summary) {
         println!("\nNot reduced, failing like a reduced input (--all reduces them too):");
         for (name, same_as) in &summary.duplicates {
             println!("  {name:<w$}  same failure as {same_as}", w = width);
+        }
+    }
+    if !summary.also_found.is_empty() {
+        println!("\nAlso found while reducing (filed as artifacts; the next run reduces them):");
+        for also in &summary.also_found {
+            let failure = table::one_line(&also.failure, NOTE_MAX);
+            println!("  {:<w$}  {failure}", also.name, w = width);
         }
     }
     let from: Vec<(&str, &PathBuf)> = rows

@@ -10,8 +10,13 @@
 //! reaches (the `two_panics` demo target is such a trap). The message is
 //! not compared by default: one that quotes the input (a `{:?}` of a
 //! token, a serde error naming a value) changes with every smaller input.
+//!
+//! A candidate that fails another way is rejected, but it is kept: it is
+//! often another bug, and a smaller one ([`HarnessOracle::others`]).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
@@ -73,6 +78,17 @@ pub(crate) struct HarnessOracle<'p> {
     level: MatchLevel,
     /// Candidates whose verdict was a timeout (see [`Self::timeouts`]).
     timeouts: AtomicU64,
+    /// The other failures candidates ran into (see [`Self::others`]),
+    /// by what `level` compares of them.
+    others: Mutex<HashMap<Signature, OtherFailure>>,
+}
+
+/// A failure other than the one looked for, and the smallest candidate
+/// that failed so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OtherFailure {
+    pub failure: Failure,
+    pub bytes: Vec<u8>,
 }
 
 impl<'p> HarnessOracle<'p> {
@@ -83,6 +99,46 @@ impl<'p> HarnessOracle<'p> {
             expected: expected.signature(),
             level,
             timeouts: AtomicU64::new(0),
+            others: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// One input of each failure other than the one looked for that the
+    /// candidates tested so far ran into (the smallest, then the first in
+    /// byte order), smallest first. Timeouts are left out: whether a
+    /// candidate runs past the timeout depends on the machine's speed.
+    /// Only candidates whose verdict counted are kept, so that the same
+    /// reduction finds the same ones at any `-j`.
+    pub(crate) fn others(&self) -> Vec<OtherFailure> {
+        let others = self.others.lock().unwrap_or_else(|e| e.into_inner());
+        let mut found: Vec<OtherFailure> = others.values().cloned().collect();
+        found.sort_by(|a, b| (a.bytes.len(), &a.bytes).cmp(&(b.bytes.len(), &b.bytes)));
+        found
+    }
+
+    /// Keeps `candidate` if its `outcome` is another failure, and the
+    /// smallest of it.
+    fn keep_other(&self, outcome: &Outcome, candidate: &Candidate<'_, u8>) {
+        let Some(failure) = outcome.failure() else {
+            return;
+        };
+        if failure.kind == FailureKind::Timeout || self.matches(outcome) {
+            return;
+        }
+        let bytes = &candidate.to_vec()[..];
+        let key = self.level.key(&failure.signature());
+        let mut others = self.others.lock().unwrap_or_else(|e| e.into_inner());
+        let smaller =
+            |kept: &OtherFailure| (bytes.len(), bytes) < (kept.bytes.len(), kept.bytes.as_slice());
+        match others.get(&key) {
+            Some(kept) if !smaller(kept) => {}
+            _ => {
+                let other = OtherFailure {
+                    failure: failure.clone(),
+                    bytes: bytes.to_vec(),
+                };
+                others.insert(key, other);
+            }
         }
     }
 
@@ -132,6 +188,7 @@ impl Oracle<u8> for HarnessOracle<'_> {
         _cancel: &Cancel<'_>,
     ) -> Result<Option<EngineOutcome>, OracleError> {
         let outcome = self.pool.run(&candidate.to_vec())?;
+        self.keep_other(&outcome, candidate);
         Ok(Some(self.verdict(&outcome)))
     }
 
@@ -163,7 +220,10 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
             .map(|(i, o)| {
                 let o = o.as_ref()?;
                 Some(match i < kept {
-                    true => self.verdict(o),
+                    true => {
+                        self.keep_other(o, &candidates[i]);
+                        self.verdict(o)
+                    }
                     false => EngineOutcome::from_bool(self.matches(o)),
                 })
             })
@@ -190,6 +250,12 @@ mod tests {
         .signature()
     }
 
+    /// `inputs` tested as one round.
+    fn round(oracle: &HarnessOracle<'_>, inputs: &[&[u8]]) -> Vec<Option<EngineOutcome>> {
+        let candidates: Vec<_> = inputs.iter().map(|i| Candidate::whole(i)).collect();
+        oracle.test_round(&candidates).unwrap()
+    }
+
     /// A candidate that times out is not the panic looked for, and is
     /// counted: its verdict depends on the machine's speed. One a round ran
     /// past its answer is not.
@@ -198,10 +264,7 @@ mod tests {
         let pool = crate::fuzz::pool::tests::pool("crashes");
         let caught = pool.run(b"caught").unwrap().failure().unwrap().clone();
         let oracle = HarnessOracle::new(&pool, &caught, MatchLevel::Stack);
-        let round = |inputs: &[&[u8]]| {
-            let candidates: Vec<_> = inputs.iter().map(|i| Candidate::whole(i)).collect();
-            oracle.test_round(&candidates).unwrap()
-        };
+        let round = |inputs: &[&[u8]]| round(&oracle, inputs);
         let outcomes = round(&[b"loop", b"fine", b"caught"]);
         assert_eq!(outcomes[0], Some(EngineOutcome::NotInteresting));
         assert_eq!(outcomes[2], Some(EngineOutcome::Interesting));
@@ -218,6 +281,29 @@ mod tests {
         let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
         hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
         assert_eq!(hangs.timeouts(), 0);
+    }
+
+    /// Other failures are kept, the smallest input of each; not the one
+    /// looked for, not a timeout, not one a round ran past its answer.
+    #[test]
+    fn other_failures_keep_their_smallest_counted_input() {
+        let pool = crate::fuzz::pool::tests::pool("crashes");
+        let caught = pool.run(b"caught").unwrap().failure().unwrap().clone();
+        let oracle = HarnessOracle::new(&pool, &caught, MatchLevel::Stack);
+        round(
+            &oracle,
+            &[b"abort, long", b"loop", b"abort!", b"caught", b"segv"],
+        );
+        round(&oracle, &[b"caught too", b"exit"]);
+        let limits = crate::engine::Limits::none();
+        let cancel = Cancel::by_limits(&limits);
+        oracle.test(&Candidate::whole(b"abort"), &cancel).unwrap();
+        let others: Vec<(Vec<u8>, FailureKind)> = oracle
+            .others()
+            .into_iter()
+            .map(|o| (o.bytes, o.failure.kind))
+            .collect();
+        assert_eq!(others, [(b"abort".to_vec(), FailureKind::Signal(6))]);
     }
 
     #[test]

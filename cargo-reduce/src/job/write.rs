@@ -3,9 +3,12 @@
 //! input's permissions, and somewhere else when that fails, so a finished
 //! reduction is never lost.
 
-use std::path::Path;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Exit};
+use crate::fuzz::pool::FailureKind;
 use crate::output::{save_elsewhere, shown, Destination};
 
 /// Writes `bytes` to `destination` with `input`'s permissions. When that
@@ -28,4 +31,37 @@ pub(super) fn result(destination: &Destination, bytes: &[u8], input: &Path) -> R
         e,
         saved,
     ))
+}
+
+/// libFuzzer's artifact prefix for a failure of `kind`.
+pub(super) fn artifact_prefix(kind: FailureKind) -> &'static str {
+    match kind {
+        FailureKind::Timeout => "timeout-",
+        FailureKind::Oom => "oom-",
+        _ => "crash-",
+    }
+}
+
+/// Writes `bytes` as `dir/name` unless that file exists (the same name is
+/// the same content); its path, and whether it was written.
+pub(super) fn artifact(dir: &Path, name: &str, bytes: &[u8]) -> Result<(PathBuf, bool), Error> {
+    let path = dir.join(name);
+    if path.exists() {
+        return Ok((path, false));
+    }
+    fs::create_dir_all(dir).map_err(|e| cannot_artifact("create", dir, e))?;
+    crate::output::write_atomically(&path, bytes, None)
+        .map_err(|e| cannot_artifact("write", &path, e))?;
+    // As libFuzzer leaves its artifacts (a temporary file is private).
+    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    fs::set_permissions(&path, readable).map_err(|e| cannot_artifact("write", &path, e))?;
+    Ok((path, true))
+}
+
+fn cannot_artifact(what: &str, path: &Path, error: io::Error) -> Error {
+    Error::caused(
+        Exit::Failure,
+        format!("cannot {what} `{}`", path.display()),
+        error,
+    )
 }

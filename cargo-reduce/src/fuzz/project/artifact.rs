@@ -23,6 +23,12 @@ pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
 /// stopped its reduction): `partial-from-<name>`.
 pub(crate) const PARTIAL_PREFIX: &str = "partial-from-";
 
+/// What names an artifact a reduction found (another failure it ran into):
+/// `crash-<sha1>-found-reducing-<name>` beside artifact `<name>`. An
+/// artifact like any other (its prefix is libFuzzer's), named apart so
+/// that its origin shows.
+pub(crate) const ALSO_FOUND_INFIX: &str = "-found-reducing-";
+
 /// The failure an artifact records, from its file-name prefix: the type
 /// the JSON messages carry (`crash`, `oom`, `timeout`, `leak`,
 /// `slow-unit`, or `unknown`: a file named explicitly, whose failure is

@@ -29,7 +29,9 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{Metadata, Package};
 
-pub(crate) use artifact::{locate_artifact, Artifact, ArtifactKind, Origin, MINIMIZED_PREFIX};
+pub(crate) use artifact::{
+    locate_artifact, Artifact, ArtifactKind, Origin, ALSO_FOUND_INFIX, MINIMIZED_PREFIX,
+};
 pub(crate) use campaign::Instance;
 pub(crate) use error::DiscoveryError;
 

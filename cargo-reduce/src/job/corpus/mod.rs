@@ -20,12 +20,11 @@ use std::time::{Duration, Instant};
 
 use super::ci::inputs::{files_in, read_all, Shard};
 use super::fuzz_mode::{self, Work};
+use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::Limits;
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{
-    CoveragePool, DecodeCrew, Failure, FailureKind, Outcome, PoolOptions, Replayed,
-};
+use crate::fuzz::pool::{CoveragePool, DecodeCrew, Failure, Outcome, PoolOptions, Replayed};
 use crate::fuzz::project::{Artifact, FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
@@ -588,8 +587,12 @@ fn report_failures(
             .map(|&i| &plan.inputs[i])
             .min_by(|a, b| (a.bytes.len(), &a.path).cmp(&(b.bytes.len(), &b.path)))
             .expect("a group has members");
-        let name = format!("{}{}", artifact_prefix(failure.kind), smallest.sha1);
-        let (artifact, _) = write::write_artifact(&artifacts_dir, &name, &smallest.bytes)?;
+        let name = format!(
+            "{}{}",
+            job_write::artifact_prefix(failure.kind),
+            smallest.sha1
+        );
+        let (artifact, _) = job_write::artifact(&artifacts_dir, &name, &smallest.bytes)?;
         events.emit(&Message::CorpusFailure {
             package: project.package.clone(),
             target: plan.target.clone(),
@@ -603,13 +606,4 @@ fn report_failures(
         });
     }
     Ok(failing)
-}
-
-/// libFuzzer's artifact prefix for a failure of `kind`.
-fn artifact_prefix(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Timeout => "timeout-",
-        FailureKind::Oom => "oom-",
-        _ => "crash-",
-    }
 }

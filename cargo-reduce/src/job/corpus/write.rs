@@ -9,7 +9,7 @@
 
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{Error, Exit};
 
@@ -145,25 +145,6 @@ fn sync_dir(dir: &Path) -> Result<(), Error> {
     fs::File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| cannot("sync", dir, e))
-}
-
-/// Writes `bytes` as `dir/name` unless that file exists (the same name is
-/// the same content); its path, and whether it was written.
-pub(super) fn write_artifact(
-    dir: &Path,
-    name: &str,
-    bytes: &[u8],
-) -> Result<(PathBuf, bool), Error> {
-    let path = dir.join(name);
-    if path.exists() {
-        return Ok((path, false));
-    }
-    fs::create_dir_all(dir).map_err(|e| cannot("create", dir, e))?;
-    crate::output::write_atomically(&path, bytes, None).map_err(|e| cannot("write", &path, e))?;
-    // As libFuzzer leaves its artifacts (a temporary file is private).
-    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
-    fs::set_permissions(&path, readable).map_err(|e| cannot("write", &path, e))?;
-    Ok((path, true))
 }
 
 fn cannot(what: &str, path: &Path, error: io::Error) -> Error {

@@ -5,6 +5,7 @@
 //! worker pool while it fails the same way, checked, and written as
 //! `minimized-from-<name>` in its target's `artifacts/<target>/`.
 
+mod also;
 mod build_targets;
 pub(super) mod limits;
 mod pools;
@@ -15,9 +16,11 @@ mod subject;
 mod summary;
 mod triage;
 
+pub(crate) use also::AlsoFound;
 pub(super) use build_targets::{build, Binaries};
 pub(super) use sanitize::toolchain as asan_toolchain;
 pub(crate) use select::discover;
+pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};
 pub(crate) use summary::{Row, Summary};
 
@@ -131,7 +134,7 @@ pub(super) struct Work {
 
 impl Work {
     /// Its row in the summary, with `result`.
-    fn row(&self, elapsed: Duration, result: Result<super::Done, Error>) -> Row {
+    fn row(&self, elapsed: Duration, result: Result<Reduction, Error>) -> Row {
         Row {
             name: self.name(),
             from: self.from(),
@@ -206,6 +209,7 @@ fn reduce_all(
     cx: Context<'_>,
     summary: &mut Summary,
 ) {
+    let mut failures = known_failures(work, &roles, cx);
     for (i, item) in work.iter().enumerate() {
         let (Some(role), Some(pool)) = (roles.roles[i], pools.of(i)) else {
             continue;
@@ -224,6 +228,7 @@ fn reduce_all(
                     .result
                     .as_ref()
                     .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
+                file_also_found(item, &row, &mut failures, cx, summary);
                 summary.record(row, cx.events);
                 if stopped {
                     summary.exit = Exit::Interrupted;
@@ -231,6 +236,39 @@ fn reduce_all(
                 }
             }
         }
+    }
+}
+
+/// The failures of the run's inputs that replaying them found.
+fn known_failures(work: &[Work], roles: &Roles, cx: Context<'_>) -> also::Known {
+    let mut known = also::Known::default();
+    for (item, failure) in work.iter().zip(&roles.known) {
+        if let Some(failure) = failure {
+            known.add(&item.target, named(failure, cx.request.matching).1);
+        }
+    }
+    known
+}
+
+/// Files the failures `row`'s reduction ran into that the run does not
+/// know yet (its own failure first: an input named on the command line
+/// was not replayed before).
+fn file_also_found(
+    item: &Work,
+    row: &Row,
+    known: &mut also::Known,
+    cx: Context<'_>,
+    summary: &mut Summary,
+) {
+    let Ok(done) = &row.result else {
+        return;
+    };
+    if let Some(described) = &done.described {
+        known.add(&item.target, described.failure_id.clone());
+    }
+    match also::file(item, &done.extra, known, cx) {
+        Ok(filed) => summary.also_found.extend(filed),
+        Err(e) => summary.fail(&e, cx.events),
     }
 }
 

@@ -8,7 +8,7 @@ use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::{Context, FuzzRequest, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
-use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
+use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::Origin;
 use crate::fuzz::shrink::{self, Method};
@@ -40,7 +40,7 @@ fn reduce_artifact(
         settings,
         events,
     }: Context<'_>,
-) -> Result<Done, Error> {
+) -> Result<Reduction, Error> {
     let path = &work.artifact.path;
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(
@@ -125,8 +125,12 @@ impl ArtifactSubject<'_> {
     }
 }
 
+/// A finished reduction of an artifact, with the other failures its
+/// candidates ran into.
+pub(crate) type Reduction = Done<Vec<OtherFailure>>;
+
 impl Subject for ArtifactSubject<'_> {
-    type Extra = ();
+    type Extra = Vec<OtherFailure>;
 
     fn how(&self) -> How {
         How::Target {
@@ -164,7 +168,11 @@ impl Subject for ArtifactSubject<'_> {
         Ok(())
     }
 
-    fn reduce(&self, input: Vec<u8>, run: &Run<'_>) -> Result<Reduced, (Vec<u8>, OracleError)> {
+    fn reduce(
+        &self,
+        input: Vec<u8>,
+        run: &Run<'_>,
+    ) -> Result<Reduced<Self::Extra>, (Vec<u8>, OracleError)> {
         let oracle = self.oracle();
         let ctx = run.context();
         let input = match &self.resume {
@@ -192,11 +200,11 @@ impl Subject for ArtifactSubject<'_> {
             bytes: minimized.bytes,
             checked: minimized.checked,
             inexact: timeouts.then_some(StopReason::Timeouts),
-            extra: (),
+            extra: oracle.others(),
         })
     }
 
-    fn verify(&self, reduced: &Reduced, run: &Run<'_>) -> Result<(), Error> {
+    fn verify(&self, reduced: &Reduced<Self::Extra>, run: &Run<'_>) -> Result<(), Error> {
         run.counters.add_test();
         shrink::verify(self.pool, &self.oracle(), self.path, &reduced.bytes).map_err(Error::from)
     }

@@ -1,12 +1,13 @@
 //! What a fuzz-mode run did: a row per artifact tried, the duplicates,
-//! the stale inputs, and the exit status.
+//! the other failures found, the stale inputs, and the exit status.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::{AlsoFound, Reduction};
 use crate::error::{Error, Exit};
 use crate::fuzz::project::FuzzProject;
-use crate::job::{Done, Events, Message};
+use crate::job::{Events, Message};
 
 /// What became of one artifact.
 #[derive(Debug, Clone)]
@@ -20,7 +21,7 @@ pub(crate) struct Row {
     /// Wall time spent on it.
     pub elapsed: Duration,
     /// The result, or why there is none.
-    pub result: Result<Done, Error>,
+    pub result: Result<Reduction, Error>,
 }
 
 /// The whole run.
@@ -31,6 +32,9 @@ pub(crate) struct Summary {
     /// Inputs not reduced because another input fails the same way:
     /// (`target/name` of the input, of the one reduced for it).
     pub duplicates: Vec<(String, String)>,
+    /// Failures the reductions ran into that no input of the run has,
+    /// each filed as an artifact.
+    pub also_found: Vec<AlsoFound>,
     /// Inputs found (not named) that do not fail any more (their bugs
     /// fixed, or they need another build): information, not an error;
     /// each is an `artifact-skipped` message, and they have no rows.
@@ -50,6 +54,7 @@ impl Summary {
         Summary {
             rows: Vec::new(),
             duplicates: Vec::new(),
+            also_found: Vec::new(),
             stale: 0,
             not_built: 0,
             found: projects

@@ -1,0 +1,89 @@
+//! The other failures the reductions ran into ([`HarnessOracle::others`]):
+//! one input of each failure not known in the run, written as an artifact
+//! of its target (libFuzzer's prefix, so `cargo fuzz run` and `tmin` read
+//! it and the next `cargo reduce` reduces it), named after the input whose
+//! reduction found it, and reported.
+//!
+//! [`HarnessOracle::others`]: crate::fuzz::oracle::HarnessOracle::others
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::{named, Context, Work};
+use crate::error::Error;
+use crate::fuzz::oracle::OtherFailure;
+use crate::fuzz::project::ALSO_FOUND_INFIX;
+use crate::job::{write, Message};
+
+/// A failure a reduction ran into, filed as an artifact.
+#[derive(Debug, Clone)]
+pub(crate) struct AlsoFound {
+    /// `target/file name` of the artifact written.
+    pub name: String,
+    /// The failure's signature.
+    pub failure: String,
+}
+
+/// The failures known in the run, by target and the id of what `--match`
+/// compares: an other failure of one of them is not filed again.
+#[derive(Debug, Default)]
+pub(super) struct Known(HashSet<(String, String)>);
+
+impl Known {
+    /// Adds `target`'s failure `id`; false if it was known.
+    pub(super) fn add(&mut self, target: &str, id: String) -> bool {
+        self.0.insert((target.to_string(), id))
+    }
+}
+
+/// Files the failures of `others`, found reducing `item`, that `known`
+/// does not hold (and adds them to it).
+pub(super) fn file(
+    item: &Work,
+    others: &[OtherFailure],
+    known: &mut Known,
+    cx: Context<'_>,
+) -> Result<Vec<AlsoFound>, Error> {
+    let mut filed = Vec::new();
+    for other in others {
+        let (failure, failure_id) = named(&other.failure, cx.request.matching);
+        if !known.add(&item.target, failure_id.clone()) {
+            continue;
+        }
+        let (path, new) = write_one(item, other)?;
+        if !new {
+            // Filed by an earlier run that found the same input.
+            continue;
+        }
+        cx.events.emit(&Message::ArtifactAlsoFound {
+            path: path.clone(),
+            target: item.target.clone(),
+            failure: failure.clone(),
+            failure_id,
+            found_reducing: item.artifact.path.clone(),
+        });
+        let file_name = path.file_name().unwrap_or_default().to_string_lossy();
+        filed.push(AlsoFound {
+            name: format!("{}/{file_name}", item.target),
+            failure,
+        });
+    }
+    Ok(filed)
+}
+
+/// Writes `other` beside `item`'s result,
+/// `<prefix><sha1>-found-reducing-<name>`, unless that file exists; its
+/// path, and whether it was written.
+fn write_one(item: &Work, other: &OtherFailure) -> Result<(PathBuf, bool), Error> {
+    let dir = item.artifact.output.parent().unwrap_or(Path::new("."));
+    let sha1 = sha1_smol::Sha1::from(&other.bytes).digest().to_string();
+    let from = item.name();
+    let from = from
+        .strip_prefix(&format!("{}/", item.target))
+        .unwrap_or(&from);
+    let name = format!(
+        "{}{sha1}{ALSO_FOUND_INFIX}{from}",
+        write::artifact_prefix(other.failure.kind)
+    );
+    write::artifact(dir, &name, &other.bytes)
+}

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::kinds::Severity;
+
 /// The report format's version; `ci merge` refuses others.
 pub const REPORT_VERSION: u32 = 1;
 
@@ -124,6 +126,8 @@ pub struct FailureRecord {
         ))
     )]
     pub kind: String,
+    /// How serious it is (docs/signatures.md).
+    pub severity: Severity,
     /// A panic's `file:line:col`, as the build records it.
     pub location: Option<String>,
     /// A panic's call path, innermost first.
@@ -199,8 +203,9 @@ impl CiReport {
     pub fn sort(&mut self) {
         self.inputs
             .sort_by(|a, b| (&a.target, &a.path).cmp(&(&b.target, &b.path)));
+        // The most serious first.
         self.failures
-            .sort_by(|a, b| (&a.target, &a.id).cmp(&(&b.target, &b.id)));
+            .sort_by(|a, b| (a.severity, &a.target, &a.id).cmp(&(b.severity, &b.target, &b.id)));
         self.fixed
             .sort_by(|a, b| (&a.target, &a.id).cmp(&(&b.target, &b.id)));
     }

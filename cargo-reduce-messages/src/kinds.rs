@@ -109,3 +109,64 @@ names!(Engine {
     Libfuzzer => "libfuzzer",
     Afl => "afl",
 });
+
+/// How serious a failure is, from what its signature holds (CASR's idea:
+/// which failures to look at first), most serious first: the order is
+/// the declaration order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// A write out of bounds or after free, a double or bad free, a wild
+    /// write or jump (AddressSanitizer): memory corrupted.
+    MemoryWrite,
+    /// A read out of bounds or after free, or a wild read
+    /// (AddressSanitizer): memory disclosed.
+    MemoryRead,
+    /// A segmentation fault, bus error, illegal instruction or arithmetic
+    /// fault without a sanitizer's detail: most often a null dereference.
+    InvalidAccess,
+    /// A panic, an abort, an exit, or a misuse the allocator caught.
+    Abort,
+    /// A stack overflow.
+    StackOverflow,
+    /// Out of memory, or a timeout: resources, not memory safety.
+    Resource,
+}
+
+impl Severity {
+    /// Every class, most serious first.
+    pub const ALL: [Severity; 6] = [
+        Severity::MemoryWrite,
+        Severity::MemoryRead,
+        Severity::InvalidAccess,
+        Severity::Abort,
+        Severity::StackOverflow,
+        Severity::Resource,
+    ];
+
+    /// Its name in the messages (`memory-write`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::MemoryWrite => "memory-write",
+            Severity::MemoryRead => "memory-read",
+            Severity::InvalidAccess => "invalid-access",
+            Severity::Abort => "abort",
+            Severity::StackOverflow => "stack-overflow",
+            Severity::Resource => "resource",
+        }
+    }
+
+    /// GitHub code scanning's `security-severity` (a CVSS-like score:
+    /// 9.0 and above critical, 7.0 high, 4.0 medium, below low).
+    pub fn security_severity(self) -> &'static str {
+        match self {
+            Severity::MemoryWrite => "9.3",
+            Severity::MemoryRead => "7.5",
+            Severity::InvalidAccess => "6.5",
+            Severity::Abort => "4.0",
+            Severity::StackOverflow => "3.0",
+            Severity::Resource => "2.0",
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::ci::{FailureRecord, FixedRecord};
-pub use crate::kinds::{ArtifactKind, Engine, SkipCause, StopReason};
+pub use crate::kinds::{ArtifactKind, Engine, Severity, SkipCause, StopReason};
 use crate::Exit;
 
 /// One line of `--message-format json`: a message and the format version
@@ -544,6 +544,8 @@ pub struct ArtifactFields {
     pub failure: String,
     /// The short id of what `--match` compares of it.
     pub failure_id: String,
+    /// How serious the failure is (docs/signatures.md).
+    pub severity: Severity,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
     /// Wall time of each phase.

@@ -15,7 +15,7 @@ use cargo_reduce_messages::ci::{
 };
 use cargo_reduce_messages::message::{
     ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Phases,
-    Plan, SkipCause, Started, StepTests, StopReason,
+    Plan, Severity, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -102,6 +102,11 @@ fn failure(full: bool) -> FailureRecord {
         status: if full { Status::Known } else { Status::New },
         signature: "panic at src/lib.rs:12:5: index out of bounds".into(),
         kind: if full { "panic" } else { "asan-SEGV" }.into(),
+        severity: if full {
+            Severity::Abort
+        } else {
+            Severity::InvalidAccess
+        },
         location: full.then(|| "src/lib.rs:12:5".into()),
         call_path: match full {
             true => vec!["demo::parse".into(), "demo::entry".into()],
@@ -169,6 +174,7 @@ fn finished(fuzz: bool) -> Finished {
             target: "parse".into(),
             failure: "panic at src/lib.rs:12:5".into(),
             failure_id: "3f2a9c1e".into(),
+            severity: Severity::Abort,
             debug: Some("Op::Push(3)".into()),
             phases: Phases {
                 reproduce_s: 0.1,

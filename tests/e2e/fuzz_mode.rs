@@ -94,6 +94,17 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
                 .as_u64()
                 .unwrap()
     );
+    // Each failure's class: a panic or abort, then resources.
+    let severities = [
+        ("abort", "abort"),
+        ("two_panics", "abort"),
+        ("stack_overflow", "stack-overflow"),
+        ("huge_alloc", "resource"),
+        ("endless_loop", "resource"),
+    ];
+    for (target, severity) in severities {
+        assert_eq!(finished[target]["severity"], severity, "{target}");
+    }
     // The smallest failing values: nothing can be dropped or lowered.
     assert_eq!(
         finished["typed_arbitrary"]["debug"],

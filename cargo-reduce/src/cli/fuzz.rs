@@ -12,6 +12,7 @@ use super::options::{parse_seconds, FailureOptions, ReduceOptions, SelectOptions
 use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
+use crate::fuzz::pool::Severity;
 use crate::fuzz::shrink::Effort;
 use crate::job::fuzz_mode::{FuzzRequest, Reduction, Row, Summary};
 use crate::job::LangChoice;
@@ -179,10 +180,19 @@ fn note(row: &Row) -> String {
     }
 }
 
-/// The summary: artifact, original → reduced bytes, tests, time, failure.
+/// A row's failure class, if it was reduced.
+fn severity(row: &Row) -> Option<Severity> {
+    let done = row.result.as_ref().ok()?;
+    Some(done.described.as_ref()?.severity)
+}
+
+/// The summary, most serious failures first: artifact, original → reduced
+/// bytes, tests, time, severity, failure.
 fn print_table(summary: &Summary) {
-    let rows = &summary.rows;
-    let header = ["ARTIFACT", "BYTES", "TESTS", "TIME", "FAILURE"];
+    let mut rows: Vec<&Row> = summary.rows.iter().collect();
+    // Stable: in the order reduced within a class; rows without one last.
+    rows.sort_by_key(|r| (severity(r).is_none(), severity(r)));
+    let header = ["ARTIFACT", "BYTES", "TESTS", "TIME", "SEVERITY", "FAILURE"];
     let mut cells: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
     cells.extend(rows.iter().map(|r| {
         let (bytes, tests) = match &r.result {
@@ -194,6 +204,7 @@ fn print_table(summary: &Summary) {
             bytes,
             tests.to_string(),
             format!("{:.2}s", r.elapsed.as_secs_f64()),
+            severity(r).map_or("", Severity::name).to_string(),
             note(r),
         ]
     }));

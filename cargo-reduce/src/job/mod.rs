@@ -224,6 +224,8 @@ pub(crate) struct Described {
     pub failure: String,
     /// The short id of what `--match` compares of it.
     pub failure_id: String,
+    /// How serious the failure is.
+    pub severity: crate::fuzz::pool::Severity,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
 }
@@ -480,6 +482,7 @@ fn finished<S: Subject>(
             target: d.target.clone(),
             failure: d.failure.clone(),
             failure_id: d.failure_id.clone(),
+            severity: d.severity,
             debug: d.debug.clone(),
             phases,
         }),

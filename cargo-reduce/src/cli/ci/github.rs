@@ -84,7 +84,7 @@ pub(super) fn summary(report: &CiReport, unannotated: usize) -> String {
     }
     if !report.failures.is_empty() {
         out.push_str(
-            "| status | target | id | inputs | minimized | failure |\n|---|---|---|---|---|---|\n",
+            "| status | target | id | inputs | minimized | severity | failure |\n|---|---|---|---|---|---|---|\n",
         );
     }
     let mut left_out = 0;
@@ -98,7 +98,7 @@ pub(super) fn summary(report: &CiReport, unannotated: usize) -> String {
     }
     for fixed in &report.fixed {
         let row = format!(
-            "| fixed | {} | `{}` | | | {} |\n",
+            "| fixed | {} | `{}` | | | | {} |\n",
             cell(&fixed.target),
             fixed.id,
             cell(&fixed.signature)
@@ -122,11 +122,12 @@ fn row(failure: &FailureRecord) -> String {
         format!("{} B{}", r.size, if r.minimal { "" } else { " (partial)" })
     });
     format!(
-        "| {} | {} | `{}` | {} | {minimized} | {} |\n",
+        "| {} | {} | `{}` | {} | {minimized} | {} | {} |\n",
         failure.status.as_str(),
         cell(&failure.target),
         failure.id,
         failure.inputs,
+        failure.severity.name(),
         cell(&failure.signature)
     )
 }
@@ -153,6 +154,7 @@ mod tests {
             status: Status::New,
             signature: format!("panic at a.rs:1:2: bad, very | bad {}", "x".repeat(400)),
             kind: "panic".into(),
+            severity: crate::fuzz::pool::Severity::Abort,
             location: None,
             call_path: Vec::new(),
             message: None,

@@ -1,43 +1,65 @@
 //! The report as SARIF 2.1.0 (`--sarif PATH`), for code scanning: one
 //! result per failure signature, its id as the partial fingerprint (so a
-//! failure keeps its alert across runs), one stable rule per failure kind,
-//! located at the panic when it is in the user's code, else at the target.
+//! failure keeps its alert across runs), one stable rule per failure kind
+//! and severity class (its `security-severity`, by which GitHub ranks
+//! alerts), located at the panic when it is in the user's code, else at
+//! the target.
 
 use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
+    ToolComponent,
 };
 
+use crate::fuzz::pool::Severity;
 use crate::job::ci::report::{CiReport, FailureRecord, Status};
 
 /// The fingerprint key of a failure's signature id.
 const FINGERPRINT: &str = "cargoReduceSignature/v1";
 
-/// The rule of a failure kind: signals and exit statuses share one per
-/// family (`signal-6` → `signal`).
-fn rule_id(kind: &str) -> String {
+/// The rule of a failure: one per kind family (`signal-6` → `signal`),
+/// and within the families of several severity classes (signals,
+/// AddressSanitizer's bugs) one per class, since a rule has one
+/// `security-severity`.
+fn rule_id(kind: &str, severity: Severity) -> String {
     let family = kind.split('-').next().unwrap_or(kind);
     match family {
         "stack" => "fuzz/stack-overflow".into(),
         "out" => "fuzz/out-of-memory".into(),
+        "signal" | "asan" => format!("fuzz/{family}/{}", severity.name()),
         family => format!("fuzz/{family}"),
     }
 }
 
-fn rule(id: &str) -> ReportingDescriptor {
-    let text = match id {
-        "fuzz/panic" => "A fuzz target panics on a stored input",
-        "fuzz/stack-overflow" => "A fuzz target overflows its stack on a stored input",
-        "fuzz/out-of-memory" => "A fuzz target runs out of memory on a stored input",
-        "fuzz/timeout" => "A fuzz target runs past its timeout on a stored input",
-        "fuzz/signal" => "A fuzz target is killed by a signal on a stored input",
+fn rule(id: &str, severity: Severity) -> ReportingDescriptor {
+    let family = id.split('/').nth(1).unwrap_or_default();
+    let text = match family {
+        "panic" => "A fuzz target panics on a stored input",
+        "stack-overflow" => "A fuzz target overflows its stack on a stored input",
+        "out-of-memory" => "A fuzz target runs out of memory on a stored input",
+        "timeout" => "A fuzz target runs past its timeout on a stored input",
+        "signal" => "A fuzz target is killed by a signal on a stored input",
+        "asan" => "AddressSanitizer reports a bug of a fuzz target on a stored input",
         _ => "A fuzz target exits on a stored input",
     };
+    let properties = PropertyBag::builder()
+        .additional_properties(BTreeMap::from([
+            (
+                "security-severity".to_string(),
+                serde_json::json!(severity.security_severity()),
+            ),
+            (
+                "tags".to_string(),
+                serde_json::json!(["security", severity.name()]),
+            ),
+        ]))
+        .build();
     ReportingDescriptor::builder()
         .id(id)
         .short_description(MultiformatMessageString::builder().text(text).build())
+        .properties(properties)
         .build()
 }
 
@@ -78,7 +100,7 @@ fn result(failure: &FailureRecord) -> SarifResult {
         failure.input
     );
     SarifResult::builder()
-        .rule_id(rule_id(&failure.kind))
+        .rule_id(rule_id(&failure.kind, failure.severity))
         .level(match failure.status {
             Status::New => ResultLevel::Error,
             _ => ResultLevel::Warning,
@@ -94,14 +116,23 @@ fn result(failure: &FailureRecord) -> SarifResult {
 
 /// The SARIF log of `report`.
 pub(super) fn render(report: &CiReport) -> String {
-    let mut rules: Vec<String> = report.failures.iter().map(|f| rule_id(&f.kind)).collect();
+    let mut rules: Vec<(String, Severity)> = report
+        .failures
+        .iter()
+        .map(|f| (rule_id(&f.kind, f.severity), f.severity))
+        .collect();
     rules.sort();
     rules.dedup();
     let driver = ToolComponent::builder()
         .name("cargo-reduce")
         .version(env!("CARGO_PKG_VERSION"))
         .information_uri("https://github.com/rust-fuzz/cargo-fuzz")
-        .rules(rules.iter().map(|id| rule(id)).collect::<Vec<_>>())
+        .rules(
+            rules
+                .iter()
+                .map(|(id, severity)| rule(id, *severity))
+                .collect::<Vec<_>>(),
+        )
         .build();
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
@@ -123,11 +154,30 @@ mod tests {
 
     #[test]
     fn kinds_map_to_stable_rules() {
-        assert_eq!(rule_id("panic"), "fuzz/panic");
-        assert_eq!(rule_id("signal-6"), "fuzz/signal");
-        assert_eq!(rule_id("signal-11"), "fuzz/signal");
-        assert_eq!(rule_id("stack-overflow"), "fuzz/stack-overflow");
-        assert_eq!(rule_id("out-of-memory"), "fuzz/out-of-memory");
-        assert_eq!(rule_id("exit-7"), "fuzz/exit");
+        let rule = |kind: &str, message: Option<&str>| {
+            let failure = crate::fuzz::pool::Failure {
+                kind: crate::fuzz::pool::FailureKind::from_tag(kind).unwrap(),
+                message: message.map(String::from),
+                location: None,
+                call_path: Vec::new(),
+            };
+            rule_id(kind, failure.signature().severity())
+        };
+        assert_eq!(rule("panic", None), "fuzz/panic");
+        assert_eq!(rule("signal-6", None), "fuzz/signal/abort");
+        assert_eq!(rule("signal-11", None), "fuzz/signal/invalid-access");
+        assert_eq!(rule("stack-overflow", None), "fuzz/stack-overflow");
+        assert_eq!(rule("out-of-memory", None), "fuzz/out-of-memory");
+        assert_eq!(rule("exit-7", None), "fuzz/exit");
+        let write = rule("asan-heap-buffer-overflow", Some("WRITE 1"));
+        assert_eq!(write, "fuzz/asan/memory-write");
+    }
+
+    /// Each rule carries its class's `security-severity`.
+    #[test]
+    fn rules_carry_their_security_severity() {
+        let rule = rule("fuzz/asan/memory-write", Severity::MemoryWrite);
+        let properties = serde_json::to_value(rule.properties.unwrap()).unwrap();
+        assert_eq!(properties["security-severity"], "9.3");
     }
 }

@@ -30,6 +30,7 @@ mod place;
 #[allow(dead_code)] // Shared with the worker side, which uses other parts.
 mod protocol;
 mod round;
+mod severity;
 mod shm;
 /// The C library as the harness declares it (`protocol` maps memory with it).
 #[allow(dead_code)]
@@ -48,6 +49,7 @@ pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 pub(crate) use pc_table::{PcTable, PcTableFile};
+pub(crate) use severity::Severity;
 
 use crew::Crew;
 pub(crate) use decode_crew::DecodeCrew;

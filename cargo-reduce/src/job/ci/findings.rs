@@ -74,6 +74,7 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
         status: group.status,
         signature: signature.to_string(),
         kind: signature.kind.tag(),
+        severity: signature.severity(),
         location: signature.location.clone(),
         call_path: signature.call_path.clone(),
         message: signature.message.clone(),

@@ -153,6 +153,7 @@ mod tests {
             status: Status::New,
             signature: format!("panic {id}"),
             kind: "panic".into(),
+            severity: crate::fuzz::pool::Severity::Abort,
             location: None,
             call_path: Vec::new(),
             message: None,

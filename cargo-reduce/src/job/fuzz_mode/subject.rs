@@ -215,6 +215,7 @@ impl Subject for ArtifactSubject<'_> {
             target: self.target.to_string(),
             failure,
             failure_id,
+            severity: self.failure().signature().severity(),
             debug: self.pool.debug_format(reduced).ok().flatten(),
         })
     }

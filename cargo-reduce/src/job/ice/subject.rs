@@ -233,21 +233,44 @@ impl IceSubject {
         let mut tried = HashSet::new();
         while self.steps.take_in && run.limits.stop_reason().is_none() {
             let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-            let rustc = oracle.rustc.with_invocation(invocation.clone());
-            // Not the cache's oracle yet.
-            let tester = Tester::uncached(run);
-            let expand = |code: &[u8]| {
-                let expanded = tester.compile(|cancel| rustc.expanded(code, cancel));
-                expanded.and_then(|e| e.ok().flatten())
+            let next = self.next_taken_in(&bytes, &invocation, oracle, &mut tried, run);
+            let Some((text, next)) = next.map_err(|e| (bytes.clone(), e))? else {
+                break;
             };
-            let Some(taken) = take_in_one(
-                &bytes,
-                &invocation,
-                &self.compiled,
-                &self.temporary,
-                &expand,
-                &mut tried,
-            ) else {
+            run.oracle_changed();
+            bytes = self.reduce_code(&next, text, run)?;
+            invocation = self.fewer_flags(&bytes, &next, run)?;
+            taken_in = Some(next);
+        }
+        let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+        Ok(Stage {
+            oracle: oracle.for_text(invocation, &[]),
+            bytes,
+        })
+    }
+
+    /// `bytes` with the next dependency of `invocation` not in `tried`
+    /// taken in ([`take_in_one`]) where that keeps the ICE `oracle` tells,
+    /// and the oracle of that text; `None` when no dependency is left.
+    fn next_taken_in(
+        &self,
+        bytes: &[u8],
+        invocation: &RustcArgs,
+        oracle: &IceOracle,
+        tried: &mut HashSet<String>,
+        run: &Run<'_>,
+    ) -> Result<Option<(Vec<u8>, IceOracle)>, OracleError> {
+        let rustc = oracle.rustc.with_invocation(invocation.clone());
+        // Not the cache's oracle yet.
+        let tester = Tester::uncached(run);
+        let expand = |code: &[u8]| {
+            let expanded = tester.compile(|cancel| rustc.expanded(code, cancel));
+            expanded.and_then(|e| e.ok().flatten())
+        };
+        let (compiled, temporary) = (&self.compiled, &self.temporary);
+        while !tester.stopped() {
+            let Some(taken) = take_in_one(bytes, invocation, compiled, temporary, &expand, tried)
+            else {
                 break;
             };
             let next = oracle.for_text(taken.invocation, &taken.text);
@@ -257,20 +280,11 @@ impl IceSubject {
                 "taken in"
             };
             run.start_pass(&format!("dependency `{}` {how}", taken.name));
-            let kept = tester.keeps(&next, &taken.text);
-            if !kept.map_err(|e| (bytes.clone(), e))? {
-                continue;
+            if tester.keeps(&next, &taken.text)? {
+                return Ok(Some((taken.text, next)));
             }
-            run.oracle_changed();
-            bytes = self.reduce_code(&next, taken.text, run)?;
-            invocation = self.fewer_flags(&bytes, &next, run)?;
-            taken_in = Some(next);
         }
-        let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-        Ok(Stage {
-            oracle: oracle.for_text(invocation, &[]),
-            bytes,
-        })
+        Ok(None)
     }
 
     /// `alone` compiled against each dependency it still needs that works
@@ -396,21 +410,7 @@ impl IceSubject {
             text: reduction.atoms,
             ..auxiliary.clone()
         };
-        let same_ice = |invocation, cancel: &Cancel<'_>| {
-            let candidate = Auxiliary {
-                invocation,
-                ..reduced.clone()
-            };
-            AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
-        };
-        let fewer = reduce_invocation(&reduced.invocation, &same_ice, &run.plain_context())?;
-        Ok(Some(match fewer {
-            Some(invocation) => Auxiliary {
-                invocation,
-                ..reduced
-            },
-            None => reduced,
-        }))
+        fewer_auxiliary_flags(reduced, bytes, mcve_oracle, run).map(Some)
     }
 
     /// `bytes` repaired and rustfmt'd where that keeps the ICE `last`
@@ -535,6 +535,32 @@ fn rename_shared(
         }
     }
     Ok((auxiliary, bytes))
+}
+
+/// `auxiliary` without the flags its command line does not need for the
+/// MCVE `bytes` to crash rustc as `mcve_oracle` expects against it
+/// ([`reduce_invocation`]).
+fn fewer_auxiliary_flags(
+    auxiliary: Auxiliary,
+    bytes: &[u8],
+    mcve_oracle: &IceOracle,
+    run: &Run<'_>,
+) -> Result<Auxiliary, OracleError> {
+    let same_ice = |invocation, cancel: &Cancel<'_>| {
+        let candidate = Auxiliary {
+            invocation,
+            ..auxiliary.clone()
+        };
+        AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
+    };
+    let fewer = reduce_invocation(&auxiliary.invocation, &same_ice, &run.plain_context())?;
+    Ok(match fewer {
+        Some(invocation) => Auxiliary {
+            invocation,
+            ..auxiliary
+        },
+        None => auxiliary,
+    })
 }
 
 /// Whether the MCVE `mcve`, compiled against `auxiliary` built from its

@@ -87,6 +87,21 @@ pub(crate) struct Context<'a, A> {
     pub observer: &'a dyn Observer<A>,
 }
 
+impl<A> Context<'_, A> {
+    /// Charges one test that its caller runs outside an oracle (a
+    /// compilation read for its diagnostics, not judged): counted like a
+    /// candidate's test, and refused (false) once a limit is reached.
+    pub(crate) fn charge(&self) -> bool {
+        self.limits.try_charge(&self.counters.tests)
+    }
+
+    /// The token a test run through this context is cancelled by: the
+    /// deadline and the interrupt.
+    pub(crate) fn cancel(&self) -> Cancel<'_> {
+        Cancel::by_limits(self.limits)
+    }
+}
+
 impl<A: Hash> Context<'_, A> {
     /// Tests `candidate`, from the cache when possible, within the limits.
     /// `Ok(None)`: the test did not complete (refused by a limit, or

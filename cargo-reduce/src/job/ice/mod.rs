@@ -6,9 +6,11 @@
 //!   the ICE and the crate's rustc command line ([`rustc`]: the command
 //!   line, running it, the ICE's signature); the crate becomes one file.
 //! - [`subject`]: the one file must crash rustc the same way three times
-//!   ([`oracle`]: the verdict on a candidate); then [`steps`] (rustc's
-//!   unused items first, the syntax reducer with the ICE's signature as
-//!   the oracle, the command line's flags cut, rustfmt last) and [`deps`]
+//!   ([`oracle`]: the verdict on a candidate; [`tester`]: each test through
+//!   the engine, which counts it, caches it and stops at the limits); then
+//!   [`steps`] (rustc's unused items first, the syntax reducer with the
+//!   ICE's signature as the oracle, the command line's flags cut, rustfmt
+//!   last) and [`deps`]
 //!   (a dependency the result still needs taken into it, or built beside
 //!   it from its reduced source when that loses the ICE).
 //! - [`report`]: `NAME.ice.rs`, an auxiliary's `NAME.ice.DEP.rs`, the
@@ -23,6 +25,7 @@ mod report;
 pub(crate) mod rustc;
 mod steps;
 mod subject;
+mod tester;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -84,16 +84,6 @@ pub(crate) enum Verdict {
 pub(crate) struct CouldNotRun(#[source] pub(crate) io::Error);
 
 impl Verdict {
-    /// Whether the candidate keeps the ICE (not when cancelled); the
-    /// error when rustc could not run.
-    pub(crate) fn keeps(self) -> Result<bool, CouldNotRun> {
-        match self {
-            Verdict::Same => Ok(true),
-            Verdict::Other | Verdict::Cancelled => Ok(false),
-            Verdict::CouldNotRun(e) => Err(e),
-        }
-    }
-
     /// As the engine's outcome: `None` when cancelled.
     pub(crate) fn outcome(self) -> Result<Option<Outcome>, OracleError> {
         match self {
@@ -132,9 +122,6 @@ impl<A: ByteAtom + Sync, T: TellsIce + ?Sized> Oracle<A> for ByText<'_, T> {
         self.0.same_ice(&text, cancel).outcome()
     }
 }
-
-/// What rustc says of a text.
-pub(crate) type SameIce<'a> = dyn Fn(&[u8]) -> Verdict + 'a;
 
 /// Compiles `file` in `dir` with the real rustc as a 2021 library, for
 /// the tests that check a rewritten crate still builds: rustc's stderr

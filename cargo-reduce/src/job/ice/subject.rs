@@ -20,18 +20,22 @@ use crate::job::ice::deps::artifacts::auxiliaries_in;
 use crate::job::ice::deps::auxiliary::{auxiliaries, Auxiliary, AuxiliaryOracle, Built};
 use crate::job::ice::deps::shared_names::{fresh, renamed, shared};
 use crate::job::ice::deps::take_in::take_in_one;
-use crate::job::ice::oracle::{ByText, CouldNotRun, IceOracle};
+use crate::job::ice::oracle::{ByText, IceOracle};
 use crate::job::ice::rustc::args::RustcArgs;
 use crate::job::ice::rustc::run::RustcRun;
 use crate::job::ice::steps::flags::{reduce_flags, reduce_invocation};
 use crate::job::ice::steps::prune::{hollowed, prune};
 use crate::job::ice::steps::readable::{readable, rustfmt};
+use crate::job::ice::tester::Tester;
 use crate::job::message::{How, Plan};
 use crate::job::{Reduced, Run, Subject};
 use crate::syntax::{self, Lang, Strategy};
 
 /// Runs of the input before reducing: an ICE must show in every one.
 pub(crate) const REPRODUCTIONS: usize = 3;
+
+/// Why nothing is written when Ctrl-C stops the input's checks.
+const INTERRUPTED_BEFORE: &str = "interrupted before the reduction started; nothing written";
 
 /// The default per-test timeout is this many times the slowest input run…
 const TIMEOUT_FACTOR: u32 = 10;
@@ -103,11 +107,13 @@ impl Subject for IceSubject {
     }
 
     fn check(&mut self, input: &[u8], run: &Run<'_>) -> Result<(), Error> {
-        let cancel = Cancel::by_limits(run.interrupt_only);
+        let tester = Tester::checks(run);
         let mut slowest = Duration::ZERO;
         for attempt in 0..REPRODUCTIONS {
-            let result = self.oracle.rustc.run(input, &cancel).map_err(environment)?;
-            run.counters.add_test();
+            let Some(result) = tester.compile(|cancel| self.oracle.rustc.run(input, cancel)) else {
+                return Err(Error::new(Exit::Interrupted, INTERRUPTED_BEFORE));
+            };
+            let result = result.map_err(environment)?;
             slowest = slowest.max(result.elapsed);
             self.check_run(&result, input, attempt)?;
         }
@@ -140,19 +146,18 @@ impl Subject for IceSubject {
     }
 
     fn verify(&self, reduced: &Reduced<IceReduced>, run: &Run<'_>) -> Result<(), Error> {
-        let cancel = Cancel::by_limits(run.interrupt_only);
         let rustc = self
             .oracle
             .rustc
             .with_invocation(reduced.extra.command.clone());
-        let result = rustc.run(&reduced.bytes, &cancel).map_err(environment)?;
-        run.counters.add_test();
-        if result.status == RunStatus::Cancelled {
+        let result = Tester::checks(run).compile(|cancel| rustc.run(&reduced.bytes, cancel));
+        let result = result.transpose().map_err(environment)?;
+        let Some(result) = result.filter(|r| r.status != RunStatus::Cancelled) else {
             return Err(Error::new(
                 Exit::Interrupted,
                 "interrupted during the final check",
             ));
-        }
+        };
         match result.signature() {
             Some(s) if self.oracle.is_expected(&s, &reduced.bytes) => Ok(()),
             _ => Err(Error::new(
@@ -172,13 +177,12 @@ impl IceSubject {
         input: Vec<u8>,
         run: &Run<'_>,
     ) -> Result<Vec<u8>, StepError> {
-        let cancel = Cancel::by_limits(run.limits);
         let mut current = input;
         if self.steps.prune {
             run.start_pass("rustc's unused items");
             let text = String::from_utf8_lossy(&current).into_owned();
-            let pruned = prune(&text, oracle, &cancel, &|| run.counters.add_test())
-                .map_err(|e| (current.clone(), e.into()))?;
+            let pruned =
+                prune(&text, oracle, &Tester::cached(run)).map_err(|e| (current.clone(), e))?;
             current = pruned.into_bytes();
         }
         run.start_pass(&format!("rust {}", self.steps.strategy));
@@ -208,7 +212,12 @@ impl IceSubject {
         run.start_pass("rustc's flags");
         let fewer =
             reduce_flags(bytes, oracle, &run.plain_context()).map_err(|e| (bytes.to_vec(), e))?;
-        Ok(fewer.unwrap_or(invocation))
+        let Some(fewer) = fewer else {
+            return Ok(invocation);
+        };
+        // The cached outcomes were the longer command line's.
+        run.oracle_changed();
+        Ok(fewer)
     }
 
     /// `bytes` (which `invocation` crashes rustc on) with each dependency
@@ -224,20 +233,44 @@ impl IceSubject {
         let mut tried = HashSet::new();
         while self.steps.take_in && run.limits.stop_reason().is_none() {
             let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-            let rustc = oracle.rustc.with_invocation(invocation.clone());
-            let cancel = Cancel::by_limits(run.limits);
-            let expand = |code: &[u8]| {
-                run.counters.add_test();
-                rustc.expanded(code, &cancel).ok().flatten()
+            let next = self.next_taken_in(&bytes, &invocation, oracle, &mut tried, run);
+            let Some((text, next)) = next.map_err(|e| (bytes.clone(), e))? else {
+                break;
             };
-            let Some(taken) = take_in_one(
-                &bytes,
-                &invocation,
-                &self.compiled,
-                &self.temporary,
-                &expand,
-                &mut tried,
-            ) else {
+            run.oracle_changed();
+            bytes = self.reduce_code(&next, text, run)?;
+            invocation = self.fewer_flags(&bytes, &next, run)?;
+            taken_in = Some(next);
+        }
+        let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
+        Ok(Stage {
+            oracle: oracle.for_text(invocation, &[]),
+            bytes,
+        })
+    }
+
+    /// `bytes` with the next dependency of `invocation` not in `tried`
+    /// taken in ([`take_in_one`]) where that keeps the ICE `oracle` tells,
+    /// and the oracle of that text; `None` when no dependency is left.
+    fn next_taken_in(
+        &self,
+        bytes: &[u8],
+        invocation: &RustcArgs,
+        oracle: &IceOracle,
+        tried: &mut HashSet<String>,
+        run: &Run<'_>,
+    ) -> Result<Option<(Vec<u8>, IceOracle)>, OracleError> {
+        let rustc = oracle.rustc.with_invocation(invocation.clone());
+        // Not the cache's oracle yet.
+        let tester = Tester::uncached(run);
+        let expand = |code: &[u8]| {
+            let expanded = tester.compile(|cancel| rustc.expanded(code, cancel));
+            expanded.and_then(|e| e.ok().flatten())
+        };
+        let (compiled, temporary) = (&self.compiled, &self.temporary);
+        while !tester.stopped() {
+            let Some(taken) = take_in_one(bytes, invocation, compiled, temporary, &expand, tried)
+            else {
                 break;
             };
             let next = oracle.for_text(taken.invocation, &taken.text);
@@ -247,21 +280,11 @@ impl IceSubject {
                 "taken in"
             };
             run.start_pass(&format!("dependency `{}` {how}", taken.name));
-            let kept = next.same_ice(&taken.text, &cancel).keeps();
-            run.counters.add_test();
-            if !kept.map_err(|e| (bytes.clone(), e.into()))? {
-                continue;
+            if tester.keeps(&next, &taken.text)? {
+                return Ok(Some((taken.text, next)));
             }
-            run.oracle_changed();
-            bytes = self.reduce_code(&next, taken.text, run)?;
-            invocation = self.fewer_flags(&bytes, &next, run)?;
-            taken_in = Some(next);
         }
-        let oracle = taken_in.as_ref().unwrap_or(&self.oracle);
-        Ok(Stage {
-            oracle: oracle.for_text(invocation, &[]),
-            bytes,
-        })
+        Ok(None)
     }
 
     /// `alone` compiled against each dependency it still needs that works
@@ -365,8 +388,7 @@ impl IceSubject {
         mcve_oracle: &IceOracle,
         run: &Run<'_>,
     ) -> Result<Option<Auxiliary>, OracleError> {
-        let cancel = Cancel::by_limits(run.limits);
-        if !crashes_against(auxiliary, bytes, mcve_oracle, &cancel, run)? {
+        if !crashes_against(auxiliary, bytes, mcve_oracle, &Tester::uncached(run))? {
             return Ok(None);
         }
         let oracle = AuxiliaryOracle::new(auxiliary, bytes, mcve_oracle);
@@ -374,9 +396,7 @@ impl IceSubject {
         // Its bodies first, as the MCVE's (prune): a cross-crate ICE is
         // most often in what the MCVE sees of it, its signatures.
         let source = String::from_utf8_lossy(&auxiliary.text);
-        let same_ice = |text: &[u8]| oracle.same_ice(text, &cancel);
-        let tested = || run.counters.add_test();
-        let text = hollowed(&source, &same_ice, &cancel, &tested)?.into_bytes();
+        let text = hollowed(&source, &oracle, &Tester::cached(run))?.into_bytes();
         let context = run.context();
         let reduction = syntax::reduce_in(
             &text,
@@ -390,21 +410,7 @@ impl IceSubject {
             text: reduction.atoms,
             ..auxiliary.clone()
         };
-        let same_ice = |invocation, cancel: &Cancel<'_>| {
-            let candidate = Auxiliary {
-                invocation,
-                ..reduced.clone()
-            };
-            AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
-        };
-        let fewer = reduce_invocation(&reduced.invocation, &same_ice, &run.plain_context())?;
-        Ok(Some(match fewer {
-            Some(invocation) => Auxiliary {
-                invocation,
-                ..reduced
-            },
-            None => reduced,
-        }))
+        fewer_auxiliary_flags(reduced, bytes, mcve_oracle, run).map(Some)
     }
 
     /// `bytes` repaired and rustfmt'd where that keeps the ICE `last`
@@ -418,9 +424,9 @@ impl IceSubject {
         auxiliaries: &mut [Auxiliary],
         run: &Run<'_>,
     ) -> Result<Vec<u8>, StepError> {
-        let cancel = Cancel::by_limits(run.limits);
-        let bytes = readable(&bytes, last, &cancel, &|| run.counters.add_test())
-            .map_err(|e| (bytes.clone(), e.into()))?;
+        let bytes = readable(&bytes, last, &Tester::cached(run)).map_err(|e| (bytes.clone(), e))?;
+        // An auxiliary's outcome is the pair's, not its text's.
+        let tester = Tester::uncached(run);
         for auxiliary in auxiliaries.iter_mut() {
             let edition = auxiliary.invocation.edition();
             let Some(pretty) = rustfmt(&auxiliary.text, edition).filter(|p| *p != auxiliary.text)
@@ -431,8 +437,8 @@ impl IceSubject {
                 text: pretty,
                 ..auxiliary.clone()
             };
-            let kept = crashes_against(&candidate, &bytes, last, &cancel, run);
-            if kept.map_err(|e| (bytes.clone(), e.into()))? {
+            let kept = crashes_against(&candidate, &bytes, last, &tester);
+            if kept.map_err(|e| (bytes.clone(), e))? {
                 *auxiliary = candidate;
             }
         }
@@ -452,10 +458,7 @@ impl IceSubject {
         }
         let what = match (&result.status, &got) {
             (RunStatus::Cancelled, _) => {
-                return Err(Error::new(
-                    Exit::Interrupted,
-                    "interrupted before the reduction started; nothing written",
-                ))
+                return Err(Error::new(Exit::Interrupted, INTERRUPTED_BEFORE))
             }
             (RunStatus::TimedOut, _) => {
                 return Err(Error::new(
@@ -513,12 +516,12 @@ fn rename_shared(
     mcve_oracle: &IceOracle,
     run: &Run<'_>,
 ) -> Result<(Auxiliary, Vec<u8>), StepError> {
-    let cancel = Cancel::by_limits(run.limits);
+    let tester = Tester::uncached(run);
     for name in shared(&auxiliary.text, &bytes, &auxiliary.name) {
         let Some(to) = fresh(&auxiliary.text, &bytes).into_iter().next() else {
             break;
         };
-        if run.limits.stop_reason().is_some() {
+        if tester.stopped() {
             break;
         }
         let candidate = Auxiliary {
@@ -526,26 +529,50 @@ fn rename_shared(
             ..auxiliary.clone()
         };
         let mcve = renamed(&bytes, &name, &to);
-        let kept = crashes_against(&candidate, &mcve, mcve_oracle, &cancel, run);
-        if kept.map_err(|e| (bytes.clone(), e.into()))? {
+        let kept = crashes_against(&candidate, &mcve, mcve_oracle, &tester);
+        if kept.map_err(|e| (bytes.clone(), e))? {
             (auxiliary, bytes) = (candidate, mcve);
         }
     }
     Ok((auxiliary, bytes))
 }
 
+/// `auxiliary` without the flags its command line does not need for the
+/// MCVE `bytes` to crash rustc as `mcve_oracle` expects against it
+/// ([`reduce_invocation`]).
+fn fewer_auxiliary_flags(
+    auxiliary: Auxiliary,
+    bytes: &[u8],
+    mcve_oracle: &IceOracle,
+    run: &Run<'_>,
+) -> Result<Auxiliary, OracleError> {
+    let same_ice = |invocation, cancel: &Cancel<'_>| {
+        let candidate = Auxiliary {
+            invocation,
+            ..auxiliary.clone()
+        };
+        AuxiliaryOracle::new(&candidate, bytes, mcve_oracle).same_ice(&candidate.text, cancel)
+    };
+    let fewer = reduce_invocation(&auxiliary.invocation, &same_ice, &run.plain_context())?;
+    Ok(match fewer {
+        Some(invocation) => Auxiliary {
+            invocation,
+            ..auxiliary
+        },
+        None => auxiliary,
+    })
+}
+
 /// Whether the MCVE `mcve`, compiled against `auxiliary` built from its
-/// text, crashes rustc as `mcve_oracle` expects; one test.
+/// text, crashes rustc as `mcve_oracle` expects; one test of `tester`'s.
 fn crashes_against(
     auxiliary: &Auxiliary,
     mcve: &[u8],
     mcve_oracle: &IceOracle,
-    cancel: &Cancel<'_>,
-    run: &Run<'_>,
-) -> Result<bool, CouldNotRun> {
-    let kept = AuxiliaryOracle::new(auxiliary, mcve, mcve_oracle).same_ice(&auxiliary.text, cancel);
-    run.counters.add_test();
-    kept.keeps()
+    tester: &Tester<'_>,
+) -> Result<bool, OracleError> {
+    let oracle = AuxiliaryOracle::new(auxiliary, mcve, mcve_oracle);
+    tester.keeps(&oracle, &auxiliary.text)
 }
 
 /// The error when rustc cannot run at all.

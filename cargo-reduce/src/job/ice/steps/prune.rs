@@ -1,17 +1,19 @@
 //! What rustc already knows, used before HDD: the items its `dead_code`,
 //! `unused_imports` and `unused_macros` warnings name are deleted whole
 //! (with their attributes and doc comments), all at once when the ICE
-//! stays, else by halves; as cargo-minimize does. One compilation finds
-//! them, a few test the deletions, where HDD would spend many. A library's
-//! `pub` items are never unused, so `pub` becomes `pub(crate)` first when
-//! the ICE stays (the syntax reducer deletes what is left of it later).
+//! stays, else as many as the engine's ddmin finds (cargo-minimize halves
+//! them instead; ddmin's result is 1-minimal, the halving's is not). One
+//! compilation finds them, a few test the deletions, where HDD would spend
+//! many. A library's `pub` items are never unused, so `pub` becomes
+//! `pub(crate)` first when the ICE stays (the syntax reducer deletes what
+//! is left of it later).
 //!
-//! Before the warnings, function bodies become `{loop{}}`, all at once or
-//! by halves, as cargo-minimize's "everybody loops" does: most ICEs are in
-//! the types and signatures, and a crate's bodies are most of its text and
-//! the only users of its helpers, which rustc then names as unused. `loop
-//! {}` has every return type, so a hollowed body adds no error that could
-//! hide a delayed bug.
+//! Before the warnings, function bodies become `{loop{}}` the same way, as
+//! cargo-minimize's "everybody loops" does: most ICEs are in the types and
+//! signatures, and a crate's bodies are most of its text and the only
+//! users of its helpers, which rustc then names as unused. `loop {}` has
+//! every return type, so a hollowed body adds no error that could hide a
+//! delayed bug.
 
 use std::ops::Range;
 
@@ -19,8 +21,9 @@ use tree_sitter::Node;
 
 use crate::job::ice::one_file::source::{apply, parse_rust, preorder, Edit};
 
-use crate::engine::Cancel;
-use crate::job::ice::oracle::{CouldNotRun, IceOracle, SameIce};
+use crate::engine::OracleError;
+use crate::job::ice::oracle::{CouldNotRun, IceOracle, TellsIce};
+use crate::job::ice::tester::Tester;
 
 /// The lints whose spans name a whole item that nothing uses.
 const LINTS: &[&str] = &["dead_code", "unused_imports", "unused_macros"];
@@ -44,64 +47,54 @@ const HOLLOW_BODY: &str = "{loop{}}";
 /// unused in turn.
 const ROUNDS: usize = 4;
 
-/// `source` without the unused items whose deletion keeps the ICE; counts
-/// each test with `tested`.
+/// `source` without the unused items whose deletion keeps the ICE
+/// `oracle` tells.
 pub(crate) fn prune(
     source: &str,
     oracle: &IceOracle,
-    cancel: &Cancel<'_>,
-    tested: &dyn Fn(),
-) -> Result<String, CouldNotRun> {
+    tester: &Tester<'_>,
+) -> Result<String, OracleError> {
     let mut current = source.to_string();
     let private = privatized(&current);
-    if private != current {
-        let kept = oracle.same_ice(private.as_bytes(), cancel).keeps()?;
-        tested();
-        if kept {
-            current = private;
-        }
+    if private != current && tester.keeps(oracle, private.as_bytes())? {
+        current = private;
     }
-    let same_ice = |text: &[u8]| oracle.same_ice(text, cancel);
-    current = hollowed(&current, &same_ice, cancel, tested)?;
+    current = hollowed(&current, oracle, tester)?;
     // Items an earlier round could not delete are not tried again.
     let mut offered = std::collections::HashSet::new();
     for _ in 0..ROUNDS {
-        let run = oracle
-            .rustc
-            .run_with(current.as_bytes(), ARGS, cancel)
-            .map_err(CouldNotRun)?;
-        tested();
+        let warned =
+            tester.compile(|cancel| oracle.rustc.run_with(current.as_bytes(), ARGS, cancel));
+        let Some(run) = warned.transpose().map_err(CouldNotRun)? else {
+            break;
+        };
         let mut items = item_ranges(&current, &warned_spans(&run.stderr));
         items.retain(|r| offered.insert(current[r.clone()].to_string()));
-        let items = deletions(&items);
-        if items.is_empty() || cancel.is_cancelled() {
+        if items.is_empty() || tester.stopped() {
             break;
         }
-        let mut removed = Vec::new();
-        Search::new(&current, &same_ice, cancel, tested).keep(&items, &mut removed)?;
-        if removed.is_empty() {
+        let pruned = tester.most_applied(oracle, &current, &deletions(&items))?;
+        if pruned == current {
             break;
         }
-        current = apply(&current, removed);
+        current = pruned;
     }
     Ok(current)
 }
 
-/// `source` with its function bodies hollowed (`{loop{}}`) where
-/// `same_ice` keeps the hollowed text: all at once, else by halves.
-pub(crate) fn hollowed(
+/// `source` with its function bodies hollowed (`{loop{}}`) where the
+/// hollowed text keeps the ICE `oracle` tells: all at once, else as many
+/// as the engine's ddmin finds ([`Tester::most_applied`]).
+pub(crate) fn hollowed<T: TellsIce + ?Sized>(
     source: &str,
-    same_ice: &SameIce<'_>,
-    cancel: &Cancel<'_>,
-    tested: &dyn Fn(),
-) -> Result<String, CouldNotRun> {
+    oracle: &T,
+    tester: &Tester<'_>,
+) -> Result<String, OracleError> {
     let bodies = hollow_bodies(source);
-    if bodies.is_empty() || cancel.is_cancelled() {
+    if tester.stopped() {
         return Ok(source.to_string());
     }
-    let mut kept = Vec::new();
-    Search::new(source, same_ice, cancel, tested).keep(&bodies, &mut kept)?;
-    Ok(apply(source, kept))
+    tester.most_applied(oracle, source, &bodies)
 }
 
 /// `source` with every bare `pub` made `pub(crate)`: nothing outside the
@@ -233,52 +226,6 @@ fn deletions(ranges: &[Range<usize>]) -> Vec<Edit> {
     ranges.iter().cloned().map(Edit::deletion).collect()
 }
 
-/// The greedy search over edits of one text.
-struct Search<'a> {
-    text: &'a str,
-    same_ice: &'a SameIce<'a>,
-    cancel: &'a Cancel<'a>,
-    tested: &'a dyn Fn(),
-}
-
-impl<'a> Search<'a> {
-    fn new(
-        text: &'a str,
-        same_ice: &'a SameIce<'a>,
-        cancel: &'a Cancel<'a>,
-        tested: &'a dyn Fn(),
-    ) -> Self {
-        Search {
-            text,
-            same_ice,
-            cancel,
-            tested,
-        }
-    }
-
-    /// Adds `group` to `kept` if the text with both applied still ICEs;
-    /// else tries its halves.
-    fn keep(&self, group: &[Edit], kept: &mut Vec<Edit>) -> Result<(), CouldNotRun> {
-        if group.is_empty() || self.cancel.is_cancelled() {
-            return Ok(());
-        }
-        let mut trial = kept.clone();
-        trial.extend_from_slice(group);
-        let ices = (self.same_ice)(apply(self.text, trial.clone()).as_bytes()).keeps()?;
-        (self.tested)();
-        if ices {
-            *kept = trial;
-            return Ok(());
-        }
-        if group.len() > 1 {
-            let (a, b) = group.split_at(group.len() / 2);
-            self.keep(a, kept)?;
-            self.keep(b, kept)?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +277,7 @@ mod tests {
         if !crate::job::ice::oracle::ice_toolchain("rustc_s_unused_items_go_when_the_ice_stays") {
             return;
         }
-        use crate::engine::Limits;
+        use crate::engine::{Cancel, Limits, Reducer};
         let source = "trait Transform { type Output<'a>; }\n\
             trait Propagate<O> {}\n\
             trait AddChild<C> { fn add_child(&self) {} }\n\
@@ -351,13 +298,8 @@ mod tests {
             source,
             "rustc --edition=2021 --crate-type lib x.rs",
         );
-        let limits = Limits::none();
-        let cancel = Cancel::by_limits(&limits);
-        let tests = std::sync::atomic::AtomicU64::new(0);
-        let pruned = prune(source, &oracle, &cancel, &|| {
-            tests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        })
-        .unwrap();
+        let reducer = Reducer::new();
+        let pruned = prune(source, &oracle, &Tester::of(reducer.context())).unwrap();
         // `name` was used by the `Display` impl's body, which nothing needs.
         for gone in ["helper", "Unused", "HashMap", "fn name", "write_str"] {
             assert!(!pruned.contains(gone), "{gone} kept:\n{pruned}");
@@ -367,10 +309,10 @@ mod tests {
             assert!(pruned.contains(kept), "{kept} gone:\n{pruned}");
         }
         assert!(matches!(
-            oracle.same_ice(pruned.as_bytes(), &cancel),
+            oracle.same_ice(pruned.as_bytes(), &Cancel::by_limits(&Limits::none())),
             crate::job::ice::oracle::Verdict::Same
         ));
-        let tests = tests.into_inner();
+        let tests = reducer.tests();
         assert!(tests < 30, "{tests} tests");
     }
 

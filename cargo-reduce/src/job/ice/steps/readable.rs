@@ -19,27 +19,24 @@ use rustfix::diagnostics::Diagnostic;
 use rustfix::{CodeFix, Filter, Replacement, Solution, Suggestion};
 
 use crate::command::filter;
-use crate::engine::Cancel;
+use crate::engine::{Cancel, OracleError};
 use crate::job::ice::oracle::{CouldNotRun, IceOracle};
+use crate::job::ice::tester::Tester;
 
 /// Rounds of repairs at most: a repair can uncover the next error
 /// (a missing `;` hides what follows it).
 const ROUNDS: usize = 4;
 
 /// `source` (which crashes rustc as `oracle` expects) repaired and
-/// formatted, or as far as the ICE allows; `tested` counts each
-/// compilation. The error when rustc cannot run.
+/// formatted, or as far as the ICE allows. The error when rustc cannot
+/// run.
 pub(crate) fn readable(
     source: &[u8],
     oracle: &IceOracle,
-    cancel: &Cancel<'_>,
-    tested: &dyn Fn(),
-) -> Result<Vec<u8>, CouldNotRun> {
-    let keeps = |text: &[u8]| {
-        tested();
-        oracle.same_ice(text, cancel).keeps()
-    };
-    let repaired = repaired(source, oracle, cancel, tested, &keeps)?;
+    tester: &Tester<'_>,
+) -> Result<Vec<u8>, OracleError> {
+    let keeps = |text: &[u8]| tester.keeps(oracle, text);
+    let repaired = repaired(source, oracle, tester, &keeps)?;
     Ok(
         match rustfmt(&repaired, oracle.rustc.invocation.edition()) {
             Some(pretty) if pretty != repaired && keeps(&pretty)? => pretty,
@@ -49,7 +46,7 @@ pub(crate) fn readable(
 }
 
 /// Whether a text keeps the ICE; the error when rustc cannot run.
-type Keeps<'a> = dyn Fn(&[u8]) -> Result<bool, CouldNotRun> + 'a;
+type Keeps<'a> = dyn Fn(&[u8]) -> Result<bool, OracleError> + 'a;
 
 /// One error's repair: its alternatives, in rustc's order (`mut ` or
 /// `const ` before a raw pointer's type), each a suggestion of one
@@ -65,17 +62,18 @@ const ALTERNATIVES: usize = 3;
 fn repaired(
     source: &[u8],
     oracle: &IceOracle,
-    cancel: &Cancel<'_>,
-    tested: &dyn Fn(),
+    tester: &Tester<'_>,
     keeps: &Keeps<'_>,
-) -> Result<Vec<u8>, CouldNotRun> {
+) -> Result<Vec<u8>, OracleError> {
     let mut text = source.to_vec();
     for _ in 0..ROUNDS {
         let Ok(code) = std::str::from_utf8(&text) else {
             break;
         };
-        tested();
-        let repairs = repairs(code, oracle, cancel).map_err(CouldNotRun)?;
+        let repairs = tester.compile(|cancel| repairs(code, oracle, cancel));
+        let Some(repairs) = repairs.transpose().map_err(CouldNotRun)? else {
+            break;
+        };
         if repairs.is_empty() {
             break;
         }
@@ -95,7 +93,7 @@ fn repaired(
 /// `code` with each repair's first alternative that keeps the ICE beside
 /// the ones kept before it (all applied to `code` at once: their places
 /// are `code`'s).
-fn one_by_one(code: &str, repairs: &[Repair], keeps: &Keeps<'_>) -> Result<String, CouldNotRun> {
+fn one_by_one(code: &str, repairs: &[Repair], keeps: &Keeps<'_>) -> Result<String, OracleError> {
     let mut kept: Vec<Suggestion> = Vec::new();
     let mut text = code.to_string();
     for repair in repairs {
@@ -231,25 +229,17 @@ pub(crate) fn rustfmt(source: &[u8], edition: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
+    use crate::engine::{Limits, Reducer};
     use crate::job::ice::oracle::Verdict;
-    use std::cell::Cell;
 
     /// `source`, which crashes rustc 1.95 under `command`, made readable;
     /// it must still crash the same way.
     fn made_readable(source: &str, command: &str) -> String {
         let oracle = crate::job::ice::oracle::oracle_for(source, command);
-        let never = Limits::none();
-        let compilations = Cell::new(0);
-        let out = readable(
-            source.as_bytes(),
-            &oracle,
-            &Cancel::by_limits(&never),
-            &|| compilations.set(compilations.get() + 1),
-        )
-        .unwrap();
-        assert!(compilations.get() >= 3, "{}", compilations.get());
-        let again = oracle.same_ice(&out, &Cancel::by_limits(&never));
+        let reducer = Reducer::new();
+        let out = readable(source.as_bytes(), &oracle, &Tester::of(reducer.context())).unwrap();
+        assert!(reducer.tests() >= 3, "{}", reducer.tests());
+        let again = oracle.same_ice(&out, &Cancel::by_limits(&Limits::none()));
         assert!(matches!(again, Verdict::Same));
         String::from_utf8(out).unwrap()
     }

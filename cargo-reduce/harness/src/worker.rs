@@ -585,6 +585,8 @@ impl Worker {
         let child = unsafe { sys::fork() };
         if child == 0 {
             sys::die_with_parent(parent);
+            // A thread of its own (another id), to which stack requests go.
+            crate::fault_trace::enter_test_thread();
             self.test(target, view, index);
             // SAFETY: _exit has no preconditions.
             unsafe { sys::_exit(TEST_DONE) };

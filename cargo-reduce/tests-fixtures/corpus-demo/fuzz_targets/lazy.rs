@@ -2,7 +2,8 @@
 // A one-time lazy initialisation, as memchr's choice of routine on its
 // first call: the first `t` of a process builds the table (edges of their
 // own), every later one only reads it; `n` takes a branch of its own; `a`
-// one of two, by the input's address (as vector code does by alignment).
+// one of two, by the input's address (as vector code does by alignment);
+// `h` never ends.
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -17,6 +18,12 @@ fn table() -> &'static [u8; 256] {
         }
         table
     })
+}
+
+fn spin() -> ! {
+    loop {
+        black_box(0u8);
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -34,6 +41,7 @@ fuzz_target!(|data: &[u8]| {
             b'a' => {
                 black_box(2);
             }
+            b'h' => spin(),
             _ => {}
         }
     }

@@ -62,6 +62,18 @@ fn neither_a_one_time_initialisation_nor_the_inputs_place_changes_its_features()
     }
 }
 
+/// A test that never ends in its fork is placed where it loops, as in
+/// the test process itself: the parent's stack request reaches the fork.
+#[test]
+fn a_hang_in_a_tests_fork_is_placed_by_its_loop() {
+    let replayed = replay_on(&binaries()[2], 1, &[b"h"]);
+    let Outcome::Failed(hang) = &replayed[0].outcome else {
+        panic!("{replayed:?}");
+    };
+    assert_eq!(hang.kind, FailureKind::Timeout);
+    assert_eq!(hang.location.as_deref(), Some("lazy::spin"), "{hang:?}");
+}
+
 #[test]
 fn passing_inputs_have_their_features_and_failures_their_outcome() {
     let inputs: &[&[u8]] = &[

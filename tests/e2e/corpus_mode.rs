@@ -299,6 +299,47 @@ fn shrink_reduces_a_typed_targets_inputs() {
     assert_eq!(snapshot(&dir), original, "the corpus is untouched");
 }
 
+/// An input's features do not depend on what its worker ran before it:
+/// `lazy`'s first `t` in a process takes the table's one-time
+/// initialisation. Read in name order, `t` runs before `tnn` at -j1; kept
+/// for the initialisation it alone would have had, a second run (on the
+/// set, named by content: `tnn` first) would drop it. Every input counts
+/// the initialisation it reaches, so `tnn` alone is the set, the same at
+/// -j1 and -j2 and again.
+#[test]
+fn a_one_time_initialisation_counts_for_every_input_and_one_run_converges() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let dir = crate_dir.join("corpus/lazy");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("1"), b"t").unwrap();
+    fs::write(dir.join("2"), b"tnn").unwrap();
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let set = |jobs: &str, corpus_dir: &Path, out: &Path| {
+        let args = [
+            "--fuzz-target",
+            "lazy",
+            "-j",
+            jobs,
+            "--corpus",
+            &arg(corpus_dir),
+            "--out",
+            &arg(out),
+        ];
+        corpus(&crate_dir, &args);
+        named(out)
+    };
+    let (j1, j2, again) = (
+        crate_dir.join("j1"),
+        crate_dir.join("j2"),
+        crate_dir.join("again"),
+    );
+    let first = set("1", &dir, &j1);
+    let contents: Vec<&[u8]> = first.iter().map(|(_, bytes)| bytes.as_slice()).collect();
+    assert_eq!(contents, [b"tnn".as_slice()], "`t` adds nothing to `tnn`");
+    assert_eq!(set("1", &j1, &again), first, "a second run changes nothing");
+    assert_eq!(set("2", &dir, &j2), first, "the same set at -j2");
+}
+
 /// Two shards record their shares' features, and `corpus merge` of the
 /// two files writes the set one machine writes.
 #[test]

@@ -140,6 +140,22 @@ impl FeatureLog {
     }
 }
 
+/// Alignment-sensitive code (memchr's vector loops: an unaligned first
+/// chunk, then aligned ones) takes other edges at another address, so a
+/// coverage test's input is copied to this alignment rather than run
+/// where it lies in the round (after the inputs before it).
+const INPUT_ALIGN: usize = 64;
+
+/// `input`, copied to a fresh buffer at an address that is a multiple of
+/// [`INPUT_ALIGN`] (made in the test's own process: what it allocates
+/// depends on the input's length only).
+pub(crate) fn aligned_copy(input: &[u8]) -> (Vec<u8>, usize) {
+    let mut buffer = vec![0; input.len() + INPUT_ALIGN];
+    let at = buffer.as_ptr().align_offset(INPUT_ALIGN);
+    buffer[at..at + input.len()].copy_from_slice(input);
+    (buffer, at)
+}
+
 /// `-sanitizer-coverage-stack-depth`: every instrumented function lowers
 /// the thread-local `__sancov_lowest_stack` to its stack pointer. Stable
 /// Rust cannot define a thread-local under a given symbol name, so it is

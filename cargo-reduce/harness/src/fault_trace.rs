@@ -24,6 +24,10 @@ use std::sync::OnceLock;
 /// kernel hands to another thread of the process is passed on to it.
 static TEST_THREAD: AtomicI32 = AtomicI32::new(0);
 
+/// The fork running the current test (0: none, the test runs here): a
+/// `STACK_SIGNAL` is passed on to it.
+static TEST_FORK: AtomicI32 = AtomicI32::new(0);
+
 type Handler = extern "C" fn(c_int, *mut sys::siginfo_t, *mut c_void);
 
 /// How this module writes the test's note, and forgets a panic the target
@@ -70,6 +74,11 @@ pub fn set_handler(signal: c_int, handler: Handler) {
 /// of a process the fork server forked from it).
 pub fn enter_test_thread() {
     TEST_THREAD.store(this_thread(), Ordering::Relaxed);
+}
+
+/// The current test runs in the fork `pid` (0: in this process again).
+pub fn enter_test_fork(pid: i32) {
+    TEST_FORK.store(pid, Ordering::Relaxed);
 }
 
 fn this_thread() -> i32 {
@@ -125,12 +134,17 @@ extern "C" fn on_fatal_signal(signal: c_int, _: *mut sys::siginfo_t, ucontext: *
 }
 
 /// Notes the test thread's stack for the parent, which kills the test
-/// next; on another thread, passes the signal on to the test thread.
+/// next; on another thread, passes the signal on to the test thread, and
+/// while the test runs in a fork, to the fork.
 extern "C" fn on_stack_request(signal: c_int, _: *mut sys::siginfo_t, ucontext: *mut c_void) {
     // SAFETY: errno is thread-local; the interrupted code gets it back.
     let errno = unsafe { *sys::__errno_location() };
     let test = TEST_THREAD.load(Ordering::Relaxed);
-    if test != 0 && test != this_thread() {
+    let fork = TEST_FORK.load(Ordering::Relaxed);
+    if fork != 0 {
+        // SAFETY: signals our own child; kill is async-signal-safe.
+        unsafe { sys::kill(fork, signal) };
+    } else if test != 0 && test != this_thread() {
         // SAFETY: signals a thread of this process; both calls are
         // async-signal-safe.
         unsafe { sys::syscall(sys::SYS_tgkill, sys::getpid(), test, signal) };

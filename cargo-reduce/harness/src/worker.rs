@@ -288,6 +288,9 @@ struct Worker {
     round: Option<Mapping>,
     /// The coverage build's feature log, when the parent asked for one.
     features: Option<FeatureLog>,
+    /// Whether this is a test process the fork server forked (which may
+    /// fork again: the target started no thread).
+    forked: bool,
 }
 
 /// One round's view of the round area (valid until the next `map_round`).
@@ -333,6 +336,7 @@ impl Worker {
                 events: File::from_raw_fd(config.event_fd),
                 round: None,
                 features: FeatureLog::open(config.slot),
+                forked: false,
             }
         }
     }
@@ -418,6 +422,7 @@ impl Worker {
             if child == 0 {
                 sys::die_with_parent(server);
                 crate::fault_trace::enter_test_thread();
+                self.forked = true;
                 return;
             }
             if child < 0 {
@@ -504,49 +509,116 @@ impl Worker {
     fn run_range(&mut self, target: &mut dyn Target, view: &RoundView, from: u64, to: u64) {
         let (header, area) = (self.header, self.area);
         area.range_end.store(to, Ordering::Relaxed);
-        let accept_pass = header.accept_pass.load(Ordering::Relaxed) != 0;
         for index in from..to {
             if index > header.best.0.load(Ordering::Relaxed) {
                 break;
             }
             area.current.store(index + 1, Ordering::Relaxed);
-            let slot = view.slot(index);
-            if let Some(log) = &self.features {
-                log.begin();
-            }
-            let verdict = run_one(target, view.input(index));
-            if let (Verdict::Passed, Some(log)) = (&verdict, &mut self.features) {
-                log.record(index);
-            }
-            match verdict {
-                Verdict::Passed | Verdict::Rejected if accept_pass => {
-                    slot.store(SLOT_PASSED, Ordering::Release);
-                    header.best.0.fetch_min(index, Ordering::AcqRel);
-                }
-                Verdict::Passed => slot.store(SLOT_PASSED, Ordering::Release),
-                Verdict::Rejected => slot.store(SLOT_REJECTED, Ordering::Release),
-                Verdict::Failed(note) => {
-                    // Marked first: a process killed before its event is
-                    // out still leaves the failure, in the slot and the note.
-                    slot.store(SLOT_FAILED, Ordering::Release);
-                    self.send(&Event::Failed {
-                        generation: view.generation,
-                        index,
-                        kind: note.kind,
-                    });
-                    // A panic unwound through the target's state (and may
-                    // have poisoned it); the engines' process would have
-                    // ended there. A stack overflow past the tripwire ran
-                    // to its end instead, as a passing test does.
-                    let unwound = note.kind != NOTE_STACK_OVERFLOW;
-                    if unwound && self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
-                        // SAFETY: _exit has no preconditions.
-                        unsafe { sys::_exit(0) };
-                    }
-                    // The next test would overwrite the note.
-                    self.wait_for_request(&Request::Resume);
-                }
+            match self.features.is_some() && self.forked {
+                true => self.test_in_fork(target, view, index),
+                false => self.test(target, view, index),
             }
         }
     }
+
+    /// Runs input `index` and records its outcome (in the coverage build,
+    /// with its features: of the input copied to a fixed alignment).
+    fn test(&mut self, target: &mut dyn Target, view: &RoundView, index: u64) {
+        let header = self.header;
+        let accept_pass = header.accept_pass.load(Ordering::Relaxed) != 0;
+        let slot = view.slot(index);
+        let input = view.input(index);
+        let verdict = match &mut self.features {
+            Some(log) => {
+                let (copy, at) = crate::coverage::aligned_copy(input);
+                log.begin();
+                let verdict = run_one(target, &copy[at..at + input.len()]);
+                if let Verdict::Passed = verdict {
+                    log.record(index);
+                }
+                verdict
+            }
+            None => run_one(target, input),
+        };
+        match verdict {
+            Verdict::Passed | Verdict::Rejected if accept_pass => {
+                slot.store(SLOT_PASSED, Ordering::Release);
+                header.best.0.fetch_min(index, Ordering::AcqRel);
+            }
+            Verdict::Passed => slot.store(SLOT_PASSED, Ordering::Release),
+            Verdict::Rejected => slot.store(SLOT_REJECTED, Ordering::Release),
+            Verdict::Failed(note) => {
+                // Marked first: a process killed before its event is
+                // out still leaves the failure, in the slot and the note.
+                slot.store(SLOT_FAILED, Ordering::Release);
+                self.send(&Event::Failed {
+                    generation: view.generation,
+                    index,
+                    kind: note.kind,
+                });
+                // A panic unwound through the target's state (and may
+                // have poisoned it); the engines' process would have
+                // ended there. A stack overflow past the tripwire ran
+                // to its end instead, as a passing test does.
+                let unwound = note.kind != NOTE_STACK_OVERFLOW;
+                if unwound && self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
+                    // SAFETY: _exit has no preconditions.
+                    unsafe { sys::_exit(0) };
+                }
+                // The next test would overwrite the note.
+                self.wait_for_request(&Request::Resume);
+            }
+        }
+    }
+
+    /// [`test`](Self::test) in a fork of this test process, which ends
+    /// with it: every input of a coverage replay starts from the same
+    /// state (the warmed-up process), so its features do not depend on
+    /// what ran before it in its worker (a one-time initialisation, the
+    /// heap's layout). A fork that dies, dies again here, as it died; the
+    /// parent's requests for the test's stack are passed on to it, and it
+    /// counts in this process's memory and CPU time (`pool::worker_process`).
+    fn test_in_fork(&mut self, target: &mut dyn Target, view: &RoundView, index: u64) {
+        // SAFETY: getpid has no preconditions.
+        let parent = unsafe { sys::getpid() };
+        // SAFETY: the fork server forked this process with one thread.
+        let child = unsafe { sys::fork() };
+        if child == 0 {
+            sys::die_with_parent(parent);
+            // A thread of its own (another id), to which stack requests go.
+            crate::fault_trace::enter_test_thread();
+            self.test(target, view, index);
+            // SAFETY: _exit has no preconditions.
+            unsafe { sys::_exit(TEST_DONE) };
+        }
+        if child < 0 {
+            return self.test(target, view, index);
+        }
+        crate::fault_trace::enter_test_fork(child);
+        let status = wait_exited(child);
+        crate::fault_trace::enter_test_fork(0);
+        reap(child);
+        if status != TEST_DONE << 8 {
+            die_as(status);
+        }
+    }
+}
+
+/// The exit code of a coverage test's fork that ran its test to the end.
+const TEST_DONE: c_int = 0x5c;
+
+/// Ends this process as a child with wait `status` ended.
+fn die_as(status: i32) -> ! {
+    let signal = status & 0x7f;
+    if signal != 0 {
+        // SAFETY: the default action of the signal that ended the fork
+        // (a fault handler of ours would take it for a fault of this
+        // process).
+        unsafe {
+            sys::signal(signal, sys::SIG_DFL);
+            sys::raise(signal);
+        }
+    }
+    // SAFETY: _exit has no preconditions.
+    unsafe { sys::_exit((status >> 8) & 0xff) }
 }

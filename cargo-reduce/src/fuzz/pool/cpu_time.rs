@@ -6,17 +6,32 @@
 
 use std::time::{Duration, Instant};
 
-/// The CPU time of every thread of process `pid` so far: the first field
-/// of `/proc/<pid>/task/*/schedstat`, in nanoseconds. `None` when the
-/// process is gone or the kernel keeps no such figures.
+/// The CPU time of every thread of process `pid` (and of the fork it runs
+/// its test in, if it does: `forks`) so far: the first field of
+/// `/proc/<pid>/task/*/schedstat`, in nanoseconds. `None` when the process
+/// is gone or the kernel keeps no such figures.
 pub(super) fn cpu_time(pid: u32) -> Option<Duration> {
+    let mut total = 0u64;
+    for (i, pid) in super::forks::with_children(pid).into_iter().enumerate() {
+        match process_cpu_time(pid) {
+            Some(nanos) => total += nanos,
+            // A fork that has just ended has no more to add.
+            None if i > 0 => {}
+            None => return None,
+        }
+    }
+    Some(Duration::from_nanos(total))
+}
+
+/// [`cpu_time`] of one process, in nanoseconds.
+fn process_cpu_time(pid: u32) -> Option<u64> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
     let mut total = 0u64;
     for task in tasks.flatten() {
         let text = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
         total += text.split_whitespace().next()?.parse::<u64>().ok()?;
     }
-    Some(Duration::from_nanos(total))
+    Some(total)
 }
 
 /// Waits until process `pid` has run for `spacing` more CPU time, or until

@@ -24,6 +24,7 @@ mod decode_crew;
 mod error;
 mod exits;
 mod failure;
+mod forks;
 mod location;
 mod pc_table;
 mod place;

@@ -384,10 +384,16 @@ impl Worker {
         }
     }
 
-    /// Resident set size in megabytes, from `/proc`.
+    /// Resident set size in megabytes, from `/proc`: the test process's
+    /// and its test's fork's (`forks`).
     pub(super) fn rss_mb(&self) -> Option<u64> {
-        let statm = std::fs::read_to_string(format!("/proc/{}/statm", self.pid?)).ok()?;
-        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        let resident = |pid: u32| -> Option<u64> {
+            let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+            statm.split_whitespace().nth(1)?.parse().ok()
+        };
+        let mut processes = super::forks::with_children(self.pid?).into_iter();
+        let mut pages = resident(processes.next()?)?;
+        pages += processes.filter_map(resident).sum::<u64>();
         let page = rustix::param::page_size() as u64;
         Some((pages * page) >> 20)
     }

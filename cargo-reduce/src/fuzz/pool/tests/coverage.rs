@@ -14,7 +14,7 @@ fn binaries() -> &'static [PathBuf] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/corpus-demo");
         build_crate(
             &dir,
-            &["records", "typed"],
+            &["records", "typed", "lazy"],
             "-coverage",
             BuildKind::Coverage,
         )
@@ -42,6 +42,36 @@ fn an_inputs_features_do_not_depend_on_what_ran_before_it() {
     let after = replay_on(&binaries()[1], 1, &[then, first]);
     assert!(!alone[0].features.is_empty());
     assert_eq!(alone[0].features, after[1].features);
+}
+
+/// Nor does a one-time initialisation that an input before it paid, or
+/// where it lies in the round: `lazy`'s `t` builds a table the first time,
+/// and its `a` branches on the input's address. Sixteen copies of each
+/// run one after another in one test process, each a byte further on.
+#[test]
+fn neither_a_one_time_initialisation_nor_the_inputs_place_changes_its_features() {
+    let lazy = &binaries()[2];
+    for input in [b"t".as_slice(), b"a"] {
+        let replayed = replay_on(lazy, 1, &[input; 16]);
+        assert!(!replayed[0].features.is_empty());
+        let first = &replayed[0].features;
+        assert!(
+            replayed.iter().all(|r| &r.features == first),
+            "{input:?}: {replayed:?}"
+        );
+    }
+}
+
+/// A test that never ends in its fork is placed where it loops, as in
+/// the test process itself: the parent's stack request reaches the fork.
+#[test]
+fn a_hang_in_a_tests_fork_is_placed_by_its_loop() {
+    let replayed = replay_on(&binaries()[2], 1, &[b"h"]);
+    let Outcome::Failed(hang) = &replayed[0].outcome else {
+        panic!("{replayed:?}");
+    };
+    assert_eq!(hang.kind, FailureKind::Timeout);
+    assert_eq!(hang.location.as_deref(), Some("lazy::spin"), "{hang:?}");
 }
 
 #[test]

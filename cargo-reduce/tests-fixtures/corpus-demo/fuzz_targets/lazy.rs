@@ -1,0 +1,48 @@
+#![no_main]
+// A one-time lazy initialisation, as memchr's choice of routine on its
+// first call: the first `t` of a process builds the table (edges of their
+// own), every later one only reads it; `n` takes a branch of its own; `a`
+// one of two, by the input's address (as vector code does by alignment);
+// `h` never ends.
+use libfuzzer_sys::fuzz_target;
+use std::hint::black_box;
+use std::sync::OnceLock;
+
+static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
+
+fn table() -> &'static [u8; 256] {
+    TABLE.get_or_init(|| {
+        let mut table = [0u8; 256];
+        for (i, entry) in table.iter_mut().enumerate() {
+            *entry = (i as u8).rotate_left(3);
+        }
+        table
+    })
+}
+
+fn spin() -> ! {
+    loop {
+        black_box(0u8);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    for &byte in data {
+        match byte {
+            b't' => {
+                black_box(table()[usize::from(byte)]);
+            }
+            b'n' => {
+                black_box(byte.count_ones());
+            }
+            b'a' if data.as_ptr() as usize % 16 == 0 => {
+                black_box(1);
+            }
+            b'a' => {
+                black_box(2);
+            }
+            b'h' => spin(),
+            _ => {}
+        }
+    }
+});

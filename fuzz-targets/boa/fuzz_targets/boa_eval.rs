@@ -22,19 +22,25 @@
 //! - `PROTOGRAPH_FEEDBACK=0`: the graph mutator without runtime feedback
 //!   (by default each mutant is run in Boa statement by statement first,
 //!   the statements that threw regenerated and the needless `try`s dropped;
-//!   see `protograph::feedback`).
+//!   see `protograph::feedback`);
+//! - `PROTOGRAPH_SNIPPETS=PATH`: statements from foreign tests (test262) to
+//!   splice in typed by the graph, as `protograph snippets` writes them;
+//! - `PROTOGRAPH_OBSERVING=PATH`: where the feedback writes each program
+//!   before it runs it (see below).
 //!
 //! Runtime feedback runs Boa inside the mutator: a failure it meets there
 //! (a panic, a failed allocation) stops libFuzzer during mutation, and the
-//! input libFuzzer saves is then the one being mutated, not the mutant.
-//! Replay such an artifact with `PROTOGRAPH_FEEDBACK=0` to tell.
+//! input libFuzzer saves is then the one being mutated, not the mutant
+//! (often empty). With `PROTOGRAPH_OBSERVING` the mutant is in that file:
+//! `bench/protograph/campaign` takes it as the failure's input.
 #![no_main]
 
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use boa_engine::Context;
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, fuzzer_mutate};
-use protograph::{feedback, Config, Generator, Graph, Guided};
+use protograph::{feedback, Config, Generator, Graph, Guided, Observation, Observe, Program, Snippets};
 
 #[path = "../shared/script.rs"]
 mod script;
@@ -45,7 +51,33 @@ const LEARNED_GRAPH: &str = include_str!("../../../corpus/js/boa-learned.json");
 /// protograph's mutator in one of its two forms.
 enum Mutator {
     Plain(Generator),
-    Guided(Box<Guided<feedback::Boa>>),
+    Guided(Box<Guided<Recording>>),
+}
+
+/// Boa as the feedback's observer, writing each program to `path` first
+/// (`PROTOGRAPH_OBSERVING`), so that a crash in the mutator leaves its input.
+struct Recording {
+    path: Option<PathBuf>,
+}
+
+impl Observe for Recording {
+    fn observe(&mut self, program: &Program) -> Vec<Observation> {
+        if let Some(path) = &self.path {
+            // Best effort: a failed write loses only a crash's input.
+            let _ = std::fs::write(path, program.render());
+        }
+        feedback::Boa.observe(program)
+    }
+}
+
+/// The snippets `PROTOGRAPH_SNIPPETS` names, or none.
+fn snippets() -> Snippets {
+    let Some(path) = std::env::var_os("PROTOGRAPH_SNIPPETS") else {
+        return Snippets::default();
+    };
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("PROTOGRAPH_SNIPPETS={}: cannot read: {e}", path.display()));
+    Snippets::from_json(&text).unwrap_or_else(|e| panic!("PROTOGRAPH_SNIPPETS: {e}"))
 }
 
 /// The mutator, or `None` when `PROTOGRAPH_MUTATOR=0`; built on first use.
@@ -64,11 +96,14 @@ fn mutator() -> Option<&'static Mutex<Mutator>> {
             };
             let graph = Graph::from_json(&text)
                 .unwrap_or_else(|e| panic!("PROTOGRAPH_GRAPH: not a protograph graph: {e}"));
+            let generator = Generator::new(&graph, Config::default())
+                .expect("the graph compiles")
+                .with_snippets(snippets());
             let mutator = if off("PROTOGRAPH_FEEDBACK") {
-                Mutator::Plain(Generator::new(&graph, Config::default()).expect("the graph compiles"))
+                Mutator::Plain(generator)
             } else {
-                let guided = Guided::new(&graph, Config::default(), feedback::Boa);
-                Mutator::Guided(Box::new(guided.expect("the graph compiles")))
+                let path = std::env::var_os("PROTOGRAPH_OBSERVING").map(PathBuf::from);
+                Mutator::Guided(Box::new(Guided::with_generator(generator, &graph, Recording { path })))
             };
             Some(Mutex::new(mutator))
         })

@@ -32,15 +32,24 @@
 //! (a panic, a failed allocation) stops libFuzzer during mutation, and the
 //! input libFuzzer saves is then the one being mutated, not the mutant
 //! (often empty). With `PROTOGRAPH_OBSERVING` the mutant is in that file:
-//! `bench/protograph/campaign` takes it as the failure's input.
+//! `bench/protograph/campaign` takes it as the failure's input. libFuzzer's
+//! `-timeout` does not cover the mutator, so a watchdog aborts the process
+//! when one feedback run takes longer than `OBSERVE_TIMEOUT` (a builtin
+//! looping natively, which no runtime limit stops: `"1".match(1n)` after
+//! `RegExp.prototype.global` is made truthy loops for ever, as the spec
+//! says), rather than let fuzzing stall.
 #![no_main]
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use boa_engine::Context;
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, fuzzer_mutate};
-use protograph::{feedback, Config, Generator, Graph, Guided, Observation, Observe, Program, Snippets};
+use protograph::{
+    feedback, Config, Generator, Graph, Guided, Observation, Observe, Program, Snippets,
+};
 
 #[path = "../shared/script.rs"]
 mod script;
@@ -66,8 +75,44 @@ impl Observe for Recording {
             // Best effort: a failed write loses only a crash's input.
             let _ = std::fs::write(path, program.render());
         }
-        feedback::Boa.observe(program)
+        start_watchdog();
+        OBSERVING_SINCE.store(now_ms(), Ordering::SeqCst);
+        let seen = feedback::Boa.observe(program);
+        OBSERVING_SINCE.store(0, Ordering::SeqCst);
+        seen
     }
+}
+
+/// The longest one feedback run may take, as libFuzzer's `-timeout=10` of
+/// the benchmarks for the target's own run.
+const OBSERVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// When the running feedback run started (ms since the epoch), 0 if none.
+static OBSERVING_SINCE: AtomicU64 = AtomicU64::new(0);
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A thread that aborts the process when a feedback run overruns
+/// `OBSERVE_TIMEOUT`; started once.
+fn start_watchdog() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        std::thread::spawn(|| loop {
+            std::thread::sleep(Duration::from_secs(1));
+            let since = OBSERVING_SINCE.load(Ordering::SeqCst);
+            if since != 0 && now_ms().saturating_sub(since) > OBSERVE_TIMEOUT.as_millis() as u64 {
+                eprintln!(
+                    "protograph::feedback: timeout: a program ran longer than {} s in the mutator (its input: PROTOGRAPH_OBSERVING)",
+                    OBSERVE_TIMEOUT.as_secs()
+                );
+                std::process::abort();
+            }
+        });
+    });
 }
 
 /// The snippets `PROTOGRAPH_SNIPPETS` names, or none.
@@ -103,7 +148,11 @@ fn mutator() -> Option<&'static Mutex<Mutator>> {
                 Mutator::Plain(generator)
             } else {
                 let path = std::env::var_os("PROTOGRAPH_OBSERVING").map(PathBuf::from);
-                Mutator::Guided(Box::new(Guided::with_generator(generator, &graph, Recording { path })))
+                Mutator::Guided(Box::new(Guided::with_generator(
+                    generator,
+                    &graph,
+                    Recording { path },
+                )))
             };
             Some(Mutex::new(mutator))
         })
@@ -133,7 +182,11 @@ fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
         Mutator::Plain(generator) => {
             protograph::mutate(data, size, max_size, seed, generator, fuzzer_mutate).size
         }
-        Mutator::Guided(guided) => guided.mutate(data, size, max_size, seed, fuzzer_mutate).size,
+        Mutator::Guided(guided) => {
+            guided
+                .mutate(data, size, max_size, seed, fuzzer_mutate)
+                .size
+        }
     }
 });
 

@@ -2,6 +2,7 @@
 
 pub(crate) mod literal;
 mod reentry;
+mod snippet;
 mod stmt;
 mod walk;
 
@@ -75,12 +76,13 @@ impl Generator {
         rng: &mut Rng,
         vars: &mut Vec<Option<Ty>>,
     ) -> Option<Stmt> {
-        let expr = self.snippets.splice(&mut Walk {
+        let expr = Walk {
             index: &self.index,
             config: &self.config,
             rng,
             vars,
-        })?;
+        }
+        .snippet(&self.snippets)?;
         vars.push(self.index.type_of(&expr, vars));
         Some(def(vars.len() as u32 - 1, expr))
     }

@@ -26,6 +26,9 @@ enum Command {
     Learn(LearnArgs),
     /// Generate programs by random walks on a graph.
     Generate(GenerateArgs),
+    /// Take the calls of foreign tests (test262) as snippets the mutator
+    /// splices in, typed by the graph (`PROTOGRAPH_SNIPPETS` of boa_eval).
+    Snippets(SnippetsArgs),
 }
 
 /// The engine to use; Boa only in builds with the `boa` feature.
@@ -89,12 +92,29 @@ struct GenerateArgs {
     max_depth: u32,
 }
 
+#[derive(Debug, Args)]
+struct SnippetsArgs {
+    /// Graph whose global names the snippets may use.
+    #[arg(long)]
+    graph: PathBuf,
+    /// Test files, or directories searched for `.js` files (sorted).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Take only every N-th file of the sorted list (a subset held out).
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+    /// Write the snippets here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Discover(args) => discover(args),
         Command::Learn(args) => learn(args),
         Command::Generate(args) => generate(args),
+        Command::Snippets(args) => snippets(args),
     }
 }
 
@@ -156,6 +176,53 @@ fn generate(args: GenerateArgs) -> Result<()> {
     let generator = Generator::new(&graph, config)
         .with_context(|| format!("cannot use graph {}", args.graph.display()))?;
     print!("{}", generator.program(args.seed, args.n).render());
+    Ok(())
+}
+
+fn snippets(args: SnippetsArgs) -> Result<()> {
+    let graph = read_graph(&args.graph)?;
+    let globals: std::collections::HashSet<&str> = graph
+        .edges
+        .iter()
+        .filter_map(|e| match e {
+            crate::Edge::Property { from, name, .. } if *from == graph.root => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut files = Vec::new();
+    for path in &args.paths {
+        js_files(path, &mut files)?;
+    }
+    files.sort();
+    let mut taken = Vec::new();
+    let count = files.iter().step_by(args.every.max(1)).count();
+    for path in files.iter().step_by(args.every.max(1)) {
+        let source = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read test {}: check the path", path.display()))?;
+        let name = path.display().to_string();
+        taken.extend(crate::foreign::extract(&source, &name, &|n| {
+            globals.contains(n)
+        }));
+    }
+    let snippets = crate::Snippets::new(taken).context("a snippet did not parse back")?;
+    eprintln!("{} snippets from {count} files", snippets.len());
+    write_output(args.output.as_deref(), &snippets.to_json())
+}
+
+/// `path` if a file, else the `.js` files under it.
+fn js_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    if !path.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(path)
+        .with_context(|| format!("cannot list {}: check the path", path.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() || path.extension().is_some_and(|e| e == "js") {
+            js_files(&path, out)?;
+        }
+    }
     Ok(())
 }
 

@@ -13,6 +13,9 @@ pub enum Error {
     /// A graph is inconsistent (dangling edge, unknown root, root mismatch).
     #[error("invalid graph: {0}")]
     Invalid(String),
+    /// A snippet's expression is not in generated form.
+    #[error("snippet not in generated form: {0}")]
+    Snippet(String),
     /// An engine could not be started.
     #[error("cannot run {engine}: {source}")]
     Spawn {

@@ -11,7 +11,8 @@
 //! * [`mutate()`] and [`crossover()`] are libFuzzer custom-mutator hooks over
 //!   such programs; [`splice()`] is a crossover that remaps variables by
 //!   graph type; [`Guided`] adds runtime feedback from an engine
-//!   ([`feedback`]).
+//!   ([`feedback`]); [`foreign`] splices statements of real tests
+//!   (test262) typed by the graph.
 //!
 //! The library needs no JavaScript engine: discovery and learning run Node as
 //! a child process, or Boa in-process with the `boa` feature.
@@ -23,6 +24,7 @@ mod error;
 pub mod feedback;
 #[cfg(test)]
 mod fixtures;
+pub mod foreign;
 pub mod gen;
 mod index;
 pub mod learn;
@@ -36,6 +38,7 @@ pub use discover::discover;
 pub use engine::{Engine, EngineKind};
 pub use error::Error;
 pub use feedback::{FeedbackStats, Guided, Observation, Observe};
+pub use foreign::{Snippet, Snippets};
 pub use gen::{Config, Generator};
 pub use learn::{learn, Learned, TestFile};
 pub use model::{Edge, Graph, SignatureVertex, Stats, TypeVertex, PRIMITIVES};

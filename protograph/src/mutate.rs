@@ -41,6 +41,9 @@ pub enum Mutation {
     Delete,
     /// Up to four statements copied elsewhere.
     Duplicate,
+    /// A statement from a foreign test inserted, its variables filled by
+    /// type (only with [`Generator::with_snippets`]).
+    Foreign,
     /// A new program: the input held no usable statement.
     Fresh,
     /// The caller's fallback mutation (byte-level, or a splice).
@@ -58,6 +61,7 @@ impl Mutation {
             Mutation::Regenerate => "regenerate",
             Mutation::Delete => "delete",
             Mutation::Duplicate => "duplicate",
+            Mutation::Foreign => "foreign",
             Mutation::Fresh => "fresh",
             Mutation::Fallback => "fallback",
         }
@@ -136,9 +140,28 @@ pub(crate) fn edit(generator: &Generator, rng: &mut Rng, program: &mut Program) 
         *program = generator.program(rng.next_u64(), FRESH_STATEMENTS);
         return Mutation::Fresh;
     }
+    let foreign = !generator.snippets.is_empty() && rng.chance(1, MUTATIONS.len() + 1);
+    if foreign && insert_foreign(generator, rng, program) {
+        return Mutation::Foreign;
+    }
     let mutation = *rng.pick(&MUTATIONS);
     apply(generator, rng, program, mutation);
     mutation
+}
+
+/// Inserts a statement spliced from a foreign test at a random position;
+/// false when no snippet fits there.
+fn insert_foreign(generator: &Generator, rng: &mut Rng, program: &mut Program) -> bool {
+    let at = rng.below(program.stmts.len() + 1);
+    let mut vars = generator.var_types(program);
+    vars.truncate(at);
+    match generator.foreign_statement(rng, &mut vars) {
+        Some(stmt) => {
+            program.stmts.insert(at, stmt);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Splices two programs for libFuzzer's `fuzz_crossover!`: a prefix of `a`
@@ -191,7 +214,7 @@ fn apply(generator: &Generator, rng: &mut Rng, program: &mut Program, mutation: 
             program.stmts.splice(to..to, copy);
         }
         // Not in MUTATIONS: `mutate` decides these before `apply`.
-        Mutation::Fresh | Mutation::Fallback => {}
+        Mutation::Fresh | Mutation::Fallback | Mutation::Foreign => {}
     }
 }
 
@@ -319,6 +342,43 @@ mod tests {
                 parse_program(&text).stmts.iter().all(Stmt::is_generated),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn foreign_statements_are_spliced_typed_when_there_are_snippets() {
+        let snippet = crate::Snippet {
+            expr: "v1048576.set(v1048577, 1)".into(),
+            holes: vec![vec!["set".into()], vec![]],
+            file: "t.js".into(),
+        };
+        let g = Generator::new(&crate::fixtures::learned(), Config::default())
+            .unwrap()
+            .with_snippets(crate::Snippets::new(vec![snippet]).unwrap());
+        let input = "try { var v0 = new (this.Map)(); } catch (e) {}\n";
+        let mut foreign = 0;
+        for seed in 0..300 {
+            let mut data = input.as_bytes().to_vec();
+            data.resize(4096, 0);
+            let out = mutate(&mut data, input.len(), 4096, seed, &g, |_, s, _| s);
+            let text = std::str::from_utf8(&data[..out.size]).unwrap();
+            let p = parse_program(text);
+            assert!(p.stmts.iter().all(Stmt::is_generated), "{text}");
+            assert!(!text.contains("v1048576"), "{text}");
+            foreign += usize::from(out.mutation == Mutation::Foreign);
+            if out.mutation == Mutation::Foreign {
+                assert!(text.contains(".set("), "{text}");
+            }
+        }
+        assert!(foreign > 0);
+        // Without snippets the mutation never comes up.
+        let plain = generator();
+        let input = plain.program(5, 6).render().into_bytes();
+        for seed in 0..100 {
+            let mut data = input.clone();
+            data.resize(4096, 0);
+            let out = mutate(&mut data, input.len(), 4096, seed, &plain, |_, s, _| s);
+            assert_ne!(out.mutation, Mutation::Foreign);
         }
     }
 

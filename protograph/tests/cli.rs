@@ -58,3 +58,43 @@ fn unusable_graph_names_the_file() {
         "{err}"
     );
 }
+
+#[test]
+fn snippets_of_a_directory_every_other_file() {
+    let dir = std::env::temp_dir().join(format!("protograph-snippets-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    // Sorted: a.js, b.js, sub/c.js; --every 2 takes a.js and sub/c.js.
+    std::fs::write(dir.join("a.js"), "var m = new Map();\nm.set(1, 2);\n").unwrap();
+    std::fs::write(dir.join("b.js"), "var s = new Set();\ns.add(1);\n").unwrap();
+    std::fs::write(dir.join("sub/c.js"), "assert.sameValue(Math.abs(-1), 1);\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "Math.max(1)").unwrap();
+    let graph = committed_graph();
+    let out = protograph(&[
+        "snippets",
+        "--graph",
+        &graph,
+        "--every",
+        "2",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let snippets = protograph::Snippets::from_json(&text).unwrap();
+    let exprs: Vec<&str> = text.lines().filter(|l| l.contains("\"expr\"")).collect();
+    assert_eq!(snippets.len(), 3, "{text}");
+    for want in [
+        "new (this.Map)()",
+        "v1048576.set(1, 2)",
+        "this.Math.abs(-1)",
+    ] {
+        assert!(exprs.iter().any(|l| l.contains(want)), "{want}: {text}");
+    }
+    assert!(!text.contains("Set") && !text.contains("max"), "{text}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim(), "3 snippets from 2 files");
+}

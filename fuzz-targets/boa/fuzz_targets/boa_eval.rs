@@ -22,19 +22,34 @@
 //! - `PROTOGRAPH_FEEDBACK=0`: the graph mutator without runtime feedback
 //!   (by default each mutant is run in Boa statement by statement first,
 //!   the statements that threw regenerated and the needless `try`s dropped;
-//!   see `protograph::feedback`).
+//!   see `protograph::feedback`);
+//! - `PROTOGRAPH_SNIPPETS=PATH`: statements from foreign tests (test262) to
+//!   splice in typed by the graph, as `protograph snippets` writes them;
+//! - `PROTOGRAPH_OBSERVING=PATH`: where the feedback writes each program
+//!   before it runs it (see below).
 //!
 //! Runtime feedback runs Boa inside the mutator: a failure it meets there
 //! (a panic, a failed allocation) stops libFuzzer during mutation, and the
-//! input libFuzzer saves is then the one being mutated, not the mutant.
-//! Replay such an artifact with `PROTOGRAPH_FEEDBACK=0` to tell.
+//! input libFuzzer saves is then the one being mutated, not the mutant
+//! (often empty). With `PROTOGRAPH_OBSERVING` the mutant is in that file:
+//! `bench/protograph/campaign` takes it as the failure's input. libFuzzer's
+//! `-timeout` does not cover the mutator, so a watchdog aborts the process
+//! when one feedback run takes longer than `OBSERVE_TIMEOUT` (a builtin
+//! looping natively, which no runtime limit stops: `"1".match(1n)` after
+//! `RegExp.prototype.global` is made truthy loops for ever, as the spec
+//! says), rather than let fuzzing stall.
 #![no_main]
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use boa_engine::Context;
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, fuzzer_mutate};
-use protograph::{feedback, Config, Generator, Graph, Guided};
+use protograph::{
+    feedback, Config, Generator, Graph, Guided, Observation, Observe, Program, Snippets,
+};
 
 #[path = "../shared/script.rs"]
 mod script;
@@ -45,7 +60,69 @@ const LEARNED_GRAPH: &str = include_str!("../../../corpus/js/boa-learned.json");
 /// protograph's mutator in one of its two forms.
 enum Mutator {
     Plain(Generator),
-    Guided(Box<Guided<feedback::Boa>>),
+    Guided(Box<Guided<Recording>>),
+}
+
+/// Boa as the feedback's observer, writing each program to `path` first
+/// (`PROTOGRAPH_OBSERVING`), so that a crash in the mutator leaves its input.
+struct Recording {
+    path: Option<PathBuf>,
+}
+
+impl Observe for Recording {
+    fn observe(&mut self, program: &Program) -> Vec<Observation> {
+        if let Some(path) = &self.path {
+            // Best effort: a failed write loses only a crash's input.
+            let _ = std::fs::write(path, program.render());
+        }
+        start_watchdog();
+        OBSERVING_SINCE.store(now_ms(), Ordering::SeqCst);
+        let seen = feedback::Boa.observe(program);
+        OBSERVING_SINCE.store(0, Ordering::SeqCst);
+        seen
+    }
+}
+
+/// The longest one feedback run may take, as libFuzzer's `-timeout=10` of
+/// the benchmarks for the target's own run.
+const OBSERVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// When the running feedback run started (ms since the epoch), 0 if none.
+static OBSERVING_SINCE: AtomicU64 = AtomicU64::new(0);
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A thread that aborts the process when a feedback run overruns
+/// `OBSERVE_TIMEOUT`; started once.
+fn start_watchdog() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        std::thread::spawn(|| loop {
+            std::thread::sleep(Duration::from_secs(1));
+            let since = OBSERVING_SINCE.load(Ordering::SeqCst);
+            if since != 0 && now_ms().saturating_sub(since) > OBSERVE_TIMEOUT.as_millis() as u64 {
+                eprintln!(
+                    "protograph::feedback: timeout: a program ran longer than {} s in the mutator (its input: PROTOGRAPH_OBSERVING)",
+                    OBSERVE_TIMEOUT.as_secs()
+                );
+                std::process::abort();
+            }
+        });
+    });
+}
+
+/// The snippets `PROTOGRAPH_SNIPPETS` names, or none.
+fn snippets() -> Snippets {
+    let Some(path) = std::env::var_os("PROTOGRAPH_SNIPPETS") else {
+        return Snippets::default();
+    };
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("PROTOGRAPH_SNIPPETS={}: cannot read: {e}", path.display()));
+    Snippets::from_json(&text).unwrap_or_else(|e| panic!("PROTOGRAPH_SNIPPETS: {e}"))
 }
 
 /// The mutator, or `None` when `PROTOGRAPH_MUTATOR=0`; built on first use.
@@ -64,11 +141,18 @@ fn mutator() -> Option<&'static Mutex<Mutator>> {
             };
             let graph = Graph::from_json(&text)
                 .unwrap_or_else(|e| panic!("PROTOGRAPH_GRAPH: not a protograph graph: {e}"));
+            let generator = Generator::new(&graph, Config::default())
+                .expect("the graph compiles")
+                .with_snippets(snippets());
             let mutator = if off("PROTOGRAPH_FEEDBACK") {
-                Mutator::Plain(Generator::new(&graph, Config::default()).expect("the graph compiles"))
+                Mutator::Plain(generator)
             } else {
-                let guided = Guided::new(&graph, Config::default(), feedback::Boa);
-                Mutator::Guided(Box::new(guided.expect("the graph compiles")))
+                let path = std::env::var_os("PROTOGRAPH_OBSERVING").map(PathBuf::from);
+                Mutator::Guided(Box::new(Guided::with_generator(
+                    generator,
+                    &graph,
+                    Recording { path },
+                )))
             };
             Some(Mutex::new(mutator))
         })
@@ -98,7 +182,11 @@ fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
         Mutator::Plain(generator) => {
             protograph::mutate(data, size, max_size, seed, generator, fuzzer_mutate).size
         }
-        Mutator::Guided(guided) => guided.mutate(data, size, max_size, seed, fuzzer_mutate).size,
+        Mutator::Guided(guided) => {
+            guided
+                .mutate(data, size, max_size, seed, fuzzer_mutate)
+                .size
+        }
     }
 });
 

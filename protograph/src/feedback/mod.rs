@@ -80,13 +80,23 @@ impl<O: Observe> Guided<O> {
     /// A guided generator for `graph` (compiled with `config`) observing
     /// with `observer`.
     pub fn new(graph: &Graph, config: Config, observer: O) -> Result<Self, Error> {
-        Ok(Guided {
-            generator: Generator::new(graph, config)?,
+        Ok(Guided::with_generator(
+            Generator::new(graph, config)?,
+            graph,
+            observer,
+        ))
+    }
+
+    /// A guided generator around `generator` (compiled from `graph`, and
+    /// with its snippets) observing with `observer`.
+    pub fn with_generator(generator: Generator, graph: &Graph, observer: O) -> Self {
+        Guided {
+            generator,
             graph: graph.clone(),
             observer,
             learned: learn::Pending::default(),
             stats: FeedbackStats::default(),
-        })
+        }
     }
 
     /// The generator, with every signature merged so far.
@@ -180,6 +190,10 @@ impl<O: Observe> Guided<O> {
             return;
         }
         if let Ok(generator) = Generator::new(&graph, self.generator.config.clone()) {
+            let generator = Generator {
+                snippets: self.generator.snippets.clone(),
+                ..generator
+            };
             self.stats.merged += (graph.signatures.len() - self.graph.signatures.len()) as u64;
             self.generator = generator;
             self.graph = graph;

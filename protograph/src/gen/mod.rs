@@ -2,14 +2,19 @@
 
 pub(crate) mod literal;
 mod reentry;
+mod snippet;
 mod stmt;
 mod walk;
 
+use std::sync::Arc;
+
+use crate::foreign::Snippets;
 use crate::index::{Index, Ty};
 use crate::program::{Program, Stmt};
 use crate::rng::Rng;
 use crate::{Error, Graph};
 
+pub(crate) use stmt::def;
 pub(crate) use walk::Walk;
 
 /// Bounds of the random walks. The defaults keep statements short enough to
@@ -41,6 +46,8 @@ impl Default for Config {
 pub struct Generator {
     pub(crate) index: Index,
     pub(crate) config: Config,
+    /// Statements from foreign tests to splice in (none unless given).
+    pub(crate) snippets: Arc<Snippets>,
 }
 
 impl Generator {
@@ -49,7 +56,35 @@ impl Generator {
         Ok(Generator {
             index: Index::new(graph)?,
             config,
+            snippets: Arc::default(),
         })
+    }
+
+    /// The generator with `snippets` (from foreign tests) for the mutator's
+    /// [`crate::Mutation::Foreign`] splices.
+    pub fn with_snippets(self, snippets: Snippets) -> Generator {
+        Generator {
+            snippets: Arc::new(snippets),
+            ..self
+        }
+    }
+
+    /// A statement defining `v{vars.len()}` spliced from a foreign test,
+    /// its holes filled by type; `None` when there is no snippet to fit.
+    pub(crate) fn foreign_statement(
+        &self,
+        rng: &mut Rng,
+        vars: &mut Vec<Option<Ty>>,
+    ) -> Option<Stmt> {
+        let expr = Walk {
+            index: &self.index,
+            config: &self.config,
+            rng,
+            vars,
+        }
+        .snippet(&self.snippets)?;
+        vars.push(self.index.type_of(&expr, vars));
+        Some(def(vars.len() as u32 - 1, expr))
     }
 
     /// A program of `statements` statements, determined by `seed`.

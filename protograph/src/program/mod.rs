@@ -141,7 +141,7 @@ impl Expr {
         1 + self.children().map(Expr::size).sum::<usize>()
     }
 
-    fn children(&self) -> Box<dyn Iterator<Item = &Expr> + '_> {
+    pub(crate) fn children(&self) -> Box<dyn Iterator<Item = &Expr> + '_> {
         match self {
             Expr::Lit(Lit::Array(items)) => Box::new(items.iter()),
             Expr::This | Expr::Var(_) | Expr::Lit(_) => Box::new(std::iter::empty()),

@@ -15,7 +15,8 @@ pub enum Exit {
     Success = 0,
     /// An unexpected failure (I/O and the like).
     Failure = 1,
-    /// Bad command-line usage (clap's code).
+    /// Bad command-line usage (clap's code), or a bad setting in a fuzz
+    /// crate's `[package.metadata.cargo-reduce]`.
     Usage = 2,
     /// The input is missing, a directory, empty or unreadable; or no fuzz
     /// crate or artifact was found.
@@ -99,7 +100,7 @@ impl Exit {
         match self {
             Exit::Success => "done",
             Exit::Failure => "unexpected failure (I/O…); a finished result that could not be written is saved elsewhere",
-            Exit::Usage => "usage error: unknown option, target or package; an output that cannot be written",
+            Exit::Usage => "usage error: unknown option, target or package; a bad Cargo.toml setting; an output that cannot be written",
             Exit::BadInput => "bad input: missing, directory or empty INPUT; no fuzz crate; missing artifact",
             Exit::BadCommand => "the test command is missing or cannot run",
             Exit::NotInteresting => "INPUT is not interesting; a named artifact does not reproduce, or none of those found does",

@@ -181,12 +181,16 @@ impl From<crate::fuzz::project::DiscoveryError> for Error {
     }
 }
 
-/// Wrong names on the command line are usage errors; a project, fuzz
+/// Wrong names on the command line, and wrong settings in a fuzz crate's
+/// `[package.metadata.cargo-reduce]`, are usage errors; a project, fuzz
 /// crate or artifact that is not there is bad input.
 fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
     use crate::fuzz::project::DiscoveryError as D;
     match error {
-        D::UnknownPackage { .. } | D::UnknownTarget { .. } | D::NoTarget { .. } => Exit::Usage,
+        D::UnknownPackage { .. }
+        | D::UnknownTarget { .. }
+        | D::NoTarget { .. }
+        | D::Settings { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
         | D::NoFuzzCrate { .. }
         | D::NoManifest { .. }
@@ -235,9 +239,17 @@ mod tests {
             Exit::Usage
         );
         assert_eq!(
-            exit(DiscoveryError::NoManifest { start: path }),
+            exit(DiscoveryError::NoManifest {
+                start: path.clone()
+            }),
             Exit::BadInput
         );
+        let settings = DiscoveryError::Settings {
+            manifest: path,
+            table: "package.metadata.cargo-reduce".into(),
+            reason: "unknown field `timout`".into(),
+        };
+        assert_eq!(exit(settings), Exit::Usage);
     }
 
     #[test]

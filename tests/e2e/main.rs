@@ -34,4 +34,5 @@ mod sanitizer;
 mod schema;
 mod signatures;
 mod standin_deps;
+mod target_settings;
 mod util;

@@ -242,6 +242,7 @@ mod tests {
             features: Vec::new(),
             artifacts_dir: PathBuf::from(format!("/p/fuzz/artifacts/{name}")),
             artifacts,
+            settings: Default::default(),
         }
     }
 

@@ -79,6 +79,7 @@ pub(super) fn afl_targets(
             features: target_features(t, enabling.as_deref()),
             artifacts: scan_artifacts(&artifacts_dir, Saved::Any)?,
             artifacts_dir,
+            settings: Default::default(),
         });
     }
     targets.sort_by(|a, b| a.name.cmp(&b.name));

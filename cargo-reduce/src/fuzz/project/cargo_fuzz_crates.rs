@@ -56,6 +56,7 @@ pub(super) fn libfuzzer_targets(
             features: target_features(target, enabling.as_deref()),
             artifacts: scan_artifacts(&artifacts_dir, Saved::LibFuzzer)?,
             artifacts_dir,
+            settings: Default::default(),
         });
     }
     targets.sort_by(|a, b| a.name.cmp(&b.name));

@@ -101,6 +101,20 @@ pub(crate) enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
+    /// `[package.metadata.cargo-reduce]` (or a target's table in it) has
+    /// a key or value cargo-reduce does not take.
+    #[error(
+        "bad `[{table}]` in `{}`: {reason}; fix the key (keys: timeout, rss-limit-mb, targets)",
+        manifest.display()
+    )]
+    Settings {
+        /// The fuzz crate's manifest.
+        manifest: PathBuf,
+        /// The table (`package.metadata.cargo-reduce.targets.NAME`).
+        table: String,
+        /// What is wrong (serde's `unknown field `x`, expected …`).
+        reason: String,
+    },
     /// A directory or file could not be read.
     #[error("cannot read `{}`: {source}; check its permissions", path.display())]
     Io {

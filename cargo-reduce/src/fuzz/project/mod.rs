@@ -21,6 +21,7 @@ mod cargo_fuzz_crates;
 mod error;
 mod features;
 pub(crate) mod metadata;
+mod settings;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +35,7 @@ pub(crate) use artifact::{
 };
 pub(crate) use campaign::Instance;
 pub(crate) use error::DiscoveryError;
+pub(crate) use settings::TargetSettings;
 
 /// The fuzz engine a crate's targets are written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,6 +83,18 @@ pub(crate) struct FuzzProject {
     pub instances: Vec<(Instance, Option<String>)>,
 }
 
+impl FuzzProject {
+    /// The `Cargo.toml` settings of its target `name` (none for a target
+    /// it does not have).
+    pub(crate) fn settings_of(&self, name: &str) -> TargetSettings {
+        self.targets
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.settings)
+            .unwrap_or_default()
+    }
+}
+
 /// What cargo builds a fuzz target as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum BinKind {
@@ -110,6 +124,8 @@ pub(crate) struct FuzzTarget {
     /// Its failing inputs: the artifacts in there, sorted by name, then
     /// the crashes and hangs of its AFL++ instances.
     pub artifacts: Vec<Artifact>,
+    /// Its settings in the crate's `[package.metadata.cargo-reduce]`.
+    pub settings: TargetSettings,
 }
 
 /// Which fuzz crates and targets a run is about: where discovery starts
@@ -296,6 +312,7 @@ fn metadata_failure(error: &cargo_metadata::Error) -> String {
 fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let mut projects = Vec::new();
     for package in &metadata.packages {
+        let first = projects.len();
         let afl = afl_crates::is_afl_crate(package);
         let cargo_fuzz = cargo_fuzz_crates::is_fuzz_crate(package);
         let mut libfuzzer_names = Vec::new();
@@ -320,8 +337,23 @@ fn fuzz_crates(metadata: &Metadata) -> Result<Vec<FuzzProject>, DiscoveryError> 
                 projects.push(project);
             }
         }
+        give_settings(package, &mut projects[first..])?;
     }
     Ok(projects)
+}
+
+/// Gives the targets of `package` (its `projects`, one per engine) their
+/// settings from its `[package.metadata.cargo-reduce]`.
+fn give_settings(package: &Package, projects: &mut [FuzzProject]) -> Result<(), DiscoveryError> {
+    let names: Vec<&str> = projects
+        .iter()
+        .flat_map(|p| p.targets.iter().map(|t| t.name.as_str()))
+        .collect();
+    let read = settings::read(package, &names)?;
+    for project in projects {
+        settings::apply(&mut project.targets, &read);
+    }
+    Ok(())
 }
 
 /// An afl.rs crate with the inputs saved in its `artifacts/`; those of

@@ -255,14 +255,16 @@ fn replay_all(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Pools, Error> {
-    let base = request
-        .fuzz
-        .pool_options(fuzz_mode::workers(settings.jobs, events));
+    let jobs = fuzz_mode::workers(settings.jobs, events);
     let asan = OnceCell::new();
     let mut pools = Pools::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let options = fuzz_mode::engine_options(&base, projects[run.project].engine)?;
+        let project = &projects[run.project];
+        let base = request
+            .fuzz
+            .pool_options(jobs, project.settings_of(&run.name));
+        let options = fuzz_mode::engine_options(&base, project.engine)?;
         let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();

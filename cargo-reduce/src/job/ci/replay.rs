@@ -58,7 +58,10 @@ pub(crate) fn replay_files(
     let asan = super::asan_only(request.sanitizer)?;
     let binaries = fuzz_mode::build(&projects, &work, asan.as_ref().into(), settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
-    let options = fuzz_mode::engine_options(&request.pool_options(1), project.engine)?;
+    let options = fuzz_mode::engine_options(
+        &request.pool_options(1, project.settings_of(target)),
+        project.engine,
+    )?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {
         Error::caused(
             Exit::Failure,

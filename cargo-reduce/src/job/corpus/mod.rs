@@ -25,7 +25,7 @@ use super::{Events, Message, Settings};
 use crate::engine::Limits;
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Failure, Outcome, PoolOptions, Replayed};
-use crate::fuzz::project::{Artifact, FuzzProject, Selection};
+use crate::fuzz::project::{Artifact, FuzzProject, Selection, TargetSettings};
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use record::{InputRecord, ShardRecord, TargetRecord};
@@ -113,7 +113,7 @@ pub(crate) fn run(
         let target = Target {
             project,
             binary: &binary,
-            options: pool_options(request, jobs, project)?,
+            options: pool_options(request, jobs, project, &plan.target)?,
             plain: &plain,
         };
         match &mut record {
@@ -343,16 +343,22 @@ impl Plan {
     }
 }
 
-/// The pool's options: `-j` workers, the request's limits or libFuzzer's.
+/// The pool's options for `target`: `-j` workers, the request's limits,
+/// else the target's `Cargo.toml` settings, else libFuzzer's.
 pub(super) fn pool_options(
     request: &CorpusRequest,
     jobs: usize,
     project: &FuzzProject,
+    target: &str,
 ) -> Result<PoolOptions, Error> {
+    let limits = project.settings_of(target).under(TargetSettings {
+        timeout: request.timeout,
+        rss_limit_mb: request.rss_limit_mb,
+    });
     let base = PoolOptions {
         jobs,
-        timeout: request.timeout.unwrap_or(DEFAULT_TIMEOUT),
-        rss_limit_mb: request.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
+        timeout: limits.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        rss_limit_mb: limits.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
         ..PoolOptions::default()
     };
     fuzz_mode::engine_options(&base, project.engine)

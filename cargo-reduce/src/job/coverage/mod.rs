@@ -146,7 +146,7 @@ fn report(
     for set in sets {
         let project = &projects[set.project];
         let binary = binaries[&(set.project, set.target.clone())].clone()?;
-        let pool = pool_options(options, jobs, project)?;
+        let pool = pool_options(options, jobs, project, &set.target)?;
         measured.push(measure(set, project, &binary, pool, options)?);
         if settings.interrupt.load(Ordering::SeqCst) {
             return Err(Error::new(
@@ -232,19 +232,21 @@ impl InputSet {
     }
 }
 
-/// The pool's options: `-j` workers, the request's limits or `corpus`'s
-/// defaults (libFuzzer's memory limit, 10 s a test).
+/// The pool's options for `target`: `-j` workers, the request's limits,
+/// else the target's `Cargo.toml` settings, else `corpus`'s defaults
+/// (libFuzzer's memory limit, 10 s a test).
 fn pool_options(
     options: &CoverageOptions,
     jobs: usize,
     project: &FuzzProject,
+    target: &str,
 ) -> Result<PoolOptions, Error> {
     let limits = CorpusRequest {
         timeout: options.timeout,
         rss_limit_mb: options.rss_limit_mb,
         ..CorpusRequest::default()
     };
-    corpus::pool_options(&limits, jobs, project)
+    corpus::pool_options(&limits, jobs, project, target)
 }
 
 /// Replays one set and maps what it covered to the files of the report.

@@ -33,13 +33,14 @@ use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{Exits, Failure, PoolOptions};
 use crate::fuzz::project::{
-    Artifact, ArtifactKind, Engine, FuzzProject, Origin, Selection, MINIMIZED_PREFIX,
+    Artifact, ArtifactKind, Engine, FuzzProject, Origin, Selection, TargetSettings,
+    MINIMIZED_PREFIX,
 };
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::shrink::Effort;
 use crate::job::group::Role;
 use crate::syntax::Strategy;
-use pools::Pools;
+use pools::{Pools, TargetOptions};
 use roles::Roles;
 use sanitize::Sanitizers;
 
@@ -75,13 +76,18 @@ pub(crate) struct FuzzRequest {
 }
 
 impl FuzzRequest {
-    /// The worker pool's options for `jobs` workers: the request's timeout
-    /// and memory limit, or libFuzzer's defaults.
-    pub(crate) fn pool_options(&self, jobs: usize) -> PoolOptions {
+    /// The worker pool's options for `jobs` workers running a target with
+    /// `settings` (its `Cargo.toml`'s): the request's timeout and memory
+    /// limit, else the target's, else libFuzzer's defaults.
+    pub(crate) fn pool_options(&self, jobs: usize, settings: TargetSettings) -> PoolOptions {
+        let limits = settings.under(TargetSettings {
+            timeout: self.timeout,
+            rss_limit_mb: self.rss_limit_mb,
+        });
         PoolOptions {
             jobs,
-            timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
-            rss_limit_mb: self.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
+            timeout: limits.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            rss_limit_mb: limits.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
             ..PoolOptions::default()
         }
     }
@@ -189,7 +195,7 @@ pub(crate) fn run(
     super::check_temp_dir()?;
     let sanitizers = Sanitizers::new(request.sanitizer)?;
     let binaries = build(&projects, &work, sanitizers.first_build(), settings, events)?;
-    let options = project_options(&projects, cx)?;
+    let options = target_options(&projects, &work, cx)?;
     let mut pools = Pools::start(&work, &binaries, &options, &mut summary, events);
     let probed = sanitize::probe_all(&projects, &work, &mut pools, &sanitizers, &options, cx)?;
     let Some(roles) = roles::assign(&work, &pools, probed, cx, &mut summary) else {
@@ -272,15 +278,22 @@ fn file_also_found(
     }
 }
 
-/// Each project's pool options: the request's, with its engine's exits.
-fn project_options(projects: &[FuzzProject], cx: Context<'_>) -> Result<Vec<PoolOptions>, Error> {
-    let base = cx
-        .request
-        .pool_options(workers(cx.settings.jobs, cx.events));
-    projects
-        .iter()
-        .map(|p| engine_options(&base, p.engine))
-        .collect()
+/// The pool options of each target with work: the request's limits over
+/// its `Cargo.toml` settings, with its engine's exits.
+fn target_options(
+    projects: &[FuzzProject],
+    work: &[Work],
+    cx: Context<'_>,
+) -> Result<TargetOptions, Error> {
+    let jobs = workers(cx.settings.jobs, cx.events);
+    let mut options = TargetOptions::default();
+    for item in work {
+        let project = &projects[item.project];
+        let settings = project.settings_of(&item.target);
+        let target = engine_options(&cx.request.pool_options(jobs, settings), project.engine)?;
+        options.insert(item, target);
+    }
+    Ok(options)
 }
 
 /// Reports `item` as failing like `of`, which is (or was) reduced for it.

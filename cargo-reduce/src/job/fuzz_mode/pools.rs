@@ -12,6 +12,22 @@ use crate::error::{Error, Exit};
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::job::Events;
 
+/// Each target's pool options, by its project's index and its name.
+#[derive(Default)]
+pub(super) struct TargetOptions(HashMap<(usize, String), PoolOptions>);
+
+impl TargetOptions {
+    /// Sets the options of `item`'s target.
+    pub(super) fn insert(&mut self, item: &Work, options: PoolOptions) {
+        self.0.insert((item.project, item.target.clone()), options);
+    }
+
+    /// The options of `item`'s target.
+    pub(super) fn of(&self, item: &Work) -> &PoolOptions {
+        &self.0[&(item.project, item.target.clone())]
+    }
+}
+
 /// Each input's binary, and the pools started.
 pub(super) struct Pools {
     /// By item of the work: the binary it runs in; `None` when its target
@@ -22,13 +38,13 @@ pub(super) struct Pools {
 
 impl Pools {
     /// Each item's binary, its pool started (with the options of the
-    /// item's project in `options`). A target that cannot be built or
+    /// item's target in `options`). A target that cannot be built or
     /// started is reported once, whole, and each of its artifacts' rows
     /// says so in a few words.
     pub(super) fn start(
         work: &[Work],
         binaries: &Binaries,
-        options: &[PoolOptions],
+        options: &TargetOptions,
         summary: &mut Summary,
         events: &dyn Events,
     ) -> Pools {
@@ -41,7 +57,7 @@ impl Pools {
             let ready = binaries[&(item.project, item.target.clone())]
                 .clone()
                 .and_then(|binary| {
-                    started.ensure(&binary, &options[item.project], &item.target)?;
+                    started.ensure(&binary, options.of(item), &item.target)?;
                     Ok(binary)
                 });
             match ready {

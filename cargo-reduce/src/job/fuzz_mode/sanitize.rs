@@ -17,10 +17,10 @@
 use std::cell::OnceCell;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::pools::Pools;
+use super::pools::{Pools, TargetOptions};
 use super::{build_targets::Binaries, Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Failure, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::project::{ArtifactKind, Engine};
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
@@ -97,7 +97,7 @@ pub(super) fn probe_all(
     work: &[Work],
     pools: &mut Pools,
     sanitizers: &Sanitizers,
-    options: &[PoolOptions],
+    options: &TargetOptions,
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
     let mut probed = probe(work, pools, cx.request, &|| sanitizers.hint());
@@ -239,7 +239,7 @@ struct Moved<'a> {
 /// Reproduces the items again on their ASan build: each that fails there
 /// moves to it (its binary in `pools`, its failure in `probed`); the
 /// others keep their error, which now says so, and are recorded as passing
-/// there. Starts the pools needed, with the options of each item's project
+/// there. Starts the pools needed, with the options of each item's target
 /// in `options`.
 fn retry(
     work: &[Work],
@@ -247,7 +247,7 @@ fn retry(
     pools: &mut Pools,
     probed: &mut Probed,
     request: &FuzzRequest,
-    options: &[PoolOptions],
+    options: &TargetOptions,
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in moved.items {
@@ -255,7 +255,7 @@ fn retry(
         let Some(Ok(binary)) = moved.binaries.get(&(item.project, item.target.clone())) else {
             continue;
         };
-        let pool = pools.ensure(binary, &options[item.project], &item.target)?;
+        let pool = pools.ensure(binary, options.of(item), &item.target)?;
         let result = reproduce(item, pool, request, &hint);
         match (&result, pools.binary(i)) {
             (Ok(_), _) => pools.move_to(i, binary),

@@ -28,7 +28,7 @@ pub(super) fn select_work(
     events: &dyn Events,
 ) -> Result<Vec<Work>, Error> {
     let mut work = select(request, projects)?;
-    work.retain(|w| match skip_reason(w.artifact.kind, request) {
+    work.retain(|w| match skip_reason(w, projects, request) {
         Some((cause, why)) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
                 path: w.artifact.path.clone(),
@@ -44,13 +44,21 @@ pub(super) fn select_work(
     Ok(work)
 }
 
-/// Why an artifact of `kind` cannot be reduced with these options.
-fn skip_reason(kind: ArtifactKind, request: &FuzzRequest) -> Option<(SkipCause, &'static str)> {
-    match kind {
+/// Why `item`'s artifact cannot be reduced with these options (the
+/// request's, else its target's `Cargo.toml` settings).
+fn skip_reason(
+    item: &Work,
+    projects: &[FuzzProject],
+    request: &FuzzRequest,
+) -> Option<(SkipCause, &'static str)> {
+    let rss_limit_mb = request.rss_limit_mb.or(projects[item.project]
+        .settings_of(&item.target)
+        .rss_limit_mb);
+    match item.artifact.kind {
         ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
-        ArtifactKind::Oom if request.rss_limit_mb == Some(0) => Some((
+        ArtifactKind::Oom if rss_limit_mb == Some(0) => Some((
             SkipCause::NoMemoryLimit,
-            "--rss-limit-mb 0 turns the memory limit off, so it cannot fail as out-of-memory; give a limit",
+            "a memory limit of 0 (--rss-limit-mb, or rss-limit-mb in Cargo.toml) turns the limit off, so it cannot fail as out-of-memory; give a limit",
         )),
         _ => None,
     }

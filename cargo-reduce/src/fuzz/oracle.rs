@@ -43,6 +43,14 @@ pub(crate) enum MatchLevel {
 }
 
 impl MatchLevel {
+    /// The level at which a failure counts as another bug
+    /// ([`HarnessOracle::others`]): this one, but never finer than
+    /// [`MatchLevel::Stack`]. A message that differs only in what it quotes
+    /// is the same bug found again, whatever `--match` keeps reductions to.
+    pub(crate) fn other_bug(self) -> MatchLevel {
+        self.min(MatchLevel::Stack)
+    }
+
     /// True when `actual` matches `expected` at this level.
     pub(crate) fn matches(self, expected: &Signature, actual: &Signature) -> bool {
         self.key(expected) == self.key(actual)
@@ -79,7 +87,7 @@ pub(crate) struct HarnessOracle<'p> {
     /// Candidates whose verdict was a timeout (see [`Self::timeouts`]).
     timeouts: AtomicU64,
     /// The other failures candidates ran into (see [`Self::others`]),
-    /// by what `level` compares of them.
+    /// by what [`MatchLevel::other_bug`] compares of them.
     others: Mutex<HashMap<Signature, OtherFailure>>,
 }
 
@@ -103,8 +111,9 @@ impl<'p> HarnessOracle<'p> {
         }
     }
 
-    /// One input of each failure other than the one looked for that the
-    /// candidates tested so far ran into (the smallest, then the first in
+    /// One input of each other bug (a failure that differs from the one
+    /// looked for at [`MatchLevel::other_bug`]) that the candidates tested
+    /// so far ran into (the smallest, then the first in
     /// byte order), smallest first. Timeouts are left out: whether a
     /// candidate runs past the timeout depends on the machine's speed.
     /// Only candidates whose verdict counted are kept, so that the same
@@ -122,11 +131,13 @@ impl<'p> HarnessOracle<'p> {
         let Some(failure) = outcome.failure() else {
             return;
         };
-        if failure.kind == FailureKind::Timeout || self.matches(outcome) {
+        let level = self.level.other_bug();
+        let signature = failure.signature();
+        if failure.kind == FailureKind::Timeout || level.matches(&self.expected, &signature) {
             return;
         }
         let bytes = &candidate.to_vec()[..];
-        let key = self.level.key(&failure.signature());
+        let key = level.key(&signature);
         let mut others = self.others.lock().unwrap_or_else(|e| e.into_inner());
         let smaller =
             |kept: &OtherFailure| (bytes.len(), bytes) < (kept.bytes.len(), kept.bytes.as_slice());
@@ -304,6 +315,15 @@ mod tests {
             .map(|o| (o.bytes, o.failure.kind))
             .collect();
         assert_eq!(others, [(b"abort".to_vec(), FailureKind::Signal(6))]);
+    }
+
+    /// Another bug is told apart at `--match`'s level, never finer than
+    /// the call path: a message that only quotes other input is no new bug.
+    #[test]
+    fn other_bugs_are_never_told_apart_by_message() {
+        assert_eq!(MatchLevel::Message.other_bug(), MatchLevel::Stack);
+        assert_eq!(MatchLevel::Stack.other_bug(), MatchLevel::Stack);
+        assert_eq!(MatchLevel::Kind.other_bug(), MatchLevel::Kind);
     }
 
     #[test]

@@ -24,8 +24,11 @@ pub(crate) struct AlsoFound {
     pub failure: String,
 }
 
-/// The failures known in the run, by target and the id of what `--match`
-/// compares: an other failure of one of them is not filed again.
+/// The failures known in the run, by target and the id of what
+/// [`MatchLevel::other_bug`] compares: another input of one of them is not
+/// filed again.
+///
+/// [`MatchLevel::other_bug`]: crate::fuzz::oracle::MatchLevel::other_bug
 #[derive(Debug, Default)]
 pub(super) struct Known(HashSet<(String, String)>);
 
@@ -47,7 +50,8 @@ pub(super) fn file(
     let mut filed = Vec::new();
     for other in others {
         let (failure, failure_id) = named(&other.failure, cx.request.matching);
-        if !known.add(&item.target, failure_id.clone()) {
+        let bug = named(&other.failure, cx.request.matching.other_bug()).1;
+        if !known.add(&item.target, bug) {
             continue;
         }
         let (path, new) = write_one(item, other)?;

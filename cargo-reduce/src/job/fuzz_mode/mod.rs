@@ -250,15 +250,15 @@ fn known_failures(work: &[Work], roles: &Roles, cx: Context<'_>) -> also::Known 
     let mut known = also::Known::default();
     for (item, failure) in work.iter().zip(&roles.known) {
         if let Some(failure) = failure {
-            known.add(&item.target, named(failure, cx.request.matching).1);
+            let level = cx.request.matching.other_bug();
+            known.add(&item.target, named(failure, level).1);
         }
     }
     known
 }
 
 /// Files the failures `row`'s reduction ran into that the run does not
-/// know yet (its own failure first: an input named on the command line
-/// was not replayed before).
+/// know yet (its own failure the oracle never counts as another).
 fn file_also_found(
     item: &Work,
     row: &Row,
@@ -269,9 +269,6 @@ fn file_also_found(
     let Ok(done) = &row.result else {
         return;
     };
-    if let Some(described) = &done.described {
-        known.add(&item.target, described.failure_id.clone());
-    }
     match also::file(item, &done.extra, known, cx) {
         Ok(filed) => summary.also_found.extend(filed),
         Err(e) => summary.fail(&e, cx.events),

@@ -68,8 +68,8 @@ mod unit;
 
 pub use command::{CommandError, CommandOracle, RunResult, RunStatus, TestCommand};
 pub use engine::{
-    Cancel, Candidate, DdminOptions, Iteration, Oracle, OracleError, Outcome, ReduceError, Reducer,
-    Reduction, RoundOracle, Start, StopReason,
+    Algorithm, Cancel, Candidate, DdminOptions, Iteration, Oracle, OracleError, Outcome,
+    ReduceError, Reducer, Reduction, RoundOracle, Start, StopReason,
 };
 
 // docs/library.md's examples are compiled and run as doc tests.

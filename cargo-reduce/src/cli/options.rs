@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use std::path::PathBuf;
 
-use crate::engine::{DdminOptions, Iteration};
+use crate::engine::{Algorithm, DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::project::Selection;
 use crate::fuzz::sanitizer::Sanitizer;
@@ -52,6 +52,15 @@ pub(crate) struct GlobalOptions {
     /// Coloring: auto, always, never.
     #[arg(long, value_enum, default_value_t, value_name = "WHEN", global = true)]
     pub color: ColorChoice,
+}
+
+/// The minimizing algorithm on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AlgorithmArg {
+    /// Iterative ddmin with the variants the other flags select.
+    Ddmin,
+    /// Recursive delta debugging (Zeller 1999).
+    Ddrmin,
 }
 
 /// Chunk order on the command line.
@@ -168,6 +177,10 @@ pub(crate) struct ReduceOptions {
     /// One ddmin pass per unit, the default.
     #[arg(long, overrides_with = "dd_star")]
     pub no_dd_star: bool,
+    /// The minimizing algorithm: iterative ddmin, or recursive ddrmin
+    /// (1-minimal only for a monotone test, or with --dd-star).
+    #[arg(long, value_enum, default_value = "ddmin", value_name = "ALGO")]
+    pub algorithm: AlgorithmArg,
 }
 
 impl ReduceOptions {
@@ -184,6 +197,10 @@ impl ReduceOptions {
             },
             dd_star: pick(self.dd_star, self.no_dd_star, default.dd_star),
             start: default.start,
+            algorithm: match self.algorithm {
+                AlgorithmArg::Ddmin => Algorithm::Ddmin,
+                AlgorithmArg::Ddrmin => Algorithm::Ddrmin,
+            },
         }
     }
 
@@ -260,6 +277,11 @@ mod tests {
             Iteration::Backward
         );
         assert!(!parse(&["--no-combine"]).combined);
+        assert_eq!(
+            parse(&["--algorithm", "ddrmin"]).algorithm,
+            Algorithm::Ddrmin
+        );
+        assert_eq!(parse(&[]).algorithm, Algorithm::Ddmin);
     }
 
     #[test]

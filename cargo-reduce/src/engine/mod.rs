@@ -8,6 +8,8 @@
 //!
 //! Module map (one concern each, after picire's layout):
 //! - [`mod@ddmin`]: the minimizing delta debugging loop and its variants.
+//! - [`ddrmin`]: recursive delta debugging, the alternative algorithm
+//!   `DdminOptions::algorithm` selects.
 //! - [`sweep`]: which subsets and complements a round tests, in which order.
 //! - [`split`]: cutting a configuration into chunks.
 //! - [`parallel`]: running one round's candidates on `jobs` threads, picking the
@@ -27,6 +29,7 @@ pub(crate) mod cache;
 pub(crate) mod candidate;
 pub(crate) mod canonical;
 pub(crate) mod ddmin;
+pub(crate) mod ddrmin;
 pub(crate) mod limit;
 pub(crate) mod parallel;
 mod reducer;
@@ -42,7 +45,7 @@ pub(crate) use cache::OutcomeCache;
 pub use candidate::Candidate;
 pub(crate) use canonical::canonicalize;
 pub(crate) use ddmin::ddmin;
-pub use ddmin::{DdminOptions, ReduceError, Reduction, Start};
+pub use ddmin::{Algorithm, DdminOptions, ReduceError, Reduction, Start};
 pub(crate) use limit::Limits;
 pub use limit::StopReason;
 pub use parallel::Cancel;

@@ -12,10 +12,14 @@
 //! input is assumed interesting) and, unless a limit stopped the run,
 //! 1-minimal: the last sweep tried removing every single atom and none could
 //! go.
+//!
+//! [`DdminOptions::algorithm`] may select [`super::ddrmin`] instead; this
+//! loop then runs its passes (repeated with `dd_star`).
 
 use std::fmt;
 use std::hash::Hash;
 
+use super::ddrmin;
 use super::sweep::{Pick, RoundShape, Sweep, SweepEnd};
 use super::{Context, Iteration, Oracle, OracleError, StopReason};
 
@@ -48,6 +52,34 @@ pub struct DdminOptions {
     pub dd_star: bool,
     /// The granularity a pass starts at.
     pub start: Start,
+    /// Iterative ddmin, or recursive ddrmin. ddrmin reads only `dd_star`
+    /// of the other fields.
+    pub algorithm: Algorithm,
+}
+
+/// Which minimizing algorithm a pass runs.
+///
+/// ```
+/// use cargo_reduce::{Algorithm, Candidate, DdminOptions, Reducer};
+///
+/// let mut options = DdminOptions::default();
+/// options.algorithm = Algorithm::Ddrmin;
+/// let two_bangs = |c: &Candidate<'_, u8>| c.iter().filter(|&&b| b == b'!').count() >= 2;
+/// let reducer = Reducer::new().ddmin_options(options);
+/// assert_eq!(reducer.ddmin(b"a!b!c!".to_vec(), &two_bangs).unwrap().atoms, b"!!");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// Zeller & Hildebrandt's iterative ddmin, with the variants above:
+    /// 1-minimal for every oracle.
+    #[default]
+    Ddmin,
+    /// Zeller's recursive dd (1999), the Fuzzing Book's `ddrmin`: halves,
+    /// and both halves reduced in turn when neither alone will do.
+    /// 1-minimal for a monotone oracle or with `dd_star`, not in general
+    /// (see docs/design/engine.md).
+    Ddrmin,
 }
 
 /// Where a ddmin pass starts.
@@ -83,6 +115,7 @@ impl Default for DdminOptions {
             iteration: Iteration::Forward,
             dd_star: false,
             start: Start::Halves,
+            algorithm: Algorithm::Ddmin,
         }
     }
 }
@@ -116,7 +149,9 @@ pub struct Reduction<A> {
 }
 
 impl<A> Reduction<A> {
-    /// True when the result is 1-minimal: the run was not stopped early.
+    /// True when the run was not stopped early: the result is then
+    /// 1-minimal ([`Algorithm::Ddrmin`]'s only for a monotone oracle or
+    /// with `dd_star`).
     pub fn is_minimal(&self) -> bool {
         self.stopped.is_none()
     }
@@ -157,7 +192,8 @@ impl<A: fmt::Debug> std::error::Error for ReduceError<A> {
     }
 }
 
-/// Reduces `atoms`, which the caller knows to be interesting.
+/// Reduces `atoms`, which the caller knows to be interesting, with the
+/// algorithm `options` select.
 pub(crate) fn ddmin<A, O>(
     atoms: Vec<A>,
     oracle: &O,
@@ -171,7 +207,11 @@ where
     let mut config = atoms;
     loop {
         let before = config.len();
-        if let Err(source) = pass(&mut config, oracle, options, ctx) {
+        let done = match options.algorithm {
+            Algorithm::Ddmin => pass(&mut config, oracle, options, ctx),
+            Algorithm::Ddrmin => ddrmin::pass(&mut config, oracle, ctx),
+        };
+        if let Err(source) = done {
             return Err(ReduceError {
                 best: config,
                 source,

@@ -1,5 +1,7 @@
 //! ddmin's unit and property tests: every variant on known answers, budgets,
-//! errors, and 1-minimality over random oracles (monotone and not).
+//! errors, and 1-minimality over random oracles (monotone and not). The
+//! error and observer tests run ddrmin too (its own tests are in
+//! `engine/ddrmin/tests.rs`).
 
 use std::time::Duration;
 
@@ -7,7 +9,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::engine::testutil::{
-    contains_all, hash_coin, holds_markers, on_atoms, FailsWhen, InRounds,
+    assert_one_minimal, contains_all, hash_coin, holds_markers, on_atoms, FailsWhen, InRounds,
 };
 use crate::engine::{Candidate, Observer, Reducer};
 
@@ -26,6 +28,7 @@ fn all_variants() -> Vec<DdminOptions> {
                                 iteration,
                                 dd_star,
                                 start,
+                                algorithm: Algorithm::Ddmin,
                             });
                         }
                     }
@@ -75,22 +78,6 @@ fn reduce_with(n: u32, oracle: &dyn Oracle<u32>, options: &DdminOptions, reducer
 
 fn requiring(required: &'static [u32]) -> impl Fn(&[u32]) -> bool {
     move |c: &[u32]| contains_all(c, required)
-}
-
-fn assert_one_minimal(result: &[u32], oracle: &dyn Fn(&[u32]) -> bool) {
-    assert!(oracle(result), "result {result:?} is not interesting");
-    if result.len() < 2 {
-        return;
-    }
-    for i in 0..result.len() {
-        let mut smaller = result.to_vec();
-        smaller.remove(i);
-        assert!(
-            !oracle(&smaller),
-            "removing {} from {result:?} stays interesting",
-            result[i]
-        );
-    }
 }
 
 #[test]
@@ -234,12 +221,15 @@ fn an_oracle_error_carries_the_best_result_so_far() {
         test: |c: &[u32]| c.contains(&0),
         error: "disk full",
     };
-    let err = Reducer::new()
-        .cache(false)
-        .ddmin((0..32).collect(), &failing)
-        .unwrap_err();
-    assert_eq!(err.best, (0..8).collect::<Vec<u32>>());
-    assert_eq!(err.to_string(), "test failed: disk full");
+    for options in both_algorithms() {
+        let err = Reducer::new()
+            .cache(false)
+            .ddmin_options(options)
+            .ddmin((0..32).collect(), &failing)
+            .unwrap_err();
+        assert_eq!(err.best, (0..8).collect::<Vec<u32>>(), "{options:?}");
+        assert_eq!(err.to_string(), "test failed: disk full");
+    }
 }
 
 #[test]
@@ -250,18 +240,30 @@ fn the_observer_sees_every_reduction() {
             self.0.lock().unwrap().push(atoms.len());
         }
     }
-    let sizes = Sizes(Default::default());
-    let run = Reducer::new().cache(false);
-    let ctx = Context {
-        observer: &sizes,
-        ..run.context()
+    for options in both_algorithms() {
+        let sizes = Sizes(Default::default());
+        let run = Reducer::new().cache(false);
+        let ctx = Context {
+            observer: &sizes,
+            ..run.context()
+        };
+        let test = |c: &Candidate<'_, u32>| c.iter().any(|&a| a == 3);
+        ddmin((0..16).collect(), &test, &options, &ctx).unwrap();
+        let sizes = sizes.0.into_inner().unwrap();
+        assert_eq!(sizes.last(), Some(&1), "{options:?}");
+        assert!(sizes.windows(2).all(|w| w[0] > w[1]), "{options:?}");
+        assert!(run.tests() > 0);
+    }
+}
+
+/// The default ddmin and ddrmin, for the tests of what the loop around
+/// either does (errors, observer).
+fn both_algorithms() -> [DdminOptions; 2] {
+    let ddrmin = DdminOptions {
+        algorithm: Algorithm::Ddrmin,
+        ..DdminOptions::default()
     };
-    let test = |c: &Candidate<'_, u32>| c.iter().any(|&a| a == 3);
-    ddmin((0..16).collect(), &test, &DdminOptions::default(), &ctx).unwrap();
-    let sizes = sizes.0.into_inner().unwrap();
-    assert_eq!(sizes.last(), Some(&1));
-    assert!(sizes.windows(2).all(|w| w[0] > w[1]));
-    assert!(run.tests() > 0);
+    [DdminOptions::default(), ddrmin]
 }
 
 /// A random oracle: monotone ("contains these atoms"), or not (a hash coin
@@ -326,6 +328,7 @@ fn variant() -> impl Strategy<Value = DdminOptions> {
                 },
                 dd_star,
                 start: if atoms { Start::Atoms } else { Start::Halves },
+                algorithm: Algorithm::Ddmin,
             },
         )
 }

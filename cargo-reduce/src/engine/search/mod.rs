@@ -43,7 +43,9 @@ mod tests;
 
 use super::cache::ContentKeys;
 use super::ddmin::ReduceError;
-use super::{canonicalize, ddmin, Candidate, Context, DdminOptions, Oracle, OracleError, Start};
+use super::{
+    canonicalize, ddmin, Algorithm, Candidate, Context, DdminOptions, Oracle, OracleError, Start,
+};
 use edits::{InputEdit, Key, Reach};
 use mutate::Rng;
 pub(crate) use order::smaller;
@@ -423,8 +425,10 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
     /// lower values possible.
     fn settle(&mut self) -> Result<(), OracleError> {
         self.ctx.observer.step("search-settle", self.ctx.counters);
+        // A single-atom sweep is ddmin's: the settling it is for is 1-minimality.
         let options = DdminOptions {
             start: Start::Atoms,
+            algorithm: Algorithm::Ddmin,
             ..self.options.ddmin
         };
         let input = std::mem::take(&mut self.current);

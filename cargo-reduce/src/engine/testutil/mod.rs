@@ -26,6 +26,25 @@ pub(crate) fn contains_all<A: PartialEq>(atoms: &[A], required: &[A]) -> bool {
     required.iter().all(|r| atoms.contains(r))
 }
 
+/// Asserts that `result` is interesting and 1-minimal under `oracle`:
+/// removing any one of its atoms (of two or more; the empty configuration
+/// is never tested) makes it uninteresting.
+pub(crate) fn assert_one_minimal(result: &[u32], oracle: &dyn Fn(&[u32]) -> bool) {
+    assert!(oracle(result), "result {result:?} is not interesting");
+    if result.len() < 2 {
+        return;
+    }
+    for i in 0..result.len() {
+        let mut smaller = result.to_vec();
+        smaller.remove(i);
+        assert!(
+            !oracle(&smaller),
+            "removing {} from {result:?} stays interesting",
+            result[i]
+        );
+    }
+}
+
 /// An oracle that fails with `error` on the candidates `fails` picks (a
 /// test's cue, such as "the 100th call" or "fewer than 8 atoms") and is
 /// `test` on the others: a reduction it stops must still hand back the

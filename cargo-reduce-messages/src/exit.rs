@@ -100,7 +100,7 @@ impl Exit {
         match self {
             Exit::Success => "done",
             Exit::Failure => "unexpected failure (I/O…); a finished result that could not be written is saved elsewhere",
-            Exit::Usage => "usage error: unknown option, target or package; a bad Cargo.toml setting; an output that cannot be written",
+            Exit::Usage => "usage error: unknown option, target or package; bad Cargo.toml setting; unwritable output",
             Exit::BadInput => "bad input: missing, directory or empty INPUT; no fuzz crate; missing artifact",
             Exit::BadCommand => "the test command is missing or cannot run",
             Exit::NotInteresting => "INPUT is not interesting; a named artifact does not reproduce, or none of those found does",

@@ -217,7 +217,13 @@ fn print_table(summary: &Summary) {
         "{}",
         table::render(
             &cells,
-            &[Align::Left, Align::Right, Align::Right, Align::Right],
+            &[
+                Align::Left,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+                Align::Left
+            ],
             ""
         )
     );

@@ -1,5 +1,5 @@
 //! `cargo reduce ice` on real internal compiler errors of rustc 1.95.0,
-//! which every command here runs ([`ICE_TOOLCHAIN`], pinned; the tests
+//! which every command here runs ([`pinned_toolchain::ICE_TOOLCHAIN`], pinned; the tests
 //! say they are skipped where it is not installed): the multi-file fixture crate
 //! `cargo-reduce/tests-fixtures/ice-crate` (a delayed bug in borrowck,
 //! rust-lang/rust#130797) reduced in place, whose tree must stay
@@ -16,34 +16,9 @@ use std::process::Command;
 use crate::fuzz_fixture::{repo, snapshot};
 use crate::util::{message, Sandbox};
 
-/// The rustup toolchain whose ICEs these tests reduce: every fixture
-/// crashes rustc 1.95.0, and a later release may have fixed its ICE.
-pub(crate) const ICE_TOOLCHAIN: &str = "1.95.0";
-
-/// Whether rustc [`ICE_TOOLCHAIN`] runs here (pinned by `RUSTUP_TOOLCHAIN`
-/// in every command of these tests, whatever toolchain runs them); if
-/// not, says why `test` is skipped.
-pub(crate) fn ice_toolchain(test: &str) -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let found = *FOUND.get_or_init(|| {
-        pinned(&mut Command::new("rustc"))
-            .arg("-V")
-            .output()
-            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("rustc 1.95.0 "))
-    });
-    if !found {
-        eprintln!(
-            "{test}: skipped: it needs the ICEs of rustc {ICE_TOOLCHAIN}, which is not installed \
-             (`rustup toolchain install {ICE_TOOLCHAIN} --profile minimal --component rustfmt`)"
-        );
-    }
-    found
-}
-
-/// `command` with rustc, rustdoc, rustfmt and cargo from [`ICE_TOOLCHAIN`].
-pub(crate) fn pinned(command: &mut Command) -> &mut Command {
-    command.env("RUSTUP_TOOLCHAIN", ICE_TOOLCHAIN)
-}
+#[path = "../../cargo-reduce/src/job/ice/pinned_toolchain.rs"]
+mod pinned_toolchain;
+pub(crate) use pinned_toolchain::{ice_toolchain, pinned};
 
 /// rustc's (or rustdoc's) output on `file` compiled by `command` (the
 /// report's, shell words without quotes) in a directory of its own.

@@ -21,6 +21,8 @@
 mod deps;
 mod one_file;
 mod oracle;
+#[cfg(test)]
+mod pinned_toolchain;
 mod report;
 pub(crate) mod rustc;
 mod steps;

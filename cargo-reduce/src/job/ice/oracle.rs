@@ -147,39 +147,10 @@ pub(crate) fn compile_lib_source(source: &str) -> Result<(), String> {
     compile_lib(dir.path(), "one.rs")
 }
 
-/// The rustup toolchain whose ICEs the tests of ice mode compile: each
-/// crash they need is rustc 1.95.0's, which a later release may fix.
 #[cfg(test)]
-pub(crate) const ICE_TOOLCHAIN: &str = "1.95.0";
-
-/// Whether rustc [`ICE_TOOLCHAIN`] runs here, pinned by `RUSTUP_TOOLCHAIN`
-/// whatever toolchain runs the tests (`cargo +nightly test`); if not,
-/// says why `test` is skipped. Its tests pin their commands with
-/// [`pin_ice_toolchain`].
-#[cfg(test)]
-pub(crate) fn ice_toolchain(test: &str) -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let found = *FOUND.get_or_init(|| {
-        std::process::Command::new("rustc")
-            .arg("-V")
-            .env("RUSTUP_TOOLCHAIN", ICE_TOOLCHAIN)
-            .output()
-            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("rustc 1.95.0 "))
-    });
-    if !found {
-        eprintln!(
-            "{test}: skipped: it needs the ICEs of rustc {ICE_TOOLCHAIN}, which is not installed \
-             (`rustup toolchain install {ICE_TOOLCHAIN} --profile minimal --component rustfmt`)"
-        );
-    }
-    found
-}
-
-/// `command` run by [`ICE_TOOLCHAIN`].
-#[cfg(test)]
-pub(crate) fn pin_ice_toolchain(command: &mut std::process::Command) -> &mut std::process::Command {
-    command.env("RUSTUP_TOOLCHAIN", ICE_TOOLCHAIN)
-}
+pub(crate) use super::pinned_toolchain::{
+    ice_toolchain, pinned as pin_ice_toolchain, ICE_TOOLCHAIN,
+};
 
 /// The oracle of the ICE that `command` (rustc's, on a file `x.rs`) gives
 /// on `source` under [`ICE_TOOLCHAIN`], for the tests of the steps that use

@@ -24,18 +24,19 @@ pub(crate) struct AlsoFound {
     pub failure: String,
 }
 
-/// The failures known in the run, by target and the id of what
+/// The failures known in the run, by target (its project's index and its
+/// name: two fuzz crates may name a target alike) and the id of what
 /// [`MatchLevel::other_bug`] compares: another input of one of them is not
 /// filed again.
 ///
 /// [`MatchLevel::other_bug`]: crate::fuzz::oracle::MatchLevel::other_bug
 #[derive(Debug, Default)]
-pub(super) struct Known(HashSet<(String, String)>);
+pub(super) struct Known(HashSet<(usize, String, String)>);
 
 impl Known {
-    /// Adds `target`'s failure `id`; false if it was known.
-    pub(super) fn add(&mut self, target: &str, id: String) -> bool {
-        self.0.insert((target.to_string(), id))
+    /// Adds the failure `id` of `item`'s target; false if it was known.
+    pub(super) fn add(&mut self, item: &Work, id: String) -> bool {
+        self.0.insert((item.project, item.target.clone(), id))
     }
 }
 
@@ -51,7 +52,7 @@ pub(super) fn file(
     for other in others {
         let (failure, failure_id) = named(&other.failure, cx.request.matching);
         let bug = named(&other.failure, cx.request.matching.other_bug()).1;
-        if !known.add(&item.target, bug) {
+        if !known.add(item, bug) {
             continue;
         }
         let (path, new) = write_one(item, other)?;

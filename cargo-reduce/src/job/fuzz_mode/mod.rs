@@ -251,7 +251,7 @@ fn known_failures(work: &[Work], roles: &Roles, cx: Context<'_>) -> also::Known 
     for (item, failure) in work.iter().zip(&roles.known) {
         if let Some(failure) = failure {
             let level = cx.request.matching.other_bug();
-            known.add(&item.target, named(failure, level).1);
+            known.add(item, named(failure, level).1);
         }
     }
     known

@@ -18,19 +18,25 @@ const CORPUS: &[(&str, &[u8])] = &[
     ("crash", b"boom:1"),
 ];
 
-/// `DA:` lines of the section of `file` in an lcov tracefile.
-fn lcov_lines(lcov: &str, file: &str) -> BTreeMap<u32, u64> {
+/// The records of kind `record` (`DA`, `FNDA`) of the section of `file`
+/// in an lcov tracefile, as (first field, second field) pairs.
+fn lcov_records<'a>(lcov: &'a str, file: &str, record: &str) -> Vec<(&'a str, &'a str)> {
     let section = lcov
         .split("end_of_record")
         .find(|s| s.lines().any(|l| l.starts_with("SF:") && l.ends_with(file)))
         .unwrap_or_else(|| panic!("no {file} in\n{lcov}"));
     section
         .lines()
-        .filter_map(|l| l.strip_prefix("DA:"))
-        .map(|da| {
-            let (line, count) = da.split_once(',').unwrap();
-            (line.parse().unwrap(), count.parse().unwrap())
-        })
+        .filter_map(|l| l.strip_prefix(record)?.strip_prefix(':'))
+        .map(|fields| fields.split_once(',').unwrap())
+        .collect()
+}
+
+/// `DA:` lines of the section of `file` in an lcov tracefile.
+fn lcov_lines(lcov: &str, file: &str) -> BTreeMap<u32, u64> {
+    lcov_records(lcov, file, "DA")
+        .into_iter()
+        .map(|(line, count)| (line.parse().unwrap(), count.parse().unwrap()))
         .collect()
 }
 
@@ -82,9 +88,21 @@ fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
         ["fuzz_targets/records.rs"],
         "only the user's code: {report}"
     );
-    let lines = lcov_lines(
-        &fs::read_to_string(out.join("records/lcov.info")).unwrap(),
-        "fuzz_targets/records.rs",
+    let lcov = fs::read_to_string(out.join("records/lcov.info")).unwrap();
+    let lines = lcov_lines(&lcov, "fuzz_targets/records.rs");
+    // A function: called by every passing input (the crash's counts
+    // nothing), at the first line of its code.
+    let functions = lcov_records(&lcov, "fuzz_targets/records.rs", "FNDA");
+    assert!(
+        functions.contains(&("3", "records::record")),
+        "{functions:?}"
+    );
+    // Its `fn` line or its body's first (as the compiler places the
+    // prologue).
+    let starts = lcov_records(&lcov, "fuzz_targets/records.rs", "FN");
+    assert!(
+        starts.contains(&("7", "records::record")) || starts.contains(&("8", "records::record")),
+        "{starts:?}"
     );
     // A branch's body: reached by the one input that takes it; the crash's
     // by none (its input counts nothing); the loop by every passing input.

@@ -8,7 +8,11 @@
 //! A line is instrumented when some block's code maps to it, and covered
 //! when one of those blocks' counters was hit; its count is the number of
 //! inputs that reached it (an 8-bit counter saturates, so hits are not
-//! counted).
+//! counted). A function is any that a block's code belongs to, inlined or
+//! not, named as its symbol demangles without the hash (so a generic
+//! function's instances, and its inlined copies, are one function), at the
+//! first line of its code; its count is the number of inputs that ran any
+//! of its code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,11 +27,40 @@ pub(crate) struct LineMap {
     /// Per counter: its (file index, line)s, the innermost inlined
     /// function's first, then each call site's.
     pub lines: Vec<Vec<(u32, u32)>>,
+    /// The functions whose code has counters.
+    pub functions: Vec<Function>,
+    /// Per counter: the indices in `functions` of the functions its
+    /// block's code belongs to (the innermost inlined one's first).
+    pub function_ids: Vec<Vec<u32>>,
+}
+
+/// A function of the coverage build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Function {
+    /// Its demangled name, without the hash.
+    pub name: String,
+    /// Its file's index in [`LineMap::files`].
+    pub file: u32,
+    /// The first line of its code.
+    pub line: u32,
 }
 
 /// Per source file (as the debug info names it): per instrumented line,
 /// how many inputs reached it (0: none).
 pub(crate) type FileLines = BTreeMap<String, BTreeMap<u32, u64>>;
+
+/// Per source file (as the debug info names it): per function (its name),
+/// its line and how many inputs called it (0: none).
+pub(crate) type FileFunctions = BTreeMap<String, BTreeMap<String, (u32, u64)>>;
+
+/// A corpus's coverage, its files as the debug info names them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SourceCounts {
+    /// Per line.
+    pub lines: FileLines,
+    /// Per function.
+    pub functions: FileFunctions,
+}
 
 impl LineMap {
     /// The lines of every block of `table`, from `binary`'s debug info.
@@ -36,51 +69,113 @@ impl LineMap {
             .map_err(|e| format!("cannot read the debug info of {}: {e}", binary.display()))?;
         let ends = block_ends(binary, &table.pcs)?;
         let mut map = LineMap::default();
-        let mut index: BTreeMap<String, u32> = BTreeMap::new();
+        let mut files = Interner::default();
+        let mut functions = Interner::default();
         for (&pc, &end) in table.pcs.iter().zip(&ends) {
             let mut lines = Vec::new();
-            for (file, line) in block_lines(&loader, pc, end) {
-                let next = index.len() as u32;
-                let id = *index.entry(file.clone()).or_insert_with(|| {
-                    map.files.push(file);
-                    next
-                });
-                if !lines.contains(&(id, line)) {
-                    lines.push((id, line));
+            let mut ids = Vec::new();
+            for row in block_lines(&loader, pc, end) {
+                let (file, new) = files.id(&row.file);
+                if new {
+                    map.files.push(row.file);
+                }
+                if !lines.contains(&(file, row.line)) {
+                    lines.push((file, row.line));
+                }
+                if let Some(name) = row.function {
+                    let id = map.function_id(&mut functions, name, file, row.line);
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
                 }
             }
             map.lines.push(lines);
+            map.function_ids.push(ids);
         }
         Ok(map)
     }
 
-    /// Every instrumented line, reached by no input yet.
-    pub(crate) fn instrumented(&self) -> FileLines {
-        let mut out = FileLines::new();
+    /// The index of function `name` of `file`, seen at `line` (its first
+    /// line the least seen).
+    fn function_id(&mut self, ids: &mut Interner, name: String, file: u32, line: u32) -> u32 {
+        let (id, new) = ids.id(&format!("{file}:{name}"));
+        match new {
+            true => self.functions.push(Function { name, file, line }),
+            false => {
+                let function = &mut self.functions[id as usize];
+                function.line = function.line.min(line);
+            }
+        }
+        id
+    }
+
+    /// Every instrumented line and function, reached by no input yet.
+    pub(crate) fn instrumented(&self) -> SourceCounts {
+        let mut out = SourceCounts::default();
         for &(file, line) in self.lines.iter().flatten() {
-            out.entry(self.files[file as usize].clone())
+            out.lines
+                .entry(self.files[file as usize].clone())
                 .or_default()
                 .insert(line, 0);
+        }
+        for f in &self.functions {
+            out.functions
+                .entry(self.files[f.file as usize].clone())
+                .or_default()
+                .insert(f.name.clone(), (f.line, 0));
         }
         out
     }
 
     /// Counts one input that hit the counters `covered` (indices past the
-    /// table are ignored): each line it reached, once.
-    pub(crate) fn add_input(&self, out: &mut FileLines, covered: impl Iterator<Item = usize>) {
+    /// table are ignored): each line it reached and each function it
+    /// called, once.
+    pub(crate) fn add_input(&self, out: &mut SourceCounts, covered: impl Iterator<Item = usize>) {
+        let covered: Vec<usize> = covered.filter(|&c| c < self.lines.len()).collect();
         let mut reached: Vec<(u32, u32)> = covered
-            .filter_map(|counter| self.lines.get(counter))
-            .flatten()
+            .iter()
+            .flat_map(|&counter| &self.lines[counter])
             .copied()
             .collect();
         reached.sort_unstable();
         reached.dedup();
         for (file, line) in reached {
-            *out.entry(self.files[file as usize].clone())
+            *out.lines
+                .entry(self.files[file as usize].clone())
                 .or_default()
                 .entry(line)
                 .or_default() += 1;
         }
+        let mut called: Vec<u32> = covered
+            .iter()
+            .flat_map(|&c| &self.function_ids[c])
+            .copied()
+            .collect();
+        called.sort_unstable();
+        called.dedup();
+        for f in called.into_iter().map(|i| &self.functions[i as usize]) {
+            let file = out.functions.entry(self.files[f.file as usize].clone());
+            file.or_default()
+                .entry(f.name.clone())
+                .or_insert((f.line, 0))
+                .1 += 1;
+        }
+    }
+}
+
+/// Indices given to names in the order first seen.
+#[derive(Default)]
+struct Interner(BTreeMap<String, u32>);
+
+impl Interner {
+    /// `name`'s index, and whether it is new.
+    fn id(&mut self, name: &str) -> (u32, bool) {
+        if let Some(&id) = self.0.get(name) {
+            return (id, false);
+        }
+        let id = self.0.len() as u32;
+        self.0.insert(name.to_string(), id);
+        (id, true)
     }
 }
 
@@ -118,10 +213,18 @@ fn block_ends(binary: &Path, pcs: &[u64]) -> Result<Vec<u64>, String> {
         .collect())
 }
 
-/// The (file, line)s of the code in `[pc, end)`: of each line-table row
-/// there and of each call it is inlined into; line 0 (code of no line)
-/// left out.
-fn block_lines(loader: &addr2line::Loader, pc: u64, end: u64) -> Vec<(String, u32)> {
+/// A line-table row of a block's code, as one frame sees it: the code's
+/// place, or the call site of what is inlined there, and the function it
+/// is in.
+struct Row {
+    file: String,
+    line: u32,
+    function: Option<String>,
+}
+
+/// The rows of the code in `[pc, end)`: of each line-table row there and
+/// of each call it is inlined into; line 0 (code of no line) left out.
+fn block_lines(loader: &addr2line::Loader, pc: u64, end: u64) -> Vec<Row> {
     let mut rows = vec![pc];
     if let Ok(ranges) = loader.find_location_range(pc, end) {
         rows.extend(ranges.map(|(address, _, _)| address.max(pc)));
@@ -136,7 +239,12 @@ fn block_lines(loader: &addr2line::Loader, pc: u64, end: u64) -> Vec<(String, u3
         while let Ok(Some(frame)) = frames.next() {
             let located = frame.location.and_then(|l| Some((l.file?, l.line?)));
             if let Some((file, line)) = located.filter(|&(_, line)| line > 0) {
-                out.push((file.to_string(), line));
+                let function = frame.function.as_ref().and_then(|f| f.demangle().ok());
+                out.push(Row {
+                    file: file.to_string(),
+                    line,
+                    function: function.map(|name| name.into_owned()),
+                });
             }
         }
     }
@@ -204,15 +312,30 @@ mod tests {
             .iter()
             .find(|f| f.ends_with("fuzz/lines.rs"))
             .unwrap();
-        let mut lines = map.instrumented();
-        assert_eq!(lines[file.as_str()][&BODY_LINE], 0);
+        let mut counts = map.instrumented();
+        assert_eq!(counts.lines[file.as_str()][&BODY_LINE], 0);
+        // Counter 0's code is the function's (and what is inlined into
+        // it), named without the hash, at the line where its code begins;
+        // counter 1's is no function's.
+        assert!(map.function_ids[1].is_empty());
+        let function = map.function_ids[0]
+            .iter()
+            .map(|&i| &map.functions[i as usize])
+            .find(|f| f.name.ends_with("::lines_test_function"))
+            .unwrap_or_else(|| panic!("{map:?}"));
+        assert!(function.name.ends_with("lines::tests::lines_test_function"));
+        assert!((BODY_LINE - 1..=BODY_LINE).contains(&function.line));
+        assert_eq!(map.files[function.file as usize], *file);
+        let named = |counts: &SourceCounts| counts.functions[file.as_str()][&function.name];
+        assert_eq!(named(&counts), (function.line, 0));
         // An input that hits counter 0 twice (and one past the table)
         // counts once; a second input makes two.
-        map.add_input(&mut lines, [0, 0, 7].into_iter());
-        map.add_input(&mut lines, [0].into_iter());
-        assert_eq!(lines[file.as_str()][&BODY_LINE], 2);
-        let before = lines.clone();
-        map.add_input(&mut lines, [1].into_iter());
-        assert_eq!(lines, before, "a block of no code reaches no line");
+        map.add_input(&mut counts, [0, 0, 7].into_iter());
+        map.add_input(&mut counts, [0].into_iter());
+        assert_eq!(counts.lines[file.as_str()][&BODY_LINE], 2);
+        assert_eq!(named(&counts), (function.line, 2));
+        let before = counts.clone();
+        map.add_input(&mut counts, [1].into_iter());
+        assert_eq!(counts, before, "a block of no code reaches no line");
     }
 }

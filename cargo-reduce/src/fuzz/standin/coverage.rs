@@ -30,11 +30,14 @@ const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
 /// every block, not only in those whose execution no other counter
 /// implies (SanitizerCoverage's pruning, which `cargo fuzz build` keeps),
 /// so that the code from one block's address to the next is that block's
-/// alone; and line tables, kept in the binary (cargo strips debug info
-/// from a release build whose profile asks for none; the last `-C` of a
-/// kind wins).
+/// alone; and line tables with the functions' entries (`limited`: each
+/// function, inlined ones too, under its path and linkage name, where
+/// `line-tables-only` names an inlined function, a closure say, by its
+/// last segment alone), kept in the binary (cargo strips debug info from a
+/// release build whose profile asks for none; the last `-C` of a kind
+/// wins).
 const LINES_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
-    -Cdebuginfo=line-tables-only -Cstrip=none";
+    -Cdebuginfo=limited -Cstrip=none";
 
 /// The stack depth (cargo-fuzz turns it on for Linux targets), where the
 /// stand-in defines its thread-local (x86-64 Linux).

@@ -130,6 +130,7 @@ mod tests {
         std::fs::write(&file, "fn f() {\n    if a < b {\n        g();\n    }\n}\n").unwrap();
         let coverage = Coverage {
             files: BTreeMap::from([(file.clone(), BTreeMap::from([(2, 3), (3, 0)]))]),
+            ..Coverage::default()
         };
         let written = pages(&coverage, dir.path(), "parse");
         assert_eq!(written[0].0, "index.html");
@@ -152,6 +153,7 @@ mod tests {
         );
         let missing = Coverage {
             files: BTreeMap::from([(PathBuf::from("/gone.rs"), BTreeMap::from([(1, 0)]))]),
+            ..Coverage::default()
         };
         assert!(pages(&missing, dir.path(), "t")[0].1.contains("0 / 1"));
     }

@@ -1,7 +1,12 @@
 //! A coverage report as an lcov tracefile (`lcov.info`), the `lcov`
-//! crate's records: per file, `DA:<line>,<inputs that reached it>` and
-//! the line totals, read by genhtml, Codecov, Coveralls and IDE gutters.
+//! crate's records: per file, `FN:<line>,<name>` and
+//! `FNDA:<inputs that called it>,<name>` for each function with their
+//! totals, then `DA:<line>,<inputs that reached it>` and the line totals,
+//! read by genhtml, Codecov, Coveralls and IDE gutters. No branch records
+//! (`BRDA`): a block counter says a block ran, not which way the branch
+//! before it went, and the build keeps no control-flow graph to tell.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use lcov::Record;
@@ -24,6 +29,9 @@ pub(super) fn tracefile(coverage: &Coverage, test: &str) -> String {
             },
             Record::SourceFile { path: path.clone() },
         ];
+        if let Some(functions) = coverage.functions.get(path) {
+            records.extend(function_records(functions));
+        }
         records.extend(lines.iter().map(|(&line, &count)| Record::LineData {
             line,
             count,
@@ -45,10 +53,37 @@ pub(super) fn tracefile(coverage: &Coverage, test: &str) -> String {
     out
 }
 
+/// The `FN`s (by line), `FNDA`s and totals of a file's `functions`.
+fn function_records(functions: &BTreeMap<String, (u32, u64)>) -> Vec<Record> {
+    let mut by_line: Vec<(&String, u32, u64)> = functions
+        .iter()
+        .map(|(name, &(line, count))| (name, line, count))
+        .collect();
+    by_line.sort_by_key(|&(name, line, _)| (line, name));
+    let names = by_line.iter().map(|&(name, line, _)| Record::FunctionName {
+        name: name.clone(),
+        start_line: line,
+    });
+    let data = by_line
+        .iter()
+        .map(|&(name, _, count)| Record::FunctionData {
+            name: name.clone(),
+            count,
+        });
+    let totals = [
+        Record::FunctionsFound {
+            found: functions.len() as u32,
+        },
+        Record::FunctionsHit {
+            hit: functions.values().filter(|(_, n)| *n > 0).count() as u32,
+        },
+    ];
+    names.chain(data).chain(totals).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
     use std::path::PathBuf;
 
     #[test]
@@ -61,6 +96,13 @@ mod tests {
                 ),
                 (PathBuf::from("/w/fuzz/t.rs"), BTreeMap::from([(1, 5)])),
             ]),
+            functions: BTreeMap::from([(
+                PathBuf::from("/w/src/lib.rs"),
+                BTreeMap::from([
+                    ("lib::parse".to_string(), (3, 2)),
+                    ("lib::unused".to_string(), (9, 0)),
+                ]),
+            )]),
         };
         let text = tracefile(&coverage, "parse-json");
         assert!(
@@ -75,5 +117,12 @@ mod tests {
             .1;
         let counts: Vec<(u32, u64)> = lib.lines.iter().map(|(k, v)| (k.line, v.count)).collect();
         assert_eq!(counts, [(3, 2), (4, 0), (9, 1)]);
+        let functions: Vec<(&str, u32, u64)> = lib
+            .functions
+            .iter()
+            .map(|(k, v)| (k.name.as_str(), v.start_line.unwrap_or(0), v.count))
+            .collect();
+        assert_eq!(functions, [("lib::parse", 3, 2), ("lib::unused", 9, 0)]);
+        assert!(text.contains("FNF:2\nFNH:1\n"), "{text}");
     }
 }

@@ -22,7 +22,7 @@ use super::corpus::{self, read_inputs, CorpusRequest};
 use super::fuzz_mode::{self, Work};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::lines::{FileLines, LineMap};
+use crate::fuzz::lines::{LineMap, SourceCounts};
 use crate::fuzz::pool::{CoveragePool, Outcome, PcTableFile, PoolOptions, Replayed};
 use crate::fuzz::project::{Artifact, FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
@@ -271,7 +271,7 @@ fn measure(
         .read(binary)
         .map_err(|e| failed("cannot read the PC table", &e))?;
     let map = LineMap::new(binary, &table).map_err(|e| failed("cannot map lines", &e))?;
-    let lines = covered_lines(&map, &replayed, table.pcs.len())
+    let counts = covered_source(&map, &replayed, table.pcs.len())
         .map_err(|e| failed("cannot count the coverage", &e))?;
     Ok(Measured {
         project: set.project,
@@ -281,15 +281,19 @@ fn measure(
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
             .count(),
-        coverage: Coverage::new(lines, &scope(project, report_options.include_deps)),
+        coverage: Coverage::new(counts, &scope(project, report_options.include_deps)),
     })
 }
 
-/// Every instrumented line, with the passing inputs that reached it: an
-/// input's covered counters are its features' edges (a feature below 8
-/// times the counter count is `counter × 8 + bucket`).
-fn covered_lines(map: &LineMap, replayed: &[Replayed], pcs: usize) -> Result<FileLines, String> {
-    let mut lines = map.instrumented();
+/// Every instrumented line and function, with the passing inputs that
+/// reached it: an input's covered counters are its features' edges (a
+/// feature below 8 times the counter count is `counter × 8 + bucket`).
+fn covered_source(
+    map: &LineMap,
+    replayed: &[Replayed],
+    pcs: usize,
+) -> Result<SourceCounts, String> {
+    let mut counts = map.instrumented();
     for r in replayed.iter().filter(|r| !r.features.is_empty()) {
         let counters = u64::from(r.counters);
         if counters as usize != pcs {
@@ -306,9 +310,9 @@ fn covered_lines(map: &LineMap, replayed: &[Replayed], pcs: usize) -> Result<Fil
             .iter()
             .filter(|&&f| u64::from(f) < counters * 8)
             .map(|&f| (f / 8) as usize);
-        map.add_input(&mut lines, edges);
+        map.add_input(&mut counts, edges);
     }
-    Ok(lines)
+    Ok(counts)
 }
 
 /// The files a report of `project` is about: under its workspace root or

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
-use crate::fuzz::lines::FileLines;
+use crate::fuzz::lines::SourceCounts;
 use crate::job::message::FileCoverage;
 
 /// The directory rustc builds a fuzz crate's shadow in
@@ -16,10 +16,11 @@ use crate::job::message::FileCoverage;
 const SHADOW_DIR: &str = "cargo-reduce-shadow";
 
 /// Per source file on disk: per instrumented line, the inputs that
-/// reached it.
+/// reached it; per function, its line and the inputs that called it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Coverage {
     pub files: BTreeMap<PathBuf, BTreeMap<u32, u64>>,
+    pub functions: BTreeMap<PathBuf, BTreeMap<String, (u32, u64)>>,
 }
 
 /// Where a report's files may come from.
@@ -61,29 +62,45 @@ impl Scope {
 }
 
 impl Coverage {
-    /// `lines` (named as the debug info names files) as the files of
+    /// `counts` (named as the debug info names files) as the files of
     /// `scope`.
-    pub(super) fn new(lines: FileLines, scope: &Scope) -> Coverage {
+    pub(super) fn new(counts: SourceCounts, scope: &Scope) -> Coverage {
         let mut coverage = Coverage::default();
-        for (name, lines) in lines {
+        for (name, lines) in counts.lines {
             if let Some(path) = scope.resolve(&name) {
-                coverage.add_file(path, &lines);
+                coverage.add_lines(path, &lines);
+            }
+        }
+        for (name, functions) in counts.functions {
+            if let Some(path) = scope.resolve(&name) {
+                coverage.add_functions(path, &functions);
             }
         }
         coverage
     }
 
-    /// Adds another target's lines: a line's inputs are summed.
+    /// Adds another target's coverage: a line's (a function's) inputs are
+    /// summed.
     pub(super) fn merge(&mut self, other: &Coverage) {
         for (path, lines) in &other.files {
-            self.add_file(path.clone(), lines);
+            self.add_lines(path.clone(), lines);
+        }
+        for (path, functions) in &other.functions {
+            self.add_functions(path.clone(), functions);
         }
     }
 
-    fn add_file(&mut self, path: PathBuf, lines: &BTreeMap<u32, u64>) {
+    fn add_lines(&mut self, path: PathBuf, lines: &BTreeMap<u32, u64>) {
         let into = self.files.entry(path).or_default();
         for (&line, &count) in lines {
             *into.entry(line).or_default() += count;
+        }
+    }
+
+    fn add_functions(&mut self, path: PathBuf, functions: &BTreeMap<String, (u32, u64)>) {
+        let into = self.functions.entry(path).or_default();
+        for (name, &(line, count)) in functions {
+            into.entry(name.clone()).or_insert((line, 0)).1 += count;
         }
     }
 
@@ -108,6 +125,7 @@ pub(super) fn shown(path: &Path, root: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzz::lines::{FileFunctions, FileLines};
 
     fn scope(root: &Path, include_deps: bool) -> Scope {
         Scope {
@@ -148,7 +166,20 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let users = Coverage::new(lines.clone(), &scope(root, false));
+        let functions: FileFunctions = [
+            (
+                "src/lib.rs".to_string(),
+                BTreeMap::from([("lib::f".to_string(), (3, 1))]),
+            ),
+            (
+                stand_in.display().to_string(),
+                BTreeMap::from([("harness::g".to_string(), (1, 1))]),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let counts = SourceCounts { lines, functions };
+        let users = Coverage::new(counts.clone(), &scope(root, false));
         let files: Vec<_> = users.summary(root).into_iter().map(|f| f.path).collect();
         assert_eq!(
             files,
@@ -156,7 +187,15 @@ mod tests {
         );
         let lib = &users.summary(root)[1];
         assert_eq!((lib.lines_instrumented, lib.lines_covered), (2, 1));
-        let with_deps = Coverage::new(lines, &scope(root, true));
+        assert_eq!(
+            users.functions,
+            BTreeMap::from([(
+                root.join("src/lib.rs"),
+                BTreeMap::from([("lib::f".to_string(), (3, 1))])
+            )]),
+            "a function is kept with its file"
+        );
+        let with_deps = Coverage::new(counts, &scope(root, true));
         assert!(with_deps.files.contains_key(&dep));
         assert!(!with_deps.files.contains_key(&stand_in));
         assert_eq!(with_deps.files.len(), 3);
@@ -165,11 +204,14 @@ mod tests {
     #[test]
     fn merged_targets_sum_each_lines_inputs() {
         let file = PathBuf::from("/w/src/lib.rs");
+        let function = |count| BTreeMap::from([("lib::f".to_string(), (1, count))]);
         let one = Coverage {
             files: BTreeMap::from([(file.clone(), BTreeMap::from([(1, 1), (2, 0)]))]),
+            functions: BTreeMap::from([(file.clone(), function(1))]),
         };
         let two = Coverage {
             files: BTreeMap::from([(file.clone(), BTreeMap::from([(2, 3), (5, 0)]))]),
+            functions: BTreeMap::from([(file.clone(), function(2))]),
         };
         let mut merged = one.clone();
         merged.merge(&two);
@@ -177,6 +219,7 @@ mod tests {
             merged.files[&file],
             BTreeMap::from([(1, 1), (2, 3), (5, 0)])
         );
+        assert_eq!(merged.functions[&file], function(3));
         let summary = merged.summary(Path::new("/w"));
         assert_eq!(summary[0].path, PathBuf::from("src/lib.rs"));
         assert_eq!(

@@ -237,3 +237,73 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     );
     assert_eq!(finished["reduced_bytes"], 4);
 }
+
+/// `cargo reduce corpus --sanitizer address` counts the features of the
+/// ASan coverage build: an input whose read past a buffer passes
+/// uninstrumented is, on that build, a failure, reported and kept as an
+/// artifact, and out of the set; the other inputs' set is written.
+#[test]
+fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
+    if !nightly("corpus_with_sanitizer_address_replays_on_the_asan_coverage_build") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let overflow = artifacts(&crate_dir, "overflow").remove(0);
+    std::fs::copy(&overflow, corpus.join("reads-past")).unwrap();
+    std::fs::write(corpus.join("one-word"), b"S\x01abcd").unwrap();
+    std::fs::write(corpus.join("no-record"), b"x").unwrap();
+    let minimize = |sanitizer: &str| {
+        let out = dir.path().join(format!("min-{sanitizer}"));
+        let run = cargo_reduce(&[
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--fuzz-target",
+            "overflow",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+            "--message-format",
+            "json",
+        ]);
+        run.expect_code(0);
+        run
+    };
+    let plain = minimize("none");
+    assert!(
+        plain
+            .messages()
+            .iter()
+            .all(|m| m["reason"] != "corpus-failure"),
+        "uninstrumented, nothing fails: {}",
+        plain.stdout()
+    );
+    let run = minimize("address");
+    let messages = run.messages();
+    let failure = crate::util::message(&messages, "corpus-failure");
+    assert!(
+        failure["failure"]
+            .as_str()
+            .unwrap()
+            .starts_with("heap-buffer-overflow READ 4 at fuzz_targets/overflow.rs:14:"),
+        "{failure}"
+    );
+    assert_eq!(
+        failure["inputs"][0],
+        corpus.join("reads-past").to_str().unwrap()
+    );
+    let mut kept: Vec<Vec<u8>> = std::fs::read_dir(dir.path().join("min-address"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, [&b"S\x01abcd"[..], b"x"], "the passing inputs");
+}

@@ -6,11 +6,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 
 use super::options::{parse_seconds, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
+use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::ci::inputs::Shard;
 use crate::job::corpus::{CorpusRequest, MergeRequest};
 use crate::job::Settings;
@@ -60,6 +62,18 @@ pub(crate) struct CorpusArgs {
     /// `cargo reduce corpus merge` computes the set from the shards' files.
     #[arg(long, value_name = "FILE")]
     pub features_out: Option<PathBuf>,
+    /// Which build counts the features: `none`, or `address` for
+    /// AddressSanitizer's, as `cargo fuzz build` builds by default
+    /// (nightly): its checks add edges that the ASan binary's libFuzzer
+    /// counts.
+    #[arg(
+        long,
+        value_name = "WHICH",
+        default_value = "none",
+        value_parser = PossibleValuesParser::new(["none", "address"])
+            .map(|s| <Sanitizer as clap::ValueEnum>::from_str(&s, false).expect("a possible value")),
+    )]
+    pub sanitizer: Sanitizer,
 }
 
 /// `cargo reduce corpus merge`.
@@ -97,6 +111,7 @@ impl CorpusArgs {
             shrink: self.shrink,
             shard: self.shard,
             features_out: self.features_out.clone(),
+            sanitizer: self.sanitizer,
         }
     }
 

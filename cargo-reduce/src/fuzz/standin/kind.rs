@@ -13,8 +13,10 @@ pub(crate) enum BuildKind<'a> {
     Plain,
     /// AddressSanitizer, on the nightly toolchain named.
     Asan(&'a AsanToolchain),
-    /// SanitizerCoverage, on the default toolchain.
-    Coverage,
+    /// SanitizerCoverage, on the default toolchain; with a toolchain,
+    /// AddressSanitizer too on that nightly, as `cargo fuzz build` builds
+    /// by default (ASan's checks have edges of their own).
+    Coverage(Option<&'a AsanToolchain>),
     /// SanitizerCoverage in every block, with line tables: coverage
     /// reports.
     Lines,
@@ -33,7 +35,8 @@ impl<'a> BuildKind<'a> {
         match self {
             BuildKind::Plain => "build",
             BuildKind::Asan(_) => "build-asan",
-            BuildKind::Coverage => "build-coverage",
+            BuildKind::Coverage(None) => "build-coverage",
+            BuildKind::Coverage(Some(_)) => "build-coverage-asan",
             BuildKind::Lines => "build-coverage-lines",
         }
     }
@@ -41,13 +44,13 @@ impl<'a> BuildKind<'a> {
     /// Whether the build leaves out the recording copy of `arbitrary`
     /// (`instrument`): only the coverage builds do.
     pub(super) fn records_nothing(self) -> bool {
-        matches!(self, BuildKind::Coverage | BuildKind::Lines)
+        matches!(self, BuildKind::Coverage(_) | BuildKind::Lines)
     }
 
     /// The nightly toolchain the build needs, if any.
     pub(super) fn toolchain(self) -> Option<&'a AsanToolchain> {
         match self {
-            BuildKind::Asan(asan) => Some(asan),
+            BuildKind::Asan(asan) | BuildKind::Coverage(Some(asan)) => Some(asan),
             _ => None,
         }
     }
@@ -58,7 +61,12 @@ impl<'a> BuildKind<'a> {
         match self {
             BuildKind::Plain => Vec::new(),
             BuildKind::Asan(_) => words(ASAN_RUSTFLAGS),
-            BuildKind::Coverage => coverage::rustflags(host, engine),
+            BuildKind::Coverage(None) => coverage::rustflags(host, engine),
+            BuildKind::Coverage(Some(_)) => {
+                let mut flags = coverage::rustflags(host, engine);
+                flags.extend(words(ASAN_RUSTFLAGS));
+                flags
+            }
             BuildKind::Lines => coverage::lines_rustflags(host, engine),
         }
     }

@@ -26,6 +26,7 @@ use crate::engine::Limits;
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Failure, Outcome, PoolOptions, Replayed};
 use crate::fuzz::project::{Artifact, FuzzProject, Selection, TargetSettings};
+use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use record::{InputRecord, ShardRecord, TargetRecord};
@@ -60,6 +61,9 @@ pub(crate) struct CorpusRequest {
     /// `--features-out FILE`: the share's features recorded there, for
     /// `corpus merge`, and no set written.
     pub features_out: Option<PathBuf>,
+    /// `--sanitizer address`: the features of the AddressSanitizer
+    /// coverage build (any other choice: the uninstrumented one's).
+    pub sanitizer: Sanitizer,
 }
 
 /// One target's corpus, read.
@@ -92,7 +96,12 @@ pub(crate) fn run(
     let projects = fuzz_mode::discover(&request.selection)?;
     let plans = plan(&projects, request, settings.jobs)?;
     let work: Vec<Work> = plans.iter().map(|p| p.work()).collect();
-    let binaries = fuzz_mode::build(&projects, &work, BuildKind::Coverage, settings, events)?;
+    let asan = match request.sanitizer {
+        Sanitizer::Address => fuzz_mode::asan_toolchain(Sanitizer::Address)?,
+        Sanitizer::Auto | Sanitizer::None => None,
+    };
+    let kind = BuildKind::Coverage(asan.as_ref());
+    let binaries = fuzz_mode::build(&projects, &work, kind, settings, events)?;
     let jobs = fuzz_mode::workers(settings.jobs, events);
     let mut record = request
         .features_out

@@ -16,7 +16,7 @@ fn binaries() -> &'static [PathBuf] {
             &dir,
             &["records", "typed", "lazy"],
             "-coverage",
-            BuildKind::Coverage,
+            BuildKind::Coverage(None),
         )
     })
 }

@@ -252,14 +252,26 @@ fn is_runtime(name: &str) -> bool {
     }
 }
 
-/// True for the C++ of a sanitizer's runtime, linked into an ASan build
-/// and named as the symbol table has it (`_ZL17asan_thread_startPv`, the
-/// start of every thread ASan sees, below the test thread's frames).
+/// True for the C++ of a sanitizer's runtime, linked into an ASan build,
+/// named as the symbol table has it (`_ZL17asan_thread_startPv`, the
+/// start of every thread ASan sees, below the test thread's frames) or as
+/// the debug info does (`asan_thread_start`): a signature from the ASan
+/// build must not differ from the plain build's by them.
 fn sanitizer_runtime(name: &str) -> bool {
-    name.starts_with("_Z")
+    let mangled = name.starts_with("_Z")
         && ["asan", "sanitizer", "interception"]
             .iter()
-            .any(|word| name.contains(word))
+            .any(|word| name.contains(word));
+    let named = [
+        "asan_",
+        "__asan",
+        "__sanitizer",
+        "__interceptor",
+        "__interception",
+    ]
+    .iter()
+    .any(|prefix| name.starts_with(prefix));
+    mangled || named
 }
 
 /// For the path of a `<…>` impl (from inside the bracket) whose type is a
@@ -302,6 +314,8 @@ mod tests {
             "<*const T>::add",
             "<&T as core::fmt::Debug>::fmt",
             "_ZL17asan_thread_startPv",
+            "asan_thread_start",
+            "__interceptor_pthread_create",
             "_ZN11__sanitizer16BufferedStackTrace13UnwindImplEmmPvbj",
             "<str>::parse",
         ] {

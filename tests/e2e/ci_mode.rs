@@ -19,6 +19,14 @@ const LEDGER: &[(&str, Option<&[u8]>)] = &[
     ("typed_query", Some(b"*?\x01VUUU\x02")),
 ];
 
+/// The other bug the minimizations run into (two_panics' bug B, found
+/// reducing bug A's artifact), filed beside the others, and its input.
+const ALSO_FOUND: (&str, &[u8]) = ("two_panics", b"XYZ");
+
+/// The failures of the bundled artifacts and the one their minimizations
+/// find.
+const FAILURES: u64 = LEDGER.len() as u64 + 1;
+
 /// A copy of the crate, and `cargo reduce ci` run in the copy's parent
 /// (as CI runs it at the repository root) with its own cache.
 struct Project {
@@ -78,6 +86,16 @@ impl Project {
     }
 }
 
+/// The failure of a `ci` report with id `id`.
+fn failure_of<'r>(report: &'r serde_json::Value, id: &serde_json::Value) -> &'r serde_json::Value {
+    report["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == *id)
+        .unwrap_or_else(|| panic!("no failure {id} in {report}"))
+}
+
 fn finished(run: &Run) -> serde_json::Value {
     let last = run.messages().pop().expect("messages");
     assert_eq!(last["reason"], "ci-finished", "{last}");
@@ -93,23 +111,26 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     let summary = finished(&first);
     assert_eq!(
         (summary["new"].as_u64(), summary["known"].as_u64()),
-        (Some(8), Some(0))
+        (Some(FAILURES), Some(0))
     );
     for (target, bytes) in LEDGER {
         let inputs = project.ledger(target);
-        assert_eq!(inputs.len(), 1, "{target}: one entry per failure");
-        let sidecar = fs::read(format!("{}.json", inputs[0].display())).unwrap();
-        let sidecar: serde_json::Value = serde_json::from_slice(&sidecar).unwrap();
-        assert_eq!(sidecar["minimal"], true, "{target}");
+        let also = usize::from(*target == ALSO_FOUND.0);
+        assert_eq!(inputs.len(), 1 + also, "{target}: one entry per failure");
+        let contents: Vec<Vec<u8>> = inputs.iter().map(|i| fs::read(i).unwrap()).collect();
         if let Some(bytes) = bytes {
-            assert_eq!(&fs::read(&inputs[0]).unwrap(), bytes, "{target}: minimized");
+            assert!(contents.iter().any(|c| c == bytes), "{target}: minimized");
         }
-        let name = inputs[0]
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        assert!(name.starts_with(sidecar["id"].as_str().unwrap()), "{name}");
+        if also == 1 {
+            assert!(contents.iter().any(|c| c == ALSO_FOUND.1), "{target}");
+        }
+        for input in inputs {
+            let sidecar = fs::read(format!("{}.json", input.display())).unwrap();
+            let sidecar: serde_json::Value = serde_json::from_slice(&sidecar).unwrap();
+            assert_eq!(sidecar["minimal"], true, "{target}");
+            let name = input.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(name.starts_with(sidecar["id"].as_str().unwrap()), "{name}");
+        }
     }
     let typed = project.ledger("typed_query");
     let sidecar = fs::read_to_string(format!("{}.json", typed[0].display())).unwrap();
@@ -121,7 +142,7 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     let summary = finished(&again);
     assert_eq!(
         (summary["new"].as_u64(), summary["known"].as_u64()),
-        (Some(0), Some(8))
+        (Some(0), Some(FAILURES))
     );
     assert_eq!(
         snapshot(&project.fuzz),
@@ -133,7 +154,7 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     assert!(
         human
             .stdout()
-            .contains("(16 from the cache): 0 new, 8 known, 0 fixed"),
+            .contains("(18 from the cache): 0 new, 9 known, 0 fixed"),
         "{}",
         human.stdout()
     );
@@ -142,6 +163,21 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     strict.expect_code(12);
     crate::schema::check_messages(&strict);
     assert_eq!(finished(&strict)["exit"], 12);
+
+    // The other bug was filed as an artifact of its target; a checkout
+    // without it and without two_panics' ledger, with the cache of the
+    // runs before, gets it again from the cached minimization of bug A.
+    let messages = first.messages();
+    let also = crate::util::message(&messages, "artifact-also-found");
+    assert_eq!(also["target"], ALSO_FOUND.0, "{also}");
+    let artifact = PathBuf::from(also["path"].as_str().unwrap());
+    assert!(fs::read(&artifact).unwrap().starts_with(ALSO_FOUND.1));
+    fs::remove_file(&artifact).unwrap();
+    fs::remove_dir_all(project.fuzz.join("regressions").join(ALSO_FOUND.0)).unwrap();
+    let fresh = project.ci(&["--message-format", "json"]);
+    fresh.expect_code(11);
+    assert_eq!(finished(&fresh)["new"], 2, "bug A and bug B");
+    assert!(fs::read(&artifact).unwrap().starts_with(ALSO_FOUND.1));
 }
 
 #[test]
@@ -201,10 +237,12 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
             .lines()
             .filter(|l| l.starts_with("::error"))
             .count(),
-        1
+        1,
+        "{}",
+        run.stdout()
     );
     let summary = fs::read_to_string(&summary_file).unwrap();
-    assert!(summary.contains("**1 new**, 7 known, 1 fixed"), "{summary}");
+    assert!(summary.contains("**1 new**, 8 known, 1 fixed"), "{summary}");
     assert!(summary.contains("| new | two_callers |"), "{summary}");
     assert!(summary.contains("| fixed | two_panics |"), "{summary}");
 
@@ -239,7 +277,12 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
         .unwrap()
         .to_string_lossy()
         .starts_with(&id));
-    assert!(project.ledger("two_panics").is_empty());
+    let left: Vec<Vec<u8>> = project
+        .ledger("two_panics")
+        .iter()
+        .map(|entry| fs::read(entry).unwrap())
+        .collect();
+    assert_eq!(left, [ALSO_FOUND.1], "bug B's entry stays");
     assert_eq!(
         fs::read_dir(project.fuzz.join("regressions/two_panics/fixed"))
             .unwrap()
@@ -308,7 +351,7 @@ fn shards_merged_equal_one_unsharded_run() {
     }
     let all = comparable(Path::new(&path("all.json")));
     assert_eq!(comparable(Path::new(&merged)), all);
-    assert_eq!(all["failures"].as_array().unwrap().len(), 8);
+    assert_eq!(all["failures"].as_array().unwrap().len() as u64, FAILURES);
     let shard_inputs: usize = (1..=3)
         .map(|k| {
             comparable(Path::new(&path(&format!("shard{k}.json"))))["inputs"]
@@ -377,7 +420,7 @@ fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
         );
     }
     assert!(
-        run.stdout().contains("test result: ok. 8 passed"),
+        run.stdout().contains("test result: ok. 9 passed"),
         "{}",
         run.stdout()
     );
@@ -393,7 +436,7 @@ fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
     let run = cargo_test();
     run.expect_code(101);
     assert!(
-        run.stdout().contains("7 passed; 1 failed"),
+        run.stdout().contains("8 passed; 1 failed"),
         "{}",
         run.stdout()
     );
@@ -469,7 +512,7 @@ fn clusterfuzz_testcases_and_the_corpus_are_replayed_too() {
         "one failure, two inputs"
     );
     assert!(by_source("corpus")["failure_id"].is_null());
-    assert_eq!(report["failures"][0]["inputs"], 2);
+    assert_eq!(failure_of(&report, &artifact["failure_id"])["inputs"], 2);
 }
 
 /// `--coverage` after the run: the lines of the corpus and of the ledger
@@ -494,7 +537,11 @@ fn coverage_reports_the_corpus_and_the_ledger_it_filed() {
     let run = project.ci(&args);
     run.expect_code(11);
     crate::schema::check_messages(&run);
-    assert_eq!(project.ledger("two_panics").len(), 1, "filed before");
+    assert_eq!(
+        project.ledger("two_panics").len(),
+        2,
+        "filed before (bug A and the bug B its minimization ran into)"
+    );
     let messages = run.messages();
     let report = messages
         .iter()
@@ -502,8 +549,8 @@ fn coverage_reports_the_corpus_and_the_ledger_it_filed() {
         .expect("a report of two_panics");
     assert_eq!(
         (report["inputs"].as_u64(), report["failing"].as_u64()),
-        (Some(2), Some(1)),
-        "the corpus input and the ledger's: {report}"
+        (Some(3), Some(2)),
+        "the corpus input and the ledger's two: {report}"
     );
     assert!(report["lines_covered"].as_u64() > Some(0), "{report}");
     let lcov = fs::read_to_string(out.join("two_panics/lcov.info")).unwrap();
@@ -595,7 +642,8 @@ fn nested_corpus_folders_are_replayed_and_named_by_their_path() {
     let artifact = inputs.iter().find(|i| i["source"] == "artifact").unwrap();
     assert_eq!(id("regressions/crash-nested"), artifact["failure_id"]);
     assert_eq!(
-        report["failures"][0]["inputs"], 2,
+        failure_of(&report, &artifact["failure_id"])["inputs"],
+        2,
         "the artifact and the nested testcase"
     );
 }
@@ -620,16 +668,22 @@ fn a_known_failure_whose_panic_moved_stays_known() {
             last["known"].as_u64(),
             last["fixed"].as_u64()
         ),
-        (Some(0), Some(8), Some(0)),
+        (Some(0), Some(FAILURES), Some(0)),
         "{last}"
     );
-    // With --update the entry is filed again under its new id.
+    // With --update the entries are filed again under their new ids.
     project.ci(&["--update"]).expect_code(0);
     let after = project.ledger("two_panics");
-    assert_eq!(after.len(), 1);
-    assert_ne!(after, before, "a new id, a new name");
-    assert_eq!(fs::read(&after[0]).unwrap(), b"ABXYZ");
-    let sidecar = fs::read_to_string(format!("{}.json", after[0].display())).unwrap();
+    assert_eq!(after.len(), 2);
+    assert!(
+        after.iter().all(|entry| !before.contains(entry)),
+        "new ids, new names"
+    );
+    let bug_a = after
+        .iter()
+        .find(|entry| fs::read(entry).unwrap() == b"ABXYZ")
+        .expect("bug A's entry");
+    let sidecar = fs::read_to_string(format!("{}.json", bug_a.display())).unwrap();
     assert!(sidecar.contains("two_panics.rs:35:13"), "{sidecar}");
     project.ci(&[]).expect_code(0);
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::fuzz::oracle::OtherFailure;
 use crate::fuzz::pool::{Failure, FailureKind};
 use crate::output::write_if_changed;
 
@@ -106,7 +107,9 @@ impl ReplayCache {
     }
 }
 
-/// A minimization remembered: the bytes, and whether they are 1-minimal.
+/// A minimization remembered: the bytes, whether they are 1-minimal, and
+/// the other failures it ran into (a run that takes it from the cache
+/// reports them as the run that made it did).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) struct Minimized {
     /// The reduced bytes.
@@ -116,6 +119,34 @@ pub(super) struct Minimized {
     pub minimal: bool,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
+    /// One input of each other failure its candidates ran into.
+    #[serde(default)]
+    pub others: Vec<OtherInput>,
+}
+
+/// An input of another failure, as the cache keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct OtherInput {
+    failure: Cached,
+    bytes: Vec<u8>,
+}
+
+impl OtherInput {
+    /// `other` as the cache keeps it.
+    pub(super) fn of(other: &OtherFailure) -> OtherInput {
+        OtherInput {
+            failure: Cached::of(&other.failure),
+            bytes: other.bytes.clone(),
+        }
+    }
+
+    /// The failure and its input (`None`: a kind this build does not know).
+    pub(super) fn other(&self) -> Option<OtherFailure> {
+        Some(OtherFailure {
+            failure: self.failure.failure()?,
+            bytes: self.bytes.clone(),
+        })
+    }
 }
 
 /// Where the minimization of `input_hash` for failure `id` of `target` is
@@ -192,12 +223,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = minimized_path(dir.path(), "t", "0badcafe", "00ff");
         assert_eq!(load_minimized(&path), None);
+        let other = OtherFailure {
+            failure: Failure::new(FailureKind::Signal(6), "killed by SIGABRT"),
+            bytes: b"xyz".to_vec(),
+        };
         let kept = Minimized {
             bytes: b"AB".to_vec(),
             minimal: true,
             debug: None,
+            others: vec![OtherInput::of(&other)],
         };
         save_minimized(&path, &kept).unwrap();
-        assert_eq!(load_minimized(&path), Some(kept));
+        let loaded = load_minimized(&path).unwrap();
+        assert_eq!(loaded.others[0].other(), Some(other));
+        assert_eq!(loaded, kept);
     }
 }

@@ -6,34 +6,35 @@
 
 use std::time::{Duration, Instant};
 
-use super::cache::{self, Minimized};
+use super::cache::{self, Minimized, OtherInput};
 use super::report::Status;
 use super::{entry_id, key, CiRequest, Group, TargetRun};
 use crate::fuzz::pool::WorkerPool;
 use crate::job::fuzz_mode::{self, Work};
 use crate::job::{Events, Settings};
 
-/// Minimizes, smallest input first and within the budget, every new
-/// failure and every known one whose ledger entry is not minimal yet.
-/// What the budget leaves out keeps its smallest input, not minimal.
+/// Minimizes, smallest input first and within the budget (counted from
+/// `started`), every new failure and every known one whose ledger entry is
+/// not minimal yet, that no earlier call minimized. What the budget leaves
+/// out keeps its smallest input, not minimal.
 pub(super) fn minimize(
     runs: &mut [TargetRun],
     pools: &super::Pools,
     request: &CiRequest,
+    started: Instant,
     settings: &Settings,
     events: &dyn Events,
 ) {
     let mut pending: Vec<(usize, usize, usize)> = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         for (g, group) in run.groups.iter().enumerate() {
-            if needed(run, group, request) {
+            if group.reduced.is_none() && needed(run, group, request) {
                 let size = group.smallest(&run.inputs).bytes.len();
                 pending.push((size, r, g));
             }
         }
     }
     pending.sort();
-    let started = Instant::now();
     for (_, r, g) in pending {
         let remaining = request.budget.saturating_sub(started.elapsed());
         let run = &runs[r];
@@ -78,6 +79,7 @@ fn minimize_group(
         bytes: input.bytes.clone(),
         minimal: false,
         debug: pool.debug_format(&input.bytes).ok().flatten(),
+        others: Vec::new(),
     };
     let scratch;
     let dir = match request.cache_dir() {
@@ -129,6 +131,7 @@ fn minimize_group(
         bytes,
         minimal: done.stopped.is_none(),
         debug: done.described.and_then(|d| d.debug),
+        others: done.extra.iter().map(OtherInput::of).collect(),
     };
     // A partial result stays where it is: the next run resumes from it.
     if minimized.minimal {

@@ -7,6 +7,7 @@
 //! minimized within `--budget`, smallest input first; `--update` files them
 //! in the ledger. The result is a [`CiReport`], which the CLI renders.
 
+mod also_found;
 mod asan;
 mod cache;
 mod classify;
@@ -188,11 +189,31 @@ pub(crate) fn run(
     super::check_temp_dir()?;
     let binaries = build(&projects, &runs, request, settings, events)?;
     let pools = replay_all(&projects, &mut runs, &binaries, request, settings, events)?;
-    minimize::minimize(&mut runs, &pools, request, settings, events);
+    minimize_all(&mut runs, &projects, &pools, request, settings, events)?;
     let mut report = findings::build(&runs, request, started.elapsed());
     file(&mut report, &projects, &runs, request)?;
     emit_findings(&report, events);
     Ok(report)
+}
+
+/// Minimizes what `minimize` says within the budget, then the other
+/// failures those minimizations ran into that the run does not know, and
+/// theirs, until none is new.
+fn minimize_all(
+    runs: &mut [TargetRun],
+    projects: &[FuzzProject],
+    pools: &Pools,
+    request: &CiRequest,
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<(), Error> {
+    let started = Instant::now();
+    loop {
+        minimize::minimize(runs, pools, request, started, settings, events);
+        if also_found::add(runs, projects, request, events)? == 0 {
+            return Ok(());
+        }
+    }
 }
 
 /// A budget of zero leaves nothing to minimize with.

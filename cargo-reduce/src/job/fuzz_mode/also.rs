@@ -55,7 +55,12 @@ pub(super) fn file(
         if !known.add(item, bug) {
             continue;
         }
-        let (path, new) = write_one(item, other)?;
+        let dir = item.artifact.output.parent().unwrap_or(Path::new("."));
+        let from = item.name();
+        let from = from
+            .strip_prefix(&format!("{}/", item.target))
+            .unwrap_or(&from);
+        let (path, new) = write(dir, from, other)?;
         if !new {
             // Filed by an earlier run that found the same input.
             continue;
@@ -76,16 +81,15 @@ pub(super) fn file(
     Ok(filed)
 }
 
-/// Writes `other` beside `item`'s result,
-/// `<prefix><sha1>-found-reducing-<name>`, unless that file exists; its
+/// Writes `other`, found reducing the input named `from`, into `dir` as
+/// `<prefix><sha1>-found-reducing-<from>`, unless that file exists; its
 /// path, and whether it was written.
-fn write_one(item: &Work, other: &OtherFailure) -> Result<(PathBuf, bool), Error> {
-    let dir = item.artifact.output.parent().unwrap_or(Path::new("."));
+pub(crate) fn write(
+    dir: &Path,
+    from: &str,
+    other: &OtherFailure,
+) -> Result<(PathBuf, bool), Error> {
     let sha1 = sha1_smol::Sha1::from(&other.bytes).digest().to_string();
-    let from = item.name();
-    let from = from
-        .strip_prefix(&format!("{}/", item.target))
-        .unwrap_or(&from);
     let name = format!(
         "{}{sha1}{ALSO_FOUND_INFIX}{from}",
         write::artifact_prefix(other.failure.kind)

@@ -16,6 +16,7 @@ mod subject;
 mod summary;
 mod triage;
 
+pub(super) use also::write as write_also_found;
 pub(crate) use also::AlsoFound;
 pub(super) use build_targets::{build, Binaries};
 pub(super) use sanitize::toolchain as asan_toolchain;

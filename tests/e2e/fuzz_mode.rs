@@ -3,8 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
+use std::path::PathBuf;
 
-use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared};
+use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared, snapshot};
 
 /// Per target: the exact reduced bytes (None: only checked for size) and a
 /// piece of the failure signature.
@@ -498,4 +499,70 @@ fn a_capped_result_is_partial_and_the_next_run_finishes_it() {
     assert_eq!(last["minimal"], true, "{last}");
     assert!(minimized.exists() && !partial.exists());
     assert!(fs::read(&minimized).unwrap().len() <= partial_len);
+}
+
+/// `--out-dir DIR` (a read-only tree: a Nix store, a vendored crate):
+/// every result goes under `DIR/<package>/`, the tree stays byte-identical,
+/// and the next run finds the results there; `corpus` writes its set there
+/// too.
+#[test]
+fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
+    let (dir, fuzz) = fresh_copy();
+    let out = dir.path().join("results");
+    let manifest = fuzz.join("Cargo.toml");
+    let reduce = |extra: &[&str]| {
+        let args = [
+            &[
+                "reduce",
+                "--manifest-path",
+                manifest.to_str().unwrap(),
+                "--fuzz-target",
+                "abort",
+                "--out-dir",
+                out.to_str().unwrap(),
+            ][..],
+            extra,
+        ]
+        .concat();
+        cargo_reduce(&args)
+    };
+    let before = snapshot(&fuzz);
+    let run = reduce(&["--message-format", "json"]);
+    run.expect_code(0);
+    assert_eq!(snapshot(&fuzz), before, "nothing written in the tree");
+    let messages = run.messages();
+    let finished = crate::util::message(&messages, "reduction-finished");
+    let output = PathBuf::from(finished["output"].as_str().unwrap());
+    assert_eq!(
+        output.parent().unwrap(),
+        out.join("fuzz-targets/artifacts/abort"),
+        "{finished}"
+    );
+    assert_eq!(fs::read(&output).unwrap(), b"ZAP");
+    let again = reduce(&[]);
+    again.expect_code(0);
+    assert!(
+        again.stderr().contains("nothing to reduce"),
+        "{}",
+        again.stderr()
+    );
+
+    let inputs = dir.path().join("inputs");
+    fs::create_dir(&inputs).unwrap();
+    fs::write(inputs.join("header"), b"RX\x01").unwrap();
+    let corpus = cargo_reduce(&[
+        "reduce",
+        "corpus",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        "byte_parser",
+        "--corpus",
+        inputs.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+    corpus.expect_code(0);
+    assert_eq!(snapshot(&fuzz), before, "nothing written in the tree");
+    assert!(out.join("fuzz-targets/corpus-min/byte_parser").is_dir());
 }

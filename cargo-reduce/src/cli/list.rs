@@ -259,6 +259,7 @@ mod tests {
             workspace_root: PathBuf::from("/p/fuzz"),
             target_dir: PathBuf::from("/p/fuzz/target"),
             lock_file: PathBuf::from("/p/fuzz/Cargo.lock"),
+            results_root: None,
             targets: vec![
                 target("decode", vec![]),
                 target(

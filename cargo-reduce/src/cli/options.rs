@@ -93,6 +93,11 @@ pub(crate) struct SelectOptions {
     /// from, besides those found in the project (repeatable).
     #[arg(long, value_name = "DIR")]
     pub afl_out: Vec<PathBuf>,
+    /// Write every result (reductions, artifacts filed, corpora, reports)
+    /// and the build under DIR, not in the fuzz crates' folders: nothing is
+    /// written in the source tree.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// `--target`'s parser in the modes that run fuzz targets.
@@ -112,6 +117,7 @@ impl SelectOptions {
             packages: self.package.clone(),
             fuzz_target: self.fuzz_target.clone(),
             afl_out: self.afl_out.clone(),
+            out_dir: self.out_dir.clone(),
         }
     }
 }

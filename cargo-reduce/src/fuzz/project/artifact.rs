@@ -143,6 +143,14 @@ impl Artifact {
         }
     }
 
+    /// Sends its reduction (and partial result) to `dir`, under the same
+    /// names; it was reduced before if one is there.
+    pub(crate) fn relocate(&mut self, dir: &Path) {
+        self.output = dir.join(file_name(&self.output));
+        self.partial = dir.join(file_name(&self.partial));
+        self.minimized = self.output.is_file().then(|| self.output.clone());
+    }
+
     /// The artifact file at `path`, whatever its name.
     pub(crate) fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
         match fs::metadata(path) {

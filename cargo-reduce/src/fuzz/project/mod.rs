@@ -81,9 +81,46 @@ pub(crate) struct FuzzProject {
     /// The AFL++ instances found for it, with the target each ran (`None`:
     /// a binary none of the targets builds).
     pub instances: Vec<(Instance, Option<String>)>,
+    /// `--out-dir`'s folder for it (`<DIR>/<package>`), where its results
+    /// go instead of its own folders; `None`: they go in the tree.
+    pub results_root: Option<PathBuf>,
 }
 
 impl FuzzProject {
+    /// Where results that have a folder of their own in the fuzz crate
+    /// go (`corpus-min/`, `coverage/`): the fuzz crate's folder, or
+    /// `--out-dir`'s for it.
+    pub(crate) fn output_root(&self) -> &Path {
+        self.results_root.as_deref().unwrap_or(&self.fuzz_dir)
+    }
+
+    /// Where target `target`'s results go (reductions, artifacts filed):
+    /// its `artifacts/<target>/`, or `--out-dir`'s for it.
+    pub(crate) fn results_dir(&self, target: &FuzzTarget) -> PathBuf {
+        match &self.results_root {
+            Some(root) => root.join("artifacts").join(&target.name),
+            None => target.artifacts_dir.clone(),
+        }
+    }
+
+    /// Sends every result under `out_dir` (`--out-dir`), and the build too
+    /// when its target directory is in the tree (one the user put
+    /// elsewhere, `CARGO_TARGET_DIR`, stays), so that nothing is written in
+    /// the tree.
+    fn relocate(&mut self, out_dir: &Path) {
+        self.results_root = Some(out_dir.join(&self.package));
+        let in_tree = [&self.workspace_root, &self.fuzz_dir];
+        if in_tree.iter().any(|root| self.target_dir.starts_with(root)) {
+            self.target_dir = out_dir.join("target");
+        }
+        for t in 0..self.targets.len() {
+            let dir = self.results_dir(&self.targets[t]);
+            for artifact in &mut self.targets[t].artifacts {
+                artifact.relocate(&dir);
+            }
+        }
+    }
+
     /// The `Cargo.toml` settings of its target `name` (none for a target
     /// it does not have).
     pub(crate) fn settings_of(&self, name: &str) -> TargetSettings {
@@ -140,6 +177,9 @@ pub(crate) struct Selection {
     pub fuzz_target: Option<String>,
     /// `--afl-out`: AFL++ output directories outside the usual places.
     pub afl_out: Vec<PathBuf>,
+    /// `--out-dir`: where every result and the build go, instead of the
+    /// fuzz crates' folders.
+    pub out_dir: Option<PathBuf>,
 }
 
 /// The fuzz crates of the project around the current directory, or of
@@ -184,7 +224,12 @@ pub(crate) fn discover_from(
     if selection.packages.is_empty() && projects.iter().any(|p| p.manifest_path == manifest) {
         projects.retain(|p| p.manifest_path == manifest);
     }
-    select_packages(projects, &selection.packages)
+    let mut projects = select_packages(projects, &selection.packages)?;
+    if let Some(out_dir) = &selection.out_dir {
+        let out_dir = cwd.join(out_dir);
+        projects.iter_mut().for_each(|p| p.relocate(&out_dir));
+    }
+    Ok(projects)
 }
 
 /// Keeps only target `name` in each of `projects`, and only the projects
@@ -389,6 +434,7 @@ fn project_of(
         target_dir: metadata.target_directory.clone().into_std_path_buf(),
         targets,
         instances: Vec::new(),
+        results_root: None,
     }
 }
 

@@ -488,3 +488,39 @@ fn an_afl_target_takes_the_inputs_saved_in_its_artifacts_directory() {
     assert_eq!(artifacts[1].kind, ArtifactKind::Unknown);
     assert_eq!(artifacts[1].minimized, None);
 }
+
+#[test]
+fn out_dir_takes_the_results_and_an_in_tree_build() {
+    let f = Fixture::app_with_fuzz();
+    f.artifact("fuzz", "parse", "crash-1", 3)
+        .write("out/app-fuzz/artifacts/parse/minimized-from-crash-1", "x");
+    let selection = Selection {
+        out_dir: Some("out".into()),
+        ..Selection::default()
+    };
+    let projects = discover_from(&f.path(""), &selection).expect("discovered");
+    let project = &projects[0];
+    let results = f.path("out/app-fuzz");
+    assert_eq!(project.output_root(), results);
+    let parse = project.targets.iter().find(|t| t.name == "parse").unwrap();
+    assert_eq!(
+        parse.artifacts_dir,
+        f.path("fuzz/artifacts/parse"),
+        "read there"
+    );
+    assert_eq!(project.results_dir(parse), results.join("artifacts/parse"));
+    let artifact = &parse.artifacts[0];
+    assert_eq!(artifact.path, f.path("fuzz/artifacts/parse/crash-1"));
+    assert_eq!(
+        artifact.output,
+        results.join("artifacts/parse/minimized-from-crash-1")
+    );
+    assert_eq!(artifact.minimized.as_ref(), Some(&artifact.output));
+    let in_tree = project.target_dir.starts_with(f.path("fuzz"));
+    let elsewhere = std::env::var_os("CARGO_TARGET_DIR").is_some();
+    assert!(
+        !in_tree && (elsewhere || project.target_dir == f.path("out/target")),
+        "{}",
+        project.target_dir.display()
+    );
+}

@@ -102,7 +102,7 @@ fn artifacts_dir(run: &TargetRun, project: &FuzzProject) -> PathBuf {
         .targets
         .iter()
         .find(|t| t.name == run.name)
-        .map(|t| t.artifacts_dir.clone())
+        .map(|t| project.results_dir(t))
         .unwrap_or_else(|| run.fuzz_dir.join("artifacts").join(&run.name))
 }
 

@@ -195,7 +195,7 @@ fn record_target(
 
 /// Where a target's set goes without `--out`.
 fn default_out(project: &FuzzProject, target: &str) -> PathBuf {
-    project.fuzz_dir.join("corpus-min").join(target)
+    project.output_root().join("corpus-min").join(target)
 }
 
 /// The coverage pool of a target.
@@ -592,7 +592,7 @@ fn report_failures(
         .find(|t| t.name == plan.target)
         .map_or_else(
             || project.fuzz_dir.join("artifacts").join(&plan.target),
-            |t| t.artifacts_dir.clone(),
+            |t| project.results_dir(t),
         );
     let mut failing = 0;
     for (id, (failure, members)) in groups {

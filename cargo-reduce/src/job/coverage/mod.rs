@@ -121,7 +121,7 @@ pub(crate) fn run(
     let sets = corpora(&projects, request, settings.jobs)?;
     let out = match &request.out {
         Some(out) => out.clone(),
-        None => projects[sets[0].project].fuzz_dir.join("coverage"),
+        None => projects[sets[0].project].output_root().join("coverage"),
     };
     report(&projects, &sets, &out, &request.options, settings, events)?;
     Ok(Exit::Success)

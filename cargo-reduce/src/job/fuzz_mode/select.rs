@@ -72,9 +72,14 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
             .artifacts
             .iter()
             .map(|path| {
-                let found = project::locate_artifact(projects, path, target)?;
+                let mut found = project::locate_artifact(projects, path, target)?;
+                let project = &projects[found.project];
+                let target = &project.targets[found.target];
+                if project.results_root.is_some() {
+                    found.artifact.relocate(&project.results_dir(target));
+                }
                 Ok(Work {
-                    target: projects[found.project].targets[found.target].name.clone(),
+                    target: target.name.clone(),
                     project: found.project,
                     artifact: found.artifact,
                     done: false,

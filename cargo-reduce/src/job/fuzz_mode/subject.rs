@@ -10,7 +10,6 @@ use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
-use crate::fuzz::project::Origin;
 use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{How, Plan};
 use crate::job::{Described, Done, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
@@ -49,8 +48,9 @@ fn reduce_artifact(
             e,
         )
     })?;
-    if let (Origin::Afl(_), Some(dir)) = (&work.artifact.origin, work.artifact.output.parent()) {
-        // `artifacts/<target>/` of an afl.rs crate: cargo-reduce's to make.
+    if let Some(dir) = work.artifact.output.parent().filter(|d| !d.is_dir()) {
+        // `artifacts/<target>/` of an afl.rs crate, or `--out-dir`'s:
+        // cargo-reduce's to make.
         std::fs::create_dir_all(dir).map_err(|e| {
             Error::caused_with_hint(
                 Exit::BadInput,

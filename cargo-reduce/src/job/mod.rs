@@ -308,7 +308,7 @@ pub(crate) fn reduce<S: Subject>(
         Ok(reduced) => &reduced.bytes,
         Err((best, _)) => best,
     });
-    let steps = progress.steps(&state.counters);
+    let steps = progress.steps();
     let times = Times {
         started,
         checked_at,

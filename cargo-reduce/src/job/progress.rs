@@ -187,9 +187,9 @@ impl<'v> Progress<'v> {
 
     /// Tests per step, in the order the steps first ran, the current step
     /// ending now; call it when the reduction is over.
-    pub(super) fn steps(&self, counters: &Counters) -> Vec<StepTests> {
+    pub(super) fn steps(&self) -> Vec<StepTests> {
         let mut steps = self.steps.lock().expect("steps lock");
-        steps.close(counters.tests());
+        steps.close(self.counters.tests());
         steps.current = None;
         let with_time = |(step, elapsed): &(StepTests, Duration)| StepTests {
             elapsed_s: seconds(*elapsed, 6),
@@ -268,11 +268,10 @@ impl<A: ByteAtom> Observer<A> for Progress<'_> {
     }
 
     fn reduced(&self, atoms: &[A]) {
-        let size = self.size(atoms);
-        let tests = self.counters.tests();
+        let (size, tests, now) = (self.size(atoms), self.counters.tests(), Instant::now());
         let mut best = self.best.lock().expect("best lock");
-        self.changed(&mut best, size, tests, Instant::now());
-        let figures = self.figures(best.size, tests, Instant::now());
+        self.changed(&mut best, size, tests, now);
+        let figures = self.figures(best.size, tests, now);
         drop(best);
         let unit = self.unit.lock().expect("unit lock").clone();
         self.view.reduced(&figures, atoms.len(), &unit);
@@ -348,7 +347,7 @@ mod tests {
         counters.add_test();
         observer.step("hdd", &counters);
         counters.add_test();
-        let steps = progress.steps(&counters);
+        let steps = progress.steps();
         let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step.as_str(), s.tests)).collect();
         assert_eq!(pairs, [("hdd", 4), ("tokens", 1)]);
         assert!(steps
@@ -370,7 +369,7 @@ mod tests {
         side.reduced(b"a");
         progress.finish(b"fn main() {}");
         assert_eq!(sent.progress(), []);
-        let steps = progress.steps(&counters);
+        let steps = progress.steps();
         assert_eq!((steps[0].step.as_str(), steps[0].tests), ("hdd", 1));
     }
 

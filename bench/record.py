@@ -3,7 +3,9 @@
 Every benchmark script under bench/ starts a `Run` before it measures and
 calls `Run.write` at the end, so each results file says which commit it
 measured, on which machine, under what load and when; `bench/tables`
-regenerates the markdown tables from these files.
+regenerates the markdown tables from these files. `curve` turns
+cargo-reduce's JSON messages into its best size over time, for a results
+file to keep.
 """
 
 import datetime
@@ -25,6 +27,36 @@ def uncommitted_changes():
     """Whether cargo-reduce/ has uncommitted changes: they change what is measured, so the
     results file says so (`dirty`) and bench/tables refuses it."""
     return bool(_git("status", "--porcelain", "--", "cargo-reduce"))
+
+
+def curve(stream, input=None):
+    """The best-so-far curve of one reduction in a captured `--message-format json` stream:
+    `[[seconds, bytes, tokens or None, tests], ...]` from its `reduction-progress` messages
+    (docs/output.md), in order; seconds since the reduction started, tokens for a syntax-aware
+    reduction only. A reduction that found nothing smaller has an empty curve.
+
+    `stream` is the captured text, or its lines, or the messages already parsed (dicts); lines
+    that are not JSON objects (a tool's other output) are skipped. `input` picks one reduction
+    of a stream that holds several (as `reduction-started` names it); without it the stream
+    must hold one."""
+    if isinstance(stream, str):
+        stream = stream.splitlines()
+    messages = []
+    for item in stream:
+        if isinstance(item, str):
+            if not item.startswith("{"):
+                continue
+            try:
+                item = json.loads(item)
+            except ValueError:
+                continue
+        if item.get("reason") == "reduction-progress":
+            messages.append(item)
+    inputs = {m["input"] for m in messages}
+    if input is None and len(inputs) > 1:
+        raise ValueError("the stream holds the reductions of %s: say which" % sorted(inputs))
+    return [[m["elapsed_s"], m["bytes"], m["tokens"], m["tests_run"]]
+            for m in messages if input is None or m["input"] == input]
 
 
 class Run:

@@ -164,6 +164,9 @@ pub enum Message {
         /// Cache hits so far.
         cache_hits: u64,
     },
+    /// The best result so far changed (rate-limited: at most ten a
+    /// second, and always the last change before the reduction ends).
+    ReductionProgress(Improved),
     /// A limit (or Ctrl-C) stopped the reduction; the result is not
     /// 1-minimal.
     ReductionStopped {
@@ -517,6 +520,32 @@ pub struct Finished {
     /// What fuzz mode adds.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub artifact: Option<ArtifactFields>,
+}
+
+/// The `reduction-progress` message: the best result of a reduction so
+/// far, when it changed. A reduction's messages of this kind, in order,
+/// are its best size over time; the last one has the result's size (none
+/// when the input was already minimal: then it is `reduction-started`'s
+/// `original_bytes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Improved {
+    /// What is reduced, as `reduction-started` names it.
+    pub input: PathBuf,
+    /// Size of the best result so far, the whole of it. It only shrinks,
+    /// except in `ice` where a dependency's source is taken in or the
+    /// result is made readable.
+    pub bytes: usize,
+    /// Its tokens when the reduction is syntax-aware, as the benchmarks
+    /// count them (runs of letters, digits, `_` and non-ASCII bytes, and
+    /// every other byte that is not white space); null otherwise.
+    pub tokens: Option<usize>,
+    /// Every execution of the test so far, the checks of the input
+    /// included.
+    pub tests_run: u64,
+    /// Seconds since the reduction started (millisecond precision), on a
+    /// monotonic clock.
+    pub elapsed_s: f64,
 }
 
 /// The tests one step of a reduction ran (every run of it together).

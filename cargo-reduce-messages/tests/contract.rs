@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Phases,
-    Plan, Severity, SkipCause, Started, StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Improved,
+    Phases, Plan, Severity, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -290,6 +290,26 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "reduction-progress-file",
+            Message::ReductionProgress(Improved {
+                input: "crash.js".into(),
+                bytes: 240,
+                tokens: Some(61),
+                tests_run: 118,
+                elapsed_s: 3.25,
+            }),
+        ),
+        (
+            "reduction-progress-fuzz",
+            Message::ReductionProgress(Improved {
+                input: "fuzz/artifacts/parse/crash-01".into(),
+                bytes: 12,
+                tokens: None,
+                tests_run: 40,
+                elapsed_s: 0.5,
+            }),
+        ),
+        (
             "reduction-stopped",
             Message::ReductionStopped {
                 why: StopReason::MaxTests,
@@ -546,7 +566,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 27);
+    assert_eq!(all.len(), 28);
 }
 
 #[test]

@@ -92,6 +92,7 @@ fn every_afl_crash_and_hang_is_reduced_in_process_and_keeps_its_failure() {
         .iter()
         .filter(|m| m["reason"] == "reduction-finished")
         .collect();
+    assert_eq!(crate::util::check_progress(&messages), finished.len());
     let mut seen: Vec<&str> = Vec::new();
     for m in &finished {
         let target = m["target"].as_str().unwrap();

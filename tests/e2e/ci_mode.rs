@@ -108,6 +108,8 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     let first = project.ci(&["--update", "--message-format", "json"]);
     first.expect_code(11);
     crate::schema::check_messages(&first);
+    // Its minimizations report their progress as fuzz mode's do.
+    assert!(crate::util::check_progress(&first.messages()) > 0);
     let summary = finished(&first);
     assert_eq!(
         (summary["new"].as_u64(), summary["known"].as_u64()),

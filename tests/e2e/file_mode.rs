@@ -389,6 +389,8 @@ fn ctrl_c_writes_the_best_result_so_far_and_exits_130() {
     assert_eq!(last["minimal"], false);
 }
 
+/// Rust gets a syntax-aware reduction, plain text the unit passes; both
+/// report their best result as it shrinks (tokens in the syntax one).
 #[test]
 fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
     let sb = Sandbox::new();
@@ -411,6 +413,7 @@ fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
     );
     let out = String::from_utf8(sb.read("lib.reduced.rs")).unwrap();
     assert!(out.contains("needle") && out.len() < 20, "{out:?}");
+    progress_is_reported(&run, "lib.rs", true);
     // Plain text keeps the unit passes; --strategy forces a tree.
     sb.write("notes.txt", "alpha (beta needle) gamma\ndelta\n");
     let run = sb.run(&[
@@ -424,6 +427,7 @@ fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
         "needle",
     ]);
     assert_eq!(run.messages()[0]["unit"], "line+char");
+    progress_is_reported(&run, "notes.txt", false);
     let run = sb.run(&[
         "file",
         "notes.txt",
@@ -446,6 +450,18 @@ fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
         ),
         (Some("text"), Some("hdd"))
     );
+}
+
+/// `run` reduced `input`, reporting its best result as it shrank
+/// (`reduction-progress`, with tokens when `syntax`-aware) down to the
+/// result's size; every line of it matches the schema.
+fn progress_is_reported(run: &crate::util::Run, input: &str, syntax: bool) {
+    crate::schema::check_messages(run);
+    let messages = run.messages();
+    assert_eq!(crate::util::check_progress(&messages), 1);
+    let progress = crate::util::message(&messages, "reduction-progress");
+    assert_eq!(progress["input"], input);
+    assert_eq!(progress["tokens"].is_u64(), syntax, "{progress}");
 }
 
 /// `best` ends with the layout pass: the result has no whitespace the

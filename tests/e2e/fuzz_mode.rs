@@ -56,6 +56,7 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         "one reduction-finished per artifact: {}",
         run.stdout()
     );
+    assert_eq!(crate::util::check_progress(&messages), 8);
 
     for (target, bytes, failure) in expected() {
         let m = finished[target];

@@ -93,6 +93,7 @@ fn the_fixture_crate_s_ice_becomes_a_small_mcve_and_a_report_and_its_tree_stays_
         finished["reduced_bytes"].as_u64().unwrap(),
     );
     assert!(reduced * 5 < original, "{original} → {reduced} bytes");
+    assert_eq!(crate::util::check_progress(&messages), 1);
     let reported = message(&messages, "ice-reported");
     assert_eq!(reported["mcve"], mcve.to_str().unwrap());
     let command = reported["command"].as_str().unwrap();

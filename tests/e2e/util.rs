@@ -122,3 +122,59 @@ pub fn message<'m>(messages: &'m [serde_json::Value], reason: &str) -> &'m serde
         .find(|m| m["reason"] == reason)
         .unwrap_or_else(|| panic!("no {reason} in {messages:?}"))
 }
+
+/// Checks each reduction's `reduction-progress` messages among
+/// `messages` (those naming its input, in order): at least one when the
+/// result is smaller than the input; sizes that never grow, tests run and
+/// seconds that never go down; tokens counted exactly when the reduction
+/// is syntax-aware; and the last at the result's size, within its tests
+/// and time. Returns how many reductions it checked.
+pub fn check_progress(messages: &[serde_json::Value]) -> usize {
+    let finished: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m["reason"] == "reduction-finished")
+        .collect();
+    for end in &finished {
+        let input = &end["input"];
+        let of_input = |reason: &'static str| {
+            messages
+                .iter()
+                .filter(move |m| m["reason"] == reason && m["input"] == *input)
+        };
+        let syntax = of_input("reduction-started").next().unwrap()["lang"].is_string();
+        let figures: Vec<(u64, Option<u64>, u64, f64)> = of_input("reduction-progress")
+            .map(|m| {
+                assert_eq!(m["tokens"].is_u64(), syntax, "{m}");
+                let n = |field: &str| m[field].as_u64().unwrap();
+                let tokens = m["tokens"].as_u64();
+                (
+                    n("bytes"),
+                    tokens,
+                    n("tests_run"),
+                    m["elapsed_s"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        if end["reduced_bytes"] == end["original_bytes"] && figures.is_empty() {
+            continue;
+        }
+        let last = figures
+            .last()
+            .unwrap_or_else(|| panic!("no progress for {input}"));
+        assert_eq!(
+            last.0,
+            end["reduced_bytes"].as_u64().unwrap(),
+            "{figures:?}"
+        );
+        assert!(last.2 <= end["tests_run"].as_u64().unwrap(), "{figures:?}");
+        assert!(last.3 <= end["elapsed_s"].as_f64().unwrap(), "{figures:?}");
+        for pair in figures.windows(2) {
+            let ((bytes, _, tests, time), (next, _, next_tests, next_time)) = (pair[0], pair[1]);
+            assert!(
+                next <= bytes && next_tests >= tests && next_time >= time,
+                "{input}: {figures:?}"
+            );
+        }
+    }
+    finished.len()
+}

@@ -13,8 +13,7 @@ use console::style;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
-use crate::engine::Counters;
-use crate::job::message::{Finished, Line, SkipCause, StopReason};
+use crate::job::message::{Finished, Improved, Line, SkipCause, StopReason};
 use crate::job::{Events, Message, View};
 use crate::output::{escape_controls, shown};
 
@@ -119,7 +118,7 @@ impl Reporter {
 
     /// A spinner showing `text` while something runs (terminal, human mode).
     fn start_spinner(&self, text: String) {
-        if let Some(bar) = self.progress_bar() {
+        if let Some(bar) = self.progress_bar(BUILD_TEMPLATE) {
             bar.set_prefix("Building");
             bar.set_message(text);
             *self.spinner.lock().expect("spinner lock") = Some(bar);
@@ -224,22 +223,25 @@ impl Reporter {
         }
     }
 
-    /// A progress display, on a terminal in human mode only.
-    pub(crate) fn progress_bar(&self) -> Option<ProgressBar> {
+    /// A progress display, on a terminal in human mode only: a spinner,
+    /// a prefix and a message laid out by `template`.
+    fn progress_bar(&self, template: &str) -> Option<ProgressBar> {
         if self.quiet || self.is_json() || !self.tty {
             return None;
         }
         let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner:.green} {prefix:.cyan.bold} [{elapsed_precise}] {msg}",
-            )
-            .expect("valid template"),
-        );
+        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
         bar.enable_steady_tick(Duration::from_millis(120));
         Some(bar)
     }
 }
+
+/// A build's spinner: its time is the spinner's own.
+const BUILD_TEMPLATE: &str = "{spinner:.green} {prefix:.cyan.bold} [{elapsed_precise}] {msg}";
+
+/// A reduction's (or a corpus's) display: the time is in the message, a
+/// reduction's from its figures.
+const PROGRESS_TEMPLATE: &str = "{spinner:.green} {prefix:.cyan.bold} {msg}";
 
 /// `text` as it may reach a terminal: control characters escaped (an ESC
 /// in a file name must not drive the terminal), line breaks kept (cargo's
@@ -263,7 +265,7 @@ impl Events for Reporter {
     fn view(&self) -> Box<dyn View + '_> {
         Box::new(Progress {
             reporter: self,
-            bar: self.progress_bar(),
+            bar: self.progress_bar(PROGRESS_TEMPLATE),
         })
     }
 }
@@ -287,22 +289,27 @@ impl View for Progress<'_> {
         }
     }
 
-    fn tested(&self, current: usize, original: usize, counters: &Counters) {
+    fn tested(&self, now: &Improved, original: usize, cache_hits: u64) {
         if let Some(bar) = &self.bar {
-            let percent = 100.0 * current as f64 / original.max(1) as f64;
+            let percent = 100.0 * now.bytes as f64 / original.max(1) as f64;
+            let tokens = match now.tokens {
+                Some(tokens) => format!(" · {tokens} tokens"),
+                None => String::new(),
+            };
             bar.set_message(format!(
-                "{current} B ({percent:.1}%) · {} tests · {} cache hits",
-                counters.tests(),
-                counters.cache_hits()
+                "[{}] {} B ({percent:.1}%){tokens} · {} tests · {cache_hits} cache hits",
+                clock(now.elapsed_s),
+                now.bytes,
+                now.tests_run,
             ));
         }
     }
 
-    fn reduced(&self, bytes: usize, atoms: usize, unit: &str) {
+    fn reduced(&self, now: &Improved, atoms: usize, unit: &str) {
         if !self.reporter.is_verbose() {
             return;
         }
-        let text = format!("{bytes} bytes ({atoms} {unit} atoms)");
+        let text = format!("{} bytes ({atoms} {unit} atoms)", now.bytes);
         match &self.bar {
             Some(bar) => bar.println(format!(
                 "{} {text}",
@@ -315,7 +322,8 @@ impl View for Progress<'_> {
     fn counted(&self, what: &str, done: usize, total: usize) {
         if let Some(bar) = &self.bar {
             bar.set_prefix(format!("{what:>10}"));
-            bar.set_message(format!("{done} of {total} inputs"));
+            let elapsed = clock(bar.elapsed().as_secs_f64());
+            bar.set_message(format!("[{elapsed}] {done} of {total} inputs"));
         }
     }
 
@@ -324,6 +332,17 @@ impl View for Progress<'_> {
             bar.finish_and_clear();
         }
     }
+}
+
+/// `seconds` as a clock, `hh:mm:ss` (indicatif's `elapsed_precise`).
+fn clock(seconds: f64) -> String {
+    let whole = seconds as u64;
+    format!(
+        "{:02}:{:02}:{:02}",
+        whole / 3600,
+        whole / 60 % 60,
+        whole % 60
+    )
 }
 
 /// The label and text of the status line a step's message makes, if any.

@@ -5,8 +5,8 @@
 //! [`Line`] on stdout; the human renderer reads the same values.
 
 pub(crate) use cargo_reduce_messages::message::{
-    ArtifactFields, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Line, Message, Phases,
-    Plan, SkipCause, Started, StepTests, StopReason,
+    ArtifactFields, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Improved, Line, Message,
+    Phases, Plan, SkipCause, Started, StepTests, StopReason,
 };
 
 use crate::engine::StopReason as EngineStop;
@@ -16,6 +16,13 @@ use crate::fuzz::project::Engine as FuzzEngine;
 pub(crate) fn seconds(duration: std::time::Duration, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (duration.as_secs_f64() * scale).round() / scale
+}
+
+/// Whether a reduction tested `how` is syntax-aware (its sizes are
+/// counted in tokens too).
+pub(crate) fn syntax_aware(how: &How) -> bool {
+    let (How::Command { plan, .. } | How::Target { plan, .. }) = how;
+    matches!(plan, Plan::Syntax { .. })
 }
 
 impl From<EngineStop> for StopReason {

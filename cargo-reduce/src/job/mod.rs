@@ -35,7 +35,7 @@ use crate::output::{shown, Destination};
 use crate::syntax::Lang;
 use crate::unit::ByteAtom;
 use message::{ArtifactFields, Finished, Phases, Started, StepTests};
-use progress::Progress;
+use progress::{Progress, TestsOnly};
 
 /// Where a job's messages go; the CLI renders them.
 pub(crate) trait Events: Sync {
@@ -113,6 +113,7 @@ pub(crate) struct Run<'a> {
     pub counters: &'a Counters,
     cache: Option<&'a OutcomeCache>,
     progress: &'a Progress<'a>,
+    side: TestsOnly<'a>,
     events: &'a dyn Events,
 }
 
@@ -125,6 +126,16 @@ impl Run<'_> {
             cache: self.cache,
             counters: self.counters,
             observer: self.progress,
+        }
+    }
+
+    /// The engine context of a reduction of something besides the result
+    /// (an ICE's auxiliary crate): its tests show in the progress, its
+    /// sizes are not taken for the result's.
+    pub(crate) fn side_context<A: ByteAtom>(&self) -> Context<'_, A> {
+        Context {
+            observer: &self.side,
+            ..self.context()
         }
     }
 
@@ -276,17 +287,28 @@ pub(crate) fn reduce<S: Subject>(
 ) -> Result<Done<S::Extra>, Error> {
     let started = Instant::now();
     let _exclusive = lock_output(job.output)?;
-    events.emit(&started_message(&job, subject.how()));
+    let how = subject.how();
+    let syntax = message::syntax_aware(&how);
+    events.emit(&started_message(&job, how));
     let state = RunState::new(settings, started);
     let view = events.view();
-    let progress = Progress::new(view.as_ref(), job.bytes.len());
+    let progress = Progress::new(
+        (view.as_ref(), events),
+        &state.counters,
+        (job.input.to_path_buf(), &job.bytes),
+        syntax,
+        started,
+    );
     let run = state.run(settings, &progress, events);
     subject.check(&job.bytes, &run)?;
     let checked_at = Instant::now();
     progress.start_pass(&job.label);
     let result = subject.reduce(job.bytes.clone(), &run);
-    progress.finish();
-    let steps = progress.steps(&state.counters);
+    progress.finish(match &result {
+        Ok(reduced) => &reduced.bytes,
+        Err((best, _)) => best,
+    });
+    let steps = progress.steps();
     let times = Times {
         started,
         checked_at,
@@ -357,6 +379,7 @@ impl RunState {
             counters: &self.counters,
             cache: settings.cache.then_some(&self.cache),
             progress,
+            side: TestsOnly(progress),
             events,
         }
     }

@@ -1,15 +1,17 @@
-//! A reduction's progress as the engine reports it: the current size, the
-//! tests each pipeline step ran (for the JSON `steps`), and what to show.
-//! Showing it is the CLI's [`View`]; counting it is here, so that every
-//! mode reports steps alike.
+//! A reduction's progress as the engine reports it: the figures of its
+//! best result so far (size, tests run, time), sent as
+//! `reduction-progress` messages and shown by the [`View`]; and the tests
+//! each pipeline step ran (for the JSON `steps`). Showing it is the CLI's
+//! [`View`]; counting it is here, so that every mode reports alike.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::message::{seconds, StepTests};
+use super::message::{seconds, Improved, StepTests};
+use super::{Events, Message};
 use crate::engine::{Counters, Observer, Outcome};
-use crate::unit::ByteAtom;
+use crate::unit::{concat_into, ByteAtom};
 
 /// How progress is shown (a terminal's progress bar, `-v` status lines, or
 /// nothing). Every method has a default that shows nothing.
@@ -17,10 +19,11 @@ pub(crate) trait View: Sync {
     /// A pass (`line`, an artifact's name) or a pipeline step begins;
     /// `tests` have run so far.
     fn stage(&self, _name: &str, _tests: u64, _is_step: bool) {}
-    /// A test ended; the configuration is `current` of `original` bytes.
-    fn tested(&self, _current: usize, _original: usize, _counters: &Counters) {}
-    /// The configuration shrank to `bytes` in `atoms` atoms of `unit`.
-    fn reduced(&self, _bytes: usize, _atoms: usize, _unit: &str) {}
+    /// A test ended: `now` are the reduction's figures (its best result
+    /// of `original` bytes at first), with `cache_hits` so far.
+    fn tested(&self, _now: &Improved, _original: usize, _cache_hits: u64) {}
+    /// The best result changed to `now`, `atoms` atoms of `unit`.
+    fn reduced(&self, _now: &Improved, _atoms: usize, _unit: &str) {}
     /// `done` of `total` items (a corpus's inputs) went through `what`.
     fn counted(&self, _what: &str, _done: usize, _total: usize) {}
     /// The reduction is over: remove whatever is on screen.
@@ -30,13 +33,77 @@ pub(crate) trait View: Sync {
 /// Nothing shown.
 impl View for () {}
 
-/// Counts a reduction's progress and forwards it to a [`View`].
+/// The shortest time between two `reduction-progress` messages of one
+/// reduction: at most ten a second.
+const INTERVAL: Duration = Duration::from_millis(100);
+
+/// Counts a reduction's progress, sends its `reduction-progress`
+/// messages, and forwards it to a [`View`].
 pub(super) struct Progress<'v> {
     view: &'v dyn View,
+    events: &'v dyn Events,
+    /// The reduction's tests so far.
+    counters: &'v Counters,
+    /// The input, as `reduction-started` names it.
+    input: PathBuf,
     original: usize,
-    current: AtomicUsize,
+    /// Whether sizes are counted in tokens too (a syntax-aware reduction).
+    syntax: bool,
+    started: Instant,
+    best: Mutex<Best>,
     unit: Mutex<String>,
     steps: Mutex<Steps>,
+}
+
+/// A result's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Size {
+    bytes: usize,
+    tokens: Option<usize>,
+}
+
+/// The best result's size so far, and the messages about it still to send.
+struct Best {
+    size: Size,
+    throttle: Throttle,
+}
+
+/// When `reduction-progress` messages go out: one at once, then at most
+/// one per [`INTERVAL`]. A change that comes sooner waits (a newer one
+/// replaces it) until a test ends after the interval, or the reduction
+/// ends: the last change is always sent. No timer: the caller says when
+/// it is (`now`).
+#[derive(Debug, Default)]
+struct Throttle {
+    last: Option<Instant>,
+    pending: Option<Improved>,
+}
+
+impl Throttle {
+    /// The figures of a change at `now`: what to send now, if anything.
+    fn offer(&mut self, figures: Improved, now: Instant) -> Option<Improved> {
+        self.pending = Some(figures);
+        self.due(now)
+    }
+
+    /// The waiting change, if the interval since the last one sent has
+    /// passed at `now`.
+    fn due(&mut self, now: Instant) -> Option<Improved> {
+        if self
+            .last
+            .is_some_and(|last| now.saturating_duration_since(last) < INTERVAL)
+        {
+            return None;
+        }
+        let figures = self.pending.take()?;
+        self.last = Some(now);
+        Some(figures)
+    }
+
+    /// The waiting change, whatever the time: the reduction ends.
+    fn flush(&mut self) -> Option<Improved> {
+        self.pending.take()
+    }
 }
 
 /// Tests and time per step so far: the steps in the order they first ran,
@@ -81,12 +148,32 @@ impl Steps {
 }
 
 impl<'v> Progress<'v> {
-    /// Progress of reducing `original` bytes, shown by `view`.
-    pub(super) fn new(view: &'v dyn View, original: usize) -> Self {
+    /// Progress of reducing `input` (`original` its bytes), its tests
+    /// counted by `counters`, sent to `events` and shown by `view`; its
+    /// time counts from `started`, its sizes in tokens too when `syntax`.
+    pub(super) fn new(
+        (view, events): (&'v dyn View, &'v dyn Events),
+        counters: &'v Counters,
+        (input, original): (PathBuf, &[u8]),
+        syntax: bool,
+        started: Instant,
+    ) -> Self {
+        let size = Size {
+            bytes: original.len(),
+            tokens: syntax.then(|| crate::syntax::count_tokens(original)),
+        };
         Progress {
             view,
-            original,
-            current: AtomicUsize::new(original),
+            events,
+            counters,
+            input,
+            original: original.len(),
+            syntax,
+            started,
+            best: Mutex::new(Best {
+                size,
+                throttle: Throttle::default(),
+            }),
             unit: Mutex::new(String::new()),
             steps: Mutex::new(Steps::default()),
         }
@@ -100,9 +187,9 @@ impl<'v> Progress<'v> {
 
     /// Tests per step, in the order the steps first ran, the current step
     /// ending now; call it when the reduction is over.
-    pub(super) fn steps(&self, counters: &Counters) -> Vec<StepTests> {
+    pub(super) fn steps(&self) -> Vec<StepTests> {
         let mut steps = self.steps.lock().expect("steps lock");
-        steps.close(counters.tests());
+        steps.close(self.counters.tests());
         steps.current = None;
         let with_time = |(step, elapsed): &(StepTests, Duration)| StepTests {
             elapsed_s: seconds(*elapsed, 6),
@@ -111,16 +198,67 @@ impl<'v> Progress<'v> {
         steps.list.iter().map(with_time).collect()
     }
 
-    /// Removes the progress display.
-    pub(super) fn finish(&self) {
+    /// The reduction is over, its result `bytes` (a step that is no
+    /// reduction, as `ice`'s formatting, may have changed it unseen): the
+    /// last change is sent, and the progress display removed.
+    pub(super) fn finish(&self, bytes: &[u8]) {
+        let size = self.size(bytes);
+        let mut best = self.best.lock().expect("best lock");
+        self.changed(&mut best, size, self.counters.tests(), Instant::now());
+        if let Some(figures) = best.throttle.flush() {
+            self.events.emit(&Message::ReductionProgress(figures));
+        }
+        drop(best);
         self.view.finish();
+    }
+
+    /// The size of the configuration `atoms`.
+    fn size<A: ByteAtom>(&self, atoms: &[A]) -> Size {
+        let bytes = atoms.iter().map(|a| a.bytes().len()).sum();
+        let tokens = self.syntax.then(|| {
+            let mut text = Vec::with_capacity(bytes);
+            concat_into(atoms, &mut text);
+            crate::syntax::count_tokens(&text)
+        });
+        Size { bytes, tokens }
+    }
+
+    /// The figures of a best result of `size` after `tests`, at `now`.
+    fn figures(&self, size: Size, tests: u64, now: Instant) -> Improved {
+        Improved {
+            input: self.input.clone(),
+            bytes: size.bytes,
+            tokens: size.tokens,
+            tests_run: tests,
+            elapsed_s: seconds(now.saturating_duration_since(self.started), 3),
+        }
+    }
+
+    /// Makes `size` the best result's, sending the change if it is one
+    /// and the throttle lets it through (under the lock, so that the
+    /// messages go out in order).
+    fn changed(&self, best: &mut Best, size: Size, tests: u64, now: Instant) {
+        if size == best.size {
+            return;
+        }
+        best.size = size;
+        if let Some(figures) = best.throttle.offer(self.figures(size, tests, now), now) {
+            self.events.emit(&Message::ReductionProgress(figures));
+        }
     }
 }
 
 impl<A: ByteAtom> Observer<A> for Progress<'_> {
     fn tested(&self, _outcome: Outcome, counters: &Counters) {
-        let current = self.current.load(Ordering::SeqCst);
-        self.view.tested(current, self.original, counters);
+        let now = Instant::now();
+        let mut best = self.best.lock().expect("best lock");
+        if let Some(figures) = best.throttle.due(now) {
+            self.events.emit(&Message::ReductionProgress(figures));
+        }
+        let figures = self.figures(best.size, counters.tests(), now);
+        drop(best);
+        self.view
+            .tested(&figures, self.original, counters.cache_hits());
     }
 
     fn step(&self, name: &'static str, counters: &Counters) {
@@ -130,10 +268,28 @@ impl<A: ByteAtom> Observer<A> for Progress<'_> {
     }
 
     fn reduced(&self, atoms: &[A]) {
-        let bytes = atoms.iter().map(|a| a.bytes().len()).sum();
-        self.current.store(bytes, Ordering::SeqCst);
+        let (size, tests, now) = (self.size(atoms), self.counters.tests(), Instant::now());
+        let mut best = self.best.lock().expect("best lock");
+        self.changed(&mut best, size, tests, now);
+        let figures = self.figures(best.size, tests, now);
+        drop(best);
         let unit = self.unit.lock().expect("unit lock").clone();
-        self.view.reduced(bytes, atoms.len(), &unit);
+        self.view.reduced(&figures, atoms.len(), &unit);
+    }
+}
+
+/// The observer of a reduction of something besides the result (an ICE's
+/// auxiliary crate): its tests and steps count in the [`Progress`], its
+/// sizes are not the result's.
+pub(super) struct TestsOnly<'p>(pub(super) &'p Progress<'p>);
+
+impl<A> Observer<A> for TestsOnly<'_> {
+    fn tested(&self, outcome: Outcome, counters: &Counters) {
+        Observer::<u8>::tested(self.0, outcome, counters);
+    }
+
+    fn step(&self, name: &'static str, counters: &Counters) {
+        Observer::<u8>::step(self.0, name, counters);
     }
 }
 
@@ -141,10 +297,47 @@ impl<A: ByteAtom> Observer<A> for Progress<'_> {
 mod tests {
     use super::*;
 
+    /// The messages a reduction sends, kept in order.
+    #[derive(Default)]
+    struct Sent(Mutex<Vec<Message>>);
+
+    impl Events for Sent {
+        fn emit(&self, message: &Message) {
+            self.0.lock().unwrap().push(message.clone());
+        }
+
+        fn view(&self) -> Box<dyn View + '_> {
+            Box::new(())
+        }
+    }
+
+    impl Sent {
+        /// The `reduction-progress` messages' (bytes, tokens, tests).
+        fn progress(&self) -> Vec<(usize, Option<usize>, u64)> {
+            let sent = self.0.lock().unwrap();
+            let figures = sent.iter().filter_map(|m| match m {
+                Message::ReductionProgress(f) => Some((f.bytes, f.tokens, f.tests_run)),
+                _ => None,
+            });
+            figures.collect()
+        }
+    }
+
+    fn figures(bytes: usize) -> Improved {
+        Improved {
+            input: "in".into(),
+            bytes,
+            tokens: None,
+            tests_run: 0,
+            elapsed_s: 0.0,
+        }
+    }
+
     #[test]
     fn steps_are_charged_the_tests_run_while_they_were_current() {
-        let progress = Progress::new(&(), 10);
-        let counters = Counters::default();
+        let (sent, counters) = (Sent::default(), Counters::default());
+        let input = ("in".into(), &b"0123456789"[..]);
+        let progress = Progress::new((&(), &sent), &counters, input, false, Instant::now());
         let observer: &dyn Observer<u8> = &progress;
         observer.step("hdd", &counters);
         for _ in 0..3 {
@@ -154,11 +347,111 @@ mod tests {
         counters.add_test();
         observer.step("hdd", &counters);
         counters.add_test();
-        let steps = progress.steps(&counters);
+        let steps = progress.steps();
         let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step.as_str(), s.tests)).collect();
         assert_eq!(pairs, [("hdd", 4), ("tokens", 1)]);
         assert!(steps
             .iter()
             .all(|s| s.elapsed_s >= 0.0 && s.elapsed_s < 10.0));
+    }
+
+    /// An ICE's auxiliary crate shrinking is not the result shrinking:
+    /// its steps count, its sizes send nothing.
+    #[test]
+    fn a_side_reduction_s_sizes_are_not_the_result_s() {
+        let (sent, counters) = (Sent::default(), Counters::default());
+        let input = ("mcve.rs".into(), &b"fn main() {}"[..]);
+        let progress = Progress::new((&(), &sent), &counters, input, true, Instant::now());
+        let side: &dyn Observer<u8> = &TestsOnly(&progress);
+        side.step("hdd", &counters);
+        counters.add_test();
+        side.tested(Outcome::Interesting, &counters);
+        side.reduced(b"a");
+        progress.finish(b"fn main() {}");
+        assert_eq!(sent.progress(), []);
+        let steps = progress.steps();
+        assert_eq!((steps[0].step.as_str(), steps[0].tests), ("hdd", 1));
+    }
+
+    /// The first change goes out at once; those within the interval wait,
+    /// the newest replacing the older, until a test ends after it.
+    #[test]
+    fn the_throttle_sends_at_most_one_change_per_interval() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut throttle = Throttle::default();
+        let bytes = |f: Option<Improved>| f.map(|f| f.bytes);
+        assert_eq!(bytes(throttle.offer(figures(90), at(0))), Some(90));
+        assert_eq!(bytes(throttle.offer(figures(80), at(30))), None);
+        assert_eq!(bytes(throttle.offer(figures(70), at(60))), None);
+        assert_eq!(bytes(throttle.due(at(99))), None);
+        assert_eq!(bytes(throttle.due(at(100))), Some(70));
+        // Nothing waits: a test's end sends nothing.
+        assert_eq!(bytes(throttle.due(at(500))), None);
+        assert_eq!(bytes(throttle.offer(figures(60), at(500))), Some(60));
+        assert_eq!(bytes(throttle.flush()), None);
+    }
+
+    /// Whatever the timing, the reduction's last change is sent when it
+    /// ends; and changes every millisecond for two seconds make at most
+    /// ten messages in any second.
+    #[test]
+    fn the_last_change_is_always_sent_and_ten_a_second_at_most() {
+        let t0 = Instant::now();
+        let mut throttle = Throttle::default();
+        let mut sent = Vec::new();
+        for ms in 0..2000u64 {
+            let now = t0 + Duration::from_millis(ms);
+            sent.extend(
+                throttle
+                    .offer(figures(10_000 - ms as usize), now)
+                    .map(|_| ms),
+            );
+            // A test ends between two changes.
+            let later = now + Duration::from_micros(500);
+            sent.extend(throttle.due(later).map(|_| ms));
+        }
+        let last = throttle.flush().map(|f| f.bytes);
+        assert_eq!(last, Some(10_000 - 1999), "the last change waited");
+        assert!(sent.len() >= 19, "{sent:?}");
+        for (i, &start) in sent.iter().enumerate() {
+            let within = sent[i..].iter().take_while(|&&ms| ms < start + 1000);
+            assert!(within.count() <= 10, "{sent:?}");
+        }
+        assert_eq!(throttle.flush().map(|f| f.bytes), None);
+    }
+
+    /// A reduction's progress messages end with its result's size (a
+    /// change no observer saw, as `ice`'s formatting, included), only
+    /// shrink while the engine reduces, and count tokens in a syntax-aware
+    /// reduction; however fast the machine runs them.
+    #[test]
+    fn the_messages_end_with_the_result_s_size() {
+        let text = b"fn main() { let x = 1; let y = 2; }";
+        for syntax in [false, true] {
+            let (sent, counters) = (Sent::default(), Counters::default());
+            let input = ("in.rs".into(), &text[..]);
+            let progress = Progress::new((&(), &sent), &counters, input, syntax, Instant::now());
+            let observer: &dyn Observer<u8> = &progress;
+            // The syntax reducer's first acceptance: the input, no change.
+            observer.reduced(text);
+            for end in (12..text.len()).rev() {
+                counters.add_test();
+                observer.reduced(&text[..end]);
+                observer.tested(Outcome::Interesting, &counters);
+            }
+            progress.finish(b"fn main() {}");
+            let figures = sent.progress();
+            assert!(!figures.is_empty() && figures.len() <= text.len() - 12 + 1);
+            assert!(figures
+                .windows(2)
+                .all(|w| w[0].0 >= w[1].0 && w[0].2 <= w[1].2));
+            let tokens = syntax.then_some(6);
+            assert_eq!(figures.last(), Some(&(12, tokens, 23)), "{figures:?}");
+            assert_eq!(
+                figures[0].1,
+                syntax.then(|| crate::syntax::count_tokens(&text[..34]))
+            );
+        }
     }
 }

@@ -61,6 +61,9 @@ pub(crate) use passes::rustfmt;
 #[cfg(feature = "cli")]
 pub(crate) use strategy::strategy_help;
 pub use strategy::{Options, Repeat, Strategy, UnknownStrategy};
+/// A text's tokens as the benchmarks count them, for the progress
+/// messages' sizes.
+pub(crate) use tokens::count as count_tokens;
 pub use tree::{flatten, squeeze, Tree};
 
 use crate::engine::ddmin::ReduceError;

@@ -13,7 +13,7 @@ pub(super) fn fuses(a: u8, b: u8) -> bool {
 
 /// The tokens of `text` as the benchmarks count them (`\w+|[^\s\w]`):
 /// runs of word bytes, and every other byte that is not white space.
-pub(super) fn count(text: &[u8]) -> usize {
+pub(crate) fn count(text: &[u8]) -> usize {
     let mut n = 0;
     let mut in_word = false;
     for &c in text {

@@ -397,7 +397,7 @@ impl IceSubject {
         // most often in what the MCVE sees of it, its signatures.
         let source = String::from_utf8_lossy(&auxiliary.text);
         let text = hollowed(&source, &oracle, &Tester::cached(run))?.into_bytes();
-        let context = run.context();
+        let context = run.side_context();
         let reduction = syntax::reduce_in(
             &text,
             Lang::Rust,

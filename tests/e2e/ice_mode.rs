@@ -565,3 +565,68 @@ fn a_file_that_compiles_is_no_ice_and_no_project_is_a_clear_error() {
         run.stderr()
     );
 }
+
+/// The ICE of `DUPLICATED`, as a crash test of rust-lang/rust would have
+/// it (`tests/crashes/`, its header read as compiletest reads it).
+const DUPLICATED: &str = "use std::convert::Infallible;
+
+struct Marker;
+
+impl From for Marker where for<'any> &'any mut (): Clone {}
+
+fn never() -> Result<(), Infallible> {
+    || -> Result<_, Marker> { never()? }
+}
+";
+
+/// `--rust-src DIR`: the report links the tracker's searches for the ICE
+/// and names the files of `DIR/tests/crashes/` that crash this compiler
+/// the same way, found by compiling them, and not the others.
+#[test]
+fn rust_src_finds_the_crash_test_of_the_same_ice() {
+    if !ice_toolchain("rust_src_finds_the_crash_test_of_the_same_ice") {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    sandbox.write("ice.rs", DUPLICATED);
+    let crashes = "rust/tests/crashes";
+    std::fs::create_dir_all(sandbox.join(crashes)).unwrap();
+    let header = "//@ known-bug: #140099\n//@ edition:2021\n//@ compile-flags: --crate-type lib\n";
+    sandbox.write(
+        &format!("{crashes}/140099.rs"),
+        format!("{header}{DUPLICATED}"),
+    );
+    sandbox.write(
+        &format!("{crashes}/100000.rs"),
+        "//@ known-bug: #100000\nfn main() {}\n",
+    );
+    let run = pinned(&mut sandbox.cmd(&[
+        "ice",
+        "ice.rs",
+        "--rust-src",
+        "rust",
+        "--message-format",
+        "json",
+    ]))
+    .env("TMPDIR", sandbox.path())
+    .output()
+    .unwrap();
+    let run = crate::util::Run(run);
+    run.expect_code(0);
+    let messages = run.messages();
+    let reported = message(&messages, "ice-reported");
+    let report = std::fs::read_to_string(reported["report"].as_str().unwrap()).unwrap();
+    assert!(
+        report.contains("label%3AI-ICE+%22compiler%2Frustc_middle%2Fsrc%2Fty%2Fpredicate.rs%3A"),
+        "{report}"
+    );
+    let listed: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("- `") && l.contains("tests/crashes/"))
+        .collect();
+    assert_eq!(listed.len(), 1, "{report}");
+    assert!(
+        listed[0] == "- `tests/crashes/140099.rs` (known bug #140099)",
+        "{report}"
+    );
+}

@@ -84,6 +84,10 @@ pub(crate) struct IceArgs {
     /// answer to the report.
     #[arg(long)]
     pub(crate) bisect: bool,
+    /// A rust-lang/rust checkout: the report lists the files of its
+    /// tests/crashes/ that crash this compiler the same way (each compiled).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) rust_src: Option<PathBuf>,
     /// Do not delete what rustc warns is unused before the syntax reducer.
     #[arg(long)]
     pub(crate) no_prune: bool,
@@ -125,6 +129,7 @@ impl IceArgs {
             memory: (self.memory_limit > 0).then_some(self.memory_limit << 20),
             incremental: self.incremental,
             bisect: self.bisect,
+            rust_src: self.rust_src.clone(),
             steps: Steps {
                 prune: !self.no_prune,
                 take_in: !self.keep_dependencies,

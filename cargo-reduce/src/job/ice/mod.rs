@@ -43,6 +43,7 @@ use one_file::cargo_build::Crash;
 use one_file::{cargo_build, flatten, includes};
 use oracle::IceOracle;
 use report::bisect;
+use report::duplicates::{self, Duplicate};
 use rustc::args::RustcArgs;
 use rustc::run::{Rustc, RustcRun};
 use rustc::signature::{Kind, Match, Signature, Spelled};
@@ -70,6 +71,9 @@ pub(crate) struct IceRequest {
     pub(crate) incremental: bool,
     /// `--bisect`.
     pub(crate) bisect: bool,
+    /// `--rust-src`: a rust-lang/rust checkout whose `tests/crashes/` are
+    /// compiled for duplicates.
+    pub(crate) rust_src: Option<PathBuf>,
     /// Pruning and formatting.
     pub(crate) steps: Steps,
 }
@@ -79,6 +83,10 @@ pub(crate) const DEFAULT_RUSTC_ARGS: &[&str] = &["--edition", "2021", "--crate-t
 
 /// Timeout of the runs before the reduction sets its own.
 const FIRST_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Timeout of a crash test's compilation without `--timeout` (each is a
+/// small file; one that hangs rustc is no duplicate of a crash).
+const DEFAULT_CRASH_TEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Finds the ICE, reduces it, and writes the MCVE and its report.
 pub(crate) fn run(
@@ -117,7 +125,15 @@ pub(crate) fn run(
     let done = super::reduce(&mut subject, job, settings, events)?;
     let beside = written_beside(&done.extra, &subject, &outputs)?;
     let last = rerun(&subject.oracle.rustc, &beside, &done.bytes, &interrupt)?;
-    let report = reported(request, &done, &beside, &last, &crash, &outputs, events)?;
+    let signature = last.signature().unwrap_or(crash.signature.clone());
+    let duplicates = duplicates(request, &signature, &beside, settings.jobs, &interrupt)?;
+    let found = Found {
+        done: &done,
+        last: &last,
+        signature: &signature,
+        duplicates: duplicates.as_deref(),
+    };
+    let report = reported(request, &found, &beside, &crash, &outputs, events)?;
     events.emit(&report);
     Ok(match done.stopped {
         Some(StopReason::Interrupted) => Exit::Interrupted,
@@ -266,17 +282,48 @@ fn rerun(
         .map_err(cannot_run)
 }
 
-/// Writes the report of `done`'s MCVE, with rustc's output on it (`last`)
-/// and `--bisect`'s releases; the `ice-reported` message.
+/// What the report of the MCVE says besides the code: rustc's output on
+/// it, its ICE, and the duplicates found.
+struct Found<'a> {
+    done: &'a Done<IceReduced>,
+    last: &'a RustcRun,
+    signature: &'a Signature,
+    duplicates: Option<&'a [Duplicate]>,
+}
+
+/// With `--rust-src`, the crash tests of that checkout with the same ICE,
+/// compiled by the MCVE's compiler.
+fn duplicates(
+    request: &IceRequest,
+    signature: &Signature,
+    beside: &Beside,
+    jobs: usize,
+    interrupt: &Limits,
+) -> Result<Option<Vec<Duplicate>>, Error> {
+    let Some(rust_src) = &request.rust_src else {
+        return Ok(None);
+    };
+    let compiler = duplicates::Compiler {
+        like: &beside.invocation,
+        timeout: request.timeout.unwrap_or(DEFAULT_CRASH_TEST_TIMEOUT),
+        memory: request.memory,
+        jobs,
+        limits: interrupt,
+    };
+    duplicates::in_crash_tests(rust_src, signature, request.level, &compiler).map(Some)
+}
+
+/// Writes the report of the MCVE in `found`, with `--bisect`'s releases;
+/// the `ice-reported` message.
 fn reported(
     request: &IceRequest,
-    done: &Done<IceReduced>,
+    found: &Found<'_>,
     beside: &Beside,
-    last: &RustcRun,
     crash: &Crash,
     outputs: &Outputs,
     events: &dyn Events,
 ) -> Result<Message, Error> {
+    let Found { done, last, .. } = found;
     let name = crash.invocation.crate_name();
     let code = String::from_utf8_lossy(&done.bytes);
     let scratch = bisect::Scratch {
@@ -293,9 +340,10 @@ fn reported(
         stderr: &last
             .stderr
             .replace(&format!("{name}.rs"), &outputs.mcve_name),
-        signature: &last.signature().unwrap_or(crash.signature.clone()),
+        signature: found.signature,
         bisect: bisected.as_deref(),
         auxiliaries: &beside.files,
+        duplicates: found.duplicates,
     }
     .markdown();
     crate::output::write_atomically(&outputs.report, markdown.as_bytes(), None).map_err(|e| {

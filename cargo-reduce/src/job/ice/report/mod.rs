@@ -4,12 +4,14 @@
 //! `--bisect`, the releases that crash ([`bisect`]).
 
 pub(crate) mod bisect;
+pub(crate) mod duplicates;
 
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
 use crate::job::ice::rustc::signature::Signature;
+use duplicates::Duplicate;
 
 /// What the report says.
 pub(crate) struct Report<'a> {
@@ -27,6 +29,8 @@ pub(crate) struct Report<'a> {
     pub(crate) bisect: Option<&'a str>,
     /// The crates the MCVE is compiled against, in build order.
     pub(crate) auxiliaries: &'a [AuxiliaryFile],
+    /// With `--rust-src`, the crash tests with the same ICE.
+    pub(crate) duplicates: Option<&'a [Duplicate]>,
 }
 
 /// An auxiliary crate as the report shows it.
@@ -96,6 +100,31 @@ impl Report<'_> {
         if let Some(bisect) = self.bisect {
             let _ = writeln!(md, "\n### Bisection\n\n```\n{}\n```", bisect.trim_end());
         }
+        md.push_str(&self.duplicates_section());
+        md
+    }
+
+    /// Where to look for a report of the same ICE before filing this one.
+    fn duplicates_section(&self) -> String {
+        let mut md = String::from("\n### Duplicates\n\nIssues labelled I-ICE that quote\n");
+        for search in duplicates::searches(self.signature) {
+            let _ = writeln!(md, "- [{}]({})", search.what, search.url);
+        }
+        let Some(found) = self.duplicates else {
+            return md;
+        };
+        let none = if found.is_empty() { " none" } else { "" };
+        let _ = writeln!(
+            md,
+            "\nFiles of `tests/crashes/` that crash this compiler the same way:{none}"
+        );
+        for duplicate in found {
+            let issue = duplicate
+                .known_bug
+                .as_deref()
+                .map_or(String::new(), |bug| format!(" (known bug {bug})"));
+            let _ = writeln!(md, "- `{}`{issue}", duplicate.path.display());
+        }
         md
     }
 }
@@ -161,6 +190,7 @@ mod tests {
             signature: &signature,
             bisect: None,
             auxiliaries: &[],
+            duplicates: None,
         }
         .markdown();
         for section in [
@@ -175,6 +205,11 @@ mod tests {
         assert!(report.contains("[… more frames left out]"), "{report}");
         assert!(!report.contains("Bisection"));
         assert!(!report.contains("upper camel case"), "{report}");
+        assert!(
+            report.contains("### Duplicates\n\nIssues labelled I-ICE that quote\n- [the panic's place: `compiler/"),
+            "{report}"
+        );
+        assert!(!report.contains("tests/crashes"), "no --rust-src: {report}");
     }
 
     #[test]
@@ -195,6 +230,7 @@ mod tests {
             signature: &signature,
             bisect: None,
             auxiliaries: &[auxiliary],
+            duplicates: Some(&[]),
         }
         .markdown();
         let code = report.find("pub trait T {}").unwrap();
@@ -204,6 +240,10 @@ mod tests {
         );
         assert!(
             report.contains("```sh\nrustc --crate-name dep x.ice.dep.rs --crate-type lib\nrustc x.ice.rs --extern dep=libdep.rlib\n```"),
+            "{report}"
+        );
+        assert!(
+            report.contains("`tests/crashes/` that crash this compiler the same way: none"),
             "{report}"
         );
     }

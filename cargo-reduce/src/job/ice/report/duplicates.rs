@@ -1,0 +1,247 @@
+//! Finding an ICE's duplicates before filing it: searches of rust-lang/rust's
+//! issues labelled `I-ICE` for the compiler's panic location and for the
+//! words of its message (the forms reports quote them in), and with
+//! `--rust-src DIR` the files of a rust-lang/rust checkout's
+//! `tests/crashes/` that crash this compiler the same way, found by
+//! compiling each with the MCVE's compiler (in parallel, with the run's
+//! timeout and memory limit).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::engine::{Cancel, Limits};
+use crate::error::{Error, Exit};
+use crate::job::ice::rustc::args::RustcArgs;
+use crate::job::ice::rustc::run::Rustc;
+use crate::job::ice::rustc::signature::{Match, Signature};
+
+/// The issues page searched.
+const ISSUES: &str = "https://github.com/rust-lang/rust/issues";
+
+/// A search of the tracker: what it looks for, and its address.
+pub(crate) struct Search {
+    pub(crate) what: String,
+    pub(crate) url: String,
+}
+
+/// A file of `tests/crashes/` with the same ICE.
+pub(crate) struct Duplicate {
+    /// The file, relative to the checkout (`tests/crashes/N.rs`).
+    pub(crate) path: PathBuf,
+    /// Its `//@ known-bug: #N` issue, if it names one.
+    pub(crate) known_bug: Option<String>,
+}
+
+/// The searches for `signature`: its location without the column (the
+/// compiler's file and line, as panics and issue titles quote it), and the
+/// longest run of the message's words outside quoted names.
+pub(crate) fn searches(signature: &Signature) -> Vec<Search> {
+    let place = without_column(&signature.location);
+    let mut out = vec![search(&place, "the panic's place")];
+    if let Some(words) = constant_words(&signature.message) {
+        out.push(search(&words, "the message"));
+    }
+    out
+}
+
+fn search(phrase: &str, what: &str) -> Search {
+    let query = format!("is:issue label:I-ICE \"{phrase}\"");
+    let encoded: String = form_urlencoded::byte_serialize(query.as_bytes()).collect();
+    Search {
+        what: format!("{what}: `{phrase}`"),
+        url: format!("{ISSUES}?q={encoded}"),
+    }
+}
+
+/// `compiler/x/src/y.rs:491:9` → `compiler/x/src/y.rs:491`.
+fn without_column(location: &str) -> String {
+    let mut parts: Vec<&str> = location.rsplitn(3, ':').collect();
+    if parts.len() == 3 && parts[0].chars().all(|c| c.is_ascii_digit()) {
+        parts.remove(0);
+    }
+    parts.into_iter().rev().collect::<Vec<_>>().join(":")
+}
+
+/// The longest stretch of `message` between its backquoted parts (names
+/// and types of the user's code), if it has three words or more.
+fn constant_words(message: &str) -> Option<String> {
+    message
+        .split('`')
+        .step_by(2)
+        .map(|part| part.trim_matches(|c: char| c.is_whitespace() || c == ',' || c == ':'))
+        .filter(|part| part.split_whitespace().count() >= 3)
+        .max_by_key(|part| part.len())
+        .map(str::to_string)
+}
+
+/// How the crash tests are compiled.
+pub(crate) struct Compiler<'a> {
+    /// The MCVE's command line: its program and environment compile them.
+    pub(crate) like: &'a RustcArgs,
+    pub(crate) timeout: Duration,
+    pub(crate) memory: Option<u64>,
+    pub(crate) jobs: usize,
+    pub(crate) limits: &'a Limits,
+}
+
+/// The files of `rust_src`'s `tests/crashes/` whose ICE matches
+/// `signature` at `level`, in path order.
+pub(crate) fn in_crash_tests(
+    rust_src: &Path,
+    signature: &Signature,
+    level: Match,
+    compiler: &Compiler<'_>,
+) -> Result<Vec<Duplicate>, Error> {
+    let dir = rust_src.join("tests").join("crashes");
+    let files = crash_tests(&dir)?;
+    let chunk = files.len().div_ceil(compiler.jobs.max(1)).max(1);
+    let found: Vec<Vec<Duplicate>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .filter(|file| same_ice(file, signature, level, compiler))
+                        .map(|file| duplicate(file, rust_src))
+                        .collect()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a crash test's thread does not panic"))
+            .collect()
+    });
+    Ok(found.into_iter().flatten().collect())
+}
+
+/// The `.rs` files directly in `dir` (a test with auxiliary crates is a
+/// folder of its own, left out), sorted.
+fn crash_tests(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let listing = std::fs::read_dir(dir).map_err(|e| {
+        Error::caused_with_hint(
+            Exit::Usage,
+            format!("cannot read `{}`", dir.display()),
+            e,
+            "--rust-src takes a rust-lang/rust checkout (its tests/crashes/)",
+        )
+    })?;
+    let mut files: Vec<PathBuf> = listing
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Whether compiling `file` as its header says crashes `compiler` with
+/// `signature`'s ICE.
+fn same_ice(file: &Path, signature: &Signature, level: Match, compiler: &Compiler<'_>) -> bool {
+    let Ok(source) = std::fs::read(file) else {
+        return false;
+    };
+    let header = Header::of(&String::from_utf8_lossy(&source));
+    let mut args = vec!["--edition".to_string(), header.edition];
+    args.extend(header.flags);
+    args.push("crash.rs".to_string());
+    let invocation = RustcArgs {
+        source: args.len() - 1,
+        args,
+        ..compiler.like.clone()
+    };
+    let rustc = Rustc::new(
+        invocation,
+        "crash.rs".into(),
+        compiler.timeout,
+        compiler.memory,
+        false,
+    );
+    let run = rustc.run(&source, &Cancel::by_limits(compiler.limits));
+    run.ok()
+        .and_then(|r| r.signature())
+        .is_some_and(|found| found.matches(signature, level, &|_| false))
+}
+
+fn duplicate(file: &Path, rust_src: &Path) -> Duplicate {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    Duplicate {
+        path: file.strip_prefix(rust_src).unwrap_or(file).to_path_buf(),
+        known_bug: directive(&text, "known-bug").map(str::to_string),
+    }
+}
+
+/// What compiletest reads of a crash test's header.
+struct Header {
+    edition: String,
+    flags: Vec<String>,
+}
+
+impl Header {
+    /// `//@ edition:` (2015 when absent, as compiletest has it) and
+    /// `//@ compile-flags:` of `text`.
+    fn of(text: &str) -> Header {
+        let edition = directive(text, "edition").unwrap_or("2015").to_string();
+        let flags = directive(text, "compile-flags")
+            .map(|f| f.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        Header { edition, flags }
+    }
+}
+
+/// The value of `//@ NAME: VALUE` (or `//@ NAME:VALUE`) in `text`.
+fn directive<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    text.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix("//@")?.trim_start();
+        let value = rest.strip_prefix(name)?.trim_start().strip_prefix(':')?;
+        Some(value.trim())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signature(location: &str, message: &str) -> Signature {
+        let text = format!(
+            "thread 'rustc' (1) panicked at /rustc-dev/abc/{location}:\n{message}\nstack backtrace:\n"
+        );
+        Signature::parse(&text).expect("an ICE")
+    }
+
+    #[test]
+    fn searches_name_the_place_without_its_column_and_the_messages_constant_words() {
+        let ice = signature(
+            "compiler/rustc_middle/src/ty/predicate.rs:491:9",
+            "`<&'any mut () as From<Infallible>>` has escaping bound vars, so it cannot be wrapped in a dummy binder.",
+        );
+        let found = searches(&ice);
+        assert_eq!(
+            found[0].what,
+            "the panic's place: `compiler/rustc_middle/src/ty/predicate.rs:491`"
+        );
+        assert_eq!(
+            found[0].url,
+            "https://github.com/rust-lang/rust/issues?q=is%3Aissue+label%3AI-ICE+%22compiler%2Frustc_middle%2Fsrc%2Fty%2Fpredicate.rs%3A491%22"
+        );
+        assert_eq!(
+            found[1].what,
+            "the message: `has escaping bound vars, so it cannot be wrapped in a dummy binder.`"
+        );
+        let short = signature("compiler/rustc_x/src/y.rs:1:2", "`T` unexpected");
+        assert_eq!(searches(&short).len(), 1, "no phrase of three words");
+    }
+
+    #[test]
+    fn a_headers_edition_and_flags_are_read_as_compiletest_reads_them() {
+        let header = Header::of(
+            "//@ known-bug: #140099\n//@ compile-flags: -Zvalidate-mir --crate-type lib\n//@edition:2021\nfn main() {}\n",
+        );
+        assert_eq!(header.edition, "2021");
+        assert_eq!(header.flags, ["-Zvalidate-mir", "--crate-type", "lib"]);
+        assert_eq!(Header::of("fn main() {}").edition, "2015");
+        assert_eq!(
+            directive("//@ known-bug: #140099\n", "known-bug"),
+            Some("#140099")
+        );
+    }
+}

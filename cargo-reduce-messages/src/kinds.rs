@@ -18,6 +18,10 @@ pub enum StopReason {
     /// Not a stop: the reduction ran to its end, but some verdicts were
     /// timeouts, which depend on the machine's speed.
     Timeouts,
+    /// Not a stop: one pass of recursive ddmin (`--algorithm ddrmin`
+    /// without `--dd-star`) ran to its end; its result is 1-minimal only
+    /// for a monotone test.
+    OnePass,
 }
 
 /// Why an artifact is not reduced.
@@ -91,6 +95,7 @@ names!(StopReason {
     MaxTime => "max-time",
     Interrupted => "interrupted",
     Timeouts => "timeouts",
+    OnePass => "one-pass",
 });
 names!(ArtifactKind {
     Crash => "crash",

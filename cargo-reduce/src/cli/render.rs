@@ -217,6 +217,9 @@ impl Reporter {
             Some(StopReason::Interrupted) => self.warning(format!(
                 "interrupted; the best result so far was written. {text}"
             )),
+            Some(StopReason::OnePass) => self.warning(format!(
+                "one ddrmin pass: 1-minimal only if the test is monotone (--dd-star makes sure). {text}"
+            )),
             Some(reason) => self.warning(format!(
                 "stopped by {reason}; the result is not 1-minimal. {text}"
             )),

@@ -36,6 +36,10 @@ pub enum StopReason {
     /// 1-minimal. Never recorded as a limit's stop: the `cargo reduce`
     /// job reports it beside its result.
     Timeouts,
+    /// Not a stop: one pass of recursive ddmin ([`super::Algorithm::Ddrmin`]
+    /// without `dd_star`) ran to its end, and its result is 1-minimal only
+    /// when the oracle is monotone, which nothing checks.
+    OnePass,
 }
 
 impl StopReason {
@@ -46,6 +50,7 @@ impl StopReason {
             StopReason::MaxTime => "max-time",
             StopReason::Interrupted => "interrupted",
             StopReason::Timeouts => "timeouts",
+            StopReason::OnePass => "one-pass",
         }
     }
 
@@ -59,6 +64,7 @@ impl StopReason {
             StopReason::MaxTime,
             StopReason::Interrupted,
             StopReason::Timeouts,
+            StopReason::OnePass,
         ]
         .into_iter()
         .find(|r| r.code() == code)

@@ -32,6 +32,7 @@ impl From<EngineStop> for StopReason {
             EngineStop::MaxTime => StopReason::MaxTime,
             EngineStop::Interrupted => StopReason::Interrupted,
             EngineStop::Timeouts => StopReason::Timeouts,
+            EngineStop::OnePass => StopReason::OnePass,
         }
     }
 }
@@ -58,6 +59,7 @@ mod tests {
             EngineStop::MaxTime,
             EngineStop::Interrupted,
             EngineStop::Timeouts,
+            EngineStop::OnePass,
         ] {
             assert_eq!(
                 wire(StopReason::from(reason)),

@@ -149,9 +149,9 @@ pub struct Reduction<A> {
 }
 
 impl<A> Reduction<A> {
-    /// True when the run was not stopped early: the result is then
-    /// 1-minimal ([`Algorithm::Ddrmin`]'s only for a monotone oracle or
-    /// with `dd_star`).
+    /// True when the run was not stopped early and its result is known to
+    /// be 1-minimal ([`Algorithm::Ddrmin`]'s without `dd_star` is not:
+    /// [`StopReason::OnePass`]).
     pub fn is_minimal(&self) -> bool {
         self.stopped.is_none()
     }
@@ -219,9 +219,10 @@ where
         }
         let stopped = ctx.limits.stop_reason();
         if stopped.is_some() || !options.dd_star || config.len() == before {
+            let one_pass = options.algorithm == Algorithm::Ddrmin && !options.dd_star;
             return Ok(Reduction {
                 atoms: config,
-                stopped,
+                stopped: stopped.or(one_pass.then_some(StopReason::OnePass)),
             });
         }
     }

@@ -582,7 +582,7 @@ impl Worker {
         // SAFETY: getpid has no preconditions.
         let parent = unsafe { sys::getpid() };
         // SAFETY: the fork server forked this process with one thread.
-        let child = unsafe { sys::fork() };
+        let child = unsafe { crate::fork::single_threaded() };
         if child == 0 {
             sys::die_with_parent(parent);
             // A thread of its own (another id), to which stack requests go.

@@ -13,14 +13,14 @@ use std::sync::OnceLock;
 
 type ForkFn = unsafe extern "C" fn() -> sys::pid_t;
 
-/// Forks this process without the C library's fork handlers.
-///
-/// # Safety
-///
-/// As `fork`, in a process whose only thread is the caller.
-pub(crate) unsafe fn single_threaded() -> sys::pid_t {
-    static FORK: OnceLock<ForkFn> = OnceLock::new();
-    let fork = FORK.get_or_init(|| {
+static FORK: OnceLock<ForkFn> = OnceLock::new();
+
+/// Looks `_Fork` up. Called on the main thread before the test thread
+/// starts: `dlsym` keeps a buffer of its own on the heap of the thread that
+/// first calls it, and the test thread's heap must be what it was (the
+/// addresses a test's allocations get, and so its features, follow it).
+pub(crate) fn resolve() {
+    FORK.get_or_init(|| {
         // Not a C string literal (Rust 1.77): the user's toolchain builds this.
         #[allow(clippy::manual_c_str_literals)]
         let name = b"_Fork\0".as_ptr().cast();
@@ -32,6 +32,16 @@ pub(crate) unsafe fn single_threaded() -> sys::pid_t {
             false => unsafe { std::mem::transmute::<*mut sys::c_void, ForkFn>(found) },
         }
     });
+}
+
+/// Forks this process without the C library's fork handlers (`fork`
+/// before [`resolve`]).
+///
+/// # Safety
+///
+/// As `fork`, in a process whose only thread is the caller.
+pub(crate) unsafe fn single_threaded() -> sys::pid_t {
+    let fork = FORK.get().copied().unwrap_or(sys::fork as ForkFn);
     // SAFETY: the caller's contract.
     unsafe { fork() }
 }

@@ -174,6 +174,7 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     let target = TargetPtr(unsafe {
         std::mem::transmute::<*mut (dyn Target + '_), *mut (dyn Target + 'static)>(target)
     });
+    crate::fork::resolve();
     let spawned = stack::spawn_test_thread(Box::new(move || {
         let target = target;
         capture::enter_test_thread();

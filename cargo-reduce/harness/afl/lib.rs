@@ -29,6 +29,7 @@ mod capture;
 mod coverage;
 mod decode;
 mod fault_trace;
+mod fork;
 mod ijon;
 mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.

@@ -32,6 +32,7 @@ mod capture;
 mod coverage;
 mod decode;
 mod fault_trace;
+mod fork;
 mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.

@@ -72,6 +72,7 @@ pub const SIGSTKSZ: size_t = 12288;
 // <errno.h>, <dlfcn.h>
 pub(super) const EAGAIN: c_int = 11;
 pub(super) const RTLD_NEXT: *mut c_void = -1isize as *mut c_void;
+pub(super) const RTLD_DEFAULT: *mut c_void = std::ptr::null_mut();
 
 // <sys/auxv.h>
 pub(super) const AT_MINSIGSTKSZ: c_ulong = 51;

@@ -174,6 +174,7 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
     let target = TargetPtr(unsafe {
         std::mem::transmute::<*mut (dyn Target + '_), *mut (dyn Target + 'static)>(target)
     });
+    crate::fork::resolve();
     let spawned = stack::spawn_test_thread(Box::new(move || {
         let target = target;
         capture::enter_test_thread();
@@ -582,7 +583,7 @@ impl Worker {
         // SAFETY: getpid has no preconditions.
         let parent = unsafe { sys::getpid() };
         // SAFETY: the fork server forked this process with one thread.
-        let child = unsafe { sys::fork() };
+        let child = unsafe { crate::fork::single_threaded() };
         if child == 0 {
             sys::die_with_parent(parent);
             // A thread of its own (another id), to which stack requests go.

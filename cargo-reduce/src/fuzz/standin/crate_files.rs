@@ -31,6 +31,7 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
         "src/fault_trace.rs",
         include_str!("../../../harness/src/fault_trace.rs"),
     ),
+    ("src/fork.rs", include_str!("../../../harness/src/fork.rs")),
     (
         "src/trace.rs",
         include_str!("../../../harness/src/trace.rs"),

@@ -99,6 +99,7 @@ fn constants_match_libc() {
     );
     assert_eq!(sys::MAP_FAILED, libc::MAP_FAILED);
     assert_eq!(sys::RTLD_NEXT, libc::RTLD_NEXT);
+    assert_eq!(sys::RTLD_DEFAULT, libc::RTLD_DEFAULT);
 }
 
 /// The registers the fault handler reads, where libc's `ucontext_t` has them.

@@ -5,10 +5,12 @@ bench/record.py's `curve` gives cargo-reduce's (whose seconds count from its red
 a script keeps that start within the whole command beside it). The peers' curves come from
 here, their seconds since the peer's command started:
 
-- `SizePoller`: C-Vise, treereduce and shrinkray write their best result to a file as they go;
-  a thread stats it every 0.1 s and reads it only when its size or mtime changed;
-- `tmin_curve` and `afl_tmin_curve`: `cargo fuzz tmin` and afl-tmin print the size of each
-  step; their lines, timestamped as they arrive (`LineReader`), give the curve.
+- `SizePoller`: C-Vise and shrinkray write their best result to the file they reduce as they
+  go; a thread stats it every 0.1 s and reads it only when its size or mtime changed;
+- `tmin_curve`, `afl_tmin_curve` and `treereduce_curve`: `cargo fuzz tmin`, afl-tmin and
+  treereduce print the size of each step or improvement; their lines, timestamped as they
+  arrive (`LineReader`), give the curve (treereduce 0.4.1 writes its output only at its end,
+  so its file tells nothing before; its lines count bytes, not tokens).
 
 `time_to_reach` is the speed figure of issue 53: when (within the whole command) cargo-reduce's
 best result was first at or below a peer's final size.
@@ -183,6 +185,28 @@ def afl_tmin_curve(timed_lines):
             m = pattern.search(line)
             if m:
                 _append(points, t, int(m.group(1)))
+    return points
+
+
+RE_TREEREDUCE_SIZE = re.compile(r"\b(?:Original size|Reduced to size): (\d+)")
+
+
+def treereduce_curve(timed_lines):
+    """treereduce's curve (bytes) from its log lines [(seconds, line)]: the size each pass starts
+    from, and each improvement's.
+
+    >>> treereduce_curve([(0.01, "\x1b[32mINFO\x1b[0m] Starting pass 1 / 2"),
+    ...                   (0.02, "\x1b[32mINFO\x1b[0m] Original size: 988"),
+    ...                   (0.5, "\x1b[32mINFO\x1b[0m] Reduced to size: 708 \x1b[3mid\x1b[0m=23"),
+    ...                   (4.0, "\x1b[32mINFO\x1b[0m] Original size: 708"),
+    ...                   (6.6, "Start size : 988 bytes")])
+    [[0.02, 988, None, None], [0.5, 708, None, None]]
+    """
+    points = []
+    for t, line in timed_lines:
+        m = RE_TREEREDUCE_SIZE.search(RE_ANSI.sub("", line))
+        if m:
+            _append(points, t, int(m.group(1)))
     return points
 
 

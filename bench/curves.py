@@ -138,6 +138,7 @@ def cargo_reduce_curve(timed_lines):
             "curve_started_s": None if started is None else round(started, 3)}
 
 
+RE_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RE_TMIN_STEP = re.compile(r"^CRASH_MIN: minimizing crash input: '.*' \((\d+) bytes\)")
 
 
@@ -151,15 +152,9 @@ def tmin_curve(timed_lines):
     ...             (3.0, "CRASH_MIN: minimizing crash input: '/tmp/x' (12 bytes)")])
     [[1.25, 40, None, None], [2.5, 12, None, None]]
     """
-    points = []
-    for t, line in timed_lines:
-        m = RE_TMIN_STEP.match(line)
-        if m:
-            _append(points, t, int(m.group(1)))
-    return points
+    return _sizes(timed_lines, [RE_TMIN_STEP])
 
 
-RE_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RE_AFL_SIZES = (
     re.compile(r"Read (\d+) bytes? from "),
     re.compile(r"Block length = \d+, remaining size = (\d+)"),
@@ -178,14 +173,7 @@ def afl_tmin_curve(timed_lines):
     ...                 (1.5, "     File size reduced by : 96.00% (to 41 bytes)")])
     [[0.1, 1024, None, None], [0.9, 96, None, None], [1.5, 41, None, None]]
     """
-    points = []
-    for t, line in timed_lines:
-        line = RE_ANSI.sub("", line)
-        for pattern in RE_AFL_SIZES:
-            m = pattern.search(line)
-            if m:
-                _append(points, t, int(m.group(1)))
-    return points
+    return _sizes(timed_lines, RE_AFL_SIZES)
 
 
 RE_TREEREDUCE_SIZE = re.compile(r"\b(?:Original size|Reduced to size): (\d+)")
@@ -202,17 +190,20 @@ def treereduce_curve(timed_lines):
     ...                   (6.6, "Start size : 988 bytes")])
     [[0.02, 988, None, None], [0.5, 708, None, None]]
     """
+    return _sizes(timed_lines, [RE_TREEREDUCE_SIZE])
+
+
+def _sizes(timed_lines, patterns):
+    """The curve of the sizes (each pattern's first group) that the lines print, colours
+    stripped; a size that repeats the last one is no new point."""
     points = []
     for t, line in timed_lines:
-        m = RE_TREEREDUCE_SIZE.search(RE_ANSI.sub("", line))
-        if m:
-            _append(points, t, int(m.group(1)))
+        line = RE_ANSI.sub("", line)
+        for pattern in patterns:
+            m = pattern.search(line)
+            if m and (not points or points[-1][1] != int(m.group(1))):
+                points.append([round(t, 3), int(m.group(1)), None, None])
     return points
-
-
-def _append(points, t, size):
-    if not points or points[-1][1] != size:
-        points.append([round(t, 3), size, None, None])
 
 
 def time_to_reach(curve, size, index=1, offset=0.0):

@@ -126,7 +126,14 @@ pub(crate) fn run(
     let beside = written_beside(&done.extra, &subject, &outputs)?;
     let last = rerun(&subject.oracle.rustc, &beside, &done.bytes, &interrupt)?;
     let signature = last.signature().unwrap_or(crash.signature.clone());
-    let duplicates = duplicates(request, &signature, &beside, settings.jobs, &interrupt)?;
+    let duplicates = duplicates(
+        request,
+        &signature,
+        &beside,
+        &done.bytes,
+        settings.jobs,
+        &interrupt,
+    )?;
     let found = Found {
         done: &done,
         last: &last,
@@ -297,14 +304,18 @@ fn duplicates(
     request: &IceRequest,
     signature: &Signature,
     beside: &Beside,
+    mcve: &[u8],
     jobs: usize,
     interrupt: &Limits,
 ) -> Result<Option<Vec<Duplicate>>, Error> {
     let Some(rust_src) = &request.rust_src else {
         return Ok(None);
     };
+    let crate_name = beside.invocation.crate_name();
+    let spelled = Spelled::of(mcve).with(crate_name.as_bytes());
     let compiler = duplicates::Compiler {
         like: &beside.invocation,
+        spelled: &spelled,
         timeout: request.timeout.unwrap_or(DEFAULT_CRASH_TEST_TIMEOUT),
         memory: request.memory,
         jobs,

@@ -13,7 +13,7 @@ use crate::engine::{Cancel, Limits};
 use crate::error::{Error, Exit};
 use crate::job::ice::rustc::args::RustcArgs;
 use crate::job::ice::rustc::run::Rustc;
-use crate::job::ice::rustc::signature::{Match, Signature};
+use crate::job::ice::rustc::signature::{Match, Signature, Spelled};
 
 /// The issues page searched.
 const ISSUES: &str = "https://github.com/rust-lang/rust/issues";
@@ -62,22 +62,28 @@ fn without_column(location: &str) -> String {
     parts.into_iter().rev().collect::<Vec<_>>().join(":")
 }
 
-/// The longest stretch of `message` between its backquoted parts (names
-/// and types of the user's code), if it has three words or more.
+/// The longest stretch of `message`'s plain words: between its
+/// backquoted parts and the brackets, colons and quotes of the paths and
+/// types it prints unquoted (names of the user's code), if it has three
+/// words or more.
 fn constant_words(message: &str) -> Option<String> {
     message
         .split('`')
         .step_by(2)
-        .map(|part| part.trim_matches(|c: char| c.is_whitespace() || c == ',' || c == ':'))
+        .flat_map(|part| part.split(|c: char| "<>()[]{}:;'\"#".contains(c)))
+        .map(|part| part.trim_matches(|c: char| c.is_whitespace() || c == ','))
         .filter(|part| part.split_whitespace().count() >= 3)
         .max_by_key(|part| part.len())
         .map(str::to_string)
 }
 
-/// How the crash tests are compiled.
+/// How the crash tests are compiled, and what the MCVE names.
 pub(crate) struct Compiler<'a> {
     /// The MCVE's command line: its program and environment compile them.
     pub(crate) like: &'a RustcArgs,
+    /// The MCVE's words and its crate's name: names in an ICE's message
+    /// that either source spells are set aside, as for the reduction.
+    pub(crate) spelled: &'a Spelled,
     pub(crate) timeout: Duration,
     pub(crate) memory: Option<u64>,
     pub(crate) jobs: usize,
@@ -135,32 +141,29 @@ fn crash_tests(dir: &Path) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// Whether compiling `file` as its header says crashes `compiler` with
-/// `signature`'s ICE.
+/// `signature`'s ICE (names that the MCVE or the crash test spells set
+/// aside, as the reduction sets them aside).
 fn same_ice(file: &Path, signature: &Signature, level: Match, compiler: &Compiler<'_>) -> bool {
     let Ok(source) = std::fs::read(file) else {
         return false;
     };
     let header = Header::of(&String::from_utf8_lossy(&source));
-    let mut args = vec!["--edition".to_string(), header.edition];
-    args.extend(header.flags);
-    args.push("crash.rs".to_string());
-    let invocation = RustcArgs {
-        source: args.len() - 1,
-        args,
-        ..compiler.like.clone()
-    };
     let rustc = Rustc::new(
-        invocation,
-        "crash.rs".into(),
+        header.invocation(compiler.like),
+        format!("{CRATE}.rs"),
         compiler.timeout,
         compiler.memory,
         false,
     );
+    let spelled = compiler.spelled.with(&source).with(CRATE.as_bytes());
     let run = rustc.run(&source, &Cancel::by_limits(compiler.limits));
     run.ok()
         .and_then(|r| r.signature())
-        .is_some_and(|found| found.matches(signature, level, &|_| false))
+        .is_some_and(|found| found.matches(signature, level, &|w| spelled.contains(w)))
 }
+
+/// The crate name a crash test is compiled under (its file's).
+const CRATE: &str = "crash";
 
 fn duplicate(file: &Path, rust_src: &Path) -> Duplicate {
     let text = std::fs::read_to_string(file).unwrap_or_default();
@@ -185,6 +188,24 @@ impl Header {
             .map(|f| f.split_whitespace().map(str::to_string).collect())
             .unwrap_or_default();
         Header { edition, flags }
+    }
+
+    /// The command line that compiles the test: `like`'s program and
+    /// environment, the header's flags, and its edition unless the flags
+    /// give one (rustc refuses two).
+    fn invocation(self, like: &RustcArgs) -> RustcArgs {
+        let has_edition = self.flags.iter().any(|f| f.starts_with("--edition"));
+        let mut args = match has_edition {
+            true => Vec::new(),
+            false => vec!["--edition".to_string(), self.edition],
+        };
+        args.extend(self.flags);
+        args.push(format!("{CRATE}.rs"));
+        RustcArgs {
+            source: args.len() - 1,
+            args,
+            ..like.clone()
+        }
     }
 }
 
@@ -229,6 +250,14 @@ mod tests {
         );
         let short = signature("compiler/rustc_x/src/y.rs:1:2", "`T` unexpected");
         assert_eq!(searches(&short).len(), 1, "no phrase of three words");
+        let unquoted = signature(
+            "compiler/rustc_middle/src/ty/instance.rs:570:21",
+            "failed to resolve instance for <fn(u8, ()) as a>::g",
+        );
+        assert_eq!(
+            searches(&unquoted)[1].what,
+            "the message: `failed to resolve instance for`"
+        );
     }
 
     #[test]
@@ -239,6 +268,13 @@ mod tests {
         assert_eq!(header.edition, "2021");
         assert_eq!(header.flags, ["-Zvalidate-mir", "--crate-type", "lib"]);
         assert_eq!(Header::of("fn main() {}").edition, "2015");
+        let like = RustcArgs::parse("rustc x.rs", Path::new("/")).unwrap();
+        let given = Header::of("//@ compile-flags: --edition=2024 -Copt-level=3\n");
+        assert_eq!(
+            given.invocation(&like).args,
+            ["--edition=2024", "-Copt-level=3", "crash.rs"],
+            "no second --edition"
+        );
         assert_eq!(
             directive("//@ known-bug: #140099\n", "known-bug"),
             Some("#140099")

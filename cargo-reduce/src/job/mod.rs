@@ -17,6 +17,7 @@ mod group;
 pub(crate) mod ice;
 pub(crate) mod message;
 mod progress;
+pub(crate) mod threads;
 mod write;
 
 use std::path::{Path, PathBuf};

@@ -94,12 +94,15 @@ impl FuzzProject {
         self.results_root.as_deref().unwrap_or(&self.fuzz_dir)
     }
 
-    /// Where target `target`'s results go (reductions, artifacts filed):
-    /// its `artifacts/<target>/`, or `--out-dir`'s for it.
-    pub(crate) fn results_dir(&self, target: &FuzzTarget) -> PathBuf {
-        match &self.results_root {
-            Some(root) => root.join("artifacts").join(&target.name),
-            None => target.artifacts_dir.clone(),
+    /// Where target `name`'s results go (reductions, artifacts filed):
+    /// its `artifacts/<name>/`, or `--out-dir`'s for it.
+    pub(crate) fn results_dir(&self, name: &str) -> PathBuf {
+        if let Some(root) = &self.results_root {
+            return root.join("artifacts").join(name);
+        }
+        match self.targets.iter().find(|t| t.name == name) {
+            Some(target) => target.artifacts_dir.clone(),
+            None => self.fuzz_dir.join("artifacts").join(name),
         }
     }
 
@@ -114,7 +117,7 @@ impl FuzzProject {
             self.target_dir = out_dir.join("target");
         }
         for t in 0..self.targets.len() {
-            let dir = self.results_dir(&self.targets[t]);
+            let dir = self.results_dir(&self.targets[t].name);
             for artifact in &mut self.targets[t].artifacts {
                 artifact.relocate(&dir);
             }

@@ -508,7 +508,10 @@ fn out_dir_takes_the_results_and_an_in_tree_build() {
         f.path("fuzz/artifacts/parse"),
         "read there"
     );
-    assert_eq!(project.results_dir(parse), results.join("artifacts/parse"));
+    assert_eq!(
+        project.results_dir("parse"),
+        results.join("artifacts/parse")
+    );
     let artifact = &parse.artifacts[0];
     assert_eq!(artifact.path, f.path("fuzz/artifacts/parse/crash-1"));
     assert_eq!(

@@ -27,7 +27,7 @@ pub(super) fn add(
 ) -> Result<usize, Error> {
     let mut added = 0;
     for run in runs {
-        let dir = artifacts_dir(run, &projects[run.project]);
+        let dir = projects[run.project].results_dir(&run.name);
         for (from, other) in unknown(run, request) {
             let (path, _) = write_also_found(&dir, &file_name(&from), &other)?;
             let (failure, failure_id) = named(&other.failure, request.fuzz.matching);
@@ -94,16 +94,6 @@ fn add_failure(run: &mut TargetRun, path: PathBuf, other: OtherFailure, level: M
         bytes: other.bytes,
         ledger: None,
     });
-}
-
-/// The artifacts folder of `run`'s target.
-fn artifacts_dir(run: &TargetRun, project: &FuzzProject) -> PathBuf {
-    project
-        .targets
-        .iter()
-        .find(|t| t.name == run.name)
-        .map(|t| project.results_dir(t))
-        .unwrap_or_else(|| run.fuzz_dir.join("artifacts").join(&run.name))
 }
 
 /// The name an artifact found reducing the input at `from` goes by.

@@ -95,17 +95,7 @@ pub(crate) fn collect(
 
 /// The contents of `paths`, in order, read by up to `threads` threads.
 pub(in crate::job) fn read_all(paths: Vec<&Path>, threads: usize) -> Vec<std::io::Result<Vec<u8>>> {
-    let chunk = paths.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let readers: Vec<_> = paths
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(fs::read).collect::<Vec<_>>()))
-            .collect();
-        readers
-            .into_iter()
-            .flat_map(|r| r.join().expect("a reader thread does not panic"))
-            .collect()
-    })
+    crate::job::threads::map_in_order(&paths, threads, |path| fs::read(path))
 }
 
 /// The files below `dir`, in nested folders too (OSS-Fuzz keeps

@@ -586,14 +586,7 @@ fn report_failures(
                 .push(i);
         }
     }
-    let artifacts_dir = project
-        .targets
-        .iter()
-        .find(|t| t.name == plan.target)
-        .map_or_else(
-            || project.fuzz_dir.join("artifacts").join(&plan.target),
-            |t| project.results_dir(t),
-        );
+    let artifacts_dir = project.results_dir(&plan.target);
     let mut failing = 0;
     for (id, (failure, members)) in groups {
         failing += members.len();

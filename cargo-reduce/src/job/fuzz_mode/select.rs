@@ -76,7 +76,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                 let project = &projects[found.project];
                 let target = &project.targets[found.target];
                 if project.results_root.is_some() {
-                    found.artifact.relocate(&project.results_dir(target));
+                    found.artifact.relocate(&project.results_dir(&target.name));
                 }
                 Ok(Work {
                     target: target.name.clone(),

@@ -14,6 +14,7 @@ use crate::error::{Error, Exit};
 use crate::job::ice::rustc::args::RustcArgs;
 use crate::job::ice::rustc::run::Rustc;
 use crate::job::ice::rustc::signature::{Match, Signature, Spelled};
+use crate::job::threads::map_in_order;
 
 /// The issues page searched.
 const ISSUES: &str = "https://github.com/rust-lang/rust/issues";
@@ -100,25 +101,11 @@ pub(crate) fn in_crash_tests(
 ) -> Result<Vec<Duplicate>, Error> {
     let dir = rust_src.join("tests").join("crashes");
     let files = crash_tests(&dir)?;
-    let chunk = files.len().div_ceil(compiler.jobs.max(1)).max(1);
-    let found: Vec<Vec<Duplicate>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .filter(|file| same_ice(file, signature, level, compiler))
-                        .map(|file| duplicate(file, rust_src))
-                        .collect()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a crash test's thread does not panic"))
-            .collect()
+    let same = map_in_order(&files, compiler.jobs, |file| {
+        same_ice(file, signature, level, compiler)
     });
-    Ok(found.into_iter().flatten().collect())
+    let found = files.iter().zip(same).filter(|(_, same)| *same);
+    Ok(found.map(|(file, _)| duplicate(file, rust_src)).collect())
 }
 
 /// The `.rs` files directly in `dir` (a test with auxiliary crates is a

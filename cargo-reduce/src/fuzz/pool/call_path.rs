@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use super::location::short_location;
+use super::symbol_name;
 
 /// How many of the user's frames a signature keeps. Three is what
 /// ClusterFuzz's crash state keeps: enough to tell callers apart, few
@@ -30,7 +31,8 @@ pub(crate) struct Symbolizer {
 /// A function on a stack, and where in it the stack was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct UserFrame {
-    /// The function's path, without the legacy mangling's hash.
+    /// The function's path, spelled alike for either mangling scheme
+    /// (`symbol_name`).
     pub function: String,
     /// `file:line:column`, the file relative to its package (see
     /// [`package_relative`]), if the debug information says.
@@ -111,9 +113,12 @@ fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
     let mut names = Vec::new();
     if let Ok(mut frames) = loader.find_frames(probe) {
         while let Ok(Some(frame)) = frames.next() {
-            if let Some(Ok(name)) = frame.function.as_ref().map(|f| f.demangle()) {
+            let Some(function) = frame.function.as_ref() else {
+                continue;
+            };
+            if let (Ok(raw), Ok(name)) = (function.raw_name(), function.demangle()) {
                 names.push(UserFrame {
-                    function: without_hash(&name).to_string(),
+                    function: symbol_name::spelled(&raw, &name),
                     location: frame.location.as_ref().and_then(location),
                 });
             }
@@ -123,7 +128,7 @@ fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
         if let Some(symbol) = loader.find_symbol(probe) {
             let name = addr2line::demangle_auto(symbol.into(), None);
             names.push(UserFrame {
-                function: without_hash(&name).to_string(),
+                function: symbol_name::spelled(symbol, &name),
                 location: None,
             });
         }
@@ -187,17 +192,6 @@ fn lexically_normal(parts: &[Component<'_>]) -> String {
         .collect::<PathBuf>()
         .to_string_lossy()
         .into_owned()
-}
-
-/// `a::b` for the legacy-mangled `a::b::h0123456789abcdef`: the hash
-/// changes with every build.
-fn without_hash(name: &str) -> &str {
-    match name.rsplit_once("::h") {
-        Some((path, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            path
-        }
-        _ => name,
-    }
 }
 
 /// Paths of code that is not the user's: the standard library, the panic
@@ -288,16 +282,6 @@ fn primitive_impl(path: &str) -> Option<Option<&str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hashes_are_dropped() {
-        assert_eq!(
-            without_hash("demo::parse::h0123456789abcdef"),
-            "demo::parse"
-        );
-        assert_eq!(without_hash("demo::hex"), "demo::hex");
-        assert_eq!(without_hash("demo::hash::hot"), "demo::hash::hot");
-    }
 
     #[test]
     fn the_runtime_is_not_the_users_code() {

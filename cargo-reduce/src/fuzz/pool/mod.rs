@@ -33,6 +33,7 @@ mod protocol;
 mod round;
 mod severity;
 mod shm;
+mod symbol_name;
 /// The C library as the harness declares it (`protocol` maps memory with it).
 #[allow(dead_code)]
 #[path = "../../../harness/src/sys.rs"]

@@ -12,8 +12,10 @@ import hashlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -55,6 +57,24 @@ def checkout(work, corpus):
     if corpus["repo"] is None:
         return os.path.join(work, "src", "demo")
     return os.path.join(work, "src", corpus["repo"].replace("/", "+"))
+
+
+def export(work, mirrors, corpus):
+    """The crate's source at its pinned commit (the demo crate: copied from this repository)."""
+    dest = checkout(work, corpus)
+    if corpus["repo"] is None:
+        crate = os.path.join(dest, corpus["fuzz_dir"])
+        if not os.path.isdir(crate):
+            src = os.path.join(ROOT, corpus["fuzz_dir"])
+            shutil.copytree(src, crate, ignore=shutil.ignore_patterns("target", "artifacts", "boa"))
+        return dest
+    git_dir = os.path.join(mirrors, corpus["repo"].replace("/", "+"), "repo")
+    if not os.path.isdir(git_dir):
+        sys.exit("error: no mirror of %s at %s (mirror it, or pass --mirrors DIR)" % (corpus["repo"], git_dir))
+    if not os.path.isdir(dest):
+        subprocess.run(["git", "clone", "-q", "--no-checkout", git_dir, dest], check=True)
+    subprocess.run(["git", "-C", dest, "checkout", "-q", "--detach", corpus["commit"]], check=True)
+    return dest
 
 
 def fuzz_dir(work, corpus):
@@ -120,3 +140,67 @@ def fresh_dir(path):
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
     return path
+
+
+def record_made(manifest, made):
+    """Adds `made` (by its name) to the JSON manifest at `manifest`, read again just before (another
+    run with --only may have added its own meanwhile); written atomically."""
+    found = {}
+    if os.path.exists(manifest):
+        with open(manifest) as f:
+            found = json.load(f)
+    found[made["name"]] = made
+    tmp = manifest + ".tmp.%d" % os.getpid()
+    with open(tmp, "w") as f:
+        json.dump(found, f, indent=1)
+    os.replace(tmp, manifest)
+
+
+# Whole commands, timed: shared by bench/corpus/run and bench/corpus-afl/run.
+CAP = 3600  # seconds: no command of this benchmark should come near it
+
+
+def run(cmd, cwd, cap=CAP):
+    """(returncode or 'cap', seconds, stdout+stderr text, 1-minute load before)."""
+    load = os.getloadavg()[0]
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=cap)
+        code, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        code, out = "cap", ((e.stdout or b"") + (e.stderr or b"")).decode("utf-8", "replace")
+    return code, time.monotonic() - start, out, load
+
+
+def checked(what, result):
+    code, _, out, _ = result
+    if code != 0:
+        sys.exit("error: %s failed (%s):\n%s" % (what, code, out[-3000:]))
+    return result
+
+
+def ensure_cargo_reduce(args):
+    if args.cargo_reduce:
+        return os.path.abspath(args.cargo_reduce)
+    exe = os.path.join(ROOT, "target", "release", "cargo-reduce")
+    if not args.no_build:
+        log("building cargo-reduce (cargo build --release --locked -p cargo-reduce)")
+        subprocess.run(["cargo", "build", "--release", "--locked", "-p", "cargo-reduce"], cwd=ROOT, check=True)
+    if not os.path.exists(exe):
+        sys.exit("error: no %s (build it or pass --cargo-reduce PATH)" % exe)
+    return exe
+
+
+def cargo_reduce_message(text):
+    """The `corpus-minimized` message of a `--message-format json` run."""
+    for line in text.splitlines():
+        if line.startswith("{") and '"corpus-minimized"' in line:
+            return json.loads(line)
+    return None
+
+
+def timings(rounds, tool):
+    secs = [r[tool][1] for r in rounds]
+    return dict(seconds=[round(s, 3) for s in secs], load_1min=[round(r[tool][3], 2) for r in rounds],
+                exit=[r[tool][0] for r in rounds], median_s=round(statistics.median(secs), 3),
+                min_s=round(min(secs), 3), max_s=round(max(secs), 3))

@@ -189,6 +189,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
     match error {
         D::UnknownPackage { .. }
         | D::UnknownTarget { .. }
+        | D::NoTargetOfEngine { .. }
         | D::NoTarget { .. }
         | D::Settings { .. } => Exit::Usage,
         D::ArtifactMissing { .. }

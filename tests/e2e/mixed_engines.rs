@@ -232,3 +232,72 @@ fn ci_keeps_one_ledger_for_both_engines() {
         "{finished}"
     );
 }
+
+/// A target that is both a libFuzzer and an afl.rs one (its source calls
+/// either engine by a feature, as taiki-e/parse-changelog's `parse`):
+/// `--corpus` names one target's corpus, so `--fuzz-target` alone selects
+/// two and the error says to choose with `--engine`, which then selects one.
+#[test]
+fn a_target_of_both_engines_is_chosen_by_engine() {
+    let (_dir, crate_dir) = mixed();
+    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
+    let dual = "[[bin]]\nname = \"dual\"\npath = \"fuzz_targets/dual.rs\"\ntest = false\n";
+    write(
+        &crate_dir,
+        "Cargo.toml",
+        format!("{manifest}\n{dual}").as_bytes(),
+    );
+    write(
+        &crate_dir,
+        "fuzz_targets/dual.rs",
+        b"#![cfg_attr(not(feature = \"afl\"), no_main)]\n\
+          #[cfg(feature = \"afl\")]\nfn main() { afl::fuzz!(|d: &[u8]| { check(d) }); }\n\
+          #[cfg(not(feature = \"afl\"))]\nlibfuzzer_sys::fuzz_target!(|d: &[u8]| { check(d) });\n\
+          fn check(d: &[u8]) { if d.len() > 2 && d[0] == b'x' { std::hint::black_box(d); } }\n",
+    );
+    write(&crate_dir, "seeds/a", b"abc");
+    write(&crate_dir, "seeds/b", b"xyz");
+    let corpus = |extra: &[&str]| {
+        let seeds = crate_dir.join("seeds");
+        let out = crate_dir.join("minimized");
+        let mut args = vec![
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            crate_dir.to_str().unwrap(),
+        ];
+        args.extend(["--fuzz-target", "dual", "--corpus", seeds.to_str().unwrap()]);
+        args.extend(["--out", out.to_str().unwrap(), "--message-format", "json"]);
+        args.extend_from_slice(extra);
+        cargo_reduce(&args)
+    };
+    let both = corpus(&[]);
+    both.expect_code(2);
+    assert!(
+        both.stderr()
+            .contains("`dual` is a target of both engines: choose one with --engine"),
+        "{}",
+        both.stderr()
+    );
+    let chosen = corpus(&["--engine", "libfuzzer"]);
+    chosen.expect_code(0);
+    let minimized = crate::util::message(&chosen.messages(), "corpus-minimized").clone();
+    assert_eq!(minimized["target"], "dual", "{minimized}");
+    let none = cargo_reduce(&[
+        "reduce",
+        "list",
+        "--manifest-path",
+        crate_dir.to_str().unwrap(),
+        "--fuzz-target",
+        "lf_bytes",
+        "--engine",
+        "afl",
+    ]);
+    none.expect_code(2);
+    assert!(
+        none.stderr()
+            .contains("no fuzz target for afl is selected (targets: lf_bytes (libfuzzer))"),
+        "{}",
+        none.stderr()
+    );
+}

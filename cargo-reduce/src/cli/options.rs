@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::engine::{Algorithm, DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::project::Selection;
+use crate::fuzz::project::{Engine, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::Settings;
 
@@ -85,6 +85,10 @@ pub(crate) struct SelectOptions {
     /// Only this fuzz target (`--target` is a target triple, as in cargo).
     #[arg(long, value_name = "NAME")]
     pub fuzz_target: Option<String>,
+    /// Only the targets of this engine (for a target that is both a
+    /// libFuzzer and an afl.rs one, by its crate's features).
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<EngineChoice>,
     /// Refused with a pointer to `--fuzz-target`: as in cargo, `--target`
     /// names a target triple, and fuzz targets build for the host.
     #[arg(long = "target", hide = true, value_name = "TRIPLE", value_parser = refuse_triple)]
@@ -98,6 +102,24 @@ pub(crate) struct SelectOptions {
     /// written in the source tree.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+}
+
+/// `--engine`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EngineChoice {
+    /// cargo-fuzz's targets (libfuzzer-sys).
+    Libfuzzer,
+    /// afl.rs's targets.
+    Afl,
+}
+
+impl EngineChoice {
+    fn engine(self) -> Engine {
+        match self {
+            EngineChoice::Libfuzzer => Engine::LibFuzzer,
+            EngineChoice::Afl => Engine::Afl,
+        }
+    }
 }
 
 /// `--target`'s parser in the modes that run fuzz targets.
@@ -116,6 +138,7 @@ impl SelectOptions {
             manifest_path: self.manifest_path.clone(),
             packages: self.package.clone(),
             fuzz_target: self.fuzz_target.clone(),
+            engine: self.engine.map(EngineChoice::engine),
             afl_out: self.afl_out.clone(),
             out_dir: self.out_dir.clone(),
         }

@@ -83,6 +83,14 @@ pub(crate) enum DiscoveryError {
         /// The targets of the fuzz crates searched.
         known: Vec<String>,
     },
+    /// `--engine` leaves no target of the selection.
+    #[error("no fuzz target for {engine} is selected (targets: {}); check --engine and --fuzz-target", known.join(", "))]
+    NoTargetOfEngine {
+        /// The engine given (`libfuzzer`, `afl`).
+        engine: &'static str,
+        /// The targets selected before, with their engines.
+        known: Vec<String>,
+    },
     /// `--afl-out DIR` names no directory.
     #[error(
         "AFL output directory `{}` does not exist; pass the `-o` directory of afl-fuzz to --afl-out",

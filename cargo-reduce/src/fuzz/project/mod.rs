@@ -178,6 +178,9 @@ pub(crate) struct Selection {
     pub packages: Vec<String>,
     /// `--fuzz-target`: only this target (all when `None`).
     pub fuzz_target: Option<String>,
+    /// `--engine`: only the targets of this engine (all when `None`): for
+    /// a target that is both a libFuzzer and an afl.rs one.
+    pub engine: Option<Engine>,
     /// `--afl-out`: AFL++ output directories outside the usual places.
     pub afl_out: Vec<PathBuf>,
     /// `--out-dir`: where every result and the build go, instead of the
@@ -251,6 +254,29 @@ pub(crate) fn select_target(
         project.targets.retain(|t| t.name == name);
     }
     projects.retain(|p| !p.targets.is_empty());
+    Ok(())
+}
+
+/// Keeps only the projects of `engine` (for `--engine`).
+pub(crate) fn select_engine(
+    projects: &mut Vec<FuzzProject>,
+    engine: Engine,
+) -> Result<(), DiscoveryError> {
+    if !projects.iter().any(|p| p.engine == engine) {
+        let known = projects
+            .iter()
+            .flat_map(|p| {
+                p.targets
+                    .iter()
+                    .map(move |t| format!("{} ({})", t.name, p.engine.as_str()))
+            })
+            .collect();
+        return Err(DiscoveryError::NoTargetOfEngine {
+            engine: engine.as_str(),
+            known,
+        });
+    }
+    projects.retain(|p| p.engine == engine);
     Ok(())
 }
 

@@ -256,10 +256,19 @@ pub(super) fn selected_targets<'p>(
         .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
         .collect();
     if !corpora.is_empty() && targets.len() != 1 {
+        let one_name = targets.len() > 1 && targets.windows(2).all(|pair| pair[0].1 == pair[1].1);
+        let choose = if one_name {
+            format!(
+                "`{}` is a target of both engines: choose one with --engine libfuzzer|afl",
+                targets[0].1
+            )
+        } else {
+            "choose one with --fuzz-target NAME".to_string()
+        };
         return Err(Error::new(
             Exit::Usage,
             format!(
-                "--corpus names the corpus of one target, and {} targets are selected; choose one with --fuzz-target NAME",
+                "--corpus names the corpus of one target, and {} targets are selected; {choose}",
                 targets.len()
             ),
         ));

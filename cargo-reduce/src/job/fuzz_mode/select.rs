@@ -11,11 +11,14 @@ use crate::job::{Events, Message};
 /// Why `leak-*` artifacts are not reduced.
 const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-process stand-in does not run; reduce it with `cargo fuzz tmin` on a sanitizer build";
 
-/// The fuzz crates `selection` finds, narrowed to its target.
+/// The fuzz crates `selection` finds, narrowed to its target and engine.
 pub(crate) fn discover(selection: &Selection) -> Result<Vec<FuzzProject>, Error> {
     let mut projects = project::discover(selection)?;
     if let Some(target) = &selection.fuzz_target {
         project::select_target(&mut projects, target)?;
+    }
+    if let Some(engine) = selection.engine {
+        project::select_engine(&mut projects, engine)?;
     }
     Ok(projects)
 }

@@ -99,7 +99,7 @@ fn run_under_gdb_in_batch_mode_shows_the_targets_frames() {
         return;
     }
     let input = artifact(shared(), "byte_parser");
-    let run = run(&[
+    let crashed = run(&[
         "--debugger",
         "gdb",
         input.to_str().unwrap(),
@@ -110,7 +110,7 @@ fn run_under_gdb_in_batch_mode_shows_the_targets_frames() {
         "-ex",
         "bt",
     ]);
-    let (stdout, stderr) = (run.stdout(), run.stderr());
+    let (stdout, stderr) = (crashed.stdout(), crashed.stderr());
     assert!(
         stderr.contains("gdb -batch -ex run -ex bt --args "),
         "{stderr}"
@@ -122,6 +122,23 @@ fn run_under_gdb_in_batch_mode_shows_the_targets_frames() {
         stdout.contains("byte_parser::parse (data=")
             && stdout.contains("at fuzz_targets/byte_parser.rs:36"),
         "{stdout}\n{stderr}"
+    );
+    // An input that passes ends normally: the ASan build's LeakSanitizer,
+    // which cannot run under ptrace, is off under a debugger.
+    let tmp = tempfile::tempdir().unwrap();
+    let passing = tmp.path().join("passing");
+    fs::write(&passing, b"A").unwrap();
+    let args = ["--debugger", "gdb", "--fuzz-target", "byte_parser"];
+    let passed = run(&[
+        &args[..],
+        &[passing.to_str().unwrap(), "--", "-batch", "-ex", "run"],
+    ]
+    .concat());
+    assert!(
+        passed.stdout().contains("exited normally]"),
+        "{}\n{}",
+        passed.stdout(),
+        passed.stderr()
     );
 }
 
@@ -216,4 +233,20 @@ fn run_feeds_an_afl_rs_binary_its_input_on_stdin() {
         "{stderr}"
     );
     assert_ne!(run.code(), 0, "{stderr}");
+    if !installed("gdb", test) {
+        return;
+    }
+    // Under GDB the program's standard input is redirected, not GDB's.
+    let args = ["--debugger", "gdb", saved.to_str().unwrap(), "--", "-batch"];
+    let gdb = run_in(
+        &crate_dir,
+        &[&args[..], &["-ex", "run", "-ex", "bt"]].concat(),
+    );
+    let stdout = gdb.stdout();
+    assert!(
+        stdout.contains("byte_parser::parse (data=")
+            && stdout.contains("at src/bin/byte_parser.rs:31"),
+        "{stdout}\n{}",
+        gdb.stderr()
+    );
 }

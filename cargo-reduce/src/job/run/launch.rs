@@ -50,6 +50,8 @@ pub(crate) enum Reads {
 /// (none: the terminal's).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Launch {
+    /// Environment it gets besides this process's.
+    pub env: Vec<(OsString, OsString)>,
     /// The program.
     pub program: OsString,
     /// Its arguments.
@@ -62,13 +64,15 @@ pub(crate) struct Launch {
 /// under `debugger` if one is given, with `extra` (the words after `--`)
 /// as the debugger's options, before the program. Under GDB and LLDB an
 /// input on standard input is their own redirection (`run < FILE`), so that
-/// the debugger keeps the terminal.
+/// the debugger keeps the terminal. `user_asan_options`: the
+/// environment's `ASAN_OPTIONS`.
 pub(crate) fn launch(
     binary: &Path,
     input: &Path,
     reads: Reads,
     debugger: Option<Debugger>,
     extra: &[OsString],
+    user_asan_options: Option<OsString>,
 ) -> Launch {
     let program_args = |with_input: bool| -> Vec<OsString> {
         let mut args = vec![binary.as_os_str().to_owned()];
@@ -89,6 +93,7 @@ pub(crate) fn launch(
             let mut words = program_args(by_argument);
             let program = words.remove(0);
             return Launch {
+                env: Vec::new(),
                 program,
                 args: words,
                 stdin,
@@ -116,19 +121,41 @@ pub(crate) fn launch(
     }
     args.extend(program_args(by_argument));
     Launch {
+        env: vec![(
+            "ASAN_OPTIONS".into(),
+            traced_asan_options(user_asan_options),
+        )],
         program: debugger.map(Debugger::program).unwrap_or_default().into(),
         args,
         stdin,
     }
 }
 
+/// `ASAN_OPTIONS` for a binary under a debugger: LeakSanitizer's check
+/// at exit cannot run under ptrace (it stops the run with "LeakSanitizer
+/// has encountered a fatal error" and status 1, in an AddressSanitizer
+/// build, `cargo fuzz build`'s default), so it is turned off; the user's
+/// options come after, and win.
+fn traced_asan_options(user: Option<OsString>) -> OsString {
+    let mut options = OsString::from("detect_leaks=0");
+    if let Some(user) = user.filter(|u| !u.is_empty()) {
+        options.push(":");
+        options.push(user);
+    }
+    options
+}
+
 impl Launch {
     /// The command line as a shell takes it (`< FILE` for standard input).
     pub(crate) fn display(&self) -> String {
+        let env = self.env.iter().map(|(name, value)| {
+            let assignment = format!("{}={}", name.to_string_lossy(), value.to_string_lossy());
+            shell::quoted(&assignment)
+        });
         let words = std::iter::once(&self.program)
             .chain(&self.args)
-            .map(|w| w.to_string_lossy().into_owned());
-        let mut line = shell::line(words);
+            .map(|w| shell::quoted(&w.to_string_lossy()));
+        let mut line = env.chain(words).collect::<Vec<_>>().join(" ");
         if let Some(stdin) = &self.stdin {
             line.push_str(" < ");
             line.push_str(&shell::quoted(&stdin.to_string_lossy()));
@@ -142,7 +169,7 @@ impl Launch {
     pub(crate) fn exec(&self) -> std::io::Error {
         use std::os::unix::process::CommandExt;
         let mut command = std::process::Command::new(&self.program);
-        command.args(&self.args);
+        command.args(&self.args).envs(self.env.iter().cloned());
         if let Some(stdin) = &self.stdin {
             match std::fs::File::open(stdin) {
                 Ok(file) => {
@@ -167,6 +194,7 @@ mod tests {
             reads,
             debugger,
             &extra,
+            None,
         )
         .display()
     }
@@ -178,15 +206,15 @@ mod tests {
         assert_eq!(line(arg, None, &[]), "/t/debug/parse '/a/crash 1'");
         assert_eq!(
             line(arg, Some(Gdb), &["-batch", "-ex", "run", "-ex", "bt"]),
-            "gdb -batch -ex run -ex bt --args /t/debug/parse '/a/crash 1'"
+            "ASAN_OPTIONS=detect_leaks=0 gdb -batch -ex run -ex bt --args /t/debug/parse '/a/crash 1'"
         );
         assert_eq!(
             line(arg, Some(Lldb), &[]),
-            "lldb -- /t/debug/parse '/a/crash 1'"
+            "ASAN_OPTIONS=detect_leaks=0 lldb -- /t/debug/parse '/a/crash 1'"
         );
         assert_eq!(
             line(arg, Some(Rr), &["--chaos"]),
-            "rr record --chaos /t/debug/parse '/a/crash 1'"
+            "ASAN_OPTIONS=detect_leaks=0 rr record --chaos /t/debug/parse '/a/crash 1'"
         );
     }
 
@@ -197,14 +225,30 @@ mod tests {
         assert_eq!(line(stdin, None, &[]), "/t/debug/parse < '/a/crash 1'");
         assert_eq!(
             line(stdin, Some(Rr), &[]),
-            "rr record /t/debug/parse < '/a/crash 1'"
+            "ASAN_OPTIONS=detect_leaks=0 rr record /t/debug/parse < '/a/crash 1'"
         );
         // The debugger keeps the terminal; the program's run redirects.
         assert_eq!(
             line(stdin, Some(Gdb), &["-batch"]),
-            "gdb -ex \"set args < '/a/crash 1'\" -batch --args /t/debug/parse"
+            "ASAN_OPTIONS=detect_leaks=0 gdb -ex \"set args < '/a/crash 1'\" -batch --args /t/debug/parse"
         );
-        let lldb = launch(Path::new("b"), Path::new("/a/c"), stdin, Some(Lldb), &[]);
+        let user = Some("halt_on_error=0".into());
+        let lldb = launch(
+            Path::new("b"),
+            Path::new("/a/c"),
+            stdin,
+            Some(Lldb),
+            &[],
+            user,
+        );
+        // The user's ASAN_OPTIONS come last, and win.
+        assert_eq!(
+            lldb.env,
+            [(
+                "ASAN_OPTIONS".into(),
+                "detect_leaks=0:halt_on_error=0".into()
+            )]
+        );
         assert_eq!(lldb.stdin, None);
         assert_eq!(
             lldb.args,

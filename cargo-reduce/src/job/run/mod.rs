@@ -232,5 +232,6 @@ pub(crate) fn launch(located: &Located, binary: &Path, request: &RunRequest) -> 
         located.reads(),
         request.debugger,
         &request.debugger_args,
+        std::env::var_os("ASAN_OPTIONS"),
     )
 }

@@ -15,8 +15,10 @@ use crate::error::{Error, Exit};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::run::{self, Debugger, RunRequest};
 
-/// Arguments of `cargo reduce run`.
+/// Arguments of `cargo reduce run`. `--out-dir` is refused (the front
+/// ends build in the tree), so it is not offered in `--help`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("out_dir", |arg| arg.hide(true)))]
 pub(crate) struct RunArgs {
     /// The input: an artifact under `artifacts/<target>/`, an AFL++ crash
     /// or hang, or any file with --fuzz-target.

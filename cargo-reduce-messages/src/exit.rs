@@ -32,7 +32,9 @@ pub enum Exit {
     TimedOut = 6,
     /// The test command (or fuzz target) disagrees with itself.
     Flaky = 7,
-    /// The fuzz crate does not build against the libfuzzer-sys stand-in.
+    /// The fuzz crate does not build against the libfuzzer-sys stand-in;
+    /// in `run`, the engine's own build (`cargo fuzz build`, `cargo afl
+    /// build`) failed.
     BuildFailed = 8,
     /// Another cargo-reduce run is writing the same output.
     OutputBusy = 9,
@@ -49,13 +51,16 @@ pub enum Exit {
     /// `ci merge` was given a report of a format version it does not
     /// read (made by another cargo-reduce).
     UnsupportedReport = 14,
+    /// `run`: a tool it needs is not installed (cargo-fuzz, cargo-afl, a
+    /// nightly toolchain for cargo-fuzz, the debugger).
+    ToolMissing = 15,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
 }
 
 impl Exit {
     /// Every exit status, in numeric order.
-    pub const ALL: [Exit; 16] = [
+    pub const ALL: [Exit; 17] = [
         Exit::Success,
         Exit::Failure,
         Exit::Usage,
@@ -71,6 +76,7 @@ impl Exit {
         Exit::KnownFailures,
         Exit::ResolveFailed,
         Exit::UnsupportedReport,
+        Exit::ToolMissing,
         Exit::Interrupted,
     ];
 
@@ -106,13 +112,14 @@ impl Exit {
             Exit::NotInteresting => "INPUT is not interesting; a named artifact does not reproduce, or none of those found does",
             Exit::TimedOut => "the test command times out on INPUT",
             Exit::Flaky => "flaky: the test disagrees with itself",
-            Exit::BuildFailed => "a fuzz target with inputs to reduce does not build against the stand-in",
+            Exit::BuildFailed => "a fuzz target with inputs does not build against the stand-in (run: by its front end)",
             Exit::OutputBusy => "another cargo-reduce run is writing the same output",
             Exit::Environment => "the environment is unusable: TMPDIR cannot be written, or a test removed cargo-reduce's files",
             Exit::NewFailures => "ci: a new failure (not in the regression ledger)",
             Exit::KnownFailures => "ci --fail-on known: failures, all of them in the ledger",
             Exit::ResolveFailed => "the fuzz crate has no Cargo.lock and cargo cannot resolve its dependencies",
             Exit::UnsupportedReport => "ci merge: a report of another format version (made by another cargo-reduce)",
+            Exit::ToolMissing => "run: cargo-fuzz, cargo-afl, a nightly toolchain or the debugger is not installed",
             Exit::Interrupted => "interrupted; the best result so far was written",
         }
     }
@@ -185,6 +192,7 @@ mod tests {
             | Exit::KnownFailures
             | Exit::ResolveFailed
             | Exit::UnsupportedReport
+            | Exit::ToolMissing
             | Exit::Interrupted => Exit::ALL.contains(&exit),
         }
     }

@@ -577,6 +577,11 @@ pub struct ArtifactFields {
     pub severity: Severity,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
+    /// The command that runs the real engine's binary on the result (built
+    /// with debug info by `cargo fuzz build` or `cargo afl build`), quoted
+    /// for a shell: `cargo reduce run … --fuzz-target NAME FILE`; add
+    /// `--debugger gdb` to start it under a debugger.
+    pub run: String,
     /// Wall time of each phase.
     pub phases: Phases,
 }

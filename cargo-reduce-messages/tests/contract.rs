@@ -176,6 +176,8 @@ fn finished(fuzz: bool) -> Finished {
             failure_id: "3f2a9c1e".into(),
             severity: Severity::Abort,
             debug: Some("Op::Push(3)".into()),
+            run: "cargo reduce run --fuzz-target parse 'fuzz/artifacts/parse/partial-from-crash-1 (copy)'"
+                .into(),
             phases: Phases {
                 reproduce_s: 0.1,
                 reduce_s: 2.5,

@@ -72,6 +72,16 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         );
         assert_eq!(m["minimal"], true, "{target}");
         assert_eq!(m["reduced_bytes"], output.len());
+        // The command that runs the result on the real engine's build.
+        assert_eq!(
+            m["run"],
+            format!(
+                "cargo reduce run --manifest-path {} --fuzz-target {target} {}",
+                fuzz.display(),
+                m["output"].as_str().unwrap()
+            ),
+            "{target}"
+        );
         let original = &originals[target];
         assert!(output.len() <= original.len(), "{target}");
         if let Some(bytes) = bytes {

@@ -250,6 +250,7 @@ fn print_table(summary: &Summary) {
             println!("  {name:<w$}  from {}", path.display(), w = width);
         }
     }
+    print_run_lines(&rows, width);
     for r in rows {
         let debug = r
             .result
@@ -259,5 +260,22 @@ fn print_table(summary: &Summary) {
         if let Some(debug) = debug {
             println!("\n{} as the target sees it:\n{debug}", r.name);
         }
+    }
+}
+
+/// Each result's `cargo reduce run` line: the real engine's binary on it,
+/// a `--debugger gdb` away from a debugger.
+fn print_run_lines(rows: &[&Row], width: usize) {
+    let lines: Vec<(&str, &str)> = rows
+        .iter()
+        .filter_map(|r| Some((r.name.as_str(), r.result.as_ref().ok()?.described.as_ref()?)))
+        .map(|(name, d)| (name, d.run.as_str()))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    println!("\nRun a result on the fuzz target's own build (add --debugger gdb|lldb|rr):");
+    for (name, line) in lines {
+        println!("  {name:<width$}  {line}");
     }
 }

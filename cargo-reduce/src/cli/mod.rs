@@ -10,6 +10,7 @@ pub(crate) mod ice;
 pub(crate) mod list;
 pub(crate) mod options;
 pub(crate) mod render;
+pub(crate) mod run;
 mod table;
 
 use std::ffi::OsString;
@@ -75,6 +76,13 @@ pub(crate) enum CliCommand {
         after_help = "Examples:\n  cargo reduce coverage\n  cargo reduce coverage --fuzz-target parse --corpus fuzz/corpus/parse --out coverage/ --include-deps"
     )]
     Coverage(Box<coverage::CoverageArgs>),
+    /// Build a fuzz target as its engine's front end does (`cargo fuzz
+    /// build --dev`, `cargo afl build`: debug info) and run that binary on
+    /// one input, alone or under a debugger; exits with its status.
+    #[command(
+        after_help = "Examples:\n  cargo reduce run fuzz/artifacts/parse/minimized-from-crash-1a2b\n  cargo reduce run --debugger gdb fuzz/artifacts/parse/crash-1a2b\n  cargo reduce run --debugger gdb fuzz/artifacts/parse/crash-1a2b -- -batch -ex run -ex bt\n  cargo reduce run --fuzz-target parse saved/input.bin"
+    )]
+    Run(Box<run::RunArgs>),
 }
 
 /// `cargo reduce ci --help`'s end: the exit codes `ci` adds, numbered
@@ -148,7 +156,9 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
             };
         }
     };
-    if !matches!(cli.command, Some(CliCommand::List(_))) {
+    // `run` ends by starting another program in its place: nothing of
+    // its own to guard.
+    if !matches!(cli.command, Some(CliCommand::List(_) | CliCommand::Run(_))) {
         if let Ok(exe) = std::env::current_exe() {
             // Best effort: without it, only a SIGKILL leaves test groups behind.
             let _ = crate::children::start_guardian(&exe);
@@ -163,6 +173,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
         Some(CliCommand::Ice(args)) => ice::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Corpus(args)) => corpus::run(args, &reporter, interrupt.clone()),
         Some(CliCommand::Coverage(args)) => coverage::run(args, &reporter, interrupt.clone()),
+        Some(CliCommand::Run(args)) => run::run(args, &reporter, interrupt.clone()),
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.

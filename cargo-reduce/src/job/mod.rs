@@ -17,6 +17,8 @@ mod group;
 pub(crate) mod ice;
 pub(crate) mod message;
 mod progress;
+pub(crate) mod run;
+pub(crate) mod shell;
 pub(crate) mod threads;
 mod write;
 
@@ -220,9 +222,9 @@ pub(crate) trait Subject {
     /// error with [`Exit::Interrupted`] means Ctrl-C stopped the check: the
     /// result is then written as the best so far, not 1-minimal.
     fn verify(&self, reduced: &Reduced<Self::Extra>, run: &Run<'_>) -> Result<(), Error>;
-    /// What fuzz mode adds to `reduction-finished` for `reduced` (none in
-    /// `file` mode).
-    fn describe(&self, _reduced: &[u8]) -> Option<Described> {
+    /// What fuzz mode adds to `reduction-finished` for `reduced`, written
+    /// to `output` (none in `file` mode).
+    fn describe(&self, _reduced: &[u8], _output: &Path) -> Option<Described> {
         None
     }
 }
@@ -240,6 +242,8 @@ pub(crate) struct Described {
     pub severity: crate::fuzz::pool::Severity,
     /// A typed target's value, as its `Debug` form.
     pub debug: Option<String>,
+    /// `cargo reduce run …` for the result, quoted for a shell.
+    pub run: String,
 }
 
 /// One input to reduce and where its result goes.
@@ -489,7 +493,7 @@ fn finished<S: Subject>(
     let elapsed = started.elapsed();
     // Not part of the reduction: a typed value's Debug form costs a
     // one-off worker.
-    let described = subject.describe(&reduced.bytes);
+    let described = subject.describe(&reduced.bytes, &ended.output);
     let counters = run.counters;
     run.emit(&Message::ReductionFinished(Finished {
         input: job.input.to_path_buf(),
@@ -508,6 +512,7 @@ fn finished<S: Subject>(
             failure_id: d.failure_id.clone(),
             severity: d.severity,
             debug: d.debug.clone(),
+            run: d.run.clone(),
             phases,
         }),
     }));

@@ -3,4 +3,5 @@
 //! of `fuzz/` (discovery, the patched build, the pools) is shared.
 
 pub(crate) mod afl;
+pub(crate) mod front_end;
 pub(crate) mod libfuzzer;

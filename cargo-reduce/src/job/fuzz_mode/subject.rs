@@ -70,6 +70,7 @@ fn reduce_artifact(
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,
+        manifest_path: request.selection.manifest_path.as_deref(),
         path,
         timeout_artifact: work.is_timeout(),
         matching: request.matching,
@@ -104,6 +105,8 @@ fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
 struct ArtifactSubject<'a> {
     pool: &'a WorkerPool,
     target: &'a str,
+    /// `--manifest-path`, for the `cargo reduce run` line.
+    manifest_path: Option<&'a Path>,
     path: &'a Path,
     timeout_artifact: bool,
     matching: MatchLevel,
@@ -209,7 +212,7 @@ impl Subject for ArtifactSubject<'_> {
         shrink::verify(self.pool, &self.oracle(), self.path, &reduced.bytes).map_err(Error::from)
     }
 
-    fn describe(&self, reduced: &[u8]) -> Option<Described> {
+    fn describe(&self, reduced: &[u8], output: &Path) -> Option<Described> {
         let (failure, failure_id) = named(self.failure(), self.matching);
         Some(Described {
             target: self.target.to_string(),
@@ -217,6 +220,7 @@ impl Subject for ArtifactSubject<'_> {
             failure_id,
             severity: self.failure().signature().severity(),
             debug: self.pool.debug_format(reduced).ok().flatten(),
+            run: crate::job::shell::run_command(self.manifest_path, self.target, output),
         })
     }
 }

@@ -388,16 +388,7 @@ impl RustcArgs {
                     false => a.clone(),
                 }
             }));
-        words.map(|w| quoted(&w)).collect::<Vec<_>>().join(" ")
-    }
-}
-
-/// `word` as a shell reads it: bare when it can be.
-fn quoted(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_=./,:+@%".contains(c);
-    match !word.is_empty() && word.chars().all(plain) {
-        true => word.to_string(),
-        false => shlex::try_quote(word).map_or(word.to_string(), |q| q.into_owned()),
+        crate::job::shell::line(words)
     }
 }
 
@@ -503,7 +494,6 @@ mod tests {
             "rustc --crate-name ice_crate --edition=2021 ice_crate.ice.rs --crate-type lib -C debuginfo=2"
         );
         assert!(min.env.is_empty());
-        assert_eq!(quoted("cfg(a, b)"), "'cfg(a, b)'");
         let plain = RustcArgs::parse("rustc --edition 2021 src/my-lib.rs", Path::new("/")).unwrap();
         assert_eq!(
             plain.minimal().display("m.rs"),

@@ -1,0 +1,258 @@
+//! The command line that runs a fuzz target's binary on one input, alone
+//! or under a debugger, and its start in place of cargo-reduce (the
+//! terminal inherited, the exit status the program's).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::job::shell;
+
+/// A debugger `cargo reduce run` can start the binary under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub(crate) enum Debugger {
+    /// GDB: `gdb --args BIN INPUT`.
+    Gdb,
+    /// LLDB: `lldb -- BIN INPUT`.
+    Lldb,
+    /// rr, recording: `rr record BIN INPUT` (then `rr replay`).
+    Rr,
+}
+
+impl Debugger {
+    /// Its program.
+    pub(crate) fn program(self) -> &'static str {
+        match self {
+            Debugger::Gdb => "gdb",
+            Debugger::Lldb => "lldb",
+            Debugger::Rr => "rr",
+        }
+    }
+
+    /// How to install it (Debian's and Ubuntu's package; elsewhere the
+    /// system's of the same name).
+    pub(crate) fn install(self) -> String {
+        let package = self.program();
+        format!("install it (`apt-get install {package}`, or your system's `{package}` package)")
+    }
+}
+
+/// How a target's binary reads its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// A file named on its command line (libFuzzer: `BIN FILE` runs it once).
+    Argument,
+    /// Standard input (afl.rs outside afl-fuzz).
+    Stdin,
+}
+
+/// A program to start, its arguments, and the file on its standard input
+/// (none: the terminal's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Launch {
+    /// Environment it gets besides this process's.
+    pub env: Vec<(OsString, OsString)>,
+    /// The program.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// The file its standard input reads.
+    pub stdin: Option<PathBuf>,
+}
+
+/// The command line that runs `binary` on `input` (read as `reads` says),
+/// under `debugger` if one is given, with `extra` (the words after `--`)
+/// as the debugger's options, before the program. Under GDB and LLDB an
+/// input on standard input is their own redirection (`run < FILE`), so that
+/// the debugger keeps the terminal. `user_asan_options`: the
+/// environment's `ASAN_OPTIONS`.
+pub(crate) fn launch(
+    binary: &Path,
+    input: &Path,
+    reads: Reads,
+    debugger: Option<Debugger>,
+    extra: &[OsString],
+    user_asan_options: Option<OsString>,
+) -> Launch {
+    let program_args = |with_input: bool| -> Vec<OsString> {
+        let mut args = vec![binary.as_os_str().to_owned()];
+        if with_input {
+            args.push(input.as_os_str().to_owned());
+        }
+        args
+    };
+    let by_argument = reads == Reads::Argument;
+    let redirected = shell::quoted(&input.to_string_lossy());
+    let mut args: Vec<OsString> = Vec::new();
+    let stdin = match (debugger, reads) {
+        (None | Some(Debugger::Rr), Reads::Stdin) => Some(input.to_path_buf()),
+        _ => None,
+    };
+    match debugger {
+        None => {
+            let mut words = program_args(by_argument);
+            let program = words.remove(0);
+            return Launch {
+                env: Vec::new(),
+                program,
+                args: words,
+                stdin,
+            };
+        }
+        Some(Debugger::Gdb) => {
+            if !by_argument {
+                args.extend(["-ex".into(), format!("set args < {redirected}").into()]);
+            }
+            args.extend(extra.iter().cloned());
+            args.push("--args".into());
+        }
+        Some(Debugger::Lldb) => {
+            if !by_argument {
+                let setting = format!("settings set target.input-path {redirected}");
+                args.extend(["-o".into(), setting.into()]);
+            }
+            args.extend(extra.iter().cloned());
+            args.push("--".into());
+        }
+        Some(Debugger::Rr) => {
+            args.push("record".into());
+            args.extend(extra.iter().cloned());
+        }
+    }
+    args.extend(program_args(by_argument));
+    Launch {
+        env: vec![(
+            "ASAN_OPTIONS".into(),
+            traced_asan_options(user_asan_options),
+        )],
+        program: debugger.map(Debugger::program).unwrap_or_default().into(),
+        args,
+        stdin,
+    }
+}
+
+/// `ASAN_OPTIONS` for a binary under a debugger: LeakSanitizer's check
+/// at exit cannot run under ptrace (it stops the run with "LeakSanitizer
+/// has encountered a fatal error" and status 1, in an AddressSanitizer
+/// build, `cargo fuzz build`'s default), so it is turned off; the user's
+/// options come after, and win.
+fn traced_asan_options(user: Option<OsString>) -> OsString {
+    let mut options = OsString::from("detect_leaks=0");
+    if let Some(user) = user.filter(|u| !u.is_empty()) {
+        options.push(":");
+        options.push(user);
+    }
+    options
+}
+
+impl Launch {
+    /// The command line as a shell takes it (`< FILE` for standard input).
+    pub(crate) fn display(&self) -> String {
+        let env = self.env.iter().map(|(name, value)| {
+            let assignment = format!("{}={}", name.to_string_lossy(), value.to_string_lossy());
+            shell::quoted(&assignment)
+        });
+        let words = std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|w| shell::quoted(&w.to_string_lossy()));
+        let mut line = env.chain(words).collect::<Vec<_>>().join(" ");
+        if let Some(stdin) = &self.stdin {
+            line.push_str(" < ");
+            line.push_str(&shell::quoted(&stdin.to_string_lossy()));
+        }
+        line
+    }
+
+    /// Starts the program in place of this process: it has the terminal,
+    /// its signals and its exit status are the user's to see. Returns
+    /// only if it cannot start.
+    pub(crate) fn exec(&self) -> std::io::Error {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(&self.program);
+        command.args(&self.args).envs(self.env.iter().cloned());
+        if let Some(stdin) = &self.stdin {
+            match std::fs::File::open(stdin) {
+                Ok(file) => {
+                    command.stdin(file);
+                }
+                Err(e) => return e,
+            }
+        }
+        command.exec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(reads: Reads, debugger: Option<Debugger>, extra: &[&str]) -> String {
+        let extra: Vec<OsString> = extra.iter().map(OsString::from).collect();
+        launch(
+            Path::new("/t/debug/parse"),
+            Path::new("/a/crash 1"),
+            reads,
+            debugger,
+            &extra,
+            None,
+        )
+        .display()
+    }
+
+    #[test]
+    fn a_libfuzzer_binary_takes_the_input_as_its_argument() {
+        use Debugger::*;
+        let arg = Reads::Argument;
+        assert_eq!(line(arg, None, &[]), "/t/debug/parse '/a/crash 1'");
+        assert_eq!(
+            line(arg, Some(Gdb), &["-batch", "-ex", "run", "-ex", "bt"]),
+            "ASAN_OPTIONS=detect_leaks=0 gdb -batch -ex run -ex bt --args /t/debug/parse '/a/crash 1'"
+        );
+        assert_eq!(
+            line(arg, Some(Lldb), &[]),
+            "ASAN_OPTIONS=detect_leaks=0 lldb -- /t/debug/parse '/a/crash 1'"
+        );
+        assert_eq!(
+            line(arg, Some(Rr), &["--chaos"]),
+            "ASAN_OPTIONS=detect_leaks=0 rr record --chaos /t/debug/parse '/a/crash 1'"
+        );
+    }
+
+    #[test]
+    fn an_afl_binary_reads_the_input_on_stdin() {
+        use Debugger::*;
+        let stdin = Reads::Stdin;
+        assert_eq!(line(stdin, None, &[]), "/t/debug/parse < '/a/crash 1'");
+        assert_eq!(
+            line(stdin, Some(Rr), &[]),
+            "ASAN_OPTIONS=detect_leaks=0 rr record /t/debug/parse < '/a/crash 1'"
+        );
+        // The debugger keeps the terminal; the program's run redirects.
+        assert_eq!(
+            line(stdin, Some(Gdb), &["-batch"]),
+            "ASAN_OPTIONS=detect_leaks=0 gdb -ex \"set args < '/a/crash 1'\" -batch --args /t/debug/parse"
+        );
+        let user = Some("halt_on_error=0".into());
+        let lldb = launch(
+            Path::new("b"),
+            Path::new("/a/c"),
+            stdin,
+            Some(Lldb),
+            &[],
+            user,
+        );
+        // The user's ASAN_OPTIONS come last, and win.
+        assert_eq!(
+            lldb.env,
+            [(
+                "ASAN_OPTIONS".into(),
+                "detect_leaks=0:halt_on_error=0".into()
+            )]
+        );
+        assert_eq!(lldb.stdin, None);
+        assert_eq!(
+            lldb.args,
+            ["-o", "settings set target.input-path /a/c", "--", "b"].map(OsString::from)
+        );
+    }
+}

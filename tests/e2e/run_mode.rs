@@ -1,0 +1,252 @@
+//! `cargo reduce run ARTIFACT`: the bundled crates' targets built by their
+//! real front ends (`cargo fuzz build --dev`, `cargo afl build`) and run on
+//! one input, alone and under GDB. Skipped, with the reason printed, where
+//! cargo-fuzz (and a nightly), cargo-afl or gdb is not installed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::fuzz_fixture::{artifact, cargo_reduce, copy_tree, nightly, repo, shared};
+use crate::util::Run;
+
+/// Whether `program` is on PATH; prints why `test` is skipped when not.
+fn installed(program: &str, test: &str) -> bool {
+    let found = which(program).is_some();
+    if !found {
+        eprintln!("{test}: skipped: `{program}` is not installed");
+    }
+    found
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// cargo-fuzz and the nightly it needs.
+fn cargo_fuzz(test: &str) -> bool {
+    installed("cargo-fuzz", test) && nightly(test)
+}
+
+/// `cargo reduce run --manifest-path <the shared copy> ARGS…`.
+fn run(args: &[&str]) -> Run {
+    run_in(shared(), args)
+}
+
+fn run_in(crate_dir: &Path, args: &[&str]) -> Run {
+    let manifest = crate_dir.to_str().unwrap();
+    cargo_reduce(&[&["reduce", "run", "--manifest-path", manifest], args].concat())
+}
+
+#[test]
+fn run_builds_the_real_libfuzzer_binary_and_exits_with_its_status() {
+    if !cargo_fuzz("run_builds_the_real_libfuzzer_binary_and_exits_with_its_status") {
+        return;
+    }
+    let input = artifact(shared(), "byte_parser");
+    let run = run(&[input.to_str().unwrap()]);
+    let stderr = run.stderr();
+    assert!(
+        stderr.contains("cargo +nightly fuzz build --dev --fuzz-dir")
+            || stderr.contains("cargo fuzz build --dev --fuzz-dir"),
+        "{stderr}"
+    );
+    // libFuzzer's own run of one input: its banner, the panic, its exit.
+    assert!(
+        stderr.contains("Running 1 inputs 1 time(s) each."),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("panicked at fuzz_targets/byte_parser.rs:36:26:\nrange end index 5 out of range for slice of length 2"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("libFuzzer: deadly signal"), "{stderr}");
+    assert_eq!(run.code(), 77, "libFuzzer's -error_exitcode: {stderr}");
+    // The real binary, with debug info (the dev profile), where cargo-fuzz puts it.
+    assert!(
+        stderr.contains("/debug/byte_parser "),
+        "the dev build runs: {stderr}"
+    );
+}
+
+#[test]
+fn run_prints_a_typed_inputs_value_before_running_it() {
+    if !cargo_fuzz("run_prints_a_typed_inputs_value_before_running_it") {
+        return;
+    }
+    let input = artifact(shared(), "typed_arbitrary");
+    let run = run(&[input.to_str().unwrap()]);
+    let stderr = run.stderr();
+    let value = format!(
+        "{} as the target sees it:\nCommand {{\n    id: 1,\n    op: Scale {{\n        factor: 248,\n        saturate: false,\n    }},\n    repeat: 0,\n}}",
+        input.display()
+    );
+    let shown = stderr.find(&value).expect(&stderr);
+    let panicked = stderr.find("unsaturated scale by 248 overflows the register");
+    assert!(
+        panicked.is_some_and(|p| p > shown),
+        "value, then run: {stderr}"
+    );
+    assert_ne!(run.code(), 0);
+}
+
+#[test]
+fn run_under_gdb_in_batch_mode_shows_the_targets_frames() {
+    let test = "run_under_gdb_in_batch_mode_shows_the_targets_frames";
+    if !cargo_fuzz(test) || !installed("gdb", test) {
+        return;
+    }
+    let input = artifact(shared(), "byte_parser");
+    let crashed = run(&[
+        "--debugger",
+        "gdb",
+        input.to_str().unwrap(),
+        "--",
+        "-batch",
+        "-ex",
+        "run",
+        "-ex",
+        "bt",
+    ]);
+    let (stdout, stderr) = (crashed.stdout(), crashed.stderr());
+    assert!(
+        stderr.contains("gdb -batch -ex run -ex bt --args "),
+        "{stderr}"
+    );
+    // GDB stops at the abort of the panic; the backtrace has the target's
+    // own frame with its source line.
+    assert!(stdout.contains("SIGABRT"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("byte_parser::parse (data=")
+            && stdout.contains("at fuzz_targets/byte_parser.rs:36"),
+        "{stdout}\n{stderr}"
+    );
+    // An input that passes ends normally: the ASan build's LeakSanitizer,
+    // which cannot run under ptrace, is off under a debugger.
+    let tmp = tempfile::tempdir().unwrap();
+    let passing = tmp.path().join("passing");
+    fs::write(&passing, b"A").unwrap();
+    let args = ["--debugger", "gdb", "--fuzz-target", "byte_parser"];
+    let passed = run(&[
+        &args[..],
+        &[passing.to_str().unwrap(), "--", "-batch", "-ex", "run"],
+    ]
+    .concat());
+    assert!(
+        passed.stdout().contains("exited normally]"),
+        "{}\n{}",
+        passed.stdout(),
+        passed.stderr()
+    );
+}
+
+/// A directory holding only `cargo` and `rustc` (rustup's proxies), for a
+/// PATH without the other tools.
+fn bare_path(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    for tool in ["cargo", "rustc"] {
+        let real = which(tool).expect("cargo and rustc are on PATH");
+        std::os::unix::fs::symlink(real, bin.join(tool)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn a_missing_front_end_or_debugger_is_named_with_how_to_install_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = artifact(shared(), "byte_parser");
+    let input = input.to_str().unwrap();
+    let manifest = shared().to_str().unwrap();
+    let args = ["reduce", "run", "--manifest-path", manifest, input];
+    let bare = crate::fuzz_fixture::command(&args, tmp.path())
+        .env("PATH", bare_path(tmp.path()))
+        .output()
+        .unwrap();
+    let bare = Run(bare);
+    bare.expect_code(15);
+    assert_eq!(
+        bare.error_line(),
+        "error: `cargo-fuzz` is not installed (not found on PATH); cargo install cargo-fuzz"
+    );
+    if !installed("cargo-fuzz", "a_missing_debugger") {
+        return;
+    }
+    let Some(missing) = ["rr", "lldb"].into_iter().find(|d| which(d).is_none()) else {
+        eprintln!("a_missing_debugger: skipped: rr and lldb are both installed");
+        return;
+    };
+    let run = run(&["--debugger", missing, input]);
+    run.expect_code(15);
+    assert!(
+        run.error_line()
+            .contains(&format!("`{missing}` is not installed"))
+            && run
+                .error_line()
+                .contains(&format!("apt-get install {missing}")),
+        "{}",
+        run.error_line()
+    );
+    // Nothing was built: the tool is checked first.
+    assert!(!run.stderr().contains("Building"), "{}", run.stderr());
+}
+
+#[test]
+fn words_after_the_double_dash_need_a_debugger() {
+    let input = artifact(shared(), "byte_parser");
+    let run = run(&[input.to_str().unwrap(), "--", "-runs=1"]);
+    run.expect_code(2);
+    assert!(run.stderr().contains("--debugger"), "{}", run.stderr());
+}
+
+#[test]
+fn run_feeds_an_afl_rs_binary_its_input_on_stdin() {
+    let test = "run_feeds_an_afl_rs_binary_its_input_on_stdin";
+    if !installed("cargo-afl", test) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let crate_dir = tmp.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
+    let saved = crate_dir.join("artifacts/byte_parser/crash-saved");
+    fs::create_dir_all(saved.parent().unwrap()).unwrap();
+    fs::write(&saved, b"RX\x0100").unwrap();
+    let run = run_in(&crate_dir, &[saved.to_str().unwrap()]);
+    let stderr = run.stderr();
+    if stderr.contains("AFL LLVM runtime") {
+        eprintln!("{test}: skipped: AFL++'s runtime is not built (`cargo afl config --build`)");
+        return;
+    }
+    assert!(
+        stderr.contains("cargo afl build --manifest-path"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("/debug/byte_parser < {}", saved.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("panicked at src/bin/byte_parser.rs:31:26"),
+        "{stderr}"
+    );
+    assert_ne!(run.code(), 0, "{stderr}");
+    if !installed("gdb", test) {
+        return;
+    }
+    // Under GDB the program's standard input is redirected, not GDB's.
+    let args = ["--debugger", "gdb", saved.to_str().unwrap(), "--", "-batch"];
+    let gdb = run_in(
+        &crate_dir,
+        &[&args[..], &["-ex", "run", "-ex", "bt"]].concat(),
+    );
+    let stdout = gdb.stdout();
+    assert!(
+        stdout.contains("byte_parser::parse (data=")
+            && stdout.contains("at src/bin/byte_parser.rs:31"),
+        "{stdout}\n{}",
+        gdb.stderr()
+    );
+}

@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 use crate::fuzz_fixture::{command, fixture_copy, minimized_path, nightly, target_dir};
 use crate::util::Run;
 
+/// The user's toolchain a stable one, whatever the tests run under.
+fn stable() -> (&'static str, &'static Path) {
+    ("RUSTUP_TOOLCHAIN", Path::new("stable"))
+}
+
 /// The fixture's two artifacts, `featured`'s then `plain`'s.
 fn artifacts(fuzz: &Path) -> [PathBuf; 2] {
     ["featured/crash-0002", "plain/crash-0001"].map(|a| fuzz.join("artifacts").join(a))
@@ -36,6 +41,9 @@ fn reduce_with(first: &[&str], fuzz: &Path, env: &[(&str, &Path)]) -> Run {
     ]);
     let mut command = command(&args, &target_dir());
     command.current_dir(std::env::temp_dir());
+    // Not the toolchain the tests run under (`cargo +nightly test` sets it,
+    // and it would win over a toolchain file): each test says its own.
+    command.env_remove("RUSTUP_TOOLCHAIN");
     for (name, value) in env {
         command.env(name, value);
     }
@@ -62,7 +70,7 @@ fn a_feature_target_is_built_with_nightly_and_reduced() {
         return;
     }
     let (_dir, fuzz) = fixture_copy("nightly-feature");
-    let run = reduce(&fuzz, &[]);
+    let run = reduce(&fuzz, &[stable()]);
     run.expect_code(0);
     for artifact in artifacts(&fuzz) {
         assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"BUG");
@@ -133,7 +141,7 @@ fn without_nightly_the_error_names_the_install_command() {
         eprintln!("without_nightly_the_error_names_the_install_command: skipped: no rustup");
         return;
     };
-    let run = reduce(&fuzz, &[("RUSTUP_HOME", &home)]);
+    let run = reduce(&fuzz, &[("RUSTUP_HOME", &home), stable()]);
     run.expect_code(8);
     let [featured, plain] = artifacts(&fuzz);
     assert_eq!(fs::read(minimized_path(&plain)).unwrap(), b"BUG");

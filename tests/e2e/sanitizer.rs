@@ -108,7 +108,7 @@ fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
     let failure = reproduced["failure"].as_str().unwrap();
     assert!(failure.starts_with(BUGS[1].1), "{failure}");
     assert!(
-        failure.contains("(in <dangling::Machine>::store ← "),
+        failure.contains("(in dangling::Machine::store ← "),
         "{failure}"
     );
     assert!(minimized_path(&artifact).exists());

@@ -96,8 +96,10 @@ fn a_stale_artifact_is_one_summary_line_and_a_multi_line_panic_one_row() {
     assert!(about_stale[0].contains("`-v` lists them"), "{stderr}");
     let stdout = run.stdout();
     assert!(!stdout.contains("crash-stale"), "no row: {stdout}");
-    // The header and one row: the message's lines joined on it.
-    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    // The table is the header and one row, the message's lines joined on
+    // it (the sections after it, such as the run commands, are apart).
+    let table = stdout.lines().take_while(|l| !l.is_empty()).count();
+    assert_eq!(table, 2, "{stdout}");
     let row = rows(&stdout, "compare/crash-equals")[0];
     assert!(
         row.contains("the input holds `_` ⏎ where no field may ⏎ left: _ ⏎ right: _"),

@@ -5,7 +5,7 @@
 //! debug, not the stand-in's.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::fuzz::project::{BinKind, Engine, FuzzProject, FuzzTarget};
 use crate::fuzz::sanitizer::Sanitizer;
@@ -159,22 +159,10 @@ fn features(target: &FuzzTarget) -> Vec<OsString> {
     }
 }
 
-/// The host's target triple, as `rustc -vV` says it in `dir`.
-pub(crate) fn host_triple(dir: &Path) -> Option<String> {
-    let out = std::process::Command::new("rustc")
-        .arg("-vV")
-        .current_dir(dir)
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .map(|h| h.trim().to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn project(engine: Engine, kind: BinKind, features: &[&str]) -> (FuzzProject, FuzzTarget) {
         let target = FuzzTarget {

@@ -504,8 +504,8 @@ fn harness_version(harness_dir: &Path) -> String {
 
 /// The host target triple of the toolchain that builds `fuzz_dir` (passing
 /// `--target` keeps `RUSTFLAGS` away from build scripts and proc macros, as
-/// with cargo-fuzz).
-fn host_triple(fuzz_dir: &Path, toolchain: &Toolchain) -> Result<String, BuildError> {
+/// with cargo-fuzz; `cargo reduce run` passes it to the front ends alike).
+pub(crate) fn host_triple(fuzz_dir: &Path, toolchain: &Toolchain) -> Result<String, BuildError> {
     let mut command = Command::new("rustc");
     command.current_dir(fuzz_dir).arg("-vV");
     toolchain.apply(&mut command);

@@ -19,7 +19,7 @@ use crate::fuzz::engines::front_end::{self, FrontEndBuild, Tool};
 use crate::fuzz::pool::WorkerPool;
 use crate::fuzz::project::{self, Engine, FuzzProject, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
-use crate::fuzz::standin::BuildKind;
+use crate::fuzz::standin::{self, BuildKind};
 use crate::fuzz::toolchain::{Toolchain, INSTALL_NIGHTLY};
 pub(crate) use launch::{Debugger, Launch, Reads};
 
@@ -72,10 +72,10 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
     if let Some(debugger) = request.debugger {
         need(debugger.program(), &debugger.install())?;
     }
-    let host = front_end::host_triple(&project.fuzz_dir).ok_or_else(|| {
+    let host = standin::host_triple(&project.fuzz_dir, &Toolchain::user()).map_err(|e| {
         Error::new(
             Exit::Environment,
-            "cannot learn the host's target triple from `rustc -vV`",
+            format!("cannot learn the host's target triple: {e}"),
         )
     })?;
     let build = front_end::plan(project, target, request.sanitizer, &host)

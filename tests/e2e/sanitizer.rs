@@ -31,7 +31,7 @@ fn finished_one(run: &Run) -> serde_json::Value {
 }
 
 /// What each target's planted bug reads as, and its severity class.
-const BUGS: [(&str, &str, &str); 2] = [
+const BUGS: [(&str, &str, &str); 3] = [
     (
         "overflow",
         "heap-buffer-overflow READ 4 at fuzz_targets/overflow.rs:14:",
@@ -41,6 +41,11 @@ const BUGS: [(&str, &str, &str); 2] = [
         "dangling",
         "heap-use-after-free WRITE 1 at fuzz_targets/dangling.rs:41:",
         "memory-write",
+    ),
+    (
+        "cycle",
+        "memory-leak at fuzz_targets/cycle.rs:25:",
+        "resource",
     ),
 ];
 
@@ -63,7 +68,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     ]);
     run.expect_code(0);
     let finished: Vec<serde_json::Value> = finished(&run);
-    assert_eq!(finished.len(), 6, "{}", run.stderr());
+    assert_eq!(finished.len(), 7, "{}", run.stderr());
     for m in &finished {
         let target = m["target"].as_str().unwrap();
         let (_, bug, severity) = BUGS.iter().find(|(t, ..)| *t == target).unwrap();
@@ -74,7 +79,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     for (target, ..) in BUGS {
         for artifact in artifacts(&crate_dir, target) {
             let name = artifact.file_name().unwrap().to_string_lossy().into_owned();
-            if name.starts_with("crash-") && !is_written_by_us(&name) {
+            if !is_written_by_us(&name) {
                 let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
                 assert!(reduced.len() <= 6, "{}: {reduced:?}", artifact.display());
             }
@@ -144,6 +149,49 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
     );
     assert!(failure.contains("(in overflow::sum_words ← "), "{failure}");
     assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), b"S\x01");
+}
+
+/// A `leak-*` artifact of `cargo fuzz run` (an `Rc` cycle) is reproduced
+/// in-process by LeakSanitizer on the ASan build (`auto` moves it there)
+/// and reduced while its leak is allocated where it was; `--sanitizer none`
+/// skips it with the reason.
+#[test]
+fn a_leak_is_reduced_in_process_with_its_allocation_site() {
+    if !nightly("a_leak_is_reduced_in_process_with_its_allocation_site") {
+        return;
+    }
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
+    let artifact = artifacts(&crate_dir, "cycle").remove(0);
+    let original = std::fs::read(&artifact).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let reduce = |sanitizer: &str| {
+        cargo_reduce(&[
+            "reduce",
+            artifact.to_str().unwrap(),
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+            "--message-format",
+            "json",
+        ])
+    };
+    let skipped = reduce("none");
+    skipped.expect_code(0);
+    let message = skipped
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "artifact-skipped")
+        .expect("artifact-skipped");
+    assert_eq!(message["cause"], "leak");
+    let finished = finished_one(&reduce("auto"));
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(failure.starts_with(BUGS[2].1), "{failure}");
+    assert!(failure.contains("(in cycle::add_node"), "{failure}");
+    assert_eq!(finished["severity"], "resource");
+    let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
+    assert!(reduced.len() <= 6, "{reduced:?}");
+    assert_eq!(std::fs::read(&artifact).unwrap(), original);
 }
 
 #[test]

@@ -277,19 +277,33 @@ fn file_also_found(
 }
 
 /// The pool options of each target with work: the request's limits over
-/// its `Cargo.toml` settings, with its engine's exits.
+/// its `Cargo.toml` settings, with its engine's exits; leaks looked for
+/// where a `leak-*` artifact is to be reduced.
 fn target_options(
     projects: &[FuzzProject],
     work: &[Work],
     cx: Context<'_>,
 ) -> Result<TargetOptions, Error> {
     let jobs = workers(cx.settings.jobs, cx.events);
+    let leaks = |item: &Work| {
+        let of_target = |w: &&Work| w.project == item.project && w.target == item.target;
+        work.iter()
+            .filter(of_target)
+            .any(|w| w.artifact.kind == ArtifactKind::Leak && !w.done)
+    };
     let mut options = TargetOptions::default();
     for item in work {
         let project = &projects[item.project];
         let settings = project.settings_of(&item.target);
         let target = engine_options(&cx.request.pool_options(jobs, settings), project.engine)?;
-        options.insert(item, target);
+        let detect_leaks = leaks(item);
+        options.insert(
+            item,
+            PoolOptions {
+                detect_leaks,
+                ..target
+            },
+        );
     }
     Ok(options)
 }

@@ -213,6 +213,25 @@ fn without_a_sanitizer_the_message_says_one_may_be_needed() {
     assert!(!minimized_path(&artifact).exists());
 }
 
+/// `cargo reduce ci --fuzz-target TARGET_AND_ARGS…` on the fixture copy
+/// `crate_dir` (cache and report in `dir`): the run, and its report.
+fn ci(dir: &Path, crate_dir: &Path, target_and_args: &[&str]) -> (Run, String) {
+    let report = dir.join(format!("report-{}.json", target_and_args.join("-")));
+    let manifest = crate_dir.join("Cargo.toml");
+    let cache = dir.join("ci-cache");
+    let mut args = vec![
+        "reduce",
+        "ci",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+    ];
+    args.extend(["--cache-dir", cache.to_str().unwrap()]);
+    args.extend(["--report", report.to_str().unwrap(), "--fuzz-target"]);
+    args.extend(target_and_args);
+    let run = cargo_reduce(&args);
+    (run, std::fs::read_to_string(&report).unwrap_or_default())
+}
+
 /// `ci --sanitizer address` replays on the ASan build: the artifacts are
 /// new failures there, with their bug type; so does `auto`, whose
 /// artifacts pass uninstrumented; with `none` they pass.
@@ -223,22 +242,11 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     }
     let (dir, crate_dir) = fixture_copy("asan-demo");
     let ci = |sanitizer: &str| {
-        let report = dir.path().join(format!("report-{sanitizer}.json"));
-        let run = cargo_reduce(&[
-            "reduce",
-            "ci",
-            "--manifest-path",
-            crate_dir.join("Cargo.toml").to_str().unwrap(),
-            "--cache-dir",
-            dir.path().join("ci-cache").to_str().unwrap(),
-            "--fuzz-target",
-            "overflow",
-            "--sanitizer",
-            sanitizer,
-            "--report",
-            report.to_str().unwrap(),
-        ]);
-        (run, std::fs::read_to_string(&report).unwrap_or_default())
+        ci(
+            dir.path(),
+            &crate_dir,
+            &["overflow", "--sanitizer", sanitizer],
+        )
     };
     // First uninstrumented: the ASan runs' minimizations file what else
     // they meet (a read past an empty vector is a SEGV without ASan too).
@@ -250,6 +258,38 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
         run.expect_code(11);
         assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
     }
+}
+
+/// `ci` replays a `leak-*` artifact on the ASan build, whose pool looks for
+/// leaks: a new failure, minimized and filed in the ledger; the next run
+/// replays the ledger's entry there too and knows it.
+#[test]
+fn ci_files_a_leak_and_knows_it_from_the_ledger() {
+    if !nightly("ci_files_a_leak_and_knows_it_from_the_ledger") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let ci = || ci(dir.path(), &crate_dir, &["cycle", "--update"]);
+    let (first, filed) = ci();
+    first.expect_code(11);
+    assert!(
+        filed.contains("memory-leak at fuzz_targets/cycle.rs:25:"),
+        "{filed}"
+    );
+    let ledger = crate_dir.join("regressions").join("cycle");
+    assert_eq!(
+        std::fs::read_dir(&ledger).unwrap().count(),
+        2,
+        "input and sidecar"
+    );
+    std::fs::remove_dir_all(crate_dir.join("artifacts").join("cycle")).unwrap();
+    let (second, known) = ci();
+    second.expect_code(0);
+    assert!(known.contains("\"known\""), "{known}");
+    assert!(
+        known.contains("memory-leak at fuzz_targets/cycle.rs:25:"),
+        "{known}"
+    );
 }
 
 /// An afl.rs target gets the same ASan build (as `AFL_USE_ASAN` makes

@@ -285,7 +285,10 @@ fn replay_all(
         let base = request
             .fuzz
             .pool_options(jobs, project.settings_of(&run.name));
-        let options = fuzz_mode::engine_options(&base, project.engine)?;
+        let options = PoolOptions {
+            detect_leaks: asan::has_leaks(run),
+            ..fuzz_mode::engine_options(&base, project.engine)?
+        };
         let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();

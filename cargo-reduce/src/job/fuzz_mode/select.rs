@@ -31,7 +31,7 @@ pub(super) fn select_work(
     events: &dyn Events,
 ) -> Result<Vec<Work>, Error> {
     let mut work = select(request, projects)?;
-    work.retain(|w| match skip_reason(w, projects, request) {
+    work.retain(|w| match skip_reason(w) {
         Some((cause, why)) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
                 path: w.artifact.path.clone(),
@@ -47,16 +47,9 @@ pub(super) fn select_work(
     Ok(work)
 }
 
-/// Why `item`'s artifact cannot be reduced with these options (the
-/// request's, else its target's `Cargo.toml` settings).
-fn skip_reason(
-    item: &Work,
-    projects: &[FuzzProject],
-    request: &FuzzRequest,
-) -> Option<(SkipCause, &'static str)> {
-    let rss_limit_mb = request.rss_limit_mb.or(projects[item.project]
-        .settings_of(&item.target)
-        .rss_limit_mb);
+/// Why `item`'s artifact cannot be reduced with its options.
+fn skip_reason(item: &Work) -> Option<(SkipCause, &'static str)> {
+    let rss_limit_mb = item.options.rss_limit_mb;
     match item.artifact.kind {
         ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
         ArtifactKind::Oom if rss_limit_mb == Some(0) => Some((
@@ -86,6 +79,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                     project: found.project,
                     artifact: found.artifact,
                     done: false,
+                    options: request.options_of(project, &target.name),
                 })
             })
             .collect();
@@ -104,6 +98,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                     target: target.name.clone(),
                     artifact: artifact.clone(),
                     done: !pending(artifact),
+                    options: request.options_of(project, &target.name),
                 });
             }
         }

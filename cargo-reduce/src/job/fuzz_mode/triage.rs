@@ -33,7 +33,6 @@ pub(super) fn replay_all(
     work: &[Work],
     pools: &Pools,
     mut probed: Probed,
-    request: &FuzzRequest,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Replayed>> {
     let mut replayed = Vec::with_capacity(work.len());
@@ -44,7 +43,7 @@ pub(super) fn replay_all(
         replayed.push(match (probed[i].take(), pools.of(i)) {
             (Some(Ok(failure)), _) => Replayed::Failed(failure),
             (Some(Err(e)), _) => Replayed::Refused(e),
-            (None, Some(pool)) => replay(item, pool, request),
+            (None, Some(pool)) => replay(item, pool),
             (None, None) => Replayed::Gone,
         });
     }
@@ -54,7 +53,7 @@ pub(super) fn replay_all(
 /// Replays `item` in `pool` under its own limits: an input to reduce
 /// [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each), one
 /// with a minimized copy once (only its group is wanted).
-pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
+pub(super) fn replay(item: &Work, pool: &WorkerPool) -> Replayed {
     let artifact = &item.artifact;
     let bytes = match std::fs::read(&artifact.path) {
         Ok(bytes) => bytes,
@@ -69,8 +68,8 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
     };
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(artifact, request),
-        special_memory_limit(artifact, request),
+        special_timeout(artifact, &item.options),
+        special_memory_limit(artifact, &item.options),
     );
     if item.done {
         return match pool
@@ -99,7 +98,7 @@ pub(super) struct Grouping {
 }
 
 /// Groups `work` by what replaying each gave: inputs of one binary whose
-/// failures match at `request.matching` form a group.
+/// failures match at their target's `match` level form a group.
 pub(super) fn group(
     work: &[Work],
     pools: &Pools,
@@ -114,7 +113,7 @@ pub(super) fn group(
             members.push(Member {
                 key: (
                     binary.to_path_buf(),
-                    request.matching.key(&failure.signature()),
+                    item.options.matching().key(&failure.signature()),
                 ),
                 size: item.artifact.size,
                 name: item.name(),

@@ -509,8 +509,8 @@ fn replay(
     let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
     let special = |input: &Input| {
         (
-            special_timeout(&input.artifact, &run.options),
-            special_memory_limit(&input.artifact, &run.options),
+            special_timeout(&input.artifact, &run.options, &request.fuzz.options),
+            special_memory_limit(&input.artifact, &request.fuzz.options),
         )
     };
     let cache_key = |input: &Input| match special(input) {

@@ -34,7 +34,7 @@ pub(super) fn assign(
         return Some(named(work, pools, probed, summary, cx.events));
     }
     let interrupted = || cx.settings.interrupt.load(Ordering::SeqCst);
-    let replayed = triage::replay_all(work, pools, probed, &interrupted)?;
+    let replayed = triage::replay_all(work, pools, probed, cx.request, &interrupted)?;
     Some(found(work, pools, replayed, cx, summary))
 }
 

@@ -21,7 +21,7 @@ use std::cell::OnceCell;
 use super::build_targets::{Binaries, TargetKey};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::pools::{Pools, TargetOptions};
-use super::{Context, Work};
+use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, WorkerPool};
 use crate::fuzz::project::FuzzProject;
@@ -150,7 +150,7 @@ pub(super) fn probe_all(
     options: &TargetOptions,
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
-    let mut probed = probe(work, pools, &|item: &Work| {
+    let mut probed = probe(work, pools, cx.request, &|item: &Work| {
         sanitizers.hint(item.options.sanitizer())
     });
     let retry = candidates(work, pools, &probed);
@@ -165,18 +165,23 @@ pub(super) fn probe_all(
         items: &retry,
         binaries: &asan_binaries,
     };
-    self::retry(work, moved, pools, &mut probed, options)?;
+    self::retry(work, moved, pools, &mut probed, (cx.request, options))?;
     Ok(probed)
 }
 
 /// Reproduces every input to reduce (not hangs, not inputs with a
 /// minimized copy) in its pool; the results, by item.
-fn probe(work: &[Work], pools: &Pools, hint: &dyn Fn(&Work) -> &'static str) -> Probed {
+fn probe(
+    work: &[Work],
+    pools: &Pools,
+    request: &FuzzRequest,
+    hint: &dyn Fn(&Work) -> &'static str,
+) -> Probed {
     work.iter()
         .enumerate()
         .map(|(i, item)| {
             let pool = pools.of(i).filter(|_| !item.done && !item.is_timeout())?;
-            Some(reproduce(item, pool, &|| hint(item)))
+            Some(reproduce(item, pool, request, &|| hint(item)))
         })
         .collect()
 }
@@ -187,13 +192,14 @@ fn probe(work: &[Work], pools: &Pools, hint: &dyn Fn(&Work) -> &'static str) -> 
 fn reproduce(
     item: &Work,
     pool: &WorkerPool,
+    request: &FuzzRequest,
     hint: &dyn Fn() -> &'static str,
 ) -> Result<Failure, Error> {
     let path = &item.artifact.path;
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(&item.artifact, &item.options),
-        special_memory_limit(&item.artifact, &item.options),
+        special_timeout(&item.artifact, &item.options, &request.options),
+        special_memory_limit(&item.artifact, &request.options),
     );
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(
@@ -294,7 +300,7 @@ fn retry(
     moved: Moved<'_>,
     pools: &mut Pools,
     probed: &mut Probed,
-    options: &TargetOptions,
+    (request, options): (&FuzzRequest, &TargetOptions),
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in moved.items {
@@ -303,7 +309,7 @@ fn retry(
             continue;
         };
         let pool = pools.ensure(binary, options.of(item), &item.target)?;
-        let result = reproduce(item, pool, &hint);
+        let result = reproduce(item, pool, request, &hint);
         match (&result, pools.binary(i)) {
             (Ok(_), _) => pools.move_to(i, binary),
             (Err(e), Some(plain)) if passed(e) => {

@@ -66,8 +66,8 @@ fn reduce_artifact(
     let options = &work.options;
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(&work.artifact, options),
-        special_memory_limit(&work.artifact, options),
+        special_timeout(&work.artifact, options, &request.options),
+        special_memory_limit(&work.artifact, &request.options),
     );
     let mut subject = ArtifactSubject {
         pool,

@@ -33,6 +33,7 @@ pub(super) fn replay_all(
     work: &[Work],
     pools: &Pools,
     mut probed: Probed,
+    request: &FuzzRequest,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Replayed>> {
     let mut replayed = Vec::with_capacity(work.len());
@@ -43,7 +44,7 @@ pub(super) fn replay_all(
         replayed.push(match (probed[i].take(), pools.of(i)) {
             (Some(Ok(failure)), _) => Replayed::Failed(failure),
             (Some(Err(e)), _) => Replayed::Refused(e),
-            (None, Some(pool)) => replay(item, pool),
+            (None, Some(pool)) => replay(item, pool, request),
             (None, None) => Replayed::Gone,
         });
     }
@@ -53,7 +54,7 @@ pub(super) fn replay_all(
 /// Replays `item` in `pool` under its own limits: an input to reduce
 /// [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each), one
 /// with a minimized copy once (only its group is wanted).
-pub(super) fn replay(item: &Work, pool: &WorkerPool) -> Replayed {
+pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
     let artifact = &item.artifact;
     let bytes = match std::fs::read(&artifact.path) {
         Ok(bytes) => bytes,
@@ -68,8 +69,8 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool) -> Replayed {
     };
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(artifact, &item.options),
-        special_memory_limit(artifact, &item.options),
+        special_timeout(artifact, &item.options, &request.options),
+        special_memory_limit(artifact, &request.options),
     );
     if item.done {
         return match pool

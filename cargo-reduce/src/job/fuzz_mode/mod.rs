@@ -189,18 +189,7 @@ pub(crate) fn run(
     }
     super::check_temp_dir()?;
     let sanitizers = Sanitizers::new(&work)?;
-    let targets: Vec<_> = work
-        .iter()
-        .map(|w| (w.key(), w.options.sanitizer()))
-        .collect();
-    let asan = sanitizers.only.as_ref();
-    let binaries = build_first(
-        &projects,
-        &targets,
-        (Purpose::Reproduce, asan),
-        settings,
-        events,
-    )?;
+    let binaries = sanitizers.build(&projects, &work, settings, events)?;
     let options = target_options(&projects, &work, cx)?;
     let mut pools = Pools::start(&work, &binaries, &options, &mut summary, events);
     let probed = sanitize::probe_all(&projects, &work, &mut pools, &sanitizers, &options, cx)?;

@@ -54,7 +54,7 @@ pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchai
 /// it): the toolchain of the targets set to `address`, found at once;
 /// under `auto`, looked for only when an input needs it.
 pub(super) struct Sanitizers {
-    pub(super) only: Option<AsanToolchain>,
+    only: Option<AsanToolchain>,
     found: OnceCell<Option<AsanToolchain>>,
 }
 
@@ -66,6 +66,23 @@ impl Sanitizers {
             only: address_toolchain(work.iter().map(|w| w.options.sanitizer()))?,
             found: OnceCell::new(),
         })
+    }
+
+    /// Each target of `work` built once, on the build its sanitizer starts
+    /// it on.
+    pub(super) fn build(
+        &self,
+        projects: &[FuzzProject],
+        work: &[Work],
+        settings: &Settings,
+        events: &dyn Events,
+    ) -> Result<Binaries, Error> {
+        let targets: Vec<_> = work
+            .iter()
+            .map(|w| (w.key(), w.options.sanitizer()))
+            .collect();
+        let build = (Purpose::Reproduce, self.only.as_ref());
+        build_first(projects, &targets, build, settings, events)
     }
 
     /// The ASan toolchain an input of a target set to `choice` may move to.

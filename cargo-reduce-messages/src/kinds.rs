@@ -29,7 +29,8 @@ pub enum StopReason {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SkipCause {
-    /// A leak: LeakSanitizer does not run in-process.
+    /// A leak under `--sanitizer none`: only the AddressSanitizer build's
+    /// LeakSanitizer finds it.
     Leak,
     /// An out-of-memory artifact with the memory limit turned off
     /// (`--rss-limit-mb 0`): it cannot fail as out-of-memory.

@@ -140,9 +140,9 @@ pub enum Message {
         /// The input whose reduction ran into it.
         found_reducing: PathBuf,
     },
-    /// A fuzz artifact is not reduced, and why (a `leak-*`: no
-    /// LeakSanitizer in-process; an out-of-memory artifact without a
-    /// memory limit).
+    /// A fuzz artifact is not reduced, and why (a `leak-*` under
+    /// `--sanitizer none`; an out-of-memory artifact without a memory
+    /// limit).
     ArtifactSkipped {
         /// The artifact.
         path: PathBuf,

@@ -31,7 +31,7 @@ fn finished_one(run: &Run) -> serde_json::Value {
 }
 
 /// What each target's planted bug reads as, and its severity class.
-const BUGS: [(&str, &str, &str); 2] = [
+const BUGS: [(&str, &str, &str); 3] = [
     (
         "overflow",
         "heap-buffer-overflow READ 4 at fuzz_targets/overflow.rs:14:",
@@ -41,6 +41,11 @@ const BUGS: [(&str, &str, &str); 2] = [
         "dangling",
         "heap-use-after-free WRITE 1 at fuzz_targets/dangling.rs:41:",
         "memory-write",
+    ),
+    (
+        "cycle",
+        "memory-leak at fuzz_targets/cycle.rs:25:",
+        "resource",
     ),
 ];
 
@@ -63,7 +68,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     ]);
     run.expect_code(0);
     let finished: Vec<serde_json::Value> = finished(&run);
-    assert_eq!(finished.len(), 6, "{}", run.stderr());
+    assert_eq!(finished.len(), 7, "{}", run.stderr());
     for m in &finished {
         let target = m["target"].as_str().unwrap();
         let (_, bug, severity) = BUGS.iter().find(|(t, ..)| *t == target).unwrap();
@@ -74,7 +79,7 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     for (target, ..) in BUGS {
         for artifact in artifacts(&crate_dir, target) {
             let name = artifact.file_name().unwrap().to_string_lossy().into_owned();
-            if name.starts_with("crash-") && !is_written_by_us(&name) {
+            if !is_written_by_us(&name) {
                 let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
                 assert!(reduced.len() <= 6, "{}: {reduced:?}", artifact.display());
             }
@@ -146,6 +151,49 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
     assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), b"S\x01");
 }
 
+/// A `leak-*` artifact of `cargo fuzz run` (an `Rc` cycle) is reproduced
+/// in-process by LeakSanitizer on the ASan build (`auto` moves it there)
+/// and reduced while its leak is allocated where it was; `--sanitizer none`
+/// skips it with the reason.
+#[test]
+fn a_leak_is_reduced_in_process_with_its_allocation_site() {
+    if !nightly("a_leak_is_reduced_in_process_with_its_allocation_site") {
+        return;
+    }
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
+    let artifact = artifacts(&crate_dir, "cycle").remove(0);
+    let original = std::fs::read(&artifact).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let reduce = |sanitizer: &str| {
+        cargo_reduce(&[
+            "reduce",
+            artifact.to_str().unwrap(),
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+            "--message-format",
+            "json",
+        ])
+    };
+    let skipped = reduce("none");
+    skipped.expect_code(0);
+    let message = skipped
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "artifact-skipped")
+        .expect("artifact-skipped");
+    assert_eq!(message["cause"], "leak");
+    let finished = finished_one(&reduce("auto"));
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(failure.starts_with(BUGS[2].1), "{failure}");
+    assert!(failure.contains("(in cycle::add_node"), "{failure}");
+    assert_eq!(finished["severity"], "resource");
+    let reduced = std::fs::read(minimized_path(&artifact)).unwrap();
+    assert!(reduced.len() <= 6, "{reduced:?}");
+    assert_eq!(std::fs::read(&artifact).unwrap(), original);
+}
+
 #[test]
 fn without_a_sanitizer_the_message_says_one_may_be_needed() {
     let (_dir, crate_dir) = fixture_copy("asan-demo");
@@ -165,6 +213,25 @@ fn without_a_sanitizer_the_message_says_one_may_be_needed() {
     assert!(!minimized_path(&artifact).exists());
 }
 
+/// `cargo reduce ci --fuzz-target TARGET_AND_ARGS…` on the fixture copy
+/// `crate_dir` (cache and report in `dir`): the run, and its report.
+fn ci(dir: &Path, crate_dir: &Path, target_and_args: &[&str]) -> (Run, String) {
+    let report = dir.join(format!("report-{}.json", target_and_args.join("-")));
+    let manifest = crate_dir.join("Cargo.toml");
+    let cache = dir.join("ci-cache");
+    let mut args = vec![
+        "reduce",
+        "ci",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+    ];
+    args.extend(["--cache-dir", cache.to_str().unwrap()]);
+    args.extend(["--report", report.to_str().unwrap(), "--fuzz-target"]);
+    args.extend(target_and_args);
+    let run = cargo_reduce(&args);
+    (run, std::fs::read_to_string(&report).unwrap_or_default())
+}
+
 /// `ci --sanitizer address` replays on the ASan build: the artifacts are
 /// new failures there, with their bug type; so does `auto`, whose
 /// artifacts pass uninstrumented; with `none` they pass.
@@ -175,22 +242,11 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     }
     let (dir, crate_dir) = fixture_copy("asan-demo");
     let ci = |sanitizer: &str| {
-        let report = dir.path().join(format!("report-{sanitizer}.json"));
-        let run = cargo_reduce(&[
-            "reduce",
-            "ci",
-            "--manifest-path",
-            crate_dir.join("Cargo.toml").to_str().unwrap(),
-            "--cache-dir",
-            dir.path().join("ci-cache").to_str().unwrap(),
-            "--fuzz-target",
-            "overflow",
-            "--sanitizer",
-            sanitizer,
-            "--report",
-            report.to_str().unwrap(),
-        ]);
-        (run, std::fs::read_to_string(&report).unwrap_or_default())
+        ci(
+            dir.path(),
+            &crate_dir,
+            &["overflow", "--sanitizer", sanitizer],
+        )
     };
     // First uninstrumented: the ASan runs' minimizations file what else
     // they meet (a read past an empty vector is a SEGV without ASan too).
@@ -202,6 +258,38 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
         run.expect_code(11);
         assert!(report.contains("heap-buffer-overflow READ 4"), "{report}");
     }
+}
+
+/// `ci` replays a `leak-*` artifact on the ASan build, whose pool looks for
+/// leaks: a new failure, minimized and filed in the ledger; the next run
+/// replays the ledger's entry there too and knows it.
+#[test]
+fn ci_files_a_leak_and_knows_it_from_the_ledger() {
+    if !nightly("ci_files_a_leak_and_knows_it_from_the_ledger") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let ci = || ci(dir.path(), &crate_dir, &["cycle", "--update"]);
+    let (first, filed) = ci();
+    first.expect_code(11);
+    assert!(
+        filed.contains("memory-leak at fuzz_targets/cycle.rs:25:"),
+        "{filed}"
+    );
+    let ledger = crate_dir.join("regressions").join("cycle");
+    assert_eq!(
+        std::fs::read_dir(&ledger).unwrap().count(),
+        2,
+        "input and sidecar"
+    );
+    std::fs::remove_dir_all(crate_dir.join("artifacts").join("cycle")).unwrap();
+    let (second, known) = ci();
+    second.expect_code(0);
+    assert!(known.contains("\"known\""), "{known}");
+    assert!(
+        known.contains("memory-leak at fuzz_targets/cycle.rs:25:"),
+        "{known}"
+    );
 }
 
 /// An afl.rs target gets the same ASan build (as `AFL_USE_ASAN` makes

@@ -31,6 +31,7 @@ mod decode;
 mod fault_trace;
 mod fork;
 mod ijon;
+mod leaks;
 mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.

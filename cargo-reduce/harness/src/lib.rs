@@ -33,6 +33,7 @@ mod coverage;
 mod decode;
 mod fault_trace;
 mod fork;
+mod leaks;
 mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.

@@ -12,8 +12,8 @@ use crate::capture;
 use crate::coverage::FeatureLog;
 use crate::protocol::{
     control_size, panic_text, Event, Header, Mapping, Note, Request, WorkerArea, WorkerConfig,
-    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_STACK_OVERFLOW,
-    PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
+    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_SANITIZER,
+    NOTE_STACK_OVERFLOW, PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
 use crate::stack;
 use crate::sys;
@@ -91,8 +91,9 @@ enum Verdict {
 
 fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
     capture::begin_test();
+    crate::leaks::begin_test();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.run(input)));
-    match (capture::end_test(), result) {
+    let verdict = match (capture::end_test(), result) {
         // It would have ended the process before anything that followed.
         (Some(note), _) if note.kind == NOTE_STACK_OVERFLOW => Verdict::Failed(note),
         (Some(note), Err(_)) => Verdict::Failed(note),
@@ -100,7 +101,23 @@ fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
         (None, Err(_)) => Verdict::Failed(unrecorded_panic("panicked")),
         (_, Ok(-1)) => Verdict::Rejected,
         (_, Ok(_)) => Verdict::Passed,
+    };
+    match verdict {
+        // libFuzzer checks a rejected input for leaks too.
+        Verdict::Passed | Verdict::Rejected => {
+            let mut rerun = || rerun(target, input);
+            crate::leaks::leaked(&mut rerun).map_or(verdict, Verdict::Failed)
+        }
+        failed => failed,
     }
+}
+
+/// Runs a test that passed once more, for the leak check: what it does
+/// the second time is not a verdict (its note, if any, is dropped).
+fn rerun(target: &mut dyn Target, input: &[u8]) {
+    capture::begin_test();
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.run(input)));
+    let _ = capture::end_test();
 }
 
 /// Without the pool: run each of `inputs` once, like an engine's binary
@@ -167,6 +184,7 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
             .wrapping_add(crate::protocol::worker_area_offset(config.slot)),
     );
     capture::keep_last_panic(!target.any_panic_fails());
+    crate::leaks::install();
     let control_ptr = control.ptr() as usize;
     std::mem::forget(control);
     // SAFETY: the borrow outlives the test thread, which alone uses it: this
@@ -359,7 +377,7 @@ impl Worker {
     }
 
     fn serve(&mut self, target: &mut dyn Target) -> ! {
-        if let Err(note) = initialize(target) {
+        if let Err(note) = crate::leaks::hidden(|| initialize(target)) {
             self.send(&Event::InitFailed {
                 kind: note.kind,
                 text: note.text,
@@ -374,7 +392,10 @@ impl Worker {
             // counted for whichever input a worker happened to run first.
             let _ = run_one(target, &[]);
         }
-        if only_threads_are_ours() {
+        // LeakSanitizer scans the stacks of the threads it finds, and a
+        // forked child has lost the main thread's: what only it points to
+        // would read as leaked. Leaks are looked for without forking.
+        if only_threads_are_ours() && !crate::leaks::enabled() {
             self.serve_forks();
         }
         self.send(&Event::Hello {
@@ -562,7 +583,9 @@ impl Worker {
                 // ended there. A stack overflow past the tripwire ran
                 // to its end instead, as a passing test does.
                 let unwound = note.kind != NOTE_STACK_OVERFLOW;
-                if unwound && self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0 {
+                // A leak stays leaked: every later check would find it again.
+                let leaked = note.kind == NOTE_SANITIZER;
+                if leaked || (unwound && self.config.flags & FLAG_RESTART_AFTER_FAILURE != 0) {
                     // SAFETY: _exit has no preconditions.
                     unsafe { sys::_exit(0) };
                 }

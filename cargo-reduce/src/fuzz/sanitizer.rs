@@ -46,21 +46,32 @@ pub(crate) const ASAN_RUSTFLAGS: &str = "-Zsanitizer=address --cfg cargo_reduce_
 /// * `allocator_may_return_null=1`: an allocation ASan's allocator refuses
 ///   fails as out-of-memory, as in the uninstrumented stand-in (libFuzzer's
 ///   `-malloc_limit_mb` is the stand-in's own check, before ASan's);
-/// * `detect_leaks=0`: test processes end with `_exit`, and leaks are not
-///   reproduced in-process;
+/// * `detect_leaks=0`: test processes end with `_exit`; leaks are looked
+///   for only where asked ([`LEAK_OPTIONS`]);
 /// * `symbolize=0`: frames come as `(binary+offset)`, named by cargo-reduce;
 /// * `malloc_context_size=0`: no stack is taken at each allocation (the
 ///   signature uses the access's stack only);
 /// * `detect_odr_violation=0`, as `cargo fuzz` sets it.
 pub(crate) const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
 
-/// The workers' `ASAN_OPTIONS`: ours, then the user's.
-pub(crate) fn asan_options() -> OsString {
-    with_users(std::env::var_os("ASAN_OPTIONS"))
+/// What a pool that looks for leaks adds (`PoolOptions::detect_leaks`):
+/// LeakSanitizer on, for the stand-in's check after each test, and a stack
+/// for each allocation (ASan's default depth), which a leak's report gives
+/// as its call path.
+pub(crate) const LEAK_OPTIONS: &str = "detect_leaks=1:malloc_context_size=30";
+
+/// The workers' `ASAN_OPTIONS`: ours (with [`LEAK_OPTIONS`] when
+/// `detect_leaks`), then the user's.
+pub(crate) fn asan_options(detect_leaks: bool) -> OsString {
+    with_users(detect_leaks, std::env::var_os("ASAN_OPTIONS"))
 }
 
-fn with_users(user: Option<OsString>) -> OsString {
+fn with_users(detect_leaks: bool, user: Option<OsString>) -> OsString {
     let mut options = OsString::from(ASAN_OPTIONS);
+    if detect_leaks {
+        options.push(":");
+        options.push(LEAK_OPTIONS);
+    }
     if let Some(user) = user.filter(|u| !u.is_empty()) {
         options.push(":");
         options.push(user);
@@ -130,11 +141,16 @@ mod tests {
 
     #[test]
     fn user_asan_options_come_last() {
-        let options = with_users(Some("detect_leaks=1".into()));
+        let options = with_users(false, Some("detect_leaks=1".into()));
         let options = options.into_string().unwrap();
-        assert_eq!(with_users(Some("".into())), ASAN_OPTIONS);
+        assert_eq!(with_users(false, Some("".into())), ASAN_OPTIONS);
         assert!(options.starts_with("abort_on_error=1:"));
         assert!(options.ends_with(":detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0:detect_leaks=1"));
+        let leaks = with_users(true, Some("malloc_context_size=5".into()));
+        let leaks = leaks.into_string().unwrap();
+        assert!(leaks.ends_with(
+            ":detect_odr_violation=0:detect_leaks=1:malloc_context_size=30:malloc_context_size=5"
+        ));
     }
 
     /// A record holds for the binary it was made with; a rebuild (a new

@@ -37,6 +37,8 @@ const BUG_TYPES: &[&str] = &[
     "odr-violation",
     "initialization-order-fiasco",
     "invalid-pointer-pair",
+    // LeakSanitizer's (its report names no type: "detected memory leaks").
+    "memory-leak",
 ];
 
 /// One of AddressSanitizer's bug types (`unknown-crash` for one this
@@ -47,6 +49,8 @@ pub(crate) struct AsanBug(u8);
 impl AsanBug {
     /// `unknown-crash`: a report whose bug type is not in the list.
     pub(crate) const UNKNOWN: AsanBug = AsanBug(0);
+    /// `memory-leak`: LeakSanitizer's report.
+    pub(crate) const LEAK: AsanBug = AsanBug(BUG_TYPES.len() as u8 - 1);
 
     /// The bug type named `name`, as ASan writes it.
     pub(crate) fn from_name(name: &str) -> Option<AsanBug> {

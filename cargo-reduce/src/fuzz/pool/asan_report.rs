@@ -54,7 +54,7 @@ const SHADOW_DIR: &str = "cargo-reduce-shadow/";
 
 /// `location` as the user's own builds name it: relative to the fuzz
 /// crate for its own sources, like a panic's `file!()`.
-fn users_path(location: String) -> String {
+pub(super) fn users_path(location: String) -> String {
     match location.rfind(SHADOW_DIR) {
         Some(at) => location[at + SHADOW_DIR.len()..].to_string(),
         None => location,
@@ -121,7 +121,7 @@ fn access(line: &str) -> Option<String> {
 
 /// The offset in `#3 0x55d0… (/path/bin+0x1439b3) (BuildId: …)`, if the
 /// frame is in `binary`.
-fn frame_offset(line: &str, binary: Option<&str>) -> Option<u64> {
+pub(super) fn frame_offset(line: &str, binary: Option<&str>) -> Option<u64> {
     let start = line.find(" (")? + 2;
     let inner = &line[start..];
     let inner = &inner[..inner.find(')')?];

@@ -217,9 +217,19 @@ const RUNTIME_PREFIXES: &[&str] = &[
     "__sanitizer",
 ];
 
-/// Function names that are glue, not the user's code: the C `main` and the
-/// entry point `fuzz_target!` generates.
-const RUNTIME_NAMES: &[&str] = &["main", "rust_fuzzer_test_input"];
+/// Function names that are glue, not the user's code: the C `main`, the
+/// entry point `fuzz_target!` generates, and the C allocator's entry points
+/// (ASan's, at the top of a leak's allocation stack).
+const RUNTIME_NAMES: &[&str] = &[
+    "main",
+    "rust_fuzzer_test_input",
+    "malloc",
+    "calloc",
+    "realloc",
+    "posix_memalign",
+    "aligned_alloc",
+    "memalign",
+];
 
 /// The primitive types, whose methods (`<u64>::wrapping_mul`,
 /// `<[T]>::len`, `<*const T>::add`) are the standard library's.

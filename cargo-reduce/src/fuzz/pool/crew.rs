@@ -92,11 +92,16 @@ impl Crew {
         } else {
             0
         };
+        let mut env = env;
+        if options.detect_leaks {
+            env.push(("CARGO_REDUCE_DETECT_LEAKS".into(), "1".into()));
+        }
         let launch = Launch {
             binary: binary.to_path_buf(),
             shm_fd: shm.fd(),
             flags,
             env,
+            asan_options: crate::fuzz::sanitizer::asan_options(options.detect_leaks),
         };
         let mut crew = Crew {
             launch,

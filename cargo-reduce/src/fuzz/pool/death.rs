@@ -178,7 +178,19 @@ pub(crate) fn reported_failure(
 ) -> Failure {
     match kind {
         NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, text, symbols),
+        // A leak the test process found after a test (an ASan report ends it).
+        NOTE_SANITIZER => sanitizer_failure(text, symbols),
         _ => Failure::from_panic_text(text, symbols),
+    }
+}
+
+/// The failure a sanitizer's `report` describes: LeakSanitizer's or
+/// AddressSanitizer's.
+fn sanitizer_failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failure {
+    let text = String::from_utf8_lossy(report);
+    match super::leak_report::is_leak(&text) {
+        true => super::leak_report::failure(&text, symbols),
+        false => super::asan_report::failure(report, symbols),
     }
 }
 
@@ -189,7 +201,7 @@ fn stack_overflow() -> Failure {
 fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Failure> {
     let failure = match note.kind {
         NOTE_PANIC => Failure::from_panic_text(&note.text, symbols),
-        NOTE_SANITIZER => super::asan_report::failure(&note.text, symbols),
+        NOTE_SANITIZER => sanitizer_failure(&note.text, symbols),
         NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, &note.text, symbols),
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,

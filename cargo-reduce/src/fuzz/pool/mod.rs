@@ -25,6 +25,7 @@ mod error;
 mod exits;
 mod failure;
 mod forks;
+mod leak_report;
 mod location;
 mod pc_table;
 mod place;
@@ -93,6 +94,11 @@ pub(crate) struct PoolOptions {
     /// the test: every one for libFuzzer, as the engine's own; for
     /// AFL++ only `AFL_CRASH_EXITCODE`'s.
     pub exits: Exits,
+    /// Look for memory leaks after each passing test, as libFuzzer's
+    /// `-detect_leaks=1` (only a build with AddressSanitizer can: the
+    /// stand-in's `leaks` module); off by default, since it takes a stack
+    /// at every allocation.
+    pub detect_leaks: bool,
 }
 
 impl Default for PoolOptions {
@@ -104,6 +110,7 @@ impl Default for PoolOptions {
             malloc_limit_mb: None,
             restart_after_failure: true,
             exits: Exits::Fail,
+            detect_leaks: false,
         }
     }
 }

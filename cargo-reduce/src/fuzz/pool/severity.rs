@@ -48,7 +48,8 @@ fn sanitizer(name: &str, writes: bool) -> Severity {
         | "allocation-size-too-big"
         | "calloc-overflow"
         | "reallocarray-overflow"
-        | "invalid-allocation-alignment" => Severity::Resource,
+        | "invalid-allocation-alignment"
+        | "memory-leak" => Severity::Resource,
         "heap-buffer-overflow"
         | "heap-use-after-free"
         | "stack-buffer-overflow"
@@ -107,6 +108,7 @@ mod tests {
         assert_eq!(of("asan-SEGV", Some("WRITE")), Severity::InvalidAccess);
         assert_eq!(of("asan-stack-overflow", None), Severity::StackOverflow);
         assert_eq!(of("asan-out-of-memory", None), Severity::Resource);
+        assert_eq!(of("asan-memory-leak", None), Severity::Resource);
         assert_eq!(of("asan-alloc-dealloc-mismatch", None), Severity::Abort);
         assert_eq!(of("signal-6", None), Severity::Abort);
         assert_eq!(of("signal-7", None), Severity::InvalidAccess);

@@ -38,6 +38,8 @@ pub(crate) struct Launch {
     pub flags: u64,
     /// Extra environment variables.
     pub env: Vec<(OsString, OsString)>,
+    /// `ASAN_OPTIONS` (read only by a build with AddressSanitizer).
+    pub asan_options: OsString,
 }
 
 /// A running worker.
@@ -121,7 +123,7 @@ impl Worker {
         let mut command = std::process::Command::new(&launch.binary);
         command
             .env(WORKER_ENV, config.to_env())
-            .env("ASAN_OPTIONS", crate::fuzz::sanitizer::asan_options())
+            .env("ASAN_OPTIONS", &launch.asan_options)
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -33,6 +33,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     ),
     ("src/fork.rs", include_str!("../../../harness/src/fork.rs")),
     (
+        "src/leaks.rs",
+        include_str!("../../../harness/src/leaks.rs"),
+    ),
+    (
         "src/trace.rs",
         include_str!("../../../harness/src/trace.rs"),
     ),

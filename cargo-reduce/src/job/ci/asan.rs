@@ -3,7 +3,8 @@
 //! recorded as an ASan bug) that passes uninstrumented is replayed again
 //! on the AddressSanitizer build of the stand-in (nightly), and keeps that
 //! build: such inputs fail only under ASan, as in `cargo fuzz`'s default
-//! build. Corpus inputs, which pass as a rule, do not count.
+//! build; so do `leak-*` artifacts, whose pools look for leaks. Corpus
+//! inputs, which pass as a rule, do not count.
 
 use std::path::PathBuf;
 
@@ -11,7 +12,7 @@ use super::report::Source;
 use super::{Settings, TargetRun};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{PoolOptions, WorkerPool};
-use crate::fuzz::project::FuzzProject;
+use crate::fuzz::project::{ArtifactKind, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::fuzz::standin::BuildKind;
 use crate::job::fuzz_mode;
@@ -34,6 +35,20 @@ pub(super) fn needs_asan(run: &TargetRun) -> bool {
             crash && failure.is_none()
         })
 }
+
+/// Whether `run` has an input that fails by leaking (a `leak-*` artifact,
+/// a ledger entry of a leak): its pools look for leaks, which only the
+/// ASan build's LeakSanitizer finds.
+pub(super) fn has_leaks(run: &TargetRun) -> bool {
+    let leak_artifact = run
+        .inputs
+        .iter()
+        .any(|i| i.artifact.kind == ArtifactKind::Leak);
+    leak_artifact || run.entries.iter().any(|e| e.sidecar.kind == LEAK_KIND)
+}
+
+/// A leak's kind in a ledger sidecar (LeakSanitizer's, as ASan's bugs).
+const LEAK_KIND: &str = "asan-memory-leak";
 
 /// The ASan build of `run`'s target and a pool of it; `None` if the
 /// target does not build with ASan (a warning says so).

@@ -279,7 +279,10 @@ fn replay_all(
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
         let base = fuzz_mode::pool_options(jobs, &run.options);
-        let options = fuzz_mode::engine_options(&base, projects[run.project].engine)?;
+        let options = PoolOptions {
+            detect_leaks: asan::has_leaks(run),
+            ..fuzz_mode::engine_options(&base, projects[run.project].engine)?
+        };
         let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
         let replay_started = Instant::now();

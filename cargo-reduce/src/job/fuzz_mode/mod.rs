@@ -271,19 +271,31 @@ fn file_also_found(
 }
 
 /// The pool options of each target with work: its options' limits, with
-/// its engine's exits.
+/// its engine's exits; leaks looked for where a `leak-*` artifact is to be
+/// reduced.
 fn target_options(
     projects: &[FuzzProject],
     work: &[Work],
     cx: Context<'_>,
 ) -> Result<TargetOptions, Error> {
     let jobs = workers(cx.settings.jobs, cx.events);
+    let leaks = |item: &Work| {
+        let of_target = |w: &&Work| w.project == item.project && w.target == item.target;
+        work.iter()
+            .filter(of_target)
+            .any(|w| w.artifact.kind == ArtifactKind::Leak && !w.done)
+    };
     let mut options = TargetOptions::default();
     for item in work {
         let engine = projects[item.project].engine;
+        let target = engine_options(&pool_options(jobs, &item.options), engine)?;
+        let detect_leaks = leaks(item);
         options.insert(
             item,
-            engine_options(&pool_options(jobs, &item.options), engine)?,
+            PoolOptions {
+                detect_leaks,
+                ..target
+            },
         );
     }
     Ok(options)

@@ -2,10 +2,12 @@
 //! (but hangs, which no sanitizer explains) is reproduced first; under
 //! `auto`, the crash inputs that do not fail alike in the uninstrumented
 //! build are tried again on the AddressSanitizer build (nightly), and the
-//! ones that fail there are reduced there. With `address`, only that build
-//! is made. The choice is each target's (the flag, else its `Cargo.toml`
-//! settings): one target on ASan, the others not, is one run. (`ci`
-//! decides per target, after its replay: `job::ci::asan`.)
+//! ones that fail there are reduced there; so are `leak-*` artifacts, whose
+//! leak only that build's LeakSanitizer finds (its pool looks for leaks:
+//! `PoolOptions::detect_leaks`). With `address`, only that build is made.
+//! The choice is each target's (the flag, else its `Cargo.toml` settings):
+//! one target on ASan, the others not, is one run. (`ci` decides per
+//! target, after its replay: `job::ci::asan`.)
 //!
 //! Nothing in a crash artifact says it is ASan's (libFuzzer names every
 //! crash `crash-<sha1>`, AFL++ by its signal, and ASan aborts as a panic
@@ -247,10 +249,10 @@ fn passed(e: &Error) -> bool {
     matches!(e.exit(), Exit::NotInteresting | Exit::Flaky)
 }
 
-/// The items `probe` found that may need a sanitizer: crash inputs of
-/// targets under `auto` that did not fail alike, and that no earlier run
-/// found passing on the ASan build of their (unchanged) uninstrumented
-/// binary in `binaries`.
+/// The items `probe` found that may need a sanitizer: inputs (crashes,
+/// leaks) of targets under `auto` that did not fail alike, and that no
+/// earlier run found passing on the ASan build of their (unchanged)
+/// uninstrumented binary in `binaries`.
 fn candidates(work: &[Work], pools: &Pools, probed: &Probed) -> Vec<usize> {
     let passed_before = |i: usize| {
         let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
@@ -275,7 +277,7 @@ fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> St
         _ => "`cargo fuzz`'s default build",
     };
     format!(
-        "{} crash input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
+        "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
         items.len()
     )
 }

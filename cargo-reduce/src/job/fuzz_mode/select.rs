@@ -5,11 +5,13 @@
 use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject, Selection};
+use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::message::SkipCause;
 use crate::job::{Events, Message};
 
-/// Why `leak-*` artifacts are not reduced.
-const LEAK_SKIPPED: &str = "leaks are found by LeakSanitizer, which the in-process stand-in does not run; reduce it with `cargo fuzz tmin` on a sanitizer build";
+/// Why `leak-*` artifacts are not reduced under `--sanitizer none` (or a
+/// target's `sanitizer = "none"`).
+const LEAK_SKIPPED: &str = "a leak is found by LeakSanitizer, on the AddressSanitizer build, which a sanitizer of `none` (--sanitizer, or sanitizer in Cargo.toml) leaves out; reduce it with --sanitizer auto or address";
 
 /// The fuzz crates `selection` finds, narrowed to its target and engine.
 pub(crate) fn discover(selection: &Selection) -> Result<Vec<FuzzProject>, Error> {
@@ -51,7 +53,9 @@ pub(super) fn select_work(
 fn skip_reason(item: &Work) -> Option<(SkipCause, &'static str)> {
     let rss_limit_mb = item.options.rss_limit_mb;
     match item.artifact.kind {
-        ArtifactKind::Leak => Some((SkipCause::Leak, LEAK_SKIPPED)),
+        ArtifactKind::Leak if item.options.sanitizer() == Sanitizer::None => {
+            Some((SkipCause::Leak, LEAK_SKIPPED))
+        }
         ArtifactKind::Oom if rss_limit_mb == Some(0) => Some((
             SkipCause::NoMemoryLimit,
             "a memory limit of 0 (--rss-limit-mb, or rss-limit-mb in Cargo.toml) turns the limit off, so it cannot fail as out-of-memory; give a limit",

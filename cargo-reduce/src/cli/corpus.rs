@@ -65,15 +65,14 @@ pub(crate) struct CorpusArgs {
     /// Which build counts the features: `none`, or `address` for
     /// AddressSanitizer's, as `cargo fuzz build` builds by default
     /// (nightly): its checks add edges that the ASan binary's libFuzzer
-    /// counts.
+    /// counts [default: none].
     #[arg(
         long,
         value_name = "WHICH",
-        default_value = "none",
         value_parser = PossibleValuesParser::new(["none", "address"])
             .map(|s| <Sanitizer as clap::ValueEnum>::from_str(&s, false).expect("a possible value")),
     )]
-    pub sanitizer: Sanitizer,
+    pub sanitizer: Option<Sanitizer>,
 }
 
 /// `cargo reduce corpus merge`.

@@ -13,6 +13,7 @@ use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::Severity;
+use crate::fuzz::project::TargetSettings;
 use crate::fuzz::shrink::Effort;
 use crate::job::fuzz_mode::{FuzzRequest, Reduction, Row, Summary};
 use crate::job::LangChoice;
@@ -59,15 +60,9 @@ pub(crate) struct FuzzArgs {
     /// 5,000 tests at most; then coordinated two-byte edits, chunk
     /// deletions and moves and a few hundred seeded mutations, 2,000
     /// candidates at most), max (budgets 40-100 times larger). Not with
-    /// --lang.
-    #[arg(
-        long,
-        value_enum,
-        default_value_t,
-        value_name = "LEVEL",
-        conflicts_with = "lang"
-    )]
-    pub effort: Effort,
+    /// --lang [default: default].
+    #[arg(long, value_enum, value_name = "LEVEL", conflicts_with = "lang")]
+    pub effort: Option<Effort>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub reduce: ReduceOptions,
@@ -81,14 +76,13 @@ impl FuzzArgs {
             selection: self.select.selection(),
             force: self.force,
             all: self.all,
-            matching: self.failure.matching,
-            timeout: self.failure.timeout,
-            lang: self.lang,
-            strategy: self.strategy,
-            rss_limit_mb: self.failure.rss_limit_mb,
-            slow_unit: self.slow_unit_secs,
-            effort: self.effort,
-            sanitizer: self.failure.sanitizer,
+            options: TargetSettings {
+                lang: self.lang,
+                strategy: self.strategy,
+                slow_unit: self.slow_unit_secs,
+                effort: self.effort,
+                ..self.failure.target_options()
+            },
         }
     }
 }

@@ -223,15 +223,12 @@ mod tests {
     fn effort_defaults_to_default_and_is_for_bytes_only() {
         use crate::fuzz::shrink::Effort;
         let parse = |args: &[&str]| Cli::try_parse_from([&["cargo-reduce"], args].concat());
-        assert_eq!(parse(&[]).unwrap().fuzz.effort, Effort::Default);
-        assert_eq!(
-            parse(&["--effort", "quick"]).unwrap().fuzz.effort,
-            Effort::Quick
-        );
-        assert_eq!(
-            parse(&["--effort", "max"]).unwrap().fuzz.effort,
-            Effort::Max
-        );
+        // Not given: the target's `Cargo.toml` may set it, else the default.
+        let options = |args: &[&str]| parse(args).unwrap().fuzz.request().options;
+        assert_eq!(options(&[]).effort, None);
+        assert_eq!(options(&[]).effort(), Effort::Default);
+        assert_eq!(options(&["--effort", "quick"]).effort(), Effort::Quick);
+        assert_eq!(options(&["--effort", "max"]).effort(), Effort::Max);
         assert!(parse(&["--lang", "js"]).is_ok());
         assert!(parse(&["--lang", "js", "--effort", "max"]).is_err());
     }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::engine::{Algorithm, DdminOptions, Iteration};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::project::{Engine, Selection};
+use crate::fuzz::project::{Engine, Selection, TargetSettings};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::Settings;
 
@@ -150,9 +150,10 @@ impl SelectOptions {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct FailureOptions {
     /// How closely a failure must agree with another to be the same: a
-    /// reduced input with its artifact, the inputs of one group.
-    #[arg(long = "match", value_enum, default_value_t, value_name = "LEVEL")]
-    pub matching: MatchLevel,
+    /// reduced input with its artifact, the inputs of one group [default:
+    /// stack].
+    #[arg(long = "match", value_enum, value_name = "LEVEL")]
+    pub matching: Option<MatchLevel>,
     /// A test running longer fails as a timeout [default: 1 s; for an AFL
     /// hang, its instance's exec_timeout].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -163,9 +164,24 @@ pub(crate) struct FailureOptions {
     pub rss_limit_mb: Option<u64>,
     /// Which build reproduces an artifact: `auto` tries an
     /// AddressSanitizer build (nightly) for one that does not fail
-    /// uninstrumented; `address` uses only that build; `none` never.
-    #[arg(long, value_enum, default_value_t, value_name = "WHICH")]
-    pub sanitizer: Sanitizer,
+    /// uninstrumented; `address` uses only that build; `none` never
+    /// [default: auto].
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub sanitizer: Option<Sanitizer>,
+}
+
+impl FailureOptions {
+    /// These flags as a target's options (each wins over the target's
+    /// `Cargo.toml` settings).
+    pub(crate) fn target_options(&self) -> TargetSettings {
+        TargetSettings {
+            matching: self.matching,
+            timeout: self.timeout,
+            rss_limit_mb: self.rss_limit_mb,
+            sanitizer: self.sanitizer,
+            ..TargetSettings::default()
+        }
+    }
 }
 
 /// How to reduce: parallelism, budgets, and the ddmin variant.

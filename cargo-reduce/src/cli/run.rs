@@ -29,9 +29,10 @@ pub(crate) struct RunArgs {
     pub select: SelectOptions,
     /// The build's sanitizer: `auto` is the front end's default (`cargo
     /// fuzz build`: AddressSanitizer; `cargo afl build`: none), `address`
-    /// or `none` ask for it (`cargo fuzz build --sanitizer`).
-    #[arg(long, value_enum, default_value_t, value_name = "WHICH")]
-    pub sanitizer: Sanitizer,
+    /// or `none` ask for it (`cargo fuzz build --sanitizer`) [default:
+    /// auto].
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub sanitizer: Option<Sanitizer>,
     /// Start the binary under this debugger (gdb, lldb, or rr to record).
     #[arg(long, value_enum, value_name = "DEBUGGER")]
     pub debugger: Option<Debugger>,

@@ -8,6 +8,11 @@ use crate::typed::TypedOptions;
 /// (`--effort`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(
+    feature = "job",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub(crate) enum Effort {
     /// ddmin and canonicalization only.
     Quick,

@@ -5,6 +5,7 @@
 pub(crate) mod effort;
 pub(crate) mod engines;
 pub(crate) mod lines;
+pub(crate) mod matching;
 pub(crate) mod oracle;
 pub(crate) mod pool;
 pub(crate) mod project;

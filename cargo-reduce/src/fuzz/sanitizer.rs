@@ -16,6 +16,11 @@ use xxhash_rust::xxh3::xxh3_64;
 /// Which build reproduces an artifact (`--sanitizer`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(
+    feature = "job",
+    derive(serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub(crate) enum Sanitizer {
     /// The uninstrumented build, and the AddressSanitizer one for an
     /// artifact that does not fail there (when nightly is installed).

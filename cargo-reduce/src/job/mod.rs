@@ -35,7 +35,7 @@ use crate::engine::{
 };
 use crate::error::{Error, Exit};
 use crate::output::{shown, Destination};
-use crate::syntax::Lang;
+pub(crate) use crate::syntax::LangChoice;
 use crate::unit::ByteAtom;
 use message::{ArtifactFields, Finished, Phases, Started, StepTests};
 use progress::{Progress, TestsOnly};
@@ -46,29 +46,6 @@ pub(crate) trait Events: Sync {
     fn emit(&self, message: &Message);
     /// How a reduction shows its progress.
     fn view(&self) -> Box<dyn View + '_>;
-}
-
-/// `--lang`: a language, or detection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LangChoice {
-    /// By extension, then by content.
-    Auto,
-    /// This language.
-    Is(Lang),
-}
-
-impl std::str::FromStr for LangChoice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(LangChoice::Auto),
-            _ => s
-                .parse()
-                .map(LangChoice::Is)
-                .map_err(|e: crate::syntax::UnknownLang| format!("{e} or auto")),
-        }
-    }
 }
 
 /// How to reduce, whatever the input: parallelism, budgets, the ddmin

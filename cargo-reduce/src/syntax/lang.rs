@@ -414,6 +414,29 @@ impl fmt::Display for Lang {
     }
 }
 
+/// `--lang`: a language, or detection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LangChoice {
+    /// By extension, then by content.
+    Auto,
+    /// This language.
+    Is(Lang),
+}
+
+impl FromStr for LangChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(LangChoice::Auto),
+            _ => s
+                .parse()
+                .map(LangChoice::Is)
+                .map_err(|e: UnknownLang| format!("{e} or auto")),
+        }
+    }
+}
+
 /// A `--lang` value that names no language.
 ///
 /// ```

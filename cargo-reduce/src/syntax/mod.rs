@@ -54,6 +54,7 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use lang::LangChoice;
 pub use lang::{Lang, Spec, UnknownLang};
 /// rustfmt's command line, for the ICE mode's `--pretty` too.
 pub(crate) use passes::rustfmt;

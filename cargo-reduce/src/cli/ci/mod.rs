@@ -20,7 +20,6 @@ use super::render::Reporter;
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
 use crate::fuzz::project::Selection;
-use crate::fuzz::shrink::Effort;
 use crate::job::ci::emit::Expect;
 use crate::job::ci::inputs::Shard;
 use crate::job::ci::{self, update, Cache, CiRequest};
@@ -100,12 +99,12 @@ pub(crate) struct CiArgs {
 
 /// `--match` in `ci`.
 const CI_MATCH_HELP: &str = "How closely a failure must agree with another to be the same: inputs \
-    of one failure, a failure with its ledger entry, a minimization with its input";
+    of one failure, a failure with its ledger entry, a minimization with its input [default: stack]";
 
 /// `--sanitizer` in `ci`.
 const CI_SANITIZER_HELP: &str = "Which build replays a target's inputs: `auto` moves a target \
     whose crash inputs pass uninstrumented to an AddressSanitizer build (nightly); `address` \
-    uses only that build; `none` never";
+    uses only that build; `none` never [default: auto]";
 
 /// `cargo reduce ci`'s subcommands.
 #[derive(Debug, Clone, Subcommand)]
@@ -296,11 +295,7 @@ pub(super) fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Setting
 fn fuzz_request(select: &SelectOptions, failure: &FailureOptions) -> FuzzRequest {
     FuzzRequest {
         selection: select.selection(),
-        matching: failure.matching,
-        timeout: failure.timeout,
-        rss_limit_mb: failure.rss_limit_mb,
-        effort: Effort::Default,
-        sanitizer: failure.sanitizer,
+        options: failure.target_options(),
         ..FuzzRequest::default()
     }
 }

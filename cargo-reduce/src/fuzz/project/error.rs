@@ -112,7 +112,7 @@ pub(crate) enum DiscoveryError {
     /// `[package.metadata.cargo-reduce]` (or a target's table in it) has
     /// a key or value cargo-reduce does not take.
     #[error(
-        "bad `[{table}]` in `{}`: {reason}; fix the key (keys: timeout, rss-limit-mb, targets)",
+        "bad `[{table}]` in `{}`: {reason}; fix it (keys: timeout, rss-limit-mb, sanitizer, match, lang, strategy, effort, slow-unit-secs, targets)",
         manifest.display()
     )]
     Settings {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::inputs::Input;
 use super::report::{Source, Status};
-use super::{CiRequest, Group, TargetRun};
+use super::{Group, TargetRun};
 use crate::error::Error;
 use crate::fuzz::oracle::{MatchLevel, OtherFailure};
 use crate::fuzz::project::{Artifact, FuzzProject};
@@ -22,15 +22,14 @@ use crate::job::{Events, Message};
 pub(super) fn add(
     runs: &mut [TargetRun],
     projects: &[FuzzProject],
-    request: &CiRequest,
     events: &dyn Events,
 ) -> Result<usize, Error> {
     let mut added = 0;
     for run in runs {
         let dir = projects[run.project].results_dir(&run.name);
-        for (from, other) in unknown(run, request) {
+        for (from, other) in unknown(run) {
             let (path, _) = write_also_found(&dir, &file_name(&from), &other)?;
-            let (failure, failure_id) = named(&other.failure, request.fuzz.matching);
+            let (failure, failure_id) = named(&other.failure, run.options.matching());
             events.emit(&Message::ArtifactAlsoFound {
                 path: path.clone(),
                 target: run.name.clone(),
@@ -38,7 +37,8 @@ pub(super) fn add(
                 failure_id,
                 found_reducing: from,
             });
-            add_failure(run, path, other, request.fuzz.matching);
+            let level = run.options.matching();
+            add_failure(run, path, other, level);
             added += 1;
         }
     }
@@ -48,8 +48,8 @@ pub(super) fn add(
 /// The other failures of `run`'s minimizations (with the input each was
 /// found reducing) that neither its groups nor its ledger entries have,
 /// one per signature, compared as [`MatchLevel::other_bug`] says.
-fn unknown(run: &TargetRun, request: &CiRequest) -> Vec<(PathBuf, OtherFailure)> {
-    let level = request.fuzz.matching.other_bug();
+fn unknown(run: &TargetRun) -> Vec<(PathBuf, OtherFailure)> {
+    let level = run.options.matching().other_bug();
     let bug = |other: &OtherFailure| named(&other.failure, level).1;
     let mut known: HashSet<String> = run
         .groups

@@ -15,7 +15,7 @@ use crate::fuzz::pool::{PoolOptions, WorkerPool};
 use crate::fuzz::project::{ArtifactKind, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::fuzz::standin::BuildKind;
-use crate::job::fuzz_mode::{self, Work};
+use crate::job::fuzz_mode;
 use crate::job::Events;
 
 /// Whether `run` (replayed) has a crash input that passed.
@@ -60,15 +60,10 @@ pub(super) fn asan_pool(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Option<(PathBuf, WorkerPool)>, Error> {
-    let work = [Work {
-        project: run.project,
-        target: run.name.clone(),
-        artifact: run.inputs[0].artifact.clone(),
-        done: false,
-    }];
+    let targets = [(run.project, run.name.clone())];
     let binaries = fuzz_mode::build(
         projects,
-        &work,
+        &targets,
         BuildKind::Asan(toolchain),
         settings,
         events,

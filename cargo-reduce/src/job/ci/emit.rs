@@ -36,10 +36,12 @@ pub(crate) struct Case {
 }
 
 /// Writes the tests of `cases` to `path` (a file in a crate's `tests/`),
-/// matching failures at `matching`; returns whether the file changed.
+/// matching failures at `matching` (`None`: each target's own level, as
+/// `ci replay` takes it from the fuzz crate's `Cargo.toml`); returns
+/// whether the file changed.
 pub(crate) fn write(
     path: &Path,
-    matching: &str,
+    matching: Option<&str>,
     expect: Expect,
     cases: &[Case],
 ) -> io::Result<bool> {
@@ -94,11 +96,16 @@ fn test_name(case: &Case) -> String {
     }
 }
 
-fn render(root: &Path, matching: &str, expect: Expect, cases: &[Case]) -> io::Result<String> {
+fn render(
+    root: &Path,
+    matching: Option<&str>,
+    expect: Expect,
+    cases: &[Case],
+) -> io::Result<String> {
     let mut cases = cases.to_vec();
     cases.sort();
     let mut out = format!(
-        "{HEADER}\nconst MATCH: &str = {matching:?};\nconst EXPECT_FAILURE: bool = {};\n{RUNNER}",
+        "{HEADER}\nconst MATCH: Option<&str> = {matching:?};\nconst EXPECT_FAILURE: bool = {};\n{RUNNER}",
         expect == Expect::Fail
     );
     for case in &cases {
@@ -135,7 +142,8 @@ fn replay(manifest: &str, target: &str, input: &str, id: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["reduce", "ci", "replay", "--message-format", "json", "--match", MATCH])
+        .args(["reduce", "ci", "replay", "--message-format", "json"])
+        .args(MATCH.iter().flat_map(|&level| ["--match", level]))
         .args(["--fuzz-target", target, "--manifest-path"])
         .arg(root.join(manifest))
         .arg(root.join(input))
@@ -207,12 +215,19 @@ mod tests {
             id: "0badcafe".into(),
             input: dir.path().join("fuzz/regressions/t/0badcafe-00"),
         }];
-        assert!(write(&path, "stack", Expect::Fail, &cases).unwrap());
-        assert!(!write(&path, "stack", Expect::Fail, &cases).unwrap());
+        assert!(write(&path, Some("stack"), Expect::Fail, &cases).unwrap());
+        assert!(!write(&path, Some("stack"), Expect::Fail, &cases).unwrap());
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
             text.contains("fn t_0badcafe() {\n    replay(\"fuzz/Cargo.toml\", \"t\", \"fuzz/regressions/t/0badcafe-00\", \"0badcafe\");"),
             "{text}"
         );
+        assert!(
+            text.contains("const MATCH: Option<&str> = Some(\"stack\");"),
+            "{text}"
+        );
+        assert!(write(&path, None, Expect::Fail, &cases).unwrap());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("const MATCH: Option<&str> = None;"), "{text}");
     }
 }

@@ -22,8 +22,11 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
         elapsed_s: elapsed.as_secs_f64(),
     };
     for run in runs {
-        let ids: Vec<(String, String)> =
-            run.entries.iter().map(|e| entry_keys(e, request)).collect();
+        let ids: Vec<(String, String)> = run
+            .entries
+            .iter()
+            .map(|e| entry_keys(e, run.options.matching()))
+            .collect();
         // Each failing input's id is its group's.
         let mut group_ids: Vec<Option<&str>> = vec![None; run.inputs.len()];
         for group in &run.groups {

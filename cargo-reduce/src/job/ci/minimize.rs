@@ -28,7 +28,7 @@ pub(super) fn minimize(
     let mut pending: Vec<(usize, usize, usize)> = Vec::new();
     for (r, run) in runs.iter().enumerate() {
         for (g, group) in run.groups.iter().enumerate() {
-            if group.reduced.is_none() && needed(run, group, request) {
+            if group.reduced.is_none() && needed(run, group) {
                 let size = group.smallest(&run.inputs).bytes.len();
                 pending.push((size, r, g));
             }
@@ -53,13 +53,13 @@ pub(super) fn minimize(
 }
 
 /// New failures, and known ones whose entry a budget cut short.
-pub(super) fn needed(run: &TargetRun, group: &Group, request: &CiRequest) -> bool {
+pub(super) fn needed(run: &TargetRun, group: &Group) -> bool {
     match group.status {
         Status::New => true,
         _ => run
             .entries
             .iter()
-            .any(|e| !e.sidecar.minimal && entry_id(e, request) == group.id),
+            .any(|e| !e.sidecar.minimal && entry_id(e, run.options.matching()) == group.id),
     }
 }
 
@@ -110,6 +110,7 @@ fn minimize_group(
         target: run.name.clone(),
         artifact,
         done: false,
+        options: run.options,
     };
     let budgeted = Settings {
         max_time: Some(remaining),

@@ -26,11 +26,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::fuzz_mode::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::fuzz_mode::{self, Binaries, FuzzRequest, Work};
+use super::fuzz_mode::{self, Binaries, FuzzRequest};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
+use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
-use crate::fuzz::project::FuzzProject;
+use crate::fuzz::project::{FuzzProject, TargetSettings};
 use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
 use classify::Ledgered;
@@ -138,6 +139,8 @@ struct TargetRun {
     project: usize,
     package: String,
     name: String,
+    /// Its target's options: the command line's over its `Cargo.toml`'s.
+    options: TargetSettings,
     source: PathBuf,
     fuzz_dir: PathBuf,
     entries: Vec<Entry>,
@@ -187,7 +190,7 @@ pub(crate) fn run(
     let request = &with_cache_dir(request, &projects);
     let mut runs = gather(&projects, request, settings)?;
     super::check_temp_dir()?;
-    let binaries = build(&projects, &runs, request, settings, events)?;
+    let binaries = build(&projects, &runs, settings, events)?;
     let pools = replay_all(&projects, &mut runs, &binaries, request, settings, events)?;
     minimize_all(&mut runs, &projects, &pools, request, settings, events)?;
     let mut report = findings::build(&runs, request, started.elapsed());
@@ -210,7 +213,7 @@ fn minimize_all(
     let started = Instant::now();
     loop {
         minimize::minimize(runs, pools, request, started, settings, events);
-        if also_found::add(runs, projects, request, events)? == 0 {
+        if also_found::add(runs, projects, events)? == 0 {
             return Ok(());
         }
     }
@@ -240,27 +243,21 @@ fn with_cache_dir(request: &CiRequest, projects: &[FuzzProject]) -> CiRequest {
 }
 
 /// The binaries of the targets with inputs, built once (on the ASan build
-/// with `--sanitizer address`).
+/// for those set to `address`).
 fn build(
     projects: &[FuzzProject],
     runs: &[TargetRun],
-    request: &CiRequest,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
-    let work: Vec<Work> = runs
+    let targets: Vec<_> = runs
         .iter()
-        .filter_map(|run| {
-            run.inputs.first().map(|input| Work {
-                project: run.project,
-                target: run.name.clone(),
-                artifact: input.artifact.clone(),
-                done: false,
-            })
-        })
+        .filter(|run| !run.inputs.is_empty())
+        .map(|run| ((run.project, run.name.clone()), run.options.sanitizer()))
         .collect();
-    let asan = asan_only(request.fuzz.sanitizer)?;
-    fuzz_mode::build(projects, &work, asan.as_ref().into(), settings, events)
+    let asan = fuzz_mode::address_toolchain(targets.iter().map(|(_, choice)| *choice))?;
+    let build = (fuzz_mode::Purpose::Reproduce, asan.as_ref());
+    fuzz_mode::build_first(projects, &targets, build, settings, events)
 }
 
 /// The pools that stay: those of targets with something to minimize.
@@ -281,13 +278,10 @@ fn replay_all(
     let mut pools = Pools::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let project = &projects[run.project];
-        let base = request
-            .fuzz
-            .pool_options(jobs, project.settings_of(&run.name));
+        let base = fuzz_mode::pool_options(jobs, &run.options);
         let options = PoolOptions {
             detect_leaks: asan::has_leaks(run),
-            ..fuzz_mode::engine_options(&base, project.engine)?
+            ..fuzz_mode::engine_options(&base, projects[run.project].engine)?
         };
         let pool = WorkerPool::start(&binary, options.clone())
             .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
@@ -299,10 +293,10 @@ fn replay_all(
         };
         let (binary, pool) = replay_target(run, (binary, pool), target, request, settings, events)?;
         let replay_time = run.read_time + replay_started.elapsed();
-        group(run, request);
+        group(run);
         emit_replayed(run, replay_time, events);
         // Only targets with something to minimize keep their workers.
-        if run.groups.iter().any(|g| minimize::needed(run, g, request)) {
+        if run.groups.iter().any(|g| minimize::needed(run, g)) {
             pools.insert(key(run), (binary, pool));
         }
     }
@@ -318,9 +312,9 @@ struct Target<'a> {
     asan: &'a OnceCell<Option<AsanToolchain>>,
 }
 
-/// Replays `run`'s inputs in the pool of `binary`; under `--sanitizer
-/// auto`, a target whose crash inputs pass moves to its ASan build and
-/// replays there. The binary and pool it ends on.
+/// Replays `run`'s inputs in the pool of `binary`; under `auto` (its
+/// sanitizer), a target whose crash inputs pass moves to its ASan build
+/// and replays there. The binary and pool it ends on.
 fn replay_target(
     run: &mut TargetRun,
     (binary, pool): (PathBuf, WorkerPool),
@@ -330,7 +324,7 @@ fn replay_target(
     events: &dyn Events,
 ) -> Result<(PathBuf, WorkerPool), Error> {
     replay(run, &pool, &binary, request, target.options)?;
-    let auto = request.fuzz.sanitizer == Sanitizer::Auto && asan::needs_asan(run);
+    let auto = run.options.sanitizer() == Sanitizer::Auto && asan::needs_asan(run);
     let Some(Some(toolchain)) = auto.then(|| target.asan.get_or_init(AsanToolchain::find)) else {
         return Ok((binary, pool));
     };
@@ -405,12 +399,15 @@ fn emit_tests(
             cases.push(emit::Case {
                 manifest: manifest.clone(),
                 target: run.name.clone(),
-                id: entry_id(&entry, request),
+                id: entry_id(&entry, run.options.matching()),
                 input: entry.input,
             });
         }
     }
-    emit::write(path, &level_name(request), expect, &cases).map_err(|e| {
+    // A level of the command line's, else none: `ci replay` then takes
+    // each target's own, as this run did.
+    let level = request.fuzz.options.matching.map(name_of);
+    emit::write(path, level.as_deref(), expect, &cases).map_err(|e| {
         Error::caused(
             Exit::Usage,
             format!("cannot write the tests `{}`", path.display()),
@@ -483,6 +480,7 @@ fn gather(
                 project: p,
                 package: project.package.clone(),
                 name: target.name.clone(),
+                options: request.fuzz.options_of(project, &target.name),
                 source: target.source.clone(),
                 fuzz_dir: project.fuzz_dir.clone(),
                 entries,
@@ -514,8 +512,8 @@ fn replay(
     let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
     let special = |input: &Input| {
         (
-            special_timeout(&input.artifact, &request.fuzz),
-            special_memory_limit(&input.artifact, &request.fuzz),
+            special_timeout(&input.artifact, &run.options, &request.fuzz.options),
+            special_memory_limit(&input.artifact, &request.fuzz.options),
         )
     };
     let cache_key = |input: &Input| match special(input) {
@@ -547,10 +545,10 @@ fn replay(
     Ok(())
 }
 
-/// Groups `run`'s failing inputs by signature at the `--match` level and
+/// Groups `run`'s failing inputs by signature at its `match` level and
 /// classifies each group against the ledger.
-fn group(run: &mut TargetRun, request: &CiRequest) {
-    let level = request.fuzz.matching;
+fn group(run: &mut TargetRun) {
+    let level = run.options.matching();
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for (i, (failure, _)) in run.outcomes.iter().enumerate() {
         let Some(failure) = failure else { continue };
@@ -571,7 +569,7 @@ fn group(run: &mut TargetRun, request: &CiRequest) {
             .push(i);
     }
     run.groups = groups.into_values().collect();
-    let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(e, request)).collect();
+    let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(e, level)).collect();
     let ledgered = ledgered(run, &ids);
     let statuses = classify::classify(&seen(&run.groups), &ledgered);
     for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
@@ -580,15 +578,15 @@ fn group(run: &mut TargetRun, request: &CiRequest) {
     }
 }
 
-/// A ledger entry's id at this run's level (from its recorded signature).
-fn entry_id(entry: &Entry, request: &CiRequest) -> String {
-    entry_keys(entry, request).0
+/// A ledger entry's id at `level` (from its recorded signature).
+fn entry_id(entry: &Entry, level: MatchLevel) -> String {
+    entry_keys(entry, level).0
 }
 
-/// A ledger entry's id and unmoored id at this run's level.
-fn entry_keys(entry: &Entry, request: &CiRequest) -> (String, String) {
+/// A ledger entry's id and unmoored id at `level`.
+fn entry_keys(entry: &Entry, level: MatchLevel) -> (String, String) {
     let signature = entry.sidecar.signature().expect("checked when loaded");
-    let key = request.fuzz.matching.key(&signature);
+    let key = level.key(&signature);
     (key.id(), key.unmoored().id())
 }
 
@@ -625,8 +623,15 @@ fn emit_replayed(run: &TargetRun, elapsed: Duration, events: &dyn Events) {
     });
 }
 
+/// The report's `matching`: the command line's level, or the default
+/// (a target's `Cargo.toml` may set its own).
 fn level_name(request: &CiRequest) -> String {
-    format!("{:?}", request.fuzz.matching).to_lowercase()
+    name_of(request.fuzz.options.matching())
+}
+
+/// A level as `--match` spells it.
+fn name_of(level: MatchLevel) -> String {
+    format!("{level:?}").to_lowercase()
 }
 
 pub(crate) fn tool() -> String {
@@ -654,14 +659,5 @@ pub(crate) fn exit_of(report: &CiReport, fail_on_known: bool) -> Exit {
         Exit::KnownFailures
     } else {
         Exit::Success
-    }
-}
-
-/// The ASan toolchain when `--sanitizer address` asks for it; under `auto`
-/// a target moves to the ASan build after its replay if it must (`asan`).
-fn asan_only(choice: Sanitizer) -> Result<Option<AsanToolchain>, Error> {
-    match choice {
-        Sanitizer::Address => fuzz_mode::asan_toolchain(choice),
-        Sanitizer::Auto | Sanitizer::None => Ok(None),
     }
 }

@@ -5,11 +5,10 @@
 
 use std::path::PathBuf;
 
-use super::super::fuzz_mode::{self, FuzzRequest, Work};
+use super::super::fuzz_mode::{self, FuzzRequest};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::WorkerPool;
-use crate::fuzz::project::Artifact;
 
 /// What one input did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,19 +48,16 @@ pub(crate) fn replay_files(
     let project = projects
         .first()
         .ok_or_else(|| Error::new(Exit::BadInput, format!("no fuzz target `{target}` found")))?;
-    let work = [Work {
-        project: 0,
-        target: target.to_string(),
-        artifact: Artifact::plain(files.first().cloned().unwrap_or_default(), 0),
-        done: false,
-    }];
-    let asan = super::asan_only(request.sanitizer)?;
-    let binaries = fuzz_mode::build(&projects, &work, asan.as_ref().into(), settings, events)?;
+    let options = request.options_of(project, target);
+    // `auto` replays uninstrumented: `ci` recorded on which build an
+    // input fails, and a replay only checks it still does.
+    let targets = [((0, target.to_string()), options.sanitizer())];
+    let asan = fuzz_mode::address_toolchain([options.sanitizer()].into_iter())?;
+    let build = (fuzz_mode::Purpose::Reproduce, asan.as_ref());
+    let binaries = fuzz_mode::build_first(&projects, &targets, build, settings, events)?;
     let binary = binaries[&(0, target.to_string())].clone()?;
-    let options = fuzz_mode::engine_options(
-        &request.pool_options(1, project.settings_of(target)),
-        project.engine,
-    )?;
+    let level = options.matching();
+    let options = fuzz_mode::engine_options(&fuzz_mode::pool_options(1, &options), project.engine)?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {
         Error::caused(
             Exit::Failure,
@@ -76,7 +72,7 @@ pub(crate) fn replay_files(
         })?;
         let failure = outcome.failure().map(|f| {
             let signature = f.signature();
-            (request.matching.key(&signature).id(), signature.to_string())
+            (level.key(&signature).id(), signature.to_string())
         });
         events.emit(&Message::CiReplay {
             path: path.clone(),

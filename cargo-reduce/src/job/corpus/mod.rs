@@ -19,13 +19,13 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::ci::inputs::{files_in, read_all, Shard};
-use super::fuzz_mode::{self, Work};
+use super::fuzz_mode::{self, TargetKey};
 use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::Limits;
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Failure, Outcome, PoolOptions, Replayed};
-use crate::fuzz::project::{Artifact, FuzzProject, Selection, TargetSettings};
+use crate::fuzz::project::{FuzzProject, Selection, TargetSettings};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
@@ -62,8 +62,9 @@ pub(crate) struct CorpusRequest {
     /// `corpus merge`, and no set written.
     pub features_out: Option<PathBuf>,
     /// `--sanitizer address`: the features of the AddressSanitizer
-    /// coverage build (any other choice: the uninstrumented one's).
-    pub sanitizer: Sanitizer,
+    /// coverage build (any other choice: the uninstrumented one's);
+    /// `None`: each target's `Cargo.toml` setting, else `none`.
+    pub sanitizer: Option<Sanitizer>,
 }
 
 /// One target's corpus, read.
@@ -95,13 +96,18 @@ pub(crate) fn run(
     check_request(request)?;
     let projects = fuzz_mode::discover(&request.selection)?;
     let plans = plan(&projects, request, settings.jobs)?;
-    let work: Vec<Work> = plans.iter().map(|p| p.work()).collect();
-    let asan = match request.sanitizer {
-        Sanitizer::Address => fuzz_mode::asan_toolchain(Sanitizer::Address)?,
-        Sanitizer::Auto | Sanitizer::None => None,
-    };
-    let kind = BuildKind::Coverage(asan.as_ref());
-    let binaries = fuzz_mode::build(&projects, &work, kind, settings, events)?;
+    let targets: Vec<(TargetKey, Sanitizer)> = plans
+        .iter()
+        .map(|p| {
+            (
+                p.key(),
+                sanitizer_of(request, &projects[p.project], &p.target),
+            )
+        })
+        .collect();
+    let asan = fuzz_mode::address_toolchain(targets.iter().map(|(_, choice)| *choice))?;
+    let build = (fuzz_mode::Purpose::Coverage, asan.as_ref());
+    let binaries = fuzz_mode::build_first(&projects, &targets, build, settings, events)?;
     let jobs = fuzz_mode::workers(settings.jobs, events);
     let mut record = request
         .features_out
@@ -114,8 +120,9 @@ pub(crate) fn run(
         let project = &projects[plan.project];
         let binary = binaries[&(plan.project, plan.target.clone())].clone()?;
         let plain = || -> Result<PathBuf, Error> {
-            let work = [plan.work()];
-            let mut built = fuzz_mode::build(&projects, &work, BuildKind::Plain, settings, events)?;
+            let targets = [plan.key()];
+            let mut built =
+                fuzz_mode::build(&projects, &targets, BuildKind::Plain, settings, events)?;
             let key = (plan.project, plan.target.clone());
             built.remove(&key).expect("the target was built")
         };
@@ -346,18 +353,19 @@ pub(super) fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>
 }
 
 impl Plan {
-    /// The build's view of it (the build needs the target only).
-    fn work(&self) -> Work {
-        let (path, size) = self.inputs.first().map_or_else(
-            || (self.dirs[0].clone(), 0),
-            |first| (first.path.clone(), first.bytes.len() as u64),
-        );
-        Work {
-            project: self.project,
-            target: self.target.clone(),
-            artifact: Artifact::plain(path, size),
-            done: true,
-        }
+    /// Its target, as builds know it.
+    fn key(&self) -> TargetKey {
+        (self.project, self.target.clone())
+    }
+}
+
+/// Which coverage build counts `target`'s features: `--sanitizer`, else
+/// its `Cargo.toml` setting; `address` or the uninstrumented one (`auto`,
+/// which this mode's flag does not take, is its default, `none`).
+fn sanitizer_of(request: &CorpusRequest, project: &FuzzProject, target: &str) -> Sanitizer {
+    match request.sanitizer.or(project.settings_of(target).sanitizer) {
+        Some(Sanitizer::Address) => Sanitizer::Address,
+        _ => Sanitizer::None,
     }
 }
 
@@ -372,6 +380,7 @@ pub(super) fn pool_options(
     let limits = project.settings_of(target).under(TargetSettings {
         timeout: request.timeout,
         rss_limit_mb: request.rss_limit_mb,
+        ..TargetSettings::default()
     });
     let base = PoolOptions {
         jobs,

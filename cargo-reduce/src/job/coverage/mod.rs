@@ -19,12 +19,12 @@ use std::time::Duration;
 use super::ci::inputs::read_all;
 use super::ci::{ledger, CorpusRoot};
 use super::corpus::{self, read_inputs, CorpusRequest};
-use super::fuzz_mode::{self, Work};
+use super::fuzz_mode::{self, TargetKey};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::lines::{LineMap, SourceCounts};
 use crate::fuzz::pool::{CoveragePool, Outcome, PcTableFile, PoolOptions, Replayed};
-use crate::fuzz::project::{Artifact, FuzzProject, Selection};
+use crate::fuzz::project::{FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use report::{Coverage, Scope};
 
@@ -139,8 +139,8 @@ fn report(
     events: &dyn Events,
 ) -> Result<(), Error> {
     write::check_output(out)?;
-    let work: Vec<Work> = sets.iter().map(InputSet::work).collect();
-    let binaries = fuzz_mode::build(projects, &work, BuildKind::Lines, settings, events)?;
+    let targets: Vec<TargetKey> = sets.iter().map(|s| (s.project, s.target.clone())).collect();
+    let binaries = fuzz_mode::build(projects, &targets, BuildKind::Lines, settings, events)?;
     let jobs = fuzz_mode::workers(settings.jobs, events);
     let mut measured = Vec::new();
     for set in sets {
@@ -217,19 +217,6 @@ fn ledger_inputs(
             }
         })
         .collect()
-}
-
-impl InputSet {
-    /// The build's view of it (the build needs the target only).
-    fn work(&self) -> Work {
-        let (path, bytes) = &self.inputs[0];
-        Work {
-            project: self.project,
-            target: self.target.clone(),
-            artifact: Artifact::plain(path.clone(), bytes.len() as u64),
-            done: true,
-        }
-    }
 }
 
 /// The pool's options for `target`: `-j` workers, the request's limits,

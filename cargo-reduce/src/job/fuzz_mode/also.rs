@@ -50,8 +50,9 @@ pub(super) fn file(
 ) -> Result<Vec<AlsoFound>, Error> {
     let mut filed = Vec::new();
     for other in others {
-        let (failure, failure_id) = named(&other.failure, cx.request.matching);
-        let bug = named(&other.failure, cx.request.matching.other_bug()).1;
+        let level = item.options.matching();
+        let (failure, failure_id) = named(&other.failure, level);
+        let bug = named(&other.failure, level.other_bug()).1;
         if !known.add(item, bug) {
             continue;
         }

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::Work;
 use crate::error::{Error, Exit};
 use crate::fuzz::engines::afl::AFL;
 use crate::fuzz::engines::libfuzzer::LIBFUZZER_SYS;
@@ -23,8 +22,11 @@ fn stand_ins(engine: Engine) -> (&'static StandIn, &'static [&'static StandIn]) 
     }
 }
 
+/// A target: its project's index and its name.
+pub(in crate::job) type TargetKey = (usize, String);
+
 /// Each target's binary, or why it cannot be had.
-pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Error>>;
+pub(in crate::job) type Binaries = HashMap<TargetKey, Result<PathBuf, Error>>;
 
 /// Builds every target the work needs, one cargo build per project. A
 /// target, or a whole crate, that does not compile fails its own artifacts
@@ -32,17 +34,17 @@ pub(in crate::job) type Binaries = HashMap<(usize, String), Result<PathBuf, Erro
 /// Of the `kind` asked (AddressSanitizer: `crate::fuzz::sanitizer`).
 pub(in crate::job) fn build(
     projects: &[FuzzProject],
-    work: &[Work],
+    wanted: &[TargetKey],
     kind: BuildKind<'_>,
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Binaries, Error> {
     let mut binaries = HashMap::new();
     for (p, project) in projects.iter().enumerate() {
-        let mut targets: Vec<&str> = work
+        let mut targets: Vec<&str> = wanted
             .iter()
-            .filter(|w| w.project == p)
-            .map(|w| w.target.as_str())
+            .filter(|(project, _)| *project == p)
+            .map(|(_, target)| target.as_str())
             .collect();
         targets.sort_unstable();
         targets.dedup();

@@ -4,36 +4,39 @@
 
 use std::time::Duration;
 
-use super::{FuzzRequest, DEFAULT_SLOW_UNIT};
+use super::DEFAULT_SLOW_UNIT;
 use crate::fuzz::pool::WorkerPool;
-use crate::fuzz::project::{Artifact, ArtifactKind, Origin};
+use crate::fuzz::project::{Artifact, ArtifactKind, Origin, TargetSettings};
 
 /// The timeout an input fails by, when it is not the pool's: a slow unit's
-/// slow-unit threshold, and an AFL hang's instance's `exec_timeout` (unless
-/// `--timeout` is given).
+/// slow-unit threshold (its target's `options`), and an AFL hang's
+/// instance's `exec_timeout` (unless the command line's `flags` give a
+/// timeout: the campaign's is the input's own, and wins over the target's
+/// `Cargo.toml`).
 pub(in crate::job) fn special_timeout(
     artifact: &Artifact,
-    request: &FuzzRequest,
+    options: &TargetSettings,
+    flags: &TargetSettings,
 ) -> Option<Duration> {
     match (&artifact.origin, artifact.kind) {
-        (_, ArtifactKind::SlowUnit) => Some(request.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
-        (Origin::Afl(afl), ArtifactKind::Timeout) if request.timeout.is_none() => afl.exec_timeout,
+        (_, ArtifactKind::SlowUnit) => Some(options.slow_unit.unwrap_or(DEFAULT_SLOW_UNIT)),
+        (Origin::Afl(afl), ArtifactKind::Timeout) if flags.timeout.is_none() => afl.exec_timeout,
         _ => None,
     }
 }
 
 /// The memory limit an input fails by, when it is not the pool's: an AFL++
-/// input's instance's `-m` (unless `--rss-limit-mb` is given). afl-fuzz
+/// input's instance's `-m` (unless the command line's `flags` give a limit). afl-fuzz
 /// runs the target under `RLIMIT_AS` of that size, where an allocation
 /// beyond it fails at once; the pool's RSS and single-allocation limits are
 /// the in-process equivalent, and an input that failed under 512 MB may not
 /// fail under the default 2 GB at all (or only after filling gigabytes).
 pub(in crate::job) fn special_memory_limit(
     artifact: &Artifact,
-    request: &FuzzRequest,
+    flags: &TargetSettings,
 ) -> Option<u64> {
     match &artifact.origin {
-        Origin::Afl(afl) if request.rss_limit_mb.is_none() => afl.mem_limit_mb,
+        Origin::Afl(afl) if flags.rss_limit_mb.is_none() => afl.mem_limit_mb,
         _ => None,
     }
 }

@@ -18,8 +18,8 @@ mod triage;
 
 pub(super) use also::write as write_also_found;
 pub(crate) use also::AlsoFound;
-pub(super) use build_targets::{build, Binaries};
-pub(super) use sanitize::toolchain as asan_toolchain;
+pub(super) use build_targets::{build, Binaries, TargetKey};
+pub(super) use sanitize::{address_toolchain, build_first, Purpose};
 pub(crate) use select::discover;
 pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};
@@ -28,19 +28,15 @@ pub(crate) use summary::{Row, Summary};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{Events, LangChoice, Message, Settings};
+use super::{Events, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{Exits, Failure, PoolOptions};
 use crate::fuzz::project::{
     Artifact, ArtifactKind, Engine, FuzzProject, Origin, Selection, TargetSettings,
     MINIMIZED_PREFIX,
 };
-use crate::fuzz::sanitizer::Sanitizer;
-use crate::fuzz::shrink::Effort;
 use crate::job::group::Role;
-use crate::syntax::Strategy;
 use pools::{Pools, TargetOptions};
 use roles::Roles;
 use sanitize::Sanitizers;
@@ -57,40 +53,30 @@ pub(crate) struct FuzzRequest {
     pub force: bool,
     /// `--all`: reduce every failing input, not one per distinct failure.
     pub all: bool,
-    /// `--match`.
-    pub matching: MatchLevel,
-    /// `--timeout` [default: 1 s].
-    pub timeout: Option<Duration>,
-    /// `--lang`: reduce the artifacts as source text.
-    pub lang: Option<LangChoice>,
-    /// `--strategy`, with `--lang`.
-    pub strategy: Option<Strategy>,
-    /// `--rss-limit-mb` [default: 2048 MB, or an AFL++ input's `-m`].
-    pub rss_limit_mb: Option<u64>,
-    /// `--slow-unit-secs`: a `slow-unit-*` artifact fails by running longer
-    /// than this (libFuzzer's `-report_slow_units`, default 10 s).
-    pub slow_unit: Option<Duration>,
-    /// `--effort`: how far a byte reduction searches past ddmin.
-    pub effort: Effort,
-    /// `--sanitizer`: which build reproduces an artifact.
-    pub sanitizer: Sanitizer,
+    /// The options whose meaning belongs to a target, as the command line
+    /// gives them (`--match`, `--timeout`, `--rss-limit-mb`, `--sanitizer`,
+    /// `--lang`, `--strategy`, `--effort`, `--slow-unit-secs`): each one
+    /// given wins over the target's `Cargo.toml` settings ([`Work::options`]).
+    pub options: TargetSettings,
 }
 
 impl FuzzRequest {
-    /// The worker pool's options for `jobs` workers running a target with
-    /// `settings` (its `Cargo.toml`'s): the request's timeout and memory
-    /// limit, else the target's, else libFuzzer's defaults.
-    pub(crate) fn pool_options(&self, jobs: usize, settings: TargetSettings) -> PoolOptions {
-        let limits = settings.under(TargetSettings {
-            timeout: self.timeout,
-            rss_limit_mb: self.rss_limit_mb,
-        });
-        PoolOptions {
-            jobs,
-            timeout: limits.timeout.unwrap_or(DEFAULT_TIMEOUT),
-            rss_limit_mb: limits.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
-            ..PoolOptions::default()
-        }
+    /// The options of `target` of `project`: the command line's over its
+    /// `Cargo.toml` settings.
+    pub(crate) fn options_of(&self, project: &FuzzProject, target: &str) -> TargetSettings {
+        project.settings_of(target).under(self.options)
+    }
+}
+
+/// The worker pool's options for `jobs` workers running a target with
+/// `options` (the command line's over its `Cargo.toml`'s): its timeout and
+/// memory limit, else libFuzzer's defaults.
+pub(crate) fn pool_options(jobs: usize, options: &TargetSettings) -> PoolOptions {
+    PoolOptions {
+        jobs,
+        timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        rss_limit_mb: options.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
+        ..PoolOptions::default()
     }
 }
 
@@ -137,9 +123,17 @@ pub(super) struct Work {
     pub artifact: Artifact,
     /// Whether it only needs replaying.
     pub done: bool,
+    /// Its target's options: the command line's over its `Cargo.toml`'s
+    /// ([`FuzzRequest::options_of`]).
+    pub options: TargetSettings,
 }
 
 impl Work {
+    /// Its target, as builds know it.
+    pub(in crate::job) fn key(&self) -> TargetKey {
+        (self.project, self.target.clone())
+    }
+
     /// Its row in the summary, with `result`.
     fn row(&self, elapsed: Duration, result: Result<Reduction, Error>) -> Row {
         Row {
@@ -194,8 +188,8 @@ pub(crate) fn run(
         return Ok(summary);
     }
     super::check_temp_dir()?;
-    let sanitizers = Sanitizers::new(request.sanitizer)?;
-    let binaries = build(&projects, &work, sanitizers.first_build(), settings, events)?;
+    let sanitizers = Sanitizers::new(&work)?;
+    let binaries = sanitizers.build(&projects, &work, settings, events)?;
     let options = target_options(&projects, &work, cx)?;
     let mut pools = Pools::start(&work, &binaries, &options, &mut summary, events);
     let probed = sanitize::probe_all(&projects, &work, &mut pools, &sanitizers, &options, cx)?;
@@ -216,7 +210,7 @@ fn reduce_all(
     cx: Context<'_>,
     summary: &mut Summary,
 ) {
-    let mut failures = known_failures(work, &roles, cx);
+    let mut failures = known_failures(work, &roles);
     for (i, item) in work.iter().enumerate() {
         let (Some(role), Some(pool)) = (roles.roles[i], pools.of(i)) else {
             continue;
@@ -247,11 +241,11 @@ fn reduce_all(
 }
 
 /// The failures of the run's inputs that replaying them found.
-fn known_failures(work: &[Work], roles: &Roles, cx: Context<'_>) -> also::Known {
+fn known_failures(work: &[Work], roles: &Roles) -> also::Known {
     let mut known = also::Known::default();
     for (item, failure) in work.iter().zip(&roles.known) {
         if let Some(failure) = failure {
-            let level = cx.request.matching.other_bug();
+            let level = item.options.matching().other_bug();
             known.add(item, named(failure, level).1);
         }
     }
@@ -276,9 +270,9 @@ fn file_also_found(
     }
 }
 
-/// The pool options of each target with work: the request's limits over
-/// its `Cargo.toml` settings, with its engine's exits; leaks looked for
-/// where a `leak-*` artifact is to be reduced.
+/// The pool options of each target with work: its options' limits, with
+/// its engine's exits; leaks looked for where a `leak-*` artifact is to be
+/// reduced.
 fn target_options(
     projects: &[FuzzProject],
     work: &[Work],
@@ -293,9 +287,8 @@ fn target_options(
     };
     let mut options = TargetOptions::default();
     for item in work {
-        let project = &projects[item.project];
-        let settings = project.settings_of(&item.target);
-        let target = engine_options(&cx.request.pool_options(jobs, settings), project.engine)?;
+        let engine = projects[item.project].engine;
+        let target = engine_options(&pool_options(jobs, &item.options), engine)?;
         let detect_leaks = leaks(item);
         options.insert(
             item,
@@ -317,7 +310,7 @@ fn duplicate(
     summary: &mut Summary,
 ) {
     let (failure, id) = known
-        .map(|f| named(f, cx.request.matching))
+        .map(|f| named(f, item.options.matching()))
         .unwrap_or_default();
     cx.events.emit(&Message::ArtifactDuplicate {
         path: item.artifact.path.clone(),

@@ -5,7 +5,9 @@
 //! ones that fail there are reduced there; so are `leak-*` artifacts, whose
 //! leak only that build's LeakSanitizer finds (its pool looks for leaks:
 //! `PoolOptions::detect_leaks`). With `address`, only that build is made.
-//! (`ci` decides per target, after its replay: `job::ci::asan`.)
+//! The choice is each target's (the flag, else its `Cargo.toml` settings):
+//! one target on ASan, the others not, is one run. (`ci` decides per
+//! target, after its replay: `job::ci::asan`.)
 //!
 //! Nothing in a crash artifact says it is ASan's (libFuzzer names every
 //! crash `crash-<sha1>`, AFL++ by its signal, and ASan aborts as a panic
@@ -18,9 +20,10 @@
 
 use std::cell::OnceCell;
 
+use super::build_targets::{Binaries, TargetKey};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::pools::{Pools, TargetOptions};
-use super::{build_targets::Binaries, Context, FuzzRequest, Work};
+use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, WorkerPool};
 use crate::fuzz::project::FuzzProject;
@@ -49,46 +52,110 @@ pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchai
     }
 }
 
-/// `--sanitizer` in one run: the toolchain of `address`, found at once;
+/// `--sanitizer` in one run, each target's own (its `Cargo.toml` may set
+/// it): the toolchain of the targets set to `address`, found at once;
 /// under `auto`, looked for only when an input needs it.
 pub(super) struct Sanitizers {
-    choice: Sanitizer,
     only: Option<AsanToolchain>,
     found: OnceCell<Option<AsanToolchain>>,
 }
 
 impl Sanitizers {
-    /// For `choice`; an error for `address` without a nightly.
-    pub(super) fn new(choice: Sanitizer) -> Result<Sanitizers, Error> {
-        let only = match choice {
-            Sanitizer::Address => toolchain(choice)?,
-            Sanitizer::Auto | Sanitizer::None => None,
-        };
+    /// For the targets of `work`; an error when one is set to `address`
+    /// and there is no nightly.
+    pub(super) fn new(work: &[Work]) -> Result<Sanitizers, Error> {
         Ok(Sanitizers {
-            choice,
-            only,
+            only: address_toolchain(work.iter().map(|w| w.options.sanitizer()))?,
             found: OnceCell::new(),
         })
     }
 
-    /// The build every input starts on.
-    pub(super) fn first_build(&self) -> BuildKind<'_> {
-        self.only.as_ref().into()
+    /// Each target of `work` built once, on the build its sanitizer starts
+    /// it on.
+    pub(super) fn build(
+        &self,
+        projects: &[FuzzProject],
+        work: &[Work],
+        settings: &Settings,
+        events: &dyn Events,
+    ) -> Result<Binaries, Error> {
+        let targets: Vec<_> = work
+            .iter()
+            .map(|w| (w.key(), w.options.sanitizer()))
+            .collect();
+        let build = (Purpose::Reproduce, self.only.as_ref());
+        build_first(projects, &targets, build, settings, events)
     }
 
-    /// The ASan toolchain an input may move to.
-    fn asan(&self) -> Option<&AsanToolchain> {
-        match self.choice {
+    /// The ASan toolchain an input of a target set to `choice` may move to.
+    fn asan(&self, choice: Sanitizer) -> Option<&AsanToolchain> {
+        match choice {
             Sanitizer::Address => self.only.as_ref(),
             Sanitizer::Auto => self.found.get_or_init(AsanToolchain::find).as_ref(),
             Sanitizer::None => None,
         }
     }
 
-    /// What a "does not reproduce" error suggests.
-    fn hint(&self) -> &'static str {
-        sanitizer::hint(self.choice, self.asan().is_some())
+    /// What a "does not reproduce" error of a target set to `choice`
+    /// suggests.
+    fn hint(&self, choice: Sanitizer) -> &'static str {
+        sanitizer::hint(choice, self.asan(choice).is_some())
     }
+}
+
+/// The nightly the targets set to `address` among `choices` build with
+/// (`None` when there is none); an error when one is and there is no
+/// nightly.
+pub(in crate::job) fn address_toolchain(
+    mut choices: impl Iterator<Item = Sanitizer>,
+) -> Result<Option<AsanToolchain>, Error> {
+    match choices.any(|c| c == Sanitizer::Address) {
+        true => toolchain(Sanitizer::Address),
+        false => Ok(None),
+    }
+}
+
+/// What a mode builds its targets for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::job) enum Purpose {
+    /// Reproducing inputs: the plain build, or the ASan one.
+    Reproduce,
+    /// Counting features: the coverage build, with or without ASan.
+    Coverage,
+}
+
+impl Purpose {
+    /// Its build, with `asan` or without.
+    fn kind(self, asan: Option<&AsanToolchain>) -> BuildKind<'_> {
+        match self {
+            Purpose::Reproduce => asan.into(),
+            Purpose::Coverage => BuildKind::Coverage(asan),
+        }
+    }
+}
+
+/// Each of `targets` built once for `purpose`, on the build its sanitizer
+/// starts it on: with `asan` (from [`address_toolchain`]) for `address`,
+/// else without.
+pub(in crate::job) fn build_first(
+    projects: &[FuzzProject],
+    targets: &[(TargetKey, Sanitizer)],
+    (purpose, asan): (Purpose, Option<&AsanToolchain>),
+    settings: &Settings,
+    events: &dyn Events,
+) -> Result<Binaries, Error> {
+    let mut binaries = Binaries::new();
+    for (address, kind) in [(false, purpose.kind(None)), (true, purpose.kind(asan))] {
+        let keys: Vec<TargetKey> = targets
+            .iter()
+            .filter(|(_, choice)| (*choice == Sanitizer::Address) == address)
+            .map(|(key, _)| key.clone())
+            .collect();
+        if !keys.is_empty() {
+            binaries.extend(super::build(projects, &keys, kind, settings, events)?);
+        }
+    }
+    Ok(binaries)
 }
 
 /// Reproduces every input to reduce in its pool; under `auto`, the crash
@@ -102,12 +169,14 @@ pub(super) fn probe_all(
     options: &TargetOptions,
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
-    let mut probed = probe(work, pools, cx.request, &|| sanitizers.hint());
+    let mut probed = probe(work, pools, cx.request, &|item: &Work| {
+        sanitizers.hint(item.options.sanitizer())
+    });
     let retry = candidates(work, pools, &probed);
-    if sanitizers.choice != Sanitizer::Auto || retry.is_empty() {
+    if retry.is_empty() {
         return Ok(probed);
     }
-    let Some(toolchain) = sanitizers.asan() else {
+    let Some(toolchain) = sanitizers.asan(Sanitizer::Auto) else {
         return Ok(probed);
     };
     let asan_binaries = build_asan(projects, work, &retry, toolchain, cx.settings, cx.events)?;
@@ -115,7 +184,7 @@ pub(super) fn probe_all(
         items: &retry,
         binaries: &asan_binaries,
     };
-    self::retry(work, moved, pools, &mut probed, cx.request, options)?;
+    self::retry(work, moved, pools, &mut probed, (cx.request, options))?;
     Ok(probed)
 }
 
@@ -125,13 +194,13 @@ fn probe(
     work: &[Work],
     pools: &Pools,
     request: &FuzzRequest,
-    hint: &dyn Fn() -> &'static str,
+    hint: &dyn Fn(&Work) -> &'static str,
 ) -> Probed {
     work.iter()
         .enumerate()
         .map(|(i, item)| {
             let pool = pools.of(i).filter(|_| !item.done && !item.is_timeout())?;
-            Some(reproduce(item, pool, request, hint))
+            Some(reproduce(item, pool, request, &|| hint(item)))
         })
         .collect()
 }
@@ -148,8 +217,8 @@ fn reproduce(
     let path = &item.artifact.path;
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(&item.artifact, request),
-        special_memory_limit(&item.artifact, request),
+        special_timeout(&item.artifact, &item.options, &request.options),
+        special_memory_limit(&item.artifact, &request.options),
     );
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(
@@ -181,9 +250,9 @@ fn passed(e: &Error) -> bool {
 }
 
 /// The items `probe` found that may need a sanitizer: inputs (crashes,
-/// leaks) that did not fail alike, and that no earlier run found passing
-/// on the ASan build of their (unchanged) uninstrumented binary in
-/// `binaries`.
+/// leaks) of targets under `auto` that did not fail alike, and that no
+/// earlier run found passing on the ASan build of their (unchanged)
+/// uninstrumented binary in `binaries`.
 fn candidates(work: &[Work], pools: &Pools, probed: &Probed) -> Vec<usize> {
     let passed_before = |i: usize| {
         let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
@@ -192,6 +261,7 @@ fn candidates(work: &[Work], pools: &Pools, probed: &Probed) -> Vec<usize> {
             .is_some_and(|binary| sanitizer::passed_before(binary, &bytes))
     };
     (0..probed.len())
+        .filter(|&i| work[i].options.sanitizer() == Sanitizer::Auto)
         .filter(|&i| may_need_asan(&probed[i]) && work[i].artifact.kind != ArtifactKind::Oom)
         .filter(|&i| !passed_before(i))
         .collect()
@@ -224,7 +294,7 @@ fn build_asan(
 ) -> Result<Binaries, Error> {
     let message = retry_warning(projects, work, items);
     events.emit(&Message::Warning { message });
-    let needed: Vec<Work> = items.iter().map(|&i| work[i].clone()).collect();
+    let needed: Vec<TargetKey> = items.iter().map(|&i| work[i].key()).collect();
     let binaries = super::build(projects, &needed, BuildKind::Asan(asan), settings, events)?;
     if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
         let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.line());
@@ -249,8 +319,7 @@ fn retry(
     moved: Moved<'_>,
     pools: &mut Pools,
     probed: &mut Probed,
-    request: &FuzzRequest,
-    options: &TargetOptions,
+    (request, options): (&FuzzRequest, &TargetOptions),
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in moved.items {

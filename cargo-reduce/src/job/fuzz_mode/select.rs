@@ -9,8 +9,9 @@ use crate::fuzz::sanitizer::Sanitizer;
 use crate::job::message::SkipCause;
 use crate::job::{Events, Message};
 
-/// Why `leak-*` artifacts are not reduced under `--sanitizer none`.
-const LEAK_SKIPPED: &str = "a leak is found by LeakSanitizer, on the AddressSanitizer build, which --sanitizer none leaves out; reduce it with --sanitizer auto or address";
+/// Why `leak-*` artifacts are not reduced under `--sanitizer none` (or a
+/// target's `sanitizer = "none"`).
+const LEAK_SKIPPED: &str = "a leak is found by LeakSanitizer, on the AddressSanitizer build, which a sanitizer of `none` (--sanitizer, or sanitizer in Cargo.toml) leaves out; reduce it with --sanitizer auto or address";
 
 /// The fuzz crates `selection` finds, narrowed to its target and engine.
 pub(crate) fn discover(selection: &Selection) -> Result<Vec<FuzzProject>, Error> {
@@ -32,7 +33,7 @@ pub(super) fn select_work(
     events: &dyn Events,
 ) -> Result<Vec<Work>, Error> {
     let mut work = select(request, projects)?;
-    work.retain(|w| match skip_reason(w, projects, request) {
+    work.retain(|w| match skip_reason(w) {
         Some((cause, why)) if !w.done => {
             events.emit(&Message::ArtifactSkipped {
                 path: w.artifact.path.clone(),
@@ -48,18 +49,11 @@ pub(super) fn select_work(
     Ok(work)
 }
 
-/// Why `item`'s artifact cannot be reduced with these options (the
-/// request's, else its target's `Cargo.toml` settings).
-fn skip_reason(
-    item: &Work,
-    projects: &[FuzzProject],
-    request: &FuzzRequest,
-) -> Option<(SkipCause, &'static str)> {
-    let rss_limit_mb = request.rss_limit_mb.or(projects[item.project]
-        .settings_of(&item.target)
-        .rss_limit_mb);
+/// Why `item`'s artifact cannot be reduced with its options.
+fn skip_reason(item: &Work) -> Option<(SkipCause, &'static str)> {
+    let rss_limit_mb = item.options.rss_limit_mb;
     match item.artifact.kind {
-        ArtifactKind::Leak if request.sanitizer == Sanitizer::None => {
+        ArtifactKind::Leak if item.options.sanitizer() == Sanitizer::None => {
             Some((SkipCause::Leak, LEAK_SKIPPED))
         }
         ArtifactKind::Oom if rss_limit_mb == Some(0) => Some((
@@ -89,6 +83,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                     project: found.project,
                     artifact: found.artifact,
                     done: false,
+                    options: request.options_of(project, &target.name),
                 })
             })
             .collect();
@@ -107,6 +102,7 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                     target: target.name.clone(),
                     artifact: artifact.clone(),
                     done: !pending(artifact),
+                    options: request.options_of(project, &target.name),
                 });
             }
         }

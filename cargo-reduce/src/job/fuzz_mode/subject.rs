@@ -5,11 +5,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
-use super::{Context, FuzzRequest, Row, Work};
+use super::{Context, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
+use crate::fuzz::project::TargetSettings;
 use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{How, Plan};
 use crate::job::{Described, Done, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
@@ -62,10 +63,11 @@ fn reduce_artifact(
     }
     let output = Destination::check(&work.artifact.output)?;
     let partial = Destination::check(&work.artifact.partial)?;
+    let options = &work.options;
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(&work.artifact, request),
-        special_memory_limit(&work.artifact, request),
+        special_timeout(&work.artifact, options, &request.options),
+        special_memory_limit(&work.artifact, &request.options),
     );
     let mut subject = ArtifactSubject {
         pool,
@@ -73,8 +75,8 @@ fn reduce_artifact(
         manifest_path: request.selection.manifest_path.as_deref(),
         path,
         timeout_artifact: work.is_timeout(),
-        matching: request.matching,
-        method: method(request, settings, &bytes),
+        matching: options.matching(),
+        method: method(options, settings, &bytes),
         failure: known,
         resume: std::fs::read(&work.artifact.partial)
             .ok()
@@ -90,15 +92,15 @@ fn reduce_artifact(
     crate::job::reduce(&mut subject, job, settings, events)
 }
 
-/// Bytes, or with `--lang` syntax-aware (`auto`: by content, since
-/// artifacts have no extension).
-fn method(request: &FuzzRequest, settings: &Settings, bytes: &[u8]) -> Method {
-    let lang = match request.lang {
-        None => return Method::Bytes(settings.ddmin, request.effort),
+/// Bytes, or with `lang` (`--lang` or the target's) syntax-aware (`auto`:
+/// by content, since artifacts have no extension).
+fn method(options: &TargetSettings, settings: &Settings, bytes: &[u8]) -> Method {
+    let lang = match options.lang {
+        None => return Method::Bytes(settings.ddmin, options.effort()),
         Some(LangChoice::Auto) => Lang::detect(None, bytes),
         Some(LangChoice::Is(lang)) => lang,
     };
-    Method::Syntax(lang, request.strategy.unwrap_or(Strategy::Best))
+    Method::Syntax(lang, options.strategy.unwrap_or(Strategy::Best))
 }
 
 /// One artifact in its target's worker pool.

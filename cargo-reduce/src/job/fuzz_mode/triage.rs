@@ -69,8 +69,8 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
     };
     let _limits = LimitsOverride::new(
         pool,
-        special_timeout(artifact, request),
-        special_memory_limit(artifact, request),
+        special_timeout(artifact, &item.options, &request.options),
+        special_memory_limit(artifact, &request.options),
     );
     if item.done {
         return match pool
@@ -99,7 +99,7 @@ pub(super) struct Grouping {
 }
 
 /// Groups `work` by what replaying each gave: inputs of one binary whose
-/// failures match at `request.matching` form a group.
+/// failures match at their target's `match` level form a group.
 pub(super) fn group(
     work: &[Work],
     pools: &Pools,
@@ -114,7 +114,7 @@ pub(super) fn group(
             members.push(Member {
                 key: (
                     binary.to_path_buf(),
-                    request.matching.key(&failure.signature()),
+                    item.options.matching().key(&failure.signature()),
                 ),
                 size: item.artifact.size,
                 name: item.name(),

@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::fuzz_mode::{self, FuzzRequest, Work};
+use super::fuzz_mode::{self, FuzzRequest};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::engines::front_end::{self, FrontEndBuild, Tool};
@@ -30,8 +30,9 @@ pub(crate) struct RunRequest {
     pub artifact: PathBuf,
     /// `--manifest-path`, `-p`, `--fuzz-target`, `--afl-out`.
     pub selection: Selection,
-    /// `--sanitizer`: `auto` builds as the front end does by default.
-    pub sanitizer: Sanitizer,
+    /// `--sanitizer`: `auto` builds as the front end does by default
+    /// (`None`: the target's `Cargo.toml` setting, else `auto`).
+    pub sanitizer: Option<Sanitizer>,
     /// `--debugger`.
     pub debugger: Option<Debugger>,
     /// The words after `--`: the debugger's options.
@@ -78,7 +79,8 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
             format!("cannot learn the host's target triple: {e}"),
         )
     })?;
-    let build = front_end::plan(project, target, request.sanitizer, &host)
+    let sanitizer = request.sanitizer.or(target.settings.sanitizer);
+    let build = front_end::plan(project, target, sanitizer.unwrap_or_default(), &host)
         .map_err(|why| Error::new(Exit::Usage, why))?;
     let toolchain = toolchain_for(&build)?;
     Ok(Located {
@@ -189,12 +191,7 @@ impl Located {
             )
         })?;
         let project = &self.projects[self.project];
-        let work = [Work {
-            project: self.project,
-            target: self.target.clone(),
-            artifact: project::Artifact::plain(self.input.clone(), bytes.len() as u64),
-            done: false,
-        }];
+        let work = [(self.project, self.target.clone())];
         let warn = |what: String| {
             events.emit(&Message::Warning {
                 message: format!("the input's value is not shown: {what}"),
@@ -206,8 +203,8 @@ impl Located {
             Ok(binary) => binary,
             Err(e) => return warn(e.line()),
         };
-        let request = FuzzRequest::default();
-        let options = request.pool_options(1, project.settings_of(&self.target));
+        let options = FuzzRequest::default().options_of(project, &self.target);
+        let options = fuzz_mode::pool_options(1, &options);
         let options = fuzz_mode::engine_options(&options, project.engine)?;
         match WorkerPool::start(binary, options) {
             Ok(pool) => Ok(pool.debug_format(&bytes).ok().flatten()),

@@ -195,7 +195,13 @@ pub(crate) fn run(
     }
     super::check_temp_dir()?;
     let sanitizers = Sanitizers::new(request.sanitizer)?;
-    let binaries = build(&projects, &work, sanitizers.first_build(), settings, events)?;
+    let binaries = build(
+        &projects,
+        &work,
+        sanitizers.first_build(&work),
+        settings,
+        events,
+    )?;
     let options = target_options(&projects, &work, cx)?;
     let mut pools = Pools::start(&work, &binaries, &options, &mut summary, events);
     let probed = sanitize::probe_all(&projects, &work, &mut pools, &sanitizers, &options, cx)?;

@@ -4,7 +4,8 @@
 //! build are tried again on the AddressSanitizer build (nightly), and the
 //! ones that fail there are reduced there; so are `leak-*` artifacts, whose
 //! leak only that build's LeakSanitizer finds (its pool looks for leaks:
-//! `PoolOptions::detect_leaks`). With `address`, only that build is made.
+//! `PoolOptions::detect_leaks`); when every input is a leak, they start
+//! there. With `address`, only that build is made.
 //! (`ci` decides per target, after its replay: `job::ci::asan`.)
 //!
 //! Nothing in a crash artifact says it is ASan's (libFuzzer names every
@@ -71,9 +72,16 @@ impl Sanitizers {
         })
     }
 
-    /// The build every input starts on.
-    pub(super) fn first_build(&self) -> BuildKind<'_> {
-        self.only.as_ref().into()
+    /// The build every input starts on: under `auto`, the ASan build when
+    /// every input is a leak (which only LeakSanitizer finds: the
+    /// uninstrumented build would be made and run for nothing).
+    pub(super) fn first_build(&self, work: &[Work]) -> BuildKind<'_> {
+        let only_leaks =
+            !work.is_empty() && work.iter().all(|w| w.artifact.kind == ArtifactKind::Leak);
+        match self.choice {
+            Sanitizer::Auto if only_leaks => self.asan().into(),
+            _ => self.only.as_ref().into(),
+        }
     }
 
     /// The ASan toolchain an input may move to.
@@ -104,7 +112,8 @@ pub(super) fn probe_all(
 ) -> Result<Probed, Error> {
     let mut probed = probe(work, pools, cx.request, &|| sanitizers.hint());
     let retry = candidates(work, pools, &probed);
-    if sanitizers.choice != Sanitizer::Auto || retry.is_empty() {
+    let started_on_asan = matches!(sanitizers.first_build(work), BuildKind::Asan(_));
+    if sanitizers.choice != Sanitizer::Auto || started_on_asan || retry.is_empty() {
         return Ok(probed);
     }
     let Some(toolchain) = sanitizers.asan() else {

@@ -84,7 +84,7 @@ impl Symbolizer {
         let mut frames = Vec::new();
         for &address in addresses {
             let at = self.names_at(address);
-            frames.extend(at.iter().filter(|f| !is_runtime(&f.function)).cloned());
+            frames.extend(at.iter().filter(|f| is_users(f)).cloned());
         }
         frames
     }
@@ -256,6 +256,20 @@ fn is_runtime(name: &str) -> bool {
     }
 }
 
+/// Where the standard library's own dependencies' files are (its copy
+/// of `hashbrown` under `HashMap`, `addr2line`, `miniz_oxide`…): their
+/// functions keep their crates' names, so only the file tells them from
+/// the same crates as the user's dependencies.
+const STD_DEPS: &str = "/rust/deps/";
+
+/// True for a frame of the user's code: neither the runtime by its name
+/// nor the standard library's dependencies by its file (the allocation of
+/// a leaked `HashMap` is in std's `hashbrown`, not where the map was made).
+fn is_users(frame: &UserFrame) -> bool {
+    let std_deps = |l: &str| l.starts_with(STD_DEPS);
+    !is_runtime(&frame.function) && !frame.location.as_deref().is_some_and(std_deps)
+}
+
 /// True for the C++ of a sanitizer's runtime, linked into an ASan build,
 /// named as the symbol table has it (`_ZL17asan_thread_startPv`, the
 /// start of every thread ASan sees, below the test thread's frames) or as
@@ -326,6 +340,32 @@ mod tests {
         ] {
             assert!(!is_runtime(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_standard_librarys_dependencies_are_not_the_users_code() {
+        let frame = |function: &str, location: &str| UserFrame {
+            function: function.to_string(),
+            location: Some(location.to_string()),
+        };
+        let std_copy = frame(
+            "hashbrown::raw::RawTableInner::new_uninitialized",
+            "/rust/deps/hashbrown-0.17.1/src/raw.rs:1436:22",
+        );
+        assert!(!is_users(&std_copy));
+        let dependency = frame(
+            "hashbrown::raw::RawTableInner::new_uninitialized",
+            "hashbrown-0.17.1/src/raw.rs:1436:22",
+        );
+        assert!(is_users(&dependency));
+        assert!(is_users(&frame(
+            "rhai::module::Module::new",
+            "src/module/mod.rs:751:5"
+        )));
+        assert!(is_users(&UserFrame {
+            function: "demo::main".to_string(),
+            location: None,
+        }));
     }
 
     /// This test binary itself: a function of it is named, and the call

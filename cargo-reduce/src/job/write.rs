@@ -33,11 +33,13 @@ pub(super) fn result(destination: &Destination, bytes: &[u8], input: &Path) -> R
     ))
 }
 
-/// libFuzzer's artifact prefix for a failure of `kind`.
+/// libFuzzer's artifact prefix for a failure of `kind` (a leak's too: a
+/// `leak-*` input is the one whose pool looks for leaks).
 pub(super) fn artifact_prefix(kind: FailureKind) -> &'static str {
     match kind {
         FailureKind::Timeout => "timeout-",
         FailureKind::Oom => "oom-",
+        _ if kind.is_leak() => "leak-",
         _ => "crash-",
     }
 }
@@ -64,4 +66,23 @@ fn cannot_artifact(what: &str, path: &Path, error: io::Error) -> Error {
         format!("cannot {what} `{}`", path.display()),
         error,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A leak found while reducing is filed as `leak-*`: only such an
+    /// input is reproduced by a pool that looks for leaks.
+    #[test]
+    fn artifacts_are_named_by_their_kind() {
+        let leak = FailureKind::from_tag("asan-memory-leak").unwrap();
+        assert!(leak.is_leak());
+        assert_eq!(artifact_prefix(leak), "leak-");
+        let overflow = FailureKind::from_tag("asan-heap-buffer-overflow").unwrap();
+        assert_eq!(artifact_prefix(overflow), "crash-");
+        assert_eq!(artifact_prefix(FailureKind::Panic), "crash-");
+        assert_eq!(artifact_prefix(FailureKind::Timeout), "timeout-");
+        assert_eq!(artifact_prefix(FailureKind::Oom), "oom-");
+    }
 }

@@ -111,11 +111,22 @@ impl Symbolizer {
 fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
     let probe = address.saturating_sub(1);
     let mut names = Vec::new();
+    let mut named_library = false;
     if let Ok(mut frames) = loader.find_frames(probe) {
         while let Ok(Some(frame)) = frames.next() {
             let Some(function) = frame.function.as_ref() else {
                 continue;
             };
+            // The standard library's code is not the user's, whatever its name.
+            if frame
+                .location
+                .as_ref()
+                .and_then(|l| l.file)
+                .is_some_and(is_library_file)
+            {
+                named_library = true;
+                continue;
+            }
             if let (Ok(raw), Ok(name)) = (function.raw_name(), function.demangle()) {
                 names.push(UserFrame {
                     function: symbol_name::spelled(&raw, &name),
@@ -124,7 +135,7 @@ fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
             }
         }
     }
-    if names.is_empty() {
+    if names.is_empty() && !named_library {
         if let Some(symbol) = loader.find_symbol(probe) {
             let name = addr2line::demangle_auto(symbol.into(), None);
             names.push(UserFrame {
@@ -256,6 +267,17 @@ fn is_runtime(name: &str) -> bool {
     }
 }
 
+/// Whether `file` (as the debug information names it) is the standard
+/// library's: its crates' sources are under `/rustc/<commit>/library/`,
+/// its own dependencies' (its copy of `hashbrown` under `HashMap`,
+/// `addr2line`, …) under `/rust/deps/`. Their functions may be named after
+/// the user's types (`<my::Type as core::convert::Into<U>>::into`, core's
+/// blanket impl) or keep their crates' names (`hashbrown::raw::…`, which
+/// the user may depend on too), so only the file tells.
+fn is_library_file(file: &str) -> bool {
+    file.starts_with("/rustc/") || file.starts_with("/rust/deps/")
+}
+
 /// True for the C++ of a sanitizer's runtime, linked into an ASan build,
 /// named as the symbol table has it (`_ZL17asan_thread_startPv`, the
 /// start of every thread ASan sees, below the test thread's frames) or as
@@ -325,6 +347,24 @@ mod tests {
             "_ZN6parser5parseEPKc",
         ] {
             assert!(!is_runtime(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_standard_librarys_files_are_not_the_users_code() {
+        for file in [
+            "/rust/deps/hashbrown-0.17.1/src/raw.rs",
+            "/rustc/e50aa6fba4e63ab34c72bf9acfd2c307c1155d1a/library/core/src/convert/mod.rs",
+        ] {
+            assert!(is_library_file(file), "{file}");
+        }
+        for file in [
+            "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/hashbrown-0.17.1/src/raw.rs",
+            "/tmp/leakhunt/rhai/src/module/mod.rs",
+            "fuzz_targets/cycle.rs",
+            "library/core/src/lib.rs",
+        ] {
+            assert!(!is_library_file(file), "{file}");
         }
     }
 

@@ -68,6 +68,11 @@ pub(crate) struct Signature {
 }
 
 impl FailureKind {
+    /// Whether it is LeakSanitizer's memory leak.
+    pub(crate) fn is_leak(self) -> bool {
+        self == FailureKind::Sanitizer(AsanBug::LEAK)
+    }
+
     /// The kind as reports and the regression ledger write it: `panic`,
     /// `stack-overflow`, `out-of-memory`, `timeout`, `signal-<n>`,
     /// `exit-<n>`, `asan-<bug type>`; [`FailureKind::from_tag`] reads it

@@ -4,10 +4,11 @@
 //! build are tried again on the AddressSanitizer build (nightly), and the
 //! ones that fail there are reduced there; so are `leak-*` artifacts, whose
 //! leak only that build's LeakSanitizer finds (its pool looks for leaks:
-//! `PoolOptions::detect_leaks`). With `address`, only that build is made.
-//! The choice is each target's (the flag, else its `Cargo.toml` settings):
-//! one target on ASan, the others not, is one run. (`ci` decides per
-//! target, after its replay: `job::ci::asan`.)
+//! `PoolOptions::detect_leaks`); a target whose inputs are all leaks
+//! starts there. With `address`, only that build is made. The choice is
+//! each target's (the flag, else its `Cargo.toml` settings): one target on
+//! ASan, the others not, is one run. (`ci` decides per target, after its
+//! replay: `job::ci::asan`.)
 //!
 //! Nothing in a crash artifact says it is ASan's (libFuzzer names every
 //! crash `crash-<sha1>`, AFL++ by its signal, and ASan aborts as a panic
@@ -70,8 +71,8 @@ impl Sanitizers {
         })
     }
 
-    /// Each target of `work` built once, on the build its sanitizer starts
-    /// it on.
+    /// Each target of `work` built once, on the build it starts on
+    /// ([`Sanitizers::first`]).
     pub(super) fn build(
         &self,
         projects: &[FuzzProject],
@@ -81,10 +82,35 @@ impl Sanitizers {
     ) -> Result<Binaries, Error> {
         let targets: Vec<_> = work
             .iter()
-            .map(|w| (w.key(), w.options.sanitizer()))
+            .map(|w| (w.key(), self.first(w, work)))
             .collect();
-        let build = (Purpose::Reproduce, self.only.as_ref());
-        build_first(projects, &targets, build, settings, events)
+        let asan = self
+            .only
+            .as_ref()
+            .or(self.found.get().and_then(Option::as_ref));
+        build_first(
+            projects,
+            &targets,
+            (Purpose::Reproduce, asan),
+            settings,
+            events,
+        )
+    }
+
+    /// The sanitizer `item`'s target starts on: its own, but `address` for
+    /// a target under `auto` whose inputs are all leaks, when there is a
+    /// nightly (only LeakSanitizer finds them: the uninstrumented build
+    /// would be made and run for nothing).
+    fn first(&self, item: &Work, work: &[Work]) -> Sanitizer {
+        let choice = item.options.sanitizer();
+        let only_leaks = work
+            .iter()
+            .filter(|w| w.key() == item.key())
+            .all(|w| w.artifact.kind == ArtifactKind::Leak);
+        match choice {
+            Sanitizer::Auto if only_leaks && self.asan(choice).is_some() => Sanitizer::Address,
+            _ => choice,
+        }
     }
 
     /// The ASan toolchain an input of a target set to `choice` may move to.

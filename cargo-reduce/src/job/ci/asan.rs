@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use super::report::Source;
 use super::{Settings, TargetRun};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{PoolOptions, WorkerPool};
+use crate::fuzz::pool::{FailureKind, PoolOptions, WorkerPool};
 use crate::fuzz::project::{ArtifactKind, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::fuzz::standin::BuildKind;
@@ -44,11 +44,9 @@ pub(super) fn has_leaks(run: &TargetRun) -> bool {
         .inputs
         .iter()
         .any(|i| i.artifact.kind == ArtifactKind::Leak);
-    leak_artifact || run.entries.iter().any(|e| e.sidecar.kind == LEAK_KIND)
+    let leak_entry = |kind: &str| FailureKind::from_tag(kind).is_some_and(FailureKind::is_leak);
+    leak_artifact || run.entries.iter().any(|e| leak_entry(&e.sidecar.kind))
 }
-
-/// A leak's kind in a ledger sidecar (LeakSanitizer's, as ASan's bugs).
-const LEAK_KIND: &str = "asan-memory-leak";
 
 /// The ASan build of `run`'s target and a pool of it; `None` if the
 /// target does not build with ASan (a warning says so).

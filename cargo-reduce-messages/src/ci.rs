@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::kinds::Severity;
 
 /// The report format's version; `ci merge` refuses others.
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
 /// The part of a report that every version has: read it first, and the
 /// rest only when the version is one the reader knows.
@@ -27,7 +27,9 @@ pub struct CiReport {
     pub tool: String,
     /// `K/N` for a shard; `None` for a whole run or a merge.
     pub shard: Option<String>,
-    /// The `--match` level the ids are computed at.
+    /// The command line's `--match` level (`stack` when none is given);
+    /// shards merge only with the same one. A target's `Cargo.toml` may
+    /// set its own: each failure records the level of its id.
     #[serde(rename = "match")]
     pub matching: String,
     /// Every input replayed, by target then path.
@@ -111,8 +113,12 @@ pub struct FailureRecord {
     pub package: String,
     /// The fuzz target.
     pub target: String,
-    /// The signature's short id at the `--match` level.
+    /// The signature's short id at [`FailureRecord::matching`]'s level.
     pub id: String,
+    /// The `--match` level `id` is computed at: the command line's, else
+    /// the target's in its `Cargo.toml`, else `stack`.
+    #[serde(rename = "match")]
+    pub matching: String,
     /// New or known.
     pub status: Status,
     /// The signature, as reports show it.

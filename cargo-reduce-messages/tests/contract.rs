@@ -99,6 +99,7 @@ fn failure(full: bool) -> FailureRecord {
         package: "fuzz".into(),
         target: "parse".into(),
         id: "3f2a9c1e".into(),
+        matching: if full { "location" } else { "stack" }.into(),
         status: if full { Status::Known } else { Status::New },
         signature: "panic at src/lib.rs:12:5: index out of bounds".into(),
         kind: if full { "panic" } else { "asan-SEGV" }.into(),
@@ -603,7 +604,8 @@ fn the_ci_report_has_its_golden_files() {
     validate(&schema_path("ci-report.schema.json"), &files);
     let text = fs::read_to_string(&files[0]).unwrap();
     for field in [
-        "\"version\": 1",
+        "\"version\": 2",
+        "\"match\": \"location\"",
         "\"tool\"",
         "\"shard\": \"1/2\"",
         "\"match\": \"stack\"",

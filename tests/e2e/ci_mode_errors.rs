@@ -4,6 +4,8 @@
 use std::fs;
 use std::path::Path;
 
+use cargo_reduce_messages::ci::REPORT_VERSION;
+
 use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
 use crate::util::Run;
 
@@ -114,22 +116,29 @@ fn merge_refuses_a_report_of_another_version() {
     let dir = tempfile::tempdir().unwrap();
     let report = |name: &str, version: u32| {
         let path = dir.path().join(name);
-        // Version 2 may have changed any field but `version`.
-        let inputs = if version == 1 { "[]" } else { r#""changed""# };
+        // A later version may have changed any field but `version`.
+        let inputs = if version == REPORT_VERSION {
+            "[]"
+        } else {
+            r#""changed""#
+        };
         let text = format!(
             r#"{{"version":{version},"tool":"cargo-reduce x","shard":null,"match":"stack","inputs":{inputs},"failures":[],"fixed":[],"elapsed_s":1.0}}"#
         );
         fs::write(&path, text).unwrap();
         path
     };
-    let (older, later) = (report("one.json", 1), report("two.json", 2));
+    let (current, later) = (
+        report("one.json", REPORT_VERSION),
+        report("two.json", REPORT_VERSION + 1),
+    );
     let merged = dir.path().join("merged.json");
     let run = Run(command(
         &[
             "reduce",
             "ci",
             "merge",
-            older.to_str().unwrap(),
+            current.to_str().unwrap(),
             later.to_str().unwrap(),
             "--report",
             merged.to_str().unwrap(),
@@ -141,7 +150,9 @@ fn merge_refuses_a_report_of_another_version() {
     run.expect_code(14);
     let line = run.error_line();
     assert!(
-        line.contains("two.json") && line.contains("version 2") && line.contains("version 1"),
+        line.contains("two.json")
+            && line.contains(&format!("version {}", REPORT_VERSION + 1))
+            && line.contains(&format!("version {REPORT_VERSION}")),
         "{line}"
     );
     assert_eq!(

@@ -114,8 +114,9 @@ fn grouped(run: &crate::util::Run) -> (u64, u64) {
 }
 
 /// A target's `match = "location"` groups the two callers' panics (one
-/// reduced, one its duplicate), in fuzz mode and in `ci`; `--match stack`
-/// on the command line wins over it and keeps them apart.
+/// reduced, one its duplicate), in fuzz mode and in `ci` (whose report
+/// and ledger record it); `--match stack` on the command line wins over it
+/// and keeps them apart.
 #[test]
 fn a_targets_match_level_groups_and_the_flag_wins() {
     let (dir, fuzz) = fresh_copy();
@@ -139,6 +140,7 @@ fn a_targets_match_level_groups_and_the_flag_wins() {
         "--fuzz-target",
         "two_callers",
         "--no-cache",
+        "--update",
         "--report",
         report.to_str().unwrap(),
     ]);
@@ -147,6 +149,17 @@ fn a_targets_match_level_groups_and_the_flag_wins() {
         serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     let failures = report["failures"].as_array().unwrap();
     assert_eq!(failures.len(), 1, "{report}");
+    // The report and the ledger record the level the id is computed at.
+    assert_eq!(report["match"], "stack", "{report}");
+    assert_eq!(failures[0]["match"], "location", "{report}");
+    let entry = fs::read_dir(fuzz.join("regressions/two_callers"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a sidecar filed");
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(entry).unwrap()).unwrap();
+    assert_eq!(sidecar["match"], "location", "{sidecar}");
 
     let run = reduce_with(&fuzz, "two_callers", &["--force", "--match", "stack"]);
     run.expect_code(0);

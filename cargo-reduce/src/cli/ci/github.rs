@@ -151,6 +151,7 @@ mod tests {
             package: "fuzz".into(),
             target: "t".into(),
             id: format!("{id:08x}"),
+            matching: "stack".into(),
             status: Status::New,
             signature: format!("panic at a.rs:1:2: bad, very | bad {}", "x".repeat(400)),
             kind: "panic".into(),

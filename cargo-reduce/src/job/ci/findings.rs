@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use super::classify;
 use super::report::{hex, CiReport, FailureRecord, FixedRecord, InputRecord, Reduced};
-use super::{entry_keys, ledgered, level_name, seen, shown, tool, CiRequest, Group, TargetRun};
+use super::{
+    entry_keys, ledgered, level_name, name_of, seen, shown, tool, CiRequest, Group, TargetRun,
+};
 use crate::fuzz::pool::split_location;
 
 /// The report of the whole run.
@@ -74,6 +76,7 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
         package: run.package.clone(),
         target: run.name.clone(),
         id: group.id.clone(),
+        matching: name_of(run.options.matching()),
         status: group.status,
         signature: signature.to_string(),
         kind: signature.kind.tag(),

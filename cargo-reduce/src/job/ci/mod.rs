@@ -624,13 +624,13 @@ fn emit_replayed(run: &TargetRun, elapsed: Duration, events: &dyn Events) {
 }
 
 /// The report's `matching`: the command line's level, or the default
-/// (a target's `Cargo.toml` may set its own).
+/// (a target's `Cargo.toml` may set its own, which its failures record).
 fn level_name(request: &CiRequest) -> String {
     name_of(request.fuzz.options.matching())
 }
 
 /// A level as `--match` spells it.
-fn name_of(level: MatchLevel) -> String {
+pub(super) fn name_of(level: MatchLevel) -> String {
     format!("{level:?}").to_lowercase()
 }
 

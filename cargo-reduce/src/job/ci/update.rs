@@ -19,7 +19,6 @@ pub(crate) fn file_new(
     report: &mut CiReport,
     dir_of: &dyn Fn(&str, &str) -> Option<PathBuf>,
 ) -> Result<(), Error> {
-    let matching = report.matching.clone();
     for failure in &mut report.failures {
         let Some((reduced, old)) = filing(failure) else {
             continue;
@@ -41,7 +40,7 @@ pub(crate) fn file_new(
             )
         })?;
         let name = ledger::entry_name(&failure.id, &bytes);
-        let sidecar = sidecar(failure, reduced, &matching);
+        let sidecar = sidecar(failure, reduced);
         let written = ledger::write(&dir, &name, &bytes, &sidecar).map_err(|e| {
             Error::caused(
                 Exit::Failure,
@@ -93,14 +92,14 @@ fn replaceable(old: &Path, reduced: &Reduced) -> bool {
     reduced.minimal && ledger::read_sidecar(old).is_some_and(|s| !s.minimal)
 }
 
-fn sidecar(failure: &FailureRecord, reduced: &Reduced, matching: &str) -> Sidecar {
+fn sidecar(failure: &FailureRecord, reduced: &Reduced) -> Sidecar {
     let original = Path::new(&failure.input).file_name().map_or_else(
         || failure.input.clone(),
         |n| n.to_string_lossy().into_owned(),
     );
     Sidecar {
         id: failure.id.clone(),
-        matching: matching.to_string(),
+        matching: failure.matching.clone(),
         signature: failure.signature.clone(),
         kind: failure.kind.clone(),
         location: failure.location.clone(),

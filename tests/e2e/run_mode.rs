@@ -69,7 +69,12 @@ fn run_builds_the_real_libfuzzer_binary_and_exits_with_its_status() {
         stderr.contains("/debug/byte_parser "),
         "the dev build runs: {stderr}"
     );
+    // A target of raw bytes has no value to show: no stand-in is built.
+    assert!(!stderr.contains(STANDIN_BUILT), "{stderr}");
 }
+
+/// The status line of a build against the stand-in.
+const STANDIN_BUILT: &str = "target(s) of fuzz-targets in";
 
 #[test]
 fn run_prints_a_typed_inputs_value_before_running_it() {
@@ -82,6 +87,10 @@ fn run_prints_a_typed_inputs_value_before_running_it() {
     let value = format!(
         "{} as the target sees it:\nCommand {{\n    id: 1,\n    op: Scale {{\n        factor: 248,\n        saturate: false,\n    }},\n    repeat: 0,\n}}",
         input.display()
+    );
+    assert!(
+        stderr.contains(STANDIN_BUILT),
+        "decoded by the stand-in: {stderr}"
     );
     let shown = stderr.find(&value).expect(&stderr);
     let panicked = stderr.find("unsaturated scale by 248 overflows the register");

@@ -20,6 +20,7 @@ pub(crate) mod campaign;
 mod cargo_fuzz_crates;
 mod error;
 mod features;
+pub(crate) mod input_type;
 pub(crate) mod metadata;
 mod settings;
 #[cfg(test)]

@@ -17,7 +17,7 @@ use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::engines::front_end::{self, FrontEndBuild, Tool};
 use crate::fuzz::pool::WorkerPool;
-use crate::fuzz::project::{self, Engine, FuzzProject, Selection};
+use crate::fuzz::project::{self, input_type, Engine, FuzzProject, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::{self, BuildKind};
 use crate::fuzz::toolchain::{Toolchain, INSTALL_NIGHTLY};
@@ -175,14 +175,20 @@ impl Located {
 
     /// A typed target's value of the input, as fuzz mode prints a
     /// minimized one: decoded in the target's stand-in build (fuzz mode's,
-    /// unchanged since a reduction). `None` for a target of raw bytes; a
-    /// stand-in that does not build or start is a warning, not an error
-    /// (the real binary is what runs).
+    /// unchanged since a reduction). `None` for a target of raw bytes,
+    /// told from its source before anything is built; a stand-in that
+    /// does not build or start is a warning, not an error (the real binary
+    /// is what runs).
     pub(crate) fn debug_value(
         &self,
         settings: &Settings,
         events: &dyn Events,
     ) -> Result<Option<String>, Error> {
+        let project = &self.projects[self.project];
+        let source = project.targets.iter().find(|t| t.name == self.target);
+        if source.is_some_and(|t| input_type::takes_bytes(&t.source)) {
+            return Ok(None);
+        }
         let bytes = std::fs::read(&self.input).map_err(|e| {
             Error::caused(
                 Exit::BadInput,
@@ -190,7 +196,6 @@ impl Located {
                 e,
             )
         })?;
-        let project = &self.projects[self.project];
         let work = [(self.project, self.target.clone())];
         let warn = |what: String| {
             events.emit(&Message::Warning {

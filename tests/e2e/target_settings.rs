@@ -184,13 +184,14 @@ fn a_targets_lang_reduces_its_inputs_as_source_text() {
 
 /// A target set to `sanitizer = "address"` reproduces on the ASan build
 /// (no retry: it starts there) while one set to `none` in the same run
-/// stays uninstrumented, where its ASan-only artifact does not reproduce.
+/// stays uninstrumented, where its ASan-only artifact does not reproduce;
+/// `ci` builds and replays each the same way.
 #[test]
 fn each_target_has_its_own_sanitizer() {
     if !crate::fuzz_fixture::nightly("each_target_has_its_own_sanitizer") {
         return;
     }
-    let (_dir, crate_dir) = crate::fuzz_fixture::fixture_copy("asan-demo");
+    let (dir, crate_dir) = crate::fuzz_fixture::fixture_copy("asan-demo");
     add_settings(
         &crate_dir,
         "[package.metadata.cargo-reduce.targets.overflow]\nsanitizer = \"address\"\n\
@@ -231,4 +232,31 @@ fn each_target_has_its_own_sanitizer() {
     );
     assert!(said.contains("may need a sanitizer"), "{said}");
     assert!(!crate::fuzz_fixture::minimized_path(&dangling).exists());
+
+    // `ci` replays each target on its own build too (both cached now):
+    // overflow's artifacts fail on ASan, dangling's pass uninstrumented.
+    for (target, code) in [("overflow", 11), ("dangling", 0)] {
+        let report = dir.path().join(format!("{target}.json"));
+        let ci = cargo_reduce(&[
+            "reduce",
+            "ci",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--fuzz-target",
+            target,
+            "--no-cache",
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        ci.expect_code(code);
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+        let failures = report["failures"].as_array().unwrap();
+        assert_eq!(failures.is_empty(), code == 0, "{report}");
+        // The reduction's heap-buffer-overflow, and the SEGV it ran into.
+        for failure in failures {
+            let kind = failure["kind"].as_str().unwrap();
+            assert!(kind.starts_with("asan-"), "{report}");
+        }
+    }
 }

@@ -117,6 +117,16 @@ impl Error {
         error
     }
 
+    /// A file system operation on `path` failed: "cannot `what` `path`",
+    /// exit 1.
+    pub(crate) fn cannot(what: &str, path: &std::path::Path, source: std::io::Error) -> Self {
+        Error::caused(
+            Exit::Failure,
+            format!("cannot {what} `{}`", path.display()),
+            source,
+        )
+    }
+
     /// The exit status this error ends with.
     pub(crate) fn exit(&self) -> Exit {
         match self {

@@ -4,7 +4,6 @@
 //! reduction is never lost.
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Exit};
@@ -51,21 +50,13 @@ pub(super) fn artifact(dir: &Path, name: &str, bytes: &[u8]) -> Result<(PathBuf,
     if path.exists() {
         return Ok((path, false));
     }
-    fs::create_dir_all(dir).map_err(|e| cannot_artifact("create", dir, e))?;
+    fs::create_dir_all(dir).map_err(|e| Error::cannot("create", dir, e))?;
     crate::output::write_atomically(&path, bytes, None)
-        .map_err(|e| cannot_artifact("write", &path, e))?;
+        .map_err(|e| Error::cannot("write", &path, e))?;
     // As libFuzzer leaves its artifacts (a temporary file is private).
     let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
-    fs::set_permissions(&path, readable).map_err(|e| cannot_artifact("write", &path, e))?;
+    fs::set_permissions(&path, readable).map_err(|e| Error::cannot("write", &path, e))?;
     Ok((path, true))
-}
-
-fn cannot_artifact(what: &str, path: &Path, error: io::Error) -> Error {
-    Error::caused(
-        Exit::Failure,
-        format!("cannot {what} `{}`", path.display()),
-        error,
-    )
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(cannot("read", dir, e)),
+        Err(e) => return Err(Error::cannot("read", dir, e)),
     };
     let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
     if names.is_empty() || names.iter().any(|n| n == MARKER) {
@@ -59,7 +59,7 @@ pub(in crate::job) fn write_set(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    fs::create_dir_all(parent).map_err(|e| cannot("create", parent, e))?;
+    fs::create_dir_all(parent).map_err(|e| Error::cannot("create", parent, e))?;
     let name = dest.file_name().unwrap_or_default().to_string_lossy();
     let prefix = format!(".{name}.cargo-reduce-");
     // One writer per parent at a time: under the lock, every staged
@@ -69,7 +69,7 @@ pub(in crate::job) fn write_set(
     let staged = tempfile::Builder::new()
         .prefix(&prefix)
         .tempdir_in(parent)
-        .map_err(|e| cannot("create a directory in", parent, e))?;
+        .map_err(|e| Error::cannot("create a directory in", parent, e))?;
     let write = |path: &Path, bytes: &[u8]| -> io::Result<()> {
         let file = fs::File::create(path)?;
         io::Write::write_all(&mut &file, bytes)?;
@@ -79,12 +79,12 @@ pub(in crate::job) fn write_set(
         let path = staged.path().join(file);
         // A name may hold folders (a coverage report's pages).
         let folder = path.parent().unwrap_or(staged.path());
-        fs::create_dir_all(folder).map_err(|e| cannot("create", folder, e))?;
-        write(&path, bytes).map_err(|e| cannot("write", &path, e))?;
+        fs::create_dir_all(folder).map_err(|e| Error::cannot("create", folder, e))?;
+        write(&path, bytes).map_err(|e| Error::cannot("write", &path, e))?;
     }
     if mode == Mode::Output {
         let marker = staged.path().join(MARKER);
-        write(&marker, b"").map_err(|e| cannot("write", &marker, e))?;
+        write(&marker, b"").map_err(|e| Error::cannot("write", &marker, e))?;
     }
     sync_dir(staged.path())?;
     swap_in(staged, dest)?;
@@ -94,9 +94,9 @@ pub(in crate::job) fn write_set(
 /// An exclusive `flock` on the directory `dir`, held until the file is
 /// dropped (a run killed with it held releases it with its descriptors).
 fn lock_dir(dir: &Path) -> Result<fs::File, Error> {
-    let file = fs::File::open(dir).map_err(|e| cannot("open", dir, e))?;
+    let file = fs::File::open(dir).map_err(|e| Error::cannot("open", dir, e))?;
     rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
-        .map_err(|e| cannot("lock", dir, e.into()))?;
+        .map_err(|e| Error::cannot("lock", dir, e.into()))?;
     Ok(file)
 }
 
@@ -134,7 +134,7 @@ fn swap_in(staged: tempfile::TempDir, dest: &Path) -> Result<(), Error> {
     };
     if let Err(e) = moved {
         let _ = fs::remove_dir_all(&from);
-        return Err(cannot("replace", dest, e));
+        return Err(Error::cannot("replace", dest, e));
     }
     // The old directory, if there was one; best effort.
     let _ = fs::remove_dir_all(&from);
@@ -144,15 +144,7 @@ fn swap_in(staged: tempfile::TempDir, dest: &Path) -> Result<(), Error> {
 fn sync_dir(dir: &Path) -> Result<(), Error> {
     fs::File::open(dir)
         .and_then(|d| d.sync_all())
-        .map_err(|e| cannot("sync", dir, e))
-}
-
-fn cannot(what: &str, path: &Path, error: io::Error) -> Error {
-    Error::caused(
-        Exit::Failure,
-        format!("cannot {what} `{}`", path.display()),
-        error,
-    )
+        .map_err(|e| Error::cannot("sync", dir, e))
 }
 
 #[cfg(test)]

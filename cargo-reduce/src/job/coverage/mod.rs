@@ -324,7 +324,6 @@ fn write_reports(
     out: &Path,
     events: &dyn Events,
 ) -> Result<(), Error> {
-    let root = projects[measured[0].project].workspace_root.clone();
     let mut files = Vec::new();
     let mut messages = Vec::new();
     let mut merged = Coverage::default();
@@ -335,7 +334,7 @@ fn write_reports(
         if !used.insert(dir.clone()) {
             dir = format!("{package}-{}", m.target);
         }
-        let root = &projects[m.project].workspace_root;
+        let root = &scope(&projects[m.project], false).shown_from(&m.coverage);
         files.extend(report_files(
             &m.coverage,
             root,
@@ -352,6 +351,7 @@ fn write_reports(
         ));
         merged.merge(&m.coverage);
     }
+    let root = scope(&projects[measured[0].project], false).shown_from(&merged);
     files.extend(report_files(&merged, &root, "all targets", ""));
     let totals = measured
         .iter()

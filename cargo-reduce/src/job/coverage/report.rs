@@ -47,6 +47,26 @@ impl Scope {
         (kept && path.is_file()).then_some(path)
     }
 
+    /// Where the paths of `coverage` are shown from: the deepest folder
+    /// that holds the workspace root and every file but the dependencies',
+    /// so that the library a cargo-fuzz crate (`fuzz/`) tests, in `../src`,
+    /// is shown relative too. The workspace root when only the file
+    /// system's root would hold them all.
+    pub(super) fn shown_from(&self, coverage: &Coverage) -> PathBuf {
+        let mut root = self.root.clone();
+        let own = coverage
+            .files
+            .keys()
+            .filter(|path| !self.deps_dirs.iter().any(|d| path.starts_with(d)));
+        for path in own {
+            while !path.starts_with(&root) && root.pop() {}
+        }
+        match root.parent() {
+            Some(_) => root,
+            None => self.root.clone(),
+        }
+    }
+
     /// `name` as a path on disk: relative names and the shadow's are the
     /// workspace root's.
     fn on_disk(&self, name: &Path) -> PathBuf {
@@ -134,6 +154,35 @@ mod tests {
             deps_dirs: vec![root.join("cargo-home")],
             include_deps,
         }
+    }
+
+    /// A cargo-fuzz crate in `fuzz/` and the library it tests in `../src`
+    /// are both shown from the project's folder; a dependency's file does
+    /// not move it, nor does a file only the file system's root holds.
+    #[test]
+    fn paths_are_shown_from_the_folder_that_holds_the_users_files() {
+        let fuzz = PathBuf::from("/p/lib/fuzz");
+        let scope = Scope {
+            deps_dirs: vec![PathBuf::from("/home/u/.cargo")],
+            ..scope(&fuzz, true)
+        };
+        let coverage = |files: &[&str]| Coverage {
+            files: files
+                .iter()
+                .map(|f| (PathBuf::from(f), BTreeMap::new()))
+                .collect(),
+            ..Coverage::default()
+        };
+        let own = coverage(&["/p/lib/fuzz/fuzz_targets/t.rs"]);
+        assert_eq!(scope.shown_from(&own), fuzz);
+        let with_lib = coverage(&[
+            "/p/lib/fuzz/fuzz_targets/t.rs",
+            "/p/lib/src/lib.rs",
+            "/home/u/.cargo/registry/src/x/dep-1.0/src/lib.rs",
+        ]);
+        assert_eq!(scope.shown_from(&with_lib), Path::new("/p/lib"));
+        let far = coverage(&["/p/lib/src/lib.rs", "/elsewhere/src/lib.rs"]);
+        assert_eq!(scope.shown_from(&far), fuzz);
     }
 
     #[test]

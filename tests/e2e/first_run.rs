@@ -184,3 +184,17 @@ fn a_build_that_makes_no_binary_names_its_targets() {
     assert!(!stderr.contains("Grouped"), "{stderr}");
     assert_eq!(rows(&run.stdout(), "parse/").len(), 3, "{}", run.stdout());
 }
+
+/// A fuzz crate that has not crashed yet: the run says where artifacts
+/// are looked for, builds nothing and exits 0.
+#[test]
+fn a_crate_without_artifacts_is_told_where_they_are_looked_for() {
+    let (_dir, crate_dir) = fixture_copy("first-run");
+    fs::remove_dir_all(crate_dir.join("artifacts")).unwrap();
+    let run = reduce(&crate_dir, &[]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    assert!(stderr.contains("no artifact found"), "{stderr}");
+    assert!(stderr.contains("artifacts/<target>/"), "{stderr}");
+    assert!(!stderr.contains("Built"), "nothing built: {stderr}");
+}

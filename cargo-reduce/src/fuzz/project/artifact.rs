@@ -392,9 +392,15 @@ fn find_by_directory(
         _ => Path::new("."),
     };
     let dir = fs::canonicalize(parent).map_err(|_| no_target())?;
-    if let Some(found) = target_indices(projects).find(|&(p, t)| {
-        fs::canonicalize(&projects[p].targets[t].artifacts_dir).is_ok_and(|d| d == dir)
-    }) {
+    // A target's artifacts, or its corpus as cargo-fuzz keeps it (an input
+    // to run, or to try to reduce).
+    let holds = |p: usize, t: usize| {
+        let target = &projects[p].targets[t];
+        let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
+        let is_dir = |d: &Path| fs::canonicalize(d).is_ok_and(|d| d == dir);
+        is_dir(&target.artifacts_dir) || is_dir(&corpus)
+    };
+    if let Some(found) = target_indices(projects).find(|&(p, t)| holds(p, t)) {
         return Ok(found);
     }
     // In some crate's `artifacts/NAME/` but NAME is no target: say which are.

@@ -65,10 +65,10 @@ pub(crate) enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
-    /// The artifact is not in `<fuzz dir>/artifacts/<target>/`, so its
-    /// target cannot be inferred.
+    /// The artifact is not in `<fuzz dir>/artifacts/<target>/` (or
+    /// `corpus/<target>/`), so its target cannot be inferred.
     #[error(
-        "`{}` is not in an `artifacts/<target>/` directory of a fuzz crate; pass --fuzz-target to name its fuzz target",
+        "`{}` is not in an `artifacts/<target>/` or `corpus/<target>/` directory of a fuzz crate; pass --fuzz-target to name its fuzz target",
         path.display()
     )]
     NoTarget {

@@ -264,6 +264,13 @@ fn locates_artifacts_by_directory_or_target() {
     assert_eq!((named.project, named.target), (0, 1));
     assert_eq!(named.artifact.kind, ArtifactKind::Unknown);
     assert_eq!(named.artifact.name, "input.bin");
+
+    // An input of cargo-fuzz's corpus belongs to its target too.
+    f.write("fuzz/corpus/parse/0a1b", "abc");
+    let corpus = locate_artifact(&projects, &f.path("fuzz/corpus/parse/0a1b"), None);
+    let corpus = corpus.expect("in the corpus of parse");
+    assert_eq!((corpus.project, corpus.target), (0, 1));
+    assert!(locate_artifact(&projects, &outside, None).is_err());
 }
 
 #[test]

@@ -336,7 +336,8 @@ fn an_afl_target_reproduces_on_the_asan_build() {
 /// `cargo reduce corpus --sanitizer address` counts the features of the
 /// ASan coverage build: an input whose read past a buffer passes
 /// uninstrumented is, on that build, a failure, reported and kept as an
-/// artifact, and out of the set; the other inputs' set is written.
+/// artifact, and out of the set; the other inputs' set is written. A
+/// target's `sanitizer = "address"` in its Cargo.toml does the same.
 #[test]
 fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
     if !nightly("corpus_with_sanitizer_address_replays_on_the_asan_coverage_build") {
@@ -349,27 +350,29 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
     std::fs::copy(&overflow, corpus.join("reads-past")).unwrap();
     std::fs::write(corpus.join("one-word"), b"S\x01abcd").unwrap();
     std::fs::write(corpus.join("no-record"), b"x").unwrap();
-    let minimize = |sanitizer: &str| {
-        let out = dir.path().join(format!("min-{sanitizer}"));
-        let run = cargo_reduce(&[
+    let manifest = crate_dir.join("Cargo.toml");
+    let minimize_with = |label: &str, extra: &[&str]| {
+        let out = dir.path().join(format!("min-{label}"));
+        let mut args = vec![
             "reduce",
             "corpus",
             "--manifest-path",
-            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            manifest.to_str().unwrap(),
             "--fuzz-target",
             "overflow",
             "--corpus",
             corpus.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
-            "--sanitizer",
-            sanitizer,
             "--message-format",
             "json",
-        ]);
+        ];
+        args.extend_from_slice(extra);
+        let run = cargo_reduce(&args);
         run.expect_code(0);
         run
     };
+    let minimize = |sanitizer: &str| minimize_with(sanitizer, &["--sanitizer", sanitizer]);
     let plain = minimize("none");
     assert!(
         plain
@@ -401,4 +404,11 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
         .collect();
     kept.sort();
     assert_eq!(kept, [&b"S\x01abcd"[..], b"x"], "the passing inputs");
+
+    // The target's sanitizer in its Cargo.toml table, without the flag.
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let table = "[package.metadata.cargo-reduce.targets.overflow]\nsanitizer = \"address\"\n";
+    std::fs::write(&manifest, format!("{text}\n{table}")).unwrap();
+    let run = minimize_with("table", &[]);
+    crate::util::message(&run.messages(), "corpus-failure");
 }

@@ -317,7 +317,9 @@ fn two_segfaults_aborts_and_loops_in_one_target_stay_six_failures() {
 
 /// The same six inputs as AFL++ would have saved them (crashes and hangs
 /// of one instance, written here) in AFL mode: six failures, each reduced
-/// to its own input.
+/// to its own input. The crashes under a long `--timeout`, the hangs under
+/// the instance's `exec_timeout` (a flag would win over it, and a hang's
+/// replay and checks wait the whole timeout).
 #[test]
 fn afl_mode_keeps_the_six_bugs_apart() {
     let (_dir, fuzz, afl) = six_bugs();
@@ -340,9 +342,20 @@ fn afl_mode_keeps_the_six_bugs_apart() {
         fs::copy(fuzz.join("artifacts/six_bugs").join(name), &file).unwrap();
         inputs.push((*name, file));
     }
-    let args = ["reduce", "--all", "-j2", "--timeout", CRASH_TIMEOUT];
-    let messages = run_six(&afl, &args, 0);
-    assert_eq!(grouped(&messages), (6, 6));
     let input = |name: &str| inputs.iter().find(|(n, _)| *n == name).unwrap().1.clone();
-    assert_six_apart(&messages, "src/", input);
+    let (crashes, hangs) = crashes_and_hangs();
+    let paths = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| input(n).to_string_lossy().into_owned())
+            .collect()
+    };
+    let crashed = run_six(
+        &afl,
+        &args("stack", Some(CRASH_TIMEOUT), &paths(&crashes)),
+        0,
+    );
+    let hung = run_six(&afl, &args("stack", None, &paths(&hangs)), 0);
+    assert_eq!((reproduced_ids(&crashed), reproduced_ids(&hung)), (4, 2));
+    assert_six_apart(&[crashed, hung].concat(), "src/", input);
 }

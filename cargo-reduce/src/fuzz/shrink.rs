@@ -61,19 +61,25 @@ pub(crate) enum ArtifactError {
 
 /// Runs `bytes` [`REPRODUCE_RUNS`] times, each in test processes fresh
 /// from the init code (as `cargo fuzz run` runs an artifact); returns the
-/// failure when every run fails with the same signature.
+/// failure when every run fails with the same signature. A timeout
+/// artifact's runs go in parallel, since each waits the whole timeout
+/// ([`WorkerPool::run_fresh_copies`]).
 pub(crate) fn reproduce(
     pool: &WorkerPool,
     path: &Path,
     bytes: &[u8],
     timeout_artifact: bool,
 ) -> Result<Failure, ArtifactError> {
-    let mut failures = Vec::new();
-    for _ in 0..REPRODUCE_RUNS {
-        if let Some(failure) = pool.run_fresh(bytes)?.failure() {
-            failures.push(failure.clone());
-        }
-    }
+    let outcomes = match timeout_artifact {
+        true => pool.run_fresh_copies(bytes, REPRODUCE_RUNS)?,
+        false => (0..REPRODUCE_RUNS)
+            .map(|_| pool.run_fresh(bytes))
+            .collect::<Result<_, _>>()?,
+    };
+    let failures: Vec<Failure> = outcomes
+        .iter()
+        .filter_map(|o| o.failure().cloned())
+        .collect();
     let Some(first) = failures.first() else {
         let hint = if timeout_artifact {
             " within the timeout; raise --timeout if it is slow rather than endless"

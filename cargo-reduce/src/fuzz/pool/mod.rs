@@ -244,6 +244,28 @@ impl WorkerPool {
         self.run(input)
     }
 
+    /// Runs `copies` copies of one input in one round, in parallel, after
+    /// making every test process fresh ([`run_fresh`](Self::run_fresh)): a
+    /// worker's next copy starts fresh too when its last one ended the
+    /// test process (a hang, a crash), and may not only after a copy that
+    /// passed, when the input already failed to fail every time. So a
+    /// hang is reproduced in its timeout once per `-j` copies, not once
+    /// per copy.
+    pub(crate) fn run_fresh_copies(
+        &self,
+        input: &[u8],
+        copies: usize,
+    ) -> Result<Vec<Outcome>, PoolError> {
+        self.crew().fresh_test_processes();
+        let inputs = vec![input; copies];
+        let round = self.first_accepted(&inputs, &|_| false)?;
+        round
+            .outcomes
+            .into_iter()
+            .map(|o| o.ok_or_else(|| PoolError::Protocol("a copy was not run".to_string())))
+            .collect()
+    }
+
     /// Runs a round: inputs in index order, in parallel, until the lowest
     /// index whose outcome satisfies `accept` is known.
     pub(crate) fn first_accepted(

@@ -1,9 +1,9 @@
 //! Line coverage of the coverage reports' build (`BuildKind::Lines`, a
 //! counter in every block): each counter's block, the code from its
 //! address in the PC table to the next block's (or its function's end),
-//! mapped to source lines with the binary's line tables (addr2line), every
-//! inlined call's line included; and a corpus's covered counters counted
-//! per line.
+//! alignment padding left out, mapped to source lines with the binary's
+//! line tables (addr2line), every inlined call's line included; and a
+//! corpus's covered counters counted per line.
 //!
 //! A line is instrumented when some block's code maps to it, and covered
 //! when one of those blocks' counters was hit; its count is the number of
@@ -67,14 +67,19 @@ impl LineMap {
     pub(crate) fn new(binary: &Path, table: &PcTable) -> Result<LineMap, String> {
         let loader = addr2line::Loader::new(binary)
             .map_err(|e| format!("cannot read the debug info of {}: {e}", binary.display()))?;
-        let ends = block_ends(binary, &table.pcs)?;
+        let data =
+            std::fs::read(binary).map_err(|e| format!("cannot read {}: {e}", binary.display()))?;
+        let file = object::File::parse(&*data)
+            .map_err(|e| format!("cannot parse {}: {e}", binary.display()))?;
+        let ends = block_ends(&file, &table.pcs);
+        let code = Code::new(&file);
         let mut map = LineMap::default();
         let mut files = Interner::default();
         let mut functions = Interner::default();
         for (&pc, &end) in table.pcs.iter().zip(&ends) {
             let mut lines = Vec::new();
             let mut ids = Vec::new();
-            for row in block_lines(&loader, pc, end) {
+            for row in block_lines(&loader, &code, pc, end) {
                 let (file, new) = files.id(&row.file);
                 if new {
                     map.files.push(row.file);
@@ -181,12 +186,8 @@ impl Interner {
 
 /// Where each block's code ends: at the next block's address, or at the
 /// end of its function (the symbol that holds it) when that is nearer.
-fn block_ends(binary: &Path, pcs: &[u64]) -> Result<Vec<u64>, String> {
+fn block_ends(file: &object::File, pcs: &[u64]) -> Vec<u64> {
     use object::{Object, ObjectSymbol, SymbolKind};
-    let data =
-        std::fs::read(binary).map_err(|e| format!("cannot read {}: {e}", binary.display()))?;
-    let file = object::File::parse(&*data)
-        .map_err(|e| format!("cannot parse {}: {e}", binary.display()))?;
     let mut functions: Vec<(u64, u64)> = file
         .symbols()
         .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
@@ -196,8 +197,7 @@ fn block_ends(binary: &Path, pcs: &[u64]) -> Result<Vec<u64>, String> {
     let mut starts: Vec<u64> = pcs.to_vec();
     starts.sort_unstable();
     starts.dedup();
-    Ok(pcs
-        .iter()
+    pcs.iter()
         .map(|&pc| {
             let next = starts
                 .get(starts.partition_point(|&s| s <= pc))
@@ -210,7 +210,72 @@ fn block_ends(binary: &Path, pcs: &[u64]) -> Result<Vec<u64>, String> {
             };
             next.min(function_end)
         })
-        .collect())
+        .collect()
+}
+
+/// The binary's code, to tell alignment padding from instructions: the
+/// padding before a block (a loop's head, say) follows the previous
+/// block's jump, is never run, and has a line-table row of its own whose
+/// inlined calls are the next block's; read as the previous block's code,
+/// it gave that block's counter lines it never runs.
+struct Code<'data> {
+    /// The executable sections: (address, bytes).
+    sections: Vec<(u64, &'data [u8])>,
+    /// Padding is recognised in x86-64 code only (its `nop` forms).
+    x86_64: bool,
+}
+
+impl<'data> Code<'data> {
+    fn new(file: &object::File<'data>) -> Code<'data> {
+        use object::{Object, ObjectSection, SectionKind};
+        let sections = file
+            .sections()
+            .filter(|s| s.kind() == SectionKind::Text)
+            .filter_map(|s| Some((s.address(), s.data().ok()?)))
+            .collect();
+        let x86_64 = file.architecture() == object::Architecture::X86_64;
+        Code { sections, x86_64 }
+    }
+
+    /// Whether the code in `[start, stop)` is alignment padding only.
+    fn is_padding(&self, start: u64, stop: u64) -> bool {
+        if !self.x86_64 || stop <= start {
+            return false;
+        }
+        self.sections.iter().any(|&(address, bytes)| {
+            let from = start.wrapping_sub(address) as usize;
+            let to = stop.wrapping_sub(address) as usize;
+            start >= address && to <= bytes.len() && x86_nops(&bytes[from..to])
+        })
+    }
+}
+
+/// Whether `code` is x86-64 `nop`s only, in the forms assemblers pad with
+/// (`nop`, `nopl`/`nopw` with `0x66` and `cs` prefixes), and not empty.
+fn x86_nops(mut code: &[u8]) -> bool {
+    const FORMS: [&[u8]; 6] = [
+        &[0x90],
+        &[0x0f, 0x1f, 0x00],
+        &[0x0f, 0x1f, 0x40, 0x00],
+        &[0x0f, 0x1f, 0x44, 0x00, 0x00],
+        &[0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00],
+        &[0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+    ];
+    if code.is_empty() {
+        return false;
+    }
+    while !code.is_empty() {
+        let prefixes = code.iter().take_while(|&&b| b == 0x66).count();
+        let mut rest = &code[prefixes..];
+        if rest.first() == Some(&0x2e) {
+            rest = &rest[1..];
+        }
+        match FORMS.iter().find(|form| rest.starts_with(form)) {
+            Some(form) => code = &rest[form.len()..],
+            None => return false,
+        }
+    }
+    true
 }
 
 /// A line-table row of a block's code, as one frame sees it: the code's
@@ -223,14 +288,23 @@ struct Row {
 }
 
 /// The rows of the code in `[pc, end)`: of each line-table row there and
-/// of each call it is inlined into; line 0 (code of no line) left out.
-fn block_lines(loader: &addr2line::Loader, pc: u64, end: u64) -> Vec<Row> {
+/// of each call it is inlined into; line 0 (code of no line) and rows of
+/// alignment padding left out.
+fn block_lines(loader: &addr2line::Loader, code: &Code, pc: u64, end: u64) -> Vec<Row> {
     let mut rows = vec![pc];
+    let mut padding = Vec::new();
     if let Ok(ranges) = loader.find_location_range(pc, end) {
-        rows.extend(ranges.map(|(address, _, _)| address.max(pc)));
+        for (address, len, _) in ranges {
+            let (start, stop) = (address.max(pc), address.saturating_add(len).min(end));
+            rows.push(start);
+            if code.is_padding(start, stop) {
+                padding.push(start);
+            }
+        }
     }
     rows.sort_unstable();
     rows.dedup();
+    rows.retain(|row| !padding.contains(row));
     let mut out = Vec::new();
     for address in rows {
         let Ok(mut frames) = loader.find_frames(address) else {
@@ -280,6 +354,26 @@ mod tests {
             .unwrap();
         assert_eq!(runtime % 4096, anchor.address() % 4096);
         anchor.address()
+    }
+
+    #[test]
+    fn alignment_padding_is_told_from_code() {
+        // The padding of proc-macro2's coverage build, after a `jmp` and
+        // before a loop's head: `cs nopw 0x0(%rax,%rax,1)`, `nopw`.
+        assert!(x86_nops(&[0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0]));
+        assert!(x86_nops(&[0x66, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0]));
+        // Longer padding: prefixes, and several `nop`s in a row.
+        let long = [
+            0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0, 0x0f, 0x1f, 0x40, 0, 0x90,
+        ];
+        assert!(x86_nops(&long));
+        assert!(x86_nops(&[0x66, 0x90]));
+        // Code is not padding, nor is nothing, nor a `nop` cut short.
+        assert!(!x86_nops(&[]));
+        assert!(!x86_nops(&[0xc3]));
+        assert!(!x86_nops(&[0x90, 0xeb, 0x05]));
+        assert!(!x86_nops(&[0x0f, 0x1f, 0x84, 0, 0]));
+        assert!(!x86_nops(&[0x66]));
     }
 
     #[test]

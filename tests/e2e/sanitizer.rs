@@ -412,3 +412,49 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
     let run = minimize_with("table", &[]);
     crate::util::message(&run.messages(), "corpus-failure");
 }
+
+/// With `--sanitizer address` each input lies in a heap block of exactly
+/// its length, as libFuzzer copies it: `overflow` reads every byte of
+/// its input, and 28 bytes end in a partial granule, whose reads take
+/// ASan's slow path, an edge 24 bytes do not have. So the 28-byte input
+/// holds every feature of the 24-byte one and one more, and is the set;
+/// uninstrumented both have the same features, and the smaller is kept.
+#[test]
+fn corpus_with_sanitizer_address_counts_the_checks_on_the_inputs_last_granule() {
+    if !nightly("corpus_with_sanitizer_address_counts_the_checks_on_the_inputs_last_granule") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    std::fs::write(corpus.join("whole-granules"), [b'x'; 24]).unwrap();
+    std::fs::write(corpus.join("partial-granule"), [b'x'; 28]).unwrap();
+    let set = |sanitizer: &str| {
+        let out = dir.path().join(format!("min-{sanitizer}"));
+        cargo_reduce(&[
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            crate_dir.join("Cargo.toml").to_str().unwrap(),
+            "--fuzz-target",
+            "overflow",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--sanitizer",
+            sanitizer,
+        ])
+        .expect_code(0);
+        let mut sizes: Vec<u64> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.metadata().unwrap().len())
+            .collect();
+        sizes.sort();
+        sizes
+    };
+    assert_eq!(set("address"), [28]);
+    assert_eq!(set("none"), [24]);
+}

@@ -146,14 +146,56 @@ impl FeatureLog {
 /// where it lies in the round (after the inputs before it).
 const INPUT_ALIGN: usize = 64;
 
-/// `input`, copied to a fresh buffer at an address that is a multiple of
-/// [`INPUT_ALIGN`] (made in the test's own process: what it allocates
-/// depends on the input's length only).
-pub(crate) fn aligned_copy(input: &[u8]) -> (Vec<u8>, usize) {
-    let mut buffer = vec![0; input.len() + INPUT_ALIGN];
-    let at = buffer.as_ptr().align_offset(INPUT_ALIGN);
-    buffer[at..at + input.len()].copy_from_slice(input);
-    (buffer, at)
+/// A coverage test's input, copied to a heap block of its own, exactly
+/// its length, at an address that is a multiple of [`INPUT_ALIGN`] (made
+/// in the test's own process: what it allocates depends on the input's
+/// length only). Exactly its length as libFuzzer's copy (`new
+/// uint8_t[Size]`): under AddressSanitizer the shadow of the input's last
+/// 8-byte granule then says how many of its bytes are the input's, and an
+/// access there takes the check's slow path, an edge of its own (an input
+/// of 8 bytes and one of 5 that read byte 4 reach different edges). In a
+/// larger block that granule reads as whole, and the two inputs alike.
+pub(crate) struct InputCopy {
+    at: std::ptr::NonNull<u8>,
+    len: usize,
+}
+
+impl InputCopy {
+    pub(crate) fn new(input: &[u8]) -> Self {
+        let len = input.len();
+        let at = match Self::layout(len) {
+            // SAFETY: the layout's size is nonzero.
+            Some(layout) => match std::ptr::NonNull::new(unsafe { std::alloc::alloc(layout) }) {
+                Some(at) => at,
+                None => std::alloc::handle_alloc_error(layout),
+            },
+            // An empty input has no byte to read: no block.
+            None => std::ptr::NonNull::dangling(),
+        };
+        // SAFETY: `at` has room for `len` bytes (none when `len` is 0) and
+        // does not overlap `input`.
+        unsafe { std::ptr::copy_nonoverlapping(input.as_ptr(), at.as_ptr(), len) };
+        InputCopy { at, len }
+    }
+
+    fn layout(len: usize) -> Option<std::alloc::Layout> {
+        // An input is far smaller than `isize::MAX`.
+        (len != 0).then(|| std::alloc::Layout::from_size_align(len, INPUT_ALIGN).unwrap())
+    }
+
+    pub(crate) fn bytes(&self) -> &[u8] {
+        // SAFETY: `len` bytes written in `new`, alive until `drop`.
+        unsafe { std::slice::from_raw_parts(self.at.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for InputCopy {
+    fn drop(&mut self) {
+        if let Some(layout) = Self::layout(self.len) {
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { std::alloc::dealloc(self.at.as_ptr(), layout) };
+        }
+    }
 }
 
 /// `-sanitizer-coverage-stack-depth`: every instrumented function lowers

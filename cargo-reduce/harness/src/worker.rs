@@ -552,9 +552,9 @@ impl Worker {
         let input = view.input(index);
         let verdict = match &mut self.features {
             Some(log) => {
-                let (copy, at) = crate::coverage::aligned_copy(input);
+                let copy = crate::coverage::InputCopy::new(input);
                 log.begin();
-                let verdict = run_one(target, &copy[at..at + input.len()]);
+                let verdict = run_one(target, copy.bytes());
                 if let Verdict::Passed = verdict {
                     log.record(index);
                 }

@@ -151,6 +151,52 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
     assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), b"S\x01");
 }
 
+/// A target that reads one byte past its input (a C parser's missing
+/// terminator), added to the copy: under libFuzzer the input lies in a
+/// heap block of its own length, so ASan reports the read; the ASan build
+/// of the stand-in gives each test's input such a block too, so the
+/// artifact reproduces and keeps its bug while it shrinks.
+#[test]
+fn a_read_past_the_input_is_a_heap_buffer_overflow_as_under_libfuzzer() {
+    if !nightly("a_read_past_the_input_is_a_heap_buffer_overflow_as_under_libfuzzer") {
+        return;
+    }
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
+    let source = "#![no_main]\nuse libfuzzer_sys::fuzz_target;\n\n\
+        fuzz_target!(|data: &[u8]| {\n    \
+            if data.first() == Some(&b'P') {\n        \
+                // SAFETY: none: the planted bug reads the byte after the input.\n        \
+                let next = unsafe { data.as_ptr().add(data.len()).read_volatile() };\n        \
+                std::hint::black_box(next);\n    \
+            }\n\
+        });\n";
+    std::fs::write(crate_dir.join("fuzz_targets/past_input.rs"), source).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let bin = "\n[[bin]]\nname = \"past_input\"\npath = \"fuzz_targets/past_input.rs\"\ntest = false\ndoc = false\n";
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}{bin}")).unwrap();
+    let artifact = crate_dir.join("artifacts/past_input/crash-1");
+    std::fs::create_dir_all(artifact.parent().unwrap()).unwrap();
+    std::fs::write(&artifact, b"PQRSTUVW and more").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        artifact.to_str().unwrap(),
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--sanitizer",
+        "address",
+        "--message-format",
+        "json",
+    ]);
+    let finished = finished_one(&run);
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("heap-buffer-overflow READ 1 at fuzz_targets/past_input.rs:7:"),
+        "{failure}"
+    );
+    assert_eq!(std::fs::read(minimized_path(&artifact)).unwrap(), b"P");
+}
+
 /// A `leak-*` artifact of `cargo fuzz run` (an `Rc` cycle) is reproduced
 /// in-process by LeakSanitizer on the ASan build (`auto` builds only that
 /// one when only leaks are to be reduced) and reduced while its leak is allocated where it was; `--sanitizer none`

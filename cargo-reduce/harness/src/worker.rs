@@ -112,6 +112,18 @@ fn run_one(target: &mut dyn Target, input: &[u8]) -> Verdict {
     }
 }
 
+/// Runs `input` outside the coverage build. Under AddressSanitizer in a
+/// heap block of exactly its length, as libFuzzer's copy: a read past the
+/// input is then a heap-buffer-overflow, where in the round's shared
+/// memory it would read the next input's bytes unseen.
+fn run_plain(target: &mut dyn Target, input: &[u8]) -> Verdict {
+    #[cfg(cargo_reduce_asan)]
+    let copy = crate::coverage::InputCopy::new(input);
+    #[cfg(cargo_reduce_asan)]
+    let input = copy.bytes();
+    run_one(target, input)
+}
+
 /// Runs a test that passed once more, for the leak check: what it does
 /// the second time is not a verdict (its note, if any, is dropped).
 fn rerun(target: &mut dyn Target, input: &[u8]) {
@@ -560,7 +572,7 @@ impl Worker {
                 }
                 verdict
             }
-            None => run_one(target, input),
+            None => run_plain(target, input),
         };
         match verdict {
             Verdict::Passed | Verdict::Rejected if accept_pass => {

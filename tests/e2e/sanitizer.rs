@@ -30,6 +30,22 @@ fn finished_one(run: &Run) -> serde_json::Value {
     finished.remove(0)
 }
 
+/// `cargo reduce ARTIFACT --sanitizer address` on the crate of `manifest`:
+/// its one `reduction-finished` message.
+fn reduced_on_asan(artifact: &Path, manifest: &Path) -> serde_json::Value {
+    let run = cargo_reduce(&[
+        "reduce",
+        artifact.to_str().unwrap(),
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--sanitizer",
+        "address",
+        "--message-format",
+        "json",
+    ]);
+    finished_one(&run)
+}
+
 /// What each target's planted bug reads as, and its severity class.
 const BUGS: [(&str, &str, &str); 3] = [
     (
@@ -131,17 +147,7 @@ fn a_wild_pointer_is_asan_s_segv_with_its_access() {
     let (_dir, crate_dir) = fixture_copy("asan-demo");
     let artifact = crate_dir.join("artifacts/overflow/crash-wild");
     std::fs::write(&artifact, b"S\x01\x01\x00\x00\x00\nS\x01\nS\x00").unwrap();
-    let run = cargo_reduce(&[
-        "reduce",
-        artifact.to_str().unwrap(),
-        "--manifest-path",
-        crate_dir.join("Cargo.toml").to_str().unwrap(),
-        "--sanitizer",
-        "address",
-        "--message-format",
-        "json",
-    ]);
-    let finished = finished_one(&run);
+    let finished = reduced_on_asan(&artifact, &crate_dir.join("Cargo.toml"));
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("SEGV READ at fuzz_targets/overflow.rs:14:"),
@@ -178,17 +184,7 @@ fn a_read_past_the_input_is_a_heap_buffer_overflow_as_under_libfuzzer() {
     let artifact = crate_dir.join("artifacts/past_input/crash-1");
     std::fs::create_dir_all(artifact.parent().unwrap()).unwrap();
     std::fs::write(&artifact, b"PQRSTUVW and more").unwrap();
-    let run = cargo_reduce(&[
-        "reduce",
-        artifact.to_str().unwrap(),
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "--sanitizer",
-        "address",
-        "--message-format",
-        "json",
-    ]);
-    let finished = finished_one(&run);
+    let finished = reduced_on_asan(&artifact, &manifest);
     let failure = finished["failure"].as_str().unwrap();
     assert!(
         failure.starts_with("heap-buffer-overflow READ 1 at fuzz_targets/past_input.rs:7:"),

@@ -59,6 +59,22 @@ def curve(stream, input=None):
             for m in messages if input is None or m["input"] == input]
 
 
+def candidate_paths(stem):
+    """`bench/results/<stem>.json`, then `<stem>-2.json`, `-3`…: a second run
+    on the same day gets the next name rather than replacing the first (an
+    earlier run is data too)."""
+    yield os.path.join(RESULTS, stem + ".json")
+    n = 2
+    while True:
+        yield os.path.join(RESULTS, "%s-%d.json" % (stem, n))
+        n += 1
+
+
+def unused_path(stem):
+    """The first of `candidate_paths(stem)` not taken."""
+    return next(p for p in candidate_paths(stem) if not os.path.exists(p))
+
+
 class Run:
     """Notes the start (time, load, commit); `write` adds the end and the data."""
 
@@ -94,16 +110,14 @@ class Run:
         text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
         os.makedirs(RESULTS, exist_ok=True)
         stem = "%s-%s" % (self.name, self.started.date().isoformat())
-        path, n = os.path.join(RESULTS, stem + ".json"), 1
         # O_EXCL reserves the name: two benchmarks ending at once never
         # take the same one.
-        while True:
+        for path in candidate_paths(stem):
             try:
                 os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
                 break
             except FileExistsError:
-                n += 1
-                path = os.path.join(RESULTS, "%s-%d.json" % (stem, n))
+                continue
         tmp = path + ".tmp"
         try:
             with open(tmp, "w") as f:

@@ -38,6 +38,7 @@ fn text_takes_bytes(text: &[u8]) -> bool {
 fn fuzz_closure_types(node: Node, text: &[u8], out: &mut Vec<Option<String>>) {
     if node.kind() == "macro_invocation" && is_fuzz_macro(node, text) {
         if let Some(args) = token_tree(node) {
+            // No closure (a function passed by name): its input is not known.
             out.push(closure_type(args, text).unwrap_or_else(|| Some(String::new())));
         }
         return;

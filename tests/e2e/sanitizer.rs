@@ -375,6 +375,36 @@ fn an_afl_target_reproduces_on_the_asan_build() {
     assert_eq!(finished["reduced_bytes"], 4);
 }
 
+/// `cargo reduce corpus` of asan-demo's `overflow` target (`manifest`) on
+/// `corpus`, the set written to `out`, with `extra` flags; it must exit 0.
+fn overflow_corpus_set(manifest: &Path, corpus: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "reduce",
+        "corpus",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        "overflow",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = cargo_reduce(&args);
+    run.expect_code(0);
+    run
+}
+
+/// The inputs of the set written to `out` (not a write's hidden leftovers).
+fn written_set(out: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect()
+}
+
 /// `cargo reduce corpus --sanitizer address` counts the features of the
 /// ASan coverage build: an input whose read past a buffer passes
 /// uninstrumented is, on that build, a failure, reported and kept as an
@@ -395,24 +425,8 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
     let manifest = crate_dir.join("Cargo.toml");
     let minimize_with = |label: &str, extra: &[&str]| {
         let out = dir.path().join(format!("min-{label}"));
-        let mut args = vec![
-            "reduce",
-            "corpus",
-            "--manifest-path",
-            manifest.to_str().unwrap(),
-            "--fuzz-target",
-            "overflow",
-            "--corpus",
-            corpus.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--message-format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        let run = cargo_reduce(&args);
-        run.expect_code(0);
-        run
+        let json = [&["--message-format", "json"][..], extra].concat();
+        overflow_corpus_set(&manifest, &corpus, &out, &json)
     };
     let minimize = |sanitizer: &str| minimize_with(sanitizer, &["--sanitizer", sanitizer]);
     let plain = minimize("none");
@@ -438,10 +452,8 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
         failure["inputs"][0],
         corpus.join("reads-past").to_str().unwrap()
     );
-    let mut kept: Vec<Vec<u8>> = std::fs::read_dir(dir.path().join("min-address"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+    let mut kept: Vec<Vec<u8>> = written_set(&dir.path().join("min-address"))
+        .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();
     kept.sort();
@@ -471,28 +483,13 @@ fn corpus_with_sanitizer_address_counts_the_checks_on_the_inputs_last_granule() 
     std::fs::create_dir(&corpus).unwrap();
     std::fs::write(corpus.join("whole-granules"), [b'x'; 24]).unwrap();
     std::fs::write(corpus.join("partial-granule"), [b'x'; 28]).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
     let set = |sanitizer: &str| {
         let out = dir.path().join(format!("min-{sanitizer}"));
-        cargo_reduce(&[
-            "reduce",
-            "corpus",
-            "--manifest-path",
-            crate_dir.join("Cargo.toml").to_str().unwrap(),
-            "--fuzz-target",
-            "overflow",
-            "--corpus",
-            corpus.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--sanitizer",
-            sanitizer,
-        ])
-        .expect_code(0);
-        let mut sizes: Vec<u64> = std::fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap())
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .map(|e| e.metadata().unwrap().len())
+        overflow_corpus_set(&manifest, &corpus, &out, &["--sanitizer", sanitizer]);
+        let mut sizes: Vec<u64> = written_set(&out)
+            .iter()
+            .map(|p| std::fs::metadata(p).unwrap().len())
             .collect();
         sizes.sort();
         sizes

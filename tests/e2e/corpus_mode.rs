@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, fixture_copy, snapshot};
+use crate::fuzz_fixture::{cargo_reduce, corpus_inputs, fixture_copy, snapshot};
 use crate::util::{message, Run};
 
 /// The corpus: `num:12` twice (one a copy), inputs each of whose features
@@ -63,14 +63,6 @@ fn minimized(run: &Run) -> serde_json::Value {
     message(&run.messages(), "corpus-minimized").clone()
 }
 
-/// The input files of a corpus directory (not the output's marker).
-fn inputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    snapshot(dir)
-        .into_iter()
-        .filter(|(p, _)| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
-        .collect()
-}
-
 #[test]
 fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     let (_dir, crate_dir) = with_corpus();
@@ -86,7 +78,7 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     assert!(after < 7 && after > 0, "{summary}");
     assert!(summary["features"].as_u64().unwrap() > 0);
     let out = crate_dir.join("corpus-min/records");
-    assert_eq!(inputs(&out).len() as u64, after);
+    assert_eq!(corpus_inputs(&out).len() as u64, after);
     assert_eq!(
         snapshot(&crate_dir.join("corpus")),
         original,
@@ -120,7 +112,7 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
         "{again_summary}"
     );
     assert_eq!(again_summary["files_after"], after);
-    assert_eq!(inputs(&again_dir).len() as u64, after);
+    assert_eq!(corpus_inputs(&again_dir).len() as u64, after);
     let single = crate_dir.join("single");
     corpus(&crate_dir, &["-j", "1", "--out", single.to_str().unwrap()]);
     assert_eq!(named(&single), named(&out), "the same set for every -j");
@@ -138,7 +130,7 @@ fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() 
     let dir_arg = dir.to_str().unwrap().to_string();
     let run = corpus(&crate_dir, &["--corpus", &dir_arg, "--in-place"]);
     let after = minimized(&run)["files_after"].as_u64().unwrap();
-    let first = inputs(&dir);
+    let first = corpus_inputs(&dir);
     assert_eq!(first.len() as u64, after);
     assert!(
         first.iter().all(|(_, b)| b != b"boom:1"),
@@ -151,7 +143,7 @@ fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() 
         "nothing staged is left beside the corpus"
     );
     corpus(&crate_dir, &["--corpus", &dir_arg, "--in-place"]);
-    assert_eq!(inputs(&dir), first, "a second run changes nothing");
+    assert_eq!(corpus_inputs(&dir), first, "a second run changes nothing");
 }
 
 #[test]
@@ -179,7 +171,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     let (_dir, crate_dir) = with_corpus();
     let dir = crate_dir.join("corpus/records");
     let dir_arg = dir.to_str().unwrap().to_string();
-    let original = inputs(&dir);
+    let original = corpus_inputs(&dir);
     // The finished set, from a run to the end on a copy.
     let done = crate_dir.join("done");
     let done_arg = done.to_str().unwrap().to_string();
@@ -209,7 +201,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        let now = inputs(&dir);
+        let now = corpus_inputs(&dir);
         let names: Vec<_> = now
             .iter()
             .map(|(p, b)| (p.file_name().unwrap().to_owned(), b.clone()))
@@ -231,7 +223,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
 
 /// The minimized files of `dir`, by name.
 fn named(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
-    inputs(dir)
+    corpus_inputs(dir)
         .into_iter()
         .map(|(p, b)| (p.file_name().unwrap().to_owned(), b))
         .collect()

@@ -174,6 +174,15 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
+/// The input files of a corpus directory, sorted, with their bytes (not
+/// the hidden marker or leftovers of a write).
+pub fn corpus_inputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    snapshot(dir)
+        .into_iter()
+        .filter(|(p, _)| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect()
+}
+
 /// Runs `cargo-reduce ARGS…` (with `--message-format json`) again and
 /// asserts that it succeeds and reduces nothing: every result was found.
 pub fn reduces_nothing(args: &[&str]) {

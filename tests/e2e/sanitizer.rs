@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{
-    cargo_reduce, finished, fixture_copy, is_written_by_us, minimized_path, nightly,
+    cargo_reduce, corpus_inputs, finished, fixture_copy, is_written_by_us, minimized_path, nightly,
 };
 use crate::util::Run;
 
@@ -396,15 +396,6 @@ fn overflow_corpus_set(manifest: &Path, corpus: &Path, out: &Path, extra: &[&str
     run
 }
 
-/// The inputs of the set written to `out` (not a write's hidden leftovers).
-fn written_set(out: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
-        .collect()
-}
-
 /// `cargo reduce corpus --sanitizer address` counts the features of the
 /// ASan coverage build: an input whose read past a buffer passes
 /// uninstrumented is, on that build, a failure, reported and kept as an
@@ -452,9 +443,9 @@ fn corpus_with_sanitizer_address_replays_on_the_asan_coverage_build() {
         failure["inputs"][0],
         corpus.join("reads-past").to_str().unwrap()
     );
-    let mut kept: Vec<Vec<u8>> = written_set(&dir.path().join("min-address"))
-        .iter()
-        .map(|p| std::fs::read(p).unwrap())
+    let mut kept: Vec<Vec<u8>> = corpus_inputs(&dir.path().join("min-address"))
+        .into_iter()
+        .map(|(_, bytes)| bytes)
         .collect();
     kept.sort();
     assert_eq!(kept, [&b"S\x01abcd"[..], b"x"], "the passing inputs");
@@ -487,9 +478,9 @@ fn corpus_with_sanitizer_address_counts_the_checks_on_the_inputs_last_granule() 
     let set = |sanitizer: &str| {
         let out = dir.path().join(format!("min-{sanitizer}"));
         overflow_corpus_set(&manifest, &corpus, &out, &["--sanitizer", sanitizer]);
-        let mut sizes: Vec<u64> = written_set(&out)
-            .iter()
-            .map(|p| std::fs::metadata(p).unwrap().len())
+        let mut sizes: Vec<usize> = corpus_inputs(&out)
+            .into_iter()
+            .map(|(_, bytes)| bytes.len())
             .collect();
         sizes.sort();
         sizes

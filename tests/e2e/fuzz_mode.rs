@@ -561,6 +561,37 @@ fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
         again.stderr()
     );
 
+    // The other bug a reduction runs into is filed under DIR too, and the
+    // next run takes it from there as an artifact of its target.
+    let two_panics = |format: &[&str]| {
+        let args = [
+            &["reduce", "--manifest-path", manifest.to_str().unwrap()][..],
+            &[
+                "--fuzz-target",
+                "two_panics",
+                "--out-dir",
+                out.to_str().unwrap(),
+            ],
+            format,
+        ]
+        .concat();
+        cargo_reduce(&args)
+    };
+    let first = two_panics(&["--message-format", "json"]);
+    first.expect_code(0);
+    let first = first.messages();
+    let also = also_found(&first);
+    assert_eq!(also.len(), 1, "{first:?}");
+    let decoy = PathBuf::from(also[0]["path"].as_str().unwrap());
+    assert!(decoy.starts_with(out.join("fuzz-targets/artifacts/two_panics")));
+    let next = two_panics(&["--message-format", "json"]);
+    next.expect_code(0);
+    let next = next.messages();
+    let finished = crate::util::message(&next, "reduction-finished");
+    assert_eq!(finished["input"], also[0]["path"], "{finished}");
+    assert!(also_found(&next).is_empty(), "nothing new");
+    assert_eq!(snapshot(&fuzz), before, "nothing written in the tree");
+
     let inputs = dir.path().join("inputs");
     fs::create_dir(&inputs).unwrap();
     fs::write(inputs.join("header"), b"RX\x01").unwrap();

@@ -392,13 +392,14 @@ fn find_by_directory(
         _ => Path::new("."),
     };
     let dir = fs::canonicalize(parent).map_err(|_| no_target())?;
-    // A target's artifacts, or its corpus as cargo-fuzz keeps it (an input
-    // to run, or to try to reduce).
+    // A target's artifacts, what `--out-dir` filed for it, or its corpus as
+    // cargo-fuzz keeps it (an input to run, or to try to reduce).
     let holds = |p: usize, t: usize| {
         let target = &projects[p].targets[t];
         let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
+        let filed = projects[p].results_dir(&target.name);
         let is_dir = |d: &Path| fs::canonicalize(d).is_ok_and(|d| d == dir);
-        is_dir(&target.artifacts_dir) || is_dir(&corpus)
+        is_dir(&target.artifacts_dir) || is_dir(&filed) || is_dir(&corpus)
     };
     if let Some(found) = target_indices(projects).find(|&(p, t)| holds(p, t)) {
         return Ok(found);

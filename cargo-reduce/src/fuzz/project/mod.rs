@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{Metadata, Package};
 
+use artifact::{scan_artifacts, Saved};
+
 pub(crate) use artifact::{
     locate_artifact, Artifact, ArtifactKind, Origin, ALSO_FOUND_INFIX, MINIMIZED_PREFIX,
 };
@@ -110,8 +112,10 @@ impl FuzzProject {
     /// Sends every result under `out_dir` (`--out-dir`), and the build too
     /// when its target directory is in the tree (one the user put
     /// elsewhere, `CARGO_TARGET_DIR`, stays), so that nothing is written in
-    /// the tree.
-    fn relocate(&mut self, out_dir: &Path) {
+    /// the tree. The artifacts earlier runs filed there (the other failures
+    /// a reduction ran into, a corpus's failing inputs) are the target's
+    /// too, as they are when filed in the tree.
+    fn relocate(&mut self, out_dir: &Path) -> Result<(), DiscoveryError> {
         self.results_root = Some(out_dir.join(&self.package));
         let in_tree = [&self.workspace_root, &self.fuzz_dir];
         if in_tree.iter().any(|root| self.target_dir.starts_with(root)) {
@@ -119,10 +123,19 @@ impl FuzzProject {
         }
         for t in 0..self.targets.len() {
             let dir = self.results_dir(&self.targets[t].name);
-            for artifact in &mut self.targets[t].artifacts {
+            let target = &mut self.targets[t];
+            for artifact in &mut target.artifacts {
                 artifact.relocate(&dir);
             }
+            // cargo-reduce files only libFuzzer's names, whatever the engine.
+            let filed = scan_artifacts(&dir, Saved::LibFuzzer)?;
+            let new: Vec<Artifact> = filed
+                .into_iter()
+                .filter(|f| target.artifacts.iter().all(|a| a.path != f.path))
+                .collect();
+            target.artifacts.extend(new);
         }
+        Ok(())
     }
 
     /// The `Cargo.toml` settings of its target `name` (none for a target
@@ -234,7 +247,9 @@ pub(crate) fn discover_from(
     let mut projects = select_packages(projects, &selection.packages)?;
     if let Some(out_dir) = &selection.out_dir {
         let out_dir = cwd.join(out_dir);
-        projects.iter_mut().for_each(|p| p.relocate(&out_dir));
+        for project in &mut projects {
+            project.relocate(&out_dir)?;
+        }
     }
     Ok(projects)
 }

@@ -541,3 +541,37 @@ fn out_dir_takes_the_results_and_an_in_tree_build() {
         project.target_dir.display()
     );
 }
+
+/// What an earlier `--out-dir` run filed under DIR (another failure its
+/// reduction ran into) is an artifact of the target on the next run, as it
+/// is when filed in the tree; its own reduction goes beside it.
+#[test]
+fn out_dir_artifacts_filed_there_are_the_targets() {
+    let f = Fixture::app_with_fuzz();
+    let filed = "out/app-fuzz/artifacts/parse/crash-2-found-reducing-crash-1";
+    f.artifact("fuzz", "parse", "crash-1", 3)
+        .write("out/app-fuzz/artifacts/parse/minimized-from-crash-1", "x")
+        .write(filed, "yy");
+    let selection = Selection {
+        out_dir: Some("out".into()),
+        ..Selection::default()
+    };
+    let projects = discover_from(&f.path(""), &selection).expect("discovered");
+    let parse = projects[0]
+        .targets
+        .iter()
+        .find(|t| t.name == "parse")
+        .unwrap();
+    let paths: Vec<&Path> = parse.artifacts.iter().map(|a| a.path.as_path()).collect();
+    assert_eq!(
+        paths,
+        [f.path("fuzz/artifacts/parse/crash-1"), f.path(filed)],
+        "the tree's, then what was filed under DIR (not its minimized copy)"
+    );
+    assert_eq!(
+        parse.artifacts[1].output,
+        f.path("out/app-fuzz/artifacts/parse/minimized-from-crash-2-found-reducing-crash-1")
+    );
+    let located = locate_artifact(&projects, &f.path(filed), None).expect("its target");
+    assert_eq!(projects[0].targets[located.target].name, "parse");
+}

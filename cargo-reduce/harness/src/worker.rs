@@ -152,7 +152,7 @@ pub(crate) fn standalone(
                 return 1;
             }
         };
-        if let Verdict::Failed(note) = run_one(target, &input) {
+        if let Verdict::Failed(note) = run_plain(target, &input) {
             report_and_abort(&name, &note);
         }
         eprintln!("{name}: passed");

@@ -6,7 +6,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{artifact, cargo_reduce, copy_tree, nightly, repo, shared};
+use crate::fuzz_fixture::{
+    artifact, cargo_reduce, command, copy_tree, nightly, repo, shared, target_dir,
+};
 use crate::util::Run;
 
 /// Whether `program` is on PATH; prints why `test` is skipped when not.
@@ -265,4 +267,89 @@ fn run_feeds_an_afl_rs_binary_its_input_on_stdin() {
         "{stdout}\n{}",
         gdb.stderr()
     );
+}
+
+/// afl.rs's `fuzz!` before 0.17.1, as it runs outside afl-fuzz under AFL++'s
+/// runtime: one pass over standard input, then SIGSTOP in the persistent
+/// loop (RazrFalcon/xmlparser's afl 0.5 target in the compatibility suite).
+/// The `fuzz!` that is never reached makes it a target.
+const OLD_LOOP: &str = r#"use std::io::Read;
+
+extern "C" {
+    fn __afl_manual_init();
+    fn __afl_persistent_loop(counter: usize) -> isize;
+}
+
+fn main() {
+    let mut input = Vec::new();
+    unsafe { __afl_manual_init() };
+    while unsafe { __afl_persistent_loop(1000) } != 0 {
+        std::io::stdin().read_to_end(&mut input).unwrap();
+        input.clear();
+    }
+    if std::env::args().count() > 99 {
+        afl::fuzz!(|_data: &[u8]| {});
+    }
+}
+"#;
+
+#[test]
+fn run_ends_an_afl_rs_binary_that_stops_itself_after_the_input() {
+    let test = "run_ends_an_afl_rs_binary_that_stops_itself_after_the_input";
+    if !installed("cargo-afl", test) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let crate_dir = tmp.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
+    fs::write(crate_dir.join("src/bin/old_loop.rs"), OLD_LOOP).unwrap();
+    let saved = crate_dir.join("artifacts/old_loop/crash-saved");
+    fs::create_dir_all(saved.parent().unwrap()).unwrap();
+    fs::write(&saved, b"input").unwrap();
+    let manifest = crate_dir.to_str().unwrap();
+    let args = [
+        "reduce",
+        "run",
+        "--manifest-path",
+        manifest,
+        saved.to_str().unwrap(),
+    ];
+    // Files, not pipes: a pipe left unread would stop the build.
+    let (out, err) = (tmp.path().join("stdout"), tmp.path().join("stderr"));
+    let mut child = command(&args, &target_dir())
+        .stdout(fs::File::create(&out).unwrap())
+        .stderr(fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    // Before the fix the program stayed stopped, and so did the run.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!(
+                "`cargo reduce run` did not end: {}",
+                fs::read_to_string(&err).unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let run = Run(std::process::Output {
+        status,
+        stdout: fs::read(&out).unwrap(),
+        stderr: fs::read(&err).unwrap(),
+    });
+    let stderr = run.stderr();
+    if stderr.contains("AFL LLVM runtime") {
+        eprintln!("{test}: skipped: AFL++'s runtime is not built (`cargo afl config --build`)");
+        return;
+    }
+    assert!(
+        stderr.contains("stopped itself after the input"),
+        "{stderr}"
+    );
+    run.expect_code(0);
 }

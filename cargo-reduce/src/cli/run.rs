@@ -13,7 +13,7 @@ use super::options::SelectOptions;
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::fuzz::sanitizer::Sanitizer;
-use crate::job::run::{self, Debugger, RunRequest};
+use crate::job::run::{self, Debugger, Ended, RunRequest};
 
 /// Arguments of `cargo reduce run`. `--out-dir` is refused (the front
 /// ends build in the tree), so it is not offered in `--help`.
@@ -55,7 +55,8 @@ impl RunArgs {
 }
 
 /// Runs `cargo reduce run`: on success it does not return (the program
-/// replaced this process); an error is cargo-reduce's own.
+/// replaced this process, or its status is this process's); an error is
+/// cargo-reduce's own.
 pub(crate) fn run(
     args: &RunArgs,
     reporter: &Reporter,
@@ -76,10 +77,36 @@ pub(crate) fn run(
     }
     let launch = run::launch(&located, &binary, &request);
     reporter.status("Running", launch.display());
-    let error = launch.exec();
-    Err(Error::caused(
-        Exit::ToolMissing,
-        format!("cannot start `{}`", launch.program.to_string_lossy()),
-        error,
-    ))
+    let cannot_start = |error| {
+        Error::caused(
+            Exit::ToolMissing,
+            format!("cannot start `{}`", launch.program.to_string_lossy()),
+            error,
+        )
+    };
+    if !launch.waits {
+        return Err(cannot_start(launch.exec()));
+    }
+    match launch.wait().map_err(cannot_start)? {
+        Ended::Exited(code) => std::process::exit(code),
+        Ended::Signaled(signal) => exit_as_signaled(signal),
+        Ended::Paused => {
+            reporter.status(
+                "Stopped",
+                "the program stopped itself after the input (SIGSTOP: afl.rs's `fuzz!` loop before 0.17.1 waits there for afl-fuzz's next input), so the input ran through; it was ended",
+            );
+            std::process::exit(0)
+        }
+    }
+}
+
+/// Ends this process as `signal` ended the program, so that the shell
+/// shows it alike (e.g. "Aborted"); where cargo-reduce handles that signal
+/// itself, with the shell's status for it, 128 + the signal.
+fn exit_as_signaled(signal: i32) -> ! {
+    use rustix::process::{getpid, kill_process, Signal};
+    if let Some(signal) = Signal::from_named_raw(signal) {
+        let _ = kill_process(getpid(), signal);
+    }
+    std::process::exit(128 + signal)
 }

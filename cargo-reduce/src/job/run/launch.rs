@@ -1,6 +1,7 @@
 //! The command line that runs a fuzz target's binary on one input, alone
 //! or under a debugger, and its start in place of cargo-reduce (the
-//! terminal inherited, the exit status the program's).
+//! terminal inherited, the exit status the program's), or as its child
+//! when the program may stop itself after the input (an afl.rs binary).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -58,6 +59,24 @@ pub(crate) struct Launch {
     pub args: Vec<OsString>,
     /// The file its standard input reads.
     pub stdin: Option<PathBuf>,
+    /// Whether it is started as a child and waited for ([`Launch::wait`])
+    /// rather than in place of cargo-reduce: an afl.rs binary alone, whose
+    /// `fuzz!` loop (afl.rs before 0.17.1) stops itself with SIGSTOP after
+    /// the input, waiting for afl-fuzz's next one, and would be left stopped.
+    pub waits: bool,
+}
+
+/// How a program started by [`Launch::wait`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// It exited with this status.
+    Exited(i32),
+    /// This signal ended it.
+    Signaled(i32),
+    /// It stopped itself (SIGSTOP) after the input, as AFL++'s persistent
+    /// loop does outside afl-fuzz, and was ended (SIGKILL): the input ran
+    /// through once.
+    Paused,
 }
 
 /// The command line that runs `binary` on `input` (read as `reads` says),
@@ -96,6 +115,7 @@ pub(crate) fn launch(
                 env: Vec::new(),
                 program,
                 args: words,
+                waits: reads == Reads::Stdin,
                 stdin,
             };
         }
@@ -128,6 +148,7 @@ pub(crate) fn launch(
         program: debugger.map(Debugger::program).unwrap_or_default().into(),
         args,
         stdin,
+        waits: false,
     }
 }
 
@@ -163,22 +184,54 @@ impl Launch {
         line
     }
 
+    /// The command, its standard input opened.
+    fn command(&self) -> std::io::Result<std::process::Command> {
+        let mut command = std::process::Command::new(&self.program);
+        command.args(&self.args).envs(self.env.iter().cloned());
+        if let Some(stdin) = &self.stdin {
+            command.stdin(std::fs::File::open(stdin)?);
+        }
+        Ok(command)
+    }
+
     /// Starts the program in place of this process: it has the terminal,
     /// its signals and its exit status are the user's to see. Returns
     /// only if it cannot start.
     pub(crate) fn exec(&self) -> std::io::Error {
         use std::os::unix::process::CommandExt;
-        let mut command = std::process::Command::new(&self.program);
-        command.args(&self.args).envs(self.env.iter().cloned());
-        if let Some(stdin) = &self.stdin {
-            match std::fs::File::open(stdin) {
-                Ok(file) => {
-                    command.stdin(file);
-                }
-                Err(e) => return e,
+        match self.command() {
+            Ok(mut command) => command.exec(),
+            Err(e) => e,
+        }
+    }
+
+    /// Starts the program as a child (the terminal inherited) and waits
+    /// until it ends, or stops itself with SIGSTOP: then it is waiting for
+    /// afl-fuzz's next input, which never comes, so it is killed. A stop
+    /// by the terminal (Ctrl-Z) stops cargo-reduce too, and the wait goes
+    /// on after `fg`.
+    pub(crate) fn wait(&self) -> std::io::Result<Ended> {
+        use rustix::process::{kill_process, waitpid, Pid, Signal, WaitOptions};
+        let child = self.command()?.spawn()?;
+        let pid = Pid::from_child(&child);
+        loop {
+            let status = match waitpid(Some(pid), WaitOptions::UNTRACED) {
+                Ok(Some((_, status))) => status,
+                Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            };
+            if let Some(code) = status.exit_status() {
+                return Ok(Ended::Exited(code));
+            }
+            if let Some(signal) = status.terminating_signal() {
+                return Ok(Ended::Signaled(signal));
+            }
+            if status.stopping_signal() == Some(Signal::STOP.as_raw()) {
+                let _ = kill_process(pid, Signal::KILL);
+                let _ = waitpid(Some(pid), WaitOptions::empty());
+                return Ok(Ended::Paused);
             }
         }
-        command.exec()
     }
 }
 
@@ -254,5 +307,61 @@ mod tests {
             lldb.args,
             ["-o", "settings set target.input-path /a/c", "--", "b"].map(OsString::from)
         );
+    }
+
+    /// `sh -c SCRIPT` as a launch that waits, its standard input `stdin`.
+    fn shell(script: &str, stdin: Option<PathBuf>) -> Launch {
+        Launch {
+            env: Vec::new(),
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            stdin,
+            waits: true,
+        }
+    }
+
+    /// [`Launch::wait`] in a thread, so that a wait that never ends fails
+    /// the test instead of hanging it.
+    fn ended(launch: Launch) -> Ended {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(launch.wait().unwrap()));
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the wait ended")
+    }
+
+    #[test]
+    fn only_an_afl_binary_alone_is_waited_for() {
+        let waits = |reads, debugger| {
+            launch(Path::new("b"), Path::new("i"), reads, debugger, &[], None).waits
+        };
+        assert!(waits(Reads::Stdin, None));
+        assert!(!waits(Reads::Argument, None));
+        assert!(!waits(Reads::Stdin, Some(Debugger::Gdb)));
+        assert!(!waits(Reads::Stdin, Some(Debugger::Rr)));
+    }
+
+    /// afl.rs's `fuzz!` before 0.17.1 under AFL++'s runtime, outside
+    /// afl-fuzz: one pass over the input, then SIGSTOP in the persistent
+    /// loop, for an input that never comes.
+    #[test]
+    fn a_program_that_stops_itself_after_the_input_is_ended() {
+        let input = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(input.path(), "abc\n").unwrap();
+        let script = "read x; test \"$x\" = abc || exit 9; kill -STOP $$; exit 3";
+        let stdin = Some(input.path().to_path_buf());
+        assert_eq!(ended(shell(script, stdin)), Ended::Paused);
+    }
+
+    #[test]
+    fn a_waited_program_ends_with_its_status_or_signal() {
+        let input = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(input.path(), "abc\n").unwrap();
+        let stdin = Some(input.path().to_path_buf());
+        assert_eq!(
+            ended(shell("read x; test \"$x\" = abc", stdin)),
+            Ended::Exited(0)
+        );
+        assert_eq!(ended(shell("exit 3", None)), Ended::Exited(3));
+        assert_eq!(ended(shell("kill -ABRT $$", None)), Ended::Signaled(6));
     }
 }

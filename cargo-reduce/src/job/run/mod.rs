@@ -21,7 +21,7 @@ use crate::fuzz::project::{self, input_type, Engine, FuzzProject, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::{self, BuildKind};
 use crate::fuzz::toolchain::{Toolchain, INSTALL_NIGHTLY};
-pub(crate) use launch::{Debugger, Launch, Reads};
+pub(crate) use launch::{Debugger, Ended, Launch, Reads};
 
 /// What `cargo reduce run` was asked to do.
 #[derive(Debug, Clone)]

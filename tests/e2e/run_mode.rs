@@ -219,19 +219,34 @@ fn words_after_the_double_dash_need_a_debugger() {
     assert!(run.stderr().contains("--debugger"), "{}", run.stderr());
 }
 
+/// A copy of the afl.rs demo crate without its artifacts, with `source` as
+/// target `target` if given, and `bytes` saved as that target's crash:
+/// (the temporary folder, the crate, the saved file).
+fn afl_crate_with_saved(
+    target: &str,
+    bytes: &[u8],
+    source: Option<&str>,
+) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let crate_dir = tmp.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
+    if let Some(source) = source {
+        fs::write(crate_dir.join(format!("src/bin/{target}.rs")), source).unwrap();
+    }
+    let saved = crate_dir.join(format!("artifacts/{target}/crash-saved"));
+    fs::create_dir_all(saved.parent().unwrap()).unwrap();
+    fs::write(&saved, bytes).unwrap();
+    (tmp, crate_dir, saved)
+}
+
 #[test]
 fn run_feeds_an_afl_rs_binary_its_input_on_stdin() {
     let test = "run_feeds_an_afl_rs_binary_its_input_on_stdin";
     if !installed("cargo-afl", test) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let crate_dir = tmp.path().join("fuzz-targets-afl");
-    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
-    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
-    let saved = crate_dir.join("artifacts/byte_parser/crash-saved");
-    fs::create_dir_all(saved.parent().unwrap()).unwrap();
-    fs::write(&saved, b"RX\x0100").unwrap();
+    let (_tmp, crate_dir, saved) = afl_crate_with_saved("byte_parser", b"RX\x0100", None);
     let run = run_in(&crate_dir, &[saved.to_str().unwrap()]);
     let stderr = run.stderr();
     if stderr.contains("AFL LLVM runtime") {
@@ -299,14 +314,7 @@ fn run_ends_an_afl_rs_binary_that_stops_itself_after_the_input() {
     if !installed("cargo-afl", test) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let crate_dir = tmp.path().join("fuzz-targets-afl");
-    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
-    let _ = fs::remove_dir_all(crate_dir.join("artifacts"));
-    fs::write(crate_dir.join("src/bin/old_loop.rs"), OLD_LOOP).unwrap();
-    let saved = crate_dir.join("artifacts/old_loop/crash-saved");
-    fs::create_dir_all(saved.parent().unwrap()).unwrap();
-    fs::write(&saved, b"input").unwrap();
+    let (tmp, crate_dir, saved) = afl_crate_with_saved("old_loop", b"input", Some(OLD_LOOP));
     let manifest = crate_dir.to_str().unwrap();
     let args = [
         "reduce",

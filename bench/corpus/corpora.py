@@ -160,12 +160,13 @@ def record_made(manifest, made):
 CAP = 3600  # seconds: no command of this benchmark should come near it
 
 
-def run(cmd, cwd, cap=CAP):
-    """(returncode or 'cap', seconds, stdout+stderr text, 1-minute load before)."""
+def run(cmd, cwd, cap=CAP, env=None):
+    """(returncode or 'cap', seconds, stdout+stderr text, 1-minute load before); `env`: variables
+    added to this process's environment."""
     load = os.getloadavg()[0]
     start = time.monotonic()
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=cap)
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=cap, env=dict(os.environ, **(env or {})))
         code, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
     except subprocess.TimeoutExpired as e:
         code, out = "cap", ((e.stdout or b"") + (e.stderr or b"")).decode("utf-8", "replace")

@@ -332,6 +332,43 @@ fn a_one_time_initialisation_counts_for_every_input_and_one_run_converges() {
     assert_eq!(set("2", &dir, &j2), first, "the same set at -j2");
 }
 
+/// An input's features are its own even after an input that left a file
+/// open: the test process puts its memory back between tests, but not a
+/// descriptor table, so the input after gets a fork of its own.
+#[test]
+fn an_input_after_one_that_left_a_file_open_counts_as_alone() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let features_of_d = |files: &[(&str, &[u8])]| {
+        let dir = crate_dir.join(format!("corpus-{}", files.len()));
+        fs::create_dir_all(&dir).unwrap();
+        for (name, bytes) in files {
+            fs::write(dir.join(name), bytes).unwrap();
+        }
+        let out = crate_dir.join(format!("features-{}.json", files.len()));
+        let args = [
+            "--fuzz-target",
+            "lazy",
+            "-j",
+            "1",
+            "--corpus",
+            dir.to_str().unwrap(),
+        ];
+        corpus(
+            &crate_dir,
+            &[&args[..], &["--features-out", out.to_str().unwrap()]].concat(),
+        );
+        let recorded: serde_json::Value = serde_json::from_slice(&fs::read(out).unwrap()).unwrap();
+        let inputs = recorded["targets"][0]["inputs"].as_array().unwrap().clone();
+        let d = inputs
+            .iter()
+            .find(|i| i["path"].as_str().unwrap().ends_with("/c-d"));
+        d.expect("c-d recorded")["features"].clone()
+    };
+    let alone = features_of_d(&[("c-d", b"d")]);
+    let after_leaks = features_of_d(&[("a-f", b"f"), ("b-ff", b"ff"), ("c-d", b"d")]);
+    assert_eq!(after_leaks, alone);
+}
+
 /// Two shards record their shares' features, and `corpus merge` of the
 /// two files writes the set one machine writes.
 #[test]

@@ -86,12 +86,16 @@ impl FeatureLog {
                 unsafe { crate::sys::_exit(2) }
             }
         };
-        let size = regions().map(|(_, len)| len).sum();
+        // Room for the most a test can have (a feature per counter and
+        // the stack depth's), so that no test reallocates them: a
+        // test process that puts its memory back between tests
+        // (`snapshot`) puts the heap back as it was before the first.
+        let size: usize = regions().map(|(_, len)| len).sum();
         Some(FeatureLog {
             file,
             snapshot: Vec::with_capacity(size),
-            features: Vec::new(),
-            record: Vec::new(),
+            features: Vec::with_capacity(size + 1),
+            record: Vec::with_capacity(16 + 4 * (size + 1)),
         })
     }
 

@@ -39,6 +39,7 @@ mod pc_table;
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
 mod sanitizer;
+mod snapshot;
 mod stack;
 #[allow(dead_code)] // Declares what the modules need, under libc's names.
 mod sys;

@@ -48,6 +48,25 @@ static TRIPPED: AtomicBool = AtomicBool::new(false);
 /// process dies past the margin).
 static TRIPWIRE_OPENS: AtomicBool = AtomicBool::new(true);
 
+/// The test thread's stack mapping's lowest address, and the address of a
+/// local of the thread's outermost frame, above every frame of the tests.
+static TESTS_STACK_LOW: AtomicUsize = AtomicUsize::new(0);
+static TESTS_STACK_TOP: AtomicUsize = AtomicUsize::new(0);
+
+fn set_tests_stack_top(local: &u8) {
+    TESTS_STACK_TOP.store(local as *const u8 as usize, Ordering::Relaxed);
+}
+
+/// The memory the tests' frames live in: from the test thread's stack
+/// mapping's lowest address to the end of the page of its outermost
+/// frame (`None` before the thread started, or where that is not known).
+pub fn tests_stack() -> Option<(usize, usize)> {
+    let low = TESTS_STACK_LOW.load(Ordering::Relaxed);
+    let top = TESTS_STACK_TOP.load(Ordering::Relaxed);
+    let page = page_size();
+    (low != 0 && top != 0).then(|| (low, (top / page + 1) * page))
+}
+
 /// What a fault at some address means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -96,8 +115,11 @@ pub fn spawn_test_thread(body: Body) -> io::Result<()> {
         .name("fuzz-target".into())
         .stack_size(limit)
         .spawn(move || {
+            let top = 0u8;
             if let Some((low, _)) = own_stack() {
                 set_guard(low);
+                TESTS_STACK_LOW.store(low, Ordering::Relaxed);
+                set_tests_stack_top(std::hint::black_box(&top));
             }
             body()
         })
@@ -179,6 +201,7 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     set_guard(region + page);
     TRIP_LOW.store(stack - GUARD_ZONE, Ordering::Relaxed);
     TRIP_HIGH.store(stack, Ordering::Release);
+    TESTS_STACK_LOW.store(region, Ordering::Relaxed);
     let arg = Box::into_raw(Box::new(body));
     // SAFETY: the attributes are initialized before use and destroyed
     // after; the stack is ours, page-aligned and `depth` bytes; `arg` goes
@@ -211,6 +234,8 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
 extern "C" fn run_body(arg: *mut sys::c_void) -> *mut sys::c_void {
     // SAFETY: `arg` is the box `spawn_on_own_stack` leaked for this thread.
     let body = unsafe { Box::from_raw(arg.cast::<Body>()) };
+    let top = 0u8;
+    set_tests_stack_top(std::hint::black_box(&top));
     // SAFETY: names the calling thread; the name is NUL-terminated.
     unsafe { sys::prctl(sys::PR_SET_NAME, b"fuzz-target\0".as_ptr()) };
     if std::panic::catch_unwind(std::panic::AssertUnwindSafe(*body)).is_err() {

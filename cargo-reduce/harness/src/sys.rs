@@ -87,8 +87,11 @@ pub(super) const MAP_ANONYMOUS: c_int = 0x20;
 pub(super) const MAP_NORESERVE: c_int = 0x4000;
 pub(super) const MAP_STACK: c_int = 0x20000;
 pub(super) const MAP_FAILED: *mut c_void = !0 as *mut c_void;
+pub(super) const MS_ASYNC: c_int = 1;
+pub(super) const MADV_DONTNEED: c_int = 4;
 
 // <fcntl.h>, <poll.h>, <sys/prctl.h>, <unistd.h>, <sys/resource.h>, <sys/wait.h>
+pub(super) const F_DUPFD: c_int = 0;
 pub(super) const F_SETFD: c_int = 2;
 pub(super) const FD_CLOEXEC: c_int = 1;
 pub(super) const POLLERR: c_short = 0x8;
@@ -111,8 +114,12 @@ pub(super) const CLD_DUMPED: c_int = 3;
 pub(super) const SYS_gettid: c_long = 186;
 #[cfg(target_arch = "x86_64")]
 pub(super) const SYS_tgkill: c_long = 234;
+#[cfg(target_arch = "x86_64")]
+pub(super) const SYS_brk: c_long = 12;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_gettid: c_long = 178;
+#[cfg(target_arch = "aarch64")]
+pub const SYS_brk: c_long = 214;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_tgkill: c_long = 131;
 
@@ -367,6 +374,9 @@ extern "C" {
     ) -> *mut c_void;
     pub(super) fn munmap(addr: *mut c_void, len: size_t) -> c_int;
     pub(super) fn mprotect(addr: *mut c_void, len: size_t, prot: c_int) -> c_int;
+    pub(super) fn msync(addr: *mut c_void, len: size_t, flags: c_int) -> c_int;
+    pub(super) fn madvise(addr: *mut c_void, len: size_t, advice: c_int) -> c_int;
+    pub(super) fn close(fd: c_int) -> c_int;
 
     pub(super) fn raise(signal: c_int) -> c_int;
     pub(super) fn signal(signal: c_int, handler: sighandler_t) -> sighandler_t;

@@ -518,20 +518,15 @@ impl Worker {
     }
 
     fn run_round(&mut self, target: &mut dyn Target, view: &RoundView) {
-        let header = self.header;
-        let chunk = header.chunk.load(Ordering::Acquire).max(1);
-        capture::arm(header.malloc_limit.load(Ordering::Acquire));
+        capture::arm(self.header.malloc_limit.load(Ordering::Acquire));
         let resume_from = self.area.resume_from.swap(0, Ordering::AcqRel);
         let resume_to = self.area.resume_to.swap(0, Ordering::AcqRel);
-        if resume_from < resume_to {
-            self.run_range(target, view, resume_from, resume_to.min(view.count));
-        }
-        loop {
-            let start = header.next.0.fetch_add(chunk, Ordering::Relaxed);
-            if start >= view.count || start > header.best.0.load(Ordering::Relaxed) {
-                break;
+        let resume = (resume_from < resume_to).then(|| (resume_from, resume_to.min(view.count)));
+        match self.features.is_some() && self.forked {
+            true => self.run_in_forks(target, view, resume),
+            false => {
+                self.run_claims(target, view, resume, &mut || true);
             }
-            self.run_range(target, view, start, (start + chunk).min(view.count));
         }
         self.area.current.store(0, Ordering::Release);
         capture::disarm();
@@ -540,19 +535,56 @@ impl Worker {
         });
     }
 
-    fn run_range(&mut self, target: &mut dyn Target, view: &RoundView, from: u64, to: u64) {
+    /// Runs the range `first` (one to finish), then the ranges it claims
+    /// from the round until none is left, each test once `ready` says the
+    /// process is ready for it. `false` if it was not: then the area's
+    /// `current` is the next index and `range_end` the end of its range.
+    fn run_claims(
+        &mut self,
+        target: &mut dyn Target,
+        view: &RoundView,
+        first: Option<(u64, u64)>,
+        ready: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        let header = self.header;
+        let chunk = header.chunk.load(Ordering::Acquire).max(1);
+        if let Some((from, to)) = first {
+            if !self.run_range(target, view, from, to, ready) {
+                return false;
+            }
+        }
+        loop {
+            let start = header.next.0.fetch_add(chunk, Ordering::Relaxed);
+            if start >= view.count || start > header.best.0.load(Ordering::Relaxed) {
+                return true;
+            }
+            if !self.run_range(target, view, start, (start + chunk).min(view.count), ready) {
+                return false;
+            }
+        }
+    }
+
+    fn run_range(
+        &mut self,
+        target: &mut dyn Target,
+        view: &RoundView,
+        from: u64,
+        to: u64,
+        ready: &mut dyn FnMut() -> bool,
+    ) -> bool {
         let (header, area) = (self.header, self.area);
         area.range_end.store(to, Ordering::Relaxed);
         for index in from..to {
             if index > header.best.0.load(Ordering::Relaxed) {
                 break;
             }
-            area.current.store(index + 1, Ordering::Relaxed);
-            match self.features.is_some() && self.forked {
-                true => self.test_in_fork(target, view, index),
-                false => self.test(target, view, index),
+            if !ready() {
+                return false;
             }
+            area.current.store(index + 1, Ordering::Relaxed);
+            self.test(target, view, index);
         }
+        true
     }
 
     /// Runs input `index` and records its outcome (in the coverage build,
@@ -607,41 +639,71 @@ impl Worker {
         }
     }
 
-    /// [`test`](Self::test) in a fork of this test process, which ends
-    /// with it: every input of a coverage replay starts from the same
-    /// state (the warmed-up process), so its features do not depend on
-    /// what ran before it in its worker (a one-time initialisation, the
-    /// heap's layout). A fork that dies, dies again here, as it died; the
-    /// parent's requests for the test's stack are passed on to it, and it
-    /// counts in this process's memory and CPU time (`pool::worker_process`).
-    fn test_in_fork(&mut self, target: &mut dyn Target, view: &RoundView, index: u64) {
-        // SAFETY: getpid has no preconditions.
-        let parent = unsafe { sys::getpid() };
-        // SAFETY: the fork server forked this process with one thread.
-        let child = unsafe { crate::fork::single_threaded() };
-        if child == 0 {
-            sys::die_with_parent(parent);
-            // A thread of its own (another id), to which stack requests go.
-            crate::fault_trace::enter_test_thread();
-            self.test(target, view, index);
-            // SAFETY: _exit has no preconditions.
-            unsafe { sys::_exit(TEST_DONE) };
-        }
-        if child < 0 {
-            return self.test(target, view, index);
-        }
-        crate::fault_trace::enter_test_fork(child);
-        let status = wait_exited(child);
-        crate::fault_trace::enter_test_fork(0);
-        reap(child);
-        if status != TEST_DONE << 8 {
-            die_as(status);
+    /// The round's tests in a fork of this test process, which ends with
+    /// them: every input of a coverage replay starts from the same state
+    /// (the warmed-up process), so its features do not depend on what ran
+    /// before it in its worker (a one-time initialisation, the heap's
+    /// layout). The fork puts its memory back before each test but its
+    /// first ([`Snapshot`](crate::snapshot::Snapshot)); where it cannot,
+    /// it ends, and the next test gets a fork of its own. A fork that
+    /// dies, dies again here, as it died; the parent's requests for the
+    /// test's stack are passed on to it, and it counts in this process's
+    /// memory and CPU time (`pool::worker_process`).
+    fn run_in_forks(
+        &mut self,
+        target: &mut dyn Target,
+        view: &RoundView,
+        mut first: Option<(u64, u64)>,
+    ) {
+        loop {
+            // SAFETY: getpid has no preconditions.
+            let parent = unsafe { sys::getpid() };
+            // SAFETY: the fork server forked this process with one thread.
+            let child = unsafe { crate::fork::single_threaded() };
+            if child == 0 {
+                sys::die_with_parent(parent);
+                // A thread of its own (another id), to which stack requests go.
+                crate::fault_trace::enter_test_thread();
+                let mut snapshot = crate::snapshot::Snapshot::take();
+                let mut fresh = true;
+                let mut ready =
+                    || std::mem::take(&mut fresh) || snapshot.as_mut().is_some_and(|s| s.restore());
+                let code = match self.run_claims(target, view, first, &mut ready) {
+                    true => TESTS_DONE,
+                    false => TESTS_CUT,
+                };
+                // SAFETY: _exit has no preconditions.
+                unsafe { sys::_exit(code) };
+            }
+            if child < 0 {
+                self.run_claims(target, view, first, &mut || true);
+                return;
+            }
+            crate::fault_trace::enter_test_fork(child);
+            let status = wait_exited(child);
+            crate::fault_trace::enter_test_fork(0);
+            reap(child);
+            match status {
+                _ if status == TESTS_DONE << 8 => return,
+                // The fork could not put its memory back for the next test.
+                _ if status == TESTS_CUT << 8 => {
+                    let area = self.area;
+                    first = Some((
+                        area.current.load(Ordering::Relaxed),
+                        area.range_end.load(Ordering::Relaxed),
+                    ));
+                }
+                _ => die_as(status),
+            }
         }
     }
 }
 
-/// The exit code of a coverage test's fork that ran its test to the end.
-const TEST_DONE: c_int = 0x5c;
+/// The exit codes of a fork of [`Worker::run_in_forks`]: it ran the
+/// round's tests to the end, or stopped for the next to get a fork of its
+/// own.
+const TESTS_DONE: c_int = 0x5c;
+const TESTS_CUT: c_int = 0x5d;
 
 /// Ends this process as a child with wait `status` ended.
 fn die_as(status: i32) -> ! {

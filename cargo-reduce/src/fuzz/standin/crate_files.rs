@@ -48,6 +48,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
         "src/sanitizer.rs",
         include_str!("../../../harness/src/sanitizer.rs"),
     ),
+    (
+        "src/snapshot.rs",
+        include_str!("../../../harness/src/snapshot.rs"),
+    ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
     (
         "src/coverage.rs",

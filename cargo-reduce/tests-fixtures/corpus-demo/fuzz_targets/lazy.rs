@@ -3,9 +3,12 @@
 // first call: the first `t` of a process builds the table (edges of their
 // own), every later one only reads it; `n` takes a branch of its own; `a`
 // one of two, by the input's address (as vector code does by alignment);
-// `h` never ends.
+// `h` never ends; `f` leaves a file open, and `d` takes one of two
+// branches by the number its file gets (which a file left open by an
+// input before it would change).
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
+use std::os::unix::io::AsRawFd;
 use std::sync::OnceLock;
 
 static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
@@ -42,6 +45,15 @@ fuzz_target!(|data: &[u8]| {
                 black_box(2);
             }
             b'h' => spin(),
+            b'f' => std::mem::forget(std::fs::File::open("/dev/null")),
+            b'd' => match std::fs::File::open("/dev/null").map(|f| f.as_raw_fd() % 2) {
+                Ok(0) => {
+                    black_box(3);
+                }
+                _ => {
+                    black_box(4);
+                }
+            },
             _ => {}
         }
     }

@@ -9,7 +9,7 @@ use crate::typed::TypedOptions;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[cfg_attr(
-    feature = "job",
+    feature = "fuzz",
     derive(serde::Deserialize),
     serde(rename_all = "lowercase")
 )]

@@ -7,7 +7,7 @@ use crate::fuzz::pool::Signature;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[cfg_attr(
-    feature = "job",
+    feature = "fuzz",
     derive(serde::Deserialize),
     serde(rename_all = "lowercase")
 )]

@@ -17,7 +17,7 @@ use xxhash_rust::xxh3::xxh3_64;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[cfg_attr(
-    feature = "job",
+    feature = "fuzz",
     derive(serde::Deserialize),
     serde(rename_all = "lowercase")
 )]

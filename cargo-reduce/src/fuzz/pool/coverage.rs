@@ -53,6 +53,10 @@ impl CoveragePool {
                 PoolError::Protocol(format!("cannot make a feature log directory: {e}"))
             })?;
         env.push((OsString::from(FEATURE_LOG_ENV), logs.path().into()));
+        let options = PoolOptions {
+            fixed_layout: true,
+            ..options
+        };
         let pool = WorkerPool::start_with_env(binary, options, env)?;
         Ok(CoveragePool { pool, logs })
     }

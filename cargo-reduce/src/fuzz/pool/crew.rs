@@ -102,6 +102,7 @@ impl Crew {
             flags,
             env,
             asan_options: crate::fuzz::sanitizer::asan_options(options.detect_leaks),
+            fixed_layout: options.fixed_layout,
         };
         let mut crew = Crew {
             launch,

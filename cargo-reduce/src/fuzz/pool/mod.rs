@@ -99,6 +99,14 @@ pub(crate) struct PoolOptions {
     /// stand-in's `leaks` module); off by default, since it takes a stack
     /// at every allocation.
     pub detect_leaks: bool,
+    /// Start the workers with the address layout not randomized
+    /// (`ADDR_NO_RANDOMIZE`, as `setarch -R` does): coverage pools, since
+    /// some code takes its path from an address (a heap block's
+    /// alignment, a pointer's hash), and an input's features must be the
+    /// same in every run and on every machine of a sharded replay. Where
+    /// the system refuses (a container's seccomp policy), they start
+    /// randomized.
+    pub fixed_layout: bool,
 }
 
 impl Default for PoolOptions {
@@ -111,6 +119,7 @@ impl Default for PoolOptions {
             restart_after_failure: true,
             exits: Exits::Fail,
             detect_leaks: false,
+            fixed_layout: false,
         }
     }
 }

@@ -40,6 +40,8 @@ pub(crate) struct Launch {
     pub env: Vec<(OsString, OsString)>,
     /// `ASAN_OPTIONS` (read only by a build with AddressSanitizer).
     pub asan_options: OsString,
+    /// The workers' address layout not randomized (`PoolOptions::fixed_layout`).
+    pub fixed_layout: bool,
 }
 
 /// A running worker.
@@ -101,6 +103,20 @@ fn add_status_flag(fd: impl AsFd, flag: OFlags) -> io::Result<()> {
     Ok(rustix::fs::fcntl_setfl(&fd, flags | flag)?)
 }
 
+/// Asks that the program this process executes next get the same address
+/// layout in every run (what `setarch -R` does); a refusal leaves it
+/// randomized. rustix has no `personality`, hence libc.
+fn fix_address_layout() {
+    const QUERY: libc::c_ulong = 0xffff_ffff;
+    // SAFETY: `personality` reads, then sets, this process's execution domain.
+    unsafe {
+        let current = libc::personality(QUERY);
+        if current >= 0 {
+            libc::personality(current as libc::c_ulong | libc::ADDR_NO_RANDOMIZE as libc::c_ulong);
+        }
+    }
+}
+
 impl Worker {
     /// Starts a worker for `slot`; call [`Worker::handshake`] next.
     pub(super) fn spawn(launch: &Launch, slot: usize) -> Result<Worker, PoolError> {
@@ -120,6 +136,7 @@ impl Worker {
             flags: launch.flags,
         };
         let inherited = [config.shm_fd, config.command_fd, config.event_fd];
+        let fixed_layout = launch.fixed_layout;
         let mut command = std::process::Command::new(&launch.binary);
         command
             .env(WORKER_ENV, config.to_env())
@@ -137,14 +154,18 @@ impl Worker {
             // artifact). A worker still ends with cargo-reduce: its event
             // pipe closes.
             .process_group(0);
-        // SAFETY: only fcntl (a plain system call, async-signal-safe) runs in
-        // the child, on descriptors that stay open in the parent until the
-        // child has exec'd: `command_read` and `event_write` are dropped
-        // after `spawn`, the shared memory lives as long as the pool.
+        // SAFETY: only fcntl and personality (plain system calls,
+        // async-signal-safe) run in the child, on descriptors that stay open
+        // in the parent until the child has exec'd: `command_read` and
+        // `event_write` are dropped after `spawn`, the shared memory lives as
+        // long as the pool.
         unsafe {
             command.pre_exec(move || {
                 for fd in inherited {
                     rustix::io::fcntl_setfd(BorrowedFd::borrow_raw(fd), FdFlags::empty())?;
+                }
+                if fixed_layout {
+                    fix_address_layout();
                 }
                 Ok(())
             });

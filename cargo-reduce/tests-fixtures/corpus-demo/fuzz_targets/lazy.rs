@@ -5,7 +5,8 @@
 // one of two, by the input's address (as vector code does by alignment);
 // `h` never ends; `f` leaves a file open, and `d` takes one of two
 // branches by the number its file gets (which a file left open by an
-// input before it would change).
+// input before it would change); `m` one of eight by where a fresh
+// mapping lands (which a randomized address layout changes).
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
 use std::os::unix::io::AsRawFd;
@@ -46,6 +47,19 @@ fuzz_target!(|data: &[u8]| {
             }
             b'h' => spin(),
             b'f' => std::mem::forget(std::fs::File::open("/dev/null")),
+            b'm' => {
+                let block = vec![0u8; 1 << 20];
+                match (block.as_ptr() as usize >> 12) % 8 {
+                    0 => black_box(5),
+                    1 => black_box(6),
+                    2 => black_box(7),
+                    3 => black_box(8),
+                    4 => black_box(9),
+                    5 => black_box(10),
+                    6 => black_box(11),
+                    _ => black_box(12),
+                };
+            }
             b'd' => match std::fs::File::open("/dev/null").map(|f| f.as_raw_fd() % 2) {
                 Ok(0) => {
                     black_box(3);

@@ -38,6 +38,7 @@ mod pc_table;
 #[allow(dead_code)] // Shared with the parent side, which uses other parts.
 /// Parent <-> worker messages and shared-memory layout.
 mod protocol;
+mod random;
 mod sanitizer;
 mod snapshot;
 mod stack;

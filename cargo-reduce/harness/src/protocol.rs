@@ -49,6 +49,11 @@ pub(super) const MAGIC: u64 = u64::from_le_bytes(*b"CRPOOL01");
 /// as libFuzzer and AFL++ end the process at a crash.
 pub(super) const FLAG_RESTART_AFTER_FAILURE: u64 = 1;
 
+/// `WorkerConfig::flags` bit: the stand-in's `getrandom` gives a fixed
+/// sequence (the seed of every `HashMap`), so that an input's features are
+/// the same in every worker and run (coverage pools).
+pub(super) const FLAG_FIXED_RANDOM: u64 = 2;
+
 /// Size of `Header`'s page.
 pub(super) const HEADER_SIZE: usize = 4096;
 

@@ -33,6 +33,7 @@ compile_error!(
 pub(super) use std::os::raw::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_void};
 
 pub(super) type size_t = usize;
+pub(super) type ssize_t = isize;
 pub(super) type pid_t = i32;
 pub(super) type off_t = i64;
 pub(super) type sighandler_t = size_t;
@@ -116,10 +117,14 @@ pub(super) const SYS_gettid: c_long = 186;
 pub(super) const SYS_tgkill: c_long = 234;
 #[cfg(target_arch = "x86_64")]
 pub(super) const SYS_brk: c_long = 12;
+#[cfg(target_arch = "x86_64")]
+pub(super) const SYS_getrandom: c_long = 318;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_gettid: c_long = 178;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_brk: c_long = 214;
+#[cfg(target_arch = "aarch64")]
+pub const SYS_getrandom: c_long = 278;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_tgkill: c_long = 131;
 

@@ -12,7 +12,7 @@ use crate::capture;
 use crate::coverage::FeatureLog;
 use crate::protocol::{
     control_size, panic_text, Event, Header, Mapping, Note, Request, WorkerArea, WorkerConfig,
-    FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_SANITIZER,
+    FLAG_FIXED_RANDOM, FLAG_RESTART_AFTER_FAILURE, HEADER_SIZE, MAGIC, NOTE_PANIC, NOTE_SANITIZER,
     NOTE_STACK_OVERFLOW, PROTOCOL_VERSION, SLOT_FAILED, SLOT_PASSED, SLOT_REJECTED, WORKER_ENV,
 };
 use crate::stack;
@@ -179,6 +179,8 @@ fn report_and_abort(what: &str, note: &Note) -> ! {
 /// ending the process (see `stack`). The calling thread then waits for the
 /// parent to die, and exits then, even while a test is stuck.
 fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
+    // Before the test thread exists: its `RandomState` keys come after.
+    crate::random::fix(config.flags & FLAG_FIXED_RANDOM != 0);
     for fd in [config.shm_fd, config.command_fd, config.event_fd] {
         // SAFETY: keep our pool descriptors out of processes the target spawns.
         unsafe { sys::fcntl(fd, sys::F_SETFD, sys::FD_CLOEXEC) };

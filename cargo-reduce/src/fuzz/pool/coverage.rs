@@ -54,7 +54,7 @@ impl CoveragePool {
             })?;
         env.push((OsString::from(FEATURE_LOG_ENV), logs.path().into()));
         let options = PoolOptions {
-            fixed_layout: true,
+            reproducible: true,
             ..options
         };
         let pool = WorkerPool::start_with_env(binary, options, env)?;

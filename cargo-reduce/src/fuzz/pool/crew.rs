@@ -13,7 +13,8 @@ use super::death::KillReason;
 use super::error::PoolError;
 use super::place::common_stack;
 use super::protocol::{
-    panic_text, split_panic_text, Request, FLAG_RESTART_AFTER_FAILURE, NOTE_STACK, STACK_SIGNAL,
+    panic_text, split_panic_text, Request, FLAG_FIXED_RANDOM, FLAG_RESTART_AFTER_FAILURE,
+    NOTE_STACK, STACK_SIGNAL,
 };
 use super::shm::{Batch, RoundParams, SharedMemory};
 use super::worker_process::{Launch, Worker};
@@ -87,11 +88,9 @@ impl Crew {
     ) -> Result<Crew, PoolError> {
         let jobs = options.jobs.max(1);
         let shm = SharedMemory::create(jobs)?;
-        let flags = if options.restart_after_failure {
-            FLAG_RESTART_AFTER_FAILURE
-        } else {
-            0
-        };
+        let flag = |on, flag| if on { flag } else { 0 };
+        let flags = flag(options.restart_after_failure, FLAG_RESTART_AFTER_FAILURE)
+            | flag(options.reproducible, FLAG_FIXED_RANDOM);
         let mut env = env;
         if options.detect_leaks {
             env.push(("CARGO_REDUCE_DETECT_LEAKS".into(), "1".into()));
@@ -102,7 +101,7 @@ impl Crew {
             flags,
             env,
             asan_options: crate::fuzz::sanitizer::asan_options(options.detect_leaks),
-            fixed_layout: options.fixed_layout,
+            fixed_layout: options.reproducible,
         };
         let mut crew = Crew {
             launch,

@@ -99,14 +99,16 @@ pub(crate) struct PoolOptions {
     /// stand-in's `leaks` module); off by default, since it takes a stack
     /// at every allocation.
     pub detect_leaks: bool,
-    /// Start the workers with the address layout not randomized
-    /// (`ADDR_NO_RANDOMIZE`, as `setarch -R` does): coverage pools, since
-    /// some code takes its path from an address (a heap block's
-    /// alignment, a pointer's hash), and an input's features must be the
-    /// same in every run and on every machine of a sharded replay. Where
-    /// the system refuses (a container's seccomp policy), they start
-    /// randomized.
-    pub fixed_layout: bool,
+    /// Workers that run an input the same way in every run: coverage
+    /// pools, since an input's features must be the same in every run and
+    /// on every machine of a sharded replay. Some code takes its path from
+    /// an address (a heap block's alignment, a pointer's hash): the
+    /// workers start with the address layout not randomized
+    /// (`ADDR_NO_RANDOMIZE`, as `setarch -R` does; where the system
+    /// refuses, a container's seccomp policy, they start randomized). And
+    /// some from a random seed (a `HashMap`'s order): the stand-in's
+    /// `getrandom` gives a fixed sequence (`FLAG_FIXED_RANDOM`).
+    pub reproducible: bool,
 }
 
 impl Default for PoolOptions {
@@ -119,7 +121,7 @@ impl Default for PoolOptions {
             restart_after_failure: true,
             exits: Exits::Fail,
             detect_leaks: false,
-            fixed_layout: false,
+            reproducible: false,
         }
     }
 }

@@ -40,7 +40,7 @@ pub(crate) struct Launch {
     pub env: Vec<(OsString, OsString)>,
     /// `ASAN_OPTIONS` (read only by a build with AddressSanitizer).
     pub asan_options: OsString,
-    /// The workers' address layout not randomized (`PoolOptions::fixed_layout`).
+    /// The workers' address layout not randomized (`PoolOptions::reproducible`).
     pub fixed_layout: bool,
 }
 

@@ -12,8 +12,8 @@ use super::shadow;
 /// The modules every stand-in shares (`cargo-reduce/harness/src/`): the
 /// worker, what a failure records, its call path, the test thread's
 /// stack, the sanitizer's report, the protocol, the C library's
-/// declarations, the alternate signal stacks, and the hooks that show a
-/// typed input's decoding.
+/// declarations, the alternate signal stacks, `getrandom`, and the hooks
+/// that show a typed input's decoding.
 pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/protocol.rs",
@@ -51,6 +51,10 @@ pub(crate) const SHARED_FILES: &[(&str, &str)] = &[
     (
         "src/snapshot.rs",
         include_str!("../../../harness/src/snapshot.rs"),
+    ),
+    (
+        "src/random.rs",
+        include_str!("../../../harness/src/random.rs"),
     ),
     ("src/sys.rs", include_str!("../../../harness/src/sys.rs")),
     (

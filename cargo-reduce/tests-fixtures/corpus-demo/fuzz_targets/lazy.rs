@@ -6,8 +6,10 @@
 // `h` never ends; `f` leaves a file open, and `d` takes one of two
 // branches by the number its file gets (which a file left open by an
 // input before it would change); `m` one of eight by where a fresh
-// mapping lands (which a randomized address layout changes).
+// mapping lands (which a randomized address layout changes); `r` one of
+// eight by a `HashMap`'s first key (which its random seed changes).
 use libfuzzer_sys::fuzz_target;
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::os::unix::io::AsRawFd;
 use std::sync::OnceLock;
@@ -58,6 +60,19 @@ fuzz_target!(|data: &[u8]| {
                     5 => black_box(10),
                     6 => black_box(11),
                     _ => black_box(12),
+                };
+            }
+            b'r' => {
+                let map: HashMap<u8, ()> = (0..8).map(|k| (k, ())).collect();
+                match map.keys().next() {
+                    Some(0) => black_box(13),
+                    Some(1) => black_box(14),
+                    Some(2) => black_box(15),
+                    Some(3) => black_box(16),
+                    Some(4) => black_box(17),
+                    Some(5) => black_box(18),
+                    Some(6) => black_box(19),
+                    _ => black_box(20),
                 };
             }
             b'd' => match std::fs::File::open("/dev/null").map(|f| f.as_raw_fd() % 2) {

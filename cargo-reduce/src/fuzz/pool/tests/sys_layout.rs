@@ -40,6 +40,7 @@ fn structures_match_libc() {
         pthread_t,
         rlimit,
         pollfd,
+        ssize_t,
         Elf64_Phdr,
         dl_phdr_info,
     );
@@ -61,6 +62,7 @@ fn constants_match_libc() {
         SYS_gettid,
         SYS_tgkill,
         SYS_brk,
+        SYS_getrandom,
         MS_ASYNC,
         MADV_DONTNEED,
         F_DUPFD,

@@ -200,6 +200,21 @@ def cargo_reduce_message(text):
     return None
 
 
+def cargo_reduce_phases(rounds, tool="cargo reduce corpus"):
+    """Medians over the timed rounds of what cargo-reduce's own messages time: the build check
+    (`build-finished`) and the replay and set cover (`corpus-minimized`); the rest of the whole
+    command is its start (cargo metadata, discovery) and writing the set."""
+    phases = {"build-finished": [], "corpus-minimized": []}
+    for r in rounds:
+        for line in r[tool][2].splitlines():
+            if line.startswith("{"):
+                m = json.loads(line)
+                if m.get("reason") in phases:
+                    phases[m["reason"]].append(m["elapsed_s"])
+    median = (lambda xs: round(statistics.median(xs), 3) if xs else None)
+    return dict(build_check_s=median(phases["build-finished"]), minimize_s=median(phases["corpus-minimized"]))
+
+
 def timings(rounds, tool):
     secs = [r[tool][1] for r in rounds]
     return dict(seconds=[round(s, 3) for s in secs], load_1min=[round(r[tool][3], 2) for r in rounds],

@@ -581,6 +581,10 @@ impl Worker {
                 break;
             }
             if !ready() {
+                // The next fork starts at this test: at a range's first,
+                // `current` still names the last range's end, and the
+                // tests between are other workers'.
+                area.current.store(index, Ordering::Relaxed);
                 return false;
             }
             area.current.store(index + 1, Ordering::Relaxed);

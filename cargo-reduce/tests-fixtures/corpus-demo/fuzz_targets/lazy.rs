@@ -8,6 +8,8 @@
 // input before it would change); `m` one of eight by where a fresh
 // mapping lands (which a randomized address layout changes); `r` one of
 // eight by a `HashMap`'s first key (which its random seed changes).
+// With `LAZY_RUN_LOG` set, each run appends its input and a newline to
+// that file (the pool tests count runs).
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -32,7 +34,20 @@ fn spin() -> ! {
     }
 }
 
+fn log_run(data: &[u8]) {
+    use std::io::Write;
+    if let Some(path) = std::env::var_os("LAZY_RUN_LOG") {
+        let mut log = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .unwrap();
+        log.write_all(&[data, b"\n"].concat()).unwrap();
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
+    log_run(data);
     for &byte in data {
         match byte {
             b't' => {

@@ -62,6 +62,32 @@ fn neither_a_one_time_initialisation_nor_the_inputs_place_changes_its_features()
     }
 }
 
+/// A fork that cannot put its memory back for the next test (the test
+/// before left a file open) ends, and the next fork starts at that test,
+/// not at one of the other worker's: every input runs once.
+#[test]
+fn a_fork_cut_short_resumes_at_its_own_next_test() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let inputs: Vec<Vec<u8>> = (0..60)
+        .map(|i| format!("{}{i:02}", if i % 2 == 0 { 'f' } else { 'n' }).into_bytes())
+        .collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let env = vec![("LAZY_RUN_LOG".into(), log.path().as_os_str().to_owned())];
+    let options = PoolOptions {
+        jobs: 2,
+        ..options()
+    };
+    let pool = CoveragePool::start_with_env(&binaries()[2], options, env)
+        .unwrap_or_else(|e| panic!("{e}"));
+    pool.replay(&refs).unwrap_or_else(|e| panic!("{e}"));
+    let runs = std::fs::read_to_string(log.path()).unwrap();
+    for input in &inputs {
+        let input = std::str::from_utf8(input).unwrap();
+        let count = runs.lines().filter(|line| *line == input).count();
+        assert_eq!(count, 1, "{input} ran {count} times:\n{runs}");
+    }
+}
+
 /// A test that never ends in its fork is placed where it loops, as in
 /// the test process itself: the parent's stack request reaches the fork.
 #[test]

@@ -344,20 +344,8 @@ fn an_input_after_one_that_left_a_file_open_counts_as_alone() {
         for (name, bytes) in files {
             fs::write(dir.join(name), bytes).unwrap();
         }
-        let out = crate_dir.join(format!("features-{}.json", files.len()));
-        let args = [
-            "--fuzz-target",
-            "lazy",
-            "-j",
-            "1",
-            "--corpus",
-            dir.to_str().unwrap(),
-        ];
-        corpus(
-            &crate_dir,
-            &[&args[..], &["--features-out", out.to_str().unwrap()]].concat(),
-        );
-        let recorded: serde_json::Value = serde_json::from_slice(&fs::read(out).unwrap()).unwrap();
+        let written = lazy_features_out(&crate_dir, &dir, &files.len().to_string(), &["-j", "1"]);
+        let recorded: serde_json::Value = serde_json::from_slice(&written).unwrap();
         let inputs = recorded["targets"][0]["inputs"].as_array().unwrap().clone();
         let d = inputs
             .iter()
@@ -369,6 +357,22 @@ fn an_input_after_one_that_left_a_file_open_counts_as_alone() {
     assert_eq!(after_leaks, alone);
 }
 
+/// The file `cargo reduce corpus --features-out` writes for `lazy`'s
+/// inputs in `dir` (as `features-<name>.json`), `extra` on its command line.
+fn lazy_features_out(crate_dir: &Path, dir: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let out = crate_dir.join(format!("features-{name}.json"));
+    let args = [
+        "--fuzz-target",
+        "lazy",
+        "--corpus",
+        dir.to_str().unwrap(),
+        "--features-out",
+        out.to_str().unwrap(),
+    ];
+    corpus(crate_dir, &[&args[..], extra].concat());
+    fs::read(out).unwrap()
+}
+
 /// The features `lazy`'s corpus of the one input `input` records, in
 /// four runs of `cargo reduce corpus`.
 fn features_in_four_runs(input: &[u8]) -> Vec<Vec<u8>> {
@@ -377,15 +381,7 @@ fn features_in_four_runs(input: &[u8]) -> Vec<Vec<u8>> {
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("input"), input).unwrap();
     (0..4)
-        .map(|run| {
-            let out = crate_dir.join(format!("features-{run}.json"));
-            let args = ["--fuzz-target", "lazy", "--corpus", dir.to_str().unwrap()];
-            corpus(
-                &crate_dir,
-                &[&args[..], &["--features-out", out.to_str().unwrap()]].concat(),
-            );
-            fs::read(out).unwrap()
-        })
+        .map(|run| lazy_features_out(&crate_dir, &dir, &run.to_string(), &[]))
         .collect()
 }
 

@@ -3,6 +3,8 @@
 //! clock's: on a loaded machine a test may not run at all for tens of
 //! milliseconds, and samples spaced by the clock then all land on one spot
 //! (a loop that calls a function was placed in the function, under load).
+//! For the same reason a test is waited for its stack until it has had a
+//! CPU to answer on ([`Answer`]).
 
 use std::time::{Duration, Instant};
 
@@ -57,6 +59,76 @@ pub(super) fn wait_for_cpu(pid: u32, spacing: Duration, cap: Duration) -> Durati
     }
 }
 
+/// How long at most a test process that waits for a CPU is waited for
+/// (see [`Answer`]).
+const LOADED_GRACE: Duration = Duration::from_secs(10);
+
+/// The CPU time a process may have had since it was signalled without
+/// answering before it counts as not answering: the kernel runs a
+/// signal's handler before the process's own code goes on.
+const RAN_WITHOUT_ANSWER: Duration = Duration::from_millis(10);
+
+/// A signal's answer awaited from a test process. A process answers as
+/// soon as it runs; on a loaded machine it may wait for a CPU for longer
+/// than the caller's grace, and giving up then would lose what it was
+/// about to say (the stack that tells one endless loop from another). So
+/// the grace runs out only for a process that has run, or does not wait
+/// for a CPU, since it was asked; one that has not is waited for up to
+/// [`LOADED_GRACE`].
+pub(super) struct Answer {
+    pid: u32,
+    asked: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Answer {
+    /// Process `pid` has just been signalled.
+    pub(super) fn asked(pid: u32) -> Answer {
+        Answer {
+            pid,
+            asked: Instant::now(),
+            cpu: cpu_time(pid),
+        }
+    }
+
+    /// Whether to stop waiting, with `grace` for a process that could
+    /// have answered.
+    pub(super) fn given_up(&self, grace: Duration) -> bool {
+        let waited = self.asked.elapsed();
+        if waited < grace {
+            return false;
+        }
+        let ran = cpu_time(self.pid)
+            .zip(self.cpu)
+            .map(|(now, then)| now.saturating_sub(then));
+        let runnable = super::forks::with_children(self.pid)
+            .into_iter()
+            .any(is_runnable);
+        give_up(waited, grace, ran, runnable)
+    }
+}
+
+/// Whether to stop waiting for an answer `waited` after asking, the
+/// process having run for `ran` since (`None`: no figures) and waiting for
+/// a CPU or on one now (`runnable`).
+fn give_up(waited: Duration, grace: Duration, ran: Option<Duration>, runnable: bool) -> bool {
+    let starved = runnable && ran.is_some_and(|ran| ran < RAN_WITHOUT_ANSWER);
+    waited >= grace && (!starved || waited >= LOADED_GRACE)
+}
+
+/// Whether a thread of process `pid` is running or waiting for a CPU
+/// (state `R` in `/proc/<pid>/task/*/stat`).
+fn is_runnable(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+        state.is_some_and(|s| s.starts_with('R'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +169,40 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(ran < Duration::from_millis(5), "{ran:?}");
+    }
+
+    /// A process that has not had a CPU since it was asked is waited for
+    /// past the grace; one that ran, sleeps, or is gone is not.
+    #[test]
+    fn a_starved_process_is_waited_for_past_the_grace() {
+        let ms = Duration::from_millis;
+        let grace = ms(500);
+        assert!(!give_up(ms(100), grace, Some(ms(50)), false));
+        assert!(!give_up(ms(600), grace, Some(ms(1)), true));
+        assert!(!give_up(ms(9_000), grace, Some(Duration::ZERO), true));
+        assert!(give_up(ms(10_000), grace, Some(Duration::ZERO), true));
+        assert!(give_up(ms(600), grace, Some(ms(50)), true));
+        assert!(give_up(ms(600), grace, Some(Duration::ZERO), false));
+        assert!(give_up(ms(600), grace, None, true));
+    }
+
+    #[test]
+    fn a_spinning_process_is_runnable_and_a_sleeping_one_is_not() {
+        assert!(is_runnable(std::process::id()));
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let asleep = || !is_runnable(child.id());
+        let started = Instant::now();
+        while !asleep() && started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let slept = asleep();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(slept);
+        assert!(!is_runnable(child.id()));
     }
 
     #[test]

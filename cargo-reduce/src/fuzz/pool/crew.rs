@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::affinity;
 use super::call_path::Symbolizer;
-use super::cpu_time::wait_for_cpu;
+use super::cpu_time::{self, wait_for_cpu};
 use super::death::KillReason;
 use super::error::PoolError;
 use super::place::common_stack;
@@ -29,8 +29,10 @@ const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 const SMALL_ROUND: Duration = Duration::from_micros(150);
 
 /// How long a test process gets to note its stack before it is killed:
-/// it answers in microseconds, unless it is stuck where the signal waits
-/// (blocked, or handled by the target itself).
+/// it answers in microseconds of its own time, unless it is stuck where
+/// the signal waits (blocked, or handled by the target itself). One that
+/// has not had a CPU since it was asked (a loaded machine) gets longer
+/// (see [`cpu_time::Answer`]).
 const STACK_GRACE: Duration = Duration::from_millis(500);
 
 /// Stacks taken of a test that ran out of time (see [`Crew::take_stack`]):
@@ -174,22 +176,23 @@ impl Crew {
         }
     }
 
-    /// Signals the test process `pid` of `slot` for its stack and waits up
-    /// to [`STACK_GRACE`] for the note; its frames.
+    /// Signals the test process `pid` of `slot` for its stack and waits
+    /// for the note, for [`STACK_GRACE`] or for as long as the process has
+    /// not had a CPU to answer on ([`cpu_time::Answer`]); its frames.
     fn sample_stack(&self, slot: usize, pid: u32) -> Option<Vec<u64>> {
         // SAFETY: a plain kill(2) of our worker's test process (not reaped
         // yet: the parent kills it next). rustix sends no real-time signal.
         if unsafe { super::sys::kill(pid as super::sys::pid_t, STACK_SIGNAL) } != 0 {
             return None;
         }
-        let deadline = Instant::now() + STACK_GRACE;
+        let answer = cpu_time::Answer::asked(pid);
         loop {
             match self.shm.note(slot) {
                 Some(note) if note.kind == NOTE_STACK => {
                     return Some(split_panic_text(&note.text).frames)
                 }
                 Some(_) => return None,
-                None if Instant::now() >= deadline => return None,
+                None if answer.given_up(STACK_GRACE) => return None,
                 None => std::thread::sleep(Duration::from_micros(100)),
             }
         }

@@ -68,18 +68,21 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
 
 /// The stack common to several samples of one endless test (return
 /// addresses, innermost first, as the harness notes them): the first
-/// sample without its innermost frames down to the innermost function that
-/// every sample is in. A loop that calls other functions may be in one of
+/// sample (that has a function of the user's) without its innermost frames
+/// down to the innermost function that every sample is in. A loop that calls other functions may be in one of
 /// them or in itself at any one moment; the loop itself is in every
-/// sample, so the hang is placed by it however the samples fall.
+/// sample, so the hang is placed by it however the samples fall. A sample
+/// with no function of the user's (one the unwinder could not walk) says
+/// nothing of where the loop is, and is left out.
 pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Vec<u64> {
-    let Some(first) = samples.first() else {
-        return Vec::new();
-    };
     let functions: Vec<Vec<String>> = samples
         .iter()
         .map(|sample| enclosing_functions(&symbols.user_frames(sample)))
         .collect();
+    let walked = functions.iter().position(|f| !f.is_empty()).unwrap_or(0);
+    let Some(first) = samples.get(walked) else {
+        return Vec::new();
+    };
     let common = common_outer_len(&functions);
     (0..first.len())
         .map(|skip| &first[skip..])
@@ -89,13 +92,15 @@ pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Ve
 }
 
 /// How many outermost functions (the lists are innermost first) all of
-/// `stacks` share.
+/// `stacks` but the empty ones share.
 fn common_outer_len(stacks: &[Vec<String>]) -> usize {
-    let Some((first, others)) = stacks.split_first() else {
+    let walked: Vec<&Vec<String>> = stacks.iter().filter(|s| !s.is_empty()).collect();
+    let Some((first, others)) = walked.split_first() else {
         return 0;
     };
     let shared = |depth: usize| {
-        let at = |stack: &Vec<String>| stack.len().checked_sub(depth + 1).map(|i| stack[i].clone());
+        let at =
+            |stack: &&Vec<String>| stack.len().checked_sub(depth + 1).map(|i| stack[i].clone());
         let outer = at(first);
         outer.is_some() && others.iter().all(|stack| at(stack) == outer)
     };
@@ -205,8 +210,18 @@ mod tests {
         assert_eq!(common_outer_len(&both), 2);
         assert_eq!(common_outer_len(&[in_loop.clone(), in_helper.clone()]), 2);
         assert_eq!(common_outer_len(&[in_helper.clone(), in_helper.clone()]), 3);
-        assert_eq!(common_outer_len(&[in_helper, in_loop, elsewhere]), 1);
+        assert_eq!(
+            common_outer_len(&[in_helper.clone(), in_loop.clone(), elsewhere]),
+            1
+        );
         assert_eq!(common_outer_len(&[]), 0);
+        // A sample the unwinder could not walk (no function of the user's)
+        // leaves the others' common part as it was.
+        assert_eq!(
+            common_outer_len(&[Vec::new(), in_helper, Vec::new(), in_loop]),
+            2
+        );
+        assert_eq!(common_outer_len(&[Vec::new()]), 0);
     }
 
     /// A loop stopped in its closure or in its function is one place

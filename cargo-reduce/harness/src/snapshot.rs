@@ -19,6 +19,20 @@
 //! (never touched, or a file's page not yet copied) is dropped again
 //! (`MADV_DONTNEED`: zeros, or the file's bytes, as before).
 //!
+//! A large mapping is watched through the pages it has, which the kernel
+//! lists without walking what is not populated (the pagemap's
+//! `PAGEMAP_SCAN`, Linux 6.7). AddressSanitizer's shadow, terabytes
+//! reserved, is watched as the shadow of each watched mapping; its
+//! reads and writes go through `/proc/self/mem`, the kernel copying: the
+//! sanitizer's checks of a plain copy would stop at poisoned bytes
+//! (redzones, freed memory), and no instrumented code may touch the
+//! shadow itself. The shadow of the test stack, and the fake stack where
+//! the sanitizer moves frames whose locals' addresses are taken (this
+//! code's own among them), are left out with the stack. What the
+//! sanitizer's allocator maps inside the space it reserved is not
+//! watched: put back, the allocator maps it again before use
+//! (docs/design/coverage.md).
+//!
 //! Left out: the kernel's state besides the break, the mappings, the
 //! threads and the descriptor table (signal handlers, file offsets: as in
 //! a fork, which shares them with its parent), and the test thread's
@@ -31,13 +45,22 @@ use std::os::unix::fs::FileExt;
 use std::os::unix::io::AsRawFd;
 use std::sync::atomic::Ordering;
 
-/// At most this many mappings are watched (a process that has more is
+/// At most this many runs of pages are watched page by page: the small
+/// mappings, and the runs a large one had (a process that has more is
 /// served a fork per input).
-const MAX_REGIONS: usize = 96;
+const MAX_REGIONS: usize = 1024;
 
-/// More pages than this (64 MiB of 4 KiB pages; a sanitizer's shadow, say)
-/// cost about what a fork does to scan: a fork per input then.
+/// More pages than this (64 MiB of 4 KiB pages) cost about what a fork
+/// does to scan: a fork per input then.
 const MAX_PAGES: usize = 1 << 14;
+
+/// A mapping of more pages than this is watched through the pages it has
+/// (see the module's documentation), at most [`MAX_SPARSE`] of them.
+const DENSE_PAGES: usize = 512;
+const MAX_SPARSE: usize = 64;
+
+/// How many runs of pages one `PAGEMAP_SCAN` call reports.
+const SCAN_BATCH: usize = 64;
 
 /// Set (to anything) in a worker's environment: a fork per input, as
 /// before the snapshot, to tell whether it is the snapshot that matters.
@@ -52,6 +75,7 @@ const PAGE_EXCLUSIVE: u64 = 1 << 56;
 /// A page's slot when it was not there as the fork began.
 const ABSENT: u32 = u32::MAX;
 
+/// Pages watched one by one.
 #[derive(Clone, Copy, Default)]
 struct Region {
     start: usize,
@@ -60,25 +84,43 @@ struct Region {
     first: usize,
 }
 
+/// A large mapping, `[start, end)`, watched through the pages it has: its
+/// runs of pages at the start are [`Region`]s; a page outside them is new.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// What is watched: the regions, sorted by address, and the large mappings.
+struct Watched {
+    regions: [Region; MAX_REGIONS],
+    count: usize,
+    spans: [Span; MAX_SPARSE],
+    span_count: usize,
+}
+
 /// The fork's memory as it began, and what must be as it was for it to be
 /// put back. Lives on the test thread's stack and in a mapping of its own,
 /// never in the memory it watches.
 pub(crate) struct Snapshot {
-    regions: [Region; MAX_REGIONS],
-    count: usize,
+    watched: Watched,
     page: usize,
-    /// One mapping: the pagemap entries read (`u64` per page), the slots
-    /// (`u32` per page: its saved copy's number, or [`ABSENT`]), and from
-    /// `copies_at` (a page boundary) the copies.
+    /// One mapping, with room for [`MAX_PAGES`]: the pagemap entries read
+    /// (`u64` per page), the slots (`u32` per page: its saved copy's
+    /// number, or [`ABSENT`]), and from `copies_at` (a page boundary) the
+    /// copies.
     area: *mut u8,
     area_len: usize,
-    pages: usize,
     copies_at: usize,
     brk: usize,
     stat: ProcessStat,
     lowest_free_fd: sys::c_int,
     pagemap: File,
     stat_file: File,
+    /// `/proc/self/mem`, through which the watched pages are read and
+    /// written under AddressSanitizer; `None`: directly.
+    mem: Option<File>,
 }
 
 /// What `/proc/self/stat` says of the process that must not change.
@@ -90,30 +132,38 @@ struct ProcessStat {
 
 impl Snapshot {
     /// Saves this fork's private writable memory; `None` where it cannot
-    /// (an unknown test stack, no pagemap, too many mappings or pages, an
-    /// AddressSanitizer build, or [`FORK_PER_INPUT_ENV`] set). Called on
-    /// the test thread, the process's only one, before anything it saves
-    /// is written: what it allocates here is freed before the copy.
+    /// (an unknown test stack, no pagemap, too many mappings or pages, a
+    /// large mapping on a kernel without `PAGEMAP_SCAN`, or
+    /// [`FORK_PER_INPUT_ENV`] set). Called on the test thread, the
+    /// process's only one, before anything it saves is written: what it
+    /// allocates here is freed before the copy.
     pub(crate) fn take() -> Option<Snapshot> {
         let tests_stack = crate::stack::tests_stack()?;
-        if cfg!(cargo_reduce_asan) || std::env::var_os(FORK_PER_INPUT_ENV).is_some() {
+        if std::env::var_os(FORK_PER_INPUT_ENV).is_some() {
             return None;
         }
         let pagemap = File::open("/proc/self/pagemap").ok()?;
         let stat_file = File::open("/proc/self/stat").ok()?;
+        let mem = match cfg!(cargo_reduce_asan) {
+            true => Some(
+                File::options()
+                    .read(true)
+                    .write(true)
+                    .open("/proc/self/mem")
+                    .ok()?,
+            ),
+            false => None,
+        };
         let page = crate::stack::page_size();
-        let (regions, count) = private_writable_regions(page, tests_stack)?;
-        let pages = regions[..count].iter().map(|r| r.pages).sum::<usize>();
-        if pages > MAX_PAGES {
-            return None;
-        }
-        let copies_at = (pages * 12 / page + 1) * page;
-        let area_len = copies_at + pages * page;
+        // The area first, sized for the most pages, so that it is known to
+        // be no memory to watch, nor is its shadow.
+        let copies_at = (MAX_PAGES * 12 / page + 1) * page;
+        let area_len = copies_at + MAX_PAGES * page;
         // SAFETY: a fresh private mapping; only touched pages cost memory.
         let area = unsafe {
             sys::mmap(
                 std::ptr::null_mut(),
-                area_len.max(1),
+                area_len,
                 sys::PROT_READ | sys::PROT_WRITE,
                 sys::MAP_PRIVATE | sys::MAP_ANONYMOUS | sys::MAP_NORESERVE,
                 -1,
@@ -123,13 +173,30 @@ impl Snapshot {
         if area == sys::MAP_FAILED {
             return None;
         }
+        let own = (area as usize, area as usize + area_len);
+        let fake_stack = shadow::fake_stack();
+        let skipped = [
+            tests_stack,
+            shadow::of(tests_stack, page),
+            fake_stack,
+            shadow::of(fake_stack, page),
+            own,
+            shadow::of(own, page),
+        ];
+        let watched = private_writable_regions(page, &skipped, &pagemap);
+        let pages = watched.as_ref().map_or(0, |w| {
+            w.regions[..w.count].iter().map(|r| r.pages).sum::<usize>()
+        });
+        let Some(watched) = watched.filter(|_| pages <= MAX_PAGES) else {
+            // SAFETY: the mapping made above.
+            unsafe { sys::munmap(area, area_len) };
+            return None;
+        };
         let mut snapshot = Snapshot {
-            regions,
-            count,
+            watched,
             page,
             area: area.cast(),
             area_len,
-            pages,
             copies_at,
             brk: program_break(),
             stat: ProcessStat {
@@ -139,6 +206,7 @@ impl Snapshot {
             lowest_free_fd: 0,
             pagemap,
             stat_file,
+            mem,
         };
         snapshot.stat = process_stat(&snapshot.stat_file)?;
         snapshot.lowest_free_fd = lowest_free_fd(&snapshot.stat_file)?;
@@ -156,13 +224,27 @@ impl Snapshot {
         let unchanged = process_stat(&self.stat_file) == Some(self.stat)
             && lowest_free_fd(&self.stat_file) == Some(self.lowest_free_fd)
             && self.read_pagemap();
-        if unchanged {
-            for i in 0..self.count {
-                self.restore_region(self.regions[i]);
-            }
-            std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        if !unchanged {
+            return false;
         }
-        unchanged
+        let regions = &self.watched.regions[..self.watched.count];
+        let put_back = regions.iter().all(|&region| self.restore_region(region));
+        let restored = put_back && self.drop_new_pages();
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        restored
+    }
+
+    /// Drops the pages a test brought into the large mappings (those
+    /// outside the runs they had); `false` if they cannot be listed.
+    fn drop_new_pages(&self) -> bool {
+        let watched = &self.watched;
+        let regions = &watched.regions[..watched.count];
+        watched.spans[..watched.span_count].iter().all(|span| {
+            present_runs(&self.pagemap, span.start, span.end, |start, end| {
+                drop_outside(regions, start, end, self.page);
+                true
+            })
+        })
     }
 
     /// Copies the pages that are there into the area; `false` if the
@@ -172,21 +254,15 @@ impl Snapshot {
             return false;
         }
         let mut saved = 0u32;
-        for region in &self.regions[..self.count] {
+        for region in &self.watched.regions[..self.watched.count] {
             for i in 0..region.pages {
                 let index = region.first + i;
                 let there = self.entry(index) & (PAGE_PRESENT | PAGE_SWAPPED) != 0;
                 let slot = match there {
                     true => {
-                        // SAFETY: a page of a listed mapping, and its copy's
-                        // place in the area.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(
-                                (region.start + i * self.page) as *const u8,
-                                self.copy_of(saved),
-                                self.page,
-                            )
-                        };
+                        if !self.read_page(region.start + i * self.page, self.copy_of(saved)) {
+                            return false;
+                        }
                         saved += 1;
                         saved - 1
                     }
@@ -202,7 +278,7 @@ impl Snapshot {
     /// Reads every region's pagemap entries into the area; `false` if a
     /// region is no longer mapped whole or the read fails.
     fn read_pagemap(&mut self) -> bool {
-        for region in &self.regions[..self.count] {
+        for region in &self.watched.regions[..self.watched.count] {
             // SAFETY: the entries' part of the area, `pages` u64s from
             // `first`.
             let entries = unsafe {
@@ -219,39 +295,62 @@ impl Snapshot {
         true
     }
 
-    /// Puts back the pages of `region` that this fork wrote (or dropped).
-    fn restore_region(&self, region: Region) {
-        let mut drop_from = None;
+    /// Puts back the pages of `region` that this fork wrote (or dropped),
+    /// and drops those it brought in, a run of pages at a time; `false` if
+    /// one could not be written back.
+    fn restore_region(&self, region: Region) -> bool {
+        let mut put_back = true;
+        let mut run: Option<Run> = None;
         for i in 0..=region.pages {
             let at = region.start + i * self.page;
-            let drop_this = i < region.pages && {
-                let index = region.first + i;
-                // SAFETY: `index < pages`: the slots' part of the area.
-                let slot = unsafe { *self.slots().add(index) };
-                let entry = self.entry(index);
-                let written = entry & PAGE_EXCLUSIVE != 0 || entry & PAGE_PRESENT == 0;
-                match (slot, written) {
-                    (ABSENT, _) => entry & PAGE_EXCLUSIVE != 0,
-                    (_, false) => false,
-                    (slot, true) => {
-                        // SAFETY: a page of a mapped region, and its copy.
-                        unsafe { put_back(at as *mut u8, self.copy_of(slot), self.page) };
-                        false
+            let action = match i < region.pages {
+                true => self.action(region.first + i),
+                false => Action::Keep,
+            };
+            run = match run {
+                Some(run) if run.goes_on_with(action) => Some(Run {
+                    pages: run.pages + 1,
+                    ..run
+                }),
+                ended => {
+                    if let Some(ended) = ended {
+                        put_back &= self.apply(ended);
                     }
+                    Some(Run {
+                        at,
+                        pages: 1,
+                        action,
+                    })
                 }
             };
-            match (drop_this, drop_from) {
-                (true, None) => drop_from = Some(at),
-                (false, Some(from)) => {
-                    // SAFETY: pages of a private mapping that were not there
-                    // as the fork began: dropped, they read as they did.
-                    unsafe {
-                        sys::madvise(from as *mut sys::c_void, at - from, sys::MADV_DONTNEED)
-                    };
-                    drop_from = None;
-                }
-                _ => {}
+        }
+        put_back
+    }
+
+    /// What to do with the page at `index` of the tables.
+    fn action(&self, index: usize) -> Action {
+        // SAFETY: `index < pages`: the slots' part of the area.
+        let slot = unsafe { *self.slots().add(index) };
+        let entry = self.entry(index);
+        let written = entry & PAGE_EXCLUSIVE != 0 || entry & PAGE_PRESENT == 0;
+        match (slot, written) {
+            (ABSENT, _) if entry & PAGE_EXCLUSIVE != 0 => Action::Drop,
+            (ABSENT, _) | (_, false) => Action::Keep,
+            (slot, true) => Action::PutBack(slot),
+        }
+    }
+
+    /// Does what `run` says to its pages; `false` if they could not be
+    /// written back.
+    fn apply(&self, run: Run) -> bool {
+        let len = run.pages * self.page;
+        match run.action {
+            Action::Keep => true,
+            Action::Drop => {
+                drop_pages(run.at, run.at + len);
+                true
             }
+            Action::PutBack(slot) => self.put_back(run.at, self.copy_of(slot), len),
         }
     }
 
@@ -260,7 +359,7 @@ impl Snapshot {
     }
 
     fn slots(&self) -> *mut u32 {
-        self.area.wrapping_add(self.pages * 8).cast()
+        self.area.wrapping_add(MAX_PAGES * 8).cast()
     }
 
     fn entry(&self, index: usize) -> u64 {
@@ -272,12 +371,80 @@ impl Snapshot {
         self.area
             .wrapping_add(self.copies_at + slot as usize * self.page)
     }
+
+    /// Copies the watched page at `at` to `to`, a page of the area.
+    fn read_page(&self, at: usize, to: *mut u8) -> bool {
+        // SAFETY: `to` is a page of the area, no watched memory.
+        let to = unsafe { std::slice::from_raw_parts_mut(to, self.page) };
+        match &self.mem {
+            Some(mem) => mem.read_exact_at(to, at as u64).is_ok(),
+            None => {
+                // SAFETY: a page of a mapped region.
+                to.copy_from_slice(unsafe {
+                    std::slice::from_raw_parts(at as *const u8, to.len())
+                });
+                true
+            }
+        }
+    }
+
+    /// Copies `saved` (`len` bytes of the area's copies) over the watched
+    /// pages at `at`: directly, each page that differs; through
+    /// `/proc/self/mem`, in one write. `false` if it cannot.
+    fn put_back(&self, at: usize, saved: *const u8, len: usize) -> bool {
+        // SAFETY: `saved` is `len` bytes of the area.
+        let saved = unsafe { std::slice::from_raw_parts(saved, len) };
+        match &self.mem {
+            Some(mem) => mem.write_all_at(saved, at as u64).is_ok(),
+            None => {
+                for (i, page) in saved.chunks(self.page).enumerate() {
+                    // SAFETY: a page of a mapped region, writable (private,
+                    // writable mappings only), and no page of the area.
+                    unsafe { put_back((at + i * self.page) as *mut u8, page.as_ptr(), page.len()) };
+                }
+                true
+            }
+        }
+    }
+}
+
+/// What a restore does to a page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Action {
+    /// Nothing: it is as it was.
+    Keep,
+    /// Copy the saved page of this slot back.
+    PutBack(u32),
+    /// Drop it: it was not there.
+    Drop,
+}
+
+/// Pages in a row that a restore does one thing to.
+#[derive(Clone, Copy)]
+struct Run {
+    at: usize,
+    pages: usize,
+    /// For [`Action::PutBack`], the first page's slot.
+    action: Action,
+}
+
+impl Run {
+    /// Whether the page after the run, to be done `next`, joins it: the
+    /// same action, and for a put back the next saved copy.
+    fn goes_on_with(&self, next: Action) -> bool {
+        match (self.action, next) {
+            (Action::PutBack(first), Action::PutBack(slot)) => {
+                first as usize + self.pages == slot as usize
+            }
+            (this, next) => this == next,
+        }
+    }
 }
 
 impl Drop for Snapshot {
     fn drop(&mut self) {
         // SAFETY: the mapping `take` made.
-        unsafe { sys::munmap(self.area.cast(), self.area_len.max(1)) };
+        unsafe { sys::munmap(self.area.cast(), self.area_len) };
     }
 }
 
@@ -310,38 +477,248 @@ unsafe fn put_back(live: *mut u8, saved: *const u8, len: usize) {
     }
 }
 
-/// The private writable mappings of `/proc/self/maps`, without `skip`
-/// (the test thread's stack below its outermost frame's page).
+/// The private writable mappings of `/proc/self/maps`, without the
+/// address ranges `skipped`, and under AddressSanitizer the shadow of each
+/// (not the shadow's own mappings, terabytes reserved): the small ones
+/// whole, the large ones as the runs of pages they have (`None` where the
+/// kernel cannot list them).
 fn private_writable_regions(
     page: usize,
-    skip: (usize, usize),
-) -> Option<([Region; MAX_REGIONS], usize)> {
+    skipped: &[(usize, usize)],
+    pagemap: &File,
+) -> Option<Watched> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    let mut regions = [Region::default(); MAX_REGIONS];
-    let (mut count, mut first) = (0, 0);
+    let mut ranges = Vec::new();
     for line in maps.lines() {
         let mut fields = line.split(' ');
         let (range, perms) = (fields.next()?, fields.next()?);
-        if !perms.starts_with("rw") || !perms.ends_with('p') {
-            continue;
-        }
         let (start, end) = range.split_once('-')?;
         let start = usize::from_str_radix(start, 16).ok()?;
         let end = usize::from_str_radix(end, 16).ok()?;
-        for (start, end) in [(start, end.min(skip.0)), (start.max(skip.1), end)] {
-            if start < end {
-                let pages = (end - start) / page;
-                *regions.get_mut(count)? = Region {
-                    start,
-                    pages,
-                    first,
-                };
-                count += 1;
-                first += pages;
-            }
+        if !perms.starts_with("rw") || !perms.ends_with('p') || shadow::holds(start, end) {
+            continue;
+        }
+        for piece in without(start, end, skipped) {
+            let (low, high) = shadow::of(piece, page);
+            ranges.extend(without(low, high, skipped));
+            ranges.push(piece);
         }
     }
-    Some((regions, count))
+    watched(merged(ranges), page, pagemap)
+}
+
+/// `ranges` sorted, those that overlap or touch joined.
+fn merged(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut joined: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match joined.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => joined.push((start, end)),
+        }
+    }
+    joined
+}
+
+/// The regions and spans that watch `ranges` (sorted, apart): a small one
+/// whole, a large one through the runs of pages it has.
+fn watched(ranges: Vec<(usize, usize)>, page: usize, pagemap: &File) -> Option<Watched> {
+    let mut watched = Watched {
+        regions: [Region::default(); MAX_REGIONS],
+        count: 0,
+        spans: [Span::default(); MAX_SPARSE],
+        span_count: 0,
+    };
+    let mut first = 0;
+    let mut add = |watched: &mut Watched, start: usize, end: usize| -> bool {
+        let pages = (end - start) / page;
+        let Some(region) = watched.regions.get_mut(watched.count) else {
+            return false;
+        };
+        *region = Region {
+            start,
+            pages,
+            first,
+        };
+        watched.count += 1;
+        first += pages;
+        true
+    };
+    for (start, end) in ranges {
+        if (end - start) / page <= DENSE_PAGES {
+            add(&mut watched, start, end).then_some(())?;
+            continue;
+        }
+        *watched.spans.get_mut(watched.span_count)? = Span { start, end };
+        watched.span_count += 1;
+        present_runs(pagemap, start, end, |start, end| {
+            add(&mut watched, start, end)
+        })
+        .then_some(())?;
+    }
+    Some(watched)
+}
+
+/// `[start, end)` without the ranges `skipped`, in order.
+fn without(start: usize, end: usize, skipped: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut pieces = vec![(start, end)];
+    for &(low, high) in skipped {
+        pieces = pieces
+            .into_iter()
+            .flat_map(|(start, end)| [(start, end.min(low)), (start.max(high), end)])
+            .filter(|(start, end)| start < end)
+            .collect();
+    }
+    pieces
+}
+
+/// Calls `each(start, end)` for the runs of pages of `[start, end)` that
+/// are in memory or swapped out, in order, until it returns `false`;
+/// `false` then, or where the kernel has no `PAGEMAP_SCAN`.
+fn present_runs(
+    pagemap: &File,
+    start: usize,
+    end: usize,
+    mut each: impl FnMut(usize, usize) -> bool,
+) -> bool {
+    let there = sys::PAGE_IS_PRESENT | sys::PAGE_IS_SWAPPED;
+    let mut runs = [sys::page_region::default(); SCAN_BATCH];
+    let mut from = start as u64;
+    while from < end as u64 {
+        let mut scan = sys::pm_scan_arg {
+            size: std::mem::size_of::<sys::pm_scan_arg>() as u64,
+            start: from,
+            end: end as u64,
+            vec: runs.as_mut_ptr() as u64,
+            vec_len: SCAN_BATCH as u64,
+            category_anyof_mask: there,
+            return_mask: there,
+            ..Default::default()
+        };
+        // SAFETY: PAGEMAP_SCAN reads `scan` and writes at most `vec_len`
+        // runs to `runs` and the walk's end to `scan`.
+        let found = unsafe {
+            sys::syscall(
+                sys::SYS_ioctl,
+                // Each argument a full register, as the kernel reads it.
+                pagemap.as_raw_fd() as sys::c_long,
+                sys::PAGEMAP_SCAN,
+                &mut scan as *mut sys::pm_scan_arg,
+            )
+        };
+        let Ok(found) = usize::try_from(found) else {
+            return false;
+        };
+        let listed = &runs[..found.min(SCAN_BATCH)];
+        if !listed
+            .iter()
+            .all(|run| each(run.start as usize, run.end as usize))
+        {
+            return false;
+        }
+        if scan.walk_end <= from {
+            return false; // No progress: not a walk this code knows.
+        }
+        from = scan.walk_end;
+    }
+    true
+}
+
+/// Drops the pages of `[start, end)` that none of `regions` (sorted by
+/// address) holds.
+fn drop_outside(regions: &[Region], start: usize, end: usize, page: usize) {
+    let mut at = start;
+    let first = regions.partition_point(|r| r.start + r.pages * page <= start);
+    for region in regions[first..].iter().take_while(|r| r.start < end) {
+        if at < region.start {
+            drop_pages(at, region.start);
+        }
+        at = at.max(region.start + region.pages * page);
+    }
+    if at < end {
+        drop_pages(at, end);
+    }
+}
+
+/// Drops the pages `[from, to)` of a private mapping, which were not there
+/// as the fork began: they read as they did (zeros, or the file's bytes).
+fn drop_pages(from: usize, to: usize) {
+    // SAFETY: see above; no page of the area or of the live stack.
+    unsafe { sys::madvise(from as *mut sys::c_void, to - from, sys::MADV_DONTNEED) };
+}
+
+/// Where AddressSanitizer keeps its record of an address range, and the
+/// frames it moves off the stack.
+mod shadow {
+    /// The pages of the shadow of `[low, high)` (none without the sanitizer).
+    #[cfg(cargo_reduce_asan)]
+    pub(super) fn of((low, high): (usize, usize), page: usize) -> (usize, usize) {
+        extern "C" {
+            /// `sanitizer/asan_interface.h`.
+            fn __asan_get_shadow_mapping(scale: *mut usize, offset: *mut usize);
+        }
+        let (mut scale, mut offset) = (0, 0);
+        // SAFETY: writes the two values.
+        unsafe { __asan_get_shadow_mapping(&mut scale, &mut offset) };
+        let (low, high) = ((low >> scale) + offset, (high >> scale) + offset);
+        (low / page * page, high.div_ceil(page) * page)
+    }
+
+    /// The mapping that holds the test thread's fake stack: with
+    /// `detect_stack_use_after_return` (on by default since LLVM 15) the
+    /// frames whose locals' addresses are taken live there, the
+    /// snapshot's own among them, and are left out with the stack.
+    #[cfg(cargo_reduce_asan)]
+    pub(super) fn fake_stack() -> (usize, usize) {
+        extern "C" {
+            /// `sanitizer/asan_interface.h`: null without a fake stack.
+            fn __asan_get_current_fake_stack() -> *mut std::ffi::c_void;
+        }
+        // SAFETY: only reads the thread's fake stack pointer.
+        let at = unsafe { __asan_get_current_fake_stack() } as usize;
+        let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+        let range = |line: &str| {
+            let (start, end) = line.split(' ').next()?.split_once('-')?;
+            Some((
+                usize::from_str_radix(start, 16).ok()?,
+                usize::from_str_radix(end, 16).ok()?,
+            ))
+        };
+        let holds = |&(start, end): &(usize, usize)| (start..end).contains(&at);
+        match at {
+            0 => (0, 0),
+            _ => maps.lines().filter_map(range).find(holds).unwrap_or((0, 0)),
+        }
+    }
+
+    /// Whether `[start, end)` is in the shadow itself.
+    #[cfg(cargo_reduce_asan)]
+    pub(super) fn holds(start: usize, end: usize) -> bool {
+        // The highest address a process has on these targets, plus one.
+        const TOP: usize = if cfg!(target_arch = "x86_64") {
+            1 << 47
+        } else {
+            1 << 48
+        };
+        let (low, _) = of((0, 0), 1);
+        let (_, high) = of((TOP, TOP), 1);
+        low <= start && end <= high
+    }
+
+    #[cfg(not(cargo_reduce_asan))]
+    pub(super) fn of(_: (usize, usize), _: usize) -> (usize, usize) {
+        (0, 0)
+    }
+
+    #[cfg(not(cargo_reduce_asan))]
+    pub(super) fn holds(_: usize, _: usize) -> bool {
+        false
+    }
+
+    #[cfg(not(cargo_reduce_asan))]
+    pub(super) fn fake_stack() -> (usize, usize) {
+        (0, 0)
+    }
 }
 
 fn program_break() -> usize {

@@ -127,6 +127,43 @@ pub const SYS_brk: c_long = 214;
 pub const SYS_getrandom: c_long = 278;
 #[cfg(target_arch = "aarch64")]
 pub const SYS_tgkill: c_long = 131;
+#[cfg(target_arch = "x86_64")]
+pub(super) const SYS_ioctl: c_long = 16;
+#[cfg(target_arch = "aarch64")]
+pub const SYS_ioctl: c_long = 29;
+
+// <linux/fs.h>: `/proc/<pid>/pagemap`'s PAGEMAP_SCAN (Linux 6.7), which
+// lists a range's pages by category, skipping what is not populated.
+pub(super) const PAGEMAP_SCAN: c_ulong = 0xC060_6610;
+pub(super) const PAGE_IS_PRESENT: u64 = 1 << 3;
+pub(super) const PAGE_IS_SWAPPED: u64 = 1 << 4;
+
+/// `struct page_region`: pages `[start, end)` of `categories`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(super) struct page_region {
+    pub start: u64,
+    pub end: u64,
+    pub categories: u64,
+}
+
+/// `struct pm_scan_arg`.
+#[repr(C)]
+#[derive(Default)]
+pub(super) struct pm_scan_arg {
+    pub size: u64,
+    pub flags: u64,
+    pub start: u64,
+    pub end: u64,
+    pub walk_end: u64,
+    pub vec: u64,
+    pub vec_len: u64,
+    pub max_pages: u64,
+    pub category_inverted: u64,
+    pub category_mask: u64,
+    pub category_anyof_mask: u64,
+    pub return_mask: u64,
+}
 
 // <elf.h>
 pub(super) const PT_LOAD: u32 = 1;
@@ -426,6 +463,8 @@ const _: () = {
     assert!(size_of::<pollfd>() == 8);
     assert!(size_of::<Elf64_Phdr>() == 56);
     assert!(size_of::<dl_phdr_info>() == 64);
+    assert!(size_of::<page_region>() == 24);
+    assert!(size_of::<pm_scan_arg>() == 96);
     #[cfg(all(target_env = "gnu", target_arch = "aarch64"))]
     assert!(size_of::<pthread_attr_t>() == 64);
     #[cfg(not(all(target_env = "gnu", target_arch = "aarch64")))]

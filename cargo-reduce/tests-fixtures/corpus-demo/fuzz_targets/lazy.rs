@@ -8,8 +8,9 @@
 // input before it would change); `m` one of eight by where a fresh
 // mapping lands (which a randomized address layout changes); `r` one of
 // eight by a `HashMap`'s first key (which its random seed changes).
-// With `LAZY_RUN_LOG` set, each run appends its input and a newline to
-// that file (the pool tests count runs).
+// With `LAZY_RUN_LOG` set, each run appends its input, a space, its
+// process id and a newline to that file (the pool tests count runs, and
+// the processes they ran in).
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -42,7 +43,8 @@ fn log_run(data: &[u8]) {
             .create(true)
             .open(path)
             .unwrap();
-        log.write_all(&[data, b"\n"].concat()).unwrap();
+        let pid = format!(" {}\n", std::process::id());
+        log.write_all(&[data, pid.as_bytes()].concat()).unwrap();
     }
 }
 

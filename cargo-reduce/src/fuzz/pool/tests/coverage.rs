@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use super::*;
 use crate::fuzz::pool::{CoveragePool, Replayed};
+use crate::fuzz::sanitizer::AsanToolchain;
 
 /// The fixture's targets, built with coverage once per process.
 fn binaries() -> &'static [PathBuf] {
@@ -19,6 +20,39 @@ fn binaries() -> &'static [PathBuf] {
             BuildKind::Coverage(None),
         )
     })
+}
+
+/// `lazy` built with coverage and AddressSanitizer once per process;
+/// `None` without nightly.
+fn lazy_asan() -> Option<&'static PathBuf> {
+    static BINARY: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            let toolchain = AsanToolchain::find()?;
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests-fixtures/corpus-demo");
+            let kind = BuildKind::Coverage(Some(&toolchain));
+            build_crate(&dir, &["lazy"], "-coverage-asan", kind)
+                .into_iter()
+                .next()
+        })
+        .as_ref()
+}
+
+/// Each run `lazy` logged (`LAZY_RUN_LOG`): its input and its process.
+fn logged_runs(log: &Path) -> Vec<(String, String)> {
+    let runs = std::fs::read_to_string(log).unwrap();
+    let split = |line: &str| line.rsplit_once(' ').map(|(i, p)| (i.into(), p.into()));
+    runs.lines().filter_map(split).collect()
+}
+
+/// `inputs` replayed by `lazy` (`binary`) at `jobs`, each run logged.
+fn replay_logged(binary: &Path, jobs: usize, inputs: &[&[u8]]) -> Vec<(String, String)> {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let env = vec![("LAZY_RUN_LOG".into(), log.path().as_os_str().to_owned())];
+    let options = PoolOptions { jobs, ..options() };
+    let pool = CoveragePool::start_with_env(binary, options, env).unwrap_or_else(|e| panic!("{e}"));
+    pool.replay(inputs).unwrap_or_else(|e| panic!("{e}"));
+    logged_runs(log.path())
 }
 
 fn replay_on(binary: &Path, jobs: usize, inputs: &[&[u8]]) -> Vec<Replayed> {
@@ -67,25 +101,43 @@ fn neither_a_one_time_initialisation_nor_the_inputs_place_changes_its_features()
 /// not at one of the other worker's: every input runs once.
 #[test]
 fn a_fork_cut_short_resumes_at_its_own_next_test() {
-    let log = tempfile::NamedTempFile::new().unwrap();
     let inputs: Vec<Vec<u8>> = (0..60)
         .map(|i| format!("{}{i:02}", if i % 2 == 0 { 'f' } else { 'n' }).into_bytes())
         .collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-    let env = vec![("LAZY_RUN_LOG".into(), log.path().as_os_str().to_owned())];
-    let options = PoolOptions {
-        jobs: 2,
-        ..options()
-    };
-    let pool = CoveragePool::start_with_env(&binaries()[2], options, env)
-        .unwrap_or_else(|e| panic!("{e}"));
-    pool.replay(&refs).unwrap_or_else(|e| panic!("{e}"));
-    let runs = std::fs::read_to_string(log.path()).unwrap();
+    let runs = replay_logged(&binaries()[2], 2, &refs);
     for input in &inputs {
         let input = std::str::from_utf8(input).unwrap();
-        let count = runs.lines().filter(|line| *line == input).count();
-        assert_eq!(count, 1, "{input} ran {count} times:\n{runs}");
+        let count = runs.iter().filter(|(ran, _)| ran == input).count();
+        assert_eq!(count, 1, "{input} ran {count} times:\n{runs:?}");
     }
+}
+
+/// On the AddressSanitizer build too, one fork runs a worker's inputs and
+/// puts its memory back between them (the sanitizer's shadow and
+/// allocator among it): sixteen `t` in one process, each counting the
+/// table's one-time initialisation. Skipped without nightly.
+#[test]
+fn the_asan_build_puts_its_memory_back_between_inputs() {
+    let Some(lazy) = lazy_asan() else {
+        eprintln!("skipped: no nightly toolchain (`rustup toolchain install nightly`)");
+        return;
+    };
+    let inputs = [b"t".as_slice(); 16];
+    let replayed = replay_on(lazy, 1, &inputs);
+    let first = &replayed[0].features;
+    assert!(!first.is_empty());
+    assert!(
+        replayed.iter().all(|r| &r.features == first),
+        "{replayed:?}"
+    );
+    // Besides the empty input each process runs as it starts.
+    let runs: Vec<_> = replay_logged(lazy, 1, &inputs)
+        .into_iter()
+        .filter(|(input, _)| input == "t")
+        .collect();
+    assert_eq!(runs.len(), 16, "{runs:?}");
+    assert!(runs.iter().all(|(_, pid)| *pid == runs[0].1), "{runs:?}");
 }
 
 /// A test that never ends in its fork is placed where it loops, as in

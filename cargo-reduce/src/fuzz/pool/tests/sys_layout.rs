@@ -63,6 +63,7 @@ fn constants_match_libc() {
         SYS_tgkill,
         SYS_brk,
         SYS_getrandom,
+        SYS_ioctl,
         MS_ASYNC,
         MADV_DONTNEED,
         F_DUPFD,

@@ -62,6 +62,22 @@ const MAX_SPARSE: usize = 64;
 /// How many runs of pages one `PAGEMAP_SCAN` call reports.
 const SCAN_BATCH: usize = 64;
 
+/// The room in the area for `/proc/self/maps` as the fork begins (a longer
+/// one is served a fork per input).
+const MAPS_ROOM: usize = 256 << 10;
+
+/// Whether [`FORK_PER_INPUT_ENV`] is set, read by [`prepare`].
+static FORK_PER_INPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Reads what the snapshot takes from the environment. Called once as the
+/// process starts: [`Snapshot::take`] allocates nothing, so that the
+/// memory it saves is the test process's as it was, heap and all (the
+/// addresses a test's allocations get, and so its features, follow it).
+pub(crate) fn prepare() {
+    let set = std::env::var_os(FORK_PER_INPUT_ENV).is_some();
+    FORK_PER_INPUT.store(set, Ordering::Relaxed);
+}
+
 /// Set (to anything) in a worker's environment: a fork per input, as
 /// before the snapshot, to tell whether it is the snapshot that matters.
 const FORK_PER_INPUT_ENV: &str = "CARGO_REDUCE_FORK_PER_INPUT";
@@ -135,11 +151,13 @@ impl Snapshot {
     /// (an unknown test stack, no pagemap, too many mappings or pages, a
     /// large mapping on a kernel without `PAGEMAP_SCAN`, or
     /// [`FORK_PER_INPUT_ENV`] set). Called on the test thread, the
-    /// process's only one, before anything it saves is written: what it
-    /// allocates here is freed before the copy.
+    /// process's only one, before anything it saves is written. It
+    /// allocates nothing (the maps are read into its own area): a block
+    /// allocated and freed here would move where the first test's
+    /// allocations land, and with them, in some targets, their features.
     pub(crate) fn take() -> Option<Snapshot> {
         let tests_stack = crate::stack::tests_stack()?;
-        if std::env::var_os(FORK_PER_INPUT_ENV).is_some() {
+        if FORK_PER_INPUT.load(Ordering::Relaxed) {
             return None;
         }
         let pagemap = File::open("/proc/self/pagemap").ok()?;
@@ -157,7 +175,8 @@ impl Snapshot {
         let page = crate::stack::page_size();
         // The area first, sized for the most pages, so that it is known to
         // be no memory to watch, nor is its shadow.
-        let copies_at = (MAX_PAGES * 12 / page + 1) * page;
+        let maps_at = (MAX_PAGES * 12 / page + 1) * page;
+        let copies_at = maps_at + MAPS_ROOM;
         let area_len = copies_at + MAX_PAGES * page;
         // SAFETY: a fresh private mapping; only touched pages cost memory.
         let area = unsafe {
@@ -174,7 +193,11 @@ impl Snapshot {
             return None;
         }
         let own = (area as usize, area as usize + area_len);
-        let fake_stack = shadow::fake_stack();
+        // SAFETY: the maps' room of the fresh area.
+        let room =
+            unsafe { std::slice::from_raw_parts_mut(area.cast::<u8>().add(maps_at), MAPS_ROOM) };
+        let maps = read_maps(room).unwrap_or_default();
+        let fake_stack = shadow::fake_stack(maps);
         let skipped = [
             tests_stack,
             shadow::of(tests_stack, page),
@@ -183,7 +206,7 @@ impl Snapshot {
             own,
             shadow::of(own, page),
         ];
-        let watched = private_writable_regions(page, &skipped, &pagemap);
+        let watched = private_writable_regions(maps, page, &skipped, &pagemap);
         let pages = watched.as_ref().map_or(0, |w| {
             w.regions[..w.count].iter().map(|r| r.pages).sum::<usize>()
         });
@@ -477,52 +500,112 @@ unsafe fn put_back(live: *mut u8, saved: *const u8, len: usize) {
     }
 }
 
-/// The private writable mappings of `/proc/self/maps`, without the
-/// address ranges `skipped`, and under AddressSanitizer the shadow of each
-/// (not the shadow's own mappings, terabytes reserved): the small ones
-/// whole, the large ones as the runs of pages they have (`None` where the
-/// kernel cannot list them).
-fn private_writable_regions(
-    page: usize,
-    skipped: &[(usize, usize)],
-    pagemap: &File,
-) -> Option<Watched> {
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    let mut ranges = Vec::new();
-    for line in maps.lines() {
+/// `/proc/self/maps`, read into `room`; `None` if it does not fit.
+fn read_maps(room: &mut [u8]) -> Option<&str> {
+    let maps = File::open("/proc/self/maps").ok()?;
+    let mut len = 0;
+    loop {
+        match maps.read_at(&mut room[len..], len as u64).ok()? {
+            0 => break,
+            _ if len == room.len() => return None,
+            read => len += read,
+        }
+    }
+    std::str::from_utf8(&room[..len]).ok()
+}
+
+/// The mappings of `maps` (`/proc/self/maps`): address range, permissions.
+fn mappings(maps: &str) -> impl Iterator<Item = Option<(usize, usize, &str)>> {
+    maps.lines().map(|line| {
         let mut fields = line.split(' ');
         let (range, perms) = (fields.next()?, fields.next()?);
         let (start, end) = range.split_once('-')?;
         let start = usize::from_str_radix(start, 16).ok()?;
         let end = usize::from_str_radix(end, 16).ok()?;
+        Some((start, end, perms))
+    })
+}
+
+/// Address ranges, in a fixed room (nothing here may allocate).
+struct Ranges {
+    ranges: [(usize, usize); MAX_REGIONS],
+    count: usize,
+}
+
+impl Ranges {
+    /// Adds `[start, end)` without the ranges `skipped`; `None` if full.
+    fn add_without(&mut self, start: usize, end: usize, skipped: &[(usize, usize)]) -> Option<()> {
+        let mut from = start;
+        while from < end {
+            // The first skipped range that overlaps what is left.
+            let next = skipped
+                .iter()
+                .filter(|&&(low, high)| low < high && high > from && low < end)
+                .min();
+            let to = next.map_or(end, |&(low, _)| low.max(from));
+            if from < to {
+                *self.ranges.get_mut(self.count)? = (from, to);
+                self.count += 1;
+            }
+            from = next.map_or(end, |&(_, high)| high);
+        }
+        Some(())
+    }
+
+    /// The ranges sorted, those that overlap or touch joined.
+    fn merged(&mut self) -> &[(usize, usize)] {
+        let ranges = &mut self.ranges[..self.count];
+        ranges.sort_unstable();
+        let mut joined = 0;
+        for i in 0..ranges.len() {
+            match joined {
+                0 => joined = 1,
+                _ if ranges[i].0 <= ranges[joined - 1].1 => {
+                    ranges[joined - 1].1 = ranges[joined - 1].1.max(ranges[i].1);
+                }
+                _ => {
+                    ranges[joined] = ranges[i];
+                    joined += 1;
+                }
+            }
+        }
+        &ranges[..joined]
+    }
+}
+
+/// The private writable mappings of `maps`, without the address ranges
+/// `skipped`, and under AddressSanitizer the shadow of each (not the
+/// shadow's own mappings, terabytes reserved): the small ones whole, the
+/// large ones as the runs of pages they have (`None` where the kernel
+/// cannot list them).
+fn private_writable_regions(
+    maps: &str,
+    page: usize,
+    skipped: &[(usize, usize)],
+    pagemap: &File,
+) -> Option<Watched> {
+    let mut ranges = Ranges {
+        ranges: [(0, 0); MAX_REGIONS],
+        count: 0,
+    };
+    for mapping in mappings(maps) {
+        let (start, end, perms) = mapping?;
         if !perms.starts_with("rw") || !perms.ends_with('p') || shadow::holds(start, end) {
             continue;
         }
-        for piece in without(start, end, skipped) {
-            let (low, high) = shadow::of(piece, page);
-            ranges.extend(without(low, high, skipped));
-            ranges.push(piece);
+        let first = ranges.count;
+        ranges.add_without(start, end, skipped)?;
+        for i in first..ranges.count {
+            let (low, high) = shadow::of(ranges.ranges[i], page);
+            ranges.add_without(low, high, skipped)?;
         }
     }
-    watched(merged(ranges), page, pagemap)
-}
-
-/// `ranges` sorted, those that overlap or touch joined.
-fn merged(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-    ranges.sort_unstable();
-    let mut joined: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
-    for (start, end) in ranges {
-        match joined.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => joined.push((start, end)),
-        }
-    }
-    joined
+    watched(ranges.merged(), page, pagemap)
 }
 
 /// The regions and spans that watch `ranges` (sorted, apart): a small one
 /// whole, a large one through the runs of pages it has.
-fn watched(ranges: Vec<(usize, usize)>, page: usize, pagemap: &File) -> Option<Watched> {
+fn watched(ranges: &[(usize, usize)], page: usize, pagemap: &File) -> Option<Watched> {
     let mut watched = Watched {
         regions: [Region::default(); MAX_REGIONS],
         count: 0,
@@ -544,7 +627,7 @@ fn watched(ranges: Vec<(usize, usize)>, page: usize, pagemap: &File) -> Option<W
         first += pages;
         true
     };
-    for (start, end) in ranges {
+    for &(start, end) in ranges {
         if (end - start) / page <= DENSE_PAGES {
             add(&mut watched, start, end).then_some(())?;
             continue;
@@ -557,19 +640,6 @@ fn watched(ranges: Vec<(usize, usize)>, page: usize, pagemap: &File) -> Option<W
         .then_some(())?;
     }
     Some(watched)
-}
-
-/// `[start, end)` without the ranges `skipped`, in order.
-fn without(start: usize, end: usize, skipped: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut pieces = vec![(start, end)];
-    for &(low, high) in skipped {
-        pieces = pieces
-            .into_iter()
-            .flat_map(|(start, end)| [(start, end.min(low)), (start.max(high), end)])
-            .filter(|(start, end)| start < end)
-            .collect();
-    }
-    pieces
 }
 
 /// Calls `each(start, end)` for the runs of pages of `[start, end)` that
@@ -669,26 +739,18 @@ mod shadow {
     /// frames whose locals' addresses are taken live there, the
     /// snapshot's own among them, and are left out with the stack.
     #[cfg(cargo_reduce_asan)]
-    pub(super) fn fake_stack() -> (usize, usize) {
+    pub(super) fn fake_stack(maps: &str) -> (usize, usize) {
         extern "C" {
             /// `sanitizer/asan_interface.h`: null without a fake stack.
             fn __asan_get_current_fake_stack() -> *mut std::ffi::c_void;
         }
         // SAFETY: only reads the thread's fake stack pointer.
         let at = unsafe { __asan_get_current_fake_stack() } as usize;
-        let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
-        let range = |line: &str| {
-            let (start, end) = line.split(' ').next()?.split_once('-')?;
-            Some((
-                usize::from_str_radix(start, 16).ok()?,
-                usize::from_str_radix(end, 16).ok()?,
-            ))
-        };
-        let holds = |&(start, end): &(usize, usize)| (start..end).contains(&at);
-        match at {
-            0 => (0, 0),
-            _ => maps.lines().filter_map(range).find(holds).unwrap_or((0, 0)),
-        }
+        let holds = |&(start, end): &(usize, usize)| at != 0 && (start..end).contains(&at);
+        let ranges = super::mappings(maps)
+            .flatten()
+            .map(|(start, end, _)| (start, end));
+        ranges.into_iter().find(holds).unwrap_or((0, 0))
     }
 
     /// Whether `[start, end)` is in the shadow itself.
@@ -716,7 +778,7 @@ mod shadow {
     }
 
     #[cfg(not(cargo_reduce_asan))]
-    pub(super) fn fake_stack() -> (usize, usize) {
+    pub(super) fn fake_stack(_: &str) -> (usize, usize) {
         (0, 0)
     }
 }

@@ -207,6 +207,7 @@ fn serve(config: WorkerConfig, target: &mut dyn Target) -> c_int {
         std::mem::transmute::<*mut (dyn Target + '_), *mut (dyn Target + 'static)>(target)
     });
     crate::fork::resolve();
+    crate::snapshot::prepare();
     let spawned = stack::spawn_test_thread(Box::new(move || {
         let target = target;
         capture::enter_test_thread();

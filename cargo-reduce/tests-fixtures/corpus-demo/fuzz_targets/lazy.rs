@@ -7,7 +7,9 @@
 // branches by the number its file gets (which a file left open by an
 // input before it would change); `m` one of eight by where a fresh
 // mapping lands (which a randomized address layout changes); `r` one of
-// eight by a `HashMap`'s first key (which its random seed changes).
+// eight by a `HashMap`'s first key (which its random seed changes); `b`
+// one of eight by where small allocations land (which anything allocated
+// and freed before the test would change).
 // With `LAZY_RUN_LOG` set, each run appends its input, a space, its
 // process id and a newline to that file (the pool tests count runs, and
 // the processes they ran in).
@@ -90,6 +92,20 @@ fuzz_target!(|data: &[u8]| {
                     Some(5) => black_box(18),
                     Some(6) => black_box(19),
                     _ => black_box(20),
+                };
+            }
+            b'b' => {
+                let blocks: Vec<Vec<u8>> = (1..=32).map(|n| vec![0u8; n * 16]).collect();
+                let fold = blocks.iter().fold(0, |f, b| f ^ (b.as_ptr() as usize >> 4));
+                match fold % 8 {
+                    0 => black_box(21),
+                    1 => black_box(22),
+                    2 => black_box(23),
+                    3 => black_box(24),
+                    4 => black_box(25),
+                    5 => black_box(26),
+                    6 => black_box(27),
+                    _ => black_box(28),
                 };
             }
             b'd' => match std::fs::File::open("/dev/null").map(|f| f.as_raw_fd() % 2) {

@@ -113,6 +113,25 @@ fn a_fork_cut_short_resumes_at_its_own_next_test() {
     }
 }
 
+/// The snapshot leaves the heap as it was: taken before the first test,
+/// it allocates nothing, so `lazy`'s `b` (a branch by where small
+/// allocations land) has the same features as in a fork of its own.
+#[test]
+fn the_snapshot_leaves_the_heap_as_the_test_process_had_it() {
+    let features = |env: Vec<(OsString, OsString)>| {
+        let options = PoolOptions {
+            jobs: 1,
+            ..options()
+        };
+        let pool = CoveragePool::start_with_env(&binaries()[2], options, env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let replayed = pool.replay(&[b"b"]).unwrap_or_else(|e| panic!("{e}"));
+        replayed[0].features.clone()
+    };
+    let fork_per_input = vec![("CARGO_REDUCE_FORK_PER_INPUT".into(), "1".into())];
+    assert_eq!(features(Vec::new()), features(fork_per_input));
+}
+
 /// On the AddressSanitizer build too, one fork runs a worker's inputs and
 /// puts its memory back between them (the sanitizer's shadow and
 /// allocator among it): sixteen `t` in one process, each counting the

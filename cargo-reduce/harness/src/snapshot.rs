@@ -192,25 +192,11 @@ impl Snapshot {
         if area == sys::MAP_FAILED {
             return None;
         }
-        let own = (area as usize, area as usize + area_len);
         // SAFETY: the maps' room of the fresh area.
         let room =
             unsafe { std::slice::from_raw_parts_mut(area.cast::<u8>().add(maps_at), MAPS_ROOM) };
-        let maps = read_maps(room).unwrap_or_default();
-        let fake_stack = shadow::fake_stack(maps);
-        let skipped = [
-            tests_stack,
-            shadow::of(tests_stack, page),
-            fake_stack,
-            shadow::of(fake_stack, page),
-            own,
-            shadow::of(own, page),
-        ];
-        let watched = private_writable_regions(maps, page, &skipped, &pagemap);
-        let pages = watched.as_ref().map_or(0, |w| {
-            w.regions[..w.count].iter().map(|r| r.pages).sum::<usize>()
-        });
-        let Some(watched) = watched.filter(|_| pages <= MAX_PAGES) else {
+        let own = (area as usize, area as usize + area_len);
+        let Some(watched) = watched_memory(room, own, tests_stack, page, &pagemap) else {
             // SAFETY: the mapping made above.
             unsafe { sys::munmap(area, area_len) };
             return None;
@@ -498,6 +484,33 @@ unsafe fn put_back(live: *mut u8, saved: *const u8, len: usize) {
             std::ptr::copy_nonoverlapping(saved, live, len);
         }
     }
+}
+
+/// What to watch, `/proc/self/maps` read into `room`: every private
+/// writable mapping but the snapshot's own area (`own`), the test stack
+/// and, under AddressSanitizer, the fake stack, and the shadows of those
+/// left out; `None` if more than [`MAX_PAGES`] pages (or the maps do not
+/// fit).
+fn watched_memory(
+    room: &mut [u8],
+    own: (usize, usize),
+    tests_stack: (usize, usize),
+    page: usize,
+    pagemap: &File,
+) -> Option<Watched> {
+    let maps = read_maps(room)?;
+    let fake_stack = shadow::fake_stack(maps);
+    let skipped = [
+        tests_stack,
+        shadow::of(tests_stack, page),
+        fake_stack,
+        shadow::of(fake_stack, page),
+        own,
+        shadow::of(own, page),
+    ];
+    let watched = private_writable_regions(maps, page, &skipped, pagemap)?;
+    let pages = watched.regions[..watched.count].iter().map(|r| r.pages);
+    (pages.sum::<usize>() <= MAX_PAGES).then_some(watched)
 }
 
 /// `/proc/self/maps`, read into `room`; `None` if it does not fit.

@@ -61,7 +61,8 @@ pub(crate) enum ArtifactError {
 
 /// Runs `bytes` [`REPRODUCE_RUNS`] times, each in test processes fresh
 /// from the init code (as `cargo fuzz run` runs an artifact); returns the
-/// failure when every run fails with the same signature. A timeout
+/// failure when every run fails with the same signature ([`one_failure`]:
+/// a timeout whose stack could not be taken as any timeout). A timeout
 /// artifact's runs go in parallel, since each waits the whole timeout
 /// ([`WorkerPool::run_fresh_copies`]).
 pub(crate) fn reproduce(
@@ -102,18 +103,32 @@ pub(crate) fn reproduce(
             what,
         });
     }
-    if let Some(other) = failures.iter().find(|f| f.signature() != first.signature()) {
-        let what = format!(
-            "it failed differently between runs ({} / {})",
-            first.signature(),
-            other.signature()
-        );
-        return Err(ArtifactError::Flaky {
+    match one_failure(&failures) {
+        Ok(failure) => Ok(failure.clone()),
+        Err((one, other)) => Err(ArtifactError::Flaky {
             path: path.to_path_buf(),
-            what,
-        });
+            what: format!(
+                "it failed differently between runs ({} / {})",
+                one.signature(),
+                other.signature()
+            ),
+        }),
     }
-    Ok(first.clone())
+}
+
+/// The failure that `failures`, runs of one input, all are, or two that
+/// differ. A timeout whose stack could not be taken differs from no other
+/// timeout (see [`Failure::is_unplaced_timeout`]); a placed one stands for
+/// them.
+fn one_failure(failures: &[Failure]) -> Result<&Failure, (&Failure, &Failure)> {
+    let placed = failures.iter().find(|f| !f.is_unplaced_timeout());
+    let first = placed.or(failures.first()).expect("at least one failure");
+    let unplaced_alike = |f: &Failure| f.is_unplaced_timeout() && first.kind == f.kind;
+    let differs = |f: &&Failure| f.signature() != first.signature() && !unplaced_alike(f);
+    match failures.iter().find(differs) {
+        Some(other) => Err((first, other)),
+        None => Ok(first),
+    }
 }
 
 /// A minimized artifact.
@@ -387,6 +402,31 @@ pub(crate) fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A timeout in `function`, or unplaced (`None`).
+    fn timeout(function: Option<&str>) -> Failure {
+        Failure {
+            location: function.map(String::from),
+            call_path: function.into_iter().map(String::from).collect(),
+            ..Failure::new(FailureKind::Timeout, "timeout after 3s")
+        }
+    }
+
+    /// Runs of one hang whose stack could not be taken once are one
+    /// failure, placed; two places, or a timeout and a panic, are not.
+    #[test]
+    fn an_unplaced_timeout_is_the_same_as_a_placed_one() {
+        let (placed, unplaced) = (timeout(Some("demo::spin")), timeout(None));
+        let runs = [unplaced.clone(), placed.clone(), unplaced.clone()];
+        assert_eq!(one_failure(&runs).unwrap(), &placed);
+        let all_unplaced = [unplaced.clone(), unplaced.clone()];
+        assert_eq!(one_failure(&all_unplaced).unwrap(), &unplaced);
+        let elsewhere = [placed.clone(), timeout(Some("demo::wait"))];
+        assert!(one_failure(&elsewhere).is_err());
+        let panic = Failure::new(FailureKind::Panic, "boom");
+        assert!(one_failure(&[unplaced.clone(), panic.clone()]).is_err());
+        assert!(one_failure(&[panic, unplaced]).is_err());
+    }
 
     #[test]
     fn probes_grow_4x_up_to_the_timeout() {

@@ -69,11 +69,12 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
 /// The stack common to several samples of one endless test (return
 /// addresses, innermost first, as the harness notes them): the first
 /// sample (that has a function of the user's) without its innermost frames
-/// down to the innermost function that every sample is in. A loop that calls other functions may be in one of
-/// them or in itself at any one moment; the loop itself is in every
-/// sample, so the hang is placed by it however the samples fall. A sample
-/// with no function of the user's (one the unwinder could not walk) says
-/// nothing of where the loop is, and is left out.
+/// down to the innermost function that every sample is in. A loop that
+/// calls other functions may be in one of them or in itself at any one
+/// moment; the loop itself is in every sample, so the hang is placed by
+/// it however the samples fall. A sample with no function of the user's
+/// (one the unwinder could not walk) says nothing of where the loop is,
+/// and is left out.
 pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Vec<u64> {
     let functions: Vec<Vec<String>> = samples
         .iter()

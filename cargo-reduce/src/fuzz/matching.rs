@@ -1,7 +1,7 @@
 //! [`MatchLevel`]: when two failures are one (`--match`, a target's
 //! `match` setting), for the oracle, grouping and the ledger alike.
 
-use crate::fuzz::pool::Signature;
+use crate::fuzz::pool::{FailureKind, Signature};
 
 /// How closely a candidate's failure must match the artifact's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -36,9 +36,31 @@ impl MatchLevel {
         self.min(MatchLevel::Stack)
     }
 
-    /// True when `actual` matches `expected` at this level.
+    /// True when `actual` matches `expected` at this level. A timeout
+    /// whose stack could not be taken matches any timeout at every level
+    /// ([`Signature::is_unplaced_timeout`]): it says nothing of where the
+    /// test looped, and rejecting it made a hang's reduction on a loaded
+    /// machine stop short of 1-minimal.
     pub(crate) fn matches(self, expected: &Signature, actual: &Signature) -> bool {
-        self.key(expected) == self.key(actual)
+        let unplaced = expected.is_unplaced_timeout() || actual.is_unplaced_timeout();
+        self.key(expected) == self.key(actual) || (unplaced && expected.kind == actual.kind)
+    }
+
+    /// The one placed timeout among `signatures` at this level, if there
+    /// is exactly one: the failure a timeout whose stack could not be
+    /// taken is taken for where failures are grouped (it matches any
+    /// timeout, see [`MatchLevel::matches`], so alone it would be grouped
+    /// as a failure of its own).
+    pub(crate) fn only_placed_timeout<'s>(
+        self,
+        signatures: impl IntoIterator<Item = &'s Signature>,
+    ) -> Option<&'s Signature> {
+        let mut placed = signatures
+            .into_iter()
+            .filter(|s| s.kind == FailureKind::Timeout && !s.is_unplaced_timeout());
+        let first = placed.next()?;
+        let key = self.key(first);
+        placed.all(|s| self.key(s) == key).then_some(first)
     }
 
     /// What of `signature` this level compares: two signatures match at

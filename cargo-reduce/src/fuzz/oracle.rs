@@ -299,4 +299,49 @@ mod tests {
         assert!(MatchLevel::Kind.matches(&expected, &elsewhere));
         assert!(!MatchLevel::Kind.matches(&expected, &abort));
     }
+
+    /// A timeout whose stack could not be taken is any timeout, at every
+    /// level, either way round; two placed ones are compared as placed.
+    #[test]
+    fn an_unplaced_timeout_matches_any_timeout() {
+        let timeout = |function: Option<&str>| {
+            Failure {
+                kind: FailureKind::Timeout,
+                message: Some("timeout after 1s".into()),
+                location: function.map(str::to_string),
+                call_path: function.into_iter().map(str::to_string).collect(),
+            }
+            .signature()
+        };
+        let (spin, wait, unplaced) = (
+            timeout(Some("demo::spin")),
+            timeout(Some("demo::wait")),
+            timeout(None),
+        );
+        let panic = panic_at("src/a.rs:3:5", "boom");
+        for level in [
+            MatchLevel::Kind,
+            MatchLevel::Location,
+            MatchLevel::Stack,
+            MatchLevel::Message,
+        ] {
+            assert!(level.matches(&spin, &unplaced), "{level:?}");
+            assert!(level.matches(&unplaced, &spin), "{level:?}");
+            assert!(!level.matches(&unplaced, &panic), "{level:?}");
+        }
+        assert!(!MatchLevel::Stack.matches(&spin, &wait));
+        assert!(MatchLevel::Kind.matches(&spin, &wait));
+        // Where an unplaced one is grouped: the only placed timeout.
+        let only = |level: MatchLevel, known: &[&Signature]| {
+            level.only_placed_timeout(known.iter().copied()).cloned()
+        };
+        let stack = MatchLevel::Stack;
+        assert_eq!(
+            only(stack, &[&unplaced, &panic, &spin, &spin]),
+            Some(spin.clone())
+        );
+        assert_eq!(only(stack, &[&spin, &wait]), None, "two places");
+        assert_eq!(only(MatchLevel::Kind, &[&spin, &wait]), Some(spin.clone()));
+        assert_eq!(only(stack, &[&unplaced, &panic]), None);
+    }
 }

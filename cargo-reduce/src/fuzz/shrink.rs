@@ -17,7 +17,7 @@ use crate::engine::{
     canonicalize, ddmin, drop_values, search, values, Context, DdminOptions, OracleError,
     SearchOptions, StopReason,
 };
-use crate::fuzz::oracle::HarnessOracle;
+use crate::fuzz::oracle::{HarnessOracle, MatchLevel};
 use crate::fuzz::pool::{DecodeCrew, Failure, FailureKind, PoolError, WorkerPool};
 use crate::syntax::{self, Lang, Strategy};
 use crate::typed::{self, TypedOptions};
@@ -117,14 +117,16 @@ pub(crate) fn reproduce(
 }
 
 /// The failure that `failures`, runs of one input, all are, or two that
-/// differ. A timeout whose stack could not be taken differs from no other
-/// timeout (see [`Failure::is_unplaced_timeout`]); a placed one stands for
-/// them.
+/// differ (in anything a signature holds; a timeout whose stack could not
+/// be taken differs from no other timeout, see [`MatchLevel::matches`]).
+/// A placed timeout stands for unplaced ones.
 fn one_failure(failures: &[Failure]) -> Result<&Failure, (&Failure, &Failure)> {
-    let placed = failures.iter().find(|f| !f.is_unplaced_timeout());
+    let placed = failures
+        .iter()
+        .find(|f| !f.signature().is_unplaced_timeout());
     let first = placed.or(failures.first()).expect("at least one failure");
-    let unplaced_alike = |f: &Failure| f.is_unplaced_timeout() && first.kind == f.kind;
-    let differs = |f: &&Failure| f.signature() != first.signature() && !unplaced_alike(f);
+    let expected = first.signature();
+    let differs = |f: &&Failure| !MatchLevel::Message.matches(&expected, &f.signature());
     match failures.iter().find(differs) {
         Some(other) => Err((first, other)),
         None => Ok(first),

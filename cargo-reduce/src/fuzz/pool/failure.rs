@@ -119,13 +119,6 @@ impl Failure {
         }
     }
 
-    /// Whether this is a timeout whose stack could not be taken (the test
-    /// did not answer the request for it in time): it says nothing of
-    /// where the test looped, so any timeout may be the same failure.
-    pub(crate) fn is_unplaced_timeout(&self) -> bool {
-        self.kind == FailureKind::Timeout && self.location.is_none() && self.call_path.is_empty()
-    }
-
     /// A panic from its `panic_text`; its return addresses are named by
     /// `symbols` (without one, the call path stays empty).
     pub(crate) fn from_panic_text(text: &[u8], symbols: Option<&mut Symbolizer>) -> Self {
@@ -173,6 +166,13 @@ impl fmt::Display for Failure {
 }
 
 impl Signature {
+    /// Whether this is a timeout whose stack could not be taken (the test
+    /// did not answer the request for it in time): it says nothing of
+    /// where the test looped, so any timeout may be the same failure.
+    pub(crate) fn is_unplaced_timeout(&self) -> bool {
+        self.kind == FailureKind::Timeout && self.location.is_none() && self.call_path.is_empty()
+    }
+
     /// The signature with the panic's line and column left out (its file
     /// kept): what stays when lines are added above the panic.
     pub(crate) fn unmoored(&self) -> Signature {

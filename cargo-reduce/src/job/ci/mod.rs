@@ -549,6 +549,7 @@ fn replay(
 /// classifies each group against the ledger.
 fn group(run: &mut TargetRun) {
     let level = run.options.matching();
+    place_timeouts(run, level);
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for (i, (failure, _)) in run.outcomes.iter().enumerate() {
         let Some(failure) = failure else { continue };
@@ -575,6 +576,24 @@ fn group(run: &mut TargetRun) {
     for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
         group.status = status;
         group.ledger = entry.map(|e| run.entries[e].input.clone());
+    }
+}
+
+/// Places each of `run`'s timeouts whose stack could not be taken where
+/// the run's or the ledger's only placed timeout is, if there is one
+/// ([`MatchLevel::only_placed_timeout`]): on a loaded machine a hang's
+/// stack can be lost, and its replay would count as a new failure.
+fn place_timeouts(run: &mut TargetRun, level: MatchLevel) {
+    let ledgered = run.entries.iter().filter_map(|e| e.sidecar.signature());
+    let seen = run.outcomes.iter().filter_map(|(f, _)| f.as_ref());
+    let known: Vec<_> = seen.map(Failure::signature).chain(ledgered).collect();
+    let Some(place) = level.only_placed_timeout(&known).cloned() else {
+        return;
+    };
+    let unplaced = run.outcomes.iter_mut().filter_map(|(f, _)| f.as_mut());
+    for failure in unplaced.filter(|f| f.signature().is_unplaced_timeout()) {
+        failure.location.clone_from(&place.location);
+        failure.call_path.clone_from(&place.call_path);
     }
 }
 

@@ -678,17 +678,9 @@ fn present_runs(
             return_mask: there,
             ..Default::default()
         };
-        // SAFETY: PAGEMAP_SCAN reads `scan` and writes at most `vec_len`
-        // runs to `runs` and the walk's end to `scan`.
-        let found = unsafe {
-            sys::syscall(
-                sys::SYS_ioctl,
-                // Each argument a full register, as the kernel reads it.
-                pagemap.as_raw_fd() as sys::c_long,
-                sys::PAGEMAP_SCAN,
-                &mut scan as *mut sys::pm_scan_arg,
-            )
-        };
+        // SAFETY: `vec` points to `runs`, `vec_len` long; the scan writes
+        // at most that many runs there and the walk's end to `scan`.
+        let found = unsafe { sys::pagemap_scan(pagemap.as_raw_fd(), &mut scan) };
         let Ok(found) = usize::try_from(found) else {
             return false;
         };

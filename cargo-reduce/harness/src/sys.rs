@@ -165,6 +165,26 @@ pub(super) struct pm_scan_arg {
     pub return_mask: u64,
 }
 
+/// `ioctl(pagemap, PAGEMAP_SCAN, scan)` on an open `/proc/<pid>/pagemap`:
+/// the number of runs written to `scan.vec`, negative on an error (a
+/// kernel before 6.7 has no such ioctl).
+///
+/// # Safety
+/// `scan.vec` must point to `scan.vec_len` writable `page_region`s.
+pub(super) unsafe fn pagemap_scan(pagemap: c_int, scan: &mut pm_scan_arg) -> c_long {
+    // SAFETY: the caller's `vec` is what the kernel writes; the call goes
+    // through syscall(2), each argument a full register, as the kernel
+    // reads it.
+    unsafe {
+        syscall(
+            SYS_ioctl,
+            pagemap as c_long,
+            PAGEMAP_SCAN,
+            scan as *mut pm_scan_arg,
+        )
+    }
+}
+
 // <elf.h>
 pub(super) const PT_LOAD: u32 = 1;
 

@@ -233,13 +233,6 @@ fn kernel_scans_pagemaps() -> bool {
         return_mask: sys::PAGE_IS_PRESENT,
         ..Default::default()
     };
-    // SAFETY: the ioctl reads `scan` and writes at most one run to `runs`.
-    let found = unsafe {
-        libc::ioctl(
-            pagemap.as_raw_fd(),
-            sys::PAGEMAP_SCAN as _,
-            &mut scan as *mut sys::pm_scan_arg,
-        )
-    };
-    found >= 0
+    // SAFETY: `vec` points to `runs`, one run long.
+    unsafe { sys::pagemap_scan(pagemap.as_raw_fd(), &mut scan) >= 0 }
 }

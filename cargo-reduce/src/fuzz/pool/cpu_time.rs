@@ -92,11 +92,11 @@ impl Answer {
     }
 
     /// Whether to stop waiting, with `grace` for a process that could
-    /// have answered.
-    pub(super) fn given_up(&self, grace: Duration) -> bool {
+    /// have answered: what the wait saw if so.
+    pub(super) fn given_up(&self, grace: Duration) -> Option<Silence> {
         let waited = self.asked.elapsed();
         if waited < grace {
-            return false;
+            return None;
         }
         let ran = cpu_time(self.pid)
             .zip(self.cpu)
@@ -104,7 +104,32 @@ impl Answer {
         let runnable = super::forks::with_children(self.pid)
             .into_iter()
             .any(is_runnable);
-        give_up(waited, grace, ran, runnable)
+        give_up(waited, grace, ran, runnable).then_some(Silence {
+            waited,
+            ran,
+            runnable,
+        })
+    }
+}
+
+/// A process that was given up on: how long it was waited for, the CPU
+/// time it had meanwhile (`None`: no figures, or gone), and whether it
+/// was waiting for a CPU or on one when given up on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Silence {
+    pub waited: Duration,
+    pub ran: Option<Duration>,
+    pub runnable: bool,
+}
+
+impl std::fmt::Display for Silence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.runnable { "runnable" } else { "blocked" };
+        write!(f, "no answer in {:.1} s, ", self.waited.as_secs_f64())?;
+        match self.ran {
+            Some(ran) => write!(f, "{} ms of CPU since, {state}", ran.as_millis()),
+            None => write!(f, "no CPU figures, {state}"),
+        }
     }
 }
 

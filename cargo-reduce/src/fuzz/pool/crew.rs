@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::affinity;
 use super::call_path::Symbolizer;
 use super::cpu_time::{self, wait_for_cpu};
-use super::death::KillReason;
+use super::death::{KillReason, NoStack};
 use super::error::PoolError;
 use super::place::common_stack;
 use super::protocol::{
@@ -133,14 +133,11 @@ impl Crew {
     /// own CPU time, so that a loaded machine does not bunch them, and
     /// the note keeps their common part: a loop that calls other functions
     /// is in one of them or in itself at any one moment, and in itself at
-    /// every one.
-    pub(super) fn take_stack(&mut self, slot: usize, timed_out: bool) {
-        let Some(worker) = self.workers[slot].as_ref() else {
-            return;
-        };
-        let pid = worker.pids().1;
+    /// every one. Why no stack was taken, if none was.
+    pub(super) fn take_stack(&mut self, slot: usize, timed_out: bool) -> Option<NoStack> {
+        let pid = self.workers[slot].as_ref()?.pids().1;
         if self.shm.note(slot).is_some() || pid == 0 {
-            return;
+            return None;
         }
         let (samples, spacing) = match timed_out {
             true => (
@@ -157,12 +154,13 @@ impl Crew {
                     break; // Blocked, not running: every later sample is this one.
                 }
                 if !self.shm.forget_note(slot, NOTE_STACK) {
-                    return; // The test noted a failure of its own.
+                    return None; // The test noted a failure of its own.
                 }
             }
             match self.sample_stack(slot, pid) {
-                Some(frames) => stacks.push(frames),
-                None => break,
+                Ok(frames) => stacks.push(frames),
+                Err(why) if stacks.is_empty() => return Some(why),
+                Err(_) => break,
             }
         }
         if stacks.len() > 1 {
@@ -174,26 +172,31 @@ impl Crew {
             self.shm
                 .replace_note(slot, NOTE_STACK, &panic_text("", "", only));
         }
+        None
     }
 
     /// Signals the test process `pid` of `slot` for its stack and waits
     /// for the note, for [`STACK_GRACE`] or for as long as the process has
-    /// not had a CPU to answer on ([`cpu_time::Answer`]); its frames.
-    fn sample_stack(&self, slot: usize, pid: u32) -> Option<Vec<u64>> {
+    /// not had a CPU to answer on ([`cpu_time::Answer`]); its frames, or
+    /// why there are none.
+    fn sample_stack(&self, slot: usize, pid: u32) -> Result<Vec<u64>, NoStack> {
         // SAFETY: a plain kill(2) of our worker's test process (not reaped
         // yet: the parent kills it next). rustix sends no real-time signal.
         if unsafe { super::sys::kill(pid as super::sys::pid_t, STACK_SIGNAL) } != 0 {
-            return None;
+            let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            return Err(NoStack::NotSent(errno));
         }
         let answer = cpu_time::Answer::asked(pid);
         loop {
             match self.shm.note(slot) {
                 Some(note) if note.kind == NOTE_STACK => {
-                    return Some(split_panic_text(&note.text).frames)
+                    return Ok(split_panic_text(&note.text).frames)
                 }
-                Some(_) => return None,
-                None if answer.given_up(STACK_GRACE) => return None,
-                None => std::thread::sleep(Duration::from_micros(100)),
+                Some(note) => return Err(NoStack::OtherNote(note.kind)),
+                None => match answer.given_up(STACK_GRACE) {
+                    Some(silence) => return Err(NoStack::NoAnswer(silence)),
+                    None => std::thread::sleep(Duration::from_micros(100)),
+                },
             }
         }
     }

@@ -4,6 +4,7 @@
 //! hook missed), or else its signal or exit status. The stack in the note
 //! places the failure ([`Place`]).
 
+use std::fmt;
 use std::os::unix::process::ExitStatusExt;
 
 use rustix::process::Signal;
@@ -11,6 +12,7 @@ use std::process::ExitStatus;
 use std::time::Duration;
 
 use super::call_path::Symbolizer;
+use super::cpu_time::Silence;
 use super::failure::{signal_name, split_location, Failure, FailureKind};
 use super::place::Place;
 use super::protocol::{
@@ -36,10 +38,35 @@ pub(crate) enum KillReason {
     Shutdown,
 }
 
+/// Why the parent has no stack of a test process it killed for its time
+/// or memory: said in the failure's message, so that a timeout with no
+/// place names its cause (`-v` and the reports show messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoStack {
+    /// The signal asking for it could not be sent (this errno).
+    NotSent(i32),
+    /// The process gave no answer.
+    NoAnswer(Silence),
+    /// The process left a note of another kind (this one) instead.
+    OtherNote(u32),
+}
+
+impl fmt::Display for NoStack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoStack::NotSent(errno) => write!(f, "the signal was not sent (errno {errno})"),
+            NoStack::NoAnswer(silence) => silence.fmt(f),
+            NoStack::OtherNote(kind) => write!(f, "a note of kind {kind} came instead"),
+        }
+    }
+}
+
 /// What the parent knows of a test process's death.
 pub(crate) struct Postmortem<'a> {
     /// Why the parent killed it, if it did.
     pub reason: Option<KillReason>,
+    /// Why its stack could not be taken, if it was asked for and was not.
+    pub no_stack: Option<NoStack>,
     /// The note the test left.
     pub note: Option<&'a Note>,
     /// How it ended.
@@ -68,12 +95,13 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         Some(KillReason::Timeout(_) | KillReason::Rss { .. }) if overflowed || panicked => {}
         Some(KillReason::Stale | KillReason::Shutdown) => return None,
         Some(KillReason::Timeout(after)) => {
-            let failure = Failure::new(FailureKind::Timeout, format!("timeout after {after:?}"));
+            let message = with_no_stack(format!("timeout after {after:?}"), death.no_stack);
+            let failure = Failure::new(FailureKind::Timeout, message);
             return Some(placed_by(death.note, NOTE_STACK, None, failure, symbols));
         }
         Some(KillReason::Rss { rss_mb, limit_mb }) => {
             let message = format!("out-of-memory: rss {rss_mb} MB exceeds {limit_mb} MB");
-            let failure = Failure::new(FailureKind::Oom, message);
+            let failure = Failure::new(FailureKind::Oom, with_no_stack(message, death.no_stack));
             return Some(placed_by(death.note, NOTE_STACK, None, failure, symbols));
         }
         None => {}
@@ -114,6 +142,14 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
 
 /// `failure` placed by the stack in `note` if the note is of `kind` (and
 /// for `NOTE_SIGNAL`, of `signal`): the one the death left.
+/// `message`, and why the stack could not be taken if it could not.
+fn with_no_stack(message: String, no_stack: Option<NoStack>) -> String {
+    match no_stack {
+        Some(why) => format!("{message} (no stack: {why})"),
+        None => message,
+    }
+}
+
 fn placed_by(
     note: Option<&Note>,
     kind: u32,
@@ -230,6 +266,7 @@ mod tests {
     fn dead(reason: Option<KillReason>, note: Option<&Note>, status: ExitStatus) -> Postmortem<'_> {
         Postmortem {
             reason,
+            no_stack: None,
             note,
             status,
             printed: "",
@@ -349,6 +386,37 @@ mod tests {
         );
         let plain = classify_death(&dead(None, None, killed), &mut symbols).map(|f| f.kind);
         assert_eq!(plain, Some(FailureKind::Signal(Signal::KILL.as_raw())));
+    }
+
+    /// A kill whose stack could not be taken says why in its message, which
+    /// no signature of a timeout or memory kill reads: the same failure.
+    #[test]
+    fn a_lost_stack_says_why_and_changes_no_signature() {
+        let mut symbols = Symbolizer::new(Path::new("/nonexistent"));
+        let killed = ExitStatus::from_raw(Signal::KILL.as_raw());
+        let silence = Silence {
+            waited: Duration::from_millis(10_200),
+            ran: Some(Duration::ZERO),
+            runnable: true,
+        };
+        let rss = KillReason::Rss {
+            rss_mb: 600,
+            limit_mb: 512,
+        };
+        for reason in [KillReason::Timeout(Duration::from_secs(1)), rss] {
+            let plain = classify_death(&dead(Some(reason), None, killed), &mut symbols).unwrap();
+            let lost = Postmortem {
+                no_stack: Some(NoStack::NoAnswer(silence)),
+                ..dead(Some(reason), None, killed)
+            };
+            let lost = classify_death(&lost, &mut symbols).unwrap();
+            let message = lost.message.clone().unwrap();
+            assert!(
+                message.ends_with("(no stack: no answer in 10.2 s, 0 ms of CPU since, runnable)"),
+                "{message}"
+            );
+            assert_eq!(lost.signature(), plain.signature());
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::crew::Crew;
-use super::death::{classify_death, reported_failure, KillReason, Postmortem};
+use super::death::{classify_death, reported_failure, KillReason, NoStack, Postmortem};
 use super::error::PoolError;
 use super::failure::{Failure, FailureKind};
 use super::protocol::{Event, NOTE_SIGNAL, SLOT_FAILED, SLOT_PASSED, SLOT_PENDING, SLOT_REJECTED};
@@ -170,7 +170,7 @@ impl<'a> Round<'a> {
         let death = worker.take_death();
         self.handle(slot, events);
         if let Some(death) = death {
-            self.blame(slot, death.kill_reason, death.status, String::new)?;
+            self.blame(slot, death.kill_reason, None, death.status, String::new)?;
         }
         if eof && self.crew.workers[slot].is_some() {
             self.on_death(slot, None)?;
@@ -276,10 +276,13 @@ impl<'a> Round<'a> {
     /// own): blames the input it was running, then lets a new worker finish
     /// its range if that range or the round still needs work.
     fn on_death(&mut self, slot: usize, reason: Option<KillReason>) -> Result<(), PoolError> {
-        if let Some(KillReason::Timeout(_) | KillReason::Rss { .. }) = reason {
-            let timed_out = matches!(reason, Some(KillReason::Timeout(_)));
-            self.crew.take_stack(slot, timed_out);
-        }
+        let no_stack = match reason {
+            Some(KillReason::Timeout(_) | KillReason::Rss { .. }) => {
+                let timed_out = matches!(reason, Some(KillReason::Timeout(_)));
+                self.crew.take_stack(slot, timed_out)
+            }
+            _ => None,
+        };
         if let Some(reason) = reason {
             // Under a fork server only the test process is killed.
             let mut events = Vec::new();
@@ -287,7 +290,7 @@ impl<'a> Round<'a> {
             let death = worker.kill_test(reason, &mut events);
             self.handle(slot, events);
             if let Some(death) = death {
-                return self.blame(slot, death.kill_reason, death.status, String::new);
+                return self.blame(slot, death.kill_reason, no_stack, death.status, String::new);
             }
         }
         let mut worker = self.crew.workers[slot].take().expect("dying worker exists");
@@ -297,17 +300,18 @@ impl<'a> Round<'a> {
         };
         let kill_reason = worker.kill_reason;
         let stderr = move || worker.stderr_since_last_death();
-        self.blame(slot, kill_reason, status, stderr)
+        self.blame(slot, kill_reason, no_stack, status, stderr)
     }
 
     /// Blames the death of `slot`'s test process (killed for `kill_reason`,
-    /// or on its own) on the input it was running, then lets the slot's
-    /// next process finish its range if that range or the round still
-    /// needs work.
+    /// its stack not taken for `no_stack`, or on its own) on the input it
+    /// was running, then lets the slot's next process finish its range if
+    /// that range or the round still needs work.
     fn blame(
         &mut self,
         slot: usize,
         kill_reason: Option<KillReason>,
+        no_stack: Option<NoStack>,
         status: std::process::ExitStatus,
         mut stderr: impl FnMut() -> String,
     ) -> Result<(), PoolError> {
@@ -357,6 +361,7 @@ impl<'a> Round<'a> {
                 let symbols = &mut self.crew.symbols;
                 let postmortem = Postmortem {
                     reason: kill_reason,
+                    no_stack,
                     note: note.as_ref(),
                     status,
                     printed: &printed,

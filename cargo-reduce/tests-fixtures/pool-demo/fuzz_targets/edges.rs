@@ -124,6 +124,19 @@ fn wait_for_input() {
     panic!("read returned {read}: {}", std::io::Error::last_os_error());
 }
 
+/// Spins with the signal that asks for the stack (cargo-reduce's
+/// `STACK_SIGNAL`, 40) blocked: a test whose stack cannot be taken.
+#[inline(never)]
+fn spin_deaf() {
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, 40);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+    black_box(spin_with_step(7));
+}
+
 /// The number after `prefix` in `data`.
 fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
     std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
@@ -156,6 +169,8 @@ fuzz_target!(|data: &[u8]| {
         check_alternate_stack();
     } else if data == b"loop-calls" {
         black_box(spin_with_step(7));
+    } else if data == b"deaf-loop" {
+        spin_deaf();
     } else if data == b"read-hang" {
         wait_for_input();
     } else if data == b"big-panic" {

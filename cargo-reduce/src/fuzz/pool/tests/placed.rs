@@ -104,6 +104,18 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
     }
 }
 
+/// A test that does not answer the request for its stack (it blocks the
+/// signal) is a timeout with no place whose message says why.
+#[test]
+fn a_timeout_whose_stack_is_not_answered_says_why() {
+    let pool = hanging_edges();
+    let hang = failure(&pool, b"deaf-loop");
+    assert_eq!(hang.kind, FailureKind::Timeout, "{hang:?}");
+    assert!(hang.signature().is_unplaced_timeout(), "{hang:?}");
+    let message = hang.message.unwrap_or_default();
+    assert!(message.contains("(no stack: no answer in "), "{message}");
+}
+
 /// A test that hangs in a system call goes on hanging while the parent
 /// takes its stack again and again: the call is restarted, not cut short
 /// (`EINTR`, on which the `read-hang` test panics).

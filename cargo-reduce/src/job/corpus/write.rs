@@ -9,13 +9,17 @@
 
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Exit};
+use crate::job::threads::map_in_order;
 
 /// The file that marks an output directory as `corpus`'s own (so a second
 /// run may replace it; any other directory with files is refused).
 pub(in crate::job) const MARKER: &str = ".cargo-reduce-corpus";
+
+/// Files written and synced at once (each on a thread of its own).
+const SYNCS_IN_FLIGHT: usize = 8;
 
 /// How a destination is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,13 +79,21 @@ pub(in crate::job) fn write_set(
         io::Write::write_all(&mut &file, bytes)?;
         file.sync_all()
     };
-    for (file, bytes) in files {
-        let path = staged.path().join(file);
+    let staged_files: Vec<(PathBuf, &[u8])> = files
+        .iter()
+        .map(|(file, bytes)| (staged.path().join(file), *bytes))
+        .collect();
+    for (path, _) in &staged_files {
         // A name may hold folders (a coverage report's pages).
         let folder = path.parent().unwrap_or(staged.path());
         fs::create_dir_all(folder).map_err(|e| Error::cannot("create", folder, e))?;
-        write(&path, bytes).map_err(|e| Error::cannot("write", &path, e))?;
     }
+    // A sync waits on the disk, not on a CPU: with several in flight the
+    // filesystem commits them together.
+    let written = map_in_order(&staged_files, SYNCS_IN_FLIGHT, |(path, bytes)| {
+        write(path, bytes).map_err(|e| Error::cannot("write", path, e))
+    });
+    written.into_iter().collect::<Result<(), Error>>()?;
     if mode == Mode::Output {
         let marker = staged.path().join(MARKER);
         write(&marker, b"").map_err(|e| Error::cannot("write", &marker, e))?;

@@ -198,7 +198,9 @@ struct Round<'a> {
     previous: Option<&'a [u8]>,
 }
 
-/// One round: the opening moves, HDD, the moves, the last steps.
+/// One round: the opening moves, HDD, the moves, the last steps; with
+/// `early_moves`, coarse HDD and the moves first, so that fine HDD starts
+/// on what the moves cut.
 fn pipeline(
     tree: &mut Tree,
     lang: Lang,
@@ -217,6 +219,16 @@ fn pipeline(
     };
     run_tree_stage(Stage::Opening, &mut work)?;
     shape(work.tree, options);
+    let coarse_only = Options {
+        fine: Repeat::Never,
+        ..*options
+    };
+    if options.early_moves && options.fine != Repeat::Never {
+        work.options = &coarse_only;
+        run_tree_stage(Stage::Levels, &mut work)?;
+        moves(&mut work)?;
+        work.options = options;
+    }
     run_tree_stage(Stage::Levels, &mut work)?;
     moves(&mut work)?;
     last_steps(&mut work, round.previous)

@@ -67,6 +67,10 @@ pub struct Options {
     /// Fold Rust's `where` clauses into the generic parameters
     /// (`passes/rust/bounds.rs`).
     pub bounds: bool,
+    /// The moves also once right after coarse HDD, before HDD: they cut
+    /// what HDD can only delete node by node (an argument, an
+    /// initializer) in a few tests.
+    pub early_moves: bool,
     /// A final ddmin over the remaining tokens, syntax ignored.
     pub tokens: bool,
     /// Run the pipeline again on the reparsed result while a round
@@ -148,6 +152,7 @@ impl Strategy {
             canonicalize: false,
             inline: false,
             bounds: false,
+            early_moves: false,
             tokens: false,
             rounds: false,
             layout: false,
@@ -199,6 +204,7 @@ impl Strategy {
                 restructure: true,
                 inline: true,
                 bounds: true,
+                early_moves: true,
                 canonicalize: true,
                 tokens: true,
                 rounds: true,
@@ -308,6 +314,7 @@ pub(crate) enum Part {
     Canon,
     Inline,
     Bounds,
+    EarlyMoves,
     Tokens,
     Rounds,
     Layout,
@@ -316,7 +323,7 @@ pub(crate) enum Part {
 
 impl Part {
     /// Every part, in the order a custom strategy shows them.
-    pub(crate) const ALL: [Part; 13] = [
+    pub(crate) const ALL: [Part; 14] = [
         Part::Slots,
         Part::Groups,
         Part::Flatten,
@@ -326,6 +333,7 @@ impl Part {
         Part::Canon,
         Part::Inline,
         Part::Bounds,
+        Part::EarlyMoves,
         Part::Tokens,
         Part::Rounds,
         Part::Layout,
@@ -344,6 +352,7 @@ impl Part {
             Part::Canon => "canon",
             Part::Inline => "inline",
             Part::Bounds => "bounds",
+            Part::EarlyMoves => "early-moves",
             Part::Tokens => "tokens",
             Part::Rounds => "rounds",
             Part::Layout => "layout",
@@ -364,6 +373,7 @@ impl Part {
             Part::Canon => "plain expressions and types, renaming, types by declared names, typed zeros, literals",
             Part::Inline => "single-use bindings and property paths; JavaScript: calls",
             Part::Bounds => "Rust: a `where` clause folded into `<T: …>`",
+            Part::EarlyMoves => "the moves (those of `restructure`, `canon` and `inline` that are on) also once between coarse HDD and HDD, so that HDD starts on what they cut",
             Part::Tokens => "the token ddmin that ends each round",
             Part::Rounds => "the whole pipeline again on the reparsed result while a round removes tokens",
             Part::Layout => "last, the whitespace cut to what the lexer needs: a space only where tokens would fuse, a line break only where one is needed (JavaScript's automatic semicolons); each gap kept only while the failure stays",
@@ -399,6 +409,7 @@ impl Part {
             Part::Canon => &mut options.canonicalize,
             Part::Inline => &mut options.inline,
             Part::Bounds => &mut options.bounds,
+            Part::EarlyMoves => &mut options.early_moves,
             Part::Tokens => &mut options.tokens,
             Part::Rounds => &mut options.rounds,
             Part::Layout => &mut options.layout,
@@ -459,8 +470,8 @@ mod tests {
             error,
             "unknown strategy `fastest` (expected one of: ddmin, hdd, hdd*, coarse-hdd, \
              coarse-hdd+hdd, best, then any of ,+PART or ,-PART with PART one of slots, groups, \
-             flatten, squeeze, hide, restructure, canon, inline, bounds, tokens, rounds, layout, \
-             format)"
+             flatten, squeeze, hide, restructure, canon, inline, bounds, early-moves, tokens, rounds, \
+             layout, format)"
         );
     }
 

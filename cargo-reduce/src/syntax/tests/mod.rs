@@ -290,6 +290,30 @@ fn plain_expressions_let_definitions_go() {
     assert_eq!(String::from_utf8_lossy(&out), "g(0);\n");
 }
 
+/// With `early-moves`, a big argument that HDD can only empty statement
+/// by statement (a UMD wrapper's factory) is replaced by `0` before HDD
+/// runs: the same result in fewer tests.
+#[test]
+fn early_moves_cut_an_argument_before_hdd_empties_it() {
+    let oracle = |b: &[u8]| {
+        !has_error(Lang::JavaScript, b) && b.starts_with(b"wrap(") && !b.starts_with(b"wrap()")
+    };
+    let body: String = (0..24)
+        .map(|i| format!("  var v{i} = f{i}(v{i}, {i});\n"))
+        .collect();
+    let input = format!("wrap(function () {{\n{body}}});\n");
+    let late: Strategy = "best,-early-moves".parse().unwrap();
+    let (early_out, early_tests) =
+        reduce_with(input.as_bytes(), Lang::JavaScript, Strategy::Best, &oracle);
+    let (late_out, late_tests) = reduce_with(input.as_bytes(), Lang::JavaScript, late, &oracle);
+    assert_eq!(String::from_utf8_lossy(&early_out), "wrap(0)");
+    assert_eq!(early_out, late_out);
+    assert!(
+        early_tests < late_tests,
+        "{early_tests} tests against {late_tests}"
+    );
+}
+
 /// Names in binding places (`let PATTERN`, a function's name) are never
 /// replaced by `0`, even where the oracle would allow it.
 #[test]
@@ -483,7 +507,7 @@ fn strategies_parse_from_their_names() {
     assert!(!coarse.options().flatten && coarse.options().squeeze);
     assert_eq!(
         "best,-hoist".parse::<Strategy>().unwrap().to_string(),
-        "coarse-hdd*,hdd*,-groups,+flatten,+squeeze,+hide,+canon,+inline,+bounds,+tokens,+rounds,+layout"
+        "coarse-hdd*,hdd*,-groups,+flatten,+squeeze,+hide,+canon,+inline,+bounds,+early-moves,+tokens,+rounds,+layout"
     );
     let best_groups: Strategy = "best,+groups".parse().unwrap();
     assert!(best_groups.options().groups && !Strategy::Best.options().groups);

@@ -39,8 +39,9 @@ pub(crate) enum KillReason {
 }
 
 /// Why the parent has no stack of a test process it killed for its time
-/// or memory: said in the failure's message, so that a timeout with no
-/// place names its cause (`-v` and the reports show messages).
+/// or memory: said in the failure's message (which no signature reads),
+/// so that a timeout with no place names its cause where the failure is
+/// shown whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NoStack {
     /// The signal asking for it could not be sent (this errno).
@@ -140,8 +141,6 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
     })
 }
 
-/// `failure` placed by the stack in `note` if the note is of `kind` (and
-/// for `NOTE_SIGNAL`, of `signal`): the one the death left.
 /// `message`, and why the stack could not be taken if it could not.
 fn with_no_stack(message: String, no_stack: Option<NoStack>) -> String {
     match no_stack {
@@ -150,6 +149,8 @@ fn with_no_stack(message: String, no_stack: Option<NoStack>) -> String {
     }
 }
 
+/// `failure` placed by the stack in `note` if the note is of `kind` (and
+/// for `NOTE_SIGNAL`, of `signal`): the one the death left.
 fn placed_by(
     note: Option<&Note>,
     kind: u32,

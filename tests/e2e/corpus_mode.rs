@@ -489,3 +489,46 @@ fn a_full_disk_during_the_write_leaves_the_corpus_as_it_was() {
     left.sort();
     assert_eq!(left, ["filler", "records"], "nothing staged is left");
 }
+
+/// An input that hangs where its stack cannot be taken (the fixture's
+/// `edges` target blocks the stack signal on `deaf-loop`) is reported as a
+/// timeout, with a warning that names the input and says why it has no
+/// stack; the corpus is untouched.
+#[test]
+fn a_hang_whose_stack_cannot_be_taken_is_warned_of_with_why() {
+    let (_dir, crate_dir) = fixture_copy("pool-demo");
+    let corpus_dir = crate_dir.join("corpus/edges");
+    fs::create_dir_all(&corpus_dir).unwrap();
+    fs::write(corpus_dir.join("deaf"), b"deaf-loop").unwrap();
+    fs::write(corpus_dir.join("plain"), b"hello").unwrap();
+    let original = snapshot(&crate_dir.join("corpus"));
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = cargo_reduce(&[
+        "reduce",
+        "corpus",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        "edges",
+        "--timeout",
+        "1",
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let failure = message(&run.messages(), "corpus-failure").clone();
+    assert_eq!(failure["failure"], "timeout", "{failure}");
+    let deaf = corpus_dir.join("deaf");
+    let warned = run.warnings().into_iter().find(|w| {
+        w.starts_with(&format!(
+            "`{}`: timeout after 1s (no stack: ",
+            deaf.display()
+        ))
+    });
+    assert!(
+        warned.is_some_and(|w| w.contains("its stack could not be taken")),
+        "{:?}",
+        run.warnings()
+    );
+    assert_eq!(snapshot(&crate_dir.join("corpus")), original);
+}

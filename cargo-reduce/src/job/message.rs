@@ -9,7 +9,10 @@ pub(crate) use cargo_reduce_messages::message::{
     Phases, Plan, SkipCause, Started, StepTests, StopReason,
 };
 
+use std::path::Path;
+
 use crate::engine::StopReason as EngineStop;
+use crate::fuzz::pool::Failure;
 use crate::fuzz::project::Engine as FuzzEngine;
 
 /// `duration` in seconds, rounded to `digits` decimals.
@@ -23,6 +26,20 @@ pub(crate) fn seconds(duration: std::time::Duration, digits: i32) -> f64 {
 pub(crate) fn syntax_aware(how: &How) -> bool {
     let (How::Command { plan, .. } | How::Target { plan, .. }) = how;
     matches!(plan, Plan::Syntax { .. })
+}
+
+/// A warning for an input whose failure is a timeout whose stack could
+/// not be taken: the failure's message says why (`no stack: …`). Such a
+/// timeout is grouped apart from the placed ones, and a reduction of it
+/// keeps any timeout (`MatchLevel::matches`).
+pub(crate) fn unplaced_timeout_warning(failure: &Failure, path: &Path) -> Option<String> {
+    failure.signature().is_unplaced_timeout().then(|| {
+        format!(
+            "`{}`: {failure}: its stack could not be taken, so it is a failure of its own, \
+             and reducing it keeps any timeout of its target",
+            path.display()
+        )
+    })
 }
 
 impl From<EngineStop> for StopReason {
@@ -72,6 +89,25 @@ mod tests {
                 format!("\"{}\"", engine.as_str())
             );
         }
+    }
+
+    #[test]
+    fn only_a_timeout_without_a_stack_is_warned_of_with_its_reason() {
+        use crate::fuzz::pool::FailureKind;
+        let message =
+            "timeout after 1s (no stack: no answer in 10.0 s, 0 ms of CPU since, runnable)";
+        let unplaced = Failure::new(FailureKind::Timeout, message);
+        let path = Path::new("t/timeout-1");
+        let warning = unplaced_timeout_warning(&unplaced, path).unwrap();
+        assert!(
+            warning.starts_with(&format!("`t/timeout-1`: {message}: its stack could not")),
+            "{warning}"
+        );
+        let placed = Failure {
+            location: Some("t::spin".into()),
+            ..unplaced
+        };
+        assert_eq!(unplaced_timeout_warning(&placed, path), None);
     }
 
     fn wire(value: impl serde::Serialize) -> String {

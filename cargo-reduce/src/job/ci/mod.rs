@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::fuzz_mode::limits::{special_memory_limit, special_timeout, LimitsOverride};
 use super::fuzz_mode::{self, Binaries, FuzzRequest};
+use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
@@ -294,6 +295,7 @@ fn replay_all(
         let (binary, pool) = replay_target(run, (binary, pool), target, request, settings, events)?;
         let replay_time = run.read_time + replay_started.elapsed();
         group(run);
+        warn_unplaced_timeouts(run, events);
         emit_replayed(run, replay_time, events);
         // Only targets with something to minimize keep their workers.
         if run.groups.iter().any(|g| minimize::needed(run, g)) {
@@ -594,6 +596,17 @@ fn place_timeouts(run: &mut TargetRun, level: MatchLevel) {
     for failure in unplaced.filter(|f| f.signature().is_unplaced_timeout()) {
         failure.location.clone_from(&place.location);
         failure.call_path.clone_from(&place.call_path);
+    }
+}
+
+/// Warns of each group that is a timeout whose stack could not be taken
+/// and that [`place_timeouts`] could not place: the warning says why.
+fn warn_unplaced_timeouts(run: &TargetRun, events: &dyn Events) {
+    for group in &run.groups {
+        let path = &group.smallest(&run.inputs).artifact.path;
+        if let Some(message) = unplaced_timeout_warning(&group.failure, path) {
+            events.emit(&Message::Warning { message });
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::ci::inputs::{files_in, read_all, Shard};
 use super::fuzz_mode::{self, TargetKey};
+use super::message::unplaced_timeout_warning;
 use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::Limits;
@@ -619,6 +620,7 @@ fn report_failures(
             smallest.sha1
         );
         let (artifact, _) = job_write::artifact(&artifacts_dir, &name, &smallest.bytes)?;
+        let unplaced = unplaced_timeout_warning(&failure, &smallest.path);
         events.emit(&Message::CorpusFailure {
             package: project.package.clone(),
             target: plan.target.clone(),
@@ -630,6 +632,9 @@ fn report_failures(
                 .collect(),
             artifact,
         });
+        if let Some(message) = unplaced {
+            events.emit(&Message::Warning { message });
+        }
     }
     Ok(failing)
 }

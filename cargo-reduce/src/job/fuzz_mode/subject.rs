@@ -12,7 +12,7 @@ use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::TargetSettings;
 use crate::fuzz::shrink::{self, Method};
-use crate::job::message::{How, Plan};
+use crate::job::message::{unplaced_timeout_warning, How, Plan};
 use crate::job::{Described, Done, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
 use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
@@ -169,7 +169,7 @@ impl Subject for ArtifactSubject<'_> {
             failure: text,
             failure_id: id,
         });
-        if let Some(message) = unplaced_warning(&failure, self.path) {
+        if let Some(message) = unplaced_timeout_warning(&failure, self.path) {
             run.emit(&Message::Warning { message });
         }
         self.failure = Some(failure);
@@ -235,38 +235,4 @@ impl Subject for ArtifactSubject<'_> {
 pub(in crate::job) fn named(failure: &Failure, matching: MatchLevel) -> (String, String) {
     let signature = failure.signature();
     (signature.to_string(), matching.key(&signature).id())
-}
-
-/// A warning for a reproduced failure that is a timeout whose stack could
-/// not be taken in any run: it stands for any timeout of its target, and
-/// its message says why there is no stack.
-fn unplaced_warning(failure: &Failure, path: &Path) -> Option<String> {
-    failure.signature().is_unplaced_timeout().then(|| {
-        format!(
-            "`{}`: {failure}: its stack could not be taken, so it matches any timeout of its target",
-            path.display()
-        )
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_a_timeout_without_a_stack_is_warned_of_with_its_reason() {
-        let message =
-            "timeout after 1s (no stack: no answer in 10.0 s, 0 ms of CPU since, runnable)";
-        let unplaced = Failure::new(FailureKind::Timeout, message);
-        let warning = unplaced_warning(&unplaced, Path::new("t/timeout-1")).unwrap();
-        assert!(
-            warning.starts_with(&format!("`t/timeout-1`: {message}: ")),
-            "{warning}"
-        );
-        let placed = Failure {
-            location: Some("t::spin".into()),
-            ..unplaced
-        };
-        assert_eq!(unplaced_warning(&placed, Path::new("t/timeout-1")), None);
-    }
 }

@@ -219,15 +219,10 @@ fn pipeline(
     };
     run_tree_stage(Stage::Opening, &mut work)?;
     shape(work.tree, options);
-    let coarse_only = Options {
-        fine: Repeat::Never,
-        ..*options
-    };
+    run_tree_stage(Stage::CoarseLevels, &mut work)?;
     if options.early_moves && options.fine != Repeat::Never {
-        work.options = &coarse_only;
-        run_tree_stage(Stage::Levels, &mut work)?;
         moves(&mut work)?;
-        work.options = options;
+        run_tree_stage(Stage::CoarseLevels, &mut work)?;
     }
     run_tree_stage(Stage::Levels, &mut work)?;
     moves(&mut work)?;

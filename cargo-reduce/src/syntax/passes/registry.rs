@@ -33,6 +33,9 @@ use crate::syntax::tree::{flatten, squeeze, Tree};
 pub(crate) enum Stage {
     /// On each round's fresh parse, before HDD.
     Opening,
+    /// Coarse HDD over the tree's levels (with `early-moves`, once before
+    /// the early moves and once after them).
+    CoarseLevels,
     /// HDD over the tree's levels.
     Levels,
     /// The moves, again and again, with [`Stage::AfterMoves`] after each
@@ -154,7 +157,7 @@ pub(crate) const PASSES: &[Pass] = &[
     ),
     on_tree(
         "coarse-hdd",
-        Stage::Levels,
+        Stage::CoarseLevels,
         Switch::Always,
         ALL,
         "Coarse HDD: ddmin over each level's nodes whose Φ is empty (`coarse-hdd`, `coarse-hdd+hdd`, `best`)",
@@ -457,6 +460,7 @@ mod tests {
         fn label(self) -> &'static str {
             match self {
                 Stage::Opening => "before HDD",
+                Stage::CoarseLevels => "coarse HDD",
                 Stage::Levels => "HDD",
                 Stage::Moves => "moves",
                 Stage::AfterMoves => "after a move",

@@ -327,57 +327,14 @@ impl<'a> Round<'a> {
                 return Err(PoolError::died(status, stderr));
             }
         } else {
-            let index = current - 1;
-            let note = self.crew.shm.note(slot);
-            // Marked failed, killed before its event was out.
-            if self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_FAILED {
-                if let Some(note) = &note {
-                    self.record_reported(slot, index, note.kind);
-                }
-            }
-            let unresolved =
-                self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_PENDING;
-            // A timeout is about the test the watchdog saw; if that one
-            // finished just before the kill, the next one is rerun instead.
-            let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
-            let moved_on = timed_out && self.watch[slot].current != current as u64;
-            let blamed = unresolved && !moved_on;
-            // What the test printed: a panic the recording hook missed
-            // (the target replaced it during the test) is read from there.
-            // Only a death without a note that explains it (a signal's note
-            // only places it) needs it; the others (every
-            // failing test of a reduction) just move the mark past it.
-            let explained = note.as_ref().is_some_and(|n| n.kind != NOTE_SIGNAL);
-            let printed = match (blamed && !explained, self.crew.workers[slot].as_mut()) {
-                (true, Some(worker)) => worker.stderr_since_last_death(),
-                (true, None) => stderr(),
-                (false, Some(worker)) => {
-                    worker.skip_stderr();
-                    String::new()
-                }
-                (false, None) => String::new(),
-            };
-            if blamed {
-                let symbols = &mut self.crew.symbols;
-                let postmortem = Postmortem {
-                    reason: kill_reason,
-                    no_stack,
-                    note: note.as_ref(),
-                    status,
-                    printed: &printed,
-                };
-                let exits = self.crew.options.exits;
-                match classify_death(&postmortem, symbols) {
-                    // An exit the engine does not count as a crash ends the
-                    // test as a pass.
-                    Some(Failure {
-                        kind: FailureKind::Exit(status),
-                        ..
-                    }) if !exits.fails(status) => self.record(index, Outcome::Passed),
-                    Some(failure) => self.record(index, Outcome::Failed(failure)),
-                    None => {}
-                }
-            }
+            self.judge(
+                slot,
+                current - 1,
+                kill_reason,
+                no_stack,
+                status,
+                &mut stderr,
+            );
             resume = Some((current as u64, range_end));
         }
         self.crew.shm.reset_area(slot);
@@ -387,6 +344,70 @@ impl<'a> Round<'a> {
             self.start(slot, resume)?;
         }
         Ok(())
+    }
+
+    /// Records how the test at `index` ended when `slot`'s process died
+    /// running it, unless it had ended before (a reduction's failing tests
+    /// end with their report) or a timeout's watchdog saw another test.
+    fn judge(
+        &mut self,
+        slot: usize,
+        index: usize,
+        kill_reason: Option<KillReason>,
+        no_stack: Option<NoStack>,
+        status: std::process::ExitStatus,
+        stderr: &mut impl FnMut() -> String,
+    ) {
+        let note = self.crew.shm.note(slot);
+        // Marked failed, killed before its event was out.
+        if self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_FAILED {
+            if let Some(note) = &note {
+                self.record_reported(slot, index, note.kind);
+            }
+        }
+        let unresolved =
+            self.outcomes[index].is_none() && self.crew.shm.slot(index) == SLOT_PENDING;
+        // A timeout is about the test the watchdog saw; if that one
+        // finished just before the kill, the next one is rerun instead.
+        let timed_out = matches!(kill_reason, Some(KillReason::Timeout(_)));
+        let moved_on = timed_out && self.watch[slot].current != index as u64 + 1;
+        let blamed = unresolved && !moved_on;
+        // What the test printed: a panic the recording hook missed
+        // (the target replaced it during the test) is read from there.
+        // Only a death without a note that explains it (a signal's note
+        // only places it) needs it; the others (every
+        // failing test of a reduction) just move the mark past it.
+        let explained = note.as_ref().is_some_and(|n| n.kind != NOTE_SIGNAL);
+        let printed = match (blamed && !explained, self.crew.workers[slot].as_mut()) {
+            (true, Some(worker)) => worker.stderr_since_last_death(),
+            (true, None) => stderr(),
+            (false, Some(worker)) => {
+                worker.skip_stderr();
+                String::new()
+            }
+            (false, None) => String::new(),
+        };
+        if blamed {
+            let symbols = &mut self.crew.symbols;
+            let postmortem = Postmortem {
+                reason: kill_reason,
+                no_stack,
+                note: note.as_ref(),
+                status,
+                printed: &printed,
+            };
+            let exits = self.crew.options.exits;
+            match classify_death(&postmortem, symbols) {
+                // An exit the engine does not count as a crash ends the
+                // test as a pass.
+                Some(Failure {
+                    kind: FailureKind::Exit(status),
+                    ..
+                }) if !exits.fails(status) => self.record(index, Outcome::Passed),
+                Some(failure) => self.record(index, Outcome::Failed(failure)),
+                None => {}
+            }
+        }
     }
 
     /// Hands needed inputs that no worker ran (a death cut their range short

@@ -172,7 +172,7 @@ fn new_context() -> Context {
     Context::default()
 }
 
-fuzz_target!(|data: &[u8]| script::run(new_context(), data));
+fuzz_target!(|data: &[u8]| script::run(&mut new_context(), data));
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
     let Some(mutator) = mutator() else {

@@ -14,7 +14,7 @@ const STACK_SIZE: usize = 10 * 1024;
 
 /// Runs `data` as a classic script in `context`, then the promise job queue.
 /// Input that is not UTF-8 is ignored; a JavaScript exception is no failure.
-pub fn run(mut context: Context, data: &[u8]) {
+pub fn run(context: &mut Context, data: &[u8]) {
     let Ok(source) = std::str::from_utf8(data) else {
         return;
     };

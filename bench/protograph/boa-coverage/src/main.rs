@@ -8,6 +8,13 @@
 //! file runs; each file's name goes to stderr first, so that a driver can
 //! skip a file that kills the process (a failed allocation, a stack
 //! overflow) and resume.
+//!
+//! `--instructions N` (first) gives each file a budget of N VM instructions
+//! (boa_engine's `fuzz` feature), as Boa's own fuzz target runs its programs
+//! (`fuzz-targets/boa/fuzz_targets/boa_ast.rs`), so that its corpus is
+//! replayed under the limit it was fuzzed with: printed back to JavaScript,
+//! its loops would otherwise run up to `boa_eval`'s loop limit, seconds each.
+//! `exhausted FILE` on stderr names the files that reached the budget.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -19,8 +26,10 @@ mod script;
 
 fn main() {
     std::panic::set_hook(Box::new(|_| {}));
+    let mut args: Vec<_> = std::env::args_os().skip(1).collect();
+    let budget = instructions(&mut args);
     let mut files: Vec<PathBuf> = Vec::new();
-    for arg in std::env::args_os().skip(1) {
+    for arg in args {
         collect(Path::new(&arg), &mut files);
     }
     for file in files {
@@ -28,8 +37,28 @@ fn main() {
         let Ok(data) = std::fs::read(&file) else {
             continue;
         };
-        let _ = catch_unwind(AssertUnwindSafe(|| script::run(Context::default(), &data)));
+        let Ok(mut context) = Context::builder().instructions_remaining(budget).build() else {
+            continue;
+        };
+        let _ = catch_unwind(AssertUnwindSafe(|| script::run(&mut context, &data)));
+        if budget != usize::MAX && context.instructions_remaining() == 0 {
+            eprintln!("exhausted {}", file.display());
+        }
     }
+}
+
+/// The budget `--instructions N` gives (and removes from `args`), else none.
+fn instructions(args: &mut Vec<std::ffi::OsString>) -> usize {
+    if args.first().is_none_or(|a| a != "--instructions") {
+        return usize::MAX;
+    }
+    let n = args.get(1).and_then(|n| n.to_str()?.parse().ok());
+    let Some(n) = n else {
+        eprintln!("boa-coverage: --instructions wants a number");
+        std::process::exit(2);
+    };
+    args.drain(..2);
+    n
 }
 
 /// `path` if it is a file, else the files directly inside it, sorted.

@@ -20,5 +20,5 @@ use boa_engine::Context;
 mod script;
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| script::run(Context::default(), data));
+    afl::fuzz!(|data: &[u8]| script::run(&mut Context::default(), data));
 }

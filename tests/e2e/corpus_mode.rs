@@ -104,7 +104,7 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     let again_dir = crate_dir.join("again");
     let again = corpus(
         &crate_dir,
-        &["--corpus", out_arg, "--out", again_dir.to_str().unwrap()],
+        &["--corpus", out_arg, "--output", again_dir.to_str().unwrap()],
     );
     let again_summary = minimized(&again);
     assert_eq!(
@@ -114,7 +114,7 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     assert_eq!(again_summary["files_after"], after);
     assert_eq!(corpus_inputs(&again_dir).len() as u64, after);
     let single = crate_dir.join("single");
-    corpus(&crate_dir, &["-j", "1", "--out", single.to_str().unwrap()]);
+    corpus(&crate_dir, &["-j", "1", "-o", single.to_str().unwrap()]);
     assert_eq!(named(&single), named(&out), "the same set for every -j");
     assert_eq!(
         named(&again_dir),
@@ -152,7 +152,7 @@ fn an_output_directory_of_the_users_files_is_refused() {
     let out = crate_dir.join("mine");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("notes.txt"), b"keep me").unwrap();
-    let run = corpus_run(&crate_dir, &["--out", out.to_str().unwrap()]);
+    let run = corpus_run(&crate_dir, &["--output", out.to_str().unwrap()]);
     run.expect_code(2);
     assert!(
         run.stderr()
@@ -175,7 +175,7 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     // The finished set, from a run to the end on a copy.
     let done = crate_dir.join("done");
     let done_arg = done.to_str().unwrap().to_string();
-    corpus(&crate_dir, &["--corpus", &dir_arg, "--out", &done_arg]);
+    corpus(&crate_dir, &["--corpus", &dir_arg, "--output", &done_arg]);
     let finished = named(&done);
     let manifest = crate_dir.join("Cargo.toml");
     let mut outcomes = Vec::new();
@@ -237,9 +237,10 @@ fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
     let (_dir, crate_dir) = with_corpus();
     let arg = |p: &Path| p.to_str().unwrap().to_string();
     let plain = crate_dir.join("plain");
+    // `--out`: the spelling before `-o`/`--output`, still accepted.
     let plain_run = corpus(&crate_dir, &["--out", &arg(&plain)]);
     let shrunk = crate_dir.join("shrunk");
-    let run = corpus(&crate_dir, &["--shrink", "--out", &arg(&shrunk)]);
+    let run = corpus(&crate_dir, &["--shrink", "--output", &arg(&shrunk)]);
     let summary = minimized(&run);
     let before = minimized(&plain_run);
     assert!(
@@ -252,7 +253,13 @@ fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
     let again = crate_dir.join("again");
     let second = corpus(
         &crate_dir,
-        &["--corpus", &arg(&shrunk), "--shrink", "--out", &arg(&again)],
+        &[
+            "--corpus",
+            &arg(&shrunk),
+            "--shrink",
+            "--output",
+            &arg(&again),
+        ],
     );
     let recounted = minimized(&second);
     assert_eq!(recounted["features"], summary["features"], "{recounted}");
@@ -279,7 +286,7 @@ fn shrink_reduces_a_typed_targets_inputs() {
         "--fuzz-target",
         "typed",
         "--shrink",
-        "--out",
+        "--output",
         out.to_str().unwrap(),
     ];
     let shrunk = minimized(&corpus(&crate_dir, &args));
@@ -314,7 +321,7 @@ fn a_one_time_initialisation_counts_for_every_input_and_one_run_converges() {
             jobs,
             "--corpus",
             &arg(corpus_dir),
-            "--out",
+            "--output",
             &arg(out),
         ];
         corpus(&crate_dir, &args);
@@ -412,7 +419,7 @@ fn two_shards_merged_give_the_set_of_one_machine() {
     let (_dir, crate_dir) = with_corpus();
     let arg = |p: &Path| p.to_str().unwrap().to_string();
     let whole = crate_dir.join("whole");
-    corpus(&crate_dir, &["--out", &arg(&whole)]);
+    corpus(&crate_dir, &["--output", &arg(&whole)]);
     let files: Vec<PathBuf> = (1..=2)
         .map(|k| crate_dir.join(format!("shard-{k}.json")))
         .collect();
@@ -434,7 +441,7 @@ fn two_shards_merged_give_the_set_of_one_machine() {
         "merge",
         &arg(&files[1]),
         &arg(&files[0]),
-        "--out",
+        "--output",
         &arg(&merged_dir),
         "--message-format",
         "json",

@@ -51,7 +51,7 @@ fn coverage(crate_dir: &Path, target: &str, out: &Path) -> Run {
         manifest.to_str().unwrap(),
         "--fuzz-target",
         target,
-        "--out",
+        "-o",
         out.to_str().unwrap(),
         "--message-format",
         "json",

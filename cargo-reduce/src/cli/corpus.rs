@@ -33,8 +33,14 @@ pub(crate) struct CorpusArgs {
     pub corpus: Vec<PathBuf>,
     /// Where the minimized corpus goes (a new or empty directory, or an
     /// earlier output) [default: `fuzz/corpus-min/<target>/`].
-    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
-    pub out: Option<PathBuf>,
+    #[arg(
+        short,
+        long,
+        alias = "out",
+        value_name = "DIR",
+        conflicts_with = "in_place"
+    )]
+    pub output: Option<PathBuf>,
     /// Replace the corpus directory (the first --corpus) with the minimized
     /// set, once that is written in full.
     #[arg(long)]
@@ -91,8 +97,14 @@ pub(crate) struct MergeArgs {
     pub records: Vec<PathBuf>,
     /// Where the set goes (one target) [default: where the shards' runs
     /// would write it, `fuzz/corpus-min/<target>/`].
-    #[arg(long, value_name = "DIR", conflicts_with = "in_place")]
-    pub out: Option<PathBuf>,
+    #[arg(
+        short,
+        long,
+        alias = "out",
+        value_name = "DIR",
+        conflicts_with = "in_place"
+    )]
+    pub output: Option<PathBuf>,
     /// Replace the corpus directory the shards read (the first) with the set.
     #[arg(long)]
     pub in_place: bool,
@@ -103,7 +115,7 @@ impl CorpusArgs {
         CorpusRequest {
             selection: self.select.selection(),
             corpora: self.corpus.clone(),
-            out: self.out.clone(),
+            out: self.output.clone(),
             in_place: self.in_place,
             timeout: self.timeout,
             rss_limit_mb: self.rss_limit_mb,
@@ -140,7 +152,7 @@ pub(crate) fn run(
         Some(CorpusCommand::Merge(merge)) => {
             let request = MergeRequest {
                 records: merge.records.clone(),
-                out: merge.out.clone(),
+                out: merge.output.clone(),
                 in_place: merge.in_place,
             };
             crate::job::corpus::merge(&request, reporter)

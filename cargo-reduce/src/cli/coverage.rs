@@ -25,8 +25,8 @@ pub(crate) struct CoverageArgs {
     pub corpus: Vec<PathBuf>,
     /// Where the reports go (a new or empty directory, or an earlier
     /// report) [default: `fuzz/coverage/`].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    #[arg(short, long, alias = "out", value_name = "DIR")]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub report: ReportArgs,
@@ -71,7 +71,7 @@ impl CoverageArgs {
                 false => CorpusChoice::Dirs(self.corpus.clone()),
             },
             ledger: false,
-            out: self.out.clone(),
+            out: self.output.clone(),
             options: self.report.options(),
         }
     }

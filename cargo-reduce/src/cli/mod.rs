@@ -73,7 +73,7 @@ pub(crate) enum CliCommand {
     /// an lcov tracefile, an HTML report and a per-file summary, per
     /// target and merged.
     #[command(
-        after_help = "Examples:\n  cargo reduce coverage\n  cargo reduce coverage --fuzz-target parse --corpus fuzz/corpus/parse --out coverage/ --include-deps"
+        after_help = "Examples:\n  cargo reduce coverage\n  cargo reduce coverage --fuzz-target parse --corpus fuzz/corpus/parse --output coverage/ --include-deps"
     )]
     Coverage(Box<coverage::CoverageArgs>),
     /// Build a fuzz target as its engine's front end does (`cargo fuzz

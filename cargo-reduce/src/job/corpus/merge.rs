@@ -18,7 +18,7 @@ use crate::job::{Events, Message};
 pub(crate) struct MergeRequest {
     /// The shards' `--features-out` files.
     pub records: Vec<PathBuf>,
-    /// `--out DIR` (one target) [default: the shards' output directory].
+    /// `--output DIR` (one target) [default: the shards' output directory].
     pub out: Option<PathBuf>,
     /// `--in-place`: the (first) corpus directory is replaced.
     pub in_place: bool,
@@ -36,7 +36,7 @@ pub(crate) fn run(request: &MergeRequest, events: &dyn Events) -> Result<Exit, E
         return Err(Error::new(
             Exit::Usage,
             format!(
-                "--out names the set of one target, and the records hold {}; leave --out out to write each to its default place",
+                "--output names the set of one target, and the records hold {}; drop --output to write each to its default place",
                 targets.len()
             ),
         ));

@@ -47,7 +47,7 @@ pub(crate) struct CorpusRequest {
     pub selection: Selection,
     /// `--corpus DIR`s, instead of `fuzz/corpus/<target>/` (one target).
     pub corpora: Vec<PathBuf>,
-    /// `--out DIR` [default: `<fuzz dir>/corpus-min/<target>/`].
+    /// `--output DIR` [default: `<fuzz dir>/corpus-min/<target>/`].
     pub out: Option<PathBuf>,
     /// `--in-place`: the (first) corpus directory is replaced.
     pub in_place: bool,
@@ -155,7 +155,7 @@ fn check_request(request: &CorpusRequest) -> Result<(), Error> {
     if request.features_out.is_some()
         && (request.in_place || request.out.is_some() || request.shrink)
     {
-        return usage("--features-out records features and writes no corpus: --out, --in-place and --shrink belong to a run without it (or to `corpus merge`, which takes --out and --in-place)");
+        return usage("--features-out records features and writes no corpus: --output, --in-place and --shrink belong to a run without it (or to `corpus merge`, which takes --output and --in-place)");
     }
     Ok(())
 }
@@ -201,7 +201,7 @@ fn record_target(
     })
 }
 
-/// Where a target's set goes without `--out`.
+/// Where a target's set goes without `--output`.
 fn default_out(project: &FuzzProject, target: &str) -> PathBuf {
     project.output_root().join("corpus-min").join(target)
 }
@@ -319,7 +319,7 @@ fn refuse_afl_queue(dir: &Path) -> Result<(), Error> {
         true => Err(Error::new(
             Exit::Usage,
             format!(
-                "--in-place would write inside the AFL++ instance of `{}`, which afl-fuzz owns; write the set elsewhere with --out DIR",
+                "--in-place would write inside the AFL++ instance of `{}`, which afl-fuzz owns; write the set elsewhere with --output DIR",
                 dir.display()
             ),
         )),
@@ -540,7 +540,7 @@ fn interrupted() -> Error {
     Error::new(Exit::Interrupted, "interrupted; nothing more was written")
 }
 
-/// Where the set goes: `--out`, the corpus itself with `--in-place`, or
+/// Where the set goes: `--output`, the corpus itself with `--in-place`, or
 /// `<fuzz dir>/corpus-min/<target>/`; an output directory may not be one
 /// of the corpus directories, nor a directory of the user's files.
 fn output_dir(
@@ -559,7 +559,7 @@ fn output_dir(
         return Err(Error::new(
             Exit::Usage,
             format!(
-                "--out `{}` is a corpus being minimized; use --in-place to replace it",
+                "--output `{}` is a corpus being minimized; use --in-place to replace it",
                 out.display()
             ),
         ));

@@ -35,7 +35,7 @@ pub(crate) struct TargetRecord {
     pub target: String,
     /// Its corpus directories (the first is what `--in-place` replaces).
     pub dirs: Vec<PathBuf>,
-    /// Where its set goes without `--out`.
+    /// Where its set goes without `--output`.
     pub out: PathBuf,
     /// The coverage build's counter count (for the edge count).
     pub counters: u32,

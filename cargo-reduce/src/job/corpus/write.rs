@@ -46,7 +46,7 @@ pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
         Exit::Usage,
         format!(
             "output directory `{}` holds files and is not an output of `cargo reduce corpus`; \
-             give --out a new or empty directory, or use --in-place to replace the corpus",
+             give --output a new or empty directory, or use --in-place to replace the corpus",
             dir.display()
         ),
     ))

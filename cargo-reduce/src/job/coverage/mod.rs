@@ -41,7 +41,7 @@ pub(crate) struct CoverageRequest {
     pub corpus: CorpusChoice,
     /// The regression ledger's inputs too (`ci --coverage`).
     pub ledger: bool,
-    /// `--out DIR` [default: `<fuzz dir>/coverage/`].
+    /// `--output DIR` [default: `<fuzz dir>/coverage/`].
     pub out: Option<PathBuf>,
     /// How the report is made.
     pub options: CoverageOptions,

@@ -20,7 +20,7 @@ pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
     Err(Error::new(
         Exit::Usage,
         format!(
-            "output directory `{}` holds files and is not a report of `cargo reduce coverage`; give --out a new or empty directory",
+            "output directory `{}` holds files and is not a report of `cargo reduce coverage`; give --output a new or empty directory",
             dir.display()
         ),
     ))

@@ -8,6 +8,11 @@
 //!
 //! In every other build the callbacks are absent and no counter region is
 //! ever registered: a log records empty feature sets.
+//!
+//! The coverage build compiles this crate itself without SanitizerCoverage
+//! (`fuzz/standin/sancov_exempt.rs`), as libFuzzer's runtime is compiled:
+//! the code that runs around a test has no counters, and a test's features
+//! are its target's alone.
 
 use crate::protocol::{collect_features, feature_record, FEATURE_LOG_ENV};
 use std::fs::File;
@@ -61,8 +66,8 @@ fn regions() -> impl Iterator<Item = (*mut u8, usize)> {
 /// Where a worker's test process logs the features of its passing tests.
 pub(crate) struct FeatureLog {
     file: File,
-    /// The counters as the test left them (copied before they are read:
-    /// the loop that reads them is instrumented code too).
+    /// The counters as the test left them (copied before they are read,
+    /// so that nothing the counting runs can change them).
     snapshot: Vec<u8>,
     features: Vec<u32>,
     record: Vec<u8>,

@@ -41,9 +41,11 @@ impl<'a> BuildKind<'a> {
         }
     }
 
-    /// Whether the build leaves out the recording copy of `arbitrary`
-    /// (`instrument`): only the coverage builds do.
-    pub(super) fn records_nothing(self) -> bool {
+    /// Whether it is a coverage build (SanitizerCoverage): the features
+    /// are the target's own, so it leaves out the recording copy of
+    /// `arbitrary` (`instrument`) and compiles the stand-in without
+    /// coverage (`sancov_exempt`).
+    pub(super) fn counts_coverage(self) -> bool {
         matches!(self, BuildKind::Coverage(_) | BuildKind::Lines)
     }
 

@@ -22,6 +22,7 @@ mod lockfile;
 mod nightly;
 mod resolve;
 mod run;
+mod sancov_exempt;
 mod shadow;
 mod variant;
 
@@ -259,6 +260,9 @@ impl Invocation {
             .args(&self.patches)
             .env_remove("RUSTFLAGS")
             .env("CARGO_ENCODED_RUSTFLAGS", &self.flags);
+        if build.kind.counts_coverage() {
+            sancov_exempt::apply(&mut command, dirs.target, harness)?;
+        }
         build.toolchain.apply(&mut command);
         if build.stand_in.release {
             command.arg("--release");
@@ -293,7 +297,7 @@ fn instrumented_arbitrary(
 ) -> Result<Option<instrument::Instrumented>, BuildError> {
     match build.engine.arbitrary.as_deref() {
         Some(v) if !v.starts_with("1.") => return Ok(None),
-        _ if build.kind.records_nothing() => return Ok(None),
+        _ if build.kind.counts_coverage() => return Ok(None),
         _ => {}
     }
     let text = std::fs::read_to_string(dirs.lock).map_err(io_error(dirs.lock))?;

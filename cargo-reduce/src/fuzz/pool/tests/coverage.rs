@@ -213,6 +213,43 @@ fn passing_inputs_have_their_features_and_failures_their_outcome() {
     assert_eq!(replay(1, inputs), replayed);
 }
 
+/// No counter is in the stand-in's own code (the coverage build compiles
+/// it without SanitizerCoverage, as libFuzzer's runtime is): what runs
+/// around a test adds no feature of its own. Each counter's block named by
+/// the function symbol that holds it, generic instances of the stand-in's
+/// code (`std::panicking::try::<.., libfuzzer_sys::..>`) included.
+#[test]
+fn no_counter_is_in_the_stand_ins_code() {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let binary = &binaries()[0];
+    let table_file = crate::fuzz::pool::PcTableFile::new().unwrap();
+    let pool = CoveragePool::start_with_env(binary, options(), vec![table_file.env()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    pool.replay(&[b"num:1"]).unwrap_or_else(|e| panic!("{e}"));
+    let table = table_file.read(binary).unwrap();
+    let data = std::fs::read(binary).unwrap();
+    let file = object::File::parse(&*data).unwrap();
+    let mut functions: Vec<(u64, String)> = file
+        .symbols()
+        .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
+        .filter_map(|s| Some((s.address(), s.name().ok()?.to_string())))
+        .collect();
+    functions.sort_unstable();
+    let holder = |pc: u64| {
+        let at = functions.partition_point(|(address, _)| *address <= pc);
+        let name = at.checked_sub(1).map_or("", |i| functions[i].1.as_str());
+        addr2line::demangle_auto(name.into(), None).into_owned()
+    };
+    assert!(!table.pcs.is_empty());
+    let standin: Vec<String> = table
+        .pcs
+        .iter()
+        .map(|&pc| holder(pc))
+        .filter(|name| name.contains("libfuzzer_sys::"))
+        .collect();
+    assert!(standin.is_empty(), "{standin:#?}");
+}
+
 /// Whether this kernel answers the pagemap's `PAGEMAP_SCAN` ioctl (asked
 /// about the page of a local variable).
 fn kernel_scans_pagemaps() -> bool {

@@ -539,3 +539,37 @@ fn a_hang_whose_stack_cannot_be_taken_is_warned_of_with_why() {
     );
     assert_eq!(snapshot(&crate_dir.join("corpus")), original);
 }
+
+/// Failing inputs are grouped as `cargo reduce` groups them: two panics at
+/// one place and call path whose messages differ only in the input they
+/// quote (`boom record [_]` and `boom record [_, _]`) are one failure at
+/// the default match level (one artifact: the smaller input), and two
+/// when the target's settings say `match = "message"`.
+#[test]
+fn failing_inputs_are_grouped_at_the_targets_match_level() {
+    let failures = |settings: &str| {
+        let (_dir, crate_dir) = with_corpus();
+        fs::write(crate_dir.join("corpus/records/crash-2"), b"boom:12").unwrap();
+        let manifest = crate_dir.join("Cargo.toml");
+        let text = fs::read_to_string(&manifest).unwrap();
+        fs::write(&manifest, text + settings).unwrap();
+        let run = corpus(&crate_dir, &[]);
+        assert_eq!(minimized(&run)["failing"], 2);
+        let groups: Vec<serde_json::Value> = run
+            .messages()
+            .into_iter()
+            .filter(|m| m["reason"] == "corpus-failure")
+            .collect();
+        let artifacts = corpus_inputs(&crate_dir.join("artifacts/records"));
+        (groups, artifacts)
+    };
+    let (groups, artifacts) = failures("");
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0]["inputs"].as_array().unwrap().len(), 2);
+    assert_eq!(artifacts.len(), 1);
+    assert_eq!(artifacts[0].1, b"boom:1");
+    let message_level = "\n[package.metadata.cargo-reduce.targets.records]\nmatch = \"message\"\n";
+    let (groups, artifacts) = failures(message_level);
+    assert_eq!(groups.len(), 2, "{groups:?}");
+    assert_eq!(artifacts.len(), 2);
+}

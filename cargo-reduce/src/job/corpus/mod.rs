@@ -585,19 +585,22 @@ fn counters(replayed: &[Replayed]) -> u32 {
     replayed.iter().map(|r| r.counters).max().unwrap_or(0)
 }
 
-/// Groups the failing inputs by signature; for each group, the smallest is
-/// kept as an artifact (unless there) and the group reported. The number
-/// of failing inputs.
+/// Groups the failing inputs as `cargo reduce` and `ci` group them (by
+/// their signatures at the target's match level: a panic's message is not
+/// compared at the default, `stack`); for each group, the smallest is kept
+/// as an artifact (unless there) and the group reported. The number of
+/// failing inputs.
 fn report_failures(
     plan: &Plan,
     project: &FuzzProject,
     replayed: &[Replayed],
     events: &dyn Events,
 ) -> Result<usize, Error> {
+    let level = project.settings_of(&plan.target).matching();
     let mut groups: BTreeMap<String, (Failure, Vec<usize>)> = BTreeMap::new();
     for (i, r) in replayed.iter().enumerate() {
         if let Outcome::Failed(failure) = &r.outcome {
-            let id = failure.signature().id();
+            let (_, id) = fuzz_mode::named(failure, level);
             groups
                 .entry(id)
                 .or_insert_with(|| (failure.clone(), Vec::new()))

@@ -543,13 +543,15 @@ fn a_hang_whose_stack_cannot_be_taken_is_warned_of_with_why() {
 /// Failing inputs are grouped as `cargo reduce` groups them: two panics at
 /// one place and call path whose messages differ only in the input they
 /// quote (`boom record [_]` and `boom record [_, _]`) are one failure at
-/// the default match level (one artifact: the smaller input), and two
-/// when the target's settings say `match = "message"`.
+/// the default match level (one artifact: the smaller input, whose
+/// failure the report names), and two when the target's settings say
+/// `match = "message"`.
 #[test]
 fn failing_inputs_are_grouped_at_the_targets_match_level() {
     let failures = |settings: &str| {
         let (_dir, crate_dir) = with_corpus();
-        fs::write(crate_dir.join("corpus/records/crash-2"), b"boom:12").unwrap();
+        // Read before `crash` (`boom:1`): the group's first input.
+        fs::write(crate_dir.join("corpus/records/0-crash"), b"boom:12").unwrap();
         let manifest = crate_dir.join("Cargo.toml");
         let text = fs::read_to_string(&manifest).unwrap();
         fs::write(&manifest, text + settings).unwrap();
@@ -568,6 +570,8 @@ fn failing_inputs_are_grouped_at_the_targets_match_level() {
     assert_eq!(groups[0]["inputs"].as_array().unwrap().len(), 2);
     assert_eq!(artifacts.len(), 1);
     assert_eq!(artifacts[0].1, b"boom:1");
+    let named = groups[0]["failure"].as_str().unwrap();
+    assert!(named.contains("boom record [_] "), "{named}");
     let message_level = "\n[package.metadata.cargo-reduce.targets.records]\nmatch = \"message\"\n";
     let (groups, artifacts) = failures(message_level);
     assert_eq!(groups.len(), 2, "{groups:?}");

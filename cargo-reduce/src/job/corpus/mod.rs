@@ -597,25 +597,22 @@ fn report_failures(
     events: &dyn Events,
 ) -> Result<usize, Error> {
     let level = project.settings_of(&plan.target).matching();
-    let mut groups: BTreeMap<String, (Failure, Vec<usize>)> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Vec<(usize, &Failure)>> = BTreeMap::new();
     for (i, r) in replayed.iter().enumerate() {
         if let Outcome::Failed(failure) = &r.outcome {
             let (_, id) = fuzz_mode::named(failure, level);
-            groups
-                .entry(id)
-                .or_insert_with(|| (failure.clone(), Vec::new()))
-                .1
-                .push(i);
+            groups.entry(id).or_default().push((i, failure));
         }
     }
     let artifacts_dir = project.results_dir(&plan.target);
     let mut failing = 0;
-    for (id, (failure, members)) in groups {
+    for (id, members) in groups {
         failing += members.len();
-        let smallest = members
+        // The group's smallest input, whose failure the report names.
+        let (smallest, failure) = members
             .iter()
-            .map(|&i| &plan.inputs[i])
-            .min_by(|a, b| (a.bytes.len(), &a.path).cmp(&(b.bytes.len(), &b.path)))
+            .map(|&(i, failure)| (&plan.inputs[i], failure))
+            .min_by(|(a, _), (b, _)| (a.bytes.len(), &a.path).cmp(&(b.bytes.len(), &b.path)))
             .expect("a group has members");
         let name = format!(
             "{}{}",
@@ -623,7 +620,7 @@ fn report_failures(
             smallest.sha1
         );
         let (artifact, _) = job_write::artifact(&artifacts_dir, &name, &smallest.bytes)?;
-        let unplaced = unplaced_timeout_warning(&failure, &smallest.path);
+        let unplaced = unplaced_timeout_warning(failure, &smallest.path);
         events.emit(&Message::CorpusFailure {
             package: project.package.clone(),
             target: plan.target.clone(),
@@ -631,7 +628,7 @@ fn report_failures(
             failure_id: id,
             inputs: members
                 .iter()
-                .map(|&i| plan.inputs[i].path.clone())
+                .map(|&(i, _)| plan.inputs[i].path.clone())
                 .collect(),
             artifact,
         });

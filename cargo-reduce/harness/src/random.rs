@@ -10,43 +10,45 @@
 //! interpose it ("e.g. for perf measurements that want to disable
 //! randomness"); the program's own definition wins over the C library's.
 //! Code that makes the system call itself (the `getrandom` crate's Linux
-//! backend) or reads `/dev/urandom` is not covered. Under a sanitizer the
-//! sanitizer's interceptor defines the symbol, and ours is left out; so it
-//! is from a companion stand-in, whose engine's stand-in defines it.
+//! backend) or reads `/dev/urandom` is not covered. Under AddressSanitizer
+//! ours is kept too: a sanitizer's interceptors are weak symbols on Linux
+//! (and the runtime rustc ships has none for `getrandom`), so the
+//! AddressSanitizer coverage build replays with the same sequence. A
+//! companion stand-in leaves it out: its engine's stand-in defines it.
 //!
 //! The sequence's state is ordinary memory, so a test process that puts
 //! its memory back between inputs (the snapshot) gives each input the
 //! same bytes from the same point.
 
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 use crate::sys;
 
 /// Whether `getrandom` gives the fixed sequence.
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 static FIXED: AtomicBool = AtomicBool::new(false);
 
 /// The fixed sequence's state (splitmix64), from an arbitrary constant.
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 static STATE: AtomicU64 = AtomicU64::new(0x243f_6a88_85a3_08d3);
 
 /// Makes `getrandom` give the fixed sequence from now on (or the
 /// kernel's bytes), and keeps it in the program: the linker takes it from
 /// the stand-in only if the stand-in's code refers to it.
 pub fn fix(fixed: bool) {
-    #[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+    #[cfg(not(cargo_reduce_companion))]
     {
         FIXED.store(fixed, Ordering::Relaxed);
         std::hint::black_box(getrandom as *const ());
     }
-    #[cfg(any(cargo_reduce_asan, cargo_reduce_companion))]
+    #[cfg(cargo_reduce_companion)]
     let _ = fixed;
 }
 
 /// The next eight bytes of the fixed sequence.
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 fn next_word() -> u64 {
     let mut z = STATE
         .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed)
@@ -61,7 +63,7 @@ fn next_word() -> u64 {
 ///
 /// # Safety
 /// As `getrandom`: `buf` is valid for `len` bytes of writes.
-#[cfg(not(any(cargo_reduce_asan, cargo_reduce_companion)))]
+#[cfg(not(cargo_reduce_companion))]
 #[no_mangle]
 pub unsafe extern "C" fn getrandom(
     buf: *mut sys::c_void,

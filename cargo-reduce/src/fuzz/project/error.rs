@@ -37,16 +37,19 @@ pub(crate) enum DiscoveryError {
         /// Cargo's first error line (or why cargo could not run).
         reason: String,
     },
-    /// Neither the workspace nor a `fuzz/` directory beside it holds a
-    /// crate with `cargo-fuzz = true` in its `[package.metadata]` or one
-    /// with afl.rs targets.
+    /// Neither the workspace, a `fuzz/` directory beside it nor a folder
+    /// below it holds a crate with `cargo-fuzz = true` in its
+    /// `[package.metadata]` or one with afl.rs targets.
     #[error(
-        "no cargo-fuzz crate or afl.rs target found (looked in {}); run `cargo fuzz init`, or pass --manifest-path <fuzz crate>/Cargo.toml",
-        list_paths(looked)
+        "no cargo-fuzz crate or afl.rs target found (looked in {} and the folders below `{}`); run `cargo fuzz init`, or pass --manifest-path <fuzz crate>/Cargo.toml",
+        list_paths(looked),
+        below.display()
     )]
     NoFuzzCrate {
         /// The manifests searched, and `fuzz/Cargo.toml` candidates tried.
         looked: Vec<PathBuf>,
+        /// The workspace root, below which fuzz crates were looked for.
+        below: PathBuf,
     },
     /// `-p NAME` names no fuzz crate.
     #[error("no fuzz package named `{name}` (fuzz packages: {}); check -p/--package", available.join(", "))]

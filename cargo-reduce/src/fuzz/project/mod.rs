@@ -10,7 +10,9 @@
 //! engines, each its own [`FuzzProject`]): those of
 //! that manifest's workspace and, when the manifest is not itself a fuzz
 //! crate, of `fuzz/Cargo.toml` beside the workspace root or the package,
-//! which is normally a workspace of its own. `cargo metadata --no-deps` reads
+//! which is normally a workspace of its own; when none of those holds one,
+//! of the crates a few folders below the workspace root that name a fuzz
+//! engine ([`nested`]). `cargo metadata --no-deps` reads
 //! every manifest, so discovery needs no network and no dependency
 //! resolution.
 
@@ -22,6 +24,7 @@ mod error;
 mod features;
 pub(crate) mod input_type;
 pub(crate) mod metadata;
+mod nested;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -324,7 +327,8 @@ fn nearest_manifest(start: &Path) -> Result<PathBuf, DiscoveryError> {
 }
 
 /// The fuzz crates of `manifest`'s workspace and of the `fuzz/` (`fuzz-afl/`,
-/// `afl/`) crates beside it, sorted by package name.
+/// `afl/`) crates beside it, else of those below the workspace root;
+/// sorted by package name.
 fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     let metadata = read_metadata(manifest)?;
     let mut looked = vec![manifest.to_path_buf()];
@@ -337,8 +341,18 @@ fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
             looked.push(candidate);
         }
     }
+    let root = metadata.workspace_root.as_std_path();
     if projects.is_empty() {
-        return Err(DiscoveryError::NoFuzzCrate { looked });
+        for candidate in nested::fuzz_manifests_below(root, metadata.target_directory.as_std_path())
+        {
+            projects.extend(fuzz_crates(&read_metadata(&candidate)?)?);
+        }
+    }
+    if projects.is_empty() {
+        return Err(DiscoveryError::NoFuzzCrate {
+            looked,
+            below: root.to_path_buf(),
+        });
     }
     let key = |p: &FuzzProject| (p.package.clone(), p.manifest_path.clone(), p.engine);
     projects.sort_by_key(key);

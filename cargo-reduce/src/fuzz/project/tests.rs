@@ -151,6 +151,36 @@ fn finds_a_workspace_member_fuzz_crate() {
     }
 }
 
+/// roxmltree's layout: the afl.rs crate in `testing-tools/afl-fuzz/`,
+/// excluded from the workspace; found from the root and from the library.
+#[test]
+fn finds_a_fuzz_crate_below_the_workspace_when_none_is_beside_it() {
+    let f = Fixture::new();
+    f.crate_(
+        "",
+        "app",
+        "[workspace]\nmembers = [\"bench\"]\nexclude = [\"testing-tools\"]\n",
+    )
+    .crate_("bench", "bench", "")
+    .write(
+        "testing-tools/afl-fuzz/src/main.rs",
+        "fn main() { afl::fuzz!(|d: &[u8]| {}); }\n",
+    )
+    .write(
+        "testing-tools/afl-fuzz/Cargo.toml",
+        &package_toml("afl-fuzz", "[workspace]\n[dependencies]\nafl = \"*\"\n"),
+    );
+    for cwd in ["", "src", "bench"] {
+        let projects = f.discover(cwd, None, &[]);
+        assert_eq!(names(&projects), ["afl-fuzz"], "from {cwd:?}");
+        assert_eq!(projects[0].engine, Engine::Afl);
+        assert_eq!(
+            projects[0].manifest_path,
+            f.path("testing-tools/afl-fuzz/Cargo.toml")
+        );
+    }
+}
+
 #[test]
 fn works_from_inside_the_fuzz_directory_and_with_manifest_path() {
     let f = Fixture::app_with_fuzz();

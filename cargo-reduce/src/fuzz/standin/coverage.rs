@@ -13,14 +13,17 @@
 /// The `cfg` of the stand-in in the coverage build.
 const COVERAGE_CFG: &str = "--cfg cargo_reduce_coverage";
 
+/// The flag that runs SanitizerCoverage; the options below tune it. The
+/// stand-in's crate is compiled without it (`sancov_exempt.rs`).
+pub(super) const SANCOV_PASS: &str = "-Cpasses=sancov-module";
+
 /// SanitizerCoverage as cargo-fuzz asks for it, minus the comparison
 /// tracing (`-sanitizer-coverage-trace-compares`: libFuzzer counts no
 /// feature of it without `-use_value_profile=1`); and the code shaped as
 /// `cargo fuzz build` shapes it, so that its edges are the same: no branch
 /// folding (which merges early returns into one edge) and one codegen
 /// unit.
-const SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
-    -Cllvm-args=-sanitizer-coverage-level=4 \
+const SANCOV_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-level=4 \
     -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
     -Cllvm-args=-sanitizer-coverage-pc-table \
     -Cllvm-args=-simplifycfg-branch-fold-threshold=0 \
@@ -51,8 +54,7 @@ const STACK_DEPTH_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-stack-depth";
 /// hits in its map byte just as the inline counter counts them), and
 /// without the comparison tracing (AFL++ maps no edge of it without
 /// CMPLOG).
-const AFL_SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
-    -Cllvm-args=-sanitizer-coverage-level=3 \
+const AFL_SANCOV_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-level=3 \
     -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
     -Cllvm-args=-sanitizer-coverage-pc-table \
     -Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
@@ -64,9 +66,9 @@ const AFL_SANCOV_FLAGS: &str = "-Cpasses=sancov-module \
 /// stand-in of `engine` (`afl` or `libfuzzer-sys`).
 pub(super) fn rustflags(host: &str, engine: &str) -> Vec<String> {
     if engine == "afl" {
-        return words(&format!("{AFL_SANCOV_FLAGS} {COVERAGE_CFG}"));
+        return words(&format!("{SANCOV_PASS} {AFL_SANCOV_FLAGS} {COVERAGE_CFG}"));
     }
-    let mut flags = words(&format!("{SANCOV_FLAGS} {COVERAGE_CFG}"));
+    let mut flags = words(&format!("{SANCOV_PASS} {SANCOV_FLAGS} {COVERAGE_CFG}"));
     if host.starts_with("x86_64-") && host.contains("-linux") {
         flags.push(STACK_DEPTH_FLAG.to_string());
     }

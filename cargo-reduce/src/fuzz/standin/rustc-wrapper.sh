@@ -1,8 +1,9 @@
 #!/bin/sh
 # Written by cargo-reduce for its coverage builds (cargo's RUSTC_WRAPPER;
 # fuzz/standin/sancov_exempt.rs): the stand-in crate, whose source is under
-# $CARGO_REDUCE_STAND_IN/src/, is compiled without SanitizerCoverage, as
-# the fuzz engines' own runtimes are; every other crate as cargo asks.
+# $CARGO_REDUCE_STAND_IN/src/, is compiled without SanitizerCoverage (the
+# flag $CARGO_REDUCE_SANCOV_PASS), as the fuzz engines' own runtimes are;
+# every other crate as cargo asks.
 # Then the user's own wrapper, if they had one, or rustc.
 exempt=
 for arg in "$@"; do
@@ -11,7 +12,7 @@ done
 if [ -n "$exempt" ]; then
     for arg in "$@"; do
         shift
-        [ "$arg" = -Cpasses=sancov-module ] || set -- "$@" "$arg"
+        [ "$arg" = "$CARGO_REDUCE_SANCOV_PASS" ] || set -- "$@" "$arg"
     done
 fi
 exec ${CARGO_REDUCE_RUSTC_WRAPPER:+"$CARGO_REDUCE_RUSTC_WRAPPER"} "$@"

@@ -6,7 +6,8 @@
 //! every crate the same `RUSTFLAGS` (flags per package are nightly's
 //! `-Zprofile-rustflags`), so a coverage build runs rustc through a
 //! wrapper (`rustc-wrapper.sh`, as cargo's `RUSTC_WRAPPER`) that drops
-//! `-Cpasses=sancov-module` for the stand-in's crate and passes every
+//! the flag that runs the pass (`coverage::SANCOV_PASS`, told to it
+//! through its environment) for the stand-in's crate and passes every
 //! other command on unchanged, through the user's own wrapper when the
 //! environment names one.
 
@@ -15,6 +16,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::coverage::SANCOV_PASS;
 use super::error::{io_error, BuildError};
 
 /// The wrapper.
@@ -23,9 +25,10 @@ const SCRIPT: &str = include_str!("rustc-wrapper.sh");
 /// The wrapper's file name in the build directory.
 const SCRIPT_NAME: &str = "rustc-wrapper";
 
-/// What the wrapper reads: the stand-in's directory, and the user's
-/// wrapper, which it runs in turn.
+/// What the wrapper reads: the stand-in's directory, the flag it drops
+/// there, and the user's wrapper, which it runs in turn.
 const STAND_IN_ENV: &str = "CARGO_REDUCE_STAND_IN";
+const PASS_ENV: &str = "CARGO_REDUCE_SANCOV_PASS";
 const USER_WRAPPER_ENV: &str = "CARGO_REDUCE_RUSTC_WRAPPER";
 
 /// The wrapper's hash, which the stand-in's build script watches
@@ -47,6 +50,7 @@ pub(super) fn apply(
         .env("RUSTC_WRAPPER", script)
         .env_remove("CARGO_BUILD_RUSTC_WRAPPER")
         .env(STAND_IN_ENV, stand_in)
+        .env(PASS_ENV, SANCOV_PASS)
         .env(
             HASH_ENV,
             format!("{:016x}", xxhash_rust::xxh3::xxh3_64(SCRIPT.as_bytes())),
@@ -96,6 +100,7 @@ mod tests {
         let out = Command::new(script)
             .args(args)
             .env(STAND_IN_ENV, stand_in)
+            .env(PASS_ENV, SANCOV_PASS)
             .env(USER_WRAPPER_ENV, "echo")
             .output()
             .unwrap();
@@ -114,7 +119,7 @@ mod tests {
             "--crate-name",
             "parse",
             "/w/fuzz/src/lib.rs",
-            "-Cpasses=sancov-module",
+            SANCOV_PASS,
             "--out-dir",
             "/t/cargo-reduce/libfuzzer-sys-0.4.9-x/deps",
         ];
@@ -124,7 +129,7 @@ mod tests {
             "--crate-name",
             "libfuzzer_sys",
             "/t/cargo-reduce/libfuzzer-sys-0.4.9/src/lib.rs",
-            "-Cpasses=sancov-module",
+            SANCOV_PASS,
             "-Cllvm-args=-sanitizer-coverage-level=4",
             "--cfg",
             "a b",

@@ -600,7 +600,7 @@ fn report_failures(
     let mut groups: BTreeMap<String, Vec<(usize, &Failure)>> = BTreeMap::new();
     for (i, r) in replayed.iter().enumerate() {
         if let Outcome::Failed(failure) = &r.outcome {
-            let (_, id) = fuzz_mode::named(failure, level);
+            let id = level.key(&failure.signature()).id();
             groups.entry(id).or_default().push((i, failure));
         }
     }

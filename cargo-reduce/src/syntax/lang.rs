@@ -115,10 +115,22 @@ pub struct Canon {
     /// Node kinds of a property path (`o.p`) that a binding may name
     /// instead of a variable: `o.p = v` inlines into the one other `o.p`.
     pub paths: &'static [&'static str],
-    /// For hoisting: a supertype and a wrapper of it that a hoisted node
-    /// of the supertype may take its place in (Rust's `b<X>` → `[X]`,
-    /// `passes/core/hoist.rs`).
-    pub wrappers: &'static [(&'static str, Wrapper)],
+    /// For hoisting: where a descendant may take a node's place wrapped
+    /// (`passes/core/hoist.rs`).
+    pub wrappings: &'static [Wrapping],
+}
+
+/// A node of supertype `place` may be replaced by a descendant of
+/// supertype `hoisted` inside `wrapper`: Rust's `b<X>` → `[X]` (a type in
+/// a type's place), JavaScript's `if (e);` → `e;` (an expression in a
+/// statement's).
+pub struct Wrapping {
+    /// The supertype of the node replaced.
+    pub place: &'static str,
+    /// The supertype of the descendant that replaces it.
+    pub hoisted: &'static str,
+    /// What the descendant is wrapped in.
+    pub wrapper: Wrapper,
 }
 
 /// A node that binds a variable to a value (`let x = v;`, `x = v`).
@@ -165,14 +177,15 @@ const RUST_CANON: Canon = Canon {
         "f32", "f64",
     ],
     paths: &[],
-    wrappers: &[(
-        "_type",
-        Wrapper {
+    wrappings: &[Wrapping {
+        place: "_type",
+        hoisted: "_type",
+        wrapper: Wrapper {
             kind: "array_type",
             open: "[",
             close: "]",
         },
-    )],
+    }],
 };
 
 const JS_CANON: Canon = Canon {
@@ -215,7 +228,15 @@ const JS_CANON: Canon = Canon {
     ],
     literal_suffixes: &[],
     paths: &["member_expression"],
-    wrappers: &[],
+    wrappings: &[Wrapping {
+        place: "statement",
+        hoisted: "expression",
+        wrapper: Wrapper {
+            kind: "expression_statement",
+            open: "",
+            close: ";",
+        },
+    }],
 };
 
 const RUST_GRAMMAR: &str = include_str!("grammar/grammars/rust.json");

@@ -176,7 +176,7 @@ pub(crate) const PASSES: &[Pass] = &[
         Stage::Moves,
         RESTRUCTURE,
         ALL,
-        "a node replaced by a descendant that fits in its place, a list element by the elements of a list inside it (Rust: a type also by a slice of one inside it)",
+        "a node replaced by a descendant that fits in its place, a list element by the elements of a list inside it (Rust: a type also by a slice of one inside it; JavaScript: a statement also by an expression inside it, as `e;`)",
         |w| hoist_pass(w.tree, w.lang.spec(), w.tester),
     ),
     on_tree(

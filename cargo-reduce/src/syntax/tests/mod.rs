@@ -37,7 +37,7 @@ fn crate_sources() -> Vec<Vec<u8>> {
     out
 }
 
-fn has_error(lang: Lang, bytes: &[u8]) -> bool {
+pub(crate) fn has_error(lang: Lang, bytes: &[u8]) -> bool {
     first_error(lang, bytes).is_some()
 }
 

@@ -12,12 +12,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Directories never searched for AFL output: build output, VCS data,
-/// dependencies.
-const SKIPPED_DIRS: [&str; 4] = ["target", ".git", "node_modules", ".cargo"];
+/// Directories never searched for AFL output (nor for fuzz crates further
+/// down a tree, `nested.rs`): build output, VCS data, dependencies.
+pub(super) const SKIPPED_DIRS: [&str; 4] = ["target", ".git", "node_modules", ".cargo"];
 
-/// How deep below each search root instance directories are looked for
-/// (`root/out/default` is depth 2; `root/fuzz/afl/out/default` depth 4).
+/// How deep below each search root instance directories (and fuzz crates
+/// further down a tree) are looked for (`root/out/default` is depth 2;
+/// `root/fuzz/afl/out/default` depth 4).
 pub(crate) const SEARCH_DEPTH: usize = 4;
 
 /// One afl-fuzz instance: `OUT/<name>/`.

@@ -11,18 +11,16 @@ use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, Item, TableLike};
 
 use super::afl_crates::AFL_CRATE;
+use super::campaign::{SEARCH_DEPTH, SKIPPED_DIRS};
 use super::cargo_fuzz_crates::LIBFUZZER_CRATE;
 
-/// How deep below the workspace root a fuzz crate's manifest is looked
-/// for (`tools/fuzz/afl/Cargo.toml` is four).
-const DEPTH: usize = 4;
-
-/// The manifests below `root` (not in `skip`, a `target` folder or a
-/// hidden one) of crates that are cargo-fuzz crates or depend on a fuzz
-/// engine, sorted.
+/// The manifests of crates at most [`SEARCH_DEPTH`] folders below `root`
+/// (as deep as AFL++ instances are looked for: `tools/fuzz/afl/x/` is
+/// four), not in `skip` nor in a folder that search skips or a hidden
+/// one, that are cargo-fuzz crates or depend on a fuzz engine; sorted.
 pub(super) fn fuzz_manifests_below(root: &Path, skip: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(root)
-        .max_depth(DEPTH)
+        .max_depth(SEARCH_DEPTH + 1)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped_dir(e, skip))
@@ -33,11 +31,12 @@ pub(super) fn fuzz_manifests_below(root: &Path, skip: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A folder not to look in: hidden, a build's output, or `skip`.
+/// A folder not to look in: one the instance search skips (build output,
+/// VCS data, dependencies), a hidden one, or `skip`.
 fn skipped_dir(entry: &walkdir::DirEntry, skip: &Path) -> bool {
     let name = entry.file_name().to_string_lossy();
     entry.file_type().is_dir()
-        && (name.starts_with('.') || name == "target" || entry.path() == skip)
+        && (SKIPPED_DIRS.contains(&&*name) || name.starts_with('.') || entry.path() == skip)
 }
 
 /// True for a manifest with `cargo-fuzz = true` in `[package.metadata]` or
@@ -116,11 +115,18 @@ mod tests {
             "lib",
             &format!("{package}[dependencies]\nafl-like = \"1\"\n"),
         );
-        manifest(
+        let deepest = manifest(
             root,
             "a/b/c/d",
             &format!("{package}[dependencies]\nafl = \"*\"\n"),
         );
+        for too_deep_or_skipped in ["a/b/c/d/e", "node_modules/x"] {
+            manifest(
+                root,
+                too_deep_or_skipped,
+                &format!("{package}[dependencies]\nafl = \"*\"\n"),
+            );
+        }
         manifest(
             root,
             "target/x",
@@ -138,6 +144,6 @@ mod tests {
         );
         manifest(root, "broken", "[package\n");
         let found = fuzz_manifests_below(root, &root.join("out"));
-        assert_eq!(found, vec![renamed, cargo_fuzz, afl]);
+        assert_eq!(found, vec![renamed, deepest, cargo_fuzz, afl]);
     }
 }

@@ -71,6 +71,26 @@ pub enum Engine {
     Afl,
 }
 
+/// Which build of a fuzz crate's targets against the stand-in: what it
+/// is for, and how it is instrumented.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Build {
+    /// Uninstrumented: reductions and replays.
+    #[default]
+    Plain,
+    /// With AddressSanitizer (nightly).
+    Asan,
+    /// With SanitizerCoverage's edge counters: a corpus's features.
+    Coverage,
+    /// With SanitizerCoverage and AddressSanitizer (nightly), as `cargo
+    /// fuzz build` builds by default.
+    CoverageAsan,
+    /// With a counter in every block and line tables: coverage reports.
+    Lines,
+}
+
 /// The wire names, for human output too.
 macro_rules! names {
     ($type:ty { $($variant:ident => $name:literal),* $(,)? }) => {
@@ -110,6 +130,13 @@ names!(SkipCause {
     Leak => "leak",
     NoMemoryLimit => "no-memory-limit",
     DoesNotReproduce => "does-not-reproduce",
+});
+names!(Build {
+    Plain => "plain",
+    Asan => "asan",
+    Coverage => "coverage",
+    CoverageAsan => "coverage-asan",
+    Lines => "lines",
 });
 names!(Engine {
     Libfuzzer => "libfuzzer",

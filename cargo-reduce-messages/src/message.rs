@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::ci::{FailureRecord, FixedRecord};
-pub use crate::kinds::{ArtifactKind, Engine, Severity, SkipCause, StopReason};
+pub use crate::kinds::{ArtifactKind, Build, Engine, Severity, SkipCause, StopReason};
 use crate::Exit;
 
 /// One line of `--message-format json`: a message and the format version
@@ -76,6 +76,9 @@ pub enum Message {
         package: String,
         /// The targets to build.
         targets: Vec<String>,
+        /// Which build (absent before it was told: `plain`).
+        #[serde(default)]
+        build: Build,
     },
     /// A fuzz crate's targets were built against the stand-in.
     BuildFinished {
@@ -83,6 +86,9 @@ pub enum Message {
         package: String,
         /// The targets built.
         targets: Vec<String>,
+        /// Which build (absent before it was told: `plain`).
+        #[serde(default)]
+        build: Build,
         /// Wall time of the build, in seconds.
         elapsed_s: f64,
         /// The units cargo compiled rather than found fresh (`crate@version

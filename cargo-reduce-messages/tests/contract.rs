@@ -14,8 +14,8 @@ use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, Source, Status, REPORT_VERSION,
 };
 use cargo_reduce_messages::message::{
-    ArtifactFields, ArtifactKind, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Improved,
-    Phases, Plan, Severity, SkipCause, Started, StepTests, StopReason,
+    ArtifactFields, ArtifactKind, AuxiliaryCrate, Build, Engine, FileCoverage, Finished, How,
+    Improved, Phases, Plan, Severity, SkipCause, Started, StepTests, StopReason,
 };
 use cargo_reduce_messages::{Exit, Line, Message};
 use serde::de::DeserializeOwned;
@@ -198,6 +198,7 @@ fn messages() -> Vec<(&'static str, Message)> {
             Message::BuildStarted {
                 package: "fuzz".into(),
                 targets: targets.clone(),
+                build: Build::Plain,
             },
         ),
         (
@@ -205,6 +206,7 @@ fn messages() -> Vec<(&'static str, Message)> {
             Message::BuildFinished {
                 package: "fuzz".into(),
                 targets,
+                build: Build::CoverageAsan,
                 elapsed_s: 12.5,
                 compiled: vec!["demo@0.1.0 lib".into()],
             },

@@ -206,6 +206,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::NoFuzzCrate { .. }
         | D::NoManifest { .. }
         | D::ManifestMissing { .. }
+        | D::NotAManifest { .. }
         | D::AflOutMissing { .. }
         | D::NotAflOutput { .. } => Exit::BadInput,
         _ => Exit::Failure,

@@ -161,6 +161,11 @@ fn an_output_directory_of_the_users_files_is_refused() {
         run.stderr()
     );
     assert_eq!(fs::read(out.join("notes.txt")).unwrap(), b"keep me");
+    assert!(
+        !run.stdout().contains("\"reason\":\"build-started\""),
+        "refused before anything is built:\n{}",
+        run.stdout()
+    );
 }
 
 /// kill -9 at any moment of an `--in-place` run leaves the corpus as it

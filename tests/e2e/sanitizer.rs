@@ -229,8 +229,12 @@ fn a_leak_is_reduced_in_process_with_its_allocation_site() {
     let auto = reduce("auto");
     // Only the ASan build is made: the leak is not looked for elsewhere.
     let builds = auto.messages();
-    let builds = builds.iter().filter(|m| m["reason"] == "build-started");
-    assert_eq!(builds.count(), 1, "{}", auto.stderr());
+    let builds: Vec<_> = builds
+        .iter()
+        .filter(|m| m["reason"] == "build-started")
+        .collect();
+    assert_eq!(builds.len(), 1, "{}", auto.stderr());
+    assert_eq!(builds[0]["build"], "asan", "the message says which build");
     let finished = finished_one(&auto);
     let failure = finished["failure"].as_str().unwrap();
     assert!(failure.starts_with(BUGS[2].1), "{failure}");

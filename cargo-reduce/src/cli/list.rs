@@ -5,6 +5,7 @@
 //! running anything.
 
 use std::fs;
+use std::path::Path;
 
 use clap::Args;
 
@@ -23,7 +24,8 @@ pub(crate) struct ListArgs {
     pub select: SelectOptions,
 }
 
-/// Runs `cargo reduce list`: a table per fuzz crate on stdout, or with
+/// Runs `cargo reduce list`: a table per fuzz crate on stdout (with `-v`,
+/// each target's source, artifacts and corpus folders after it), or with
 /// `--message-format json` one `fuzz-artifact` line per input, one
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
@@ -34,7 +36,9 @@ pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
             reporter.emit(&message);
         }
     } else {
-        print!("{}", table(&projects));
+        let count: CountFiles<'_> = &crate::job::corpus::count_inputs;
+        let details = reporter.is_verbose().then_some(count);
+        print!("{}", table(&projects, details));
     }
     Ok(Exit::Success)
 }
@@ -121,9 +125,13 @@ fn minimized_size(artifact: &Artifact) -> Option<u64> {
 
 const HEADER: [&str; 5] = ["TARGET", "ARTIFACT", "KIND", "SIZE", "REDUCED"];
 
+/// Counts the input files of a corpus folder (`None`: unreadable).
+type CountFiles<'a> = &'a dyn Fn(&Path) -> Option<usize>;
+
 /// The human table: per fuzz crate a heading line, then one row per
-/// artifact, and one per target without artifacts.
-fn table(projects: &[FuzzProject]) -> String {
+/// artifact, and one per target without artifacts; with `details`, a line
+/// per target with its folders.
+fn table(projects: &[FuzzProject], details: Option<CountFiles<'_>>) -> String {
     let mut out = String::new();
     for (i, project) in projects.iter().enumerate() {
         if i > 0 {
@@ -139,8 +147,34 @@ fn table(projects: &[FuzzProject]) -> String {
         for (instance, target) in &project.instances {
             out.push_str(&instance_line(instance, target.as_deref()));
         }
+        if let Some(count) = details {
+            for target in &project.targets {
+                out.push_str(&target_line(project, target, count));
+            }
+        }
     }
     out
+}
+
+/// `  T: source S; artifacts A; corpus C (N files)[, Q (M files)]`: where
+/// a target's code and inputs are (its corpus as `cargo reduce corpus`
+/// reads it by default).
+fn target_line(project: &FuzzProject, target: &FuzzTarget, count: CountFiles<'_>) -> String {
+    let corpora: Vec<String> = crate::job::corpus::default_dirs(project, &target.name)
+        .iter()
+        .map(|dir| match count(dir) {
+            Some(0) if !dir.exists() => format!("{} (none yet)", dir.display()),
+            Some(files) => format!("{} ({files} files)", dir.display()),
+            None => format!("{} (unreadable)", dir.display()),
+        })
+        .collect();
+    format!(
+        "  {}: source {}; artifacts {}; corpus {}\n",
+        target.name,
+        target.source.display(),
+        target.artifacts_dir.display(),
+        corpora.join(", ")
+    )
 }
 
 /// `  AFL instance NAME  DIR: N crashes, M hangs → target T`.
@@ -279,7 +313,21 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
   parse   crash-1      crash      1234  yes
   parse   slow-unit-2  slow-unit     7  no
 ";
-        assert_eq!(table(&[project()]), expected);
+        assert_eq!(table(&[project()], None), expected);
+    }
+
+    #[test]
+    fn verbose_lists_each_targets_folders_and_corpus_size() {
+        let count = |dir: &Path| Some(if dir.ends_with("corpus/parse") { 12 } else { 0 });
+        let text = table(&[project()], Some(&count));
+        let details: Vec<&str> = text.lines().filter(|l| l.contains(": source ")).collect();
+        assert_eq!(
+            details,
+            [
+                "  decode: source /p/fuzz/fuzz_targets/decode.rs; artifacts /p/fuzz/artifacts/decode; corpus /p/fuzz/corpus/decode (none yet)",
+                "  parse: source /p/fuzz/fuzz_targets/parse.rs; artifacts /p/fuzz/artifacts/parse; corpus /p/fuzz/corpus/parse (12 files)",
+            ]
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use console::style;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
-use crate::job::message::{Finished, Improved, Line, SkipCause, StopReason};
+use crate::job::message::{Build, Finished, Improved, Line, SkipCause, StopReason};
 use crate::job::{Events, Message, View};
 use crate::output::{escape_controls, shown};
 
@@ -135,9 +135,14 @@ impl Reporter {
     /// tools only.
     fn render(&self, message: &Message) {
         match message {
-            Message::BuildStarted { package, targets } => self.start_spinner(format!(
-                "{package} ({}) against the libfuzzer-sys stand-in",
-                targets.join(", ")
+            Message::BuildStarted {
+                package,
+                targets,
+                build,
+            } => self.start_spinner(format!(
+                "{package} ({}){} against the stand-in",
+                targets.join(", "),
+                build_note(*build)
             )),
             Message::BuildFinished { .. } => {
                 self.stop_spinner();
@@ -348,17 +353,34 @@ fn clock(seconds: f64) -> String {
     )
 }
 
+/// What a build's lines add to say which build it is (nothing for the
+/// plain one).
+fn build_note(build: Build) -> &'static str {
+    match build {
+        Build::Plain => "",
+        Build::Asan => " (AddressSanitizer)",
+        Build::Coverage => " (coverage)",
+        Build::CoverageAsan => " (coverage, AddressSanitizer)",
+        Build::Lines => " (line coverage)",
+    }
+}
+
 /// The label and text of the status line a step's message makes, if any.
 fn status_line(message: &Message) -> Option<(&'static str, String)> {
     Some(match message {
         Message::BuildFinished {
             package,
             targets,
+            build,
             elapsed_s,
             ..
         } => (
             "Built",
-            format!("{} target(s) of {package} in {elapsed_s:.1}s", targets.len()),
+            format!(
+                "{} target(s) of {package}{} in {elapsed_s:.1}s",
+                targets.len(),
+                build_note(*build)
+            ),
         ),
         // Nothing failing: the summary (or the error) says why.
         Message::FailuresGrouped { inputs: 0, .. } => return None,

@@ -12,7 +12,11 @@
 //! not, named as its symbol demangles without the hash (so a generic
 //! function's instances, and its inlined copies, are one function), at the
 //! first line of its code; its count is the number of inputs that ran any
-//! of its code.
+//! of its code. That first line counts as reached by every input that
+//! called the function: code there that no input runs (the unwinding
+//! cleanup of a call inlined into another) is no line a source-based
+//! report (`cargo fuzz coverage`'s llvm-cov) counts, and it would mark
+//! the `fn` line of a function that ran as never run.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -137,10 +141,22 @@ impl LineMap {
     /// called, once.
     pub(crate) fn add_input(&self, out: &mut SourceCounts, covered: impl Iterator<Item = usize>) {
         let covered: Vec<usize> = covered.filter(|&c| c < self.lines.len()).collect();
+        let mut called: Vec<u32> = covered
+            .iter()
+            .flat_map(|&c| &self.function_ids[c])
+            .copied()
+            .collect();
+        called.sort_unstable();
+        called.dedup();
+        let called: Vec<&Function> = called
+            .iter()
+            .map(|&i| &self.functions[i as usize])
+            .collect();
         let mut reached: Vec<(u32, u32)> = covered
             .iter()
             .flat_map(|&counter| &self.lines[counter])
             .copied()
+            .chain(called.iter().map(|f| (f.file, f.line)))
             .collect();
         reached.sort_unstable();
         reached.dedup();
@@ -151,14 +167,7 @@ impl LineMap {
                 .entry(line)
                 .or_default() += 1;
         }
-        let mut called: Vec<u32> = covered
-            .iter()
-            .flat_map(|&c| &self.function_ids[c])
-            .copied()
-            .collect();
-        called.sort_unstable();
-        called.dedup();
-        for f in called.into_iter().map(|i| &self.functions[i as usize]) {
+        for f in called {
             let file = out.functions.entry(self.files[f.file as usize].clone());
             file.or_default()
                 .entry(f.name.clone())
@@ -431,5 +440,30 @@ mod tests {
         let before = counts.clone();
         map.add_input(&mut counts, [1].into_iter());
         assert_eq!(counts, before, "a block of no code reaches no line");
+    }
+
+    /// A function's first line is reached whenever the function is, even
+    /// where the only block of that line never runs (an inlined call's
+    /// unwinding cleanup, at the `fn` line).
+    #[test]
+    fn a_function_that_ran_reached_its_first_line() {
+        let map = LineMap {
+            files: vec!["src/lib.rs".into()],
+            // Counter 0: the body (line 8); counter 1: the cleanup (line 7).
+            lines: vec![vec![(0, 8)], vec![(0, 7)]],
+            functions: vec![Function {
+                name: "lib::decode".into(),
+                file: 0,
+                line: 7,
+            }],
+            function_ids: vec![vec![0], vec![0]],
+        };
+        let mut counts = map.instrumented();
+        assert_eq!(counts.lines["src/lib.rs"][&7], 0);
+        map.add_input(&mut counts, [0].into_iter());
+        map.add_input(&mut counts, [0, 1].into_iter());
+        assert_eq!(counts.lines["src/lib.rs"][&7], 2);
+        assert_eq!(counts.lines["src/lib.rs"][&8], 2);
+        assert_eq!(counts.functions["src/lib.rs"]["lib::decode"], (7, 2));
     }
 }

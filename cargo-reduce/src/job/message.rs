@@ -5,8 +5,8 @@
 //! [`Line`] on stdout; the human renderer reads the same values.
 
 pub(crate) use cargo_reduce_messages::message::{
-    ArtifactFields, AuxiliaryCrate, Engine, FileCoverage, Finished, How, Improved, Line, Message,
-    Phases, Plan, SkipCause, Started, StepTests, StopReason,
+    ArtifactFields, AuxiliaryCrate, Build, Engine, FileCoverage, Finished, How, Improved, Line,
+    Message, Phases, Plan, SkipCause, Started, StepTests, StopReason,
 };
 
 use std::path::Path;

@@ -393,15 +393,23 @@ fn find_by_directory(
     };
     let dir = fs::canonicalize(parent).map_err(|_| no_target())?;
     // A target's artifacts, what `--out-dir` filed for it, or its corpus as
-    // cargo-fuzz keeps it (an input to run, or to try to reduce).
-    let holds = |p: usize, t: usize| {
-        let target = &projects[p].targets[t];
-        let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
-        let filed = projects[p].results_dir(&target.name);
-        let is_dir = |d: &Path| fs::canonicalize(d).is_ok_and(|d| d == dir);
-        is_dir(&target.artifacts_dir) || is_dir(&filed) || is_dir(&corpus)
-    };
-    if let Some(found) = target_indices(projects).find(|&(p, t)| holds(p, t)) {
+    // cargo-fuzz keeps it (an input to run, or to try to reduce), the
+    // nearest that holds the path, in a subfolder too (a corpus's
+    // `regressions/`).
+    let places: Vec<((usize, usize), PathBuf)> = target_indices(projects)
+        .flat_map(|(p, t)| {
+            let target = &projects[p].targets[t];
+            let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
+            let filed = projects[p].results_dir(&target.name);
+            [target.artifacts_dir.clone(), filed, corpus]
+                .into_iter()
+                .filter_map(move |d| Some(((p, t), fs::canonicalize(d).ok()?)))
+        })
+        .collect();
+    let holding = dir
+        .ancestors()
+        .find_map(|a| places.iter().find(|(_, place)| place == a));
+    if let Some(&(found, _)) = holding {
         return Ok(found);
     }
     // In some crate's `artifacts/NAME/` but NAME is no target: say which are.

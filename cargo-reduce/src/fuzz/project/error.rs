@@ -26,6 +26,15 @@ pub(crate) enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
+    /// `--manifest-path` names a file other than a `Cargo.toml`.
+    #[error(
+        "`{}` is not a `Cargo.toml`; pass a fuzz crate's or workspace's `Cargo.toml` (or its folder) to --manifest-path",
+        path.display()
+    )]
+    NotAManifest {
+        /// The path given.
+        path: PathBuf,
+    },
     /// `cargo metadata` could not read a manifest.
     #[error(
         "`cargo metadata` failed for `{}`: {reason}; fix the manifest or pass another --manifest-path",

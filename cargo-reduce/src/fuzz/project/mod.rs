@@ -307,6 +307,12 @@ fn given_manifest(path: &Path) -> Result<PathBuf, DiscoveryError> {
         path.to_path_buf()
     };
     match fs::canonicalize(&file) {
+        // Cargo reads a manifest by that name only.
+        Ok(_) if file.file_name() != Some("Cargo.toml".as_ref()) => {
+            Err(DiscoveryError::NotAManifest {
+                path: path.to_path_buf(),
+            })
+        }
         Ok(canonical) if canonical.is_file() => Ok(canonical),
         _ => Err(DiscoveryError::ManifestMissing {
             path: path.to_path_buf(),

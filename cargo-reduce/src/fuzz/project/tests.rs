@@ -300,6 +300,11 @@ fn locates_artifacts_by_directory_or_target() {
     let corpus = locate_artifact(&projects, &f.path("fuzz/corpus/parse/0a1b"), None);
     let corpus = corpus.expect("in the corpus of parse");
     assert_eq!((corpus.project, corpus.target), (0, 1));
+    // And one in a subfolder of it (cargo-fuzz corpora keep `regressions/`).
+    f.write("fuzz/corpus/parse/regressions/clusterfuzz-1", "abc");
+    let nested = f.path("fuzz/corpus/parse/regressions/clusterfuzz-1");
+    let nested = locate_artifact(&projects, &nested, None).expect("in a subfolder of the corpus");
+    assert_eq!((nested.project, nested.target), (0, 1));
     assert!(locate_artifact(&projects, &outside, None).is_err());
 }
 
@@ -336,6 +341,10 @@ fn errors_say_what_where_and_what_to_do() {
     let missing = error("", Some("nowhere/Cargo.toml"));
     assert!(matches!(missing, DiscoveryError::ManifestMissing { .. }));
     assert!(missing.to_string().contains("nowhere/Cargo.toml"));
+
+    let readme = error("", Some("outside/crash-1"));
+    assert!(matches!(readme, DiscoveryError::NotAManifest { .. }));
+    assert!(readme.to_string().contains("outside/crash-1"));
 
     let broken = error("", Some("broken/Cargo.toml"));
     assert!(matches!(broken, DiscoveryError::Metadata { .. }));

@@ -3,6 +3,8 @@
 //! build's own flags are in `coverage.rs`, the AddressSanitizer build's in
 //! `crate::fuzz::sanitizer`.
 
+use cargo_reduce_messages::message::Build;
+
 use super::coverage::{self, words};
 use crate::fuzz::sanitizer::{AsanToolchain, ASAN_RUSTFLAGS};
 
@@ -38,6 +40,17 @@ impl<'a> BuildKind<'a> {
             BuildKind::Coverage(None) => "build-coverage",
             BuildKind::Coverage(Some(_)) => "build-coverage-asan",
             BuildKind::Lines => "build-coverage-lines",
+        }
+    }
+
+    /// How the output contract names it.
+    pub(crate) fn message(self) -> Build {
+        match self {
+            BuildKind::Plain => Build::Plain,
+            BuildKind::Asan(_) => Build::Asan,
+            BuildKind::Coverage(None) => Build::Coverage,
+            BuildKind::Coverage(Some(_)) => Build::CoverageAsan,
+            BuildKind::Lines => Build::Lines,
         }
     }
 

@@ -68,19 +68,22 @@ pub(super) fn lock(
     let placeholders = placeholders(engines, manifest, &dir)?;
     let shadow = shadow::prepare(manifest, exists.then_some(user_lock), &dir, &placeholders)?;
     resolve(&shadow.manifest, manifest)?;
+    let path = dir.join("Cargo.lock");
     let resolved = if exists {
         format!(
-            "{} does not lock {package}: resolved the fuzz crate's dependencies for this run (yours is unchanged)",
-            user_lock.display()
+            "{} does not lock {package}: resolved the fuzz crate's dependencies for this run in {} (yours is unchanged)",
+            user_lock.display(),
+            path.display()
         )
     } else {
         format!(
-            "no Cargo.lock in {}: resolved one for this run (your folder is unchanged)",
-            user_lock.parent().unwrap_or(Path::new(".")).display()
+            "no Cargo.lock in {}: resolved one for this run, kept as {} (your folder is unchanged)",
+            user_lock.parent().unwrap_or(Path::new(".")).display(),
+            path.display()
         )
     };
     Ok(Lock {
-        path: dir.join("Cargo.lock"),
+        path,
         resolved: Some(resolved),
         placeholders,
     })
@@ -246,7 +249,9 @@ mod tests {
         let lock =
             super::lock("local", &[], &krate.join("Cargo.toml"), &user_lock, &parent).unwrap();
         assert!(lock.path.starts_with(&parent));
-        assert!(lock.resolved.unwrap().starts_with("no Cargo.lock in "));
+        let said = lock.resolved.unwrap();
+        assert!(said.starts_with("no Cargo.lock in "), "{said}");
+        assert!(said.contains(&lock.path.display().to_string()), "{said}");
         let text = std::fs::read_to_string(&lock.path).unwrap();
         assert!(packages(&text).iter().any(|p| p.name == "local"), "{text}");
         assert!(!user_lock.exists(), "the user's folder is not written");

@@ -76,6 +76,8 @@ struct Plan {
     dirs: Vec<PathBuf>,
     /// Its distinct inputs (identical files once: the first by path).
     inputs: Vec<Input>,
+    /// Where its set goes, checked before anything is built.
+    out: PathBuf,
 }
 
 /// One distinct input.
@@ -234,12 +236,14 @@ fn plan(
             if let Some(shard) = request.shard {
                 inputs.retain(|i| shard.takes(target, &i.sha1));
             }
+            let out = output_dir(&dirs, &projects[project], target, request)?;
             let target = target.to_string();
             plans.push(Plan {
                 project,
                 target,
                 dirs,
                 inputs,
+                out,
             });
         }
     }
@@ -297,7 +301,7 @@ pub(super) fn selected_targets<'p>(
 
 /// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
 /// the `queue/` of each AFL++ instance that ran it.
-pub(super) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
+pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
     let mut dirs = vec![project.fuzz_dir.join("corpus").join(target)];
     let queues = project
         .instances
@@ -306,6 +310,13 @@ pub(super) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> 
         .map(|(instance, _)| instance.dir.join("queue"));
     dirs.extend(queues);
     dirs
+}
+
+/// How many input files `dir` holds, read as a corpus is (its nested
+/// folders too, hidden files left out): 0 for a missing folder, `None`
+/// for one that cannot be read.
+pub(crate) fn count_inputs(dir: &Path) -> Option<usize> {
+    files_in(dir).ok().map(|files| files.len())
 }
 
 /// `--in-place` never writes inside an AFL++ output directory: afl-fuzz
@@ -413,7 +424,6 @@ fn minimize_target(
 ) -> Result<(), Error> {
     let started = Instant::now();
     let project = target.project;
-    let output = output_dir(plan, project, request)?;
     let pool = start_pool(plan, &target)?;
     let replayed = replay(plan, &pool, events)?;
     if settings.interrupt.load(Ordering::SeqCst) {
@@ -447,7 +457,7 @@ fn minimize_target(
         true => Mode::InPlace,
         false => Mode::Output,
     };
-    write::write_set(&output, &files, mode)?;
+    write::write_set(&plan.out, &files, mode)?;
     events.emit(&Message::CorpusMinimized {
         package: project.package.clone(),
         target: plan.target.clone(),
@@ -460,7 +470,7 @@ fn minimize_target(
         failing,
         rejected: rejected(&replayed),
         shrink_rounds,
-        output,
+        output: plan.out.clone(),
         elapsed_s: started.elapsed().as_secs_f64(),
     });
     if request.shrink && settings.interrupt.load(Ordering::SeqCst) {
@@ -544,18 +554,19 @@ fn interrupted() -> Error {
 /// `<fuzz dir>/corpus-min/<target>/`; an output directory may not be one
 /// of the corpus directories, nor a directory of the user's files.
 fn output_dir(
-    plan: &Plan,
+    dirs: &[PathBuf],
     project: &FuzzProject,
+    target: &str,
     request: &CorpusRequest,
 ) -> Result<PathBuf, Error> {
     if request.in_place {
-        return Ok(plan.dirs[0].clone());
+        return Ok(dirs[0].clone());
     }
     let out = match &request.out {
         Some(out) => out.clone(),
-        None => default_out(project, &plan.target),
+        None => default_out(project, target),
     };
-    if plan.dirs.iter().any(|d| crate::output::same_file(d, &out)) {
+    if dirs.iter().any(|d| crate::output::same_file(d, &out)) {
         return Err(Error::new(
             Exit::Usage,
             format!(

@@ -72,6 +72,7 @@ fn build_project(
     events.emit(&Message::BuildStarted {
         package: project.package.clone(),
         targets: owned(targets),
+        build: kind.message(),
     });
     let build_targets: Vec<BuildTarget<'_>> = targets
         .iter()
@@ -112,6 +113,7 @@ fn build_project(
     events.emit(&Message::BuildFinished {
         package: project.package.clone(),
         targets: owned(targets),
+        build: kind.message(),
         elapsed_s: started.elapsed().as_secs_f64(),
         compiled: built.compiled.clone(),
     });

@@ -219,14 +219,17 @@ fn without_temp_name(error: io::Error) -> io::Error {
 }
 
 /// Writes `bytes` to `path` atomically, with the permissions of
-/// `permissions_of` when given.
+/// `permissions_of` when given, else those a plain `File::create` gives
+/// (0666 less the umask; a temporary file's own are 0600).
 pub(crate) fn write_atomically(
     path: &Path,
     bytes: &[u8],
     permissions_of: Option<&Path>,
 ) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let mut tmp = tempfile::Builder::new()
         .prefix(&temp_prefix())
+        .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(parent(path))
         .map_err(without_temp_name)?;
     // Through the file itself: its errors do not name the temporary file.
@@ -409,6 +412,17 @@ mod tests {
             "no temporary file left"
         );
         assert!(same_file(&src, &dir.path().join("./t.sh")));
+    }
+
+    #[test]
+    fn an_atomic_write_of_a_new_file_has_the_modes_a_created_file_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        fs::File::create(&plain).unwrap();
+        let out = dir.path().join("report.sarif");
+        write_atomically(&out, b"{}", None).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&out), mode(&plain));
     }
 
     #[test]

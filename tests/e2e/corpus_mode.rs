@@ -74,6 +74,14 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
         "the copy counts once: {summary}"
     );
     assert_eq!(summary["failing"], 1);
+    // The fixture's other targets have no corpus: named, not silently left.
+    let skipped = run.warnings();
+    assert!(
+        skipped
+            .iter()
+            .any(|w| w.starts_with("no corpus for") && w.contains("typed")),
+        "{skipped:?}"
+    );
     let after = summary["files_after"].as_u64().unwrap();
     assert!(after < 7 && after > 0, "{summary}");
     assert!(summary["features"].as_u64().unwrap() > 0);
@@ -165,6 +173,23 @@ fn an_output_directory_of_the_users_files_is_refused() {
         !run.stdout().contains("\"reason\":\"build-started\""),
         "refused before anything is built:\n{}",
         run.stdout()
+    );
+}
+
+#[test]
+fn a_corpus_folder_that_is_not_there_is_named_so() {
+    let (dir, crate_dir) = with_corpus();
+    let missing = dir.path().join("no-such-corpus");
+    let run = corpus_run(&crate_dir, &["--corpus", missing.to_str().unwrap()]);
+    run.expect_code(3);
+    assert!(run.stderr().contains("does not exist"), "{}", run.stderr());
+    let file = crate_dir.join("Cargo.toml");
+    let run = corpus_run(&crate_dir, &["--corpus", file.to_str().unwrap()]);
+    run.expect_code(3);
+    assert!(
+        run.stderr().contains("is not a directory"),
+        "{}",
+        run.stderr()
     );
 }
 

@@ -412,6 +412,9 @@ fn find_by_directory(
     if let Some(&(found, _)) = holding {
         return Ok(found);
     }
+    if let Some(found) = find_by_testcase_name(projects, &dir, path) {
+        return Ok(found);
+    }
     // In some crate's `artifacts/NAME/` but NAME is no target: say which are.
     let in_artifacts_of_a_crate = projects.iter().any(|project| {
         fs::canonicalize(project.fuzz_dir.join("artifacts"))
@@ -423,6 +426,29 @@ fn find_by_directory(
         }
         _ => Err(no_target()),
     }
+}
+
+/// The target a ClusterFuzz testcase's file name gives
+/// (`clusterfuzz-testcase-minimized-<target>-<id>`, as `ci` reads it),
+/// of the crate whose fuzz directory holds `dir` first.
+fn find_by_testcase_name(
+    projects: &[FuzzProject],
+    dir: &Path,
+    path: &Path,
+) -> Option<(usize, usize)> {
+    let name = path.file_name()?.to_str()?;
+    let holds =
+        |p: usize| fs::canonicalize(&projects[p].fuzz_dir).is_ok_and(|f| dir.starts_with(f));
+    let mut candidates: Vec<(usize, usize)> = target_indices(projects).collect();
+    candidates.sort_by_key(|&(p, _)| !holds(p));
+    let names: Vec<&str> = candidates
+        .iter()
+        .map(|&(p, t)| projects[p].targets[t].name.as_str())
+        .collect();
+    let target = super::clusterfuzz::target_of(name, &names)?;
+    candidates
+        .into_iter()
+        .find(|&(p, t)| projects[p].targets[t].name == target)
 }
 
 /// Every (project, target) index pair, in order.

@@ -20,6 +20,7 @@ mod afl_crates;
 mod artifact;
 pub(crate) mod campaign;
 mod cargo_fuzz_crates;
+pub(crate) mod clusterfuzz;
 mod error;
 mod features;
 pub(crate) mod input_type;

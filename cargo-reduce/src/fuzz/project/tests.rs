@@ -305,6 +305,14 @@ fn locates_artifacts_by_directory_or_target() {
     let nested = f.path("fuzz/corpus/parse/regressions/clusterfuzz-1");
     let nested = locate_artifact(&projects, &nested, None).expect("in a subfolder of the corpus");
     assert_eq!((nested.project, nested.target), (0, 1));
+    // A ClusterFuzz testcase anywhere names its target.
+    f.write(
+        "fuzz/regressions/clusterfuzz-testcase-minimized-parse-57",
+        "abc",
+    );
+    let testcase = f.path("fuzz/regressions/clusterfuzz-testcase-minimized-parse-57");
+    let testcase = locate_artifact(&projects, &testcase, None).expect("named by its file");
+    assert_eq!((testcase.project, testcase.target), (0, 1));
     assert!(locate_artifact(&projects, &outside, None).is_err());
 }
 

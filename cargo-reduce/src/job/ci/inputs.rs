@@ -10,7 +10,7 @@ use std::str::FromStr;
 use super::ledger::Entry;
 use super::report::Source;
 use crate::error::{Error, Exit};
-use crate::fuzz::project::{Artifact, ArtifactKind, FuzzTarget, Origin};
+use crate::fuzz::project::{clusterfuzz, Artifact, ArtifactKind, FuzzTarget, Origin};
 
 /// One input to replay.
 #[derive(Debug, Clone)]
@@ -26,9 +26,6 @@ pub(crate) struct Input {
     /// Its entry, for a ledger input (index into the target's entries).
     pub ledger: Option<usize>,
 }
-
-/// The prefix OSS-Fuzz and ClusterFuzzLite give the testcases they report.
-const CLUSTERFUZZ_PREFIX: &str = "clusterfuzz-testcase-";
 
 /// How deep below the fuzz crate testcases are looked for.
 const CLUSTERFUZZ_DEPTH: usize = 3;
@@ -168,26 +165,12 @@ pub(crate) fn clusterfuzz_testcases(fuzz_dir: &Path, targets: &[&str]) -> Vec<(S
     });
     for entry in kept.flatten().filter(|e| e.file_type().is_file()) {
         let name = entry.file_name().to_string_lossy();
-        if let Some(target) = testcase_target(&name, targets) {
+        if let Some(target) = clusterfuzz::target_of(&name, targets) {
             found.push((target.to_string(), entry.path().to_path_buf()));
         }
     }
     found.sort();
     found
-}
-
-/// The target a testcase's file name gives.
-fn testcase_target<'t>(name: &str, targets: &[&'t str]) -> Option<&'t str> {
-    let rest = name.strip_prefix(CLUSTERFUZZ_PREFIX)?;
-    let rest = rest.strip_prefix("minimized-").unwrap_or(rest);
-    targets
-        .iter()
-        .filter(|t| {
-            rest.strip_prefix(**t)
-                .is_some_and(|after| after.is_empty() || after.starts_with('-'))
-        })
-        .max_by_key(|t| t.len())
-        .copied()
 }
 
 /// `--shard K/N`: the K-th of N machines (1-based).
@@ -235,19 +218,6 @@ impl std::fmt::Display for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn testcase_names_give_their_target() {
-        let targets = ["parse", "parse_json", "lex"];
-        let target = |name| testcase_target(name, &targets);
-        assert_eq!(
-            target("clusterfuzz-testcase-minimized-parse_json-5712345"),
-            Some("parse_json")
-        );
-        assert_eq!(target("clusterfuzz-testcase-parse-1"), Some("parse"));
-        assert_eq!(target("clusterfuzz-testcase-lexer-1"), None);
-        assert_eq!(target("crash-parse-1"), None);
-    }
 
     #[test]
     fn corpus_files_come_from_nested_folders_in_a_fixed_order() {

@@ -98,7 +98,16 @@ pub(crate) fn run(
 ) -> Result<Exit, Error> {
     check_request(request)?;
     let projects = fuzz_mode::discover(&request.selection)?;
-    let plans = plan(&projects, request, settings.jobs)?;
+    let (plans, skipped) = plan(&projects, request, settings.jobs)?;
+    if !skipped.is_empty() {
+        events.emit(&Message::Warning {
+            message: format!(
+                "no corpus for {} target(s), skipped: {}",
+                skipped.len(),
+                skipped.join(", ")
+            ),
+        });
+    }
     let targets: Vec<(TargetKey, Sanitizer)> = plans
         .iter()
         .map(|p| {
@@ -215,14 +224,15 @@ fn start_pool(plan: &Plan, target: &Target<'_>) -> Result<CoveragePool, Error> {
 }
 
 /// Every selected target's corpus, read; targets without one are left out
-/// (an error when none has one).
+/// (an error when none has one) and named.
 fn plan(
     projects: &[FuzzProject],
     request: &CorpusRequest,
     threads: usize,
-) -> Result<Vec<Plan>, Error> {
+) -> Result<(Vec<Plan>, Vec<String>), Error> {
     let targets = selected_targets(projects, &request.corpora)?;
     let mut plans = Vec::new();
+    let mut skipped = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
             true => default_dirs(&projects[project], target),
@@ -232,7 +242,9 @@ fn plan(
             refuse_afl_queue(&dirs[0])?;
         }
         let mut inputs = read_inputs(&dirs, threads)?;
-        if !inputs.is_empty() {
+        if inputs.is_empty() {
+            skipped.push(target.to_string());
+        } else {
             if let Some(shard) = request.shard {
                 inputs.retain(|i| shard.takes(target, &i.sha1));
             }
@@ -253,7 +265,7 @@ fn plan(
             "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR",
         ));
     }
-    Ok(plans)
+    Ok((plans, skipped))
 }
 
 /// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
@@ -287,10 +299,14 @@ pub(super) fn selected_targets<'p>(
     }
     for dir in corpora {
         if !dir.is_dir() {
+            let what = match dir.exists() {
+                true => "is not a directory",
+                false => "does not exist",
+            };
             return Err(Error::new(
                 Exit::BadInput,
                 format!(
-                    "corpus `{}` is not a directory; pass a directory of inputs",
+                    "corpus `{}` {what}; pass a directory of inputs",
                     dir.display()
                 ),
             ));

@@ -303,7 +303,7 @@ fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> St
         _ => "`cargo fuzz`'s default build",
     };
     format!(
-        "{} input(s) do not fail alike uninstrumented: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
+        "{} input(s) pass uninstrumented, or fail otherwise than their file says: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
         items.len()
     )
 }

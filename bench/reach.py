@@ -93,9 +93,15 @@ def _text_rows(data, task_key, primary_variant):
     """syntax and ice: one row per task and tool (a tool may be run alone: its own file)."""
     out = []
     for r in data.get("results") or []:
-        if "curve" not in r or r.get("out_bytes") in ("", None):
+        if r.get("out_bytes") in ("", None):
             continue
         mine = r["tool"] == "cargo-reduce"
+        if "curve" not in r:
+            # A peer whose size is not polled (cargo-minimize edits its project) still has a
+            # final size and a whole time to be reached by, if it finished.
+            if mine or r.get("rc") != 0 or r.get("capped"):
+                continue
+            r = dict(r, curve=[])
         curve = _shifted(r["curve"], r.get("curve_started_s")) if mine else r["curve"]
         if curve is None:
             continue
@@ -185,7 +191,7 @@ def plot(all_runs, task, title):
     lines = {}
     for r in sorted((r for r in all_runs if r.task == task), key=lambda r: (r.repeat, r.tool != "cargo-reduce", r.label)):
         lines.setdefault(r.label, r)
-    index = 2 if all(any(p[2] is not None for p in r.curve) for r in lines.values()) else 1
+    index = 2 if all(any(p[2] is not None for p in r.curve) for r in lines.values() if r.curve) else 1
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, r in lines.items():
         pts = [(p[0], p[index]) for p in r.curve if p[index]]

@@ -99,16 +99,65 @@ pub(super) fn coverage(
         ]
     };
     for f in files {
-        let name = f.path.display().to_string();
-        rows.push(row(name, f.lines_covered, f.lines_instrumented));
+        rows.push(row(
+            shown_file(&f.path),
+            f.lines_covered,
+            f.lines_instrumented,
+        ));
     }
     rows.push(row("total".to_string(), covered, total));
     render(&rows, &[Align::Left, Align::Right, Align::Right], "")
 }
 
+/// A file as the summary shows it: a dependency's from its crate's folder
+/// (`aho-corasick-1.1.5/src/lib.rs`, not from cargo's registry or git
+/// checkouts), others as given (the JSON and lcov keep every full path).
+fn shown_file(path: &std::path::Path) -> String {
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    let after = |first: &str, second: &str, skipped: usize| {
+        let at = parts
+            .windows(2)
+            .position(|w| w[0] == first && w[1] == second)?;
+        Some(at + 2 + skipped).filter(|&from| from < parts.len())
+    };
+    // registry/src/<index>/<crate>-<version>/…, git/checkouts/<repo>/<rev>/…
+    let from = after("registry", "src", 1).or_else(|| after("git", "checkouts", 0));
+    match from.filter(|_| path.is_absolute()) {
+        Some(from) => parts[from..]
+            .iter()
+            .collect::<std::path::PathBuf>()
+            .display()
+            .to_string(),
+        None => path.display().to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dependencys_file_is_shown_from_its_crates_folder() {
+        let shown = |p: &str| shown_file(std::path::Path::new(p));
+        assert_eq!(
+            shown("/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/aho-corasick-1.1.5/src/lib.rs"),
+            "aho-corasick-1.1.5/src/lib.rs"
+        );
+        assert_eq!(
+            shown("/home/u/.cargo/git/checkouts/png-3f2a/4f873e4/src/decoder.rs"),
+            "png-3f2a/4f873e4/src/decoder.rs"
+        );
+        assert_eq!(shown("fuzz_targets/decode.rs"), "fuzz_targets/decode.rs");
+        // The workspace's own files are shown relative to it, never cut.
+        assert_eq!(
+            shown("vendor/registry/src/x/a.rs"),
+            "vendor/registry/src/x/a.rs"
+        );
+        assert_eq!(
+            shown("/work/registry/src/lib.rs"),
+            "/work/registry/src/lib.rs"
+        );
+    }
 
     #[test]
     fn columns_pad_to_the_widest_cell() {

@@ -440,7 +440,7 @@ fn find_by_testcase_name(
     let holds =
         |p: usize| fs::canonicalize(&projects[p].fuzz_dir).is_ok_and(|f| dir.starts_with(f));
     let mut candidates: Vec<(usize, usize)> = target_indices(projects).collect();
-    candidates.sort_by_key(|&(p, _)| !holds(p));
+    candidates.sort_by_cached_key(|&(p, _)| !holds(p));
     let names: Vec<&str> = candidates
         .iter()
         .map(|&(p, t)| projects[p].targets[t].name.as_str())

@@ -76,8 +76,9 @@ struct Plan {
     dirs: Vec<PathBuf>,
     /// Its distinct inputs (identical files once: the first by path).
     inputs: Vec<Input>,
-    /// Where its set goes, checked before anything is built.
-    out: PathBuf,
+    /// Where its set goes, checked before anything is built; `None` in a
+    /// run that records features (`--features-out`) and writes no set.
+    out: Option<PathBuf>,
 }
 
 /// One distinct input.
@@ -248,7 +249,10 @@ fn plan(
             if let Some(shard) = request.shard {
                 inputs.retain(|i| shard.takes(target, &i.sha1));
             }
-            let out = output_dir(&dirs, &projects[project], target, request)?;
+            let out = match request.features_out {
+                Some(_) => None,
+                None => Some(output_dir(&dirs, &projects[project], target, request)?),
+            };
             let target = target.to_string();
             plans.push(Plan {
                 project,
@@ -440,6 +444,10 @@ fn minimize_target(
 ) -> Result<(), Error> {
     let started = Instant::now();
     let project = target.project;
+    let out = plan
+        .out
+        .clone()
+        .expect("a run that writes a set has its output");
     let pool = start_pool(plan, &target)?;
     let replayed = replay(plan, &pool, events)?;
     if settings.interrupt.load(Ordering::SeqCst) {
@@ -473,7 +481,7 @@ fn minimize_target(
         true => Mode::InPlace,
         false => Mode::Output,
     };
-    write::write_set(&plan.out, &files, mode)?;
+    write::write_set(&out, &files, mode)?;
     events.emit(&Message::CorpusMinimized {
         package: project.package.clone(),
         target: plan.target.clone(),
@@ -486,7 +494,7 @@ fn minimize_target(
         failing,
         rejected: rejected(&replayed),
         shrink_rounds,
-        output: plan.out.clone(),
+        output: out,
         elapsed_s: started.elapsed().as_secs_f64(),
     });
     if request.shrink && settings.interrupt.load(Ordering::SeqCst) {

@@ -31,20 +31,9 @@ pub(crate) struct CorpusArgs {
     /// (repeatable: their inputs are minimized together; one target only).
     #[arg(long, value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
-    /// Where the minimized corpus goes (a new or empty directory, or an
-    /// earlier output) [default: `fuzz/corpus-min/<target>/`].
-    #[arg(
-        short,
-        long,
-        alias = "out",
-        value_name = "DIR",
-        conflicts_with = "in_place"
-    )]
-    pub output: Option<PathBuf>,
-    /// Replace the corpus directory (the first --corpus) with the minimized
-    /// set, once that is written in full.
-    #[arg(long)]
-    pub in_place: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub destination: Destination,
     /// Tests to run in parallel [default: the available cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
@@ -95,8 +84,16 @@ pub(crate) struct MergeArgs {
     /// The shards' --features-out files (every shard's, once).
     #[arg(value_name = "FILE", required = true)]
     pub records: Vec<PathBuf>,
-    /// Where the set goes (one target) [default: where the shards' runs
-    /// would write it, `fuzz/corpus-min/<target>/`].
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub destination: Destination,
+}
+
+/// Where a minimized set goes: `corpus`'s and `corpus merge`'s alike.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct Destination {
+    /// Where the minimized set goes (a new or empty directory, or an
+    /// earlier output) [default: `fuzz/corpus-min/<target>/`].
     #[arg(
         short,
         long,
@@ -105,7 +102,8 @@ pub(crate) struct MergeArgs {
         conflicts_with = "in_place"
     )]
     pub output: Option<PathBuf>,
-    /// Replace the corpus directory the shards read (the first) with the set.
+    /// Replace the corpus directory (the first --corpus, or the first the
+    /// shards read) with the minimized set, once that is written in full.
     #[arg(long)]
     pub in_place: bool,
 }
@@ -115,8 +113,8 @@ impl CorpusArgs {
         CorpusRequest {
             selection: self.select.selection(),
             corpora: self.corpus.clone(),
-            out: self.output.clone(),
-            in_place: self.in_place,
+            out: self.destination.output.clone(),
+            in_place: self.destination.in_place,
             timeout: self.timeout,
             rss_limit_mb: self.rss_limit_mb,
             shrink: self.shrink,
@@ -152,8 +150,8 @@ pub(crate) fn run(
         Some(CorpusCommand::Merge(merge)) => {
             let request = MergeRequest {
                 records: merge.records.clone(),
-                out: merge.output.clone(),
-                in_place: merge.in_place,
+                out: merge.destination.output.clone(),
+                in_place: merge.destination.in_place,
             };
             crate::job::corpus::merge(&request, reporter)
         }

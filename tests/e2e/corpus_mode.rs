@@ -251,6 +251,63 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     eprintln!("kept the original after each kill: {outcomes:?}");
 }
 
+/// `timeout -s INT` signals the process, then its whole group: one
+/// interruption, which says what it left (the second signal was taken for
+/// a second Ctrl-C, which leaves at once, and had said nothing). Sent
+/// while a test hangs (a replay waits out its timeout), so that the run is
+/// still there for the second.
+#[test]
+fn a_sigint_to_the_process_and_then_its_group_is_one_interruption() {
+    use std::os::unix::process::CommandExt;
+    let (dir, crate_dir) = with_corpus();
+    let corpus = dir.path().join("hangs");
+    fs::create_dir_all(&corpus).unwrap();
+    fs::write(corpus.join("n"), b"n").unwrap();
+    fs::write(corpus.join("h"), b"h").unwrap();
+    let log = dir.path().join("runs.log");
+    let manifest = crate_dir.join("Cargo.toml");
+    let child = crate::fuzz_fixture::command(
+        &[
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--fuzz-target",
+            "lazy",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--timeout",
+            "3",
+            "-j1",
+        ],
+        &crate::fuzz_fixture::target_dir(),
+    )
+    .env("LAZY_RUN_LOG", &log)
+    .process_group(0)
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let hanging = || {
+        let log = fs::read_to_string(&log).unwrap_or_default();
+        log.lines().any(|run| run.starts_with("h "))
+    };
+    while !hanging() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id() as i32;
+    // SAFETY: signals to our own child and the group it leads, apart, so
+    // that the kernel does not merge them into one pending signal.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    unsafe { libc::kill(-pid, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("error: interrupted"), "{stderr}");
+    assert!(!stderr.contains("interrupted again"), "{stderr}");
+}
+
 /// The minimized files of `dir`, by name.
 fn named(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
     corpus_inputs(dir)

@@ -322,6 +322,48 @@ fn the_target_is_inferred_from_the_artifacts_directory() {
     assert_eq!(run.messages().pop().unwrap()["target"], "byte_parser");
 }
 
+/// A file from outside `artifacts/<target>/` is shown by its path under
+/// the table, since the row's `target/name` would place it there.
+#[test]
+fn an_input_from_elsewhere_is_named_by_its_path() {
+    let fuzz = shared();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let input = elsewhere.path().join("crash-from-a-bug-report");
+    fs::copy(artifact(fuzz, "byte_parser"), &input).unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--fuzz-target",
+        "byte_parser",
+        input.to_str().unwrap(),
+    ]);
+    run.expect_code(0);
+    let stdout = run.stdout();
+    let listed = stdout
+        .split_once("Inputs not in artifacts/<target>/:\n")
+        .map(|(_, rest)| rest.lines().next().unwrap_or_default());
+    let line = listed.unwrap_or_else(|| panic!("no such list: {stdout}"));
+    assert!(
+        line.contains("byte_parser/crash-from-a-bug-report")
+            && line.ends_with(&format!("from {}", input.display())),
+        "{stdout}"
+    );
+    let inside = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        artifact(fuzz, "byte_parser").to_str().unwrap(),
+        "--force",
+    ]);
+    inside.expect_code(0);
+    assert!(
+        !inside.stdout().contains("Inputs not in"),
+        "{}",
+        inside.stdout()
+    );
+}
+
 #[test]
 fn ctrl_c_keeps_the_best_artifact_so_far() {
     use std::process::{Command, Stdio};

@@ -24,7 +24,8 @@ pub(crate) struct CoverageArgs {
     #[arg(long, value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
     /// Where the reports go (a new or empty directory, or an earlier
-    /// report) [default: `fuzz/coverage/`].
+    /// report) [default: `fuzz/coverage-report/`; `coverage/` is `cargo fuzz
+    /// coverage`'s].
     #[arg(short, long, alias = "out", value_name = "DIR")]
     pub output: Option<PathBuf>,
     #[command(flatten)]

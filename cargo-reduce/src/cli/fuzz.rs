@@ -251,7 +251,7 @@ fn print_table(summary: &Summary) {
         .filter_map(|r| Some((r.name.as_str(), r.from.as_ref()?)))
         .collect();
     if !from.is_empty() {
-        println!("\nAFL++ inputs:");
+        println!("\nInputs not in artifacts/<target>/:");
         for (name, path) in from {
             println!("  {name:<w$}  from {}", path.display(), w = width);
         }

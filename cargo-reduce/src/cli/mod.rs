@@ -16,6 +16,7 @@ mod table;
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
@@ -177,13 +178,11 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     };
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
+    // Its message (a manifest "to fix") would mislead.
     let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
-        true if e.exit() != Exit::Interrupted => Error::caused_with_hint(
-            Exit::Interrupted,
-            "interrupted",
-            e.line().lines().next().unwrap_or("").to_string(),
-            "nothing more was written",
-        ),
+        true if e.exit() != Exit::Interrupted => {
+            Error::new(Exit::Interrupted, "interrupted; nothing more was written")
+        }
         _ => e,
     });
     match result {
@@ -196,13 +195,20 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
 }
 
 /// First Ctrl-C: set the flag (running tests are killed and the best result
-/// so far is written). Second Ctrl-C: leave at once.
+/// so far is written). Second Ctrl-C: leave at once. A SIGINT in the first
+/// moments after the first is the same interruption, not a second: `timeout
+/// -s INT` signals the process and then its whole group, and a terminal's
+/// Ctrl-C reaches the process once per key press.
 fn install_interrupt_handler() -> Arc<AtomicBool> {
+    const SAME_INTERRUPTION: Duration = Duration::from_millis(300);
     let flag = Arc::new(AtomicBool::new(false));
     let handler_flag = flag.clone();
+    let first = std::sync::OnceLock::new();
     let _ = ctrlc::set_handler(move || {
-        if handler_flag.swap(true, Ordering::SeqCst) {
+        let first = *first.get_or_init(Instant::now);
+        if handler_flag.swap(true, Ordering::SeqCst) && first.elapsed() > SAME_INTERRUPTION {
             crate::children::kill_all();
+            eprintln!("error: interrupted again: stopped at once");
             std::process::exit(Exit::Interrupted.code());
         }
     });

@@ -89,7 +89,7 @@ pub(crate) struct CiArgs {
     pub output: ReportOptions,
     /// Then write a line-coverage report (lcov, HTML, as `cargo reduce
     /// coverage`) of the regression ledger's inputs and, with --corpus,
-    /// the corpus [default DIR: `<fuzz dir>/coverage`].
+    /// the corpus [default DIR: `<fuzz dir>/coverage-report`].
     #[arg(long, value_name = "DIR")]
     pub coverage: Option<Option<PathBuf>>,
     /// With --coverage: report the dependencies' files too.

@@ -84,7 +84,7 @@ fn merge_target(
     };
     match request.in_place {
         true => super::refuse_afl_queue(&output)?,
-        false => write::check_output(&output)?,
+        false => write::check_output(&output, "corpus", super::OUTPUT_HINT)?,
     }
     let inputs = distinct(shares);
     let items = items(&inputs);

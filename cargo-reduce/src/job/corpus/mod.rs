@@ -40,6 +40,10 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// libFuzzer's `-rss_limit_mb`.
 const DEFAULT_RSS_LIMIT_MB: u64 = 2048;
 
+/// What to do about an output directory that would lose files.
+const OUTPUT_HINT: &str =
+    "give --output a new or empty directory, or use --in-place to replace the corpus";
+
 /// What `cargo reduce corpus` was asked.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CorpusRequest {
@@ -599,7 +603,7 @@ fn output_dir(
             ),
         ));
     }
-    write::check_output(&out)?;
+    write::check_output(&out, "corpus", OUTPUT_HINT)?;
     Ok(out)
 }
 

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Exit};
 use crate::job::threads::map_in_order;
 
-/// The file that marks an output directory as `corpus`'s own (so a second
-/// run may replace it; any other directory with files is refused).
+/// The file that marks an output directory as one of ours (a corpus set
+/// or a coverage report), listing the files it was written with: a later
+/// run may replace it, unless someone has put other files there since.
 pub(in crate::job) const MARKER: &str = ".cargo-reduce-corpus";
 
 /// Files written and synced at once (each on a thread of its own).
@@ -30,26 +31,58 @@ pub(in crate::job) enum Mode {
     InPlace,
 }
 
-/// Refuses `dir` as an output directory when it holds files and is not
-/// marked as one of `corpus`'s outputs: they would be lost.
-pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::cannot("read", dir, e)),
-    };
-    let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
-    if names.is_empty() || names.iter().any(|n| n == MARKER) {
+/// Refuses `dir` as an output directory of `cargo reduce MODE` when it
+/// holds a file no run of ours wrote there (a directory of the user's, or
+/// another tool's files put into one of ours): it would be lost. `hint`
+/// says what to do instead.
+pub(in crate::job) fn check_output(dir: &Path, mode: &str, hint: &str) -> Result<(), Error> {
+    let Some(file) = foreign_file(dir).map_err(|e| Error::cannot("read", dir, e))? else {
         return Ok(());
-    }
+    };
+    let what = match file.parent() == Some(dir) && !dir.join(MARKER).exists() {
+        true => format!("holds files and is not an output of `cargo reduce {mode}`"),
+        false => format!(
+            "holds `{}`, which no `cargo reduce {mode}` wrote there",
+            file.strip_prefix(dir).unwrap_or(&file).display()
+        ),
+    };
     Err(Error::new(
         Exit::Usage,
-        format!(
-            "output directory `{}` holds files and is not an output of `cargo reduce corpus`; \
-             give --output a new or empty directory, or use --in-place to replace the corpus",
-            dir.display()
-        ),
+        format!("output directory `{}` {what}; {hint}", dir.display()),
     ))
+}
+
+/// The first file under `dir` that would be lost in replacing it: any
+/// entry of an unmarked directory, or a file its marker does not list
+/// (a marker of an older release lists none, and vouches for all).
+fn foreign_file(dir: &Path) -> io::Result<Option<PathBuf>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let listed = match fs::read_to_string(dir.join(MARKER)) {
+        Ok(listed) => listed,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(entries.flatten().next().map(|e| e.path()));
+        }
+        Err(e) => return Err(e),
+    };
+    let listed: std::collections::HashSet<&str> = listed.lines().collect();
+    if listed.is_empty() {
+        return Ok(None);
+    }
+    let foreign = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.file_type().is_dir())
+        .map(walkdir::DirEntry::into_path)
+        .find(|path| {
+            let name = path.strip_prefix(dir).unwrap_or(path).to_string_lossy();
+            name != MARKER && !listed.contains(name.as_ref())
+        });
+    Ok(foreign)
 }
 
 /// Writes `files` (name, bytes; a name may hold folders) as the directory `dest`, replacing what is
@@ -96,7 +129,20 @@ pub(in crate::job) fn write_set(
     written.into_iter().collect::<Result<(), Error>>()?;
     if mode == Mode::Output {
         let marker = staged.path().join(MARKER);
-        write(&marker, b"").map_err(|e| Error::cannot("write", &marker, e))?;
+        let listed: String = files.iter().map(|(name, _)| format!("{name}\n")).collect();
+        write(&marker, listed.as_bytes()).map_err(|e| Error::cannot("write", &marker, e))?;
+        // Again under the lock: files put there since the run's first check.
+        if let Some(file) = foreign_file(dest).map_err(|e| Error::cannot("read", dest, e))? {
+            return Err(Error::new(
+                Exit::Usage,
+                format!(
+                    "output directory `{}` now holds `{}`, which no run of cargo-reduce wrote there; \
+                     nothing was replaced: give --output a new or empty directory",
+                    dest.display(),
+                    file.display()
+                ),
+            ));
+        }
     }
     sync_dir(staged.path())?;
     swap_in(staged, dest)?;
@@ -202,8 +248,36 @@ mod tests {
         let out = tmp.path().join("new/out");
         write_set(&out, &[("c".into(), b"3")], Mode::Output).unwrap();
         assert!(out.join(MARKER).is_file());
-        check_output(&out).unwrap();
-        assert!(check_output(&dest).is_err(), "a directory of the user's");
+        check_output(&out, "corpus", "").unwrap();
+        assert!(
+            check_output(&dest, "corpus", "").is_err(),
+            "a directory of the user's"
+        );
+    }
+
+    /// A marked output into which another tool put a file (`cargo fuzz
+    /// coverage` writes `coverage/<target>/coverage.profdata`) is not ours
+    /// to replace: the file is named, up front and under the write's lock;
+    /// a marker of an older release (empty) vouches for what is there.
+    #[test]
+    fn a_file_put_into_a_marked_output_is_never_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("report");
+        let files = [
+            ("lcov.info".into(), &b"TN:"[..]),
+            ("t/html/index.html".into(), &b"<html>"[..]),
+        ];
+        write_set(&out, &files, Mode::Output).unwrap();
+        check_output(&out, "coverage", "").unwrap();
+        write_set(&out, &files, Mode::Output).unwrap();
+        let theirs = out.join("t/coverage.profdata");
+        fs::write(&theirs, b"profile").unwrap();
+        let refused = check_output(&out, "coverage", "").unwrap_err().to_string();
+        assert!(refused.contains("t/coverage.profdata"), "{refused}");
+        assert!(write_set(&out, &files, Mode::Output).is_err());
+        assert_eq!(fs::read(&theirs).unwrap(), b"profile", "kept");
+        fs::write(out.join(MARKER), b"").unwrap();
+        check_output(&out, "coverage", "").unwrap();
     }
 
     /// What a kill -9 leaves beside the destination (a staged set, or the

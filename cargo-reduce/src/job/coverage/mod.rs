@@ -32,6 +32,10 @@ use report::{Coverage, Scope};
 /// read from its features, which wrap past it.
 const FEATURE_SET_SIZE: u64 = 1 << 21;
 
+/// The report's folder without `--output`, beside the fuzz crate's
+/// `corpus/`: not `coverage/`, where `cargo fuzz coverage` writes its own.
+const DEFAULT_DIR: &str = "coverage-report";
+
 /// What `cargo reduce coverage` was asked.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CoverageRequest {
@@ -41,7 +45,7 @@ pub(crate) struct CoverageRequest {
     pub corpus: CorpusChoice,
     /// The regression ledger's inputs too (`ci --coverage`).
     pub ledger: bool,
-    /// `--output DIR` [default: `<fuzz dir>/coverage/`].
+    /// `--output DIR` [default: `<fuzz dir>/coverage-report/`].
     pub out: Option<PathBuf>,
     /// How the report is made.
     pub options: CoverageOptions,
@@ -121,7 +125,7 @@ pub(crate) fn run(
     let sets = corpora(&projects, request, settings.jobs)?;
     let out = match &request.out {
         Some(out) => out.clone(),
-        None => projects[sets[0].project].output_root().join("coverage"),
+        None => projects[sets[0].project].output_root().join(DEFAULT_DIR),
     };
     report(&projects, &sets, &out, &request.options, settings, events)?;
     Ok(Exit::Success)
@@ -191,10 +195,19 @@ fn corpora(
         }
     }
     if sets.is_empty() {
-        return Err(Error::new(
-            Exit::BadInput,
-            "no input to measure: no file in the corpus (or the regression ledger) of the selected targets; name a corpus with --corpus DIR",
-        ));
+        let why = match &request.corpus {
+            CorpusChoice::Dirs(dirs) => format!(
+                "no file in {}; name a folder that holds the corpus's files",
+                dirs.iter()
+                    .map(|d| format!("`{}`", d.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => "no file in the corpus (or the regression ledger) of the selected targets; \
+                  name a corpus with --corpus DIR"
+                .to_string(),
+        };
+        return Err(Error::new(Exit::BadInput, format!("no input to measure: {why}")));
     }
     Ok(sets)
 }

@@ -5,25 +5,12 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Exit};
-use crate::job::corpus::write::{write_set, Mode, MARKER};
+use crate::error::Error;
+use crate::job::corpus::write::{self as corpus_write, write_set, Mode};
 
-/// Refuses `dir` when it holds files and is not a cargo-reduce output.
+/// Refuses `dir` when it holds files that no report of ours wrote.
 pub(super) fn check_output(dir: &Path) -> Result<(), Error> {
-    let names: Vec<_> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries.flatten().map(|e| e.file_name()).collect(),
-        Err(_) => return Ok(()),
-    };
-    if names.is_empty() || names.iter().any(|n| n == MARKER) {
-        return Ok(());
-    }
-    Err(Error::new(
-        Exit::Usage,
-        format!(
-            "output directory `{}` holds files and is not a report of `cargo reduce coverage`; give --output a new or empty directory",
-            dir.display()
-        ),
-    ))
+    corpus_write::check_output(dir, "coverage", "give --output a new or empty directory")
 }
 
 /// Writes `files` (a path under `dir`, bytes) as the directory `dir`.

@@ -25,7 +25,7 @@ pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};
 pub(crate) use summary::{Row, Summary};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Events, Message, Settings};
@@ -162,10 +162,16 @@ impl Work {
         format!("{}/{name}", self.target)
     }
 
-    /// The input's path, for AFL++ inputs (whose reduction is named apart
-    /// from them).
+    /// The input's path when its name does not say it: an AFL++ input
+    /// (whose reduction is named apart from it), or a file outside
+    /// `artifacts/<target>/`, which the summary's `target/name` would
+    /// otherwise place there.
     fn from(&self) -> Option<PathBuf> {
-        matches!(self.artifact.origin, Origin::Afl(_)).then(|| self.artifact.path.clone())
+        let path = &self.artifact.path;
+        let folder = |p: Option<&Path>| p.and_then(Path::file_name).map(|n| n.to_os_string());
+        let in_artifacts = folder(path.parent()).is_some_and(|n| n == self.target.as_str())
+            && folder(path.parent().and_then(Path::parent)).is_some_and(|n| n == "artifacts");
+        (matches!(self.artifact.origin, Origin::Afl(_)) || !in_artifacts).then(|| path.clone())
     }
 }
 

@@ -14,7 +14,8 @@ use crate::job::{Events, Message};
 pub(crate) struct Row {
     /// `target/artifact-name`.
     pub name: String,
-    /// The input's path, when the name does not say it (AFL++ inputs).
+    /// The input's path, when the name does not say it (AFL++ inputs, files
+    /// outside `artifacts/<target>/`).
     pub from: Option<PathBuf>,
     /// The artifact's size.
     pub original: usize,

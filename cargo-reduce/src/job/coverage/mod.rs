@@ -207,7 +207,10 @@ fn corpora(
                   name a corpus with --corpus DIR"
                 .to_string(),
         };
-        return Err(Error::new(Exit::BadInput, format!("no input to measure: {why}")));
+        return Err(Error::new(
+            Exit::BadInput,
+            format!("no input to measure: {why}"),
+        ));
     }
     Ok(sets)
 }

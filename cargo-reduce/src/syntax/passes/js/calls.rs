@@ -40,6 +40,15 @@ const FUNCTIONS: &[&str] = &[
     "method_definition",
 ];
 
+/// Expressions that read as a declaration (or a block) at the start of a
+/// statement.
+const DECLARATION_LIKE: &[&str] = &[
+    "function_expression",
+    "generator_function",
+    "class",
+    "object",
+];
+
 /// Statement lists: a call's statement is the ancestor that sits in one.
 const STATEMENT_LISTS: &[&str] = &["program", "statement_block"];
 
@@ -114,21 +123,7 @@ fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<TreeEdit> {
     }
     let (before, after) = around(tree, statement, site.call);
     match sole_final_return(tree, body) {
-        Ok(Some(ret)) => {
-            // `x = f();` → `{ …; x = E; }`: the `return` keyword reads as
-            // what stood before the call, the `;` as what followed it.
-            let keyword = *tree.children(ret).first()?;
-            let tail = after.strip_suffix(b";").unwrap_or(&after);
-            if !tail.is_empty() {
-                let semicolon = tree.children(ret).iter().copied().find(|&c| {
-                    tree.node(c).kind == ";" && matches!(tree.node(c).body, Body::Token { .. })
-                })?;
-                let text = tree.intern(&String::from_utf8_lossy(&[tail, b";".as_slice()].concat()));
-                edit.push((semicolon, Change::Text(text)));
-            }
-            let text = tree.intern(&String::from_utf8_lossy(&before));
-            edit.push((keyword, Change::Text(text)));
-        }
+        Ok(Some(ret)) => returned_in_place(tree, ret, (&before, &after), &mut edit)?,
         // No value to carry: only a call that is the whole statement
         // (`(function () { … })();`, `!function () { … }()`) may go.
         Ok(None) if bare(&before) && bare(&after) => {}
@@ -136,6 +131,52 @@ fn inline(tree: &mut Tree, parents: &Parents, site: &Site) -> Option<TreeEdit> {
     }
     edit.push((statement, Change::Node(body)));
     Some(edit)
+}
+
+/// `x = f();` → `{ …; x = E; }`: the `return` keyword of `ret` reads as
+/// what stood before the call, its end as what followed it (the `;`, or
+/// without one the value's last token). A value that would begin the
+/// statement and read as a declaration there (`function …`, `class …`,
+/// `{`) is put in parentheses: `f()(0)` → `(function (w) { … })(0)`.
+/// `None` where the value's last token is already edited.
+fn returned_in_place(
+    tree: &mut Tree,
+    ret: NodeId,
+    (before, after): (&[u8], &[u8]),
+    edit: &mut TreeEdit,
+) -> Option<()> {
+    let keyword = *tree.children(ret).first()?;
+    let value = tree
+        .children(ret)
+        .iter()
+        .copied()
+        .find(|&c| !matches!(tree.node(c).kind, "return" | ";"))?;
+    let parenthesized = before.is_empty() && DECLARATION_LIKE.contains(&tree.node(value).kind);
+    let (open, close): (&[u8], &[u8]) = match parenthesized {
+        true => (b"(", b")"),
+        false => (b"", b""),
+    };
+    let tail = [close, after.strip_suffix(b";").unwrap_or(after)].concat();
+    if !tail.is_empty() {
+        let semicolon =
+            tree.children(ret).iter().copied().find(|&c| {
+                tree.node(c).kind == ";" && matches!(tree.node(c).body, Body::Token { .. })
+            });
+        let (end, text) = match semicolon {
+            Some(semicolon) => (semicolon, [tail.as_slice(), b";"].concat()),
+            None => {
+                let last = *tree.tokens_under(value).last()?;
+                let edited = edit.iter().any(|(id, _)| *id == last);
+                (!edited).then_some(())?;
+                (last, [tree.leaf_text(last)?, tail.as_slice()].concat())
+            }
+        };
+        let text = tree.intern(&String::from_utf8_lossy(&text));
+        edit.push((end, Change::Text(text)));
+    }
+    let text = tree.intern(&String::from_utf8_lossy(&[before, open].concat()));
+    edit.push((keyword, Change::Text(text)));
+    Some(())
 }
 
 /// Each parameter's one use in the body replaced by its argument; `None`
@@ -382,6 +423,17 @@ mod tests {
     fn a_parameter_takes_its_argument_and_an_arrow_its_expression() {
         let input = "var g = (s) => s.replace();\nx(g(1));\n";
         assert_eq!(inlined(input, &keeps("replace")), "x(1.replace());");
+    }
+
+    /// A `return` without its `;` takes what followed the call too; a
+    /// function it returns into the statement's start is parenthesized,
+    /// or it would read as a declaration.
+    #[test]
+    fn a_returned_function_called_at_once_keeps_its_call() {
+        let input = "function a(){return function(w){w.f()}}a()(0)";
+        assert_eq!(inlined(input, &keeps("w.f()")), "{(function(w){w.f()})(0)}");
+        let input = "function a(){return g}\nx=a()(1);\n";
+        assert_eq!(inlined(input, &keeps("x=")), "{x=g(1)}");
     }
 
     #[test]

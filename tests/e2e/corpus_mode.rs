@@ -154,6 +154,39 @@ fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() 
     assert_eq!(corpus_inputs(&dir), first, "a second run changes nothing");
 }
 
+/// `--corpus fuzz/corpus/<target>` names its target, as `cargo fuzz cmin
+/// <target>` would; a folder no target owns still asks for one.
+#[test]
+fn a_targets_own_corpus_folder_names_the_target() {
+    let (dir, crate_dir) = with_corpus();
+    let manifest = crate_dir.join("Cargo.toml");
+    let run_with = |corpus: &Path| {
+        cargo_reduce(&[
+            "reduce",
+            "corpus",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--message-format",
+            "json",
+            "--corpus",
+            corpus.to_str().unwrap(),
+        ])
+    };
+    let elsewhere = dir.path().join("inputs");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::write(elsewhere.join("a"), b"num:12").unwrap();
+    let refused = run_with(&elsewhere);
+    refused.expect_code(2);
+    assert!(
+        refused.stderr().contains("choose one with --fuzz-target"),
+        "{}",
+        refused.stderr()
+    );
+    let run = run_with(&crate_dir.join("corpus/records"));
+    run.expect_code(0);
+    assert_eq!(minimized(&run)["target"], "records");
+}
+
 #[test]
 fn an_output_directory_of_the_users_files_is_refused() {
     let (_dir, crate_dir) = with_corpus();
@@ -251,11 +284,11 @@ fn kill_9_during_in_place_leaves_the_old_corpus_or_the_new_one_whole() {
     eprintln!("kept the original after each kill: {outcomes:?}");
 }
 
-/// `timeout -s INT` signals the process, then its whole group: one
+/// Ctrl-C while a test hangs stops the replay at once: the hanging test
+/// is killed, not waited out for its `--timeout` (it was, for 600 s here).
+/// And `timeout -s INT` signals the process, then its whole group: one
 /// interruption, which says what it left (the second signal was taken for
-/// a second Ctrl-C, which leaves at once, and had said nothing). Sent
-/// while a test hangs (a replay waits out its timeout), so that the run is
-/// still there for the second.
+/// a second Ctrl-C, which leaves at once, and had said nothing).
 #[test]
 fn a_sigint_to_the_process_and_then_its_group_is_one_interruption() {
     use std::os::unix::process::CommandExt;
@@ -277,7 +310,7 @@ fn a_sigint_to_the_process_and_then_its_group_is_one_interruption() {
             "--corpus",
             corpus.to_str().unwrap(),
             "--timeout",
-            "3",
+            "600",
             "-j1",
         ],
         &crate::fuzz_fixture::target_dir(),
@@ -296,6 +329,7 @@ fn a_sigint_to_the_process_and_then_its_group_is_one_interruption() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let pid = child.id() as i32;
+    let signalled = std::time::Instant::now();
     // SAFETY: signals to our own child and the group it leads, apart, so
     // that the kernel does not merge them into one pending signal.
     unsafe { libc::kill(pid, libc::SIGINT) };
@@ -303,6 +337,10 @@ fn a_sigint_to_the_process_and_then_its_group_is_one_interruption() {
     unsafe { libc::kill(-pid, libc::SIGINT) };
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        signalled.elapsed() < std::time::Duration::from_secs(300),
+        "the hanging test was waited out: {stderr}"
+    );
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("error: interrupted"), "{stderr}");
     assert!(!stderr.contains("interrupted again"), "{stderr}");

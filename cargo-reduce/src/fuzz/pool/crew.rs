@@ -211,18 +211,26 @@ impl Crew {
             let Some(worker) = self.workers[slot].as_mut() else {
                 continue;
             };
-            if !worker.tested_child() {
-                continue;
+            if worker.tested_child() {
+                self.end_test(slot);
             }
-            let mut events = Vec::new(); // Left over from earlier rounds.
-            if worker
-                .kill_test(KillReason::Shutdown, &mut events)
-                .is_none()
-            {
-                self.workers[slot] = None; // Started anew with the next round.
-            }
-            self.shm.reset_area(slot);
         }
+    }
+
+    /// Kills `slot`'s test process (its worker, without a fork server),
+    /// so its next round starts afresh.
+    pub(super) fn end_test(&mut self, slot: usize) {
+        let Some(worker) = self.workers[slot].as_mut() else {
+            return;
+        };
+        let mut events = Vec::new(); // Left over from earlier rounds.
+        if worker
+            .kill_test(KillReason::Shutdown, &mut events)
+            .is_none()
+        {
+            self.workers[slot] = None; // Started anew with the next round.
+        }
+        self.shm.reset_area(slot);
     }
 
     /// Number of worker slots.

@@ -45,6 +45,9 @@ pub(crate) enum PoolError {
     /// A worker broke the protocol (or is built against another harness).
     #[error("worker protocol error: {0}")]
     Protocol(String),
+    /// The round was stopped by its [`StopFlag`](super::StopFlag).
+    #[error("interrupted")]
+    Interrupted,
     /// Shared memory, pipes or temporary files failed.
     #[error("worker pool I/O error: {0}")]
     Io(#[from] io::Error),

@@ -34,6 +34,7 @@ mod protocol;
 mod round;
 mod severity;
 mod shm;
+mod stop;
 mod symbol_name;
 /// The C library as the harness declares it (`protocol` maps memory with it).
 #[allow(dead_code)]
@@ -53,6 +54,7 @@ pub(crate) use exits::Exits;
 pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
 pub(crate) use pc_table::{PcTable, PcTableFile};
 pub(crate) use severity::Severity;
+pub(crate) use stop::StopFlag;
 
 use crew::Crew;
 pub(crate) use decode_crew::DecodeCrew;
@@ -109,6 +111,10 @@ pub(crate) struct PoolOptions {
     /// some from a random seed (a `HashMap`'s order): the stand-in's
     /// `getrandom` gives a fixed sequence (`FLAG_FIXED_RANDOM`).
     pub reproducible: bool,
+    /// Ends a round at once when set (Ctrl-C in a corpus or coverage
+    /// replay); unset, a round runs to its end and a reduction stops
+    /// between rounds.
+    pub stop: StopFlag,
 }
 
 impl Default for PoolOptions {
@@ -122,6 +128,7 @@ impl Default for PoolOptions {
             exits: Exits::Fail,
             detect_leaks: false,
             reproducible: false,
+            stop: StopFlag::default(),
         }
     }
 }

@@ -40,6 +40,9 @@ pub(crate) fn run_round(
     count: usize,
     accept: &(dyn Fn(&Outcome) -> bool + Sync),
 ) -> Result<Vec<Option<Outcome>>, PoolError> {
+    if crew.options.stop.is_set() {
+        return Err(PoolError::Interrupted);
+    }
     let started = Instant::now();
     let slots = crew.begin_round(count)?;
     let workers = slots.len();
@@ -119,6 +122,15 @@ impl<'a> Round<'a> {
                     continue;
                 }
                 return Ok(self.finish());
+            }
+            if self.crew.options.stop.is_set() {
+                // Its test process, then the worker: none goes on with
+                // the round, and the next one starts afresh.
+                for slot in busy {
+                    self.crew.end_test(slot);
+                    self.crew.workers[slot] = None;
+                }
+                return Err(PoolError::Interrupted);
             }
             let wait = next_watch.saturating_duration_since(Instant::now());
             for slot in self.wait_busy(&busy, wait)? {

@@ -25,7 +25,9 @@ use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::Limits;
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{CoveragePool, DecodeCrew, Failure, Outcome, PoolOptions, Replayed};
+use crate::fuzz::pool::{
+    CoveragePool, DecodeCrew, Failure, Outcome, PoolError, PoolOptions, Replayed, StopFlag,
+};
 use crate::fuzz::project::{FuzzProject, Selection, TargetSettings};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
@@ -146,7 +148,10 @@ pub(crate) fn run(
         let target = Target {
             project,
             binary: &binary,
-            options: pool_options(request, jobs, project, &plan.target)?,
+            options: PoolOptions {
+                stop: StopFlag::new(settings.interrupt.clone()),
+                ..pool_options(request, jobs, project, &plan.target)?
+            },
             plain: &plain,
         };
         match &mut record {
@@ -277,16 +282,21 @@ fn plan(
 }
 
 /// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
-/// name one target's corpus and must be directories.
+/// name one target's corpus and must be directories. Among several
+/// targets, the one whose corpus the directories are is chosen
+/// ([`corpus_owner`]).
 pub(super) fn selected_targets<'p>(
     projects: &'p [FuzzProject],
     corpora: &[PathBuf],
 ) -> Result<Vec<(usize, &'p str)>, Error> {
-    let targets: Vec<(usize, &str)> = projects
+    let mut targets: Vec<(usize, &str)> = projects
         .iter()
         .enumerate()
         .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
         .collect();
+    if let Some(owner) = corpus_owner(projects, &targets, corpora) {
+        targets = vec![owner];
+    }
     if !corpora.is_empty() && targets.len() != 1 {
         let one_name = targets.len() > 1 && targets.windows(2).all(|pair| pair[0].1 == pair[1].1);
         let choose = if one_name {
@@ -321,6 +331,40 @@ pub(super) fn selected_targets<'p>(
         }
     }
     Ok(targets)
+}
+
+/// The one target of `targets` whose corpus every `--corpus` directory
+/// is, as `cargo fuzz` lays them out: its `fuzz/corpus/<target>/` itself,
+/// else a folder named after it (a copy of that corpus). `None` when no
+/// target or more than one is.
+fn corpus_owner<'p>(
+    projects: &[FuzzProject],
+    targets: &[(usize, &'p str)],
+    corpora: &[PathBuf],
+) -> Option<(usize, &'p str)> {
+    if corpora.is_empty() || targets.len() < 2 {
+        return None;
+    }
+    let canonical = |dir: &Path| dir.canonicalize().ok();
+    let own_dir = |&(p, t): &(usize, &str)| {
+        let own = canonical(&projects[p].fuzz_dir.join("corpus").join(t));
+        own.is_some() && corpora.iter().all(|dir| canonical(dir) == own)
+    };
+    let named = |&(_, t): &(usize, &str)| {
+        corpora
+            .iter()
+            .all(|dir| canonical(dir).is_some_and(|dir| dir.file_name() == Some(t.as_ref())))
+    };
+    only_one(targets, own_dir).or_else(|| only_one(targets, named))
+}
+
+/// The one item of `items` that `matches`, if exactly one does.
+fn only_one<T: Copy>(items: &[T], matches: impl Fn(&T) -> bool) -> Option<T> {
+    let mut found = items.iter().filter(|item| matches(item));
+    match (found.next(), found.next()) {
+        (Some(&item), None) => Some(item),
+        _ => None,
+    }
 }
 
 /// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
@@ -523,8 +567,10 @@ fn shrink_set(
     let decoder = match pool.typed_input() {
         true => {
             let plain = (target.plain)()?;
+            // Stopped by the shrink's limits, between its tests.
             let options = PoolOptions {
                 jobs: 1,
+                stop: StopFlag::default(),
                 ..target.options.clone()
             };
             let decoder = DecodeCrew::start(&plain, &options)
@@ -560,9 +606,12 @@ fn replay(plan: &Plan, pool: &CoveragePool, events: &dyn Events) -> Result<Vec<R
         view.counted(&plan.target, done, bytes.len());
     });
     view.finish();
-    replayed.map_err(|e| {
-        let what = format!("cannot replay the corpus of {}", plan.target);
-        Error::caused(Exit::Failure, what, e)
+    replayed.map_err(|e| match e {
+        PoolError::Interrupted => interrupted(),
+        e => {
+            let what = format!("cannot replay the corpus of {}", plan.target);
+            Error::caused(Exit::Failure, what, e)
+        }
     })
 }
 

@@ -85,17 +85,19 @@ impl Shrinker<'_> {
                     Some(bytes) => bytes.clone(),
                     None => {
                         let bytes = self.shrink_one(&entry.bytes, &key.1)?;
-                        memo.insert(key, bytes.clone());
+                        memo.insert(key.clone(), bytes.clone());
                         bytes
                     }
                 };
-                shrunk.push(bytes);
+                shrunk.push((bytes, key.1));
             }
-            let changed = shrunk.iter().zip(&set).any(|(s, e)| *s != e.bytes);
+            let changed = shrunk.iter().zip(&set).any(|(s, e)| s.0 != e.bytes);
             // Two inputs shrunk to the same bytes are one file.
             let mut seen = std::collections::HashSet::new();
-            shrunk.retain(|bytes| seen.insert(bytes.clone()));
-            let next = self.replayed(shrunk)?;
+            shrunk.retain(|(bytes, _)| seen.insert(bytes.clone()));
+            let Some(next) = self.replayed(&shrunk)? else {
+                return Ok(unreplayed(shrunk, round));
+            };
             let kept = cover::minimize(&items(&next));
             let dropped = kept.len() < next.len();
             set = kept.into_iter().map(|i| next[i].clone()).collect();
@@ -146,16 +148,36 @@ impl Shrinker<'_> {
         })
     }
 
-    /// The inputs replayed, with their features (a shrunk input's features
-    /// are a superset of what it keeps; its others may have gone).
-    fn replayed(&self, inputs: Vec<Vec<u8>>) -> Result<Vec<Entry>, PoolError> {
-        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let replayed = self.pool.replay(&refs)?;
-        Ok(inputs
-            .into_iter()
-            .zip(replayed)
-            .map(|(bytes, r)| Entry::new(bytes, r.features))
-            .collect())
+    /// The shrunk inputs replayed, with their features (a superset of
+    /// what each keeps; its others may have gone); `None` after Ctrl-C.
+    fn replayed(&self, shrunk: &[(Vec<u8>, Vec<u32>)]) -> Result<Option<Vec<Entry>>, PoolError> {
+        if self.limits.stop_reason().is_some() {
+            return Ok(None);
+        }
+        let refs: Vec<&[u8]> = shrunk.iter().map(|(bytes, _)| bytes.as_slice()).collect();
+        let replayed = match self.pool.replay(&refs) {
+            Err(PoolError::Interrupted) => return Ok(None),
+            replayed => replayed?,
+        };
+        Ok(Some(
+            shrunk
+                .iter()
+                .zip(replayed)
+                .map(|((bytes, _), r)| Entry::new(bytes.clone(), r.features))
+                .collect(),
+        ))
+    }
+}
+
+/// The set after Ctrl-C, not replayed: each input has the features it was
+/// shrunk for, so together they keep every one.
+fn unreplayed(shrunk: Vec<(Vec<u8>, Vec<u32>)>, rounds: usize) -> Converged {
+    let set = shrunk
+        .into_iter()
+        .map(|(bytes, kept)| Entry::new(bytes, kept));
+    Converged {
+        set: set.collect(),
+        rounds,
     }
 }
 
@@ -220,7 +242,11 @@ impl RoundOracle<u8> for KeepsFeatures<'_> {
     ) -> Result<Vec<Option<Verdict>>, OracleError> {
         let inputs: Vec<Vec<u8>> = candidates.iter().map(|c| c.to_vec()).collect();
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let replayed = self.pool.replay(&refs)?;
+        let replayed = match self.pool.replay(&refs) {
+            // Ctrl-C: none known; the shrink's limits stop it.
+            Err(PoolError::Interrupted) => return Ok(vec![None; candidates.len()]),
+            replayed => replayed?,
+        };
         Ok(inputs
             .iter()
             .zip(&replayed)

@@ -23,7 +23,9 @@ use super::fuzz_mode::{self, TargetKey};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::lines::{LineMap, SourceCounts};
-use crate::fuzz::pool::{CoveragePool, Outcome, PcTableFile, PoolOptions, Replayed};
+use crate::fuzz::pool::{
+    CoveragePool, Outcome, PcTableFile, PoolError, PoolOptions, Replayed, StopFlag,
+};
 use crate::fuzz::project::{FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use report::{Coverage, Scope};
@@ -150,13 +152,13 @@ fn report(
     for set in sets {
         let project = &projects[set.project];
         let binary = binaries[&(set.project, set.target.clone())].clone()?;
-        let pool = pool_options(options, jobs, project, &set.target)?;
+        let pool = PoolOptions {
+            stop: StopFlag::new(settings.interrupt.clone()),
+            ..pool_options(options, jobs, project, &set.target)?
+        };
         measured.push(measure(set, project, &binary, pool, options)?);
         if settings.interrupt.load(Ordering::SeqCst) {
-            return Err(Error::new(
-                Exit::Interrupted,
-                "interrupted; no report was written",
-            ));
+            return Err(interrupted());
         }
     }
     write_reports(projects, &measured, out, events)
@@ -252,6 +254,10 @@ fn pool_options(
     corpus::pool_options(&limits, jobs, project, target)
 }
 
+fn interrupted() -> Error {
+    Error::new(Exit::Interrupted, "interrupted; no report was written")
+}
+
 /// Replays one set and maps what it covered to the files of the report.
 fn measure(
     set: &InputSet,
@@ -267,9 +273,10 @@ fn measure(
     let pool = CoveragePool::start_with_env(binary, options, vec![table_file.env()])
         .map_err(|e| failed("cannot start the coverage build", &e))?;
     let bytes: Vec<&[u8]> = set.inputs.iter().map(|(_, b)| b.as_slice()).collect();
-    let replayed = pool
-        .replay(&bytes)
-        .map_err(|e| failed("cannot replay the inputs", &e))?;
+    let replayed = pool.replay(&bytes).map_err(|e| match e {
+        PoolError::Interrupted => interrupted(),
+        e => failed("cannot replay the inputs", &e),
+    })?;
     let table = table_file
         .read(binary)
         .map_err(|e| failed("cannot read the PC table", &e))?;

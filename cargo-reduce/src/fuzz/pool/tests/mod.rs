@@ -446,6 +446,37 @@ fn work_above_the_answer_is_abandoned_not_waited_for() {
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
 }
 
+/// A set stop flag ends the round at once, its hanging tests killed (not
+/// waited out for ten minutes), and the pool runs the next round afresh.
+#[test]
+fn a_stop_flag_ends_a_hanging_round_at_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let options = PoolOptions {
+        timeout: Duration::from_secs(600),
+        stop: super::StopFlag::new(flag.clone()),
+        ..options()
+    };
+    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::SeqCst);
+        })
+    };
+    let inputs: Vec<&[u8]> = vec![b"fine", b"loop", b"loop", b"fine"];
+    let stopped = pool.first_accepted(&inputs, &|_| false);
+    assert!(
+        matches!(stopped, Err(PoolError::Interrupted)),
+        "{stopped:?}"
+    );
+    setter.join().unwrap();
+    assert!(matches!(pool.run(b"fine"), Err(PoolError::Interrupted)));
+    flag.store(false, Ordering::SeqCst);
+    assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
+}
+
 #[test]
 fn restart_after_failure_keeps_results() {
     let options = PoolOptions {

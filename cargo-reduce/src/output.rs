@@ -355,9 +355,55 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// True when `path` (existing or not) is the existing directory `dir` or
+/// lies below it, symbolic links and `..` resolved.
+pub(crate) fn within(path: &Path, dir: &Path) -> bool {
+    let Ok(dir) = fs::canonicalize(dir) else {
+        return false;
+    };
+    // The deepest existing ancestor resolved, the rest appended.
+    let mut rest = Vec::new();
+    let mut existing = path;
+    let resolved = loop {
+        if let Ok(resolved) = fs::canonicalize(existing) {
+            break resolved;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                existing = match parent.as_os_str().is_empty() {
+                    true => Path::new("."),
+                    false => parent,
+                };
+            }
+            _ => return false,
+        }
+    };
+    let full = rest
+        .iter()
+        .rev()
+        .fold(resolved, |full, name| full.join(name));
+    full.starts_with(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_below_a_directory_is_within_it_existing_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = dir.path().join("corpus");
+        fs::create_dir(&corpus).unwrap();
+        assert!(within(&corpus, &corpus));
+        assert!(within(&corpus.join("sub/deeper"), &corpus));
+        assert!(within(&corpus.join("../corpus/sub"), &corpus));
+        assert!(!within(&dir.path().join("corpus-min"), &corpus));
+        assert!(!within(dir.path(), &corpus));
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&corpus, &link).unwrap();
+        assert!(within(&link.join("sub"), &corpus));
+    }
 
     #[test]
     fn kept_files_are_written_through_symlinks_and_never_over_devices() {

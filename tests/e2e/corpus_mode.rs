@@ -207,6 +207,18 @@ fn an_output_directory_of_the_users_files_is_refused() {
         "refused before anything is built:\n{}",
         run.stdout()
     );
+    // Inside the corpus, the set would be read as part of it next time.
+    let corpus = crate_dir.join("corpus/records");
+    let before = snapshot(&corpus);
+    let inside = corpus.join("min");
+    let run = corpus_run(&crate_dir, &["--output", inside.to_str().unwrap()]);
+    run.expect_code(2);
+    assert!(
+        run.stderr().contains("is inside the corpus"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(snapshot(&corpus), before, "nothing written in the corpus");
 }
 
 #[test]
@@ -216,6 +228,15 @@ fn a_corpus_folder_that_is_not_there_is_named_so() {
     let run = corpus_run(&crate_dir, &["--corpus", missing.to_str().unwrap()]);
     run.expect_code(3);
     assert!(run.stderr().contains("does not exist"), "{}", run.stderr());
+    let empty = dir.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let run = corpus_run(&crate_dir, &["--corpus", empty.to_str().unwrap()]);
+    run.expect_code(3);
+    assert!(
+        run.stderr().contains("no input file in `") && run.stderr().contains("empty`"),
+        "{}",
+        run.stderr()
+    );
     let file = crate_dir.join("Cargo.toml");
     let run = corpus_run(&crate_dir, &["--corpus", file.to_str().unwrap()]);
     run.expect_code(3);

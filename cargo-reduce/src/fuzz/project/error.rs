@@ -70,7 +70,7 @@ pub(crate) enum DiscoveryError {
     },
     /// The artifact path names no file.
     #[error(
-        "artifact `{}` does not exist or is not a file; pass the path of a crash-, oom-, timeout-, leak- or slow-unit- file",
+        "input `{}` does not exist or is not a file; pass the path of an input file (an artifact: crash-, oom-, timeout-, leak-, slow-unit-)",
         path.display()
     )]
     ArtifactMissing {
@@ -89,7 +89,7 @@ pub(crate) enum DiscoveryError {
         path: PathBuf,
     },
     /// `--fuzz-target NAME` (or an `artifacts/NAME/` directory) names no target.
-    #[error("no fuzz target named `{name}` (targets: {}); check --fuzz-target or the artifact's directory", known.join(", "))]
+    #[error("no fuzz target named `{name}` (targets: {}); check --fuzz-target (or an artifact's `artifacts/<target>/` folder)", known.join(", "))]
     UnknownTarget {
         /// The name given or inferred.
         name: String,

@@ -378,7 +378,7 @@ fn errors_say_what_where_and_what_to_do() {
     let unknown = locate("outside/crash-1", Some("nope")).unwrap_err();
     assert_eq!(
         unknown.to_string(),
-        "no fuzz target named `nope` (targets: decode, parse); check --fuzz-target or the artifact's directory"
+        "no fuzz target named `nope` (targets: decode, parse); check --fuzz-target (or an artifact's `artifacts/<target>/` folder)"
     );
     let stale = locate("fuzz/artifacts/gone/crash-2", None).unwrap_err();
     assert!(matches!(stale, DiscoveryError::UnknownTarget { ref name, .. } if name == "gone"));

@@ -273,12 +273,22 @@ fn plan(
         }
     }
     if plans.is_empty() {
-        return Err(Error::new(
-            Exit::BadInput,
-            "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR",
-        ));
+        let message = match request.corpora.as_slice() {
+            [] => "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR".to_string(),
+            dirs => format!(
+                "no corpus to minimize: no input file in {}; name a folder of inputs with --corpus DIR",
+                shown_dirs(dirs)
+            ),
+        };
+        return Err(Error::new(Exit::BadInput, message));
     }
     Ok((plans, skipped))
+}
+
+/// `dirs` as a message names them: `a`, `b`.
+fn shown_dirs(dirs: &[PathBuf]) -> String {
+    let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+    shown.join(", ")
 }
 
 /// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
@@ -649,6 +659,17 @@ fn output_dir(
             format!(
                 "--output `{}` is a corpus being minimized; use --in-place to replace it",
                 out.display()
+            ),
+        ));
+    }
+    // Inside a corpus, the set would be read as part of it next time.
+    if let Some(dir) = dirs.iter().find(|d| crate::output::within(&out, d)) {
+        return Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--output `{}` is inside the corpus `{}`; give a directory outside it, or use --in-place to replace the corpus",
+                out.display(),
+                dir.display()
             ),
         ));
     }

@@ -102,7 +102,10 @@ impl<'a> Tester<'a> {
     where
         A: Clone + Hash + Sync,
     {
-        let forward = Forward(self.ctx.observer);
+        let forward = Forward {
+            tester: self,
+            render,
+        };
         let ctx = Context {
             jobs: self.ctx.jobs,
             limits: self.ctx.limits,
@@ -146,13 +149,27 @@ impl<A> Oracle<A> for Rendered<'_, '_, A> {
     }
 }
 
-/// Passes test events of an `A`-level ddmin on to the byte-level
-/// observer; size changes are reported by [`Tester::accept`] instead.
-struct Forward<'a>(&'a dyn Observer<u8>);
+/// Passes an `A`-level ddmin's events on to the byte-level observer: its
+/// tests, and each smaller configuration as the text it renders, so that
+/// the best result so far is shown when ddmin has it, not only when the
+/// pass commits it at the level's end (a level of hundreds of nodes can
+/// take minutes).
+struct Forward<'t, 'a, A> {
+    tester: &'t Tester<'a>,
+    render: &'t (dyn Fn(&Candidate<'_, A>) -> Vec<u8> + Sync),
+}
 
-impl<A> Observer<A> for Forward<'_> {
+impl<A> Observer<A> for Forward<'_, '_, A> {
     fn tested(&self, outcome: Outcome, counters: &Counters) {
-        self.0.tested(outcome, counters);
+        self.tester.ctx.observer.tested(outcome, counters);
+    }
+
+    fn reduced(&self, atoms: &[A]) {
+        let text = (self.render)(&Candidate::whole(atoms));
+        // Only a shorter text: an edit may render longer (a rename).
+        if text.len() < self.tester.current_len() {
+            self.tester.ctx.observer.reduced(&text);
+        }
     }
 }
 
@@ -187,8 +204,55 @@ pub(super) fn with_tester_on<T>(
 
 #[cfg(test)]
 mod tests {
-    use super::with_tester_on;
-    use crate::engine::{Candidate, Start};
+    use super::{with_tester_on, Tester};
+    use crate::engine::{
+        Candidate, Context, Counters, DdminOptions, Limits, Observer, OutcomeCache, Start,
+    };
+    use std::sync::Mutex;
+
+    /// The sizes a reduction reported, in order.
+    #[derive(Default)]
+    struct Sizes(Mutex<Vec<usize>>);
+
+    impl Observer<u8> for Sizes {
+        fn reduced(&self, atoms: &[u8]) {
+            self.0.lock().unwrap().push(atoms.len());
+        }
+    }
+
+    /// Each smaller configuration of a ddmin over edits is reported as
+    /// the text it renders while ddmin runs, not only once the caller
+    /// commits the result (it was, at an HDD level's end): the best so far
+    /// shrinks step by step, never grows, and ends at the result.
+    #[test]
+    fn a_ddmins_improvements_are_reported_as_they_come() {
+        let render = |c: &Candidate<'_, u32>| -> Vec<u8> {
+            c.iter().map(|&a| b'a' + (a % 26) as u8).collect()
+        };
+        let keeps_q = |c: &Candidate<'_, u8>| c.iter().any(|&b| b == b'q');
+        let (limits, counters, cache, sizes) = (
+            Limits::none(),
+            Counters::default(),
+            OutcomeCache::new(),
+            Sizes::default(),
+        );
+        let ctx = Context {
+            jobs: 1,
+            limits: &limits,
+            cache: Some(&cache),
+            counters: &counters,
+            observer: &sizes,
+        };
+        let tester = Tester::new(&keeps_q, &ctx, DdminOptions::default());
+        let atoms: Vec<u32> = (0..26).collect();
+        tester.accept(&render(&Candidate::whole(&atoms)));
+        let kept = tester.ddmin(atoms, Start::Halves, &render).unwrap();
+        assert_eq!(render(&Candidate::whole(&kept)), b"q".to_vec());
+        let sizes = sizes.0.lock().unwrap().clone();
+        assert!(sizes.len() > 2, "reported during ddmin: {sizes:?}");
+        assert!(sizes.windows(2).all(|w| w[1] < w[0]), "{sizes:?}");
+        assert_eq!(sizes.last(), Some(&1));
+    }
 
     /// Many candidates render alike (only each atom's remainder by 3
     /// shows); the cache answers the repeats, and the parallel runs'

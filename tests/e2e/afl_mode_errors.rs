@@ -54,6 +54,23 @@ fn an_afl_out_that_is_no_afl_output_is_refused() {
     );
 }
 
+/// An AFL++ campaign that found nothing yet says so, naming its
+/// instances, rather than listing every place artifacts could be.
+#[test]
+fn an_afl_out_without_crashes_says_its_instances_have_none() {
+    let (dir, crate_dir) = fixture_copy("afl-demo");
+    let out = dir.path().join("out");
+    instance(&out, "default", "/w/target/debug/bytes", &[]);
+    let run = reduce_afl_out(&crate_dir, &out);
+    run.expect_code(0);
+    assert!(
+        run.stderr()
+            .contains("the 1 AFL++ instance(s) found have no crash or hang yet"),
+        "{}",
+        run.stderr()
+    );
+}
+
 #[test]
 fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
     let (dir, crate_dir) = fixture_copy("afl-demo");

@@ -105,15 +105,16 @@ pub(crate) fn run(
     Ok(summary.exit)
 }
 
-/// Why a run reduced nothing: no artifact (where they are looked for), or
-/// each one's failure reduced already.
-fn nothing_to_reduce(found: usize) -> String {
-    match found {
-        0 => "nothing to reduce: no artifact found (libFuzzer writes them in the fuzz crate's \
+/// Why a run reduced nothing: no artifact (where they are looked for, and
+/// the AFL++ instances searched), or each one's failure reduced already.
+fn nothing_to_reduce(found: usize, instances: usize) -> String {
+    let elsewhere = "a file elsewhere: cargo reduce FILE --fuzz-target NAME";
+    match (found, instances) {
+        (0, 0) => format!("nothing to reduce: no artifact found (libFuzzer writes them in the fuzz crate's \
               artifacts/<target>/, AFL++ in crashes/ and hangs/ of its output, found in the \
-              project or given with --afl-out; a file elsewhere: cargo reduce FILE --fuzz-target NAME)"
-            .to_string(),
-        n => format!("nothing to reduce: {n} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)"),
+              project or given with --afl-out; {elsewhere})"),
+        (0, n) => format!("nothing to reduce: no artifact in artifacts/<target>/, and the {n} AFL++ instance(s) found have no crash or hang yet ({elsewhere})"),
+        (n, _) => format!("nothing to reduce: {n} artifact(s) found, every distinct failure with a minimized copy (use --force to redo them)"),
     }
 }
 
@@ -127,7 +128,7 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         .collect();
     let failed = summary.rows.len() - reduced.len() - summary.not_built;
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
-        return (summary.stale == 0).then(|| nothing_to_reduce(summary.found));
+        return (summary.stale == 0).then(|| nothing_to_reduce(summary.found, summary.instances));
     }
     let partial = reduced.iter().filter(|d| d.stopped.is_some()).count();
     let mut parts = vec![match partial {

@@ -45,6 +45,8 @@ pub(crate) struct Summary {
     pub not_built: usize,
     /// Artifacts found (also those not tried, being reduced already).
     pub found: usize,
+    /// AFL++ instances found (their crashes and hangs are among `found`).
+    pub instances: usize,
     /// The exit status: the first error's, or interrupted.
     pub exit: Exit,
 }
@@ -63,6 +65,7 @@ impl Summary {
                 .flat_map(|p| &p.targets)
                 .map(|t| t.artifacts.len())
                 .sum(),
+            instances: projects.iter().map(|p| p.instances.len()).sum(),
             exit: Exit::Success,
         }
     }

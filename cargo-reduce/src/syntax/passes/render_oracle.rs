@@ -12,6 +12,7 @@
 
 use std::hash::Hash;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{
@@ -25,7 +26,16 @@ pub(crate) struct Tester<'a> {
     ctx: &'a Context<'a, u8>,
     options: DdminOptions,
     current: Mutex<usize>,
+    /// When a ddmin's smaller configuration was last rendered for the
+    /// progress, and how often it may be ([`Forward`]).
+    shown: Mutex<Option<Instant>>,
+    show_every: Duration,
 }
+
+/// How often a ddmin's improvements are rendered for the progress: the
+/// progress shows ten a second at most, and the pass reports its result
+/// when it commits it, so rendering a large text more often is waste.
+const SHOW_EVERY: Duration = Duration::from_millis(100);
 
 impl<'a> Tester<'a> {
     /// A tester over `oracle`, caching in `ctx`'s cache if it has one.
@@ -39,7 +49,21 @@ impl<'a> Tester<'a> {
             ctx,
             options,
             current: Mutex::new(usize::MAX),
+            shown: Mutex::new(None),
+            show_every: SHOW_EVERY,
         }
+    }
+
+    /// Whether a ddmin's improvement is due to be shown now, and if so
+    /// notes that it is.
+    fn show_due(&self) -> bool {
+        let now = Instant::now();
+        let mut shown = self.shown.lock().expect("tester lock");
+        let due = shown.is_none_or(|at| now.duration_since(at) >= self.show_every);
+        if due {
+            *shown = Some(now);
+        }
+        due
     }
 
     /// The context's limits have stopped the run.
@@ -165,8 +189,11 @@ impl<A> Observer<A> for Forward<'_, '_, A> {
     }
 
     fn reduced(&self, atoms: &[A]) {
+        if !self.tester.show_due() {
+            return;
+        }
         let text = (self.render)(&Candidate::whole(atoms));
-        // Only a shorter text: an edit may render longer (a rename).
+        // Only a shorter text: the progress's best size never grows.
         if text.len() < self.tester.current_len() {
             self.tester.ctx.observer.reduced(&text);
         }
@@ -243,7 +270,8 @@ mod tests {
             counters: &counters,
             observer: &sizes,
         };
-        let tester = Tester::new(&keeps_q, &ctx, DdminOptions::default());
+        let mut tester = Tester::new(&keeps_q, &ctx, DdminOptions::default());
+        tester.show_every = std::time::Duration::ZERO;
         let atoms: Vec<u32> = (0..26).collect();
         tester.accept(&render(&Candidate::whole(&atoms)));
         let kept = tester.ddmin(atoms, Start::Halves, &render).unwrap();

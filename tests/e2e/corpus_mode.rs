@@ -34,6 +34,17 @@ fn with_corpus() -> (tempfile::TempDir, PathBuf) {
 
 /// `cargo reduce corpus` on the fixture copy, with JSON messages.
 fn corpus_run(crate_dir: &Path, extra: &[&str]) -> Run {
+    let mut extra = extra.to_vec();
+    // `--corpus` names one target's corpus: the fixture's other target is
+    // `typed`.
+    if extra.contains(&"--corpus") && !extra.contains(&"--fuzz-target") {
+        extra.extend(["--fuzz-target", "records"]);
+    }
+    corpus_run_as_given(crate_dir, &extra)
+}
+
+/// [`corpus_run`] with `extra` as given.
+fn corpus_run_as_given(crate_dir: &Path, extra: &[&str]) -> Run {
     let manifest = crate_dir.join("Cargo.toml");
     let mut args = vec![
         "reduce",
@@ -43,11 +54,6 @@ fn corpus_run(crate_dir: &Path, extra: &[&str]) -> Run {
         "--message-format",
         "json",
     ];
-    // `--corpus` names one target's corpus: the fixture's other target is
-    // `typed`.
-    if extra.contains(&"--corpus") && !extra.contains(&"--fuzz-target") {
-        args.extend(["--fuzz-target", "records"]);
-    }
     args.extend_from_slice(extra);
     cargo_reduce(&args)
 }
@@ -159,29 +165,13 @@ fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() 
 #[test]
 fn a_targets_own_corpus_folder_names_the_target() {
     let (dir, crate_dir) = with_corpus();
-    let manifest = crate_dir.join("Cargo.toml");
-    let run_with = |corpus: &Path| {
-        cargo_reduce(&[
-            "reduce",
-            "corpus",
-            "--manifest-path",
-            manifest.to_str().unwrap(),
-            "--message-format",
-            "json",
-            "--corpus",
-            corpus.to_str().unwrap(),
-        ])
-    };
+    let run_with =
+        |corpus: &Path| corpus_run_as_given(&crate_dir, &["--corpus", corpus.to_str().unwrap()]);
     let elsewhere = dir.path().join("inputs");
     fs::create_dir_all(&elsewhere).unwrap();
     fs::write(elsewhere.join("a"), b"num:12").unwrap();
     let refused = run_with(&elsewhere);
-    refused.expect_code(2);
-    assert!(
-        refused.stderr().contains("choose one with --fuzz-target"),
-        "{}",
-        refused.stderr()
-    );
+    refused.expect_error(2, "choose one with --fuzz-target");
     let run = run_with(&crate_dir.join("corpus/records"));
     run.expect_code(0);
     assert_eq!(minimized(&run)["target"], "records");
@@ -194,13 +184,7 @@ fn an_output_directory_of_the_users_files_is_refused() {
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("notes.txt"), b"keep me").unwrap();
     let run = corpus_run(&crate_dir, &["--output", out.to_str().unwrap()]);
-    run.expect_code(2);
-    assert!(
-        run.stderr()
-            .contains("is not an output of `cargo reduce corpus`"),
-        "{}",
-        run.stderr()
-    );
+    run.expect_error(2, "is not an output of `cargo reduce corpus`");
     assert_eq!(fs::read(out.join("notes.txt")).unwrap(), b"keep me");
     assert!(
         !run.stdout().contains("\"reason\":\"build-started\""),
@@ -212,12 +196,7 @@ fn an_output_directory_of_the_users_files_is_refused() {
     let before = snapshot(&corpus);
     let inside = corpus.join("min");
     let run = corpus_run(&crate_dir, &["--output", inside.to_str().unwrap()]);
-    run.expect_code(2);
-    assert!(
-        run.stderr().contains("is inside the corpus"),
-        "{}",
-        run.stderr()
-    );
+    run.expect_error(2, "is inside the corpus");
     assert_eq!(snapshot(&corpus), before, "nothing written in the corpus");
 }
 
@@ -231,20 +210,10 @@ fn a_corpus_folder_that_is_not_there_is_named_so() {
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
     let run = corpus_run(&crate_dir, &["--corpus", empty.to_str().unwrap()]);
-    run.expect_code(3);
-    assert!(
-        run.stderr().contains("no input file in `") && run.stderr().contains("empty`"),
-        "{}",
-        run.stderr()
-    );
+    run.expect_error(3, &format!("no input file in `{}`", empty.display()));
     let file = crate_dir.join("Cargo.toml");
     let run = corpus_run(&crate_dir, &["--corpus", file.to_str().unwrap()]);
-    run.expect_code(3);
-    assert!(
-        run.stderr().contains("is not a directory"),
-        "{}",
-        run.stderr()
-    );
+    run.expect_error(3, "is not a directory");
 }
 
 /// kill -9 at any moment of an `--in-place` run leaves the corpus as it
@@ -610,12 +579,7 @@ fn two_shards_merged_give_the_set_of_one_machine() {
     assert_eq!(minimized(&run)["files_before"], 8);
     // One shard's file alone is not the whole corpus.
     let alone = cargo_reduce(&["reduce", "corpus", "merge", &arg(&files[0])]);
-    alone.expect_code(3);
-    assert!(
-        alone.stderr().contains("shard 2/2 are missing"),
-        "{}",
-        alone.stderr()
-    );
+    alone.expect_error(3, "shard 2/2 are missing");
 }
 
 /// A disk that is full when the set is written: `--in-place` fails with a
@@ -641,12 +605,7 @@ fn a_full_disk_during_the_write_leaves_the_corpus_as_it_was() {
         &crate_dir,
         &["--corpus", dir.to_str().unwrap(), "--in-place"],
     );
-    run.expect_code(1);
-    assert!(
-        run.stderr().contains("No space left on device"),
-        "{}",
-        run.stderr()
-    );
+    run.expect_error(1, "No space left on device");
     assert_eq!(snapshot(&dir), original, "the corpus changed");
     let mut left: Vec<_> = fs::read_dir(&disk)
         .unwrap()

@@ -97,6 +97,14 @@ impl Run {
         self
     }
 
+    /// Asserts a failure: the exit code, and `text` on stderr.
+    pub fn expect_error(&self, code: i32, text: &str) -> &Self {
+        self.expect_code(code);
+        let stderr = self.stderr();
+        assert!(stderr.contains(text), "no `{text}` in stderr:\n{stderr}");
+        self
+    }
+
     /// The JSON lines on stdout.
     pub fn messages(&self) -> Vec<serde_json::Value> {
         self.stdout()

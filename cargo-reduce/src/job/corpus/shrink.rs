@@ -17,11 +17,6 @@ use crate::typed::{self, TypedOptions};
 
 use super::cover::{self, Item};
 
-/// Rounds of cover and shrink at most: each round that changes something
-/// makes the set smaller in files or bytes, so this bounds a run on a
-/// target whose features vary between replays of the same input.
-const MAX_ROUNDS: usize = 16;
-
 /// The typed reduction's budget per input (tests plus accepted
 /// candidates), as `--effort default` gives a crash input.
 const TYPED_BUDGET: u64 = 5_000;
@@ -73,9 +68,15 @@ impl Shrinker<'_> {
     /// kept), so a round redoes only inputs whose bytes or assignment
     /// changed. Ctrl-C stops at the round's end with a set that keeps
     /// every feature.
+    ///
+    /// No cap on rounds: a round that goes on to another has shrunk an
+    /// input (the set's bytes fall) or dropped one (its files fall, its
+    /// bytes do not grow), so the rounds end. A cap had stopped a set that
+    /// needed more rounds short of its fixed point, and a second run went
+    /// on shrinking it.
     pub(super) fn converge(&self, mut set: Vec<Entry>) -> Result<Converged, OracleError> {
         let mut memo: HashMap<(String, Vec<u32>), Vec<u8>> = HashMap::new();
-        for round in 1..=MAX_ROUNDS {
+        for round in 1.. {
             let assigned = cover::assign(&items(&set), &(0..set.len()).collect::<Vec<_>>());
             let mut shrunk = Vec::with_capacity(set.len());
             for (done, (entry, keep)) in set.iter().zip(assigned).enumerate() {
@@ -105,10 +106,7 @@ impl Shrinker<'_> {
                 return Ok(Converged { set, rounds: round });
             }
         }
-        Ok(Converged {
-            set,
-            rounds: MAX_ROUNDS,
-        })
+        unreachable!("the rounds end: each one that goes on makes the set smaller")
     }
 
     /// `bytes` reduced while it passes with every feature of `keep` and

@@ -347,6 +347,12 @@ pub(crate) fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// `a`, `b`: paths quoted and joined for a one-line message.
+pub(crate) fn list_paths(paths: &[PathBuf]) -> String {
+    let quoted: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
+    quoted.join(", ")
+}
+
 /// True when `a` and `b` name the same existing file.
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {

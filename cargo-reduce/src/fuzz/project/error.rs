@@ -51,7 +51,7 @@ pub(crate) enum DiscoveryError {
     /// `[package.metadata]` or one with afl.rs targets.
     #[error(
         "no cargo-fuzz crate or afl.rs target found (looked in {} and the folders below `{}`); run `cargo fuzz init`, or pass --manifest-path <fuzz crate>/Cargo.toml",
-        list_paths(looked),
+        crate::output::list_paths(looked),
         below.display()
     )]
     NoFuzzCrate {
@@ -154,10 +154,4 @@ impl DiscoveryError {
             source,
         }
     }
-}
-
-/// `a`, `b`: paths quoted and joined for a one-line message.
-fn list_paths(paths: &[PathBuf]) -> String {
-    let quoted: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
-    quoted.join(", ")
 }

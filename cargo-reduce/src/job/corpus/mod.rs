@@ -277,18 +277,12 @@ fn plan(
             [] => "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR".to_string(),
             dirs => format!(
                 "no corpus to minimize: no input file in {}; name a folder of inputs with --corpus DIR",
-                shown_dirs(dirs)
+                crate::output::list_paths(dirs)
             ),
         };
         return Err(Error::new(Exit::BadInput, message));
     }
     Ok((plans, skipped))
-}
-
-/// `dirs` as a message names them: `a`, `b`.
-fn shown_dirs(dirs: &[PathBuf]) -> String {
-    let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
-    shown.join(", ")
 }
 
 /// The selected targets (project index, name); `--corpus DIR`s (`corpora`)
@@ -355,15 +349,21 @@ fn corpus_owner<'p>(
     if corpora.is_empty() || targets.len() < 2 {
         return None;
     }
-    let canonical = |dir: &Path| dir.canonicalize().ok();
+    let dirs: Vec<Option<PathBuf>> = corpora.iter().map(|d| d.canonicalize().ok()).collect();
     let own_dir = |&(p, t): &(usize, &str)| {
-        let own = canonical(&projects[p].fuzz_dir.join("corpus").join(t));
-        own.is_some() && corpora.iter().all(|dir| canonical(dir) == own)
+        let own = projects[p]
+            .fuzz_dir
+            .join("corpus")
+            .join(t)
+            .canonicalize()
+            .ok();
+        own.is_some() && dirs.iter().all(|dir| *dir == own)
     };
     let named = |&(_, t): &(usize, &str)| {
-        corpora
-            .iter()
-            .all(|dir| canonical(dir).is_some_and(|dir| dir.file_name() == Some(t.as_ref())))
+        dirs.iter().all(|dir| {
+            dir.as_ref()
+                .is_some_and(|dir| dir.file_name() == Some(t.as_ref()))
+        })
     };
     only_one(targets, own_dir).or_else(|| only_one(targets, named))
 }

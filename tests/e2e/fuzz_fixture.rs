@@ -174,13 +174,26 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
-/// The input files of a corpus directory, sorted, with their bytes (not
-/// the hidden marker or leftovers of a write).
+/// The input files of a corpus directory, sorted, with their bytes: what
+/// libFuzzer reads (not a hidden folder's files, where the marker is).
+/// A hidden file would be read, and fails the test.
 pub fn corpus_inputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    snapshot(dir)
+    let inputs: Vec<_> = snapshot(dir)
         .into_iter()
-        .filter(|(p, _)| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
-        .collect()
+        .filter(|(p, _)| {
+            let folder = p.parent().unwrap().strip_prefix(dir).unwrap();
+            !folder.to_string_lossy().starts_with('.')
+        })
+        .collect();
+    for (path, _) in &inputs {
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(
+            !name.starts_with('.'),
+            "{} is read as an input",
+            path.display()
+        );
+    }
+    inputs
 }
 
 /// Runs `cargo-reduce ARGS…` (with `--message-format json`) again and

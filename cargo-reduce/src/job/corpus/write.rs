@@ -17,7 +17,27 @@ use crate::job::threads::map_in_order;
 /// The file that marks an output directory as one of ours (a corpus set
 /// or a coverage report), listing the files it was written with: a later
 /// run may replace it, unless someone has put other files there since.
-pub(in crate::job) const MARKER: &str = ".cargo-reduce-corpus";
+/// It sits in a hidden folder because libFuzzer and afl-fuzz read every
+/// file of a corpus directory as an input, hidden files too, but skip
+/// hidden folders (as `corpus` does).
+const MARKER: &str = ".cargo-reduce/written";
+
+/// The marker of earlier releases, a file beside the inputs: still read,
+/// and gone with the next write.
+const OLD_MARKER: &str = ".cargo-reduce-corpus";
+
+/// The marker's listing of `dir`, from either name; `None` for a
+/// directory of no run of ours.
+fn read_marker(dir: &Path) -> io::Result<Option<String>> {
+    for marker in [MARKER, OLD_MARKER] {
+        match fs::read_to_string(dir.join(marker)) {
+            Ok(listed) => return Ok(Some(listed)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(None)
+}
 
 /// Files written and synced at once (each on a thread of its own).
 const SYNCS_IN_FLIGHT: usize = 8;
@@ -39,7 +59,8 @@ pub(in crate::job) fn check_output(dir: &Path, mode: &str, hint: &str) -> Result
     let Some(file) = foreign_file(dir).map_err(|e| Error::cannot("read", dir, e))? else {
         return Ok(());
     };
-    let what = match file.parent() == Some(dir) && !dir.join(MARKER).exists() {
+    let marked = read_marker(dir).is_ok_and(|listed| listed.is_some());
+    let what = match file.parent() == Some(dir) && !marked {
         true => format!("holds files and is not an output of `cargo reduce {mode}`"),
         false => format!(
             "holds `{}`, which no `cargo reduce {mode}` wrote there",
@@ -61,12 +82,8 @@ fn foreign_file(dir: &Path) -> io::Result<Option<PathBuf>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
-    let listed = match fs::read_to_string(dir.join(MARKER)) {
-        Ok(listed) => listed,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok(entries.flatten().next().map(|e| e.path()));
-        }
-        Err(e) => return Err(e),
+    let Some(listed) = read_marker(dir)? else {
+        return Ok(entries.flatten().next().map(|e| e.path()));
     };
     let listed: std::collections::HashSet<&str> = listed.lines().collect();
     if listed.is_empty() {
@@ -80,7 +97,7 @@ fn foreign_file(dir: &Path) -> io::Result<Option<PathBuf>> {
         .map(walkdir::DirEntry::into_path)
         .find(|path| {
             let name = path.strip_prefix(dir).unwrap_or(path).to_string_lossy();
-            name != MARKER && !listed.contains(name.as_ref())
+            name != MARKER && name != OLD_MARKER && !listed.contains(name.as_ref())
         });
     Ok(foreign)
 }
@@ -129,6 +146,8 @@ pub(in crate::job) fn write_set(
     written.into_iter().collect::<Result<(), Error>>()?;
     if mode == Mode::Output {
         let marker = staged.path().join(MARKER);
+        let folder = marker.parent().unwrap_or(staged.path());
+        fs::create_dir_all(folder).map_err(|e| Error::cannot("create", folder, e))?;
         let listed: String = files.iter().map(|(name, _)| format!("{name}\n")).collect();
         write(&marker, listed.as_bytes()).map_err(|e| Error::cannot("write", &marker, e))?;
         // Again under the lock: files put there since the run's first check.
@@ -278,6 +297,49 @@ mod tests {
         assert_eq!(fs::read(&theirs).unwrap(), b"profile", "kept");
         fs::write(out.join(MARKER), b"").unwrap();
         check_output(&out, "coverage", "").unwrap();
+    }
+
+    /// libFuzzer (`-merge`, `-runs=0`, a fuzzing run) and afl-fuzz read
+    /// every file of a corpus directory, hidden ones too, and skip hidden
+    /// folders: a set's directory holds its inputs as files and nothing
+    /// else, so that they load as many inputs as it has.
+    #[test]
+    fn a_sets_directory_holds_no_file_but_its_inputs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("corpus-min/t");
+        write_set(
+            &out,
+            &[("a".into(), b"1"), ("b".into(), b"22")],
+            Mode::Output,
+        )
+        .unwrap();
+        let mut files: Vec<String> = fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().unwrap().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(files, ["a", "b"]);
+        check_output(&out, "corpus", "").unwrap();
+    }
+
+    /// An output of an earlier release, marked by a file beside its inputs,
+    /// is still ours to replace, and the marker file goes with it.
+    #[test]
+    fn an_output_with_the_earlier_marker_file_is_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("t");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("a"), b"1").unwrap();
+        fs::write(out.join(OLD_MARKER), b"a\n").unwrap();
+        check_output(&out, "corpus", "").unwrap();
+        fs::write(out.join("theirs"), b"x").unwrap();
+        assert!(check_output(&out, "corpus", "").is_err());
+        fs::remove_file(out.join("theirs")).unwrap();
+        write_set(&out, &[("b".into(), b"2")], Mode::Output).unwrap();
+        assert!(!out.join(OLD_MARKER).exists());
+        assert_eq!(fs::read(out.join("b")).unwrap(), b"2");
     }
 
     /// What a kill -9 leaves beside the destination (a staged set, or the

@@ -346,6 +346,11 @@ pub enum Message {
         /// changed nothing (0 without).
         #[serde(default)]
         shrink_rounds: usize,
+        /// With `--shrink`, what stopped it before its fixed point
+        /// (`--max-time`, Ctrl-C): the set keeps every feature, its inputs
+        /// not all shrunk; absent when it converged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shrink_stopped: Option<StopReason>,
         /// Where the minimized corpus is.
         output: PathBuf,
         /// Wall time of the replay and the minimization, in seconds.

@@ -409,6 +409,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 failing: 1,
                 rejected: 0,
                 shrink_rounds: 2,
+                shrink_stopped: Some(StopReason::MaxTime),
                 output: "fuzz/corpus-min/parse".into(),
                 elapsed_s: 0.31,
             },

@@ -363,6 +363,14 @@ fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
         "{summary} against {before}"
     );
     assert!(summary["shrink_rounds"].as_u64().unwrap() >= 1, "{summary}");
+    assert!(summary.get("shrink_stopped").is_none(), "{summary}");
+    // --max-time passed before the shrink starts (the build and the replay
+    // take longer): the plain set is written, whole, and said to be cut.
+    let cut = crate_dir.join("cut");
+    let args = ["--shrink", "--max-time", "0.001", "--output", &arg(&cut)];
+    let cut_summary = minimized(&corpus(&crate_dir, &args));
+    assert_eq!(cut_summary["shrink_stopped"], "max-time", "{cut_summary}");
+    assert_eq!(named(&cut), named(&plain), "the set, not shrunk");
     // A second --shrink run on the set: every feature of the corpus, none
     // new (it counts the set's own), nothing fails, nothing changes.
     let again = crate_dir.join("again");

@@ -49,6 +49,11 @@ pub(crate) struct CorpusArgs {
     /// second run leaves as it is.
     #[arg(long)]
     pub shrink: bool,
+    /// With --shrink: stop shrinking SECS seconds after the start (the
+    /// replay always finishes); the set is written as shrunk by then,
+    /// every feature kept.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "shrink")]
+    pub max_time: Option<Duration>,
     /// Replay only this machine's share of each corpus: K of N (1-based),
     /// split by target and input content; needs --features-out.
     #[arg(long, value_name = "K/N")]
@@ -132,7 +137,7 @@ impl CorpusArgs {
         Settings {
             jobs,
             max_tests: None,
-            max_time: None,
+            max_time: self.max_time,
             ddmin: Default::default(),
             cache: true,
             interrupt,

@@ -438,12 +438,17 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             features,
             edges,
             output,
+            shrink_stopped,
             ..
         } => (
             "Minimized",
             format!(
-                "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}",
-                shown(output)
+                "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}{}",
+                shown(output),
+                match shrink_stopped {
+                    Some(StopReason::MaxTime) => "; --max-time stopped the shrink, not every input is shrunk",
+                    _ => "",
+                }
             ),
         ),
         Message::CoverageReport {

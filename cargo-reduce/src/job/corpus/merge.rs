@@ -118,6 +118,7 @@ fn merge_target(
         failing,
         rejected: featureless - failing,
         shrink_rounds: 0,
+        shrink_stopped: None,
         output,
         elapsed_s: started.elapsed().as_secs_f64(),
     });

@@ -23,7 +23,7 @@ use super::fuzz_mode::{self, TargetKey};
 use super::message::unplaced_timeout_warning;
 use super::write as job_write;
 use super::{Events, Message, Settings};
-use crate::engine::Limits;
+use crate::engine::{Limits, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{
     CoveragePool, DecodeCrew, Failure, Outcome, PoolError, PoolOptions, Replayed, StopFlag,
@@ -33,7 +33,7 @@ use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use record::{InputRecord, ShardRecord, TargetRecord};
-use shrink::{Entry, Shrinker};
+use shrink::{Converged, Entry, Shrinker};
 use write::Mode;
 
 /// An input running longer is reported as a timeout rather than waited
@@ -104,6 +104,8 @@ pub(crate) fn run(
     events: &dyn Events,
 ) -> Result<Exit, Error> {
     check_request(request)?;
+    // One budget for the whole run: `--max-time` counts from here.
+    let limits = settings.limits(Instant::now());
     let projects = fuzz_mode::discover(&request.selection)?;
     let (plans, skipped) = plan(&projects, request, settings.jobs)?;
     if !skipped.is_empty() {
@@ -153,6 +155,7 @@ pub(crate) fn run(
                 ..pool_options(request, jobs, project, &plan.target)?
             },
             plain: &plain,
+            limits: &limits,
         };
         match &mut record {
             Some(record) => record.targets.push(record_target(plan, &target, events)?),
@@ -490,6 +493,8 @@ struct Target<'a> {
     /// Its plain build, for a typed target's decoder with `--shrink`
     /// (built on first use).
     plain: &'a dyn Fn() -> Result<PathBuf, Error>,
+    /// The run's budget (`--max-time`, Ctrl-C), which stops `--shrink`.
+    limits: &'a Limits,
 }
 
 /// Replays one target's corpus, reports its failures, writes the set.
@@ -527,10 +532,15 @@ fn minimize_target(
         .into_iter()
         .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
         .collect();
-    let (set, shrink_rounds) = match request.shrink {
+    let shrunk = match request.shrink {
         true => shrink_set(set, &pool, &target, &all, settings, events)?,
-        false => (set, 0),
+        false => Converged {
+            set,
+            rounds: 0,
+            stopped: None,
+        },
     };
+    let set = shrunk.set;
     let files: Vec<(String, &[u8])> = set
         .iter()
         .map(|e| (e.sha1.clone(), e.bytes.as_slice()))
@@ -551,11 +561,12 @@ fn minimize_target(
         edges: edges(&all, counters(&replayed)),
         failing,
         rejected: rejected(&replayed),
-        shrink_rounds,
+        shrink_rounds: shrunk.rounds,
+        shrink_stopped: shrunk.stopped.map(Into::into),
         output: out,
         elapsed_s: started.elapsed().as_secs_f64(),
     });
-    if request.shrink && settings.interrupt.load(Ordering::SeqCst) {
+    if shrunk.stopped == Some(StopReason::Interrupted) {
         return Err(Error::new(
             Exit::Interrupted,
             "interrupted while shrinking: the set written keeps every feature, its inputs not all shrunk",
@@ -565,7 +576,8 @@ fn minimize_target(
 }
 
 /// `--shrink`: the set shrunk to its fixed point in the coverage pool
-/// (`shrink`), a typed target's values through its plain build's decoder.
+/// (`shrink`), a typed target's values through its plain build's decoder;
+/// short of it when the run's limits stop it.
 fn shrink_set(
     set: Vec<Entry>,
     pool: &CoveragePool,
@@ -573,7 +585,7 @@ fn shrink_set(
     allowed: &[u32],
     settings: &Settings,
     events: &dyn Events,
-) -> Result<(Vec<Entry>, usize), Error> {
+) -> Result<Converged, Error> {
     let decoder = match pool.typed_input() {
         true => {
             let plain = (target.plain)()?;
@@ -589,7 +601,6 @@ fn shrink_set(
         }
         false => None,
     };
-    let limits = Limits::none().with_interrupt(settings.interrupt.clone());
     let view = events.view();
     let shrinker = Shrinker {
         view: view.as_ref(),
@@ -598,13 +609,11 @@ fn shrink_set(
         allowed,
         jobs: target.options.jobs,
         ddmin: settings.ddmin,
-        limits: &limits,
+        limits: target.limits,
     };
     let converged = shrinker.converge(set);
     view.finish();
-    let converged = converged
-        .map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))?;
-    Ok((converged.set, converged.rounds))
+    converged.map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))
 }
 
 /// Every input of `plan` run once in the coverage build of its target,

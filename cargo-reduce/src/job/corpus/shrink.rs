@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use crate::engine::{
     ddmin, Cancel, Candidate, Context, Counters, DdminOptions, Limits, Oracle, OracleError,
-    Outcome as Verdict, OutcomeCache, RoundOracle,
+    Outcome as Verdict, OutcomeCache, RoundOracle, StopReason,
 };
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Outcome, PoolError, Replayed};
 use crate::job::View;
@@ -54,10 +54,13 @@ pub(super) struct Shrinker<'a> {
     pub view: &'a dyn View,
 }
 
-/// The converged set and how many rounds it took.
+/// The set at its fixed point, or where the limits stopped it, and how
+/// many rounds it took.
 pub(super) struct Converged {
     pub set: Vec<Entry>,
     pub rounds: usize,
+    /// What stopped the rounds short of the fixed point.
+    pub stopped: Option<StopReason>,
 }
 
 impl Shrinker<'_> {
@@ -66,8 +69,8 @@ impl Shrinker<'_> {
     /// replayed and covered again, until a round neither shrinks an input
     /// nor drops one. A shrink's result is remembered by (input, features
     /// kept), so a round redoes only inputs whose bytes or assignment
-    /// changed. Ctrl-C stops at the round's end with a set that keeps
-    /// every feature.
+    /// changed. The limits (`--max-time`, Ctrl-C) stop it at the round's
+    /// end with a set that keeps every feature.
     ///
     /// No cap on rounds: a round that goes on to another has shrunk an
     /// input (the set's bytes fall) or dropped one (its files fall, its
@@ -97,13 +100,18 @@ impl Shrinker<'_> {
             let mut seen = std::collections::HashSet::new();
             shrunk.retain(|(bytes, _)| seen.insert(bytes.clone()));
             let Some(next) = self.replayed(&shrunk)? else {
-                return Ok(unreplayed(shrunk, round));
+                return Ok(unreplayed(shrunk, round, self.stopped()));
             };
             let kept = cover::minimize(&items(&next));
             let dropped = kept.len() < next.len();
             set = kept.into_iter().map(|i| next[i].clone()).collect();
-            if (!changed && !dropped) || self.limits.stop_reason().is_some() {
-                return Ok(Converged { set, rounds: round });
+            let fixed = !changed && !dropped;
+            if fixed || self.limits.should_stop() {
+                return Ok(Converged {
+                    set,
+                    rounds: round,
+                    stopped: (!fixed).then(|| self.stopped()),
+                });
             }
         }
         unreachable!("the rounds end: each one that goes on makes the set smaller")
@@ -146,10 +154,16 @@ impl Shrinker<'_> {
         })
     }
 
+    /// What stopped the limits (Ctrl-C when the pool was stopped first).
+    fn stopped(&self) -> StopReason {
+        self.limits.stop_reason().unwrap_or(StopReason::Interrupted)
+    }
+
     /// The shrunk inputs replayed, with their features (a superset of
-    /// what each keeps; its others may have gone); `None` after Ctrl-C.
+    /// what each keeps; its others may have gone); `None` once the limits
+    /// stopped the shrink, or Ctrl-C the replay.
     fn replayed(&self, shrunk: &[(Vec<u8>, Vec<u32>)]) -> Result<Option<Vec<Entry>>, PoolError> {
-        if self.limits.stop_reason().is_some() {
+        if self.limits.should_stop() {
             return Ok(None);
         }
         let refs: Vec<&[u8]> = shrunk.iter().map(|(bytes, _)| bytes.as_slice()).collect();
@@ -167,15 +181,16 @@ impl Shrinker<'_> {
     }
 }
 
-/// The set after Ctrl-C, not replayed: each input has the features it was
-/// shrunk for, so together they keep every one.
-fn unreplayed(shrunk: Vec<(Vec<u8>, Vec<u32>)>, rounds: usize) -> Converged {
+/// The set where the limits stopped it, not replayed: each input has the
+/// features it was shrunk for, so together they keep every one.
+fn unreplayed(shrunk: Vec<(Vec<u8>, Vec<u32>)>, rounds: usize, why: StopReason) -> Converged {
     let set = shrunk
         .into_iter()
         .map(|(bytes, kept)| Entry::new(bytes, kept));
     Converged {
         set: set.collect(),
         rounds,
+        stopped: Some(why),
     }
 }
 

@@ -78,10 +78,10 @@ pub(crate) enum DiscoveryError {
         path: PathBuf,
     },
     /// The artifact is not in `<fuzz dir>/artifacts/<target>/` (or
-    /// `corpus/<target>/`) nor named as a ClusterFuzz testcase, so its
+    /// `corpus/<target>/`, `corpus-min/<target>/`) nor named as a ClusterFuzz testcase, so its
     /// target cannot be inferred.
     #[error(
-        "`{}` is not in an `artifacts/<target>/` or `corpus/<target>/` directory of a fuzz crate, nor a `clusterfuzz-testcase-…-<target>-…`; pass --fuzz-target to name its fuzz target",
+        "`{}` is not in an `artifacts/<target>/`, `corpus/<target>/` or `corpus-min/<target>/` directory of a fuzz crate, nor a `clusterfuzz-testcase-…-<target>-…`; pass --fuzz-target to name its fuzz target",
         path.display()
     )]
     NoTarget {

@@ -101,6 +101,12 @@ impl FuzzProject {
         self.results_root.as_deref().unwrap_or(&self.fuzz_dir)
     }
 
+    /// Where target `name`'s minimized corpus goes without `--output`
+    /// (`corpus`'s): `corpus-min/<name>/` of [`Self::output_root`].
+    pub(crate) fn corpus_min_dir(&self, name: &str) -> PathBuf {
+        self.output_root().join("corpus-min").join(name)
+    }
+
     /// Where target `name`'s results go (reductions, artifacts filed):
     /// its `artifacts/<name>/`, or `--out-dir`'s for it.
     pub(crate) fn results_dir(&self, name: &str) -> PathBuf {

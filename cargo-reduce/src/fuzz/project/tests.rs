@@ -300,6 +300,11 @@ fn locates_artifacts_by_directory_or_target() {
     let corpus = locate_artifact(&projects, &f.path("fuzz/corpus/parse/0a1b"), None);
     let corpus = corpus.expect("in the corpus of parse");
     assert_eq!((corpus.project, corpus.target), (0, 1));
+    // And one of the set `corpus` minimized.
+    f.write("fuzz/corpus-min/parse/0a1b", "abc");
+    let set = locate_artifact(&projects, &f.path("fuzz/corpus-min/parse/0a1b"), None);
+    let set = set.expect("in the minimized corpus of parse");
+    assert_eq!((set.project, set.target), (0, 1));
     // And one in a subfolder of it (cargo-fuzz corpora keep `regressions/`).
     f.write("fuzz/corpus/parse/regressions/clusterfuzz-1", "abc");
     let nested = f.path("fuzz/corpus/parse/regressions/clusterfuzz-1");

@@ -219,15 +219,10 @@ fn record_target(
         package: project.package.clone(),
         target: plan.target.clone(),
         dirs: plan.dirs.clone(),
-        out: default_out(project, &plan.target),
+        out: project.corpus_min_dir(&plan.target),
         counters,
         inputs,
     })
-}
-
-/// Where a target's set goes without `--output`.
-fn default_out(project: &FuzzProject, target: &str) -> PathBuf {
-    project.output_root().join("corpus-min").join(target)
 }
 
 /// The coverage pool of a target.
@@ -660,7 +655,7 @@ fn output_dir(
     }
     let out = match &request.out {
         Some(out) => out.clone(),
-        None => default_out(project, target),
+        None => project.corpus_min_dir(target),
     };
     if dirs.iter().any(|d| crate::output::same_file(d, &out)) {
         return Err(Error::new(

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
+use super::derived::derived_lines;
 use crate::fuzz::lines::SourceCounts;
 use crate::job::message::FileCoverage;
 
@@ -96,7 +97,26 @@ impl Coverage {
                 coverage.add_functions(path, &functions);
             }
         }
+        coverage.leave_out_derived();
         coverage
+    }
+
+    /// Leaves out the lines and functions of derived impls (`derived`):
+    /// a source-based report does not count them.
+    fn leave_out_derived(&mut self) {
+        for (path, lines) in &mut self.files {
+            let is_rust = path.extension().is_some_and(|e| e == "rs");
+            let Some(text) = is_rust.then(|| std::fs::read(path).ok()).flatten() else {
+                continue;
+            };
+            let derived = derived_lines(&text);
+            lines.retain(|line, _| !derived.contains(line));
+            if let Some(functions) = self.functions.get_mut(path) {
+                functions.retain(|_, (line, _)| !derived.contains(line));
+            }
+        }
+        self.files.retain(|_, lines| !lines.is_empty());
+        self.functions.retain(|_, functions| !functions.is_empty());
     }
 
     /// Adds another target's coverage: a line's (a function's) inputs are

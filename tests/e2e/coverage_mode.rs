@@ -125,6 +125,47 @@ fn a_corpus_lines_are_reported_as_lcov_html_and_json() {
     assert_eq!(merged["lines_covered"], report["lines_covered"]);
 }
 
+/// A typed target (fuzz-targets' `typed_query`): the `fuzz_target!` line,
+/// whose code is `LLVMFuzzerInitialize`'s and runs as a worker starts,
+/// counts as reached by every passing input (as llvm-cov counts it run);
+/// the derived impls of `Flag` and `Query` are left out, as llvm-cov
+/// leaves them out (`Query`'s `Debug`, never called, named its fields).
+#[test]
+fn a_typed_targets_start_counts_and_its_derived_impls_are_left_out() {
+    let (_dir, crate_dir) = crate::fuzz_fixture::fresh_copy();
+    let corpus = crate_dir.join("inputs");
+    fs::create_dir_all(&corpus).unwrap();
+    for (name, bytes) in [("a", &b"ab\x00\x01c\x03"[..]), ("b", b"*?xyz\x01VUUU\x02q")] {
+        fs::write(corpus.join(name), bytes).unwrap();
+    }
+    let out = crate_dir.join("cov");
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = cargo_reduce(&[
+        "reduce",
+        "coverage",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--fuzz-target",
+        "typed_query",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    run.expect_code(0);
+    let source = fs::read_to_string(crate_dir.join("fuzz_targets/typed_query.rs")).unwrap();
+    let line_of = |text: &str| 1 + source.lines().position(|l| l.starts_with(text)).unwrap() as u32;
+    let lcov = fs::read_to_string(out.join("typed_query/lcov.info")).unwrap();
+    let lines = lcov_lines(&lcov, "fuzz_targets/typed_query.rs");
+    let start = line_of("fuzz_target!");
+    assert_eq!(lines.get(&(start + 1)), Some(&2), "the body: {lines:?}");
+    assert_eq!(lines.get(&start), Some(&2), "the start: {lines:?}");
+    let (query, flag) = (line_of("struct Query"), line_of("enum Flag"));
+    let derived =
+        |line: &u32| (flag - 1..flag + 5).contains(line) || (query - 1..query + 6).contains(line);
+    assert!(!lines.keys().any(derived), "derived code: {lines:?}");
+}
+
 /// An afl.rs target's corpus is the `queue/` of each AFL++ instance that
 /// ran it (the bundled crate's real campaign output): every input reaches
 /// the header check, fewer the record loop.

@@ -297,6 +297,11 @@ pub(super) fn split_panic_text(text: &[u8]) -> PanicText {
     }
 }
 
+/// The index of a feature log's record of what a worker ran as it started
+/// (`LLVMFuzzerInitialize`, the target's `init:` code, and the empty input
+/// libFuzzer runs first), written before its first round.
+pub(super) const STARTUP_RECORD: u64 = u64::MAX;
+
 /// A feature log's record of the test of input `index`: the index (u64),
 /// the program's counter count (u32: features below 8 times it are an
 /// edge's, the stack depth's above), the feature count (u32), then the

@@ -406,6 +406,11 @@ impl Worker {
             // the first test of a process initializes lazily is then not
             // counted for whichever input a worker happened to run first.
             let _ = run_one(target, &[]);
+            // What the start ran (never counted for an input): the
+            // coverage reports count it as run.
+            if let Some(log) = &mut self.features {
+                log.record(crate::protocol::STARTUP_RECORD);
+            }
         }
         // LeakSanitizer scans the stacks of the threads it finds, and a
         // forked child has lost the main thread's: what only it points to

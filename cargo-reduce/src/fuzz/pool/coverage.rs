@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::protocol::{feature_records, FeatureRecord, FEATURE_LOG_ENV};
+use super::protocol::{feature_records, FeatureRecord, FEATURE_LOG_ENV, STARTUP_RECORD};
 use super::{Outcome, PoolError, PoolOptions, WorkerPool, ROUND_BYTES};
 
 /// One input replayed in the coverage build.
@@ -30,6 +30,9 @@ pub(crate) struct CoveragePool {
     pool: WorkerPool,
     /// The feature logs (one file per worker slot).
     logs: tempfile::TempDir,
+    /// What the workers ran as they started (the target's init code, the
+    /// empty input), counted for no input.
+    startup: Replayed,
 }
 
 impl CoveragePool {
@@ -58,7 +61,41 @@ impl CoveragePool {
             ..options
         };
         let pool = WorkerPool::start_with_env(binary, options, env)?;
-        Ok(CoveragePool { pool, logs })
+        let mut pool = CoveragePool {
+            pool,
+            logs,
+            startup: Replayed {
+                outcome: Outcome::Passed,
+                features: Vec::new(),
+                counters: 0,
+            },
+        };
+        pool.startup = pool.read_startup()?;
+        Ok(pool)
+    }
+
+    /// The features of what the workers ran as they started (the same in
+    /// each; written before their first round, which empties the logs).
+    fn read_startup(&self) -> Result<Replayed, PoolError> {
+        let mut startup = self.startup.clone();
+        self.for_each_log(&mut |_, path| {
+            let records = feature_records(&std::fs::read(path)?);
+            for record in records.into_iter().filter(|r| r.index == STARTUP_RECORD) {
+                startup.features.extend(record.features);
+                startup.counters = record.counters;
+            }
+            Ok(())
+        })?;
+        startup.features.sort_unstable();
+        startup.features.dedup();
+        Ok(startup)
+    }
+
+    /// The features of what the workers ran as they started, before any
+    /// input: libFuzzer's `LLVMFuzzerInitialize` and the target's `init:`
+    /// code, and the empty input it runs before the corpus.
+    pub(crate) fn startup(&self) -> &Replayed {
+        &self.startup
     }
 
     /// Whether the target takes an `Arbitrary` type.

@@ -282,7 +282,7 @@ fn measure(
         .read(binary)
         .map_err(|e| failed("cannot read the PC table", &e))?;
     let map = LineMap::new(binary, &table).map_err(|e| failed("cannot map lines", &e))?;
-    let counts = covered_source(&map, &replayed, table.pcs.len())
+    let counts = covered_source(&map, &replayed, pool.startup(), table.pcs.len())
         .map_err(|e| failed("cannot count the coverage", &e))?;
     Ok(Measured {
         project: set.project,
@@ -298,32 +298,48 @@ fn measure(
 
 /// Every instrumented line and function, with the passing inputs that
 /// reached it: an input's covered counters are its features' edges (a
-/// feature below 8 times the counter count is `counter × 8 + bucket`).
+/// feature below 8 times the counter count is `counter × 8 + bucket`),
+/// and those of what its worker ran as it started (`startup`: the
+/// target's init code, which every input runs after, as llvm-cov counts
+/// it run).
 fn covered_source(
     map: &LineMap,
     replayed: &[Replayed],
+    startup: &Replayed,
     pcs: usize,
 ) -> Result<SourceCounts, String> {
     let mut counts = map.instrumented();
+    let startup = covered_counters(startup, pcs)?;
     for r in replayed.iter().filter(|r| !r.features.is_empty()) {
-        let counters = u64::from(r.counters);
-        if counters as usize != pcs {
-            return Err(format!("{pcs} blocks in the PC table, {counters} counters"));
-        }
-        if counters * 8 > FEATURE_SET_SIZE {
-            return Err(format!(
-                "{counters} counters; a report reads at most {} (libFuzzer's feature space)",
-                FEATURE_SET_SIZE / 8
-            ));
-        }
-        let edges = r
-            .features
-            .iter()
-            .filter(|&&f| u64::from(f) < counters * 8)
-            .map(|&f| (f / 8) as usize);
-        map.add_input(&mut counts, edges);
+        let edges = covered_counters(r, pcs)?;
+        map.add_input(
+            &mut counts,
+            edges.into_iter().chain(startup.iter().copied()),
+        );
     }
     Ok(counts)
+}
+
+/// The counters `r` covered (none without features).
+fn covered_counters(r: &Replayed, pcs: usize) -> Result<Vec<usize>, String> {
+    let counters = u64::from(r.counters);
+    if r.features.is_empty() {
+        return Ok(Vec::new());
+    }
+    if counters as usize != pcs {
+        return Err(format!("{pcs} blocks in the PC table, {counters} counters"));
+    }
+    if counters * 8 > FEATURE_SET_SIZE {
+        return Err(format!(
+            "{counters} counters; a report reads at most {} (libFuzzer's feature space)",
+            FEATURE_SET_SIZE / 8
+        ));
+    }
+    Ok(r.features
+        .iter()
+        .filter(|&&f| u64::from(f) < counters * 8)
+        .map(|&f| (f / 8) as usize)
+        .collect())
 }
 
 /// The files a report of `project` is about: under its workspace root or

@@ -214,6 +214,24 @@ fn a_corpus_folder_that_is_not_there_is_named_so() {
     let file = crate_dir.join("Cargo.toml");
     let run = corpus_run(&crate_dir, &["--corpus", file.to_str().unwrap()]);
     run.expect_error(3, "is not a directory");
+    // Without --fuzz-target too: the folder is what is wrong.
+    let run = corpus_run_as_given(&crate_dir, &["--corpus", missing.to_str().unwrap()]);
+    run.expect_error(3, "does not exist");
+}
+
+/// `--output` is one target's set: with two targets that have a corpus it
+/// is refused before anything is built (each set went there in turn, the
+/// last one left).
+#[test]
+fn one_output_for_several_targets_is_refused() {
+    let (_dir, crate_dir) = with_corpus();
+    let typed = crate_dir.join("corpus/typed");
+    fs::create_dir_all(&typed).unwrap();
+    fs::write(typed.join("t"), [200u8, 1, 7, 7, 3]).unwrap();
+    let out = crate_dir.join("out");
+    let run = corpus_run_as_given(&crate_dir, &["--output", out.to_str().unwrap()]);
+    run.expect_error(2, "2 targets have a corpus (records, typed)");
+    assert!(!out.exists());
 }
 
 /// kill -9 at any moment of an `--in-place` run leaves the corpus as it

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 
-use super::options::{parse_seconds, SelectOptions};
+use super::options::{parse_seconds, refuse_target_argument, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::fuzz::sanitizer::Sanitizer;
@@ -27,6 +27,10 @@ pub(crate) struct CorpusArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub select: SelectOptions,
+    /// `cargo fuzz cmin TARGET`'s target: refused with a pointer to
+    /// --fuzz-target.
+    #[arg(hide = true, value_name = "TARGET", value_parser = refuse_target_argument)]
+    pub target_argument: Option<String>,
     /// A corpus directory to minimize instead of `fuzz/corpus/<target>/`
     /// (repeatable: their inputs are minimized together; one target only).
     #[arg(long, value_name = "DIR")]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::options::{parse_seconds, SelectOptions};
+use super::options::{parse_seconds, refuse_target_argument, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::coverage::{CorpusChoice, CoverageOptions, CoverageRequest};
@@ -19,6 +19,10 @@ pub(crate) struct CoverageArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub select: SelectOptions,
+    /// `cargo fuzz coverage TARGET`'s target: refused with a pointer to
+    /// --fuzz-target.
+    #[arg(hide = true, value_name = "TARGET", value_parser = refuse_target_argument)]
+    pub target_argument: Option<String>,
     /// A corpus directory to measure instead of `fuzz/corpus/<target>/`
     /// and the target's AFL++ `queue/`s (repeatable; one target only).
     #[arg(long, value_name = "DIR")]

@@ -43,7 +43,7 @@ pub(crate) struct GlobalOptions {
     /// No progress display and no summary; errors only.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-    /// Also report every reduction step.
+    /// Say more: every reduction step, every artifact skipped.
     #[arg(short, long, global = true)]
     pub verbose: bool,
     /// Output format of messages.
@@ -93,8 +93,9 @@ pub(crate) struct SelectOptions {
     /// names a target triple, and fuzz targets build for the host.
     #[arg(long = "target", hide = true, value_name = "TRIPLE", value_parser = refuse_triple)]
     pub triple: Option<String>,
-    /// An afl-fuzz output directory (its `-o`) to take crashes and hangs
-    /// from, besides those found in the project (repeatable).
+    /// An afl-fuzz output directory (its `-o`), besides those found in the
+    /// project (repeatable): its crashes and hangs are reduced, its
+    /// instances' `queue/` is the corpus of `corpus` and `coverage`.
     #[arg(long, value_name = "DIR")]
     pub afl_out: Vec<PathBuf>,
     /// Write every result (reductions, artifacts filed, corpora, reports)
@@ -129,6 +130,14 @@ fn refuse_triple(_: &str) -> Result<String, String> {
         (a fuzz target is chosen with --fuzz-target NAME)"
             .into(),
     )
+}
+
+/// A fuzz target named as `cargo fuzz cmin TARGET` and `cargo fuzz
+/// coverage TARGET` name it: refused with a pointer to `--fuzz-target`.
+pub(super) fn refuse_target_argument(name: &str) -> Result<String, String> {
+    Err(format!(
+        "a fuzz target is chosen with --fuzz-target NAME (`--fuzz-target {name}`); without it every target is"
+    ))
 }
 
 impl SelectOptions {
@@ -354,6 +363,15 @@ mod tests {
             assert!(error.to_string().contains("--fuzz-target NAME"), "{error}");
         }
         assert!(parse(&["ice", "--target", "x86_64-unknown-linux-gnu"]).is_ok());
+        // `cargo fuzz cmin TARGET`'s way is pointed to --fuzz-target.
+        for mode in ["corpus", "coverage"] {
+            let error = parse(&[mode, "parse"]).unwrap_err();
+            assert!(
+                error.to_string().contains("`--fuzz-target parse`"),
+                "{error}"
+            );
+        }
+        assert!(parse(&["corpus", "merge", "a.json"]).is_ok());
         assert!(parse(&["ice", "--pretty"]).is_ok());
         assert!(parse(&["file", "--pretty", "a.rs", "--", "true"]).is_ok());
         assert!(parse(&["file", "--format", "a.rs", "--", "true"]).is_err());

@@ -372,7 +372,7 @@ fn find_named(
         .collect();
     let holding = find_by_directory(projects, path).ok();
     match matches.first() {
-        None => Err(unknown_target(projects, name)),
+        None => Err(unknown_target(projects, name, false)),
         Some(&first) => Ok(holding.filter(|h| matches.contains(h)).unwrap_or(first)),
     }
 }
@@ -423,7 +423,7 @@ fn find_by_directory(
     });
     match dir.file_name() {
         Some(name) if in_artifacts_of_a_crate => {
-            Err(unknown_target(projects, &name.to_string_lossy()))
+            Err(unknown_target(projects, &name.to_string_lossy(), true))
         }
         _ => Err(no_target()),
     }
@@ -460,8 +460,13 @@ fn target_indices(projects: &[FuzzProject]) -> impl Iterator<Item = (usize, usiz
         .flat_map(|(p, project)| (0..project.targets.len()).map(move |t| (p, t)))
 }
 
-/// The error for a target `name` that none of `projects` has.
-pub(crate) fn unknown_target(projects: &[FuzzProject], name: &str) -> DiscoveryError {
+/// The error for a target `name` that none of `projects` has, named by
+/// --fuzz-target or (`from_folder`) by an artifact's folder.
+pub(crate) fn unknown_target(
+    projects: &[FuzzProject],
+    name: &str,
+    from_folder: bool,
+) -> DiscoveryError {
     let mut known: Vec<String> = projects
         .iter()
         .flat_map(|p| p.targets.iter().map(|t| t.name.clone()))
@@ -471,5 +476,6 @@ pub(crate) fn unknown_target(projects: &[FuzzProject], name: &str) -> DiscoveryE
     DiscoveryError::UnknownTarget {
         name: name.to_string(),
         known,
+        from_folder,
     }
 }

@@ -89,12 +89,17 @@ pub(crate) enum DiscoveryError {
         path: PathBuf,
     },
     /// `--fuzz-target NAME` (or an `artifacts/NAME/` directory) names no target.
-    #[error("no fuzz target named `{name}` (targets: {}); check --fuzz-target (or an artifact's `artifacts/<target>/` folder)", known.join(", "))]
+    #[error("no fuzz target named `{name}` (targets: {}); {}", known.join(", "), match from_folder {
+        true => "check the artifact's `artifacts/<target>/` folder, or name its target with --fuzz-target",
+        false => "check --fuzz-target",
+    })]
     UnknownTarget {
         /// The name given or inferred.
         name: String,
         /// The targets of the fuzz crates searched.
         known: Vec<String>,
+        /// Whether the name is an artifact's folder's, not --fuzz-target's.
+        from_folder: bool,
     },
     /// `--engine` leaves no target of the selection.
     #[error("no fuzz target for {engine} is selected (targets: {}); check --engine and --fuzz-target", known.join(", "))]

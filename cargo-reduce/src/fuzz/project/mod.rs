@@ -274,7 +274,7 @@ pub(crate) fn select_target(
         .iter()
         .any(|p| p.targets.iter().any(|t| t.name == name))
     {
-        return Err(artifact::unknown_target(projects, name));
+        return Err(artifact::unknown_target(projects, name, false));
     }
     for project in projects.iter_mut() {
         project.targets.retain(|t| t.name == name);

@@ -280,6 +280,18 @@ fn plan(
         };
         return Err(Error::new(Exit::BadInput, message));
     }
+    if let (Some(out), [_, _, ..]) = (&request.out, plans.as_slice()) {
+        let names: Vec<&str> = plans.iter().map(|p| p.target.as_str()).collect();
+        return Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--output `{}` is one target's set, and {} targets have a corpus ({}); name one with --fuzz-target NAME, or leave --output out (each set goes to its crate's corpus-min/<target>/, or under --out-dir DIR)",
+                out.display(),
+                names.len(),
+                names.join(", ")
+            ),
+        ));
+    }
     Ok((plans, skipped))
 }
 
@@ -296,6 +308,21 @@ pub(super) fn selected_targets<'p>(
         .enumerate()
         .flat_map(|(p, project)| project.targets.iter().map(move |t| (p, t.name.as_str())))
         .collect();
+    for dir in corpora {
+        if !dir.is_dir() {
+            let what = match dir.exists() {
+                true => "is not a directory",
+                false => "does not exist",
+            };
+            return Err(Error::new(
+                Exit::BadInput,
+                format!(
+                    "corpus `{}` {what}; pass a directory of inputs",
+                    dir.display()
+                ),
+            ));
+        }
+    }
     if let Some(owner) = corpus_owner(projects, &targets, corpora) {
         targets = vec![owner];
     }
@@ -316,21 +343,6 @@ pub(super) fn selected_targets<'p>(
                 targets.len()
             ),
         ));
-    }
-    for dir in corpora {
-        if !dir.is_dir() {
-            let what = match dir.exists() {
-                true => "is not a directory",
-                false => "does not exist",
-            };
-            return Err(Error::new(
-                Exit::BadInput,
-                format!(
-                    "corpus `{}` {what}; pass a directory of inputs",
-                    dir.display()
-                ),
-            ));
-        }
     }
     Ok(targets)
 }
@@ -527,6 +539,11 @@ fn minimize_target(
         .into_iter()
         .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
         .collect();
+    // Ctrl-C while the set was chosen (seconds on a large corpus): nothing
+    // written, as during the replay.
+    if settings.interrupt.load(Ordering::SeqCst) {
+        return Err(interrupted());
+    }
     let shrunk = match request.shrink {
         true => shrink_set(set, &pool, &target, &all, settings, events)?,
         false => Converged {

@@ -337,6 +337,12 @@ pub enum Message {
         features: usize,
         /// Edges covered (libFuzzer's `cov`).
         edges: usize,
+        /// The build the features are counted in: `coverage` (without
+        /// AddressSanitizer; `cargo fuzz build`'s default binary has ASan
+        /// and the edges of its checks) or `coverage-asan`; absent in
+        /// messages of earlier releases and of `corpus merge`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        build: Option<Build>,
         /// Inputs that failed (each reported by a `corpus-failure`).
         failing: usize,
         /// Passing inputs with no feature (rejected by the target, or too

@@ -406,6 +406,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 bytes_after: 1_532,
                 features: 388,
                 edges: 97,
+                build: Some(Build::Coverage),
                 failing: 1,
                 rejected: 0,
                 shrink_rounds: 2,

@@ -437,13 +437,19 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             bytes_after,
             features,
             edges,
+            build,
             output,
             shrink_stopped,
             ..
         } => (
             "Minimized",
             format!(
-                "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges) kept in {}{}",
+                "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges{}) kept in {}{}",
+                match build {
+                    Some(Build::Coverage) => " of the build without AddressSanitizer",
+                    Some(Build::CoverageAsan) => " of the AddressSanitizer build",
+                    _ => "",
+                },
                 shown(output),
                 match shrink_stopped {
                     Some(StopReason::MaxTime) => "; --max-time stopped the shrink, not every input is shrunk",

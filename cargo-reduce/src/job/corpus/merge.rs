@@ -115,6 +115,7 @@ fn merge_target(
         bytes_after: files.iter().map(|f| f.1.len() as u64).sum(),
         features: all.len(),
         edges: super::edges(&all, counters),
+        build: None,
         failing,
         rejected: featureless - failing,
         shrink_rounds: 0,

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use super::ci::inputs::{files_in, read_all, Shard};
 use super::fuzz_mode::{self, TargetKey};
 use super::message::unplaced_timeout_warning;
+use super::message::Build;
 use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::{Limits, StopReason};
@@ -571,6 +572,10 @@ fn minimize_target(
         bytes_after: files.iter().map(|f| f.1.len() as u64).sum(),
         features: all.len(),
         edges: edges(&all, counters(&replayed)),
+        build: Some(match sanitizer_of(request, project, &plan.target) {
+            Sanitizer::Address => Build::CoverageAsan,
+            _ => Build::Coverage,
+        }),
         failing,
         rejected: rejected(&replayed),
         shrink_rounds: shrunk.rounds,

@@ -202,6 +202,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::NoTargetOfEngine { .. }
         | D::NoTarget { .. }
         | D::Settings { .. } => Exit::Usage,
+        D::TargetForInput { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
         | D::NoFuzzCrate { .. }
         | D::NoManifest { .. }

@@ -236,6 +236,20 @@ fn portable(text: &str) -> String {
         .collect()
 }
 
+/// The error for a missing input whose path is a target's bare name.
+fn target_for_input(projects: &[FuzzProject], path: &Path) -> Option<DiscoveryError> {
+    let name = path
+        .to_str()
+        .filter(|name| !path.exists() && !name.contains('/'))?;
+    let known = projects
+        .iter()
+        .flat_map(|p| &p.targets)
+        .any(|t| t.name == name);
+    known.then(|| DiscoveryError::TargetForInput {
+        name: name.to_string(),
+    })
+}
+
 fn missing(path: &Path) -> DiscoveryError {
     DiscoveryError::ArtifactMissing {
         path: path.to_path_buf(),
@@ -324,7 +338,8 @@ pub(crate) fn locate_artifact(
     if let Some(found) = find_listed(projects, path, target) {
         return Ok(found);
     }
-    let artifact = Artifact::read(path)?;
+    let artifact =
+        Artifact::read(path).map_err(|e| target_for_input(projects, path).unwrap_or(e))?;
     let (project, target) = match target {
         Some(name) => find_named(projects, name, path)?,
         None => find_by_directory(projects, path)?,

@@ -77,6 +77,15 @@ pub(crate) enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
+    /// A fuzz target's name where an input's path goes (`cargo fuzz
+    /// tmin TARGET FILE`'s order), with no file of that name there.
+    #[error(
+        "`{name}` is a fuzz target, not an input file; give the input's path (its folder `artifacts/{name}/` or `corpus/{name}/` names its target; elsewhere add --fuzz-target {name})"
+    )]
+    TargetForInput {
+        /// The target's name.
+        name: String,
+    },
     /// The artifact is not in `<fuzz dir>/artifacts/<target>/` (or
     /// `corpus/<target>/`, `corpus-min/<target>/`) nor named as a ClusterFuzz testcase, so its
     /// target cannot be inferred.

@@ -377,6 +377,11 @@ fn errors_say_what_where_and_what_to_do() {
         locate("fuzz/artifacts/parse/crash-9", None),
         Err(DiscoveryError::ArtifactMissing { .. })
     ));
+    // A target's name in the input's place (tmin's order) is named so.
+    assert!(matches!(
+        locate_artifact(&projects, Path::new("parse"), None),
+        Err(DiscoveryError::TargetForInput { .. })
+    ));
     let outside = locate("outside/crash-1", None).unwrap_err();
     assert!(matches!(outside, DiscoveryError::NoTarget { .. }));
     assert!(outside.to_string().contains("--fuzz-target"));

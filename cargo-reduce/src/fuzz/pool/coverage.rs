@@ -24,6 +24,17 @@ pub(crate) struct Replayed {
     pub counters: u32,
 }
 
+impl Replayed {
+    /// A run that passed and covered nothing (yet).
+    fn nothing() -> Self {
+        Replayed {
+            outcome: Outcome::Passed,
+            features: Vec::new(),
+            counters: 0,
+        }
+    }
+}
+
 /// A pool of a coverage build's workers, each with its feature log.
 #[derive(Debug)]
 pub(crate) struct CoveragePool {
@@ -64,11 +75,7 @@ impl CoveragePool {
         let mut pool = CoveragePool {
             pool,
             logs,
-            startup: Replayed {
-                outcome: Outcome::Passed,
-                features: Vec::new(),
-                counters: 0,
-            },
+            startup: Replayed::nothing(),
         };
         pool.startup = pool.read_startup()?;
         Ok(pool)
@@ -77,7 +84,7 @@ impl CoveragePool {
     /// The features of what the workers ran as they started (the same in
     /// each; written before their first round, which empties the logs).
     fn read_startup(&self) -> Result<Replayed, PoolError> {
-        let mut startup = self.startup.clone();
+        let mut startup = Replayed::nothing();
         self.for_each_log(&mut |_, path| {
             let records = feature_records(&std::fs::read(path)?);
             for record in records.into_iter().filter(|r| r.index == STARTUP_RECORD) {

@@ -20,8 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::ci::inputs::{files_in, read_all, Shard};
 use super::fuzz_mode::{self, TargetKey};
-use super::message::unplaced_timeout_warning;
-use super::message::Build;
+use super::message::{unplaced_timeout_warning, Build};
 use super::write as job_write;
 use super::{Events, Message, Settings};
 use crate::engine::{Limits, StopReason};
@@ -525,21 +524,7 @@ fn minimize_target(
         return Err(interrupted());
     }
     let failing = report_failures(plan, project, &replayed, events)?;
-    let items: Vec<Item<'_>> = plan
-        .inputs
-        .iter()
-        .zip(&replayed)
-        .map(|(input, r)| Item {
-            size: input.bytes.len(),
-            key: &input.sha1,
-            features: &r.features,
-        })
-        .collect();
-    let all = cover::all_features(&items);
-    let set: Vec<Entry> = cover::minimize(&items)
-        .into_iter()
-        .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
-        .collect();
+    let (all, set) = choose_set(plan, &replayed);
     // Ctrl-C while the set was chosen (seconds on a large corpus): nothing
     // written, as during the replay.
     if settings.interrupt.load(Ordering::SeqCst) {
@@ -590,6 +575,26 @@ fn minimize_target(
         ));
     }
     Ok(())
+}
+
+/// Every feature of the replayed corpus, and the set that keeps them all
+/// (`cover::minimize`), each kept input with its features.
+fn choose_set(plan: &Plan, replayed: &[Replayed]) -> (Vec<u32>, Vec<Entry>) {
+    let items: Vec<Item<'_>> = plan
+        .inputs
+        .iter()
+        .zip(replayed)
+        .map(|(input, r)| Item {
+            size: input.bytes.len(),
+            key: &input.sha1,
+            features: &r.features,
+        })
+        .collect();
+    let set = cover::minimize(&items)
+        .into_iter()
+        .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
+        .collect();
+    (cover::all_features(&items), set)
 }
 
 /// `--shrink`: the set shrunk to its fixed point in the coverage pool

@@ -2,9 +2,11 @@
 //! target's inputs. The inputs are replayed in the coverage reports' build
 //! (`BuildKind::Lines`: every block counted, line tables), each one's covered counters read from its
 //! features, mapped to source lines through the PC table and the binary's
-//! line tables (`fuzz::lines`), kept to the files the report is about
-//! and to code that is not derived (`report`, `derived`), and written per target and merged as an lcov tracefile
-//! (`lcov`) and HTML (`html`), one directory swapped in whole (`write`).
+//! line tables (`fuzz::lines`), what the workers ran as they started
+//! counted for every input, kept to the files the report is about and to
+//! code that is not derived (`report`, `derived`), and written per target
+//! and merged as an lcov tracefile (`lcov`) and HTML (`html`), one
+//! directory swapped in whole (`write`).
 
 mod derived;
 mod html;

@@ -182,6 +182,38 @@ fn a_clean_run_files_every_failure_then_finds_nothing_new_and_changes_no_byte() 
     assert!(fs::read(&artifact).unwrap().starts_with(ALSO_FOUND.1));
 }
 
+/// A cached minimization is kept by the failure's id, which names its
+/// place; after an edit another bug can take that place. A cached input
+/// that no longer fails as its group does is not filed: the group is
+/// minimized again. (Here the cached bytes are replaced by an input that
+/// passes; an edit that moved another panic to the same line filed an
+/// input of one bug under the other's id.)
+#[test]
+fn a_cached_minimization_that_no_longer_fails_alike_is_not_filed() {
+    let project = Project::new().filed();
+    let target = "byte_parser";
+    let cached: Vec<PathBuf> = fs::read_dir(project.root.join("ci-cache/minimized").join(target))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_none())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    fs::write(&cached[0], b"passes").unwrap();
+    fs::remove_dir_all(project.fuzz.join("regressions").join(target)).unwrap();
+    project
+        .ci(&[
+            "--update",
+            "--fuzz-target",
+            target,
+            "--message-format",
+            "json",
+        ])
+        .expect_code(11);
+    let filed = project.ledger(target);
+    assert_eq!(filed.len(), 1, "{filed:?}");
+    assert_eq!(fs::read(&filed[0]).unwrap(), b"RX\x0100", "minimized again");
+}
+
 #[test]
 fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
     let project = Project::new().filed();

@@ -63,6 +63,21 @@ pub(super) fn needed(run: &TargetRun, group: &Group) -> bool {
     }
 }
 
+/// Whether `bytes` fails in `pool` as `group` does, at the run's match
+/// level. A cached minimization is kept by the failure's id, which names
+/// its place: after an edit of the source another bug can take that
+/// place (and id), and the cached input, which fails the other way, would
+/// be filed under it.
+fn still_fails(bytes: &[u8], run: &TargetRun, group: &Group, pool: &WorkerPool) -> bool {
+    let Ok(outcome) = pool.run(bytes) else {
+        return false;
+    };
+    outcome.failure().is_some_and(|failure| {
+        let level = run.options.matching();
+        level.matches(&group.failure.signature(), &failure.signature())
+    })
+}
+
 /// One group's smallest input, minimized in `pool` with `remaining` time
 /// (from the cache when that input was minimized before).
 fn minimize_group(
@@ -93,7 +108,8 @@ fn minimize_group(
         },
     };
     let output = cache::minimized_path(dir, &run.name, &group.id, &input.hash);
-    if let Some(kept) = cache::load_minimized(&output).filter(|m| m.minimal) {
+    let cached = cache::load_minimized(&output).filter(|m| m.minimal);
+    if let Some(kept) = cached.filter(|m| still_fails(&m.bytes, run, group, pool)) {
         return kept;
     }
     if remaining.is_zero()

@@ -192,6 +192,31 @@ impl Shard {
     }
 }
 
+/// Refuses `shards` unless they are one sharding, each shard once: the
+/// files a merge joins (`what`: "records", "reports").
+pub(crate) fn one_sharding(shards: &[Shard], what: &str) -> Result<(), String> {
+    let Some(count) = shards.first().map(|s| s.count) else {
+        return Err(format!("no {what} to merge"));
+    };
+    let mut seen = vec![false; count as usize];
+    for shard in shards {
+        let k = shard.index as usize;
+        if shard.count != count || k == 0 || k > seen.len() || seen[k - 1] {
+            return Err(format!(
+                "the {what} are not one sharding: shard {shard} beside shards of {count}, or one shard twice; pass each shard's file once"
+            ));
+        }
+        seen[k - 1] = true;
+    }
+    match seen.iter().position(|s| !s) {
+        Some(missing) => Err(format!(
+            "the {what} of shard {}/{count} are missing; pass every shard's file",
+            missing + 1
+        )),
+        None => Ok(()),
+    }
+}
+
 impl FromStr for Shard {
     type Err = String;
 

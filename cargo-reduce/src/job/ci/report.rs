@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use super::inputs::{one_sharding, Shard};
+
 pub(crate) use cargo_reduce_messages::ci::{
     CiReport, FailureRecord, FixedRecord, InputRecord, Reduced, ReportVersion, Source, Status,
     REPORT_VERSION,
@@ -39,6 +41,12 @@ pub(crate) fn read(text: &[u8]) -> Result<CiReport, ReadError> {
 /// ledger entry is fixed only if no shard saw its failure.
 pub(crate) fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
     let first = reports.first().ok_or("no report to merge")?;
+    // A whole run's report is the one shard of 1.
+    let shards = reports
+        .iter()
+        .map(|r| r.shard.as_deref().unwrap_or("1/1").parse::<Shard>())
+        .collect::<Result<Vec<_>, _>>()?;
+    one_sharding(&shards, "reports")?;
     let (tool, matching) = (first.tool.clone(), first.matching.clone());
     let mut inputs = BTreeMap::new();
     let mut failures: BTreeMap<(String, String), FailureRecord> = BTreeMap::new();
@@ -75,6 +83,11 @@ pub(crate) fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
         }
     }
     fixed.retain(|key, _| !failures.contains_key(key));
+    for ((target, id), path) in smallest_inputs(inputs.values()) {
+        if let Some(failure) = failures.get_mut(&(target, id)) {
+            failure.input = path;
+        }
+    }
     let mut merged = CiReport {
         version: REPORT_VERSION,
         tool,
@@ -87,6 +100,31 @@ pub(crate) fn merge(reports: Vec<CiReport>) -> Result<CiReport, String> {
     };
     merged.sort();
     Ok(merged)
+}
+
+/// Per (target, failure id): the path of its smallest input, by size and
+/// then path, as one unsharded run picks it.
+fn smallest_inputs<'r>(
+    inputs: impl Iterator<Item = &'r InputRecord>,
+) -> BTreeMap<(String, String), String> {
+    let mut smallest: BTreeMap<(String, String), &InputRecord> = BTreeMap::new();
+    for input in inputs {
+        let Some(id) = &input.failure_id else {
+            continue;
+        };
+        let key = (input.target.clone(), id.clone());
+        let rank = |i: &InputRecord| (i.size, std::path::PathBuf::from(&i.path));
+        match smallest.get(&key) {
+            Some(seen) if rank(seen) <= rank(input) => {}
+            _ => {
+                smallest.insert(key, input);
+            }
+        }
+    }
+    smallest
+        .into_iter()
+        .map(|(key, input)| (key, input.path.clone()))
+        .collect()
 }
 
 /// Adds another shard's view of the same failure to `seen`.
@@ -198,13 +236,33 @@ mod tests {
             ],
             vec![],
         );
-        let merged = merge(vec![one, two]).unwrap();
+        let merged = merge(vec![one.clone(), two.clone()]).unwrap();
         assert_eq!(merged.shard, None);
         assert_eq!(merged.failures.len(), 2);
         let a = &merged.failures[0];
         assert_eq!((a.inputs, a.input.as_str()), (2, "x1"));
         assert_eq!(a.reduced.as_ref().unwrap().hex, "4142", "minimal wins");
         assert_eq!(merged.fixed, vec![fixed("c")], "b still fails in shard 2");
+        // With the inputs recorded, the smallest by size, as one run picks
+        // it: a ledger entry of 4 bytes over an artifact of 71 whose path
+        // sorts first.
+        let input = |path: &str, size: u64| InputRecord {
+            package: "fuzz".into(),
+            target: "t".into(),
+            path: path.into(),
+            source: Source::Ledger,
+            hash: format!("{size:016x}"),
+            size,
+            failure_id: Some("a".into()),
+            cached: false,
+        };
+        let (mut one, mut two) = (one, two);
+        one.inputs = vec![input("fuzz/artifacts/t/crash-1", 71)];
+        two.inputs = vec![input("fuzz/regressions/t/a-1", 4)];
+        for reports in [vec![one.clone(), two.clone()], vec![two, one]] {
+            let merged = merge(reports).unwrap();
+            assert_eq!(merged.failures[0].input, "fuzz/regressions/t/a-1");
+        }
     }
 
     #[test]
@@ -220,6 +278,21 @@ mod tests {
         assert!(matches!(read(&later), Err(ReadError::Version(v)) if v == next));
         assert!(matches!(read(b"{\"inputs\": []}"), Err(ReadError::Json(_))));
         assert!(matches!(read(b"not json"), Err(ReadError::Json(_))));
+    }
+
+    /// A merge is of one sharding, every shard once: a shard twice would
+    /// count its inputs twice, a missing one lose its failures.
+    #[test]
+    fn only_every_shard_of_one_sharding_merges() {
+        let shard = |k: &str| report(k, vec![], vec![]);
+        let error = |reports| merge(reports).unwrap_err();
+        assert!(error(vec![shard("1/2"), shard("1/2")]).contains("one shard twice"));
+        assert!(error(vec![shard("1/2")]).contains("shard 2/2 are missing"));
+        assert!(error(vec![shard("1/2"), shard("2/3"), shard("3/3")]).contains("not one sharding"));
+        let mut whole = shard("1/1");
+        whole.shard = None;
+        assert!(merge(vec![whole.clone()]).is_ok());
+        assert!(error(vec![whole, shard("2/2")]).contains("not one sharding"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit};
-use crate::job::ci::inputs::Shard;
+use crate::job::ci::inputs::{one_sharding, Shard};
 use crate::job::{Events, Message};
 
 /// The records' format; `corpus merge` refuses another.
@@ -133,33 +133,17 @@ impl ShardRecord {
 /// The records of every shard, one target's together: each target's
 /// records from N shards, each shard once; (package, target) order.
 pub(crate) fn by_target(records: &[ShardRecord]) -> Result<Vec<Vec<&TargetRecord>>, Error> {
-    let Some(first) = records.first() else {
+    if records.is_empty() {
         return Err(Error::new(Exit::Usage, "corpus merge needs a record file"));
-    };
-    let shards = first.shards;
-    let mut seen = vec![false; shards as usize];
-    for record in records {
-        let k = record.shard as usize;
-        if record.shards != shards || k == 0 || k > seen.len() || seen[k - 1] {
-            return Err(Error::new(
-                Exit::BadInput,
-                format!(
-                    "the records are not one sharding: shard {}/{} beside shards of {shards}, or one shard twice; pass each shard's file once",
-                    record.shard, record.shards
-                ),
-            ));
-        }
-        seen[k - 1] = true;
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(Error::new(
-            Exit::BadInput,
-            format!(
-                "the records of shard {}/{shards} are missing; pass every shard's file",
-                missing + 1
-            ),
-        ));
-    }
+    let shards: Vec<Shard> = records
+        .iter()
+        .map(|r| Shard {
+            index: r.shard,
+            count: r.shards,
+        })
+        .collect();
+    one_sharding(&shards, "records").map_err(|e| Error::new(Exit::BadInput, e))?;
     let mut targets: BTreeMap<(&str, &str), Vec<&TargetRecord>> = BTreeMap::new();
     for target in records.iter().flat_map(|r| &r.targets) {
         let key = (target.package.as_str(), target.target.as_str());

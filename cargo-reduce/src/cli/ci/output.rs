@@ -169,7 +169,7 @@ fn table(report: &CiReport) -> String {
     }
     if !unfiled.is_empty() {
         out.push_str(&format!(
-            "{} new failure(s) not filed: `cargo reduce ci --update` adds them to the regression ledger\n",
+            "{} new failure(s) not filed: the same command with --update adds them to the regression ledger\n",
             unfiled.len()
         ));
     }

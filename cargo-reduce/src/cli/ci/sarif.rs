@@ -126,7 +126,7 @@ pub(super) fn render(report: &CiReport) -> String {
     let driver = ToolComponent::builder()
         .name("cargo-reduce")
         .version(env!("CARGO_PKG_VERSION"))
-        .information_uri("https://github.com/rust-fuzz/cargo-fuzz")
+        .information_uri(env!("CARGO_PKG_REPOSITORY"))
         .rules(
             rules
                 .iter()

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::ledger::Entry;
-use super::report::Source;
 use crate::error::{Error, Exit};
 use crate::fuzz::project::{clusterfuzz, Artifact, ArtifactKind, FuzzTarget, Origin};
+use cargo_reduce_messages::ci::Source;
 
 /// One input to replay.
 #[derive(Debug, Clone)]

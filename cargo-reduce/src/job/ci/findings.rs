@@ -68,7 +68,8 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
 
 fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
     let signature = group.failure.signature();
-    let (file, line) = match source_position(group.failure.location.as_deref(), &run.fuzz_dir) {
+    let location = group.failure.location.as_deref();
+    let (file, line) = match source_position(location, &run.workspace_root) {
         Some((file, line)) => (Some(file), Some(line)),
         None => (None, None),
     };
@@ -100,10 +101,12 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
 }
 
 /// The file (as shown) and line of a panic location in the user's code:
-/// locations are relative to the fuzz crate (the build remaps its path).
-fn source_position(location: Option<&str>, fuzz_dir: &Path) -> Option<(String, u32)> {
+/// locations are relative to the fuzz crate's workspace root (the build
+/// remaps its path): the fuzz crate's own folder when it is a workspace
+/// of its own, the project's when it is a member.
+fn source_position(location: Option<&str>, workspace_root: &Path) -> Option<(String, u32)> {
     let (file, line, _) = split_location(location?)?;
-    let path = fuzz_dir.join(file);
+    let path = workspace_root.join(file);
     (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line))
 }
 
@@ -125,5 +128,13 @@ mod tests {
             None
         );
         assert_eq!(source_position(None, dir.path()), None);
+        // A fuzz crate that is a member of the project's workspace: its
+        // target's locations start at the workspace root.
+        std::fs::create_dir_all(dir.path().join("fuzz/fuzz_targets")).unwrap();
+        std::fs::write(dir.path().join("fuzz/fuzz_targets/t.rs"), "").unwrap();
+        let location = Some("fuzz/fuzz_targets/t.rs:8:13");
+        let (file, line) = source_position(location, dir.path()).unwrap();
+        assert!(file.ends_with("fuzz/fuzz_targets/t.rs"));
+        assert_eq!(line, 8);
     }
 }

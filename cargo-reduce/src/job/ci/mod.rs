@@ -144,6 +144,8 @@ struct TargetRun {
     options: TargetSettings,
     source: PathBuf,
     fuzz_dir: PathBuf,
+    /// Its workspace's root, which panic locations are relative to.
+    workspace_root: PathBuf,
     entries: Vec<Entry>,
     inputs: Vec<Input>,
     /// How long reading the inputs took.
@@ -485,6 +487,7 @@ fn gather(
                 options: request.fuzz.options_of(project, &target.name),
                 source: target.source.clone(),
                 fuzz_dir: project.fuzz_dir.clone(),
+                workspace_root: project.workspace_root.clone(),
                 entries,
                 inputs,
                 read_time,

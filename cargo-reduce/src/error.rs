@@ -201,8 +201,8 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::UnknownTarget { .. }
         | D::NoTargetOfEngine { .. }
         | D::NoTarget { .. }
-        | D::Settings { .. } => Exit::Usage,
-        D::TargetForInput { .. } => Exit::Usage,
+        | D::Settings { .. }
+        | D::TargetForInput { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
         | D::NoFuzzCrate { .. }
         | D::NoManifest { .. }

@@ -43,8 +43,13 @@ fn lcov_lines(lcov: &str, file: &str) -> BTreeMap<u32, u64> {
 /// `cargo reduce coverage` of one target of the crate at `crate_dir`, its
 /// report in `out`, with JSON messages.
 fn coverage(crate_dir: &Path, target: &str, out: &Path) -> Run {
+    coverage_with(crate_dir, target, out, &[])
+}
+
+/// [`coverage`] with `extra` arguments.
+fn coverage_with(crate_dir: &Path, target: &str, out: &Path, extra: &[&str]) -> Run {
     let manifest = crate_dir.join("Cargo.toml");
-    cargo_reduce(&[
+    let args = [
         "reduce",
         "coverage",
         "--manifest-path",
@@ -55,7 +60,8 @@ fn coverage(crate_dir: &Path, target: &str, out: &Path) -> Run {
         out.to_str().unwrap(),
         "--message-format",
         "json",
-    ])
+    ];
+    cargo_reduce(&[&args[..], extra].concat())
 }
 
 #[test]
@@ -139,19 +145,12 @@ fn a_typed_targets_start_counts_and_its_derived_impls_are_left_out() {
         fs::write(corpus.join(name), bytes).unwrap();
     }
     let out = crate_dir.join("cov");
-    let manifest = crate_dir.join("Cargo.toml");
-    let run = cargo_reduce(&[
-        "reduce",
-        "coverage",
-        "--manifest-path",
-        manifest.to_str().unwrap(),
-        "--fuzz-target",
+    let run = coverage_with(
+        &crate_dir,
         "typed_query",
-        "--corpus",
-        corpus.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+        &out,
+        &["--corpus", corpus.to_str().unwrap()],
+    );
     run.expect_code(0);
     let source = fs::read_to_string(crate_dir.join("fuzz_targets/typed_query.rs")).unwrap();
     let line_of = |text: &str| 1 + source.lines().position(|l| l.starts_with(text)).unwrap() as u32;

@@ -56,6 +56,7 @@ mod tests;
 
 pub(crate) use lang::LangChoice;
 pub use lang::{Lang, Spec, UnknownLang};
+pub(crate) use parse::parse_rust;
 /// rustfmt's command line, for the ICE mode's `--pretty` too.
 pub(crate) use passes::rustfmt;
 /// `--strategy`'s help, its names and parts from the registry.

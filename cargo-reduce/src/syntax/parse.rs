@@ -9,6 +9,17 @@ use super::grammar::{Group, Member};
 use super::lang::Spec;
 use super::tree::{Body, NodeId, StrId, Tree};
 
+/// tree-sitter's own tree of Rust `text`, for the readers of a source
+/// file outside the reducer (a fuzz target's input type, ice mode's edits,
+/// a coverage report's derived items).
+pub(crate) fn parse_rust(text: impl AsRef<[u8]>) -> Option<tree_sitter::Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("the Rust grammar loads");
+    parser.parse(text, None)
+}
+
 /// Parses `source` with the language of `spec`. `slots`: a node's Φ
 /// is that of the slot it fills in its parent where that is shorter
 /// (list elements read as "" either way).

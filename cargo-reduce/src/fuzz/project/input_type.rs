@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
+
+use crate::syntax::parse_rust;
 
 /// The macros a target's body is written with: libfuzzer-sys's, afl.rs's.
 const FUZZ_MACROS: [&str; 3] = ["fuzz_target", "fuzz", "fuzz_nohook"];
@@ -19,14 +21,7 @@ pub(crate) fn takes_bytes(source: &Path) -> bool {
 }
 
 fn text_takes_bytes(text: &[u8]) -> bool {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .is_err()
-    {
-        return false;
-    }
-    let Some(tree) = parser.parse(text, None) else {
+    let Some(tree) = parse_rust(text) else {
         return false;
     };
     let mut closures = Vec::new();

@@ -11,7 +11,9 @@
 
 use std::collections::BTreeSet;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
+
+use crate::syntax::parse_rust;
 
 /// The items that a derive attribute may stand on.
 const DERIVING_ITEMS: [&str; 3] = ["struct_item", "enum_item", "union_item"];
@@ -20,15 +22,8 @@ const DERIVING_ITEMS: [&str; 3] = ["struct_item", "enum_item", "union_item"];
 /// something, from its first derive attribute on; none when it does not
 /// parse.
 pub(super) fn derived_lines(text: &[u8]) -> BTreeSet<u32> {
-    let mut parser = Parser::new();
     let mut lines = BTreeSet::new();
-    if parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .is_err()
-    {
-        return lines;
-    }
-    if let Some(tree) = parser.parse(text, None) {
+    if let Some(tree) = parse_rust(text) {
         collect(tree.root_node(), text, &mut lines);
     }
     lines

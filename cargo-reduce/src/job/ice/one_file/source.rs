@@ -1,7 +1,7 @@
 //! A Rust file's text as the ICE steps edit it before the syntax reducer
 //! takes over: tree-sitter's tree of it, and replacements of byte ranges.
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::Node;
 
 /// One replacement in a file's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,14 +22,7 @@ impl Edit {
     }
 }
 
-/// tree-sitter's tree of Rust `text`.
-pub(crate) fn parse_rust(text: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("the Rust grammar loads");
-    parser.parse(text, None)
-}
+pub(crate) use crate::syntax::parse_rust;
 
 /// Every node under `root` (itself included), in preorder.
 pub(crate) fn preorder(root: Node<'_>) -> Vec<Node<'_>> {

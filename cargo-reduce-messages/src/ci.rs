@@ -145,6 +145,9 @@ pub struct FailureRecord {
     pub file: Option<String>,
     /// The line in `file`.
     pub line: Option<u32>,
+    /// The column in `file` (reports before it lack it).
+    #[serde(default)]
+    pub column: Option<u32>,
     /// The target's source file (where a failure without a position in
     /// the user's code is shown).
     pub source: String,
@@ -156,6 +159,11 @@ pub struct FailureRecord {
     pub reduced: Option<Reduced>,
     /// Its ledger entry's input file, if it has one.
     pub ledger: Option<String>,
+    /// The entry `--update` replaced by `ledger`: a known failure's entry
+    /// filed again under its new id (its panic moved) or with a minimal
+    /// input (a budget had cut it short). Reports before it lack it.
+    #[serde(default)]
+    pub replaced: Option<String>,
 }
 
 /// A failure's minimized input.

@@ -116,6 +116,7 @@ fn failure(full: bool) -> FailureRecord {
         message: full.then(|| "index out of bounds: the len is # but the index is #".into()),
         file: full.then(|| "src/lib.rs".into()),
         line: full.then_some(12),
+        column: full.then_some(5),
         source: "fuzz/fuzz_targets/parse.rs".into(),
         inputs: 2,
         input: "fuzz/artifacts/parse/crash-01".into(),
@@ -126,6 +127,7 @@ fn failure(full: bool) -> FailureRecord {
             debug: Some("[0, 65, 255]".into()),
         }),
         ledger: full.then(|| "fuzz/regressions/parse/3f2a9c1e-0041ff".into()),
+        replaced: full.then(|| "fuzz/regressions/parse/5b21e0d4-0041ff".into()),
     }
 }
 
@@ -623,9 +625,11 @@ fn the_ci_report_has_its_golden_files() {
         "\"status\": \"new\"",
         "\"reduced\": null",
         "\"ledger\": null",
+        "\"replaced\": \"fuzz/regressions/parse/5b21e0d4-0041ff\"",
         "\"hex\": \"0041ff\"",
         "\"call_path\": []",
         "\"line\": 12",
+        "\"column\": 5",
     ] {
         assert!(text.contains(field), "{field} missing from the full report");
     }

@@ -202,6 +202,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::NoTargetOfEngine { .. }
         | D::NoTarget { .. }
         | D::Settings { .. }
+        | D::OutDir { .. }
         | D::TargetForInput { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
         | D::NoFuzzCrate { .. }

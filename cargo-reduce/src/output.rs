@@ -43,7 +43,7 @@ pub(crate) enum Destination {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum OutputError {
     /// It exists and is not a regular file (a directory, a device, a FIFO).
-    #[error("output `{}` is {what}, not a regular file: give the path of a file to write, or `-o -` for standard output", path.display())]
+    #[error("output `{}` is {what}, not a regular file: give the path of a file to write, or `-` for standard output", path.display())]
     NotAFile {
         /// The path.
         path: PathBuf,
@@ -63,7 +63,7 @@ pub(crate) enum OutputError {
         dir: PathBuf,
     },
     /// Its directory cannot be written.
-    #[error("output directory `{}` is not writable ({source}): choose another path", dir.display())]
+    #[error("cannot create a file in output directory `{}` ({source}): choose another path", dir.display())]
     NotWritable {
         /// The directory.
         dir: PathBuf,
@@ -261,6 +261,25 @@ pub(crate) fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     fs::create_dir_all(parent(&target))?;
     write_atomically(&target, bytes, None)?;
     Ok(true)
+}
+
+/// Checks that a folder can be made at `path` (or is there) and can hold
+/// a file, without making it: its nearest existing ancestor is a folder
+/// that a file can be created in.
+pub(crate) fn check_folder(path: &Path) -> io::Result<()> {
+    let existing = path
+        .ancestors()
+        .find(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_ok())
+        .unwrap_or(Path::new("."));
+    if !fs::metadata(existing)?.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("`{}` is not a folder", existing.display()),
+        ));
+    }
+    tempfile::tempfile_in(existing)
+        .map(drop)
+        .map_err(without_temp_name)
 }
 
 /// Checks that the temporary directory (`TMPDIR`) can hold a file, without

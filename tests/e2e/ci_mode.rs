@@ -261,10 +261,13 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
         .lines()
         .filter(|l| l.starts_with("::error"))
         .collect();
-    let title =
-        "::error file=fuzz-targets/fuzz_targets/two_callers.rs,line=23,title=New fuzz failure ";
+    let panic_line = fs::read_to_string(project.fuzz.join("fuzz_targets/two_callers.rs")).unwrap();
+    let column = panic_line.lines().nth(22).unwrap().find("panic!").unwrap() + 1;
+    let title = format!(
+        "::error file=fuzz-targets/fuzz_targets/two_callers.rs,line=23,col={column},title=New fuzz failure "
+    );
     assert!(
-        annotations.iter().all(|a| a.starts_with(title)),
+        annotations.iter().all(|a| a.starts_with(&title)),
         "{annotations:?}"
     );
     let planted = annotations
@@ -300,10 +303,13 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
         .find(|r| r["partialFingerprints"]["cargoReduceSignature/v1"] == id.as_str())
         .unwrap_or_else(|| panic!("{id} in {new:?}"));
     assert_eq!(result["ruleId"], "fuzz/panic");
+    let location = &result["locations"][0]["physicalLocation"];
     assert_eq!(
-        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        location["artifactLocation"]["uri"],
         "fuzz-targets/fuzz_targets/two_callers.rs"
     );
+    assert_eq!(location["region"]["startLine"], 23);
+    assert_eq!(location["region"]["startColumn"], column);
     validate_sarif(&sarif);
 
     let junit_xml = fs::read_to_string(&junit).unwrap();
@@ -312,6 +318,10 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
         "{junit_xml}"
     );
     assert!(junit_xml.contains("name=\"fuzz-targets/artifacts/two_callers/crash-quoted\""));
+    assert!(
+        junit_xml.contains("cargo reduce ci replay --fuzz-target two_callers fuzz-targets/artifacts/two_callers/crash-quoted"),
+        "{junit_xml}"
+    );
 
     // Filed minimized, and the fixed entry moved aside.
     let filed = project.ledger("two_callers");
@@ -490,15 +500,15 @@ fn emitted_tests_replay_each_ledger_input_under_cargo_test() {
 #[test]
 fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
     let project = Project::new();
-    let target = [
-        "--fuzz-target",
-        "stack_overflow",
-        "--update",
-        "--message-format",
-        "json",
-    ];
+    let target = ["--fuzz-target", "stack_overflow", "--update"];
     let cut = project.ci(&[&target[..], &["--budget", "0.05s"]].concat());
     cut.expect_code(11);
+    assert!(
+        cut.stdout()
+            .contains("1 minimization(s) cut short by the budget"),
+        "{}",
+        cut.stdout()
+    );
     let sidecar = |input: &Path| -> serde_json::Value {
         serde_json::from_slice(&fs::read(format!("{}.json", input.display())).unwrap()).unwrap()
     };
@@ -510,10 +520,19 @@ fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
         "cut short by the budget"
     );
 
-    let finished = project.ci(&target);
+    let finished = project.ci(&[&target[..], &["--message-format", "json"]].concat());
     finished.expect_code(0);
-    let last = finished.messages().pop().unwrap();
+    let messages = finished.messages();
+    let last = messages.last().unwrap();
     assert_eq!(last["known"], 1, "{last}");
+    let failure = messages
+        .iter()
+        .find(|m| m["reason"] == "ci-failure")
+        .unwrap();
+    let replaced = failure["replaced"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{failure}"));
+    assert!(partial[0].ends_with(replaced), "{replaced}");
     let entries = project.ledger("stack_overflow");
     assert_eq!(entries.len(), 1, "the entry is replaced, not doubled");
     assert_eq!(sidecar(&entries[0])["minimal"], true);
@@ -715,21 +734,73 @@ fn a_known_failure_whose_panic_moved_stays_known() {
         (Some(0), Some(FAILURES), Some(0)),
         "{last}"
     );
-    // With --update the entries are filed again under their new ids.
-    project.ci(&["--update"]).expect_code(0);
+    // A known failure's minimized input is its entry's.
+    for failure in run
+        .messages()
+        .iter()
+        .filter(|m| m["reason"] == "ci-failure")
+    {
+        assert_eq!(failure["reduced"]["minimal"], true, "{failure}");
+    }
+    let sidecar_of = |entry: &PathBuf| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(format!("{}.json", entry.display())).unwrap()).unwrap()
+    };
+    let bug_a_of = |entries: &[PathBuf]| {
+        entries
+            .iter()
+            .find(|entry| fs::read(entry).unwrap() == b"ABXYZ")
+            .expect("bug A's entry")
+            .clone()
+    };
+    let original = sidecar_of(&bug_a_of(&before))["original"].clone();
+    // With --update the entries are filed again under their new ids, and
+    // each line says which entry it replaced.
+    let update = project.ci(&["--update"]);
+    update.expect_code(0);
     let after = project.ledger("two_panics");
     assert_eq!(after.len(), 2);
     assert!(
         after.iter().all(|entry| !before.contains(entry)),
         "new ids, new names"
     );
-    let bug_a = after
-        .iter()
-        .find(|entry| fs::read(entry).unwrap() == b"ABXYZ")
-        .expect("bug A's entry");
-    let sidecar = fs::read_to_string(format!("{}.json", bug_a.display())).unwrap();
-    assert!(sidecar.contains("two_panics.rs:35:13"), "{sidecar}");
-    project.ci(&[]).expect_code(0);
+    for old in &before {
+        let name = old.file_name().unwrap().to_str().unwrap();
+        assert!(
+            update
+                .stdout()
+                .lines()
+                .any(|l| l.contains(" again as ") && l.ends_with(name)),
+            "{}",
+            update.stdout()
+        );
+    }
+    let sidecar = sidecar_of(&bug_a_of(&after));
+    assert!(
+        sidecar["location"]
+            .as_str()
+            .unwrap()
+            .ends_with("two_panics.rs:35:13"),
+        "{sidecar}"
+    );
+    assert_eq!(sidecar["original"], original, "it came from the same input");
+    project.ci(&["--update"]).expect_code(0);
+    assert!(!project.ci(&[]).stdout().contains(" again as "));
+
+    // `ci replay` of ledger entries: their folder names their target.
+    let manifest = project.fuzz.join("Cargo.toml");
+    let manifest = manifest.to_str().unwrap();
+    let entry = after[0].to_str().unwrap();
+    let replay = project.run(&["replay", "--manifest-path", manifest, entry]);
+    replay.expect_code(11);
+    assert!(replay.stdout().starts_with("FAILED"), "{}", replay.stdout());
+    let other = project.ledger("abort");
+    let other = other[0].to_str().unwrap();
+    project
+        .run(&["replay", "--manifest-path", manifest, entry, other])
+        .expect_error(
+            2,
+            "are inputs of different fuzz targets (`two_panics` and `abort`)",
+        );
 }
 
 /// Ctrl-C during the minimizations: the run ends with 130, and what they

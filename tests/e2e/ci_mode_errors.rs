@@ -189,3 +189,44 @@ fn a_report_path_that_is_a_folder_or_a_fifo_is_refused_before_anything_runs() {
     );
     assert!(!run.stderr().contains("Built"), "refused before building");
 }
+
+/// A job summary or an `--out-dir` that cannot be written is found before
+/// anything is built, not after the run (where its error would replace
+/// the run's exit status).
+#[test]
+fn an_unwritable_job_summary_or_out_dir_is_refused_before_anything_runs() {
+    let (_dir, fuzz) = fresh_copy();
+    let manifest = fuzz.join("Cargo.toml");
+    let under_a_file = fuzz.join("Cargo.toml/summary.md");
+    let run = |args: &[&str]| {
+        let all = [
+            &[
+                "reduce",
+                "ci",
+                "--manifest-path",
+                manifest.to_str().unwrap(),
+            ][..],
+            args,
+        ]
+        .concat();
+        let mut command = command(&all, &target_dir());
+        command
+            .current_dir(&fuzz)
+            .env("GITHUB_STEP_SUMMARY", &under_a_file);
+        Run(command.output().unwrap())
+    };
+    let before = snapshot(&fuzz);
+    let summary = run(&["--format", "github"]);
+    summary.expect_error(2, "cannot write the job summary `");
+    assert!(
+        !summary.stderr().contains("Built"),
+        "refused before building"
+    );
+    let out_dir = run(&["--out-dir", under_a_file.to_str().unwrap()]);
+    out_dir.expect_error(2, "cannot write under --out-dir `");
+    assert!(
+        !out_dir.stderr().contains("Built"),
+        "refused before building"
+    );
+    assert_eq!(snapshot(&fuzz), before, "nothing lost");
+}

@@ -36,6 +36,9 @@ fn annotation(failure: &FailureRecord) -> String {
         if let Some(line) = failure.line {
             properties.push(format!("line={line}"));
         }
+        if let Some(column) = failure.column {
+            properties.push(format!("col={column}"));
+        }
     }
     properties.push(format!(
         "title={}",
@@ -161,11 +164,13 @@ mod tests {
             message: None,
             file: Some("fuzz/a.rs".into()),
             line: Some(3),
+            column: None,
             source: "fuzz/fuzz_targets/t.rs".into(),
             inputs: 1,
             input: "fuzz/artifacts/t/crash-1".into(),
             reduced: None,
             ledger: None,
+            replaced: None,
         }
     }
 

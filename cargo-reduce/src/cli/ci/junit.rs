@@ -6,7 +6,7 @@
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::job::ci::report::{CiReport, Status};
+use crate::job::ci::report::{CiReport, FailureRecord, Status};
 
 /// The JUnit XML of `report`.
 pub(super) fn render(report: &CiReport, fail_on_known: bool) -> String {
@@ -39,7 +39,8 @@ pub(super) fn render(report: &CiReport, fail_on_known: bool) -> String {
                         f.id,
                         f.signature
                     ))
-                    .set_type(f.kind.clone());
+                    .set_type(f.kind.clone())
+                    .set_description(details(f, &input.path));
                 status
             }
         };
@@ -49,4 +50,32 @@ pub(super) fn render(report: &CiReport, fail_on_known: bool) -> String {
     }
     junit.add_test_suites(suites);
     junit.to_string().expect("JUnit serializes")
+}
+
+/// A failure's body: where it fails, its minimized input, and the command
+/// that runs the input again.
+fn details(failure: &FailureRecord, input: &str) -> String {
+    let mut text = failure.signature.clone();
+    if let (Some(file), Some(line)) = (&failure.file, failure.line) {
+        text.push_str(&format!("\n  at {file}:{line}"));
+    }
+    if let Some(reduced) = &failure.reduced {
+        let not_minimal = if reduced.minimal {
+            ""
+        } else {
+            " (not 1-minimal yet)"
+        };
+        text.push_str(&format!(
+            "\nminimized to {} bytes{not_minimal}",
+            reduced.size
+        ));
+        if let Some(ledger) = &failure.ledger {
+            text.push_str(&format!(": {ledger}"));
+        }
+    }
+    text.push_str(&format!(
+        "\nrun it again: cargo reduce ci replay --fuzz-target {} {input}",
+        failure.target
+    ));
+    text
 }

@@ -45,7 +45,7 @@ pub(crate) struct CiArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub failure: FailureOptions,
-    /// Time to minimize new failures in, in all (90s, 5m, 1h) [default:
+    /// Time to minimize new failures in, in all (seconds, or 90s, 5m, 1h) [default:
     /// 5m]; what it cuts short is filed as not minimal and finished later.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub budget: Option<Duration>,
@@ -382,7 +382,7 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
                 .iter()
                 .filter(|p| p.package == package)
                 .find(|p| p.targets.iter().any(|t| t.name == target))
-                .map(|p| ci::ledger::target_dir(&p.fuzz_dir, target))
+                .map(|p| ci::ledger::ledger_dir(&p.fuzz_dir, target))
         };
         update::file_new(&mut report, &dir_of)?;
     }

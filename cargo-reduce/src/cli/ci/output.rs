@@ -14,23 +14,53 @@ use crate::job::{Events, Message};
 use crate::output::Destination;
 
 /// The report's files (`--report`, `--sarif`, `--junit`), checked before
-/// anything runs: never a device, FIFO or folder, `-` for standard output.
+/// anything runs: never a device, FIFO or folder, `-` for standard output;
+/// and with `--format github`, the job summary `$GITHUB_STEP_SUMMARY`.
 pub(super) struct Files {
     report: Option<Destination>,
     sarif: Option<Destination>,
     junit: Option<Destination>,
+    summary: Option<PathBuf>,
 }
 
 impl Files {
     /// Checks the files `output` names.
     pub(super) fn check(output: &ReportOptions) -> Result<Files, Error> {
         let check = |path: &Option<PathBuf>| path.as_deref().map(Destination::check).transpose();
+        let summary = match output.format {
+            CiFormat::Github => std::env::var_os("GITHUB_STEP_SUMMARY").map(PathBuf::from),
+            _ => None,
+        };
+        if let Some(path) = &summary {
+            open_summary(path)?;
+        }
         Ok(Files {
             report: check(&output.report)?,
             sarif: check(&output.sarif)?,
             junit: check(&output.junit)?,
+            summary,
         })
     }
+}
+
+/// The job summary, opened to append (GitHub's runner makes it; a run
+/// elsewhere may name one that is not there yet).
+fn open_summary(path: &Path) -> Result<std::fs::File, Error> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| {
+            Error::caused_with_hint(
+                Exit::Usage,
+                format!(
+                    "cannot write the job summary `{}` ($GITHUB_STEP_SUMMARY)",
+                    path.display()
+                ),
+                e,
+                "check the path and its permissions, or unset GITHUB_STEP_SUMMARY",
+            )
+        })
 }
 
 /// Writes the report's files, prints it, and says how the run ends.
@@ -54,7 +84,7 @@ pub(super) fn finish(
     }
     let exit = ci::exit_of(report, fail_on_known);
     if output.format == CiFormat::Github {
-        github_output(report, reporter.is_json())?;
+        github_output(report, files.summary.as_deref(), reporter);
     } else if !reporter.is_json() && !reporter.is_quiet() {
         print!("{}", table(report));
     }
@@ -72,31 +102,30 @@ pub(super) fn finish(
 
 /// Annotations on stdout, the job summary appended to
 /// `$GITHUB_STEP_SUMMARY` (on stdout when it is not set, unless stdout
-/// carries JSON lines).
-fn github_output(report: &CiReport, json: bool) -> Result<(), Error> {
+/// carries JSON lines). A summary that cannot be written after the run
+/// (its file was checked before) is a warning: the run's exit status says
+/// what it found.
+fn github_output(report: &CiReport, summary_file: Option<&Path>, reporter: &Reporter) {
+    use std::io::Write;
     let (lines, unannotated) = github::annotations(report);
     for line in lines {
         println!("{line}");
     }
     let summary = github::summary(report, unannotated);
-    match std::env::var_os("GITHUB_STEP_SUMMARY") {
-        Some(path) => {
-            use std::io::Write;
-            let path = PathBuf::from(path);
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-                .map_err(|e| write_error(&path, e))?;
-            file.write_all(summary.as_bytes())
-                .map_err(|e| write_error(&path, e))
+    let Some(path) = summary_file else {
+        if !reporter.is_json() {
+            print!("{summary}");
         }
-        None => {
-            if !json {
-                print!("{summary}");
-            }
-            Ok(())
-        }
+        return;
+    };
+    let written = open_summary(path).and_then(|mut file| {
+        file.write_all(summary.as_bytes())
+            .map_err(|e| write_error(path, e))
+    });
+    if let Err(e) = written {
+        reporter.emit(&Message::Warning {
+            message: format!("the job summary was not written: {e}"),
+        });
     }
 }
 
@@ -161,11 +190,29 @@ fn table(report: &CiReport) -> String {
         report.count(Status::Known),
         report.count(Status::Fixed)
     ));
+    let cut = report
+        .failures
+        .iter()
+        .filter(|f| f.reduced.as_ref().is_some_and(|r| !r.minimal))
+        .count();
+    if cut > 0 {
+        out.push_str(&format!(
+            "{cut} minimization(s) cut short by the budget (--budget) or Ctrl-C, their BYTES marked +: not 1-minimal yet; the next run resumes them\n"
+        ));
+    }
     let new = report.failures.iter().filter(|f| f.status == Status::New);
     let (filed, unfiled): (Vec<_>, Vec<_>) = new.partition(|f| f.ledger.is_some());
     for failure in filed {
         let ledger = failure.ledger.as_deref().unwrap_or_default();
         out.push_str(&format!("filed {} as {ledger}\n", failure.id));
+    }
+    for failure in &report.failures {
+        if let (Some(ledger), Some(replaced)) = (&failure.ledger, &failure.replaced) {
+            out.push_str(&format!(
+                "filed {} again as {ledger}, in place of {replaced}\n",
+                failure.id
+            ));
+        }
     }
     if !unfiled.is_empty() {
         out.push_str(&format!(

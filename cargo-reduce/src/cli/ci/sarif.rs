@@ -68,9 +68,10 @@ fn result(failure: &FailureRecord) -> SarifResult {
         .file
         .clone()
         .unwrap_or_else(|| failure.source.clone());
-    let region = Region::builder()
+    let mut region = Region::builder()
         .start_line(i64::from(failure.line.unwrap_or(1)))
         .build();
+    region.start_column = failure.column.map(i64::from);
     let location = Location::builder()
         .physical_location(
             PhysicalLocation::builder()

@@ -409,17 +409,25 @@ fn find_by_directory(
     let dir = fs::canonicalize(parent).map_err(|_| no_target())?;
     // A target's artifacts, what `--out-dir` filed for it, its corpus as
     // cargo-fuzz keeps it or as `corpus` minimized it (an input to run,
-    // or to try to reduce), the nearest that holds the path, in a
-    // subfolder too (a corpus's `regressions/`).
+    // or to try to reduce), its regression ledger (`ci replay`'s inputs),
+    // the nearest that holds the path, in a subfolder too (a corpus's
+    // `regressions/`, the ledger's `fixed/`).
     let places: Vec<((usize, usize), PathBuf)> = target_indices(projects)
         .flat_map(|(p, t)| {
             let target = &projects[p].targets[t];
             let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
             let filed = projects[p].results_dir(&target.name);
             let minimized = projects[p].corpus_min_dir(&target.name);
-            [target.artifacts_dir.clone(), filed, corpus, minimized]
-                .into_iter()
-                .filter_map(move |d| Some(((p, t), fs::canonicalize(d).ok()?)))
+            let ledger = super::ledger_dir(&projects[p].fuzz_dir, &target.name);
+            [
+                target.artifacts_dir.clone(),
+                filed,
+                corpus,
+                minimized,
+                ledger,
+            ]
+            .into_iter()
+            .filter_map(move |d| Some(((p, t), fs::canonicalize(d).ok()?)))
         })
         .collect();
     let holding = dir

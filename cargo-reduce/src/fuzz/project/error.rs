@@ -87,10 +87,10 @@ pub(crate) enum DiscoveryError {
         name: String,
     },
     /// The artifact is not in `<fuzz dir>/artifacts/<target>/` (or
-    /// `corpus/<target>/`, `corpus-min/<target>/`) nor named as a ClusterFuzz testcase, so its
-    /// target cannot be inferred.
+    /// `corpus/`, `corpus-min/`, `regressions/<target>/`) nor named as a
+    /// ClusterFuzz testcase, so its target cannot be inferred.
     #[error(
-        "`{}` is not in an `artifacts/<target>/`, `corpus/<target>/` or `corpus-min/<target>/` directory of a fuzz crate, nor a `clusterfuzz-testcase-…-<target>-…`; pass --fuzz-target to name its fuzz target",
+        "`{}` is not in a target's folder of a fuzz crate (`artifacts/<target>/`, `corpus/`, `corpus-min/` or `regressions/<target>/`), nor a `clusterfuzz-testcase-…-<target>-…`; pass --fuzz-target to name its fuzz target",
         path.display()
     )]
     NoTarget {
@@ -117,6 +117,14 @@ pub(crate) enum DiscoveryError {
         engine: &'static str,
         /// The targets selected before, with their engines.
         known: Vec<String>,
+    },
+    /// `--out-dir DIR` cannot be made or written.
+    #[error("cannot write under --out-dir `{}` ({source}); choose a folder you can write", path.display())]
+    OutDir {
+        /// The folder given.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
     },
     /// `--afl-out DIR` names no directory.
     #[error(

@@ -44,6 +44,14 @@ pub(crate) use campaign::Instance;
 pub(crate) use error::DiscoveryError;
 pub(crate) use settings::TargetSettings;
 
+/// The regression ledger's folder in a fuzz crate (`cargo reduce ci`'s).
+pub(crate) const LEDGER_DIR: &str = "regressions";
+
+/// Target `target`'s ledger folder: `<fuzz dir>/regressions/<target>/`.
+pub(crate) fn ledger_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
+    fuzz_dir.join(LEDGER_DIR).join(target)
+}
+
 /// The fuzz engine a crate's targets are written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Engine {
@@ -257,6 +265,10 @@ pub(crate) fn discover_from(
     let mut projects = select_packages(projects, &selection.packages)?;
     if let Some(out_dir) = &selection.out_dir {
         let out_dir = cwd.join(out_dir);
+        crate::output::check_folder(&out_dir).map_err(|source| DiscoveryError::OutDir {
+            path: out_dir.clone(),
+            source,
+        })?;
         for project in &mut projects {
             project.relocate(&out_dir)?;
         }

@@ -69,9 +69,9 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
 fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
     let signature = group.failure.signature();
     let location = group.failure.location.as_deref();
-    let (file, line) = match source_position(location, &run.workspace_root) {
-        Some((file, line)) => (Some(file), Some(line)),
-        None => (None, None),
+    let (file, line, column) = match source_position(location, &run.workspace_root) {
+        Some((file, line, column)) => (Some(file), Some(line), Some(column)),
+        None => (None, None, None),
     };
     FailureRecord {
         package: run.package.clone(),
@@ -87,6 +87,7 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
         message: signature.message.clone(),
         file,
         line,
+        column,
         source: shown(&run.source),
         inputs: group.members.len(),
         input: shown(&group.smallest(&run.inputs).artifact.path),
@@ -97,17 +98,18 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
             debug: m.debug.clone(),
         }),
         ledger: group.ledger.as_deref().map(shown),
+        replaced: None,
     }
 }
 
-/// The file (as shown) and line of a panic location in the user's code:
+/// The file (as shown), line and column of a panic location in the user's code:
 /// locations are relative to the fuzz crate's workspace root (the build
 /// remaps its path): the fuzz crate's own folder when it is a workspace
 /// of its own, the project's when it is a member.
-fn source_position(location: Option<&str>, workspace_root: &Path) -> Option<(String, u32)> {
-    let (file, line, _) = split_location(location?)?;
+fn source_position(location: Option<&str>, workspace_root: &Path) -> Option<(String, u32, u32)> {
+    let (file, line, column) = split_location(location?)?;
     let path = workspace_root.join(file);
-    (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line))
+    (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line, column))
 }
 
 #[cfg(test)]
@@ -119,9 +121,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "").unwrap();
-        let (file, line) = source_position(Some("src/a.rs:12:5"), dir.path()).unwrap();
+        let (file, line, column) = source_position(Some("src/a.rs:12:5"), dir.path()).unwrap();
         assert!(file.ends_with("src/a.rs"));
-        assert_eq!(line, 12);
+        assert_eq!((line, column), (12, 5));
         assert_eq!(source_position(Some("src/b.rs:1:1"), dir.path()), None);
         assert_eq!(
             source_position(Some("/rustc/x/lib.rs:1:1"), dir.path()),
@@ -133,7 +135,7 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("fuzz/fuzz_targets")).unwrap();
         std::fs::write(dir.path().join("fuzz/fuzz_targets/t.rs"), "").unwrap();
         let location = Some("fuzz/fuzz_targets/t.rs:8:13");
-        let (file, line) = source_position(location, dir.path()).unwrap();
+        let (file, line, _) = source_position(location, dir.path()).unwrap();
         assert!(file.ends_with("fuzz/fuzz_targets/t.rs"));
         assert_eq!(line, 8);
     }

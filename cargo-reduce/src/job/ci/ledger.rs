@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{FailureKind, Signature};
+pub(crate) use crate::fuzz::project::ledger_dir;
+use crate::fuzz::project::LEDGER_DIR;
 use crate::output::write_if_changed;
 
-/// The ledger's folder in a fuzz crate.
-pub(crate) const LEDGER_DIR: &str = "regressions";
 /// Where `--prune-fixed` moves an entry, inside its target's folder.
 pub(crate) const FIXED_DIR: &str = "fixed";
 const SIDECAR_EXTENSION: &str = "json";
@@ -75,11 +75,6 @@ fn sidecar_path(input: &Path) -> PathBuf {
     let mut name = input.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{SIDECAR_EXTENSION}"));
     input.with_file_name(name)
-}
-
-/// `<fuzz dir>/regressions/<target>/`.
-pub(crate) fn target_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
-    fuzz_dir.join(LEDGER_DIR).join(target)
 }
 
 /// An entry's file name: the signature id and the content hash.
@@ -183,8 +178,7 @@ pub(crate) fn strays(fuzz_dir: &Path, targets: &[&str]) -> Vec<PathBuf> {
 
 /// Fails unless entries can be written into `dir`: checked before
 /// anything runs, so a read-only ledger is found at once. Nothing is
-/// created: the nearest folder of `dir` that exists must take a file (a
-/// target's folder is made when its first entry is filed).
+/// created (a target's folder is made when its first entry is filed).
 pub(crate) fn check_writable(dir: &Path) -> Result<(), Error> {
     let error = |e: io::Error| {
         Error::caused_with_hint(
@@ -194,28 +188,7 @@ pub(crate) fn check_writable(dir: &Path) -> Result<(), Error> {
             "check its permissions, or run without --update",
         )
     };
-    let mut existing = dir;
-    loop {
-        match fs::metadata(existing) {
-            Ok(meta) if meta.is_dir() => break,
-            Ok(_) => {
-                let what = format!("`{}` is not a folder", existing.display());
-                return Err(error(io::Error::new(io::ErrorKind::NotADirectory, what)));
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound && existing != Path::new(".") => {
-                existing = match existing.parent() {
-                    Some(parent) if !parent.as_os_str().is_empty() => parent,
-                    _ => Path::new("."),
-                };
-            }
-            Err(e) => return Err(error(e)),
-        }
-    }
-    tempfile::Builder::new()
-        .prefix(".cargo-reduce-")
-        .tempfile_in(existing)
-        .map(drop)
-        .map_err(error)
+    crate::output::check_folder(dir).map_err(error)
 }
 
 /// Writes an entry (input and sidecar, each atomically) into `dir`; an

@@ -359,7 +359,7 @@ fn file(
         let dirs: HashMap<(String, String), PathBuf> = runs
             .iter()
             .map(|r| {
-                let dir = ledger::target_dir(&r.fuzz_dir, &r.name);
+                let dir = ledger::ledger_dir(&r.fuzz_dir, &r.name);
                 ((r.package.clone(), r.name.clone()), dir)
             })
             .collect();
@@ -399,7 +399,7 @@ fn emit_tests(
     let mut cases = Vec::new();
     for run in runs {
         let manifest = &projects[run.project].manifest_path;
-        for entry in ledger::load(&ledger::target_dir(&run.fuzz_dir, &run.name))? {
+        for entry in ledger::load(&ledger::ledger_dir(&run.fuzz_dir, &run.name))? {
             cases.push(emit::Case {
                 manifest: manifest.clone(),
                 target: run.name.clone(),
@@ -462,7 +462,7 @@ fn gather(
         }
         let testcases = inputs::clusterfuzz_testcases(&project.fuzz_dir, &names);
         for target in &project.targets {
-            let dir = ledger::target_dir(&project.fuzz_dir, &target.name);
+            let dir = ledger::ledger_dir(&project.fuzz_dir, &target.name);
             if request.update {
                 ledger::check_writable(&dir)?;
             }
@@ -581,7 +581,22 @@ fn group(run: &mut TargetRun) {
     for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
         group.status = status;
         group.ledger = entry.map(|e| run.entries[e].input.clone());
+        group.reduced = entry.and_then(|e| entry_minimized(&run.entries[e]));
     }
+}
+
+/// A known failure's minimized input: its ledger entry's, when that is
+/// minimal (one a budget cut short is minimized again).
+fn entry_minimized(entry: &Entry) -> Option<Minimized> {
+    if !entry.sidecar.minimal {
+        return None;
+    }
+    Some(Minimized {
+        bytes: std::fs::read(&entry.input).ok()?,
+        minimal: true,
+        debug: entry.sidecar.debug.clone(),
+        others: Vec::new(),
+    })
 }
 
 /// Places each of `run`'s timeouts whose stack could not be taken where

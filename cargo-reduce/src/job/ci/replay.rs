@@ -9,6 +9,7 @@ use super::super::fuzz_mode::{self, FuzzRequest};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::project::{locate_artifact, FuzzProject};
 
 /// What one input did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,20 +21,17 @@ pub(crate) struct Replayed {
     pub failure: Option<(String, String)>,
 }
 
-/// Runs each of `files` once through `request.target`.
+/// Runs each of `files` once through `--fuzz-target`'s target, or the
+/// one whose folders (artifacts, corpus, ledger) hold them all.
 pub(crate) fn replay_files(
     request: &FuzzRequest,
     files: &[PathBuf],
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Vec<Replayed>, Error> {
-    let Some(target) = request.selection.fuzz_target.as_deref() else {
-        return Err(Error::new(
-            Exit::Usage,
-            "`ci replay` needs --fuzz-target NAME: the fuzz target to run the inputs through",
-        ));
-    };
     let projects = fuzz_mode::discover(&request.selection)?;
+    let fuzz_target = request.selection.fuzz_target.as_deref();
+    let (p, target) = target_of(&projects, files, fuzz_target)?;
     let mut inputs = Vec::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -45,17 +43,16 @@ pub(crate) fn replay_files(
         })?;
         inputs.push((path.clone(), bytes));
     }
-    let project = projects
-        .first()
-        .ok_or_else(|| Error::new(Exit::BadInput, format!("no fuzz target `{target}` found")))?;
+    let project = &projects[p];
+    let target = target.as_str();
     let options = request.options_of(project, target);
     // `auto` replays uninstrumented: `ci` recorded on which build an
     // input fails, and a replay only checks it still does.
-    let targets = [((0, target.to_string()), options.sanitizer())];
+    let targets = [((p, target.to_string()), options.sanitizer())];
     let asan = fuzz_mode::address_toolchain([options.sanitizer()].into_iter())?;
     let build = (fuzz_mode::Purpose::Reproduce, asan.as_ref());
     let binaries = fuzz_mode::build_first(&projects, &targets, build, settings, events)?;
-    let binary = binaries[&(0, target.to_string())].clone()?;
+    let binary = binaries[&(p, target.to_string())].clone()?;
     let level = options.matching();
     let options = fuzz_mode::engine_options(&fuzz_mode::pool_options(1, &options), project.engine)?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {
@@ -83,4 +80,35 @@ pub(crate) fn replay_files(
         replayed.push(Replayed { path, failure });
     }
     Ok(replayed)
+}
+
+/// The project and target `files` are run through: the one `named`
+/// names, else the one whose folders hold every file.
+fn target_of(
+    projects: &[FuzzProject],
+    files: &[PathBuf],
+    named: Option<&str>,
+) -> Result<(usize, String), Error> {
+    let mut found: Option<(usize, usize, &PathBuf)> = None;
+    for path in files {
+        let at = locate_artifact(projects, path, named)?;
+        match found {
+            Some((p, t, first)) if (p, t) != (at.project, at.target) => {
+                return Err(Error::new(
+                    Exit::Usage,
+                    format!(
+                        "`{}` and `{}` are inputs of different fuzz targets (`{}` and `{}`); replay each target's inputs on their own, or name one with --fuzz-target",
+                        first.display(),
+                        path.display(),
+                        projects[p].targets[t].name,
+                        projects[at.project].targets[at.target].name,
+                    ),
+                ))
+            }
+            Some(_) => {}
+            None => found = Some((at.project, at.target, path)),
+        }
+    }
+    let (p, t, _) = found.ok_or_else(|| Error::new(Exit::Usage, "`ci replay` needs an input"))?;
+    Ok((p, projects[p].targets[t].name.clone()))
 }

@@ -198,6 +198,7 @@ mod tests {
             message: None,
             file: None,
             line: None,
+            column: None,
             source: "fuzz_targets/t.rs".into(),
             inputs: 1,
             input: input.into(),
@@ -208,6 +209,7 @@ mod tests {
                 debug: None,
             }),
             ledger: None,
+            replaced: None,
         }
     }
 

@@ -40,7 +40,12 @@ pub(crate) fn file_new(
             )
         })?;
         let name = ledger::entry_name(&failure.id, &bytes);
-        let sidecar = sidecar(failure, reduced);
+        // A refiled entry keeps the name of the input it came from.
+        let original = old
+            .as_deref()
+            .and_then(ledger::read_sidecar)
+            .map_or_else(|| file_name(&failure.input), |s| s.original);
+        let sidecar = sidecar(failure, reduced, original);
         let written = ledger::write(&dir, &name, &bytes, &sidecar).map_err(|e| {
             Error::caused(
                 Exit::Failure,
@@ -55,6 +60,7 @@ pub(crate) fn file_new(
             // Best effort: the new entry is written; a stale one is only
             // a duplicate.
             let _ = ledger::remove(&old);
+            failure.replaced = Some(super::shown(&old));
         }
         failure.ledger = Some(super::shown(&written.input));
     }
@@ -92,11 +98,13 @@ fn replaceable(old: &Path, reduced: &Reduced) -> bool {
     reduced.minimal && ledger::read_sidecar(old).is_some_and(|s| !s.minimal)
 }
 
-fn sidecar(failure: &FailureRecord, reduced: &Reduced) -> Sidecar {
-    let original = Path::new(&failure.input).file_name().map_or_else(
-        || failure.input.clone(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn sidecar(failure: &FailureRecord, reduced: &Reduced, original: String) -> Sidecar {
     Sidecar {
         id: failure.id.clone(),
         matching: failure.matching.clone(),

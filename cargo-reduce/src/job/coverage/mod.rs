@@ -185,7 +185,7 @@ fn corpora(
             .map(|i| (i.path, i.bytes))
             .collect();
         if request.ledger {
-            let entries = ledger::load(&ledger::target_dir(fuzz_dir, target))?;
+            let entries = ledger::load(&ledger::ledger_dir(fuzz_dir, target))?;
             inputs.extend(ledger_inputs(entries, threads)?);
         }
         let mut seen = HashSet::new();

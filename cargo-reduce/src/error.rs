@@ -203,6 +203,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::NoTarget { .. }
         | D::Settings { .. }
         | D::OutDir { .. }
+        | D::OtherCrate { .. }
         | D::TargetForInput { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
         | D::NoFuzzCrate { .. }

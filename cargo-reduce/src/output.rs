@@ -346,6 +346,15 @@ pub(crate) fn lock(destination: &Destination) -> io::Result<Option<fs::File>> {
     }
 }
 
+/// `path` relative to the current directory when it is under it, as cargo
+/// names the files it writes.
+pub(crate) fn from_cwd(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
 /// `path` for a one-line message: control characters (a newline, an ESC
 /// that would drive the terminal) escaped.
 pub(crate) fn shown(path: &Path) -> String {

@@ -198,6 +198,10 @@ fn an_output_directory_of_the_users_files_is_refused() {
     let run = corpus_run(&crate_dir, &["--output", inside.to_str().unwrap()]);
     run.expect_error(2, "is inside the corpus");
     assert_eq!(snapshot(&corpus), before, "nothing written in the corpus");
+    // A file, not a folder.
+    let file = crate_dir.join("Cargo.toml");
+    let run = corpus_run(&crate_dir, &["--output", file.to_str().unwrap()]);
+    run.expect_error(2, "is not a folder; give --output a new or empty directory");
 }
 
 #[test]

@@ -74,3 +74,50 @@ fn both_engines_builds_link_the_other_engine_s_stand_in_and_reduce() {
         );
     }
 }
+
+/// A panic in the library a standalone `fuzz/` workspace tests (a path
+/// dependency outside the workspace, which rustc names by its absolute
+/// path) is named by its package: the ledger filed in one checkout knows
+/// the failure in another.
+#[test]
+fn a_library_panic_filed_in_one_checkout_is_known_in_another() {
+    let ci = |root: &Path, update: bool| {
+        let fuzz = root.join("fuzz");
+        let mut args = vec![
+            "reduce",
+            "ci",
+            "--manifest-path",
+            fuzz.to_str().unwrap(),
+            "--no-cache",
+            "--message-format",
+            "json",
+        ];
+        if update {
+            args.push("--update");
+        }
+        cargo_reduce(&args)
+    };
+    let (_first, here) = with_inputs();
+    let filed = ci(&here, true);
+    filed.expect_code(11);
+    let failure = filed
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "ci-failure")
+        .unwrap();
+    assert_eq!(failure["location"], "src/lib.rs:24:9", "{failure}");
+
+    let (_second, there) = fixture_copy("fuzzing-dependency");
+    crate::fuzz_fixture::copy_tree(
+        &here.join("fuzz/regressions"),
+        &there.join("fuzz/regressions"),
+    );
+    let replayed = ci(&there, false);
+    replayed.expect_code(0);
+    let last = replayed.messages().pop().unwrap();
+    assert_eq!(
+        (last["known"].as_u64(), last["new"].as_u64()),
+        (Some(1), Some(0)),
+        "{last}"
+    );
+}

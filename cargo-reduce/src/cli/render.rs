@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::options::{ColorChoice, GlobalOptions, MessageFormat};
 use crate::job::message::{Build, Finished, Improved, Line, SkipCause, StopReason};
 use crate::job::{Events, Message, View};
-use crate::output::{escape_controls, shown};
+use crate::output::{escape_controls, from_cwd, shown};
 
 /// Prints messages in the chosen format.
 #[derive(Debug)]
@@ -468,7 +468,7 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             "Covered",
             format!(
                 "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs; report {}",
-                shown(html)
+                shown(&from_cwd(html))
             ),
         ),
         Message::CoverageReport {
@@ -476,7 +476,10 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             lcov,
             html,
             ..
-        } => ("Wrote", format!("{} and {}", shown(lcov), shown(html))),
+        } => (
+            "Wrote",
+            format!("{} and {}", shown(&from_cwd(lcov)), shown(&from_cwd(html))),
+        ),
         Message::CorpusRecorded {
             target,
             shard,

@@ -121,7 +121,7 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
         return Some(Failure {
             kind: FailureKind::Panic,
             message: Some(message),
-            location: Some(location),
+            location: Some(super::failure::portable_location(location)),
             call_path: Vec::new(),
         });
     }

@@ -3,13 +3,14 @@
 //! grouping and reports. How a death becomes a failure is [`super::death`].
 
 use std::fmt;
+use std::path::Path;
 
 use rustix::process::Signal;
 
 use crate::spans::blank_spans;
 
 use super::asan_bug::AsanBug;
-use super::call_path::Symbolizer;
+use super::call_path::{package_relative, Symbolizer};
 use super::location::short_location;
 use super::protocol::split_panic_text;
 
@@ -126,15 +127,21 @@ impl Failure {
         Failure {
             kind: FailureKind::Panic,
             message: Some(panic.message),
-            location: (!panic.location.is_empty()).then_some(panic.location),
+            location: (!panic.location.is_empty()).then(|| portable_location(panic.location)),
             call_path: symbols.map_or_else(Vec::new, |s| s.call_path(&panic.frames)),
         }
     }
 
     /// This failure's signature.
     pub(crate) fn signature(&self) -> Signature {
+        self.signature_in(MessageForm::CURRENT)
+    }
+
+    /// Its signature with the panic message normalized in `form` (a
+    /// ledger entry's recorded one may be an earlier form).
+    pub(crate) fn signature_in(&self, form: MessageForm) -> Signature {
         let message = match self.kind {
-            FailureKind::Panic => self.message.as_deref().map(normalize_message),
+            FailureKind::Panic => self.message.as_deref().map(|m| normalize_message(m, form)),
             // The access (`READ 4`): its size is kept.
             FailureKind::Sanitizer(_) => self.message.clone(),
             _ => None,
@@ -243,6 +250,21 @@ impl Signature {
     }
 }
 
+/// A panic's `file:line:col` as every checkout names it: rustc names the
+/// files of a path dependency outside the fuzz crate's workspace (the
+/// library a standalone `fuzz/` workspace tests) by their absolute path,
+/// which another checkout or CI runner changes; such a file is named
+/// relative to its package, as the debug information's locations are
+/// ([`package_relative`]).
+pub(crate) fn portable_location(location: String) -> String {
+    match split_location(&location) {
+        Some((file, line, column)) if Path::new(file).is_absolute() => {
+            format!("{}:{line}:{column}", package_relative(Path::new(file)))
+        }
+        _ => location,
+    }
+}
+
 /// A panic location's `(file, line, column)`, if it is `file:line:col`.
 pub(crate) fn split_location(location: &str) -> Option<(&str, u32, u32)> {
     let number = |part: &str| {
@@ -256,6 +278,31 @@ pub(crate) fn split_location(location: &str) -> Option<(&str, u32, u32)> {
     Some((file, line, column))
 }
 
+/// How a recorded panic message was normalized ([`normalize_message`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum MessageForm {
+    /// Every run of digits blanked, those of names too (`Ipv4` → `Ipv_`):
+    /// ledger entries filed before [`MessageForm::KeepNames`].
+    BlankAllDigits = 1,
+    /// The digits of a name (`Ipv4`, `u8`, `x86_64`) kept: they say what
+    /// failed, not a value that changes as the input shrinks.
+    KeepNames = 2,
+}
+
+impl MessageForm {
+    /// The form this cargo-reduce writes.
+    pub(crate) const CURRENT: MessageForm = MessageForm::KeepNames;
+
+    /// The form numbered `n` in a ledger sidecar.
+    pub(crate) fn from_number(n: u32) -> Option<MessageForm> {
+        match n {
+            1 => Some(MessageForm::BlankAllDigits),
+            2 => Some(MessageForm::KeepNames),
+            _ => None,
+        }
+    }
+}
+
 /// Replaces hex numbers (`0x...`) by `0x_`, decimal numbers by `_`, the
 /// source places and file paths a message prints by `_` (a `Location`,
 /// `file!()`, a temporary file's path: they name where the code or the
@@ -266,11 +313,19 @@ pub(crate) fn split_location(location: &str) -> Option<(&str, u32, u32)> {
 /// quoted character (`'é'`) become `` `_` `` and `'_'`. So a message that
 /// echoes the input does not keep the input from shrinking; the location
 /// still pins the bug.
-pub(crate) fn normalize_message(message: &str) -> String {
+/// Digits inside a name are kept in `form` [`MessageForm::KeepNames`].
+pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
     let message = blank_spans(message, "_");
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
+    // Whether the last character read continues a name.
+    let mut in_name = false;
     while let Some(c) = chars.next() {
+        if in_name && form >= MessageForm::KeepNames && c.is_ascii_digit() {
+            out.push(c);
+            continue;
+        }
+        in_name = c.is_alphanumeric() || c == '_';
         if c == '`' && chars.clone().any(|c| c == '`') {
             while chars.next_if(|&c| c != '`').is_some() {}
             chars.next();
@@ -324,6 +379,44 @@ mod tests {
     use super::*;
     use crate::fuzz::pool::protocol::panic_text;
 
+    fn normalized(message: &str) -> String {
+        normalize_message(message, MessageForm::CURRENT)
+    }
+
+    /// A path dependency's file is named by its package, whatever the
+    /// checkout; a dependency's and a relative one stay as they are.
+    #[test]
+    fn panic_locations_do_not_name_the_checkout() {
+        let dir = tempfile::tempdir().unwrap();
+        let library = dir.path().join("checkout/mylib");
+        std::fs::create_dir_all(library.join("src")).unwrap();
+        std::fs::write(library.join("Cargo.toml"), "").unwrap();
+        std::fs::write(library.join("src/parse.rs"), "").unwrap();
+        let absolute = format!("{}:197:37", library.join("src/parse.rs").display());
+        assert_eq!(portable_location(absolute), "src/parse.rs:197:37");
+        for kept in [
+            "fuzz_targets/a.rs:3:5",
+            "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/x-1.0.0/src/lib.rs:1:2",
+        ] {
+            assert_eq!(portable_location(kept.to_string()), kept);
+        }
+    }
+
+    /// The digits of a name say what failed: kept (an entry filed before
+    /// blanked them, and is still read that way).
+    #[test]
+    fn digits_in_names_are_kept() {
+        let message = "unexpected Ipv4(127.0.0.1) in u8 field x86_64 at 0x7f, len 12";
+        assert_eq!(
+            normalized(message),
+            "unexpected Ipv4(_._._._) in u8 field x86_64 at 0x_, len _"
+        );
+        assert_eq!(
+            normalize_message(message, MessageForm::BlankAllDigits),
+            "unexpected Ipv_(_._._._) in u_ field x___ at 0x_, len _"
+        );
+    }
+
     /// String slicing panics quote the string and the character cut;
     /// with them blanked, a shorter input fails the same way.
     #[test]
@@ -331,11 +424,11 @@ mod tests {
         let message =
             "byte index 5 is not a char boundary; it is inside 'ൟ' (bytes 4..7) of `ThU, 0൞`";
         assert_eq!(
-            normalize_message(message),
+            normalized(message),
             "byte index _ is not a char boundary; it is inside '_' (bytes _.._) of `_`"
         );
         assert_eq!(
-            normalize_message("can't parse 'x' or `unclosed"),
+            normalized("can't parse 'x' or `unclosed"),
             "can't parse '_' or `unclosed",
             "an apostrophe and a lone backquote stay"
         );
@@ -349,17 +442,17 @@ mod tests {
         let here = "bad header at /home/u/proj/fuzz/fuzz_targets/parse.rs:12:9 in /tmp/.tmpAb12Cd/input.toml";
         let there =
             "bad header at /work/ci/fuzz/fuzz_targets/parse.rs:14:9 in /tmp/.tmpZZ9/input.toml";
-        assert_eq!(normalize_message(here), "bad header at _ in _");
-        assert_eq!(normalize_message(here), normalize_message(there));
+        assert_eq!(normalized(here), "bad header at _ in _");
+        assert_eq!(normalized(here), normalized(there));
         assert_eq!(
-            normalize_message(
+            normalized(
                 r#"at Location { file: "src/lib.rs", line: 10, column: 5 } in {closure@fuzz_targets/x.rs:3:9: 3:12}"#
             ),
             r#"at Location { file: "_", line: _, column: _ } in {closure@_}"#
         );
         assert_ne!(
-            normalize_message("bad header at src/a.rs:1:2"),
-            normalize_message("bad footer at src/a.rs:1:2"),
+            normalized("bad header at src/a.rs:1:2"),
+            normalized("bad footer at src/a.rs:1:2"),
             "the message's words still count"
         );
     }
@@ -368,7 +461,7 @@ mod tests {
     fn normalizes_numbers_and_addresses() {
         let message = "index out of bounds: the len is 3 but the index is 17 at 0x7ffdA0";
         assert_eq!(
-            normalize_message(message),
+            normalized(message),
             "index out of bounds: the len is _ but the index is _ at 0x_"
         );
     }

@@ -51,7 +51,9 @@ use std::time::Duration;
 pub(crate) use coverage::{CoveragePool, Replayed};
 pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;
-pub(crate) use failure::{split_location, Failure, FailureKind, Signature};
+pub(crate) use failure::{
+    portable_location, split_location, Failure, FailureKind, MessageForm, Signature,
+};
 pub(crate) use pc_table::{PcTable, PcTableFile};
 pub(crate) use severity::Severity;
 pub(crate) use stop::StopFlag;

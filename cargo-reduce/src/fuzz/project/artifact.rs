@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::campaign::{AflInput, Instance};
 use super::error::DiscoveryError;
 use super::FuzzProject;
+use crate::output::same_file;
 
 /// The prefix of a minimized copy's name: `cargo fuzz tmin` (and
 /// `cargo reduce`) write `minimized-from-<name>` beside artifact `<name>`.
@@ -448,8 +449,21 @@ fn find_by_directory(
         Some(name) if in_artifacts_of_a_crate => {
             Err(unknown_target(projects, &name.to_string_lossy(), true))
         }
-        _ => Err(no_target()),
+        _ => Err(other_crate(projects, &dir).unwrap_or_else(no_target)),
     }
+}
+
+/// The error for a file in the `artifacts/` of a crate this run did not
+/// search (run from another project): its manifest, to pass with
+/// --manifest-path.
+fn other_crate(projects: &[FuzzProject], dir: &Path) -> Option<DiscoveryError> {
+    let artifacts = dir
+        .ancestors()
+        .find(|a| a.file_name() == Some("artifacts".as_ref()))?;
+    let crate_dir = artifacts.parent()?;
+    let manifest = crate_dir.join("Cargo.toml");
+    let searched = projects.iter().any(|p| same_file(&p.fuzz_dir, crate_dir));
+    (manifest.is_file() && !searched).then_some(DiscoveryError::OtherCrate { manifest })
 }
 
 /// The target a ClusterFuzz testcase's file name gives

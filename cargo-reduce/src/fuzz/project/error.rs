@@ -97,6 +97,17 @@ pub(crate) enum DiscoveryError {
         /// The artifact.
         path: PathBuf,
     },
+    /// The artifact is in the `artifacts/` of a fuzz crate the run did not
+    /// search.
+    #[error(
+        "the input is in the artifacts of the fuzz crate `{}`, which this run does not search; pass --manifest-path {}",
+        manifest.parent().unwrap_or(manifest).display(),
+        manifest.display()
+    )]
+    OtherCrate {
+        /// That crate's manifest.
+        manifest: PathBuf,
+    },
     /// `--fuzz-target NAME` (or an `artifacts/NAME/` directory) names no target.
     #[error("no fuzz target named `{name}` (targets: {}); {}", known.join(", "), match from_folder {
         true => "check the artifact's `artifacts/<target>/` folder, or name its target with --fuzz-target",

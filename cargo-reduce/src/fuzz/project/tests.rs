@@ -384,6 +384,14 @@ fn errors_say_what_where_and_what_to_do() {
     ));
     let outside = locate("outside/crash-1", None).unwrap_err();
     assert!(matches!(outside, DiscoveryError::NoTarget { .. }));
+    // In another project's fuzz crate, which this run does not search.
+    f.write("other/fuzz/Cargo.toml", "")
+        .write("other/fuzz/artifacts/t/crash-1", "x");
+    let other = locate("other/fuzz/artifacts/t/crash-1", None).unwrap_err();
+    assert!(
+        other.to_string().contains("pass --manifest-path"),
+        "{other}"
+    );
     assert!(outside.to_string().contains("--fuzz-target"));
     let unknown = locate("outside/crash-1", Some("nope")).unwrap_err();
     assert_eq!(

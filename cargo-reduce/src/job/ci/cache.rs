@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fuzz::oracle::OtherFailure;
-use crate::fuzz::pool::{Failure, FailureKind};
+use crate::fuzz::pool::{portable_location, Failure, FailureKind};
 use crate::output::write_if_changed;
 
 /// A failure as the cache keeps it.
@@ -35,11 +35,13 @@ impl Cached {
         }
     }
 
+    /// The failure kept (an absolute location, as a cache written before
+    /// [`portable_location`] has, read as a run now names it).
     fn failure(&self) -> Option<Failure> {
         Some(Failure {
             kind: FailureKind::from_tag(&self.kind)?,
             message: self.message.clone(),
-            location: self.location.clone(),
+            location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
         })
     }

@@ -24,11 +24,7 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
         elapsed_s: elapsed.as_secs_f64(),
     };
     for run in runs {
-        let ids: Vec<(String, String)> = run
-            .entries
-            .iter()
-            .map(|e| entry_keys(e, run.options.matching()))
-            .collect();
+        let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(run, e)).collect();
         // Each failing input's id is its group's.
         let mut group_ids: Vec<Option<&str>> = vec![None; run.inputs.len()];
         for group in &run.groups {
@@ -105,11 +101,22 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
 /// The file (as shown), line and column of a panic location in the user's code:
 /// locations are relative to the fuzz crate's workspace root (the build
 /// remaps its path): the fuzz crate's own folder when it is a workspace
-/// of its own, the project's when it is a member.
+/// of its own, the project's when it is a member; a file of the library
+/// that a standalone fuzz workspace tests, relative to its package, found
+/// from the folders around the workspace that are packages too.
 fn source_position(location: Option<&str>, workspace_root: &Path) -> Option<(String, u32, u32)> {
     let (file, line, column) = split_location(location?)?;
-    let path = workspace_root.join(file);
-    (Path::new(file).is_relative() && path.is_file()).then(|| (shown(&path), line, column))
+    if Path::new(file).is_absolute() {
+        return None;
+    }
+    let mut roots = workspace_root.ancestors();
+    let first = roots.next()?;
+    let packages = roots.take_while(|dir| dir.join("Cargo.toml").is_file());
+    let path = std::iter::once(first)
+        .chain(packages)
+        .map(|root| root.join(file))
+        .find(|path| path.is_file())?;
+    Some((shown(&path), line, column))
 }
 
 #[cfg(test)]
@@ -138,5 +145,10 @@ mod tests {
         let (file, line, _) = source_position(location, dir.path()).unwrap();
         assert!(file.ends_with("fuzz/fuzz_targets/t.rs"));
         assert_eq!(line, 8);
+        // A standalone fuzz workspace beside the library it tests: the
+        // library's files are named by its package, the folder above.
+        std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
+        let (file, _, _) = source_position(Some("src/a.rs:2:1"), &dir.path().join("fuzz")).unwrap();
+        assert_eq!(Path::new(&file), dir.path().join("src/a.rs"));
     }
 }

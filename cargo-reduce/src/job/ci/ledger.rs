@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{FailureKind, Signature};
+use crate::fuzz::pool::{portable_location, FailureKind, MessageForm, Signature};
 pub(crate) use crate::fuzz::project::ledger_dir;
 use crate::fuzz::project::LEDGER_DIR;
 use crate::output::write_if_changed;
@@ -48,14 +48,30 @@ pub(crate) struct Sidecar {
     pub minimal: bool,
     /// The cargo-reduce that wrote it.
     pub tool: String,
+    /// How `message` was normalized ([`MessageForm`]'s number; entries
+    /// before it have none: form 1).
+    #[serde(default = "first_message_form")]
+    pub message_form: u32,
+}
+
+fn first_message_form() -> u32 {
+    MessageForm::BlankAllDigits as u32
 }
 
 impl Sidecar {
-    /// The signature it records, for matching at any level.
+    /// The form its message was normalized in (an unknown, later one is
+    /// taken as this cargo-reduce's).
+    pub(crate) fn message_form(&self) -> MessageForm {
+        MessageForm::from_number(self.message_form).unwrap_or(MessageForm::CURRENT)
+    }
+
+    /// The signature it records, for matching at any level (an absolute
+    /// location, as entries before [`portable_location`] have for the
+    /// files of a path dependency, read as it is now written).
     pub(crate) fn signature(&self) -> Option<Signature> {
         Some(Signature {
             kind: FailureKind::from_tag(&self.kind)?,
-            location: self.location.clone(),
+            location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
             message: self.message.clone(),
         })
@@ -245,6 +261,7 @@ mod tests {
             debug: None,
             minimal: true,
             tool: "cargo-reduce test".into(),
+            message_form: MessageForm::CURRENT as u32,
         }
     }
 

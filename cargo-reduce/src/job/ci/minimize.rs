@@ -59,7 +59,7 @@ pub(super) fn needed(run: &TargetRun, group: &Group) -> bool {
         _ => run
             .entries
             .iter()
-            .any(|e| !e.sidecar.minimal && entry_id(e, run.options.matching()) == group.id),
+            .any(|e| !e.sidecar.minimal && entry_id(run, e) == group.id),
     }
 }
 

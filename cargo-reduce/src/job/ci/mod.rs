@@ -31,7 +31,7 @@ use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::pool::{Failure, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, WorkerPool};
 use crate::fuzz::project::{FuzzProject, TargetSettings};
 use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
@@ -403,7 +403,7 @@ fn emit_tests(
             cases.push(emit::Case {
                 manifest: manifest.clone(),
                 target: run.name.clone(),
-                id: entry_id(&entry, run.options.matching()),
+                id: entry_id(run, &entry),
                 input: entry.input,
             });
         }
@@ -575,7 +575,7 @@ fn group(run: &mut TargetRun) {
             .push(i);
     }
     run.groups = groups.into_values().collect();
-    let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(e, level)).collect();
+    let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(run, e)).collect();
     let ledgered = ledgered(run, &ids);
     let statuses = classify::classify(&seen(&run.groups), &ledgered);
     for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
@@ -628,15 +628,26 @@ fn warn_unplaced_timeouts(run: &TargetRun, events: &dyn Events) {
     }
 }
 
-/// A ledger entry's id at `level` (from its recorded signature).
-fn entry_id(entry: &Entry, level: MatchLevel) -> String {
-    entry_keys(entry, level).0
+/// A ledger entry's id at `run`'s level (see [`entry_keys`]).
+fn entry_id(run: &TargetRun, entry: &Entry) -> String {
+    entry_keys(run, entry).0
 }
 
-/// A ledger entry's id and unmoored id at `level`.
-fn entry_keys(entry: &Entry, level: MatchLevel) -> (String, String) {
+/// A ledger entry's id and unmoored id at `run`'s level, from its recorded
+/// signature. An entry whose message was normalized in an earlier form
+/// (`--match message` only compares messages) takes the ids of the failure
+/// of `run` whose message, normalized that way, is the entry's.
+fn entry_keys(run: &TargetRun, entry: &Entry) -> (String, String) {
+    let level = run.options.matching();
     let signature = entry.sidecar.signature().expect("checked when loaded");
     let key = level.key(&signature);
+    let form = entry.sidecar.message_form();
+    if level >= MatchLevel::Message && form != MessageForm::CURRENT {
+        let same = |g: &&Group| level.key(&g.failure.signature_in(form)) == key;
+        if let Some(group) = run.groups.iter().find(same) {
+            return (group.id.clone(), group.unmoored.clone());
+        }
+    }
     (key.id(), key.unmoored().id())
 }
 
@@ -691,13 +702,7 @@ pub(crate) fn tool() -> String {
 /// A path as reports show it: relative to the current directory when
 /// under it.
 pub(crate) fn shown(path: &Path) -> String {
-    let relative = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
-    relative
-        .unwrap_or_else(|| path.to_path_buf())
-        .display()
-        .to_string()
+    crate::output::from_cwd(path).display().to_string()
 }
 
 /// The exit status of a run that found `report`: new failures fail it;

@@ -10,6 +10,7 @@ use super::ledger::{self, Sidecar};
 use super::report::unhex;
 use super::report::{CiReport, FailureRecord, Reduced, Status};
 use crate::error::{Error, Exit};
+use crate::fuzz::pool::MessageForm;
 use crate::output::same_file;
 
 /// Files the new failures of `report` (and better inputs of entries not
@@ -117,6 +118,7 @@ fn sidecar(failure: &FailureRecord, reduced: &Reduced, original: String) -> Side
         debug: reduced.debug.clone(),
         minimal: reduced.minimal,
         tool: super::tool(),
+        message_form: MessageForm::CURRENT as u32,
     }
 }
 

@@ -52,10 +52,19 @@ pub(in crate::job) enum Mode {
 }
 
 /// Refuses `dir` as an output directory of `cargo reduce MODE` when it
-/// holds a file no run of ours wrote there (a directory of the user's, or
+/// cannot be made or written (a file, a folder of a file, a read-only
+/// one), or when it holds a file no run of ours wrote there (a directory of the user's, or
 /// another tool's files put into one of ours): it would be lost. `hint`
 /// says what to do instead.
 pub(in crate::job) fn check_output(dir: &Path, mode: &str, hint: &str) -> Result<(), Error> {
+    crate::output::check_folder(dir).map_err(|e| {
+        Error::caused_with_hint(
+            Exit::Usage,
+            format!("cannot write the output directory `{}`", dir.display()),
+            e,
+            hint,
+        )
+    })?;
     let Some(file) = foreign_file(dir).map_err(|e| Error::cannot("read", dir, e))? else {
         return Ok(());
     };

@@ -505,7 +505,7 @@ fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
     cut.expect_code(11);
     assert!(
         cut.stdout()
-            .contains("1 minimization(s) cut short by the budget"),
+            .contains("1 minimization(s) not finished (--budget"),
         "{}",
         cut.stdout()
     );

@@ -197,7 +197,7 @@ fn table(report: &CiReport) -> String {
         .count();
     if cut > 0 {
         out.push_str(&format!(
-            "{cut} minimization(s) cut short by the budget (--budget) or Ctrl-C, their BYTES marked +: not 1-minimal yet; the next run resumes them\n"
+            "{cut} minimization(s) not finished (--budget, Ctrl-C or an error stopped them), their BYTES marked +: not 1-minimal yet; the next run goes on\n"
         ));
     }
     let new = report.failures.iter().filter(|f| f.status == Status::New);

@@ -840,3 +840,45 @@ fn ctrl_c_files_what_the_minimization_reached() {
     let sidecar = fs::read_to_string(format!("{}.json", filed[0].display())).unwrap();
     assert!(sidecar.contains("\"minimal\": false"), "{sidecar}");
 }
+
+/// A minimization that cannot run (here the replay cache says an input
+/// fails that no longer does) says why, and the failure is filed
+/// unreduced rather than silently.
+#[test]
+fn a_minimization_that_cannot_run_says_why() {
+    let project = Project::new();
+    let artifacts = project.fuzz.join("artifacts/two_panics");
+    fs::write(artifacts.join("crash-stale"), b"passes").unwrap();
+    let target = ["--fuzz-target", "two_panics", "--message-format", "json"];
+    let first = project.ci(&target);
+    first.expect_code(11);
+    // The cache says the passing input fails.
+    let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b"passes"));
+    let replay = project.root.join("ci-cache/replay");
+    for entry in fs::read_dir(&replay).unwrap() {
+        let path = entry.unwrap().path();
+        let mut outcomes: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        if outcomes.get(&hash).is_some() {
+            outcomes[&hash] = serde_json::json!({
+                "kind": "panic",
+                "message": "stale",
+                "location": "fuzz_targets/two_panics.rs:1:1",
+                "call_path": []
+            });
+            fs::write(&path, serde_json::to_vec(&outcomes).unwrap()).unwrap();
+        }
+    }
+    let second = project.ci(&target);
+    second.expect_code(11);
+    let warning = second
+        .messages()
+        .into_iter()
+        .find(|m| m["reason"] == "warning")
+        .unwrap_or_else(|| panic!("{}", second.stdout()));
+    let text = warning["message"].as_str().unwrap();
+    assert!(
+        text.contains("was not minimized") && text.contains("crash-stale"),
+        "{text}"
+    );
+}

@@ -11,7 +11,7 @@ use super::report::Status;
 use super::{entry_id, key, CiRequest, Group, TargetRun};
 use crate::fuzz::pool::WorkerPool;
 use crate::job::fuzz_mode::{self, Work};
-use crate::job::{Events, Settings};
+use crate::job::{Events, Message, Settings};
 
 /// Minimizes, smallest input first and within the budget (counted from
 /// `started`), every new failure and every known one whose ledger entry is
@@ -138,8 +138,17 @@ fn minimize_group(
         events,
     };
     let row = fuzz_mode::reduce_one(&work, pool, Some(group.failure.clone()), cx);
-    let Ok(done) = row.result else {
-        return unreduced;
+    let done = match row.result {
+        Ok(done) => done,
+        // Filed as it is, not minimal; the next run tries again.
+        Err(e) => {
+            let message = format!(
+                "failure {} of `{}` was not minimized: {e}",
+                group.id, run.name
+            );
+            events.emit(&Message::Warning { message });
+            return unreduced;
+        }
     };
     let Ok(bytes) = std::fs::read(&done.output) else {
         return unreduced;

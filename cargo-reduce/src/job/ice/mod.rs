@@ -355,6 +355,7 @@ fn reported(
         bisect: bisected.as_deref(),
         auxiliaries: &beside.files,
         duplicates: found.duplicates,
+        stopped: done.stopped,
     }
     .markdown();
     crate::output::write_atomically(&outputs.report, markdown.as_bytes(), None).map_err(|e| {
@@ -514,11 +515,23 @@ fn single_file(file: &Path, request: &IceRequest, cancel: &Cancel<'_>) -> Result
         None => Err(Error::new(
             Exit::NotInteresting,
             format!(
-                "`{}` does not crash rustc ({}): there is no ICE to reduce; give the rustc arguments it needs after `--`",
+                "`{}` does not crash rustc ({}{}): there is no ICE to reduce; {}",
                 shown(file),
-                run.status
+                run.status,
+                run.first_error()
+                    .map_or_else(String::new, |e| format!(": {e}")),
+                no_ice_hint(&run),
             ),
         )),
+    }
+}
+
+/// What to try when a file gives no ICE: a nightly toolchain for a
+/// `#![feature]` on stable (E0554), else the arguments rustc needs.
+fn no_ice_hint(run: &RustcRun) -> &'static str {
+    match run.stderr.contains("error[E0554]") {
+        true => "it uses `#![feature]`: run `cargo +nightly reduce ice`",
+        false => "give the rustc arguments it needs after `--` (edition, crate type, flags)",
     }
 }
 

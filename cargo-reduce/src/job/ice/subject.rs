@@ -470,7 +470,7 @@ impl IceSubject {
                 ))
             }
             (_, Some(other)) => format!("another ICE ({other})"),
-            (status, None) => match first_error(&result.stderr) {
+            (status, None) => match result.first_error() {
                 Some(error) => format!("no ICE ({status}: {error})"),
                 None => format!("no ICE ({status})"),
             },
@@ -493,17 +493,6 @@ impl IceSubject {
             ),
         })
     }
-}
-
-/// The first `error…` line of rustc's output (the reason a flattened
-/// crate stops short of its ICE), cut to a readable length.
-fn first_error(stderr: &str) -> Option<String> {
-    const MAX: usize = 160;
-    let line = stderr.lines().find(|l| l.starts_with("error"))?.trim_end();
-    Some(match line.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    })
 }
 
 /// `auxiliary` and the MCVE `bytes` with each name the one declares and
@@ -578,24 +567,4 @@ fn crashes_against(
 /// The error when rustc cannot run at all.
 fn environment(e: std::io::Error) -> Error {
     Error::caused(Exit::Environment, "cannot run rustc", e)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::first_error;
-
-    #[test]
-    fn the_first_error_line_says_why_the_one_file_stops_short() {
-        let stderr = "warning: unused import\nerror[E0583]: file not found for module `imp`\n \
-                      --> src/lib.rs:3:1\nerror: aborting due to 1 previous error\n";
-        assert_eq!(
-            first_error(stderr).as_deref(),
-            Some("error[E0583]: file not found for module `imp`")
-        );
-        let long = format!("error: {}", "é".repeat(400));
-        let cut = first_error(&long).unwrap();
-        assert_eq!(cut.chars().count(), 161);
-        assert!(cut.ends_with('…'));
-        assert_eq!(first_error("warning: only this\n"), None);
-    }
 }

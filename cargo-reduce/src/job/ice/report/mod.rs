@@ -10,6 +10,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::engine::StopReason;
 use crate::job::ice::rustc::signature::Signature;
 use duplicates::Duplicate;
 
@@ -31,6 +32,9 @@ pub(crate) struct Report<'a> {
     pub(crate) auxiliaries: &'a [AuxiliaryFile],
     /// With `--rust-src`, the crash tests with the same ICE.
     pub(crate) duplicates: Option<&'a [Duplicate]>,
+    /// Why the reduction stopped before its end, if a limit stopped it:
+    /// the code is then not 1-minimal.
+    pub(crate) stopped: Option<StopReason>,
 }
 
 /// An auxiliary crate as the report shows it.
@@ -45,6 +49,18 @@ pub(crate) struct AuxiliaryFile {
     pub(crate) command: String,
 }
 
+/// Why a reduction that `reason` stopped is not 1-minimal; `None` for a
+/// reason that does not stop it early.
+fn not_minimal(reason: StopReason) -> Option<&'static str> {
+    match reason {
+        StopReason::MaxTests => Some("--max-tests stopped the reduction"),
+        StopReason::MaxTime => Some("--max-time stopped the reduction"),
+        StopReason::Interrupted => Some("the reduction was interrupted"),
+        StopReason::Timeouts => Some("some candidates timed out (--timeout)"),
+        StopReason::OnePass => None,
+    }
+}
+
 /// Backtrace lines beyond this many are left out of the error output.
 const MAX_BACKTRACE_LINES: usize = 20;
 
@@ -53,6 +69,12 @@ impl Report<'_> {
     pub(crate) fn markdown(&self) -> String {
         let mut md = String::new();
         let _ = writeln!(md, "<!-- made by `cargo reduce ice` -->\n");
+        if let Some(why) = self.stopped.and_then(not_minimal) {
+            let _ = writeln!(
+                md,
+                "> **Not minimal yet:** {why}; `cargo reduce ice` on this code goes on.\n"
+            );
+        }
         let _ = writeln!(md, "### Code\n");
         for auxiliary in self.auxiliaries {
             let _ = writeln!(
@@ -191,6 +213,7 @@ mod tests {
             bisect: None,
             auxiliaries: &[],
             duplicates: None,
+            stopped: None,
         }
         .markdown();
         for section in [
@@ -210,6 +233,7 @@ mod tests {
             "{report}"
         );
         assert!(!report.contains("tests/crashes"), "no --rust-src: {report}");
+        assert!(!report.contains("Not minimal"), "{report}");
     }
 
     #[test]
@@ -231,8 +255,13 @@ mod tests {
             bisect: None,
             auxiliaries: &[auxiliary],
             duplicates: Some(&[]),
+            stopped: Some(StopReason::Interrupted),
         }
         .markdown();
+        assert!(
+            report.contains("> **Not minimal yet:** the reduction was interrupted;"),
+            "{report}"
+        );
         let code = report.find("pub trait T {}").unwrap();
         assert!(
             code < report.find("impl dep::T for () {}").unwrap(),

@@ -69,6 +69,21 @@ impl RustcRun {
             _ => Signature::parse(&self.stderr),
         }
     }
+
+    /// Its first `error…` line (why a file gives no ICE), cut to a
+    /// readable length.
+    pub(crate) fn first_error(&self) -> Option<String> {
+        const MAX: usize = 160;
+        let line = self
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("error"))?
+            .trim_end();
+        Some(match line.char_indices().nth(MAX) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line.to_string(),
+        })
+    }
 }
 
 impl Rustc {
@@ -264,4 +279,32 @@ fn read_head(path: &Path) -> String {
         let _ = f.take(MAX_STDERR).read_to_end(&mut bytes);
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(stderr: &str) -> RustcRun {
+        RustcRun {
+            status: RunStatus::Exited(1),
+            stderr: stderr.to_string(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_first_error_line_says_why_there_is_no_ice() {
+        let stderr = "warning: unused import\nerror[E0583]: file not found for module `imp`\n \
+                      --> src/lib.rs:3:1\nerror: aborting due to 1 previous error\n";
+        assert_eq!(
+            run(stderr).first_error().as_deref(),
+            Some("error[E0583]: file not found for module `imp`")
+        );
+        let long = format!("error: {}", "é".repeat(400));
+        let cut = run(&long).first_error().unwrap();
+        assert_eq!(cut.chars().count(), 161);
+        assert!(cut.ends_with('…'));
+        assert_eq!(run("warning: only this\n").first_error(), None);
+    }
 }

@@ -323,7 +323,7 @@ mod tests {
         let exit = |e: ArtifactError| Error::from(e).exit();
         let missing = ArtifactError::DoesNotReproduce {
             path: path.clone(),
-            hint: "",
+            hint: String::new(),
         };
         assert_eq!(exit(missing), Exit::NotInteresting);
         let flaky = ArtifactError::Flaky {

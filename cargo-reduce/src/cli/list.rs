@@ -165,6 +165,7 @@ fn target_line(project: &FuzzProject, target: &FuzzTarget, count: CountFiles<'_>
         .map(|dir| match count(dir) {
             Some(0) if !dir.exists() => format!("{} (none yet)", dir.display()),
             Some(files) => format!("{} ({files} files)", dir.display()),
+            None if dir.is_file() => format!("{} (a file, not a folder)", dir.display()),
             None => format!("{} (unreadable)", dir.display()),
         })
         .collect();

@@ -36,7 +36,7 @@ pub(crate) enum ArtifactError {
         /// The artifact.
         path: PathBuf,
         /// What to try.
-        hint: &'static str,
+        hint: String,
     },
     /// The artifact fails in some runs only, or differently between runs.
     #[error("`{}` is flaky: {what}; skipped", path.display())]
@@ -89,7 +89,7 @@ pub(crate) fn reproduce(
         };
         return Err(ArtifactError::DoesNotReproduce {
             path: path.to_path_buf(),
-            hint,
+            hint: hint.to_string(),
         });
     };
     if failures.len() < REPRODUCE_RUNS {

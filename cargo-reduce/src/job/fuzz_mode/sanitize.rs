@@ -20,6 +20,7 @@
 //! memory limit, not ASan's) are not tried.
 
 use std::cell::OnceCell;
+use std::path::Path;
 
 use super::build_targets::{Binaries, TargetKey};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
@@ -256,11 +257,30 @@ fn reproduce(
     shrink::reproduce(pool, path, &bytes, false).map_err(|e| {
         Error::from(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
-                ArtifactError::DoesNotReproduce { path, hint: hint() }
+                let hint = format!("{}{}", hint(), other_target_hint(item));
+                ArtifactError::DoesNotReproduce { path, hint }
             }
             e => e,
         })
     })
+}
+
+/// For an input in another target's `artifacts/<target>/` (a
+/// `--fuzz-target` that names the wrong one): which.
+fn other_target_hint(item: &Work) -> String {
+    let folder = item.artifact.path.parent();
+    let in_artifacts = folder
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "artifacts");
+    match folder.and_then(Path::file_name) {
+        Some(name) if in_artifacts && name != item.target.as_str() => format!(
+            "; it is in the artifacts of `{}`, not `{}`: check --fuzz-target",
+            name.to_string_lossy(),
+            item.target
+        ),
+        _ => String::new(),
+    }
 }
 
 /// Whether a probe says the input may need a sanitizer: it did not fail,

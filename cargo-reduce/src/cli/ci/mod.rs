@@ -121,7 +121,9 @@ pub(crate) enum CiCommand {
 #[derive(Debug, Clone, Args)]
 #[command(mut_arg("matching", |a| a.help(CI_MATCH_HELP)))]
 pub(crate) struct ReplayArgs {
-    /// The inputs.
+    /// The inputs, of one target: the one whose folder holds them
+    /// (`regressions/<target>/`, `artifacts/<target>/`, `corpus/<target>/`),
+    /// else --fuzz-target's.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
     #[command(flatten)]

@@ -42,6 +42,20 @@ fn unknown_target() {
     );
 }
 
+/// Options before a subcommand (`cargo reduce --manifest-path X list`)
+/// make it the default mode's input: said so, not "input `list` does not
+/// exist".
+#[test]
+fn a_subcommand_after_options_is_named() {
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        shared().to_str().unwrap(),
+        "list",
+    ]);
+    run.expect_error(2, "`list` is a subcommand");
+}
+
 #[test]
 fn missing_artifact() {
     let fuzz = shared();

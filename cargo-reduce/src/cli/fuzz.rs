@@ -94,6 +94,7 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
+    refuse_subcommand_as_input(&args.artifacts)?;
     let summary =
         crate::job::fuzz_mode::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
     if !summary.rows.is_empty() && !reporter.is_json() {
@@ -285,4 +286,25 @@ fn print_run_lines(rows: &[&Row], width: usize) {
     for (name, line) in lines {
         println!("  {name:<width$}  {line}");
     }
+}
+
+/// A subcommand's name where an input goes: options before it
+/// (`cargo reduce -j1 corpus`) make clap read it as the default mode's
+/// input, which no file of that name is.
+fn refuse_subcommand_as_input(inputs: &[std::path::PathBuf]) -> Result<(), Error> {
+    use clap::CommandFactory;
+    let Some(word) = inputs.first().and_then(|p| p.to_str()) else {
+        return Ok(());
+    };
+    let command = super::Cli::command();
+    let is_subcommand = command.get_subcommands().any(|c| c.get_name() == word);
+    if !is_subcommand || std::path::Path::new(word).exists() {
+        return Ok(());
+    }
+    Err(Error::new(
+        Exit::Usage,
+        format!(
+            "`{word}` is a subcommand, read here as an input because options came before it: write it first (`cargo reduce {word} OPTIONS…`)"
+        ),
+    ))
 }

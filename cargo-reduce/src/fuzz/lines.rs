@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::fuzz::pool::PcTable;
 
@@ -67,8 +68,14 @@ pub(crate) struct SourceCounts {
 }
 
 impl LineMap {
-    /// The lines of every block of `table`, from `binary`'s debug info.
-    pub(crate) fn new(binary: &Path, table: &PcTable) -> Result<LineMap, String> {
+    /// The lines of every block of `table`, from `binary`'s debug info;
+    /// `Ok(None)` when `stop` is set before it is done (a large binary's
+    /// blocks take seconds to map: Ctrl-C must not wait for them).
+    pub(crate) fn new(
+        binary: &Path,
+        table: &PcTable,
+        stop: &AtomicBool,
+    ) -> Result<Option<LineMap>, String> {
         let loader = addr2line::Loader::new(binary)
             .map_err(|e| format!("cannot read the debug info of {}: {e}", binary.display()))?;
         let data =
@@ -81,6 +88,9 @@ impl LineMap {
         let mut files = Interner::default();
         let mut functions = Interner::default();
         for (&pc, &end) in table.pcs.iter().zip(&ends) {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
             let mut lines = Vec::new();
             let mut ids = Vec::new();
             for row in block_lines(&loader, &code, pc, end) {
@@ -101,7 +111,7 @@ impl LineMap {
             map.lines.push(lines);
             map.function_ids.push(ids);
         }
-        Ok(map)
+        Ok(Some(map))
     }
 
     /// The index of function `name` of `file`, seen at `line` (its first
@@ -394,7 +404,9 @@ mod tests {
         let table = PcTable {
             pcs: vec![pc, u64::MAX - 16],
         };
-        let map = LineMap::new(&exe, &table).unwrap();
+        let map = LineMap::new(&exe, &table, &AtomicBool::new(false))
+            .unwrap()
+            .unwrap();
         assert_eq!(map.lines.len(), 2);
         assert!(map.lines[1].is_empty(), "{map:?}");
         // Its own lines (the `fn` line, the body's), and the lines of what

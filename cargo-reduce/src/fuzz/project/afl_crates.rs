@@ -52,7 +52,18 @@ fn calls_afl(source: &Path) -> bool {
         "extern crate afl",
     ]
     .iter()
-    .any(|form| text.contains(form))
+    .any(|form| mentions(&text, form))
+}
+
+/// Whether `text` has `form` where it starts a name (`afl::`, not
+/// `jotdown_afl::`, a crate of the fuzz targets' own).
+fn mentions(text: &str, form: &str) -> bool {
+    text.match_indices(form).any(|(at, _)| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// The afl.rs fuzz targets of `package`, sorted by name, with the inputs
@@ -178,12 +189,92 @@ pub(super) fn find_all_instances(projects: &[FuzzProject], afl_out: &[PathBuf]) 
     }
     instances.sort_by(|a, b| a.dir.cmp(&b.dir));
     instances.dedup_by(|a, b| a.dir == b.dir);
+    qualify_shared_names(&mut instances);
     instances
+}
+
+/// Names each instance whose name another instance of the same target
+/// shares (two campaigns' `default`) by its output directory too
+/// (`out-b.default`), and by a hash of its path where that is shared as
+/// well: its results' names come from it, and would overwrite each other.
+fn qualify_shared_names(instances: &mut [Instance]) {
+    let target = |i: &Instance| i.binary.as_deref().map(target_name_of);
+    let shared = |instances: &[Instance], i: usize| {
+        let key = (&instances[i].name, target(&instances[i]));
+        instances
+            .iter()
+            .filter(|other| (&other.name, target(other)) == key)
+            .count()
+            > 1
+    };
+    let qualifiers: [&dyn Fn(&Instance) -> String; 2] = [
+        &|i| {
+            let campaign = i.dir.parent().and_then(Path::file_name);
+            campaign.map_or_else(String::new, |c| c.to_string_lossy().into_owned())
+        },
+        &|i| {
+            let hash = xxhash_rust::xxh3::xxh3_64(i.dir.as_os_str().as_encoded_bytes());
+            format!("{:08x}", hash >> 32)
+        },
+    ];
+    for qualifier in qualifiers {
+        let names: Vec<Option<String>> = (0..instances.len())
+            .map(|i| shared(instances, i).then(|| qualifier(&instances[i])))
+            .collect();
+        for (instance, qualified) in instances.iter_mut().zip(names) {
+            if let Some(q) = qualified {
+                instance.name = format!("{q}.{}", instance.name);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn instance(dir: &str, binary: &str) -> Instance {
+        Instance {
+            dir: PathBuf::from(dir),
+            name: "default".into(),
+            binary: Some(PathBuf::from(binary)),
+            exec_timeout: None,
+            mem_limit_mb: None,
+            target_hash: None,
+            rebuilt: None,
+            inputs: Vec::new(),
+        }
+    }
+
+    /// Two campaigns' `default` instances of one target would give their
+    /// results the same names.
+    #[test]
+    fn shared_instance_names_are_qualified_by_their_campaign() {
+        let mut instances = [
+            instance("/c/out/default", "target/debug/parse"),
+            instance("/c/out-b/default", "target/debug/parse"),
+            instance("/c/other/default", "target/debug/render"),
+        ];
+        qualify_shared_names(&mut instances);
+        let names: Vec<&str> = instances.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["out.default", "out-b.default", "default"]);
+        let mut twins = [
+            instance("/a/out/default", "target/debug/parse"),
+            instance("/b/out/default", "target/debug/parse"),
+        ];
+        qualify_shared_names(&mut twins);
+        assert_ne!(twins[0].name, twins[1].name);
+        assert!(twins[0].name.ends_with(".out.default"), "{}", twins[0].name);
+    }
+
+    /// jotdown's `main` bin calls its crate `jotdown_afl`, not afl.rs.
+    #[test]
+    fn a_crate_named_like_afl_is_not_afl() {
+        assert!(mentions("fn main() { afl::fuzz!(|d| {}); }", "afl::"));
+        assert!(mentions("afl::fuzz!", "afl::"));
+        assert!(!mentions("let f = jotdown_afl::parse;", "afl::"));
+        assert!(!mentions("my_fuzz!(x)", "fuzz!"));
+    }
 
     #[test]
     fn test_binaries_lose_their_hash() {

@@ -26,7 +26,9 @@ pub(crate) const SEARCH_DEPTH: usize = 4;
 pub(crate) struct Instance {
     /// The instance directory.
     pub dir: PathBuf,
-    /// Its name (`default`, or the `-M`/`-S` name).
+    /// Its name (`default`, or the `-M`/`-S` name), as its results are
+    /// named: qualified by its output directory (`out-b.default`) when
+    /// another instance of the same target found has the same name.
     pub name: String,
     /// The target binary afl-fuzz ran, from `cmdline` (or `fuzzer_stats`).
     pub binary: Option<PathBuf>,

@@ -16,7 +16,7 @@ mod write;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::ci::inputs::read_all;
@@ -159,10 +159,14 @@ fn report(
             stop: StopFlag::new(settings.interrupt.clone()),
             ..pool_options(options, jobs, project, &set.target)?
         };
-        measured.push(measure(set, project, &binary, pool, options)?);
-        if settings.interrupt.load(Ordering::SeqCst) {
-            return Err(interrupted());
-        }
+        measured.push(measure(
+            set,
+            project,
+            &binary,
+            pool,
+            options,
+            &settings.interrupt,
+        )?);
     }
     write_reports(projects, &measured, out, events)
 }
@@ -268,6 +272,7 @@ fn measure(
     binary: &Path,
     options: PoolOptions,
     report_options: &CoverageOptions,
+    interrupt: &AtomicBool,
 ) -> Result<Measured, Error> {
     let failed = |what: &str, e: &dyn std::fmt::Display| {
         Error::new(Exit::Failure, format!("{what} of {}: {e}", set.target))
@@ -283,9 +288,14 @@ fn measure(
     let table = table_file
         .read(binary)
         .map_err(|e| failed("cannot read the PC table", &e))?;
-    let map = LineMap::new(binary, &table).map_err(|e| failed("cannot map lines", &e))?;
+    let map = LineMap::new(binary, &table, interrupt)
+        .map_err(|e| failed("cannot map lines", &e))?
+        .ok_or_else(interrupted)?;
     let counts = covered_source(&map, &replayed, pool.startup(), table.pcs.len())
         .map_err(|e| failed("cannot count the coverage", &e))?;
+    if interrupt.load(Ordering::SeqCst) {
+        return Err(interrupted());
+    }
     Ok(Measured {
         project: set.project,
         target: set.target.clone(),

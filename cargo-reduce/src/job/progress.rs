@@ -106,6 +106,15 @@ impl Throttle {
     }
 }
 
+/// Whether a result larger than the best so far is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grows {
+    /// In the course of the reduction: not shown.
+    Hidden,
+    /// The result at the end: shown.
+    Shown,
+}
+
 /// Tests and time per step so far: the steps in the order they first ran,
 /// the one running, and the test count and instant where it (last) began.
 #[derive(Default)]
@@ -204,7 +213,8 @@ impl<'v> Progress<'v> {
     pub(super) fn finish(&self, bytes: &[u8]) {
         let size = self.size(bytes);
         let mut best = self.best.lock().expect("best lock");
-        self.changed(&mut best, size, self.counters.tests(), Instant::now());
+        let now = Instant::now();
+        self.changed(&mut best, size, (self.counters.tests(), now), Grows::Shown);
         if let Some(figures) = best.throttle.flush() {
             self.events.emit(&Message::ReductionProgress(figures));
         }
@@ -236,9 +246,14 @@ impl<'v> Progress<'v> {
 
     /// Makes `size` the best result's, sending the change if it is one
     /// and the throttle lets it through (under the lock, so that the
-    /// messages go out in order).
-    fn changed(&self, best: &mut Best, size: Size, tests: u64, now: Instant) {
-        if size == best.size {
+    /// messages go out in order). A larger result in the course of the
+    /// reduction is not shown (a syntax pass may commit a text a few bytes
+    /// longer than the candidate it showed, the same tokens laid out
+    /// otherwise): the best so far never grows; the result at the end is
+    /// shown whatever its size.
+    fn changed(&self, best: &mut Best, size: Size, (tests, now): (u64, Instant), grows: Grows) {
+        let larger = size.bytes > best.size.bytes;
+        if size == best.size || (larger && grows == Grows::Hidden) {
             return;
         }
         best.size = size;
@@ -270,7 +285,7 @@ impl<A: ByteAtom> Observer<A> for Progress<'_> {
     fn reduced(&self, atoms: &[A]) {
         let (size, tests, now) = (self.size(atoms), self.counters.tests(), Instant::now());
         let mut best = self.best.lock().expect("best lock");
-        self.changed(&mut best, size, tests, now);
+        self.changed(&mut best, size, (tests, now), Grows::Hidden);
         let figures = self.figures(best.size, tests, now);
         drop(best);
         let unit = self.unit.lock().expect("unit lock").clone();
@@ -353,6 +368,26 @@ mod tests {
         assert!(steps
             .iter()
             .all(|s| s.elapsed_s >= 0.0 && s.elapsed_s < 10.0));
+    }
+
+    /// A pass that commits a text a little longer than the one it showed
+    /// does not make the best so far grow; the result at the end is shown
+    /// as it is.
+    #[test]
+    fn the_best_so_far_never_grows_until_the_end() {
+        let (sent, counters) = (Sent::default(), Counters::default());
+        let input = ("in".into(), &[b'x'; 100][..]);
+        let progress = Progress::new((&(), &sent), &counters, input, false, Instant::now());
+        let observer: &dyn Observer<u8> = &progress;
+        observer.reduced(&[b'x'; 50]);
+        std::thread::sleep(INTERVAL);
+        observer.reduced(&[b'x'; 56]);
+        std::thread::sleep(INTERVAL);
+        observer.reduced(&[b'x'; 40]);
+        std::thread::sleep(INTERVAL);
+        progress.finish(&[b'x'; 45]);
+        let bytes: Vec<usize> = sent.progress().iter().map(|p| p.0).collect();
+        assert_eq!(bytes, [50, 40, 45]);
     }
 
     /// An ICE's auxiliary crate shrinking is not the result shrinking:

@@ -105,6 +105,15 @@ pub(super) fn search_roots(project: &FuzzProject) -> Vec<PathBuf> {
     roots
 }
 
+/// The target that the AFL++ instance which saved `input` (in its
+/// `crashes/` or `hangs/`) ran, by its `cmdline`.
+pub(crate) fn target_of_afl_input(input: &Path) -> Option<String> {
+    let folder = input.parent()?;
+    campaign::failing_folder(&folder.file_name()?.to_string_lossy())?;
+    let instance = campaign::read_instance(folder.parent()?);
+    instance.binary.as_deref().map(target_name_of)
+}
+
 /// The target name a campaign's binary stands for: its file name, without
 /// the `-<hash>` cargo gives test binaries.
 fn target_name_of(binary: &Path) -> String {
@@ -265,6 +274,22 @@ mod tests {
         qualify_shared_names(&mut twins);
         assert_ne!(twins[0].name, twins[1].name);
         assert!(twins[0].name.ends_with(".out.default"), "{}", twins[0].name);
+    }
+
+    /// A crash names the target its instance ran (a wrong --fuzz-target
+    /// is told so).
+    #[test]
+    fn an_afl_input_names_the_target_its_instance_ran() {
+        let dir = tempfile::tempdir().unwrap();
+        let instance = dir.path().join("out/default");
+        std::fs::create_dir_all(instance.join("crashes")).unwrap();
+        std::fs::write(instance.join("cmdline"), "target/debug/parse\n").unwrap();
+        let crash = instance.join("crashes/id:000000,sig:06");
+        std::fs::write(&crash, "x").unwrap();
+        assert_eq!(target_of_afl_input(&crash).as_deref(), Some("parse"));
+        let elsewhere = dir.path().join("input");
+        std::fs::write(&elsewhere, "x").unwrap();
+        assert_eq!(target_of_afl_input(&elsewhere), None);
     }
 
     /// jotdown's `main` bin calls its crate `jotdown_afl`, not afl.rs.

@@ -270,7 +270,7 @@ fn inputs_of(dir: &Path) -> Vec<AflInput> {
 /// (`Some(true)`): `crashes`, `hangs`, and the `crashes.<date>` and
 /// `hangs.<date>` of resumed runs (`crashes_<digits>` in AFL++ builds
 /// with `SIMPLE_FILES`).
-fn failing_folder(name: &str) -> Option<bool> {
+pub(super) fn failing_folder(name: &str) -> Option<bool> {
     let base = match resumed_date(name) {
         Some(date) => &name[..name.len() - date.len() - 1],
         None => name,

@@ -37,6 +37,7 @@ use cargo_metadata::{Metadata, Package};
 
 use artifact::{scan_artifacts, Saved};
 
+pub(crate) use afl_crates::target_of_afl_input;
 pub(crate) use artifact::{
     locate_artifact, Artifact, ArtifactKind, Origin, ALSO_FOUND_INFIX, MINIMIZED_PREFIX,
 };

@@ -28,8 +28,7 @@ use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, WorkerPool};
-use crate::fuzz::project::FuzzProject;
-use crate::fuzz::project::{ArtifactKind, Engine};
+use crate::fuzz::project::{target_of_afl_input, ArtifactKind, Engine, FuzzProject};
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::fuzz::shrink::{self, ArtifactError};
 use crate::fuzz::standin::BuildKind;
@@ -265,20 +264,38 @@ fn reproduce(
     })
 }
 
-/// For an input in another target's `artifacts/<target>/` (a
-/// `--fuzz-target` that names the wrong one): which.
+/// For an input of another target (a `--fuzz-target` that names the
+/// wrong one): which, as its `artifacts/<target>/` folder or the AFL++
+/// instance that saved it says.
 fn other_target_hint(item: &Work) -> String {
-    let folder = item.artifact.path.parent();
+    let path = &item.artifact.path;
+    let folder = path.parent();
     let in_artifacts = folder
         .and_then(Path::parent)
         .and_then(Path::file_name)
         .is_some_and(|n| n == "artifacts");
-    match folder.and_then(Path::file_name) {
-        Some(name) if in_artifacts && name != item.target.as_str() => format!(
-            "; it is in the artifacts of `{}`, not `{}`: check --fuzz-target",
-            name.to_string_lossy(),
-            item.target
-        ),
+    let artifacts_of = folder
+        .and_then(Path::file_name)
+        .filter(|_| in_artifacts)
+        .map(|name| {
+            (
+                "it is in the artifacts of",
+                name.to_string_lossy().into_owned(),
+            )
+        });
+    let saved_by = || {
+        Some((
+            "the AFL++ instance that saved it ran",
+            target_of_afl_input(path)?,
+        ))
+    };
+    match artifacts_of.or_else(saved_by) {
+        Some((whose, owner)) if owner != item.target => {
+            format!(
+                "; {whose} `{owner}`, not `{}`: check --fuzz-target",
+                item.target
+            )
+        }
         _ => String::new(),
     }
 }

@@ -142,6 +142,38 @@ fn a_target_that_does_not_compile_shows_its_error_and_the_others_go_on() {
         .exists());
 }
 
+/// Another engine's target in a cargo-fuzz crate (markdown-rs keeps a
+/// honggfuzz one beside its libFuzzer one), which does not link against
+/// the stand-in: one line saying why, not the linker's kilobytes.
+#[test]
+fn a_bin_that_is_no_libfuzzer_target_is_named_so() {
+    let (dir, fuzz) = fresh_copy();
+    fs::write(
+        fuzz.join("fuzz_targets/other_engine.rs"),
+        "extern \"C\" {\n    fn HF_ITER(buf: *mut *const u8, len: *mut usize);\n}\n\nfn main() {\n    let (mut buf, mut len) = (std::ptr::null(), 0);\n    unsafe { HF_ITER(&mut buf, &mut len) };\n}\n",
+    )
+    .unwrap();
+    let manifest = fuzz.join("Cargo.toml");
+    let mut text = fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[[bin]]\nname = \"other_engine\"\npath = \"fuzz_targets/other_engine.rs\"\ntest = false\ndoc = false\n");
+    fs::write(&manifest, text).unwrap();
+    let input = dir.path().join("input");
+    fs::write(&input, b"x").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--fuzz-target",
+        "other_engine",
+        input.to_str().unwrap(),
+    ]);
+    run.expect_error(
+        8,
+        "does not use libfuzzer-sys, so it is no libfuzzer fuzz target",
+    );
+    assert!(run.stderr().len() < 2000, "{}", run.stderr());
+}
+
 /// A version the stand-in does not implement: the hint names the edit
 /// that works (the manifest's requirement), not only `cargo update`.
 #[test]

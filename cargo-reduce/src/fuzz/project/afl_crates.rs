@@ -40,7 +40,7 @@ fn bin_kind(target: &Target) -> Option<BinKind> {
 
 /// True when the source of a target calls afl.rs: a package may also have
 /// binaries that are not fuzz targets.
-fn calls_afl(source: &Path) -> bool {
+pub(super) fn calls_afl(source: &Path) -> bool {
     let Ok(text) = fs::read_to_string(source) else {
         return false;
     };

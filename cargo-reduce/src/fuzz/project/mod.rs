@@ -70,6 +70,14 @@ impl Engine {
             Engine::Afl => "afl",
         }
     }
+
+    /// The crate its targets use: `libfuzzer-sys`, `afl`.
+    pub(crate) fn crate_name(self) -> &'static str {
+        match self {
+            Engine::LibFuzzer => cargo_fuzz_crates::LIBFUZZER_CRATE,
+            Engine::Afl => afl_crates::AFL_CRATE,
+        }
+    }
 }
 
 /// A crate of fuzz targets, as far as one engine's targets go: a package
@@ -103,6 +111,16 @@ pub(crate) struct FuzzProject {
 }
 
 impl FuzzProject {
+    /// Whether `target`'s source uses its engine's crate (`fuzz_target!`,
+    /// `afl::fuzz!`): a cargo-fuzz crate's every `[[bin]]` is a target, as
+    /// `cargo fuzz` has it, even another engine's (honggfuzz's) or a tool.
+    pub(crate) fn source_uses_engine(&self, target: &FuzzTarget) -> bool {
+        match self.engine {
+            Engine::LibFuzzer => cargo_fuzz_crates::uses_libfuzzer(&target.source),
+            Engine::Afl => afl_crates::calls_afl(&target.source),
+        }
+    }
+
     /// Where results that have a folder of their own in the fuzz crate
     /// go (`corpus-min/`, `coverage/`): the fuzz crate's folder, or
     /// `--out-dir`'s for it.

@@ -106,7 +106,15 @@ fn build_project(
         }
         // The crate fails its own artifacts; the other crates still run.
         Err(e) => {
-            let error = build_error(e, &project.package, targets);
+            // One target that is none: that is why.
+            let alone = match targets {
+                [target] => not_a_fuzz_target(project, target),
+                _ => None,
+            };
+            let error = match alone {
+                Some(why) => Error::new(Exit::BuildFailed, why),
+                None => build_error(e, &project.package, targets),
+            };
             return Ok(vec![Err(error); targets.len()]);
         }
     };
@@ -120,9 +128,12 @@ fn build_project(
     let failed = |target: &str, errors: String| {
         let package = &project.package;
         let errors = errors.trim_end();
-        let message = format!(
-            "cannot build fuzz target `{target}` of `{package}` against the stand-in:\n{errors}"
-        );
+        let message = match not_a_fuzz_target(project, target) {
+            Some(why) => format!("{why}; {}", errors.lines().next().unwrap_or_default()),
+            None => format!(
+                "cannot build fuzz target `{target}` of `{package}` against the stand-in:\n{errors}"
+            ),
+        };
         Error::new(Exit::BuildFailed, message)
     };
     Ok(targets
@@ -130,6 +141,22 @@ fn build_project(
         .zip(built.targets)
         .map(|(target, binary)| binary.map_err(|errors| failed(target, errors)))
         .collect())
+}
+
+/// Why `target` of `project` failed to build when its source does not use
+/// its engine's crate: it is no fuzz target, and its errors (a link
+/// error's command line runs to kilobytes) say less than that.
+fn not_a_fuzz_target(project: &FuzzProject, target: &str) -> Option<String> {
+    let t = project.targets.iter().find(|t| t.name == target)?;
+    (!project.source_uses_engine(t)).then(|| {
+        format!(
+            "cannot build `{target}` of `{}`: its source `{}` does not use {}, so it is no {} fuzz target (another engine's, as honggfuzz's, or a tool): leave it out (--fuzz-target names the others)",
+            project.package,
+            t.source.display(),
+            project.engine.crate_name(),
+            project.engine.as_str(),
+        )
+    })
 }
 
 /// How many targets a build error names before "and N more".

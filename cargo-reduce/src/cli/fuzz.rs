@@ -129,6 +129,9 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         .collect();
     let failed = summary.rows.len() - reduced.len() - summary.not_built;
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
+        if summary.exit == Exit::Interrupted {
+            return Some("nothing reduced: interrupted before the first input".into());
+        }
         return (summary.stale == 0).then(|| nothing_to_reduce(summary.found, summary.instances));
     }
     let partial = reduced.iter().filter(|d| d.stopped.is_some()).count();

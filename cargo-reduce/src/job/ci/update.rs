@@ -21,7 +21,7 @@ pub(crate) fn file_new(
     dir_of: &dyn Fn(&str, &str) -> Option<PathBuf>,
 ) -> Result<(), Error> {
     for failure in &mut report.failures {
-        let Some((reduced, old)) = filing(failure) else {
+        let Some((reduced, replaced)) = filing(failure) else {
             continue;
         };
         let reduced = &reduced;
@@ -42,10 +42,10 @@ pub(crate) fn file_new(
         })?;
         let name = ledger::entry_name(&failure.id, &bytes);
         // A refiled entry keeps the name of the input it came from.
-        let original = old
-            .as_deref()
-            .and_then(ledger::read_sidecar)
-            .map_or_else(|| file_name(&failure.input), |s| s.original);
+        let (old, original) = match replaced {
+            Some(entry) => (Some(entry.input), entry.sidecar.original),
+            None => (None, file_name(&failure.input)),
+        };
         let sidecar = sidecar(failure, reduced, original);
         let written = ledger::write(&dir, &name, &bytes, &sidecar).map_err(|e| {
             Error::caused(
@@ -68,35 +68,37 @@ pub(crate) fn file_new(
     Ok(())
 }
 
+/// The ledger entry a filing replaces.
+struct Replaced {
+    input: PathBuf,
+    sidecar: Sidecar,
+}
+
 /// What to file for `failure`, and the entry it replaces: a new failure's
 /// minimized input; a known one's minimal input in place of an entry that
-/// is not minimal; or a known one's entry again under its new id, when the
-/// panic moved (its entry matched with the line left out).
-fn filing(failure: &FailureRecord) -> Option<(Reduced, Option<PathBuf>)> {
-    match (failure.status, &failure.ledger, &failure.reduced) {
-        (Status::New, _, Some(reduced)) => Some((reduced.clone(), None)),
-        (Status::Known, Some(old), Some(reduced)) if replaceable(Path::new(old), reduced) => {
-            Some((reduced.clone(), Some(PathBuf::from(old))))
-        }
-        (Status::Known, Some(old), _) => {
-            let sidecar = ledger::read_sidecar(Path::new(old))?;
-            let bytes = std::fs::read(old).ok()?;
-            let moved = Reduced {
+/// is not minimal (only a minimal input replaces one that is not); or a
+/// known one's entry again under its new id, when the panic moved (its
+/// entry matched with the line left out).
+fn filing(failure: &FailureRecord) -> Option<(Reduced, Option<Replaced>)> {
+    if failure.status == Status::New {
+        return Some((failure.reduced.clone()?, None));
+    }
+    let input = PathBuf::from(failure.ledger.as_ref()?);
+    let sidecar = ledger::read_sidecar(&input)?;
+    let reduced = match &failure.reduced {
+        Some(reduced) if reduced.minimal && !sidecar.minimal => reduced.clone(),
+        _ if sidecar.id != failure.id => {
+            let bytes = std::fs::read(&input).ok()?;
+            Reduced {
                 hex: super::report::hex(&bytes),
                 size: bytes.len(),
                 minimal: sidecar.minimal,
-                debug: sidecar.debug,
-            };
-            (sidecar.id != failure.id).then(|| (moved, Some(PathBuf::from(old))))
+                debug: sidecar.debug.clone(),
+            }
         }
-        _ => None,
-    }
-}
-
-/// Whether the entry at `old` may be replaced by `reduced`: only a minimal
-/// input replaces one that is not.
-fn replaceable(old: &Path, reduced: &Reduced) -> bool {
-    reduced.minimal && ledger::read_sidecar(old).is_some_and(|s| !s.minimal)
+        _ => return None,
+    };
+    Some((reduced, Some(Replaced { input, sidecar })))
 }
 
 fn file_name(path: &str) -> String {

@@ -9,7 +9,8 @@ use cargo_reduce_messages::ci::REPORT_VERSION;
 use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
 use crate::util::Run;
 
-fn ci(fuzz: &Path, args: &[&str]) -> Run {
+/// `cargo reduce ci --manifest-path <fuzz>/Cargo.toml ARGS…`, run in `fuzz`.
+fn ci_command(fuzz: &Path, args: &[&str]) -> std::process::Command {
     let manifest = fuzz.join("Cargo.toml");
     let all = [
         &[
@@ -23,7 +24,11 @@ fn ci(fuzz: &Path, args: &[&str]) -> Run {
     .concat();
     let mut command = command(&all, &target_dir());
     command.current_dir(fuzz);
-    Run(command.output().unwrap())
+    command
+}
+
+fn ci(fuzz: &Path, args: &[&str]) -> Run {
+    Run(ci_command(fuzz, args).output().unwrap())
 }
 
 /// Runs `ci ARGS` on a copy set up by `plant`, and checks it fails with
@@ -196,23 +201,10 @@ fn a_report_path_that_is_a_folder_or_a_fifo_is_refused_before_anything_runs() {
 #[test]
 fn an_unwritable_job_summary_or_out_dir_is_refused_before_anything_runs() {
     let (_dir, fuzz) = fresh_copy();
-    let manifest = fuzz.join("Cargo.toml");
     let under_a_file = fuzz.join("Cargo.toml/summary.md");
     let run = |args: &[&str]| {
-        let all = [
-            &[
-                "reduce",
-                "ci",
-                "--manifest-path",
-                manifest.to_str().unwrap(),
-            ][..],
-            args,
-        ]
-        .concat();
-        let mut command = command(&all, &target_dir());
-        command
-            .current_dir(&fuzz)
-            .env("GITHUB_STEP_SUMMARY", &under_a_file);
+        let mut command = ci_command(&fuzz, args);
+        command.env("GITHUB_STEP_SUMMARY", &under_a_file);
         Run(command.output().unwrap())
     };
     let before = snapshot(&fuzz);

@@ -62,6 +62,12 @@ impl<'a> BuildKind<'a> {
         matches!(self, BuildKind::Coverage(_) | BuildKind::Lines)
     }
 
+    /// Whether its failures are signed (reduction, replays, the ledger):
+    /// its panics keep their call sites apart (`call_sites`).
+    pub(super) fn signs_failures(self) -> bool {
+        !self.counts_coverage()
+    }
+
     /// The nightly toolchain the build needs, if any.
     pub(super) fn toolchain(self) -> Option<&'a AsanToolchain> {
         match self {

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 mod alloc;
+mod call_sites;
 mod coverage;
 pub(crate) mod crate_files;
 mod dirs;
@@ -225,7 +226,11 @@ impl Invocation {
         features.dedup();
         // The same flags for every build, whatever the stand-in (see `alloc`).
         let mut flags = rustflags(build.stand_in.rustflags, &base_flags, &shadow.root);
-        for flag in build.kind.rustflags(&host, build.stand_in.package) {
+        let mut kind_flags = build.kind.rustflags(&host, build.stand_in.package);
+        if build.kind.signs_failures() {
+            kind_flags.extend(call_sites::flags(dirs.fuzz, build.toolchain));
+        }
+        for flag in kind_flags {
             flags.push('\x1f');
             flags.push_str(&flag);
         }

@@ -251,7 +251,14 @@ fn plan(
         }
         let mut inputs = read_inputs(&dirs, threads)?;
         if inputs.is_empty() {
-            skipped.push(target.to_string());
+            let file = request
+                .corpora
+                .is_empty()
+                .then(|| misplaced_file(&projects[project], target));
+            skipped.push(match file.flatten() {
+                Some(file) => format!("{target} (`{}` is a file, not a folder)", file.display()),
+                None => target.to_string(),
+            });
         } else {
             if let Some(shard) = request.shard {
                 inputs.retain(|i| shard.takes(target, &i.sha1));
@@ -387,10 +394,16 @@ fn only_one<T: Copy>(items: &[T], matches: impl Fn(&T) -> bool) -> Option<T> {
     }
 }
 
-/// A target's corpus without `--corpus`: `fuzz/corpus/<target>/`, and
-/// the `queue/` of each AFL++ instance that ran it.
+/// A target's corpus without `--corpus`: `fuzz/corpus/<target>/` (unless
+/// it is a file: [`misplaced_file`]), and the `queue/` of each AFL++
+/// instance that ran it.
 pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
-    let mut dirs = vec![project.fuzz_dir.join("corpus").join(target)];
+    let own = project.fuzz_dir.join("corpus").join(target);
+    let mut dirs: Vec<PathBuf> = misplaced_file(project, target)
+        .is_none()
+        .then_some(own)
+        .into_iter()
+        .collect();
     let queues = project
         .instances
         .iter()
@@ -398,6 +411,15 @@ pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> 
         .map(|(instance, _)| instance.dir.join("queue"));
     dirs.extend(queues);
     dirs
+}
+
+/// `fuzz/corpus/<target>` if it is a file rather than a folder: it holds
+/// no corpus, and one target's mistake must not stop the others'.
+fn misplaced_file(project: &FuzzProject, target: &str) -> Option<PathBuf> {
+    let own = project.fuzz_dir.join("corpus").join(target);
+    std::fs::metadata(&own)
+        .is_ok_and(|meta| !meta.is_dir())
+        .then_some(own)
 }
 
 /// How many input files `dir` holds, read as a corpus is (its nested

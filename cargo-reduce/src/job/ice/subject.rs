@@ -7,7 +7,8 @@
 //! ICE, built beside it (reduced, the names both spell renamed together)
 //! and the MCVE reduced again against it. Last, with `--pretty`, the
 //! result is repaired and formatted, and its auxiliaries formatted, where
-//! that still crashes rustc the same way.
+//! that still crashes rustc the same way; and it ends with a newline where
+//! that does.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -137,6 +138,9 @@ impl Subject for IceSubject {
         // Last, so that no later step shrinks it back.
         if self.steps.format && run.limits.stop_reason().is_none() {
             last.bytes = self.readable(last.bytes, &last.oracle, &mut auxiliaries, run)?;
+        }
+        if run.limits.stop_reason().is_none() {
+            last.bytes = with_final_newline(last.bytes, &last.oracle, run)?;
         }
         let extra = IceReduced {
             command: last.oracle.rustc.invocation,
@@ -565,6 +569,25 @@ fn crashes_against(
 }
 
 /// The error when rustc cannot run at all.
+/// `bytes` ending with a newline, as a source file does, if it still
+/// crashes rustc as `oracle` expects (the reducer removes the newline as
+/// any other byte).
+fn with_final_newline(
+    bytes: Vec<u8>,
+    oracle: &IceOracle,
+    run: &Run<'_>,
+) -> Result<Vec<u8>, StepError> {
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(bytes);
+    }
+    let ended = [bytes.as_slice(), b"\n"].concat();
+    match Tester::cached(run).keeps(oracle, &ended) {
+        Ok(true) => Ok(ended),
+        Ok(false) => Ok(bytes),
+        Err(e) => Err((bytes, e)),
+    }
+}
+
 fn environment(e: std::io::Error) -> Error {
     Error::caused(Exit::Environment, "cannot run rustc", e)
 }

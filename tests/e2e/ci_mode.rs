@@ -529,13 +529,15 @@ fn what_the_budget_cuts_short_is_filed_not_minimal_and_finished_later() {
         .iter()
         .find(|m| m["reason"] == "ci-failure")
         .unwrap();
-    let replaced = failure["replaced"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{failure}"));
-    assert!(partial[0].ends_with(replaced), "{replaced}");
     let entries = project.ledger("stack_overflow");
     assert_eq!(entries.len(), 1, "the entry is replaced, not doubled");
     assert_eq!(sidecar(&entries[0])["minimal"], true);
+    match failure["replaced"].as_str() {
+        Some(replaced) => assert!(partial[0].ends_with(replaced), "{replaced}"),
+        // The budget ran out after the last shrink (in the final check): the
+        // same input, now filed minimal in its place.
+        None => assert_eq!(entries[0], partial[0], "{failure}"),
+    }
     assert!(
         fs::metadata(&entries[0]).unwrap().len()
             <= fs::metadata(&partial[0]).map_or(u64::MAX, |m| m.len())
@@ -832,13 +834,24 @@ fn ctrl_c_files_what_the_minimization_reached() {
             Duration::from_secs(300),
         )
         .expect("the minimization starts");
-    watched.signal_at(started + Duration::from_millis(150), Sig::Int, To::Process);
+    // At once: a fast machine may finish the minimization within any delay.
+    watched.signal(Sig::Int, To::Process);
     let ended = watched.finish(started, Duration::from_secs(120), &"ci ctrl-c");
     assert_eq!(ended.code(), Some(130), "{}", ended.show());
     let filed = project.ledger("stack_overflow");
     assert_eq!(filed.len(), 1, "{}", ended.show());
-    let sidecar = fs::read_to_string(format!("{}.json", filed[0].display())).unwrap();
-    assert!(sidecar.contains("\"minimal\": false"), "{sidecar}");
+    let sidecar: serde_json::Value =
+        serde_json::from_slice(&fs::read(format!("{}.json", filed[0].display())).unwrap()).unwrap();
+    // The signal stopped the search (not minimal), or came after its last
+    // shrink, in the final check: the entry says which.
+    let stopped = ended
+        .messages()
+        .iter()
+        .any(|m| m["reason"] == "reduction-stopped");
+    assert_eq!(sidecar["minimal"], !stopped, "{sidecar}{}", ended.show());
+    let last = ended.messages().pop().unwrap();
+    assert_eq!(last["reason"], "ci-finished");
+    assert_eq!(last["exit"], 130, "the message says the exit status: {last}");
 }
 
 /// A minimization that cannot run (here the replay cache says an input

@@ -327,10 +327,12 @@ pub(crate) fn run(
     }
     // Ctrl-C cut the minimizations short: what they reached is reported
     // (and filed with --update) as not minimal.
-    Ok(match interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+    let exit = match interrupt.load(std::sync::atomic::Ordering::SeqCst) {
         true => Exit::Interrupted,
         false => exit,
-    })
+    };
+    output::finished(&report, exit, reporter);
+    Ok(exit)
 }
 
 fn run_replay(
@@ -397,7 +399,9 @@ fn run_merge(args: &MergeArgs, reporter: &Reporter) -> Result<Exit, Error> {
     for fixed in &report.fixed {
         reporter.emit(&Message::CiFixed(fixed.clone()));
     }
-    output::finish(&report, &args.output, &files, reporter)
+    let exit = output::finish(&report, &args.output, &files, reporter)?;
+    output::finished(&report, exit, reporter);
+    Ok(exit)
 }
 
 /// The one-line error for a report `ci merge` cannot read: another

@@ -63,7 +63,8 @@ fn open_summary(path: &Path) -> Result<std::fs::File, Error> {
         })
 }
 
-/// Writes the report's files, prints it, and says how the run ends.
+/// Writes the report's files and prints it; returns how the run ends by
+/// what it found.
 pub(super) fn finish(
     report: &CiReport,
     output: &ReportOptions,
@@ -88,6 +89,12 @@ pub(super) fn finish(
     } else if !reporter.is_json() && !reporter.is_quiet() {
         print!("{}", table(report));
     }
+    Ok(exit)
+}
+
+/// The run's last message: its counts and `exit`, the status it ends
+/// with.
+pub(super) fn finished(report: &CiReport, exit: Exit, reporter: &Reporter) {
     reporter.emit(&Message::CiFinished {
         inputs: report.inputs.len(),
         failures: report.failures.len(),
@@ -97,7 +104,6 @@ pub(super) fn finish(
         elapsed_s: report.elapsed_s,
         exit,
     });
-    Ok(exit)
 }
 
 /// Annotations on stdout, the job summary appended to

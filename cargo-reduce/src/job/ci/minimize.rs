@@ -4,12 +4,15 @@
 //! finished is kept in the cache (keyed by failure id and input); one the
 //! budget cut short is resumed from its partial result on the next run.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::cache::{self, Minimized, OtherInput};
+use super::inputs::Input;
 use super::report::Status;
 use super::{entry_id, key, CiRequest, Group, TargetRun};
 use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::project::Artifact;
 use crate::job::fuzz_mode::{self, Work};
 use crate::job::{Events, Message, Settings};
 
@@ -79,7 +82,8 @@ fn still_fails(bytes: &[u8], run: &TargetRun, group: &Group, pool: &WorkerPool) 
 }
 
 /// One group's smallest input, minimized in `pool` with `remaining` time
-/// (from the cache when that input was minimized before).
+/// (from the cache when that input was minimized before); unreduced, not
+/// minimal, when it cannot be.
 fn minimize_group(
     run: &TargetRun,
     group: &Group,
@@ -90,24 +94,16 @@ fn minimize_group(
     events: &dyn Events,
 ) -> Minimized {
     let input = group.smallest(&run.inputs);
-    let unreduced = Minimized {
+    let unreduced = || Minimized {
         bytes: input.bytes.clone(),
         minimal: false,
         debug: pool.debug_format(&input.bytes).ok().flatten(),
         others: Vec::new(),
     };
-    let scratch;
-    let dir = match request.cache_dir() {
-        Some(dir) => dir,
-        None => match tempfile::tempdir() {
-            Ok(dir) => {
-                scratch = dir;
-                scratch.path()
-            }
-            Err(_) => return unreduced,
-        },
+    let Some(cache) = CacheDir::of(request) else {
+        return unreduced();
     };
-    let output = cache::minimized_path(dir, &run.name, &group.id, &input.hash);
+    let output = cache::minimized_path(cache.path(), &run.name, &group.id, &input.hash);
     let cached = cache::load_minimized(&output).filter(|m| m.minimal);
     if let Some(kept) = cached.filter(|m| still_fails(&m.bytes, run, group, pool)) {
         return kept;
@@ -115,16 +111,12 @@ fn minimize_group(
     if remaining.is_zero()
         || std::fs::create_dir_all(output.parent().expect("in a folder")).is_err()
     {
-        return unreduced;
+        return unreduced();
     }
-    let mut artifact = input.artifact.clone();
-    artifact.partial = output.with_extension("partial");
-    artifact.output = output;
-    artifact.minimized = None;
     let work = Work {
         project: run.project,
         target: run.name.clone(),
-        artifact,
+        artifact: cache_artifact(input, output),
         done: false,
         options: run.options,
     };
@@ -137,22 +129,67 @@ fn minimize_group(
         settings: &budgeted,
         events,
     };
-    let row = fuzz_mode::reduce_one(&work, pool, Some(group.failure.clone()), cx);
+    reduced(&work, pool, group, cx).unwrap_or_else(unreduced)
+}
+
+/// Where minimizations are kept: `--cache-dir`'s folder, else a temporary
+/// one for this run.
+enum CacheDir<'a> {
+    Given(&'a Path),
+    Temporary(tempfile::TempDir),
+}
+
+impl<'a> CacheDir<'a> {
+    /// `None` when there is no cache folder and no temporary one can be
+    /// made.
+    fn of(request: &'a CiRequest) -> Option<CacheDir<'a>> {
+        match request.cache_dir() {
+            Some(dir) => Some(CacheDir::Given(dir)),
+            None => tempfile::tempdir().ok().map(CacheDir::Temporary),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            CacheDir::Given(dir) => dir,
+            CacheDir::Temporary(dir) => dir.path(),
+        }
+    }
+}
+
+/// `input` as an artifact whose reduction writes to `output` in the cache
+/// (its partial result beside it), never to the input's own folder.
+fn cache_artifact(input: &super::Input, output: PathBuf) -> Artifact {
+    let mut artifact = input.artifact.clone();
+    artifact.partial = output.with_extension("partial");
+    artifact.output = output;
+    artifact.minimized = None;
+    artifact
+}
+
+/// `work` reduced in `pool`, as `group` fails; `None` (after a warning)
+/// when the reduction failed or its output cannot be read.
+fn reduced(
+    work: &Work,
+    pool: &WorkerPool,
+    group: &Group,
+    cx: fuzz_mode::Context<'_>,
+) -> Option<Minimized> {
+    let events = cx.events;
+    let row = fuzz_mode::reduce_one(work, pool, Some(group.failure.clone()), cx);
     let done = match row.result {
         Ok(done) => done,
         // Filed as it is, not minimal; the next run tries again.
         Err(e) => {
             let message = format!(
                 "failure {} of `{}` was not minimized: {e}",
-                group.id, run.name
+                group.id, work.target
             );
             events.emit(&Message::Warning { message });
-            return unreduced;
+            return None;
         }
     };
-    let Ok(bytes) = std::fs::read(&done.output) else {
-        return unreduced;
-    };
+    let bytes = std::fs::read(&done.output).ok()?;
     let minimized = Minimized {
         bytes,
         minimal: done.stopped.is_none(),
@@ -163,5 +200,5 @@ fn minimize_group(
     if minimized.minimal {
         let _ = cache::save_minimized(&work.artifact.output, &minimized);
     }
-    minimized
+    Some(minimized)
 }

@@ -90,33 +90,10 @@ fn build_project(
         })
     };
     let interrupt = &settings.interrupt;
-    let built = match build_workers(
-        stand_in,
-        others,
-        project,
-        &build_targets,
-        kind,
-        interrupt,
-        &warn,
-    ) {
+    let built = build_workers(stand_in, others, project, &build_targets, kind, interrupt, &warn);
+    let built = match built {
         Ok(built) => built,
-        Err(WorkerBuildError::Build(BuildError::Interrupted)) => {
-            let message = BuildError::Interrupted.to_string();
-            return Err(Error::new(Exit::Interrupted, message));
-        }
-        // The crate fails its own artifacts; the other crates still run.
-        Err(e) => {
-            // One target that is none: that is why.
-            let alone = match targets {
-                [target] => not_a_fuzz_target(project, target),
-                _ => None,
-            };
-            let error = match alone {
-                Some(why) => Error::new(Exit::BuildFailed, why),
-                None => build_error(e, &project.package, targets),
-            };
-            return Ok(vec![Err(error); targets.len()]);
-        }
+        Err(e) => return whole_build_failed(e, project, targets),
     };
     events.emit(&Message::BuildFinished {
         package: project.package.clone(),
@@ -125,22 +102,48 @@ fn build_project(
         elapsed_s: started.elapsed().as_secs_f64(),
         compiled: built.compiled.clone(),
     });
-    let failed = |target: &str, errors: String| {
-        let package = &project.package;
-        let errors = errors.trim_end();
-        let message = match not_a_fuzz_target(project, target) {
-            Some(why) => format!("{why}; {}", errors.lines().next().unwrap_or_default()),
-            None => format!(
-                "cannot build fuzz target `{target}` of `{package}` against the stand-in:\n{errors}"
-            ),
-        };
-        Error::new(Exit::BuildFailed, message)
-    };
     Ok(targets
         .iter()
         .zip(built.targets)
-        .map(|(target, binary)| binary.map_err(|errors| failed(target, errors)))
+        .map(|(target, binary)| binary.map_err(|errors| target_failed(project, target, &errors)))
         .collect())
+}
+
+/// A build that gave no binary: Ctrl-C stops the run; any other error
+/// fails the crate's own artifacts (each target's), and the other crates
+/// still run.
+fn whole_build_failed(
+    e: WorkerBuildError,
+    project: &FuzzProject,
+    targets: &[&str],
+) -> Result<Vec<Result<PathBuf, Error>>, Error> {
+    if let WorkerBuildError::Build(BuildError::Interrupted) = e {
+        let message = BuildError::Interrupted.to_string();
+        return Err(Error::new(Exit::Interrupted, message));
+    }
+    // One target that is none: that is why.
+    let alone = match targets {
+        [target] => not_a_fuzz_target(project, target),
+        _ => None,
+    };
+    let error = match alone {
+        Some(why) => Error::new(Exit::BuildFailed, why),
+        None => build_error(e, &project.package, targets),
+    };
+    Ok(vec![Err(error); targets.len()])
+}
+
+/// The error of `target`, which the compiler refused with `errors`.
+fn target_failed(project: &FuzzProject, target: &str, errors: &str) -> Error {
+    let package = &project.package;
+    let errors = errors.trim_end();
+    let message = match not_a_fuzz_target(project, target) {
+        Some(why) => format!("{why}; {}", errors.lines().next().unwrap_or_default()),
+        None => format!(
+            "cannot build fuzz target `{target}` of `{package}` against the stand-in:\n{errors}"
+        ),
+    };
+    Error::new(Exit::BuildFailed, message)
 }
 
 /// Why `target` of `project` failed to build when its source does not use

@@ -422,10 +422,14 @@ fn ctrl_c_keeps_the_best_artifact_so_far() {
     let last: serde_json::Value =
         serde_json::from_str(rest.lines().last().expect("a reduction-finished line")).unwrap();
     assert_eq!(last["reason"], "reduction-finished");
-    assert_eq!(last["minimal"], false);
-    assert!(
+    // The signal stopped the search, or (a fast machine) came after its
+    // last shrink, in the final check: the result says which.
+    let stopped = rest.contains("\"reason\":\"reduction-stopped\"");
+    assert_eq!(last["minimal"], !stopped, "{rest}");
+    assert_eq!(
         last["output"].as_str().unwrap().contains("/partial-from-"),
-        "not 1-minimal, so not under the final name: {last}"
+        stopped,
+        "only a 1-minimal result has the final name: {last}"
     );
     let out = fs::read(last["output"].as_str().unwrap()).unwrap();
     assert!(out.len() <= original.len());

@@ -851,7 +851,10 @@ fn ctrl_c_files_what_the_minimization_reached() {
     assert_eq!(sidecar["minimal"], !stopped, "{sidecar}{}", ended.show());
     let last = ended.messages().pop().unwrap();
     assert_eq!(last["reason"], "ci-finished");
-    assert_eq!(last["exit"], 130, "the message says the exit status: {last}");
+    assert_eq!(
+        last["exit"], 130,
+        "the message says the exit status: {last}"
+    );
 }
 
 /// A minimization that cannot run (here the replay cache says an input

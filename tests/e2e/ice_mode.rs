@@ -238,7 +238,10 @@ fn an_ice_through_path_dependencies_takes_their_source_generated_code_and_derive
     // The app's generated code is in it still, and the command sets no
     // environment: OUT_DIR was a directory of the run, gone now.
     assert!(!code.contains("include!"), "{code}");
-    assert!(code.ends_with('\n'), "a source file's last line ends: {code:?}");
+    assert!(
+        code.ends_with('\n'),
+        "a source file's last line ends: {code:?}"
+    );
     assert!(command.starts_with("rustc "), "{command}");
     // The dependencies it names were copied beside it from the run's
     // target directory, and it crashes rustc with them, there.

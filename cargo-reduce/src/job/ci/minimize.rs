@@ -159,7 +159,7 @@ impl<'a> CacheDir<'a> {
 
 /// `input` as an artifact whose reduction writes to `output` in the cache
 /// (its partial result beside it), never to the input's own folder.
-fn cache_artifact(input: &super::Input, output: PathBuf) -> Artifact {
+fn cache_artifact(input: &Input, output: PathBuf) -> Artifact {
     let mut artifact = input.artifact.clone();
     artifact.partial = output.with_extension("partial");
     artifact.output = output;

@@ -90,7 +90,15 @@ fn build_project(
         })
     };
     let interrupt = &settings.interrupt;
-    let built = build_workers(stand_in, others, project, &build_targets, kind, interrupt, &warn);
+    let built = build_workers(
+        stand_in,
+        others,
+        project,
+        &build_targets,
+        kind,
+        interrupt,
+        &warn,
+    );
     let built = match built {
         Ok(built) => built,
         Err(e) => return whole_build_failed(e, project, targets),

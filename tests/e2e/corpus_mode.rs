@@ -162,6 +162,34 @@ fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() 
     assert_eq!(corpus_inputs(&dir), first, "a second run changes nothing");
 }
 
+/// A target's corpus that is a file is named as such.
+#[test]
+fn a_corpus_that_is_a_file_is_named() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    fs::create_dir_all(crate_dir.join("corpus")).unwrap();
+    fs::write(crate_dir.join("corpus/records"), b"num:12").unwrap();
+    corpus_run_as_given(&crate_dir, &["--fuzz-target", "records"])
+        .expect_error(3, "is a file, not a folder of inputs");
+}
+
+/// `--in-place` on the target's artifacts (or its ledger) is refused: the
+/// set would keep what covers and drop the crashes.
+#[test]
+fn in_place_refuses_a_folder_of_failing_inputs() {
+    let (_dir, crate_dir) = with_corpus();
+    for folder in ["artifacts/records", "regressions/records"] {
+        let dir = crate_dir.join(folder);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("crash-1"), b"boom:1").unwrap();
+        fs::write(dir.join("crash-2"), b"num:12").unwrap();
+        let before = snapshot(&dir);
+        let dir_arg = dir.to_str().unwrap().to_string();
+        corpus_run(&crate_dir, &["--corpus", &dir_arg, "--in-place"])
+            .expect_error(2, "a folder of failing inputs");
+        assert_eq!(snapshot(&dir), before, "{folder} is untouched");
+    }
+}
+
 /// `--corpus fuzz/corpus/<target>` names its target, as `cargo fuzz cmin
 /// <target>` would; a folder no target owns still asks for one.
 #[test]

@@ -241,6 +241,8 @@ fn plan(
     let targets = selected_targets(projects, &request.corpora)?;
     let mut plans = Vec::new();
     let mut skipped = Vec::new();
+    // `corpus/<target>` files, not folders, of the targets skipped.
+    let mut misplaced = Vec::new();
     for (project, target) in targets {
         let dirs = match request.corpora.is_empty() {
             true => default_dirs(&projects[project], target),
@@ -248,6 +250,7 @@ fn plan(
         };
         if request.in_place {
             refuse_afl_queue(&dirs[0])?;
+            refuse_failing_inputs(&dirs[0], &projects[project])?;
         }
         let mut inputs = read_inputs(&dirs, threads)?;
         if inputs.is_empty() {
@@ -256,7 +259,11 @@ fn plan(
                 .is_empty()
                 .then(|| misplaced_file(&projects[project], target));
             skipped.push(match file.flatten() {
-                Some(file) => format!("{target} (`{}` is a file, not a folder)", file.display()),
+                Some(file) => {
+                    let named = format!("{target} (`{}` is a file, not a folder)", file.display());
+                    misplaced.push(file);
+                    named
+                }
                 None => target.to_string(),
             });
         } else {
@@ -278,9 +285,13 @@ fn plan(
         }
     }
     if plans.is_empty() {
-        let message = match request.corpora.as_slice() {
-            [] => "no corpus to minimize: no file in `fuzz/corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR".to_string(),
-            dirs => format!(
+        let message = match (request.corpora.as_slice(), misplaced.as_slice()) {
+            ([], [file, ..]) => format!(
+                "no corpus to minimize: `{}` is a file, not a folder of inputs; move it into that folder, or name a folder with --corpus DIR",
+                crate::output::from_cwd(file).display()
+            ),
+            ([], []) => "no corpus to minimize: no file in the fuzz crate's `corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR".to_string(),
+            (dirs, _) => format!(
                 "no corpus to minimize: no input file in {}; name a folder of inputs with --corpus DIR",
                 crate::output::list_paths(dirs)
             ),
@@ -445,6 +456,37 @@ fn refuse_afl_queue(dir: &Path) -> Result<(), Error> {
             ),
         )),
         false => Ok(()),
+    }
+}
+
+/// `--in-place` never replaces a folder of failing inputs (the fuzz
+/// crate's `artifacts/` or its ledger, `regressions/`): the set keeps the
+/// inputs that cover, and would drop the crashes, which are no corpus.
+fn refuse_failing_inputs(dir: &Path, project: &FuzzProject) -> Result<(), Error> {
+    let canonical = |path: &Path| std::fs::canonicalize(path).ok();
+    let Some(dir) = canonical(dir) else {
+        return Ok(());
+    };
+    let guarded = [
+        project.fuzz_dir.join("artifacts"),
+        project.fuzz_dir.join(crate::fuzz::project::LEDGER_DIR),
+    ];
+    let target_folders = project.targets.iter().map(|t| t.artifacts_dir.clone());
+    let inside = guarded
+        .into_iter()
+        .chain(target_folders)
+        .filter_map(|folder| canonical(&folder))
+        .find(|folder| dir.starts_with(folder));
+    match inside {
+        Some(folder) => Err(Error::new(
+            Exit::Usage,
+            format!(
+                "--in-place would replace `{}`, a folder of failing inputs (`{}`), not a corpus; minimize a corpus folder, or write the set elsewhere with --output DIR",
+                crate::output::from_cwd(&dir).display(),
+                crate::output::from_cwd(&folder).display()
+            ),
+        )),
+        None => Ok(()),
     }
 }
 

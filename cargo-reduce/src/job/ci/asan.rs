@@ -2,16 +2,18 @@
 //! artifact, an AFL++ crash, an OSS-Fuzz testcase, or a ledger entry
 //! recorded as an ASan bug) that passes uninstrumented is replayed again
 //! on the AddressSanitizer build of the stand-in (nightly), and keeps that
-//! build: such inputs fail only under ASan, as in `cargo fuzz`'s default
-//! build; so do `leak-*` artifacts, whose pools look for leaks. Corpus
-//! inputs, which pass as a rule, do not count.
+//! build when it fails an input the other passed: such inputs fail only
+//! under ASan, as in `cargo fuzz`'s default build; so do `leak-*`
+//! artifacts, whose pools look for leaks. Corpus inputs, which pass as a
+//! rule, do not count. A crash input that passes there too is a fixed
+//! bug's, and the target stays where it was.
 
 use std::path::PathBuf;
 
 use super::report::Source;
 use super::{Settings, TargetRun};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{FailureKind, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
 use crate::fuzz::project::{ArtifactKind, FuzzProject};
 use crate::fuzz::sanitizer::AsanToolchain;
 use crate::fuzz::standin::BuildKind;
@@ -34,6 +36,18 @@ pub(super) fn needs_asan(run: &TargetRun) -> bool {
             };
             crash && failure.is_none()
         })
+}
+
+/// Whether the ASan replay (`asan`) fails an input the plain one
+/// (`plain`) passed; each the outcomes of the same inputs, in order.
+pub(super) fn finds_more(
+    plain: &[(Option<Failure>, bool)],
+    asan: &[(Option<Failure>, bool)],
+) -> bool {
+    plain
+        .iter()
+        .zip(asan)
+        .any(|((passed, _), (failed, _))| passed.is_none() && failed.is_some())
 }
 
 /// Whether `run` has an input that fails by leaking (a `leak-*` artifact,
@@ -77,4 +91,22 @@ pub(super) fn asan_pool(
     let pool = WorkerPool::start(&binary, options.clone())
         .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
     Ok(Some((binary, pool)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only an input the plain build passed and the ASan build fails keeps
+    /// the target on ASan; a fixed bug's input passes on both.
+    #[test]
+    fn only_a_failure_the_plain_build_missed_moves_the_target() {
+        let panic = || Some(Failure::new(FailureKind::Panic, "bug B"));
+        let overflow = || Some(Failure::new(FailureKind::Signal(11), "SEGV"));
+        let plain = [(panic(), false), (None, false)];
+        assert!(!finds_more(&plain, &[(panic(), false), (None, false)]));
+        assert!(finds_more(&plain, &[(panic(), false), (overflow(), false)]));
+        // A failure both see, signed another way, is no new one.
+        assert!(!finds_more(&plain, &[(overflow(), false), (None, true)]));
+    }
 }

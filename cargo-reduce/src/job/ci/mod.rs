@@ -317,8 +317,9 @@ struct Target<'a> {
 }
 
 /// Replays `run`'s inputs in the pool of `binary`; under `auto` (its
-/// sanitizer), a target whose crash inputs pass moves to its ASan build
-/// and replays there. The binary and pool it ends on.
+/// sanitizer), a target whose crash inputs pass replays on its ASan build
+/// too, and moves there if that build fails an input the other passed.
+/// The binary and pool it ends on.
 fn replay_target(
     run: &mut TargetRun,
     (binary, pool): (PathBuf, WorkerPool),
@@ -340,11 +341,19 @@ fn replay_target(
         settings,
         events,
     )?;
-    let Some((binary, pool)) = moved else {
+    let Some((asan_binary, asan_pool)) = moved else {
         return Ok((binary, pool));
     };
-    replay(run, &pool, &binary, request, target.options)?;
-    Ok((binary, pool))
+    let plain = std::mem::take(&mut run.outcomes);
+    replay(run, &asan_pool, &asan_binary, request, target.options)?;
+    // The crash inputs that passed were a fixed bug's, not an ASan-only
+    // one's: the target stays on the plain build, where its other
+    // failures were signed (a build's call paths, so ids, are its own).
+    if !asan::finds_more(&plain, &run.outcomes) {
+        run.outcomes = plain;
+        return Ok((binary, pool));
+    }
+    Ok((asan_binary, asan_pool))
 }
 
 /// Files the report: `--update` (new failures into the ledger),

@@ -362,6 +362,24 @@ fn an_input_from_elsewhere_is_named_by_its_path() {
         "{}",
         inside.stdout()
     );
+    // A bare name, run inside `artifacts/<target>/`, is in it too.
+    let crash = artifact(fuzz, "byte_parser");
+    let args = [
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        crash.file_name().unwrap().to_str().unwrap(),
+        "--force",
+    ];
+    let mut here = crate::fuzz_fixture::command(&args, &crate::fuzz_fixture::target_dir());
+    here.current_dir(crash.parent().unwrap());
+    let here = crate::util::Run(here.output().unwrap());
+    here.expect_code(0);
+    assert!(
+        !here.stdout().contains("Inputs not in"),
+        "{}",
+        here.stdout()
+    );
 }
 
 #[test]

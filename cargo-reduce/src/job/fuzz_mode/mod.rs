@@ -168,9 +168,11 @@ impl Work {
     /// otherwise place there.
     fn from(&self) -> Option<PathBuf> {
         let path = &self.artifact.path;
+        // A bare name given inside `artifacts/<target>/` is in it too.
+        let resolved = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let folder = |p: Option<&Path>| p.and_then(Path::file_name).map(|n| n.to_os_string());
-        let in_artifacts = folder(path.parent()).is_some_and(|n| n == self.target.as_str())
-            && folder(path.parent().and_then(Path::parent)).is_some_and(|n| n == "artifacts");
+        let in_artifacts = folder(resolved.parent()).is_some_and(|n| n == self.target.as_str())
+            && folder(resolved.parent().and_then(Path::parent)).is_some_and(|n| n == "artifacts");
         (matches!(self.artifact.origin, Origin::Afl(_)) || !in_artifacts).then(|| path.clone())
     }
 }

@@ -460,6 +460,7 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
         Message::CoverageReport {
             target: Some(target),
             inputs,
+            failing,
             lines_instrumented,
             lines_covered,
             html,
@@ -467,7 +468,11 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
         } => (
             "Covered",
             format!(
-                "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs; report {}",
+                "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs{}; report {}",
+                match failing {
+                    0 => String::new(),
+                    n => format!(" ({n} failed: not counted)"),
+                },
                 shown(&from_cwd(html))
             ),
         ),

@@ -330,7 +330,8 @@ pub(crate) struct ArtifactLocation {
 /// by `target` (`--fuzz-target`), else the one whose `artifacts/<target>/`
 /// directory holds it (the directory's symlinks resolved, not the
 /// artifact's), as `cargo fuzz` lays them out.
-/// An artifact anywhere else needs `--fuzz-target`.
+/// An artifact anywhere else needs `--fuzz-target`, unless there is only
+/// one target.
 pub(crate) fn locate_artifact(
     projects: &[FuzzProject],
     path: &Path,
@@ -449,8 +450,20 @@ fn find_by_directory(
         Some(name) if in_artifacts_of_a_crate => {
             Err(unknown_target(projects, &name.to_string_lossy(), true))
         }
-        _ => Err(other_crate(projects, &dir).unwrap_or_else(no_target)),
+        _ => match (other_crate(projects, &dir), only_target(projects)) {
+            (Some(other), _) => Err(other),
+            // A crate of one target: a file from anywhere is its input.
+            (None, Some(only)) => Ok(only),
+            (None, None) => Err(no_target()),
+        },
     }
+}
+
+/// The one target of `projects`, if they have exactly one.
+fn only_target(projects: &[FuzzProject]) -> Option<(usize, usize)> {
+    let mut targets = target_indices(projects);
+    let only = targets.next()?;
+    targets.next().is_none().then_some(only)
 }
 
 /// The error for a file in the `artifacts/` of a crate this run did not

@@ -643,3 +643,21 @@ fn out_dir_artifacts_filed_there_are_the_targets() {
     let located = locate_artifact(&projects, &f.path(filed), None).expect("its target");
     assert_eq!(projects[0].targets[located.target].name, "parse");
 }
+
+/// A file from anywhere is the input of a crate's only target; with two
+/// targets it needs --fuzz-target.
+#[test]
+fn a_file_elsewhere_belongs_to_the_only_target() {
+    let f = Fixture::new();
+    f.fuzz_crate("fuzz", "one-fuzz", &["only"], false)
+        .write("saved/crash-1", "x");
+    let projects = f.discover("fuzz", None, &[]);
+    let found = locate_artifact(&projects, &f.path("saved/crash-1"), None).unwrap();
+    assert_eq!(projects[found.project].targets[found.target].name, "only");
+    let f = Fixture::new();
+    f.fuzz_crate("fuzz", "two-fuzz", &["a", "b"], false)
+        .write("saved/crash-1", "x");
+    let projects = f.discover("fuzz", None, &[]);
+    let outside = locate_artifact(&projects, &f.path("saved/crash-1"), None).unwrap_err();
+    assert!(matches!(outside, DiscoveryError::NoTarget { .. }));
+}

@@ -185,9 +185,13 @@ fn in_place_refuses_a_folder_of_failing_inputs() {
         let before = snapshot(&dir);
         let dir_arg = dir.to_str().unwrap().to_string();
         corpus_run(&crate_dir, &["--corpus", &dir_arg, "--in-place"])
-            .expect_error(2, "a folder of failing inputs");
+            .expect_error(2, "is or holds a folder of failing inputs");
         assert_eq!(snapshot(&dir), before, "{folder} is untouched");
     }
+    // Nor a folder that holds them (the whole fuzz crate).
+    let crate_arg = crate_dir.to_str().unwrap().to_string();
+    corpus_run(&crate_dir, &["--corpus", &crate_arg, "--in-place"])
+        .expect_error(2, "holds a folder of failing inputs");
 }
 
 /// `--corpus fuzz/corpus/<target>` names its target, as `cargo fuzz cmin

@@ -287,7 +287,7 @@ fn plan(
     if plans.is_empty() {
         let message = match (request.corpora.as_slice(), misplaced.as_slice()) {
             ([], [file, ..]) => format!(
-                "no corpus to minimize: `{}` is a file, not a folder of inputs; move it into that folder, or name a folder with --corpus DIR",
+                "no corpus to minimize: `{}` is a file, not a folder of inputs; make it a folder that holds the inputs, or name one with --corpus DIR",
                 crate::output::from_cwd(file).display()
             ),
             ([], []) => "no corpus to minimize: no file in the fuzz crate's `corpus/<target>/` (or an AFL++ instance's `queue/`) of the selected targets; name one with --corpus DIR".to_string(),
@@ -460,8 +460,9 @@ fn refuse_afl_queue(dir: &Path) -> Result<(), Error> {
 }
 
 /// `--in-place` never replaces a folder of failing inputs (the fuzz
-/// crate's `artifacts/` or its ledger, `regressions/`): the set keeps the
-/// inputs that cover, and would drop the crashes, which are no corpus.
+/// crate's `artifacts/` or its ledger, `regressions/`), nor one that holds
+/// them: the set keeps the inputs that cover, and would drop the crashes,
+/// which are no corpus.
 fn refuse_failing_inputs(dir: &Path, project: &FuzzProject) -> Result<(), Error> {
     let canonical = |path: &Path| std::fs::canonicalize(path).ok();
     let Some(dir) = canonical(dir) else {
@@ -476,12 +477,12 @@ fn refuse_failing_inputs(dir: &Path, project: &FuzzProject) -> Result<(), Error>
         .into_iter()
         .chain(target_folders)
         .filter_map(|folder| canonical(&folder))
-        .find(|folder| dir.starts_with(folder));
+        .find(|folder| dir.starts_with(folder) || folder.starts_with(&dir));
     match inside {
         Some(folder) => Err(Error::new(
             Exit::Usage,
             format!(
-                "--in-place would replace `{}`, a folder of failing inputs (`{}`), not a corpus; minimize a corpus folder, or write the set elsewhere with --output DIR",
+                "--in-place would replace `{}`, which is or holds a folder of failing inputs (`{}`), not a corpus; minimize a corpus folder, or write the set elsewhere with --output DIR",
                 crate::output::from_cwd(&dir).display(),
                 crate::output::from_cwd(&folder).display()
             ),

@@ -568,7 +568,6 @@ fn crashes_against(
     tester.keeps(&oracle, &auxiliary.text)
 }
 
-/// The error when rustc cannot run at all.
 /// `bytes` ending with a newline, as a source file does, if it still
 /// crashes rustc as `oracle` expects (the reducer removes the newline as
 /// any other byte).
@@ -588,6 +587,7 @@ fn with_final_newline(
     }
 }
 
+/// The error when rustc cannot run at all.
 fn environment(e: std::io::Error) -> Error {
     Error::caused(Exit::Environment, "cannot run rustc", e)
 }

@@ -93,6 +93,38 @@ fn artifact_that_does_not_crash() {
     assert!(!dir.path().join("minimized-from-crash-harmless").exists());
 }
 
+/// Another target's artifact under a wrong --fuzz-target: the error says
+/// whose artifact it is, given by its path or by its bare name inside
+/// its folder.
+#[test]
+fn another_targets_artifact_names_its_target() {
+    let (_dir, fuzz) = fresh_copy();
+    let crash = artifact(&fuzz, "byte_parser");
+    let manifest = fuzz.join("Cargo.toml");
+    let expected = "it is in the artifacts of `byte_parser`, not `abort`: check --fuzz-target";
+    for (given, cwd) in [
+        (crash.to_str().unwrap(), fuzz.as_path()),
+        (
+            crash.file_name().unwrap().to_str().unwrap(),
+            crash.parent().unwrap(),
+        ),
+    ] {
+        let args = [
+            "reduce",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--fuzz-target",
+            "abort",
+            "--sanitizer",
+            "none",
+            given,
+        ];
+        let mut command = crate::fuzz_fixture::command(&args, &crate::fuzz_fixture::target_dir());
+        command.current_dir(cwd);
+        Run(command.output().unwrap()).expect_error(5, expected);
+    }
+}
+
 /// One target that does not compile fails its own artifacts, with the
 /// compiler's error; the other targets are built and reduced.
 #[test]

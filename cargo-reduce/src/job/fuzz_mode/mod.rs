@@ -168,13 +168,18 @@ impl Work {
     /// otherwise place there.
     fn from(&self) -> Option<PathBuf> {
         let path = &self.artifact.path;
-        // A bare name given inside `artifacts/<target>/` is in it too.
-        let resolved = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-        let folder = |p: Option<&Path>| p.and_then(Path::file_name).map(|n| n.to_os_string());
-        let in_artifacts = folder(resolved.parent()).is_some_and(|n| n == self.target.as_str())
-            && folder(resolved.parent().and_then(Path::parent)).is_some_and(|n| n == "artifacts");
+        let in_artifacts = artifacts_folder_of(path).is_some_and(|n| n == self.target.as_str());
         (matches!(self.artifact.origin, Origin::Afl(_)) || !in_artifacts).then(|| path.clone())
     }
+}
+
+/// The name of the `artifacts/<name>/` folder that holds `path`, if one
+/// does (a bare name given inside it is in it too).
+fn artifacts_folder_of(path: &Path) -> Option<String> {
+    let resolved = std::path::absolute(path).ok()?;
+    let folder = resolved.parent()?;
+    let in_artifacts = folder.parent()?.file_name()? == "artifacts";
+    in_artifacts.then(|| Some(folder.file_name()?.to_string_lossy().into_owned()))?
 }
 
 /// Reduces the artifacts `request` selects.

@@ -20,7 +20,6 @@
 //! memory limit, not ASan's) are not tried.
 
 use std::cell::OnceCell;
-use std::path::Path;
 
 use super::build_targets::{Binaries, TargetKey};
 use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
@@ -269,20 +268,8 @@ fn reproduce(
 /// instance that saved it says.
 fn other_target_hint(item: &Work) -> String {
     let path = &item.artifact.path;
-    let folder = path.parent();
-    let in_artifacts = folder
-        .and_then(Path::parent)
-        .and_then(Path::file_name)
-        .is_some_and(|n| n == "artifacts");
-    let artifacts_of = folder
-        .and_then(Path::file_name)
-        .filter(|_| in_artifacts)
-        .map(|name| {
-            (
-                "it is in the artifacts of",
-                name.to_string_lossy().into_owned(),
-            )
-        });
+    let artifacts_of =
+        super::artifacts_folder_of(path).map(|name| ("it is in the artifacts of", name));
     let saved_by = || {
         Some((
             "the AFL++ instance that saved it ran",

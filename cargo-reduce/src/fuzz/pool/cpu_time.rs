@@ -25,15 +25,17 @@ pub(super) fn cpu_time(pid: u32) -> Option<Duration> {
     Some(Duration::from_nanos(total))
 }
 
-/// [`cpu_time`] of one process, in nanoseconds.
+/// [`cpu_time`] of one process, in nanoseconds. A thread that ends
+/// between the listing and its read has no more to add; the process is
+/// gone when none of its threads can be read.
 fn process_cpu_time(pid: u32) -> Option<u64> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut total = 0u64;
-    for task in tasks.flatten() {
-        let text = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
-        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(total)
+    let figures: Vec<u64> = tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+        .map(|text| text.split_whitespace().next()?.parse().ok())
+        .collect::<Option<_>>()?;
+    (!figures.is_empty()).then(|| figures.iter().sum())
 }
 
 /// Waits until process `pid` has run for `spacing` more CPU time, or until
@@ -169,23 +171,7 @@ mod tests {
         assert!(cpu_time(me).unwrap() > before);
         // A sleeping child: no CPU time to speak of however long we wait
         // (once it has started and gone to sleep).
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
-            .spawn()
-            .unwrap();
-        let stat = format!("/proc/{}/stat", child.id());
-        let asleep = || {
-            let text = std::fs::read_to_string(&stat).unwrap_or_default();
-            text.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('S')
-                && text.contains("(sleep)")
-        };
-        while !asleep() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        let mut child = sleeping_child();
         let ran = wait_for_cpu(
             child.id(),
             Duration::from_millis(5),
@@ -214,20 +200,57 @@ mod tests {
     #[test]
     fn a_spinning_process_is_runnable_and_a_sleeping_one_is_not() {
         assert!(is_runnable(std::process::id()));
-        let mut child = std::process::Command::new("sleep")
+        let mut child = sleeping_child();
+        let runnable = is_runnable(child.id());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!runnable);
+        assert!(!is_runnable(child.id()));
+    }
+
+    /// A `sleep 30` that has been exec'd and gone to sleep. Between the
+    /// fork and the exec the child runs or waits on the disk: a test that
+    /// reads its state then reads a passing one.
+    fn sleeping_child() -> std::process::Child {
+        let child = std::process::Command::new("sleep")
             .arg("30")
             .spawn()
             .unwrap();
-        let asleep = || !is_runnable(child.id());
+        let stat = format!("/proc/{}/stat", child.id());
+        let asleep = || {
+            let text = std::fs::read_to_string(&stat).unwrap_or_default();
+            text.contains("(sleep)")
+                && text
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('S')
+        };
         let started = Instant::now();
-        while !asleep() && started.elapsed() < Duration::from_secs(30) {
+        while !asleep() {
+            assert!(started.elapsed() < Duration::from_secs(30), "{stat}");
             std::thread::sleep(Duration::from_millis(1));
         }
-        let slept = asleep();
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert!(slept);
-        assert!(!is_runnable(child.id()));
+        child
+    }
+
+    /// Threads that end while their process's figures are read leave it
+    /// a process with a CPU time (the pool's workers start and end threads
+    /// of the user's code).
+    #[test]
+    fn threads_that_come_and_go_leave_the_process_its_cpu_time() {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::spawn(|| ()).join().unwrap();
+                }
+            });
+            let read = (0..2_000).all(|_| cpu_time(std::process::id()).is_some());
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            assert!(read);
+        });
     }
 
     #[test]

@@ -417,7 +417,7 @@ fn find_by_directory(
     let places: Vec<((usize, usize), PathBuf)> = target_indices(projects)
         .flat_map(|(p, t)| {
             let target = &projects[p].targets[t];
-            let corpus = projects[p].fuzz_dir.join("corpus").join(&target.name);
+            let corpus = projects[p].corpus_dir(&target.name);
             let filed = projects[p].results_dir(&target.name);
             let minimized = projects[p].corpus_min_dir(&target.name);
             let ledger = super::ledger_dir(&projects[p].fuzz_dir, &target.name);

@@ -128,6 +128,13 @@ impl FuzzProject {
         self.results_root.as_deref().unwrap_or(&self.fuzz_dir)
     }
 
+    /// Target `name`'s own corpus, where `cargo fuzz` keeps it:
+    /// `corpus/<name>/` of the fuzz crate (never moved by `--out-dir`: it
+    /// is the user's).
+    pub(crate) fn corpus_dir(&self, name: &str) -> PathBuf {
+        self.fuzz_dir.join("corpus").join(name)
+    }
+
     /// Where target `name`'s minimized corpus goes without `--output`
     /// (`corpus`'s): `corpus-min/<name>/` of [`Self::output_root`].
     pub(crate) fn corpus_min_dir(&self, name: &str) -> PathBuf {

@@ -78,7 +78,7 @@ impl CorpusRoot {
     /// The folder of `target`'s corpus in `project`.
     pub(crate) fn of(&self, project: &FuzzProject, target: &str) -> PathBuf {
         match self {
-            CorpusRoot::InFuzzDir => project.fuzz_dir.join("corpus").join(target),
+            CorpusRoot::InFuzzDir => project.corpus_dir(target),
             CorpusRoot::At(root) => root.join(target),
         }
     }

@@ -379,12 +379,7 @@ fn corpus_owner<'p>(
     }
     let dirs: Vec<Option<PathBuf>> = corpora.iter().map(|d| d.canonicalize().ok()).collect();
     let own_dir = |&(p, t): &(usize, &str)| {
-        let own = projects[p]
-            .fuzz_dir
-            .join("corpus")
-            .join(t)
-            .canonicalize()
-            .ok();
+        let own = projects[p].corpus_dir(t).canonicalize().ok();
         own.is_some() && dirs.iter().all(|dir| *dir == own)
     };
     let named = |&(_, t): &(usize, &str)| {
@@ -409,7 +404,7 @@ fn only_one<T: Copy>(items: &[T], matches: impl Fn(&T) -> bool) -> Option<T> {
 /// it is a file: [`misplaced_file`]), and the `queue/` of each AFL++
 /// instance that ran it.
 pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> {
-    let own = project.fuzz_dir.join("corpus").join(target);
+    let own = project.corpus_dir(target);
     let mut dirs: Vec<PathBuf> = misplaced_file(project, target)
         .is_none()
         .then_some(own)
@@ -427,7 +422,7 @@ pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> 
 /// `fuzz/corpus/<target>` if it is a file rather than a folder: it holds
 /// no corpus, and one target's mistake must not stop the others'.
 fn misplaced_file(project: &FuzzProject, target: &str) -> Option<PathBuf> {
-    let own = project.fuzz_dir.join("corpus").join(target);
+    let own = project.corpus_dir(target);
     std::fs::metadata(&own)
         .is_ok_and(|meta| !meta.is_dir())
         .then_some(own)

@@ -202,6 +202,10 @@ pub struct FixedRecord {
     pub signature: String,
     /// The entry's input file.
     pub ledger: String,
+    /// Where the entry was before `--prune-fixed` moved it to `ledger`
+    /// (in its folder's `fixed/`). Reports before it lack it.
+    #[serde(default)]
+    pub pruned_from: Option<String>,
 }
 
 impl CiReport {

@@ -137,7 +137,8 @@ fn fixed() -> FixedRecord {
         target: "parse".into(),
         id: "77aa0b12".into(),
         signature: "panic at src/lib.rs:40:9: unreachable".into(),
-        ledger: "fuzz/regressions/parse/77aa0b12-41".into(),
+        ledger: "fuzz/regressions/parse/fixed/77aa0b12-41".into(),
+        pruned_from: Some("fuzz/regressions/parse/77aa0b12-41".into()),
     }
 }
 

@@ -87,6 +87,16 @@ impl Error {
         }
     }
 
+    /// `context` failed because the worker pool did: a failure of the run,
+    /// or Ctrl-C if the pool's stop flag ended it.
+    pub(crate) fn of_pool(context: impl Into<String>, e: crate::fuzz::pool::PoolError) -> Self {
+        let exit = match e {
+            crate::fuzz::pool::PoolError::Interrupted => Exit::Interrupted,
+            _ => Exit::Failure,
+        };
+        Error::caused(exit, context, e)
+    }
+
     /// `context` failed because of `source` (kept as the source): any
     /// error, an engine's boxed `OracleError`, or a message.
     pub(crate) fn caused(
@@ -206,6 +216,7 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::OtherCrate { .. }
         | D::TargetForInput { .. } => Exit::Usage,
         D::ArtifactMissing { .. }
+        | D::InputIsAFolder { .. }
         | D::NoFuzzCrate { .. }
         | D::NoManifest { .. }
         | D::ManifestMissing { .. }
@@ -230,6 +241,7 @@ fn artifact_exit(error: &crate::fuzz::shrink::ArtifactError) -> Exit {
     match error {
         A::DoesNotReproduce { .. } => Exit::NotInteresting,
         A::Flaky { .. } | A::Unstable { .. } => Exit::Flaky,
+        A::Pool(crate::fuzz::pool::PoolError::Interrupted) => Exit::Interrupted,
         A::Pool(_) => Exit::Failure,
     }
 }

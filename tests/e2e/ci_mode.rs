@@ -713,6 +713,69 @@ fn nested_corpus_folders_are_replayed_and_named_by_their_path() {
     );
 }
 
+/// Fixing the first of two panics of one function moves the second up:
+/// the moved one is still its own entry's failure (its entry's input fails
+/// so), and the fixed entry is the first's, whichever entry the ledger
+/// lists first (the two differ only by line and message). Helper-38 on
+/// gimli: the moved panic took the fixed bug's entry, the still failing
+/// one was reported FIXED and --prune-fixed put it aside.
+#[test]
+fn fixing_one_of_two_panics_of_a_function_fixes_its_own_entry() {
+    let project = Project::new().filed();
+    // Bug A's entry listed first, as it may be by its id: a name of the
+    // user's choosing (entries are read by their sidecars).
+    let entries = project.ledger("two_panics");
+    let entry_a = entries
+        .iter()
+        .find(|entry| fs::read(entry).unwrap() == b"ABXYZ")
+        .unwrap();
+    let first = entry_a.with_file_name("0-bug-a");
+    fs::rename(entry_a, &first).unwrap();
+    fs::rename(
+        format!("{}.json", entry_a.display()),
+        format!("{}.json", first.display()),
+    )
+    .unwrap();
+    let source = project.fuzz.join("fuzz_targets/two_panics.rs");
+    let text = fs::read_to_string(&source).unwrap();
+    let bug_a = "        if body.first() == Some(&b'X') && body.get(1) == Some(&b'Y') && body.get(2) == Some(&b'Z') {
+            panic!(\"bug A: authenticated XYZ request\");
+        }
+";
+    assert!(text.contains(bug_a));
+    fs::write(&source, text.replace(bug_a, "")).unwrap();
+    let messages = project.ci(&["--message-format", "json"]).messages();
+    let fixed: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m["reason"] == "ci-fixed")
+        .collect();
+    assert_eq!(fixed.len(), 1, "{messages:?}");
+    let entry = fixed[0]["ledger"].as_str().unwrap();
+    let entry = project.root.join(entry);
+    assert_eq!(
+        fs::read(&entry).unwrap(),
+        b"ABXYZ",
+        "bug A's entry is fixed"
+    );
+    let bug_b = messages
+        .iter()
+        .find(|m| m["reason"] == "ci-failure" && m["target"] == "two_panics")
+        .expect("bug B still fails");
+    assert_eq!(bug_b["status"], "known", "{bug_b}");
+    let ledger = project.root.join(bug_b["ledger"].as_str().unwrap());
+    assert_eq!(fs::read(ledger).unwrap(), b"XYZ", "bug B's own entry");
+    // --prune-fixed says what it moved.
+    let pruned = project.ci(&["--prune-fixed"]);
+    let id = fixed[0]["id"].as_str().unwrap();
+    assert!(
+        pruned.stdout().contains(&format!("moved fixed {id} from ")),
+        "{}",
+        pruned.stdout()
+    );
+    assert!(!first.exists(), "moved to fixed/");
+    assert_eq!(project.ledger("two_panics").len(), 1);
+}
+
 #[test]
 fn a_known_failure_whose_panic_moved_stays_known() {
     let project = Project::new().filed();

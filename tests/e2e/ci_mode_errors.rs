@@ -193,6 +193,18 @@ fn a_report_path_that_is_a_folder_or_a_fifo_is_refused_before_anything_runs() {
         run.error_line()
     );
     assert!(!run.stderr().contains("Built"), "refused before building");
+    // A file of no crate (no Cargo.toml above it): refused up front too,
+    // not after the replay (helper-38).
+    let outside = tempfile::tempdir().unwrap();
+    let tests = outside.path().join("fuzz_regressions.rs");
+    let run = ci(&fuzz, &["--emit-tests", tests.to_str().unwrap()]);
+    run.expect_code(2);
+    assert!(
+        run.error_line().contains("no Cargo.toml above"),
+        "{}",
+        run.error_line()
+    );
+    assert!(!run.stderr().contains("Built"), "refused before building");
 }
 
 /// A job summary or an `--out-dir` that cannot be written is found before

@@ -101,7 +101,13 @@ fn partial_results_under_a_test_budget_do_not_depend_on_j() {
     };
     let (_one, sequential) = reduce_some("1");
     let (_two, parallel) = reduce_some("2");
-    assert_eq!(sequential.len(), 3, "{:?}", sequential.keys());
+    // One that found nothing smaller within the budget writes no partial
+    // result (the input is the best so far); the others do.
+    assert!(
+        (1..=3).contains(&sequential.len()),
+        "{:?}",
+        sequential.keys()
+    );
     assert!(
         sequential
             .values()

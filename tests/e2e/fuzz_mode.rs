@@ -322,6 +322,49 @@ fn the_target_is_inferred_from_the_artifacts_directory() {
     assert_eq!(run.messages().pop().unwrap()["target"], "byte_parser");
 }
 
+/// An input in a corpus folder, or anywhere outside `artifacts/<target>/`,
+/// has its results (the reduction, the other bugs filed) written to
+/// `artifacts/<target>/`, where its row says and the next run looks:
+/// never into the corpus (helper-38: `minimized-from-` and
+/// `crash-…-found-reducing-` were written beside it, into the corpus, and
+/// the next run found neither).
+#[test]
+fn an_input_from_a_corpus_leaves_the_corpus_as_it_was() {
+    let (_dir, fuzz) = fresh_copy();
+    let corpus = fuzz.join("corpus/two_panics");
+    fs::create_dir_all(&corpus).unwrap();
+    let input = corpus.join("crash-copy");
+    fs::copy(artifact(&fuzz, "two_panics"), &input).unwrap();
+    let before = snapshot(&corpus);
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--fuzz-target",
+        "two_panics",
+        input.to_str().unwrap(),
+    ]);
+    run.expect_code(0);
+    assert_eq!(snapshot(&corpus), before, "{}", run.stdout());
+    let artifacts = fuzz.join("artifacts/two_panics");
+    assert_eq!(
+        fs::read(artifacts.join("minimized-from-crash-copy")).unwrap(),
+        b"ABXYZ"
+    );
+    let also: Vec<String> = fs::read_dir(&artifacts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("-found-reducing-crash-copy"))
+        .collect();
+    assert_eq!(
+        also.len(),
+        1,
+        "bug B, filed as an artifact: {}",
+        run.stdout()
+    );
+    assert!(run.stdout().contains(&format!("two_panics/{}", also[0])));
+}
+
 /// A file from outside `artifacts/<target>/` is shown by its path under
 /// the table, since the row's `target/name` would place it there.
 #[test]

@@ -133,10 +133,16 @@ fn refuse_triple(_: &str) -> Result<String, String> {
 }
 
 /// A fuzz target named as `cargo fuzz cmin TARGET` and `cargo fuzz
-/// coverage TARGET` name it: refused with a pointer to `--fuzz-target`.
-pub(super) fn refuse_target_argument(name: &str) -> Result<String, String> {
+/// coverage TARGET` name it: refused with a pointer to `--fuzz-target`,
+/// or to `--corpus` for a folder.
+pub(super) fn refuse_target_argument(arg: &str) -> Result<String, String> {
+    if arg.contains('/') || std::path::Path::new(arg).is_dir() {
+        return Err(format!(
+            "a corpus folder is given with --corpus DIR (`--corpus {arg}`), its fuzz target with --fuzz-target NAME when the folder's name does not say it"
+        ));
+    }
     Err(format!(
-        "a fuzz target is chosen with --fuzz-target NAME (`--fuzz-target {name}`); without it every target is"
+        "a fuzz target is chosen with --fuzz-target NAME (`--fuzz-target {arg}`); without it every target is taken"
     ))
 }
 
@@ -368,6 +374,12 @@ mod tests {
             let error = parse(&[mode, "parse"]).unwrap_err();
             assert!(
                 error.to_string().contains("`--fuzz-target parse`"),
+                "{error}"
+            );
+            // A folder, `--corpus`.
+            let error = parse(&[mode, "fuzz/corpus/parse"]).unwrap_err();
+            assert!(
+                error.to_string().contains("`--corpus fuzz/corpus/parse`"),
                 "{error}"
             );
         }

@@ -22,7 +22,7 @@ use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
 };
 pub(crate) use crate::fuzz::matching::MatchLevel;
-use crate::fuzz::pool::{Failure, FailureKind, Outcome, Signature, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, Outcome, PoolError, Signature, WorkerPool};
 
 /// Runs candidates in a [`WorkerPool`], interesting when they fail like
 /// the artifact.
@@ -144,7 +144,12 @@ impl Oracle<u8> for HarnessOracle<'_> {
         candidate: &Candidate<'_, u8>,
         _cancel: &Cancel<'_>,
     ) -> Result<Option<EngineOutcome>, OracleError> {
-        let outcome = self.pool.run(&candidate.to_vec())?;
+        // Ctrl-C ended the test (the pool's stop flag): no verdict, and the
+        // engine stops on the same flag.
+        let outcome = match self.pool.run(&candidate.to_vec()) {
+            Err(PoolError::Interrupted) => return Ok(None),
+            outcome => outcome?,
+        };
         self.keep_other(&outcome, candidate);
         Ok(Some(self.verdict(&outcome)))
     }
@@ -165,9 +170,13 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
             }
         };
         let accept = |outcome: &Outcome| self.matches(outcome);
-        let round = self
+        let round = match self
             .pool
-            .first_accepted_with(candidates.len(), &mut produce, &accept)?;
+            .first_accepted_with(candidates.len(), &mut produce, &accept)
+        {
+            Err(PoolError::Interrupted) => return Ok(vec![None; candidates.len()]),
+            round => round?,
+        };
         // The engine keeps the outcomes up to the answer only.
         let kept = round.accepted.map_or(round.outcomes.len(), |a| a + 1);
         Ok(round

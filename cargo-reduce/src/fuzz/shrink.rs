@@ -363,9 +363,20 @@ pub(crate) fn minimize_hang(
         let mut minimized = result.map_err(|(_, e)| (bytes.clone(), e))?;
         let started = Instant::now();
         ctx.counters.add_test();
-        let outcome = pool
-            .run(&minimized.bytes)
-            .map_err(|e| (bytes.clone(), e.into()))?;
+        let outcome = match pool.run(&minimized.bytes) {
+            // Ctrl-C before the check: the probe's result is not known to
+            // hang under the full timeout, so the artifact stands, not
+            // minimal.
+            Err(PoolError::Interrupted) => {
+                ctx.limits.stop(StopReason::Interrupted);
+                return Ok(Minimized {
+                    bytes,
+                    stopped: Some(StopReason::Interrupted),
+                    checked: Some(started.elapsed()),
+                });
+            }
+            outcome => outcome.map_err(|e| (bytes.clone(), e.into()))?,
+        };
         minimized.checked = Some(started.elapsed());
         if oracle.matches(&outcome) {
             return Ok(minimized);

@@ -413,9 +413,14 @@ fn said_stopped(run: &Run<'_>, stopped: Option<StopReason>) {
 }
 
 /// Writes `bytes` where `job`'s result goes (one that is not `minimal` to
-/// its partial place, if it has one); returns the path.
+/// its partial place, if it has one); returns the path. A partial result
+/// no smaller than the input is not written: the input is the best so far
+/// (a copy of it beside it would be taken for progress).
 fn written(job: &Job<'_>, bytes: &[u8], minimal: bool) -> Result<PathBuf, Error> {
     let output = match job.partial {
+        Some(_) if !minimal && bytes == job.bytes.as_slice() => {
+            return Ok(job.input.to_path_buf());
+        }
         Some(partial) if !minimal => partial,
         _ => job.output,
     };

@@ -317,7 +317,7 @@ pub(crate) fn run(
     let files = output::Files::check(&args.output)?;
     if let Some(tests) = &args.emit_tests {
         // Its folder (a crate's tests/) is made when missing.
-        crate::output::check_kept_file(tests)?;
+        ci::check_emit_tests(tests)?;
     }
     let request = args.request();
     let report = ci::run(&request, &args.settings(interrupt.clone()), reporter)?;

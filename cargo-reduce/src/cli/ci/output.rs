@@ -220,6 +220,14 @@ fn table(report: &CiReport) -> String {
             ));
         }
     }
+    for fixed in &report.fixed {
+        if let Some(from) = &fixed.pruned_from {
+            out.push_str(&format!(
+                "moved fixed {} from {from} to {}\n",
+                fixed.id, fixed.ledger
+            ));
+        }
+    }
     if !unfiled.is_empty() {
         out.push_str(&format!(
             "{} new failure(s) not filed: the same command with --update adds them to the regression ledger\n",

@@ -198,6 +198,64 @@ fn whole_rounds_respect_the_test_budget() {
     assert!(oracle(&run.atoms));
 }
 
+/// A pool's round that Ctrl-C cuts short answers nothing (the pool's stop
+/// flag, the reduction's interrupt): the reduction stops as interrupted,
+/// not as 1-minimal, whichever round the signal cuts.
+#[test]
+fn a_round_cut_short_by_ctrl_c_stops_the_reduction_not_minimal() {
+    use crate::engine::{Cancel, Oracle, OracleError, Outcome, RoundOracle, StopReason};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    struct CutShort {
+        rounds: InRounds<fn(&[u32]) -> bool>,
+        flag: Arc<AtomicBool>,
+        left: AtomicUsize,
+    }
+    impl Oracle<u32> for CutShort {
+        fn test(
+            &self,
+            c: &Candidate<'_, u32>,
+            cancel: &Cancel<'_>,
+        ) -> Result<Option<Outcome>, OracleError> {
+            self.rounds.test(c, cancel)
+        }
+        fn rounds(&self) -> Option<&dyn RoundOracle<u32>> {
+            Some(self)
+        }
+    }
+    impl RoundOracle<u32> for CutShort {
+        fn test_round(
+            &self,
+            candidates: &[Candidate<'_, u32>],
+        ) -> Result<Vec<Option<Outcome>>, OracleError> {
+            if self.left.fetch_sub(1, Ordering::SeqCst) == 0 {
+                self.flag.store(true, Ordering::SeqCst);
+                return Ok(vec![None; candidates.len()]);
+            }
+            self.rounds.test_round(candidates)
+        }
+    }
+    fn needs_7_and_40(c: &[u32]) -> bool {
+        c.contains(&7) && c.contains(&40)
+    }
+    for cut_at in 0..6 {
+        let flag = Arc::new(AtomicBool::new(false));
+        let oracle = CutShort {
+            rounds: InRounds::new(needs_7_and_40 as fn(&[u32]) -> bool, 0),
+            flag: flag.clone(),
+            left: AtomicUsize::new(cut_at),
+        };
+        let reducer = Reducer::new().interrupt(flag);
+        let run = reduce_with(64, &oracle, &DdminOptions::default(), reducer);
+        assert_eq!(
+            run.stopped,
+            Some(StopReason::Interrupted),
+            "cut at round {cut_at}"
+        );
+        assert!(needs_7_and_40(&run.atoms));
+    }
+}
+
 #[test]
 fn a_deadline_stops_early() {
     let oracle = |c: &[u32]| {

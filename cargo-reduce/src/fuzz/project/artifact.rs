@@ -156,6 +156,9 @@ impl Artifact {
     pub(crate) fn read(path: &Path) -> Result<Artifact, DiscoveryError> {
         match fs::metadata(path) {
             Ok(meta) if meta.is_file() => Ok(Artifact::new(path.to_path_buf(), &meta)),
+            Ok(meta) if meta.is_dir() => Err(DiscoveryError::InputIsAFolder {
+                path: path.to_path_buf(),
+            }),
             Ok(_) => Err(missing(path)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Err(missing(path)),
             Err(e) => Err(DiscoveryError::io(path, e)),

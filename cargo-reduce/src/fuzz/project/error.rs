@@ -77,6 +77,16 @@ pub(crate) enum DiscoveryError {
         /// The path given.
         path: PathBuf,
     },
+    /// A folder where an input's path goes.
+    #[error(
+        "input `{}` is a folder; pass the paths of the input files in it (`{}/*`), or no path at all to reduce every artifact not yet reduced",
+        path.display(),
+        path.display()
+    )]
+    InputIsAFolder {
+        /// The path given.
+        path: PathBuf,
+    },
     /// A fuzz target's name where an input's path goes (`cargo fuzz
     /// tmin TARGET FILE`'s order), with no file of that name there.
     #[error(

@@ -377,6 +377,11 @@ fn errors_say_what_where_and_what_to_do() {
         locate("fuzz/artifacts/parse/crash-9", None),
         Err(DiscoveryError::ArtifactMissing { .. })
     ));
+    // A folder in an input's place is named a folder.
+    assert!(matches!(
+        locate("fuzz/artifacts/gone", None),
+        Err(DiscoveryError::InputIsAFolder { .. })
+    ));
     // A target's name in the input's place (tmin's order) is named so.
     assert!(matches!(
         locate_artifact(&projects, Path::new("parse"), None),

@@ -9,7 +9,10 @@
 //! an entry no other failure claims matches by its *unmoored* id, the id
 //! with the panic's line and column left out (same kind, file, call path).
 //! Without it, any edit above a known bug would report it new and its
-//! entry fixed. Pure: ids in, statuses out.
+//! entry fixed. Two panics of one function share an unmoored id, so the
+//! entry whose own input failed as the moved failure in this run is taken
+//! first; only without such evidence (a shard that did not replay it) does
+//! the first unclaimed entry stand in. Pure: ids in, statuses out.
 
 use super::report::Status;
 
@@ -20,6 +23,15 @@ pub(super) struct Keys<'a> {
     pub id: &'a str,
     /// The same with the panic's line and column left out.
     pub unmoored: &'a str,
+}
+
+/// A failure seen in this run, as classification sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Seen<'a> {
+    /// Its ids.
+    pub keys: Keys<'a>,
+    /// The ledger entries whose own inputs failed so in this run.
+    pub from_entries: Vec<usize>,
 }
 
 /// A ledger entry as classification sees it.
@@ -33,21 +45,27 @@ pub(super) struct Ledgered<'a> {
 
 /// For each failure `seen` (one target's): its status, and the ledger
 /// entry it matched.
-pub(super) fn classify(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Status, Option<usize>)> {
+pub(super) fn classify(seen: &[Seen<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Status, Option<usize>)> {
     let mut claimed = vec![false; ledger.len()];
     let mut matched: Vec<Option<usize>> = seen
         .iter()
-        .map(|keys| {
-            let entry = ledger.iter().position(|e| e.keys.id == keys.id)?;
+        .map(|failure| {
+            let entry = ledger.iter().position(|e| e.keys.id == failure.keys.id)?;
             claimed[entry] = true;
             Some(entry)
         })
         .collect();
-    for (keys, matched) in seen.iter().zip(&mut matched) {
-        if matched.is_none() {
-            let moved = (0..ledger.len())
-                .find(|&e| !claimed[e] && ledger[e].keys.unmoored == keys.unmoored);
-            if let Some(entry) = moved {
+    let moved = |failure: &Seen<'_>, e: usize| ledger[e].keys.unmoored == failure.keys.unmoored;
+    let own_input = |failure: &Seen<'_>, e: usize| failure.from_entries.contains(&e);
+    for with_evidence in [true, false] {
+        for (failure, matched) in seen.iter().zip(&mut matched) {
+            if matched.is_some() {
+                continue;
+            }
+            let entry = (0..ledger.len()).find(|&e| {
+                !claimed[e] && moved(failure, e) && (!with_evidence || own_input(failure, e))
+            });
+            if let Some(entry) = entry {
                 claimed[entry] = true;
                 *matched = Some(entry);
             }
@@ -64,7 +82,7 @@ pub(super) fn classify(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<(Statu
 
 /// The indices of the `ledger` entries that are fixed: replayed here, and
 /// matched by no failure seen.
-pub(super) fn fixed(seen: &[Keys<'_>], ledger: &[Ledgered<'_>]) -> Vec<usize> {
+pub(super) fn fixed(seen: &[Seen<'_>], ledger: &[Ledgered<'_>]) -> Vec<usize> {
     let mut matched: Vec<usize> = classify(seen, ledger)
         .into_iter()
         .filter_map(|(_, entry)| entry)
@@ -86,6 +104,17 @@ mod tests {
         Keys { id, unmoored }
     }
 
+    fn seen<'a>(id: &'a str, unmoored: &'a str) -> Seen<'a> {
+        failed_from(id, unmoored, &[])
+    }
+
+    fn failed_from<'a>(id: &'a str, unmoored: &'a str, entries: &[usize]) -> Seen<'a> {
+        Seen {
+            keys: keys(id, unmoored),
+            from_entries: entries.to_vec(),
+        }
+    }
+
     fn entry<'a>(id: &'a str, unmoored: &'a str, replayed: bool) -> Ledgered<'a> {
         Ledgered {
             keys: keys(id, unmoored),
@@ -100,7 +129,7 @@ mod tests {
             entry("b", "B", true),
             entry("c", "C", false),
         ];
-        let seen = [keys("a", "A"), keys("z", "Z")];
+        let seen = [seen("a", "A"), seen("z", "Z")];
         assert_eq!(
             classify(&seen, &ledger),
             [(Status::Known, Some(0)), (Status::New, None)]
@@ -113,15 +142,31 @@ mod tests {
         let ledger = [entry("a", "F", true)];
         // The panic moved: a new id, the same unmoored one.
         assert_eq!(
-            classify(&[keys("a2", "F")], &ledger),
+            classify(&[seen("a2", "F")], &ledger),
             [(Status::Known, Some(0))]
         );
-        assert!(fixed(&[keys("a2", "F")], &ledger).is_empty());
+        assert!(fixed(&[seen("a2", "F")], &ledger).is_empty());
         // The known one in place, a second panic in the same function: new.
-        let both = [keys("b", "F"), keys("a", "F")];
+        let both = [seen("b", "F"), seen("a", "F")];
         assert_eq!(
             classify(&both, &ledger),
             [(Status::New, None), (Status::Known, Some(0))]
+        );
+    }
+
+    /// Two panics of one function, the first fixed and the second moved
+    /// up by the fix: the moved one is the entry whose input fails so
+    /// now, whatever the entries' order; the fixed one is fixed.
+    #[test]
+    fn a_moved_panic_takes_the_entry_whose_input_fails_so() {
+        let ledger = [entry("a", "F", true), entry("b", "F", true)];
+        let moved_b = [failed_from("b2", "F", &[1])];
+        assert_eq!(classify(&moved_b, &ledger), [(Status::Known, Some(1))]);
+        assert_eq!(fixed(&moved_b, &ledger), [0]);
+        // Without the evidence (its input not replayed), the first stands in.
+        assert_eq!(
+            classify(&[seen("b2", "F")], &ledger),
+            [(Status::Known, Some(0))]
         );
     }
 }

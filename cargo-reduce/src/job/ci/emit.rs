@@ -45,14 +45,20 @@ pub(crate) fn write(
     expect: Expect,
     cases: &[Case],
 ) -> io::Result<bool> {
-    let root = crate_root(path).ok_or_else(|| {
+    let root = checked_crate_root(path)?;
+    let text = render(&root, matching, expect, cases)?;
+    crate::output::write_if_changed(path, text.as_bytes())
+}
+
+/// The crate whose tests `path` is, as [`write`] needs it: checked before
+/// a run replays anything.
+pub(crate) fn checked_crate_root(path: &Path) -> io::Result<PathBuf> {
+    crate_root(path).ok_or_else(|| {
         io::Error::other(format!(
             "no Cargo.toml above `{}`: emit the tests into a crate's tests/ folder",
             path.display()
         ))
-    })?;
-    let text = render(&root, matching, expect, cases)?;
-    crate::output::write_if_changed(path, text.as_bytes())
+    })
 }
 
 /// The nearest folder above `path` with a `Cargo.toml`.

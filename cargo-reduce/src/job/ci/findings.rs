@@ -1,7 +1,7 @@
 //! The report of a `cargo reduce ci` run, made from what each target's
 //! replay, grouping and minimization found.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::classify;
@@ -47,7 +47,7 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
         for group in &run.groups {
             report.failures.push(failure_record(run, group));
         }
-        for i in classify::fixed(&seen(&run.groups), &ledgered(run, &ids)) {
+        for i in classify::fixed(&seen(run), &ledgered(run, &ids)) {
             let entry = &run.entries[i];
             report.fixed.push(FixedRecord {
                 package: run.package.clone(),
@@ -55,6 +55,7 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
                 id: ids[i].0.clone(),
                 signature: entry.sidecar.signature.clone(),
                 ledger: shown(&entry.input),
+                pruned_from: None,
             });
         }
     }
@@ -65,7 +66,8 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
 fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
     let signature = group.failure.signature();
     let location = group.failure.location.as_deref();
-    let (file, line, column) = match source_position(location, &run.workspace_root) {
+    let position = source_position(location, &run.workspace_root, &group.failure.call_path);
+    let (file, line, column) = match position {
         Some((file, line, column)) => (Some(file), Some(line), Some(column)),
         None => (None, None, None),
     };
@@ -104,19 +106,71 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
 /// of its own, the project's when it is a member; a file of the library
 /// that a standalone fuzz workspace tests, relative to its package, found
 /// from the folders around the workspace that are packages too.
-fn source_position(location: Option<&str>, workspace_root: &Path) -> Option<(String, u32, u32)> {
+fn source_position(
+    location: Option<&str>,
+    workspace_root: &Path,
+    call_path: &[String],
+) -> Option<(String, u32, u32)> {
     let (file, line, column) = split_location(location?)?;
     if Path::new(file).is_absolute() {
         return None;
     }
+    let holding: Vec<PathBuf> = package_roots(workspace_root)
+        .into_iter()
+        .filter(|root| root.join(file).is_file())
+        .collect();
+    // `src/lib.rs` is in every library: the crate of the innermost frame
+    // tells which (a workspace's members side by side).
+    let innermost = call_path.first().and_then(|frame| crate_of(frame));
+    let of_crate = holding
+        .iter()
+        .find(|root| innermost.is_some_and(|name| crate_name(root).as_deref() == Some(name)));
+    let root = of_crate.or(holding.first())?;
+    Some((shown(&root.join(file)), line, column))
+}
+
+/// Where a location relative to a package may start: the workspace root,
+/// the packages around it (folders above it with a `Cargo.toml`), then
+/// the packages beside those (their subfolders with one), in that order.
+fn package_roots(workspace_root: &Path) -> Vec<PathBuf> {
     let mut roots = workspace_root.ancestors();
-    let first = roots.next()?;
-    let packages = roots.take_while(|dir| dir.join("Cargo.toml").is_file());
-    let path = std::iter::once(first)
-        .chain(packages)
-        .map(|root| root.join(file))
-        .find(|path| path.is_file())?;
-    Some((shown(&path), line, column))
+    let Some(first) = roots.next() else {
+        return Vec::new();
+    };
+    let around: Vec<PathBuf> = std::iter::once(first)
+        .chain(roots.take_while(|dir| dir.join("Cargo.toml").is_file()))
+        .map(Path::to_path_buf)
+        .collect();
+    let beside = around.iter().flat_map(|dir| {
+        let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|child| child.join("Cargo.toml").is_file() && !around.contains(child))
+            .collect();
+        children.sort();
+        children
+    });
+    let beside: Vec<PathBuf> = beside.collect();
+    around.into_iter().chain(beside).collect()
+}
+
+/// The crate a frame (`krate::module::function`, `<krate::T as …>::f`)
+/// belongs to.
+fn crate_of(frame: &str) -> Option<&str> {
+    let name = frame.trim_start_matches('<').split("::").next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The library crate name of the package at `root`: `[lib] name`, else
+/// its package name with `-` as `_`.
+fn crate_name(root: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).ok()?;
+    let doc = text.parse::<toml_edit::DocumentMut>().ok()?;
+    let lib = doc.get("lib").and_then(|lib| lib.get("name")?.as_str());
+    let package = doc.get("package").and_then(|p| p.get("name")?.as_str());
+    Some(lib.or(package)?.replace('-', "_"))
 }
 
 #[cfg(test)]
@@ -128,27 +182,63 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "").unwrap();
-        let (file, line, column) = source_position(Some("src/a.rs:12:5"), dir.path()).unwrap();
+        let (file, line, column) = source_position(Some("src/a.rs:12:5"), dir.path(), &[]).unwrap();
         assert!(file.ends_with("src/a.rs"));
         assert_eq!((line, column), (12, 5));
-        assert_eq!(source_position(Some("src/b.rs:1:1"), dir.path()), None);
+        assert_eq!(source_position(Some("src/b.rs:1:1"), dir.path(), &[]), None);
         assert_eq!(
-            source_position(Some("/rustc/x/lib.rs:1:1"), dir.path()),
+            source_position(Some("/rustc/x/lib.rs:1:1"), dir.path(), &[]),
             None
         );
-        assert_eq!(source_position(None, dir.path()), None);
+        assert_eq!(source_position(None, dir.path(), &[]), None);
         // A fuzz crate that is a member of the project's workspace: its
         // target's locations start at the workspace root.
         std::fs::create_dir_all(dir.path().join("fuzz/fuzz_targets")).unwrap();
         std::fs::write(dir.path().join("fuzz/fuzz_targets/t.rs"), "").unwrap();
         let location = Some("fuzz/fuzz_targets/t.rs:8:13");
-        let (file, line, _) = source_position(location, dir.path()).unwrap();
+        let (file, line, _) = source_position(location, dir.path(), &[]).unwrap();
         assert!(file.ends_with("fuzz/fuzz_targets/t.rs"));
         assert_eq!(line, 8);
         // A standalone fuzz workspace beside the library it tests: the
         // library's files are named by its package, the folder above.
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        let (file, _, _) = source_position(Some("src/a.rs:2:1"), &dir.path().join("fuzz")).unwrap();
+        let (file, _, _) =
+            source_position(Some("src/a.rs:2:1"), &dir.path().join("fuzz"), &[]).unwrap();
         assert_eq!(Path::new(&file), dir.path().join("src/a.rs"));
+    }
+
+    /// A workspace of libraries side by side, the fuzz crate in one of
+    /// them: `src/lib.rs` is the file of the crate the panic's innermost
+    /// frame is in (helper-38 on mp4parse-rust: the panic in
+    /// mp4parse/src/lib.rs was placed in mp4parse_capi/src/lib.rs).
+    #[test]
+    fn a_file_every_member_has_is_the_innermost_frame_s_crate_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let package = |folder: &str, manifest: &str| {
+            std::fs::create_dir_all(root.join(folder).join("src")).unwrap();
+            std::fs::write(root.join(folder).join("Cargo.toml"), manifest).unwrap();
+            std::fs::write(root.join(folder).join("src/lib.rs"), "").unwrap();
+        };
+        std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
+        package("parse", "[package]\nname = \"mp4-parse\"\n");
+        package(
+            "capi",
+            "[package]\nname = \"capi\"\n[lib]\nname = \"mp4parse_capi\"\n",
+        );
+        std::fs::create_dir_all(root.join("capi/fuzz")).unwrap();
+        let fuzz = root.join("capi/fuzz");
+        let at = |frame: &str| {
+            let call_path = [frame.to_string(), "fuzz::run".to_string()];
+            let (file, _, _) = source_position(Some("src/lib.rs:9:1"), &fuzz, &call_path).unwrap();
+            PathBuf::from(file)
+        };
+        assert_eq!(at("mp4_parse::read_ftyp"), root.join("parse/src/lib.rs"));
+        assert_eq!(
+            at("<mp4parse_capi::Parser as Drop>::drop"),
+            root.join("capi/src/lib.rs")
+        );
+        // No crate that holds the file: the nearest package, as before.
+        assert_eq!(at("elsewhere::f"), root.join("capi/src/lib.rs"));
     }
 }

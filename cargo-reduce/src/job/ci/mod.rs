@@ -31,7 +31,7 @@ use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, StopFlag, WorkerPool};
 use crate::fuzz::project::{FuzzProject, TargetSettings};
 use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
@@ -281,7 +281,8 @@ fn replay_all(
     let mut pools = Pools::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let base = fuzz_mode::pool_options(jobs, &run.options);
+        let stop = StopFlag::new(settings.interrupt.clone());
+        let base = fuzz_mode::pool_options(jobs, &run.options, stop);
         let options = PoolOptions {
             detect_leaks: asan::has_leaks(run),
             ..fuzz_mode::engine_options(&base, projects[run.project].engine)?
@@ -420,14 +421,23 @@ fn emit_tests(
     // A level of the command line's, else none: `ci replay` then takes
     // each target's own, as this run did.
     let level = request.fuzz.options.matching.map(name_of);
-    emit::write(path, level.as_deref(), expect, &cases).map_err(|e| {
-        Error::caused(
-            Exit::Usage,
-            format!("cannot write the tests `{}`", path.display()),
-            e,
-        )
-    })?;
+    emit::write(path, level.as_deref(), expect, &cases).map_err(|e| emit_error(path, e))?;
     Ok(())
+}
+
+/// `--emit-tests PATH` checked before anything runs: a file of a crate.
+pub(crate) fn check_emit_tests(path: &Path) -> Result<(), Error> {
+    crate::output::check_kept_file(path)?;
+    emit::checked_crate_root(path).map_err(|e| emit_error(path, e))?;
+    Ok(())
+}
+
+fn emit_error(path: &Path, e: std::io::Error) -> Error {
+    Error::caused(
+        Exit::Usage,
+        format!("cannot write the tests `{}`", path.display()),
+        e,
+    )
 }
 
 fn key(run: &TargetRun) -> String {
@@ -547,7 +557,7 @@ fn replay(
         let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
         let round = pool
             .first_accepted(&bytes, &|_| false)
-            .map_err(|e| Error::caused(Exit::Failure, format!("replaying {}", run.name), e))?;
+            .map_err(|e| Error::of_pool(format!("replaying {}", run.name), e))?;
         for (&i, outcome) in members.iter().zip(round.outcomes) {
             let failure = outcome.and_then(|o| o.failure().cloned());
             cache.put(&cache_key(&run.inputs[i]), failure.as_ref());
@@ -586,7 +596,7 @@ fn group(run: &mut TargetRun) {
     run.groups = groups.into_values().collect();
     let ids: Vec<(String, String)> = run.entries.iter().map(|e| entry_keys(run, e)).collect();
     let ledgered = ledgered(run, &ids);
-    let statuses = classify::classify(&seen(&run.groups), &ledgered);
+    let statuses = classify::classify(&seen(run), &ledgered);
     for (group, (status, entry)) in run.groups.iter_mut().zip(statuses) {
         group.status = status;
         group.ledger = entry.map(|e| run.entries[e].input.clone());
@@ -660,13 +670,21 @@ fn entry_keys(run: &TargetRun, entry: &Entry) -> (String, String) {
     (key.id(), key.unmoored().id())
 }
 
-/// The keys of the failures seen, for classification.
-fn seen(groups: &[Group]) -> Vec<classify::Keys<'_>> {
-    groups
+/// The failures seen, for classification: each group's ids and the
+/// ledger entries among its inputs.
+fn seen(run: &TargetRun) -> Vec<classify::Seen<'_>> {
+    run.groups
         .iter()
-        .map(|g| classify::Keys {
-            id: &g.id,
-            unmoored: &g.unmoored,
+        .map(|g| classify::Seen {
+            keys: classify::Keys {
+                id: &g.id,
+                unmoored: &g.unmoored,
+            },
+            from_entries: g
+                .members
+                .iter()
+                .filter_map(|&m| run.inputs[m].ledger)
+                .collect(),
         })
         .collect()
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::super::fuzz_mode::{self, FuzzRequest};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::pool::{StopFlag, WorkerPool};
 use crate::fuzz::project::{locate_artifact, FuzzProject};
 
 /// What one input did.
@@ -54,7 +54,9 @@ pub(crate) fn replay_files(
     let binaries = fuzz_mode::build_first(&projects, &targets, build, settings, events)?;
     let binary = binaries[&(p, target.to_string())].clone()?;
     let level = options.matching();
-    let options = fuzz_mode::engine_options(&fuzz_mode::pool_options(1, &options), project.engine)?;
+    let stop = StopFlag::new(settings.interrupt.clone());
+    let options = fuzz_mode::pool_options(1, &options, stop);
+    let options = fuzz_mode::engine_options(&options, project.engine)?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {
         Error::caused(
             Exit::Failure,
@@ -64,9 +66,9 @@ pub(crate) fn replay_files(
     })?;
     let mut replayed = Vec::new();
     for (path, bytes) in inputs {
-        let outcome = pool.run(&bytes).map_err(|e| {
-            Error::caused(Exit::Failure, format!("replaying `{}`", path.display()), e)
-        })?;
+        let outcome = pool
+            .run(&bytes)
+            .map_err(|e| Error::of_pool(format!("replaying `{}`", path.display()), e))?;
         let failure = outcome.failure().map(|f| {
             let signature = f.signature();
             (level.key(&signature).id(), signature.to_string())

@@ -220,6 +220,7 @@ mod tests {
             id: id.into(),
             signature: format!("panic {id}"),
             ledger: format!("regressions/t/{id}"),
+            pruned_from: None,
         }
     }
 

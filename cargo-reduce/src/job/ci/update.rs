@@ -135,7 +135,7 @@ pub(crate) fn prune_fixed(report: &mut CiReport) -> Result<(), Error> {
                 e,
             )
         })?;
-        fixed.ledger = super::shown(&moved);
+        fixed.pruned_from = Some(std::mem::replace(&mut fixed.ledger, super::shown(&moved)));
     }
     Ok(())
 }

@@ -31,7 +31,7 @@ use std::time::Duration;
 use super::{Events, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{Exits, Failure, PoolOptions};
+use crate::fuzz::pool::{Exits, Failure, PoolOptions, StopFlag};
 use crate::fuzz::project::{
     Artifact, ArtifactKind, Engine, FuzzProject, Origin, Selection, TargetSettings,
     MINIMIZED_PREFIX,
@@ -71,11 +71,12 @@ impl FuzzRequest {
 /// The worker pool's options for `jobs` workers running a target with
 /// `options` (the command line's over its `Cargo.toml`'s): its timeout and
 /// memory limit, else libFuzzer's defaults.
-pub(crate) fn pool_options(jobs: usize, options: &TargetSettings) -> PoolOptions {
+pub(crate) fn pool_options(jobs: usize, options: &TargetSettings, stop: StopFlag) -> PoolOptions {
     PoolOptions {
         jobs,
         timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
         rss_limit_mb: options.rss_limit_mb.unwrap_or(DEFAULT_RSS_LIMIT_MB),
+        stop,
         ..PoolOptions::default()
     }
 }
@@ -238,10 +239,11 @@ fn reduce_all(
             Role::Reduce => {
                 let known = roles.known[i].take();
                 let row = reduce_one(item, pool, known, cx);
-                let stopped = row
-                    .result
-                    .as_ref()
-                    .is_ok_and(|d| d.stopped == Some(StopReason::Interrupted));
+                let stopped = match &row.result {
+                    Ok(done) => done.stopped == Some(StopReason::Interrupted),
+                    // Ctrl-C before the reduction began (reproducing).
+                    Err(e) => e.exit() == Exit::Interrupted,
+                };
                 file_also_found(item, &row, &mut failures, cx, summary);
                 summary.record(row, cx.events);
                 if stopped {
@@ -285,7 +287,7 @@ fn file_also_found(
 
 /// The pool options of each target with work: its options' limits, with
 /// its engine's exits; leaks looked for where a `leak-*` artifact is to be
-/// reduced.
+/// reduced. Ctrl-C ends the tests running (a hang is not waited out).
 fn target_options(
     projects: &[FuzzProject],
     work: &[Work],
@@ -301,7 +303,8 @@ fn target_options(
     let mut options = TargetOptions::default();
     for item in work {
         let engine = projects[item.project].engine;
-        let target = engine_options(&pool_options(jobs, &item.options), engine)?;
+        let stop = StopFlag::new(cx.settings.interrupt.clone());
+        let target = engine_options(&pool_options(jobs, &item.options, stop), engine)?;
         let detect_leaks = leaks(item);
         options.insert(
             item,

@@ -9,7 +9,7 @@ use super::{Context, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
-use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
 use crate::fuzz::project::TargetSettings;
 use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{unplaced_timeout_warning, How, Plan};
@@ -186,14 +186,16 @@ impl Subject for ArtifactSubject<'_> {
         let input = match &self.resume {
             Some(partial) => {
                 run.counters.add_test();
-                let outcome = self
-                    .pool
-                    .run(partial)
-                    .map_err(|e| (input.clone(), e.into()))?;
-                if oracle.matches(&outcome) {
-                    partial.clone()
-                } else {
-                    input
+                // Ctrl-C before the partial result ran: the reduction
+                // stops at once on the same flag, from the earlier run's
+                // result, which its run checked.
+                let resumes = match self.pool.run(partial) {
+                    Err(PoolError::Interrupted) => true,
+                    outcome => oracle.matches(&outcome.map_err(|e| (input.clone(), e.into()))?),
+                };
+                match resumes {
+                    true => partial.clone(),
+                    false => input,
                 }
             }
             None => input,

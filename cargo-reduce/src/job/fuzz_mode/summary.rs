@@ -73,8 +73,11 @@ impl Summary {
     /// Adds `row`; a failed one is reported as an `error` message and sets
     /// the exit status if none is set yet.
     pub(super) fn record(&mut self, row: Row, events: &dyn Events) {
-        if let Err(e) = &row.result {
-            self.fail(e, events);
+        match &row.result {
+            // Ctrl-C is no error: the row says the input was interrupted.
+            Err(e) if e.exit() == Exit::Interrupted => self.exit = Exit::Interrupted,
+            Err(e) => self.fail(e, events),
+            Ok(_) => {}
         }
         self.rows.push(row);
     }

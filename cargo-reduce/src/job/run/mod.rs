@@ -16,7 +16,7 @@ use super::fuzz_mode::{self, FuzzRequest};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::engines::front_end::{self, FrontEndBuild, Tool};
-use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::pool::{StopFlag, WorkerPool};
 use crate::fuzz::project::{self, input_type, Engine, FuzzProject, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::{self, BuildKind};
@@ -209,7 +209,7 @@ impl Located {
             Err(e) => return warn(e.line()),
         };
         let options = FuzzRequest::default().options_of(project, &self.target);
-        let options = fuzz_mode::pool_options(1, &options);
+        let options = fuzz_mode::pool_options(1, &options, StopFlag::default());
         let options = fuzz_mode::engine_options(&options, project.engine)?;
         match WorkerPool::start(binary, options) {
             Ok(pool) => Ok(pool.debug_format(&bytes).ok().flatten()),

@@ -90,11 +90,7 @@ impl Error {
     /// `context` failed because the worker pool did: a failure of the run,
     /// or Ctrl-C if the pool's stop flag ended it.
     pub(crate) fn of_pool(context: impl Into<String>, e: crate::fuzz::pool::PoolError) -> Self {
-        let exit = match e {
-            crate::fuzz::pool::PoolError::Interrupted => Exit::Interrupted,
-            _ => Exit::Failure,
-        };
-        Error::caused(exit, context, e)
+        Error::caused(pool_exit(&e), context, e)
     }
 
     /// `context` failed because of `source` (kept as the source): any
@@ -233,16 +229,24 @@ impl From<crate::fuzz::shrink::ArtifactError> for Error {
     }
 }
 
+/// A pool that breaks is a failure of the run; one its stop flag ended,
+/// Ctrl-C.
+fn pool_exit(error: &crate::fuzz::pool::PoolError) -> Exit {
+    match error {
+        crate::fuzz::pool::PoolError::Interrupted => Exit::Interrupted,
+        _ => Exit::Failure,
+    }
+}
+
 /// An artifact that does not fail is not interesting; one that fails
-/// only sometimes, or differently, is flaky; a pool that breaks is a
-/// failure of the run.
+/// only sometimes, or differently, is flaky; a pool's error is
+/// [`pool_exit`]'s.
 fn artifact_exit(error: &crate::fuzz::shrink::ArtifactError) -> Exit {
     use crate::fuzz::shrink::ArtifactError as A;
     match error {
         A::DoesNotReproduce { .. } => Exit::NotInteresting,
         A::Flaky { .. } | A::Unstable { .. } => Exit::Flaky,
-        A::Pool(crate::fuzz::pool::PoolError::Interrupted) => Exit::Interrupted,
-        A::Pool(_) => Exit::Failure,
+        A::Pool(e) => pool_exit(e),
     }
 }
 

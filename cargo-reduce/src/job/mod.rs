@@ -79,6 +79,11 @@ impl Settings {
         }
         limits
     }
+
+    /// The worker pools' stop flag: Ctrl-C ends the tests running.
+    pub(crate) fn stop_flag(&self) -> crate::fuzz::pool::StopFlag {
+        crate::fuzz::pool::StopFlag::new(self.interrupt.clone())
+    }
 }
 
 /// What one reduction shares between its steps.

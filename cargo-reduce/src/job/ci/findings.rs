@@ -44,8 +44,12 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
                 cached: *cached,
             });
         }
+        let packages = match run.groups.is_empty() {
+            true => Vec::new(),
+            false => packages_around(&run.workspace_root),
+        };
         for group in &run.groups {
-            report.failures.push(failure_record(run, group));
+            report.failures.push(failure_record(run, group, &packages));
         }
         for i in classify::fixed(&seen(run), &ledgered(run, &ids)) {
             let entry = &run.entries[i];
@@ -63,10 +67,10 @@ pub(super) fn build(runs: &[TargetRun], request: &CiRequest, elapsed: Duration) 
     report
 }
 
-fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
+fn failure_record(run: &TargetRun, group: &Group, packages: &[Package]) -> FailureRecord {
     let signature = group.failure.signature();
     let location = group.failure.location.as_deref();
-    let position = source_position(location, &run.workspace_root, &group.failure.call_path);
+    let position = source_position(location, packages, &group.failure.call_path);
     let (file, line, column) = match position {
         Some((file, line, column)) => (Some(file), Some(line), Some(column)),
         None => (None, None, None),
@@ -100,39 +104,48 @@ fn failure_record(run: &TargetRun, group: &Group) -> FailureRecord {
     }
 }
 
+/// A package a location may be relative to: its folder, and its library
+/// crate's name if its manifest says.
+struct Package {
+    root: PathBuf,
+    crate_name: Option<String>,
+}
+
 /// The file (as shown), line and column of a panic location in the user's code:
 /// locations are relative to the fuzz crate's workspace root (the build
 /// remaps its path): the fuzz crate's own folder when it is a workspace
 /// of its own, the project's when it is a member; a file of the library
 /// that a standalone fuzz workspace tests, relative to its package, found
-/// from the folders around the workspace that are packages too.
+/// among `packages` ([`packages_around`]); of several that have the file,
+/// the innermost frame's crate's.
 fn source_position(
     location: Option<&str>,
-    workspace_root: &Path,
+    packages: &[Package],
     call_path: &[String],
 ) -> Option<(String, u32, u32)> {
     let (file, line, column) = split_location(location?)?;
     if Path::new(file).is_absolute() {
         return None;
     }
-    let holding: Vec<PathBuf> = package_roots(workspace_root)
-        .into_iter()
-        .filter(|root| root.join(file).is_file())
+    let holding: Vec<&Package> = packages
+        .iter()
+        .filter(|p| p.root.join(file).is_file())
         .collect();
     // `src/lib.rs` is in every library: the crate of the innermost frame
     // tells which (a workspace's members side by side).
     let innermost = call_path.first().and_then(|frame| crate_of(frame));
     let of_crate = holding
         .iter()
-        .find(|root| innermost.is_some_and(|name| crate_name(root).as_deref() == Some(name)));
-    let root = of_crate.or(holding.first())?;
-    Some((shown(&root.join(file)), line, column))
+        .find(|p| innermost.is_some_and(|name| p.crate_name.as_deref() == Some(name)));
+    let package = of_crate.or(holding.first())?;
+    Some((shown(&package.root.join(file)), line, column))
 }
 
-/// Where a location relative to a package may start: the workspace root,
-/// the packages around it (folders above it with a `Cargo.toml`), then
-/// the packages beside those (their subfolders with one), in that order.
-fn package_roots(workspace_root: &Path) -> Vec<PathBuf> {
+/// Where a location relative to a package may start, read once per run:
+/// the workspace root, the packages around it (folders above it with a
+/// `Cargo.toml`), then the packages beside those (their subfolders with
+/// one), in that order.
+fn packages_around(workspace_root: &Path) -> Vec<Package> {
     let mut roots = workspace_root.ancestors();
     let Some(first) = roots.next() else {
         return Vec::new();
@@ -153,7 +166,14 @@ fn package_roots(workspace_root: &Path) -> Vec<PathBuf> {
         children
     });
     let beside: Vec<PathBuf> = beside.collect();
-    around.into_iter().chain(beside).collect()
+    around
+        .into_iter()
+        .chain(beside)
+        .map(|root| Package {
+            crate_name: crate_name(&root),
+            root,
+        })
+        .collect()
 }
 
 /// The crate a frame (`krate::module::function`, `<krate::T as …>::f`)
@@ -182,28 +202,43 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "").unwrap();
-        let (file, line, column) = source_position(Some("src/a.rs:12:5"), dir.path(), &[]).unwrap();
+        let (file, line, column) =
+            source_position(Some("src/a.rs:12:5"), &packages_around(dir.path()), &[]).unwrap();
         assert!(file.ends_with("src/a.rs"));
         assert_eq!((line, column), (12, 5));
-        assert_eq!(source_position(Some("src/b.rs:1:1"), dir.path(), &[]), None);
         assert_eq!(
-            source_position(Some("/rustc/x/lib.rs:1:1"), dir.path(), &[]),
+            source_position(Some("src/b.rs:1:1"), &packages_around(dir.path()), &[]),
             None
         );
-        assert_eq!(source_position(None, dir.path(), &[]), None);
+        assert_eq!(
+            source_position(
+                Some("/rustc/x/lib.rs:1:1"),
+                &packages_around(dir.path()),
+                &[]
+            ),
+            None
+        );
+        assert_eq!(
+            source_position(None, &packages_around(dir.path()), &[]),
+            None
+        );
         // A fuzz crate that is a member of the project's workspace: its
         // target's locations start at the workspace root.
         std::fs::create_dir_all(dir.path().join("fuzz/fuzz_targets")).unwrap();
         std::fs::write(dir.path().join("fuzz/fuzz_targets/t.rs"), "").unwrap();
         let location = Some("fuzz/fuzz_targets/t.rs:8:13");
-        let (file, line, _) = source_position(location, dir.path(), &[]).unwrap();
+        let (file, line, _) = source_position(location, &packages_around(dir.path()), &[]).unwrap();
         assert!(file.ends_with("fuzz/fuzz_targets/t.rs"));
         assert_eq!(line, 8);
         // A standalone fuzz workspace beside the library it tests: the
         // library's files are named by its package, the folder above.
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        let (file, _, _) =
-            source_position(Some("src/a.rs:2:1"), &dir.path().join("fuzz"), &[]).unwrap();
+        let (file, _, _) = source_position(
+            Some("src/a.rs:2:1"),
+            &packages_around(&dir.path().join("fuzz")),
+            &[],
+        )
+        .unwrap();
         assert_eq!(Path::new(&file), dir.path().join("src/a.rs"));
     }
 
@@ -228,9 +263,11 @@ mod tests {
         );
         std::fs::create_dir_all(root.join("capi/fuzz")).unwrap();
         let fuzz = root.join("capi/fuzz");
+        let packages = packages_around(&fuzz);
         let at = |frame: &str| {
             let call_path = [frame.to_string(), "fuzz::run".to_string()];
-            let (file, _, _) = source_position(Some("src/lib.rs:9:1"), &fuzz, &call_path).unwrap();
+            let (file, _, _) =
+                source_position(Some("src/lib.rs:9:1"), &packages, &call_path).unwrap();
             PathBuf::from(file)
         };
         assert_eq!(at("mp4_parse::read_ftyp"), root.join("parse/src/lib.rs"));

@@ -31,7 +31,7 @@ use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
-use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, StopFlag, WorkerPool};
+use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, WorkerPool};
 use crate::fuzz::project::{FuzzProject, TargetSettings};
 use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
@@ -281,8 +281,7 @@ fn replay_all(
     let mut pools = Pools::new();
     for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
         let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let stop = StopFlag::new(settings.interrupt.clone());
-        let base = fuzz_mode::pool_options(jobs, &run.options, stop);
+        let base = fuzz_mode::pool_options(jobs, &run.options, settings.stop_flag());
         let options = PoolOptions {
             detect_leaks: asan::has_leaks(run),
             ..fuzz_mode::engine_options(&base, projects[run.project].engine)?

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::super::fuzz_mode::{self, FuzzRequest};
 use super::super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{StopFlag, WorkerPool};
+use crate::fuzz::pool::WorkerPool;
 use crate::fuzz::project::{locate_artifact, FuzzProject};
 
 /// What one input did.
@@ -54,8 +54,7 @@ pub(crate) fn replay_files(
     let binaries = fuzz_mode::build_first(&projects, &targets, build, settings, events)?;
     let binary = binaries[&(p, target.to_string())].clone()?;
     let level = options.matching();
-    let stop = StopFlag::new(settings.interrupt.clone());
-    let options = fuzz_mode::pool_options(1, &options, stop);
+    let options = fuzz_mode::pool_options(1, &options, settings.stop_flag());
     let options = fuzz_mode::engine_options(&options, project.engine)?;
     let pool = WorkerPool::start(&binary, options).map_err(|e| {
         Error::caused(

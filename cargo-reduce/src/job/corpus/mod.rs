@@ -151,7 +151,7 @@ pub(crate) fn run(
             project,
             binary: &binary,
             options: PoolOptions {
-                stop: StopFlag::new(settings.interrupt.clone()),
+                stop: settings.stop_flag(),
                 ..pool_options(request, jobs, project, &plan.target)?
             },
             plain: &plain,

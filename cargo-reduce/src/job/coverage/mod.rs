@@ -26,9 +26,7 @@ use super::fuzz_mode::{self, TargetKey};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::lines::{LineMap, SourceCounts};
-use crate::fuzz::pool::{
-    CoveragePool, Outcome, PcTableFile, PoolError, PoolOptions, Replayed, StopFlag,
-};
+use crate::fuzz::pool::{CoveragePool, Outcome, PcTableFile, PoolError, PoolOptions, Replayed};
 use crate::fuzz::project::{FuzzProject, Selection};
 use crate::fuzz::standin::BuildKind;
 use report::{Coverage, Scope};
@@ -156,7 +154,7 @@ fn report(
         let project = &projects[set.project];
         let binary = binaries[&(set.project, set.target.clone())].clone()?;
         let pool = PoolOptions {
-            stop: StopFlag::new(settings.interrupt.clone()),
+            stop: settings.stop_flag(),
             ..pool_options(options, jobs, project, &set.target)?
         };
         measured.push(measure(

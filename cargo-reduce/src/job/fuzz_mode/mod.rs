@@ -175,7 +175,9 @@ impl Work {
 }
 
 /// The name of the `artifacts/<name>/` folder that holds `path`, if one
-/// does (a bare name given inside it is in it too).
+/// does (a bare name given inside it is in it too): whether an input is
+/// its target's artifact decides where its results go and whether the
+/// summary names it by its path.
 fn artifacts_folder_of(path: &Path) -> Option<String> {
     let resolved = std::path::absolute(path).ok()?;
     let folder = resolved.parent()?;
@@ -303,7 +305,7 @@ fn target_options(
     let mut options = TargetOptions::default();
     for item in work {
         let engine = projects[item.project].engine;
-        let stop = StopFlag::new(cx.settings.interrupt.clone());
+        let stop = cx.settings.stop_flag();
         let target = engine_options(&pool_options(jobs, &item.options, stop), engine)?;
         let detect_leaks = leaks(item);
         options.insert(

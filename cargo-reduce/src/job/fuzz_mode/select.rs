@@ -2,8 +2,6 @@
 //! inputs fuzz mode takes ([`select_work`]): the artifacts named, or every
 //! one without a minimized copy, less those it cannot reduce.
 
-use std::path::Path;
-
 use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::project::{self, Artifact, ArtifactKind, FuzzProject, Selection};
@@ -66,19 +64,6 @@ fn skip_reason(item: &Work) -> Option<(SkipCause, &'static str)> {
     }
 }
 
-/// Whether `path` lies in `folder` (both resolved). The results of an
-/// input elsewhere (a corpus file, a testcase in a download folder) go to
-/// its target's results folder, as its table row and `cargo fuzz tmin`
-/// put them: never into a corpus, never where the next run does not look.
-fn inside(path: &Path, folder: &Path) -> bool {
-    let resolved = |p: &Path| std::fs::canonicalize(p).ok();
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-    match (resolved(parent.unwrap_or(Path::new("."))), resolved(folder)) {
-        (Some(parent), Some(folder)) => parent.starts_with(folder),
-        _ => false,
-    }
-}
-
 /// The artifacts to reduce: the named ones, or every one not yet reduced.
 fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, Error> {
     if !request.artifacts.is_empty() {
@@ -90,7 +75,11 @@ fn select(request: &FuzzRequest, projects: &[FuzzProject]) -> Result<Vec<Work>, 
                 let mut found = project::locate_artifact(projects, path, target)?;
                 let project = &projects[found.project];
                 let target = &project.targets[found.target];
-                if project.results_root.is_some() || !inside(path, &target.artifacts_dir) {
+                // The results of an input from elsewhere (a corpus file, a
+                // downloaded testcase) go where its row says and the next
+                // run looks, as `cargo fuzz tmin`'s do: never into a corpus.
+                let elsewhere = super::artifacts_folder_of(path).as_deref() != Some(&target.name);
+                if project.results_root.is_some() || elsewhere {
                     found.artifact.relocate(&project.results_dir(&target.name));
                 }
                 Ok(Work {

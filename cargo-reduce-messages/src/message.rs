@@ -313,8 +313,9 @@ pub enum Message {
         failure_id: String,
         /// The corpus files that fail so.
         inputs: Vec<PathBuf>,
-        /// The artifact that holds the smallest of them (written unless it
-        /// was there).
+        /// The artifact that holds the smallest of them (written unless it,
+        /// or a file of the same content such as a minimized copy, was
+        /// there).
         artifact: PathBuf,
     },
     /// `corpus`: one target's corpus was minimized.

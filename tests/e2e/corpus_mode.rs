@@ -139,6 +139,24 @@ fn a_corpus_shrinks_keeps_every_feature_and_its_crash_becomes_an_artifact() {
     );
 }
 
+/// A failing corpus input equal to a file its target's artifacts folder
+/// has (here the `minimized-from-` copy of the bug it is) is reported as
+/// that file, not written again (helper-38: corpus filed a hang identical
+/// to a minimized one, which the next `cargo reduce` reduced again).
+#[test]
+fn a_failing_input_already_in_the_artifacts_folder_is_not_filed_again() {
+    let (_dir, crate_dir) = with_corpus();
+    let artifacts = crate_dir.join("artifacts/records");
+    fs::create_dir_all(&artifacts).unwrap();
+    let kept = artifacts.join("minimized-from-crash-earlier");
+    fs::write(&kept, b"boom:1").unwrap();
+    let run = corpus(&crate_dir, &["--fuzz-target", "records"]);
+    let failure = message(&run.messages(), "corpus-failure").clone();
+    assert_eq!(failure["artifact"], kept.to_str().unwrap(), "{failure}");
+    let files: Vec<_> = fs::read_dir(&artifacts).unwrap().collect();
+    assert_eq!(files.len(), 1, "nothing new in {}", artifacts.display());
+}
+
 #[test]
 fn in_place_replaces_the_corpus_with_the_set_and_a_second_run_changes_nothing() {
     let (_dir, crate_dir) = with_corpus();

@@ -365,6 +365,36 @@ fn an_input_from_a_corpus_leaves_the_corpus_as_it_was() {
     assert!(run.stdout().contains(&format!("two_panics/{}", also[0])));
 }
 
+/// A run that names one input knows the bugs of its target's other
+/// artifacts: reducing bug A runs into bug B, which another artifact
+/// records (reduced already, to other bytes than those the reduction
+/// finds), and B is not filed again (helper-38: a `found-reducing-` file
+/// for a bug whose minimized copy was there).
+#[test]
+fn a_bug_another_artifact_records_is_not_filed_again() {
+    let (_dir, fuzz) = fresh_copy();
+    let bug_a = artifact(&fuzz, "two_panics");
+    let artifacts = fuzz.join("artifacts/two_panics");
+    fs::write(artifacts.join("crash-bug-b"), b"XYZXYZ").unwrap();
+    fs::write(artifacts.join("minimized-from-crash-bug-b"), b"XYZW").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        bug_a.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    assert!(also_found(&run.messages()).is_empty(), "{}", run.stdout());
+    let filed = fs::read_dir(&artifacts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("-found-reducing-"))
+        .count();
+    assert_eq!(filed, 0);
+}
+
 /// A file from outside `artifacts/<target>/` is shown by its path under
 /// the table, since the row's `target/name` would place it there.
 #[test]

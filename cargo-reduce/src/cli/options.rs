@@ -43,7 +43,8 @@ pub(crate) struct GlobalOptions {
     /// No progress display and no summary; errors only.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-    /// Say more: every reduction step, every artifact skipped.
+    /// Say more: every reduction step and every artifact skipped; in
+    /// `list`, each target's source, artifact and corpus folders.
     #[arg(short, long, global = true)]
     pub verbose: bool,
     /// Output format of messages.

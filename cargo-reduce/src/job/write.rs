@@ -59,9 +59,45 @@ pub(super) fn artifact(dir: &Path, name: &str, bytes: &[u8]) -> Result<(PathBuf,
     Ok((path, true))
 }
 
+/// A file of `dir` (not in its subfolders) whose content is `bytes`; the
+/// first by name, so the answer does not depend on the listing's order.
+/// An input to file that is there already under another name (a minimized
+/// copy it equals) is not filed again: the next run would reduce or report
+/// it a second time.
+pub(super) fn file_with_content(dir: &Path, bytes: &[u8]) -> Option<PathBuf> {
+    let mut same_size: Vec<PathBuf> = fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            e.metadata()
+                .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        })
+        .map(|e| e.path())
+        .collect();
+    same_size.sort();
+    same_size
+        .into_iter()
+        .find(|p| fs::read(p).is_ok_and(|content| content == bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_is_found_by_its_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("minimized-from-crash-1"), b"abc").unwrap();
+        fs::write(d.join("crash-0"), b"abc").unwrap();
+        fs::write(d.join("crash-2"), b"abd").unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        fs::write(d.join("sub/x"), b"xyz").unwrap();
+        assert_eq!(file_with_content(d, b"abc"), Some(d.join("crash-0")));
+        assert_eq!(file_with_content(d, b"abe"), None);
+        assert_eq!(file_with_content(d, b"xyz"), None, "not in subfolders");
+        assert_eq!(file_with_content(&d.join("none"), b"abc"), None);
+    }
 
     /// A leak found while reducing is filed as `leak-*`: only such an
     /// input is reproduced by a pool that looks for leaks.

@@ -819,7 +819,10 @@ fn report_failures(
             job_write::artifact_prefix(failure.kind),
             smallest.sha1
         );
-        let (artifact, _) = job_write::artifact(&artifacts_dir, &name, &smallest.bytes)?;
+        let artifact = match job_write::file_with_content(&artifacts_dir, &smallest.bytes) {
+            Some(there) => there,
+            None => job_write::artifact(&artifacts_dir, &name, &smallest.bytes)?.0,
+        };
         let unplaced = unplaced_timeout_warning(failure, &smallest.path);
         events.emit(&Message::CorpusFailure {
             package: project.package.clone(),

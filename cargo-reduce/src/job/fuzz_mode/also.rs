@@ -9,10 +9,11 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{named, Context, Work};
+use super::{named, triage, Context, FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::oracle::OtherFailure;
-use crate::fuzz::project::ALSO_FOUND_INFIX;
+use crate::fuzz::pool::WorkerPool;
+use crate::fuzz::project::{Artifact, ALSO_FOUND_INFIX};
 use crate::job::{write, Message};
 
 /// A failure a reduction ran into, filed as an artifact.
@@ -31,13 +32,63 @@ pub(crate) struct AlsoFound {
 ///
 /// [`MatchLevel::other_bug`]: crate::fuzz::oracle::MatchLevel::other_bug
 #[derive(Debug, Default)]
-pub(super) struct Known(HashSet<(usize, String, String)>);
+pub(super) struct Known {
+    failures: HashSet<(usize, String, String)>,
+    /// The targets whose other artifacts [`Known::learn`] replayed.
+    learned: HashSet<(usize, String)>,
+}
 
 impl Known {
     /// Adds the failure `id` of `item`'s target; false if it was known.
     pub(super) fn add(&mut self, item: &Work, id: String) -> bool {
-        self.0.insert((item.project, item.target.clone(), id))
+        self.failures
+            .insert((item.project, item.target.clone(), id))
     }
+
+    /// Whether a failure of `others` is not known for `item`'s target.
+    pub(super) fn misses(&self, item: &Work, others: &[OtherFailure]) -> bool {
+        others.iter().any(|other| {
+            let id = bug_id(item, other);
+            !self
+                .failures
+                .contains(&(item.project, item.target.clone(), id))
+        })
+    }
+
+    /// Adds the failures of the other artifacts of `item`'s target
+    /// (`artifacts`), each replayed once in `pool`, from its minimized copy
+    /// where it has one (smaller, and failing alike); once per target. A
+    /// run that names its inputs replays no others, and without this would
+    /// file a bug already filed (and reduced) again.
+    pub(super) fn learn(
+        &mut self,
+        item: &Work,
+        artifacts: &[Artifact],
+        pool: &WorkerPool,
+        request: &FuzzRequest,
+    ) {
+        if !self.learned.insert((item.project, item.target.clone())) {
+            return;
+        }
+        let others = artifacts.iter().filter(|a| a.path != item.artifact.path);
+        for artifact in others {
+            let mut replayed = item.clone();
+            replayed.done = true;
+            replayed.artifact = artifact.clone();
+            if let Some(minimized) = &artifact.minimized {
+                replayed.artifact.path = minimized.clone();
+            }
+            if let triage::Replayed::Failed(failure) = triage::replay(&replayed, pool, request) {
+                let level = item.options.matching().other_bug();
+                self.add(item, named(&failure, level).1);
+            }
+        }
+    }
+}
+
+/// The id by which [`Known`] holds `other`, found reducing `item`.
+fn bug_id(item: &Work, other: &OtherFailure) -> String {
+    named(&other.failure, item.options.matching().other_bug()).1
 }
 
 /// Files the failures of `others`, found reducing `item`, that `known`
@@ -50,13 +101,14 @@ pub(super) fn file(
 ) -> Result<Vec<AlsoFound>, Error> {
     let mut filed = Vec::new();
     for other in others {
-        let level = item.options.matching();
-        let (failure, failure_id) = named(&other.failure, level);
-        let bug = named(&other.failure, level.other_bug()).1;
-        if !known.add(item, bug) {
+        let (failure, failure_id) = named(&other.failure, item.options.matching());
+        if !known.add(item, bug_id(item, other)) {
             continue;
         }
         let dir = item.artifact.output.parent().unwrap_or(Path::new("."));
+        if write::file_with_content(dir, &other.bytes).is_some() {
+            continue;
+        }
         let from = item.name();
         let from = from
             .strip_prefix(&format!("{}/", item.target))

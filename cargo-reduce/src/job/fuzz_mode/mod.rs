@@ -31,7 +31,7 @@ use std::time::Duration;
 use super::{Events, Message, Settings};
 use crate::engine::StopReason;
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{Exits, Failure, PoolOptions, StopFlag};
+use crate::fuzz::pool::{Exits, Failure, PoolOptions, StopFlag, WorkerPool};
 use crate::fuzz::project::{
     Artifact, ArtifactKind, Engine, FuzzProject, Origin, Selection, TargetSettings,
     MINIMIZED_PREFIX,
@@ -213,13 +213,14 @@ pub(crate) fn run(
         summary.exit = Exit::Interrupted;
         return Ok(summary);
     };
-    reduce_all(&work, roles, &pools, cx, &mut summary);
+    reduce_all(&projects, &work, roles, &pools, cx, &mut summary);
     Ok(summary)
 }
 
 /// Reduces each input whose role says so (in its pool), and reports the
 /// duplicates; stops at Ctrl-C.
 fn reduce_all(
+    projects: &[FuzzProject],
     work: &[Work],
     mut roles: Roles,
     pools: &Pools,
@@ -246,7 +247,12 @@ fn reduce_all(
                     // Ctrl-C before the reduction began (reproducing).
                     Err(e) => e.exit() == Exit::Interrupted,
                 };
-                file_also_found(item, &row, &mut failures, cx, summary);
+                let also = AlsoFoundFiling {
+                    known: &mut failures,
+                    projects,
+                    pool,
+                };
+                file_also_found(item, &row, also, cx, summary);
                 summary.record(row, cx.events);
                 if stopped {
                     summary.exit = Exit::Interrupted;
@@ -269,18 +275,37 @@ fn known_failures(work: &[Work], roles: &Roles) -> also::Known {
     known
 }
 
+/// What filing the failures a reduction ran into reads: the failures known
+/// so far, and where to learn more of them.
+struct AlsoFoundFiling<'a> {
+    known: &'a mut also::Known,
+    projects: &'a [FuzzProject],
+    /// The pool of the reduction's target.
+    pool: &'a WorkerPool,
+}
+
 /// Files the failures `row`'s reduction ran into that the run does not
-/// know yet (its own failure the oracle never counts as another).
+/// know yet (its own failure the oracle never counts as another). In a run
+/// that names its inputs, the target's other artifacts are replayed first,
+/// once, if a failure is new to the run.
 fn file_also_found(
     item: &Work,
     row: &Row,
-    known: &mut also::Known,
+    filing: AlsoFoundFiling<'_>,
     cx: Context<'_>,
     summary: &mut Summary,
 ) {
     let Ok(done) = &row.result else {
         return;
     };
+    let known = filing.known;
+    let named_run = !cx.request.artifacts.is_empty();
+    if named_run && known.misses(item, &done.extra) {
+        let project = &filing.projects[item.project];
+        let target = project.targets.iter().find(|t| t.name == item.target);
+        let artifacts = target.map_or(&[][..], |t| &t.artifacts[..]);
+        known.learn(item, artifacts, filing.pool, cx.request);
+    }
     match also::file(item, &done.extra, known, cx) {
         Ok(filed) => summary.also_found.extend(filed),
         Err(e) => summary.fail(&e, cx.events),

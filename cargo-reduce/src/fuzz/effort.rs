@@ -53,18 +53,6 @@ impl Effort {
         }
     }
 
-    /// The byte search's candidates after a typed reduction: an eighth of
-    /// the default budget, the typed passes having made the structural
-    /// cuts (on the typed real-world cases of `bench/realworld/` larger
-    /// budgets gave the same outputs; this one still leaves room for a
-    /// mutation that trades one value for another, which half of it lost).
-    pub(crate) fn search_after_typed(self) -> u64 {
-        match self {
-            Effort::Default => 250,
-            _ => self.budget().candidates,
-        }
-    }
-
     /// The typed reduction this effort runs on a typed target's input:
     /// none, 5,000 tests (and accepted candidates) at most per run, or
     /// 200,000 (it runs twice when the byte search between changes the input).

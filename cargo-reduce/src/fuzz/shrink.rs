@@ -243,15 +243,7 @@ fn minimize_bytes(
             seed: SEED,
         };
         let typed = effort.typed(options.ddmin, lower);
-        search_all(
-            bytes,
-            oracle,
-            decoder.as_deref(),
-            &options,
-            &typed,
-            effort.search_after_typed(),
-            ctx,
-        )?
+        search_all(bytes, oracle, decoder.as_deref(), &options, &typed, ctx)?
     } else {
         bytes
     };
@@ -277,8 +269,10 @@ fn decodes(decoder: Option<&DecodeCrew>, bytes: &[u8]) -> Result<bool, OracleErr
 
 /// The searches past ddmin and canonicalization: for a typed target, the
 /// typed reduction first (it makes the structural cuts the byte search
-/// would take many candidates to find), then the byte search with
-/// `after_typed` candidates at most, then the typed reduction again if
+/// would take many candidates to find), then the byte search with the
+/// whole budget (a byte string the target parses is opaque to the typed
+/// passes: gimli's DWARF sections, whose inner lengths only the byte
+/// search's two-byte edits lower), then the typed reduction again if
 /// the search changed anything, so that the result's values are the
 /// lowest the type allows (the byte search ranks `'0'` lowest, the type
 /// ranks `0` lowest).
@@ -288,7 +282,6 @@ fn search_all(
     decoder: Option<&DecodeCrew>,
     options: &SearchOptions,
     typed_options: &TypedOptions,
-    after_typed: u64,
     ctx: &Context<'_, u8>,
 ) -> Result<Vec<u8>, (Vec<u8>, OracleError)> {
     let typed = |bytes: Vec<u8>| match decoder {
@@ -299,11 +292,7 @@ fn search_all(
         _ => Ok(bytes),
     };
     let bytes = typed(bytes)?;
-    let mut options = *options;
-    if decoder.is_some() {
-        options.budget.candidates = options.budget.candidates.min(after_typed);
-    }
-    let searched = search(bytes.clone(), oracle, &options, ctx).map_err(|e| (e.best, e.source))?;
+    let searched = search(bytes.clone(), oracle, options, ctx).map_err(|e| (e.best, e.source))?;
     if searched == bytes {
         return Ok(searched);
     }

@@ -10,8 +10,10 @@
 //!   consecutive draws: an element of a collection is its "one more" flag
 //!   and its own draws, a run ddmin's aligned splits seldom hit;
 //! - `typed-fields`: each byte string and `str` shrunk by ddmin over its
-//!   characters (bytes, if it is not UTF-8), its length rewritten; the
-//!   slack (what `take_rest` took) likewise;
+//!   characters (bytes, if it is not UTF-8), its length rewritten, then by
+//!   every run of 2 to `window` characters removed (a record of a binary
+//!   format inside a byte string, which ddmin's aligned splits seldom
+//!   hit); the slack (what `take_rest` took) likewise;
 //! - `typed-cut`: a flag or enum tag set to zero *and* the draws after it
 //!   dropped: `Some(x)` to `None`, a variant to the first one, a collection
 //!   ended early;
@@ -176,8 +178,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     pub(super) fn done(&self) -> bool {
-        let spent = self.ctx.counters.tests() - self.first_test + self.accepted;
-        self.ctx.limits.stop_reason().is_some() || spent >= self.options.budget
+        self.ctx.limits.stop_reason().is_some() || self.tests_left() == 0
     }
 
     /// Makes `bytes` (interesting, and smaller) the current input.
@@ -324,39 +325,76 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     /// ddmin over the characters of the byte string at `at` (the slack
-    /// for `None`), its length rewritten with every candidate.
+    /// for `None`), its length rewritten with every candidate; then runs
+    /// of its characters removed ([`Self::drop_field_runs`]).
     fn shrink_field(&mut self, at: Option<usize>) -> Result<bool, OracleError> {
+        let Some(bytes) = self.field(at) else {
+            return Ok(false);
+        };
         let layout = self.layout.clone();
         let governed = at.is_some_and(|at| self.governed(at));
-        let bytes = match at {
-            Some(at) => match &layout.pieces[at] {
-                Piece::Front { bytes, .. } => bytes.clone(),
-                Piece::Length(_) => return Ok(false),
-            },
-            None => layout.slack.clone(),
-        };
-        let with = move |field: Vec<u8>| {
-            let mut layout = layout.clone();
-            match at {
-                Some(at) => {
-                    if governed {
-                        layout.pieces[at - 1] = Piece::Length(field.len() as u64);
-                    }
-                    layout.pieces[at] = Piece::Front {
-                        kind: Kind::Bytes,
-                        bytes: field,
-                    };
-                }
-                None => layout.slack = field,
-            }
-            layout.encode()
-        };
-        match std::str::from_utf8(&bytes) {
+        let with = move |field: Vec<u8>| with_field(&layout, at, governed, field);
+        let found = match std::str::from_utf8(&bytes) {
             Ok(text) => self.ddmin_encoded(text.chars().collect(), |chars: &[char]| {
                 with(chars.iter().collect::<String>().into_bytes())
             }),
             Err(_) => self.ddmin_encoded(bytes, |b: &[u8]| with(b.to_vec())),
+        }?;
+        Ok(self.drop_field_runs(at)? || found)
+    }
+
+    /// The byte string at `at` (the slack for `None`), if `at` holds one.
+    fn field(&self, at: Option<usize>) -> Option<Vec<u8>> {
+        match at {
+            Some(at) => match self.layout.pieces.get(at)? {
+                Piece::Front {
+                    kind: Kind::Bytes,
+                    bytes,
+                } => Some(bytes.clone()),
+                _ => None,
+            },
+            None => Some(self.layout.slack.clone()),
         }
+    }
+
+    /// Every run of 2 to `window` characters of the byte string at `at`
+    /// (the slack for `None`) removed, longest first, each length a sweep
+    /// from the first offset on that resumes where a removal was kept.
+    /// A round holds no more candidates than the budget has tests left.
+    fn drop_field_runs(&mut self, at: Option<usize>) -> Result<bool, OracleError> {
+        let mut found = false;
+        for run in (2..=self.options.window).rev() {
+            let mut from = 0;
+            while !self.done() {
+                let Some(field) = self.field(at) else {
+                    return Ok(found);
+                };
+                let chars = characters(&field);
+                if from + run > chars.len() {
+                    break;
+                }
+                let governed = at.is_some_and(|at| self.governed(at));
+                let candidates = (from..=chars.len() - run)
+                    .take(self.tests_left())
+                    .map(|i| {
+                        let kept = [&chars[..i], &chars[i + run..]].concat().concat();
+                        with_field(&self.layout, at, governed, kept)
+                    })
+                    .collect();
+                match self.first_of(candidates, false)? {
+                    Some(w) => from += w,
+                    None => break,
+                }
+                found = true;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Tests the budget allows from now on.
+    fn tests_left(&self) -> usize {
+        let spent = self.ctx.counters.tests() - self.first_test + self.accepted;
+        usize::try_from(self.options.budget.saturating_sub(spent)).unwrap_or(usize::MAX)
     }
 
     /// `typed-cut`.
@@ -381,6 +419,35 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 }
 
+/// `layout` with `field` as the byte string at `at` (the slack for
+/// `None`), and as the length that counts it when it is `governed`,
+/// encoded.
+fn with_field(layout: &Layout, at: Option<usize>, governed: bool, field: Vec<u8>) -> Vec<u8> {
+    let mut layout = layout.clone();
+    match at {
+        Some(at) => {
+            if governed {
+                layout.pieces[at - 1] = Piece::Length(field.len() as u64);
+            }
+            layout.pieces[at] = Piece::Front {
+                kind: Kind::Bytes,
+                bytes: field,
+            };
+        }
+        None => layout.slack = field,
+    }
+    layout.encode()
+}
+
+/// The characters of `field` as bytes: its UTF-8 characters if it is
+/// text (so a `str` stays one), else its bytes.
+fn characters(field: &[u8]) -> Vec<Vec<u8>> {
+    match std::str::from_utf8(field) {
+        Ok(text) => text.chars().map(|c| c.to_string().into_bytes()).collect(),
+        Err(_) => field.iter().map(|&b| vec![b]).collect(),
+    }
+}
+
 /// A flag or enum tag: a one-byte or four-byte `fill_buffer` (`bool`,
 /// the "one more element" flag, a derived enum's `u32` tag) or a choice
 /// (`int_in_range`), when it is not zero already.
@@ -394,5 +461,60 @@ fn is_switch(piece: &Piece) -> bool {
             kind: Kind::Range, ..
         } => piece.value() > 0,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Reducer;
+    use crate::typed::Decoded;
+
+    /// Decodes every input as one `take_rest` of bytes: all slack.
+    struct AllSlack;
+
+    impl Decoder for AllSlack {
+        fn decode(&self, _: &[u8]) -> Result<Option<Decoded>, OracleError> {
+            Ok(Some(Decoded {
+                draws: Vec::new(),
+                debug: None,
+            }))
+        }
+    }
+
+    fn options(window: usize) -> TypedOptions {
+        TypedOptions {
+            budget: 5_000,
+            window,
+            ddmin: DdminOptions::default(),
+            lower_values: true,
+        }
+    }
+
+    /// A byte string of 5-byte records around the bug's: only whole
+    /// records may go, which ddmin's aligned splits of 13 bytes never
+    /// cut; a run of 5 at every offset does.
+    #[test]
+    fn a_record_inside_a_byte_string_is_dropped_whole() {
+        let records =
+            |b: &[u8]| b.windows(3).any(|w| w == b"BUG") && (b.len() - 3).is_multiple_of(5);
+        let test = |c: &Candidate<'_, u8>| records(&c.to_vec());
+        let reduce_with = |window| {
+            let run = Reducer::new();
+            reduce(
+                b"AAAAABUGCCCCC".to_vec(),
+                &test,
+                &AllSlack,
+                &options(window),
+                &run.context(),
+            )
+            .unwrap()
+        };
+        assert_eq!(reduce_with(8), b"BUG");
+        assert_eq!(
+            reduce_with(4),
+            b"AAAAABUGCCCCC",
+            "runs up to the window only"
+        );
     }
 }

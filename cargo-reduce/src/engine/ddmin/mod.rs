@@ -242,7 +242,9 @@ where
     let shape = options.shape();
     let first = match options.start {
         Start::Halves => 2,
-        Start::Atoms => config.len(),
+        // An input of fewer than two atoms has no sweep to run, but a
+        // sweep of zero chunks cannot be made.
+        Start::Atoms => config.len().max(2),
     };
     let mut sweep = Sweep::new(config.len().max(2), first, options.iteration);
     while config.len() >= 2 {

@@ -39,6 +39,18 @@ fn all_variants() -> Vec<DdminOptions> {
     v
 }
 
+/// An input of no atom or one is its own result in every variant (a
+/// pass from single atoms made a sweep of zero chunks of an empty one).
+#[test]
+fn an_empty_or_one_atom_input_is_its_own_result() {
+    for options in all_variants() {
+        for n in [0, 1] {
+            let run = reduce(n, &|_| true, &options, Reducer::new());
+            assert_eq!(run.atoms.len(), n as usize, "{options:?}, {n} atom(s)");
+        }
+    }
+}
+
 struct Run {
     atoms: Vec<u32>,
     tests: u64,

@@ -180,6 +180,13 @@ fn a_build_that_makes_no_binary_names_its_targets() {
         "{stderr}"
     );
     assert_eq!(stderr.matches("error: cannot build").count(), 1, "{stderr}");
+    // The shadow build's command line (kilobytes) comes after the
+    // compiler's errors, not in the first line (helper-39).
+    let first = stderr.lines().find(|l| l.starts_with("error:")).unwrap();
+    assert!(
+        first.ends_with("`cargo build` failed (exit status: 101):"),
+        "{first}"
+    );
     assert!(has_whole_diagnostic(&stderr), "{stderr}");
     assert!(!stderr.contains("Grouped"), "{stderr}");
     assert_eq!(rows(&run.stdout(), "parse/").len(), 3, "{}", run.stdout());

@@ -127,18 +127,23 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         .iter()
         .filter_map(|r| r.result.as_ref().ok())
         .collect();
-    let failed = summary.rows.len() - reduced.len() - summary.not_built;
+    let interrupted = summary
+        .rows
+        .iter()
+        .filter(|r| matches!(&r.result, Err(e) if e.exit() == Exit::Interrupted))
+        .count();
+    let failed = summary.rows.len() - reduced.len() - summary.not_built - interrupted;
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
         if summary.exit == Exit::Interrupted {
             return Some("nothing reduced: interrupted before the first input".into());
         }
         return (summary.stale == 0).then(|| nothing_to_reduce(summary.found, summary.instances));
     }
-    let partial = reduced.iter().filter(|d| d.stopped.is_some()).count();
-    let mut parts = vec![match partial {
-        0 => format!("{} input(s) reduced", reduced.len()),
-        n => format!("{} input(s) reduced ({n} not 1-minimal)", reduced.len()),
-    }];
+    let mut parts = vec![format!(
+        "{} input(s) reduced{}",
+        reduced.len(),
+        not_minimal(&reduced)
+    )];
     let mut add = |count: usize, what: &str| {
         if count > 0 {
             parts.push(format!("{count} {what}"));
@@ -159,8 +164,25 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
     );
     add(summary.not_built, "not built");
+    add(interrupted, "not reduced (interrupted)");
     add(failed, "not reduced (see the errors above)");
     Some(parts.join(", "))
+}
+
+/// How many of `reduced` are not 1-minimal, and what stopped them
+/// (` (1 not 1-minimal: interrupted)`); empty when all are.
+fn not_minimal(reduced: &[&Reduction]) -> String {
+    let mut reasons: Vec<&str> = reduced
+        .iter()
+        .filter_map(|d| d.stopped.map(|r| r.name()))
+        .collect();
+    if reasons.is_empty() {
+        return String::new();
+    }
+    let partial = reasons.len();
+    reasons.sort_unstable();
+    reasons.dedup();
+    format!(" ({partial} not 1-minimal: {})", reasons.join(", "))
 }
 
 /// The longest failure column: a multi-line panic message is shown on one
@@ -310,4 +332,39 @@ fn refuse_subcommand_as_input(inputs: &[std::path::PathBuf]) -> Result<(), Error
             "`{word}` is a subcommand, read here as an input because options came before it: write it first (`cargo reduce {word} OPTIONS…`)"
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::StopReason;
+
+    fn done(stopped: Option<StopReason>) -> Reduction {
+        Reduction {
+            output: PathBuf::from("out"),
+            reduced: 1,
+            bytes: vec![b'x'],
+            tests: 1,
+            stopped,
+            described: None,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The summary says what stopped a result that is not 1-minimal
+    /// (helper-39: Ctrl-C left "1 not 1-minimal", with no word of it).
+    #[test]
+    fn the_summary_says_what_stopped_a_result() {
+        let (a, b, c) = (
+            done(None),
+            done(Some(StopReason::Interrupted)),
+            done(Some(StopReason::MaxTests)),
+        );
+        assert_eq!(not_minimal(&[&a]), "");
+        assert_eq!(not_minimal(&[&a, &b]), " (1 not 1-minimal: interrupted)");
+        assert_eq!(
+            not_minimal(&[&c, &b, &c]),
+            " (3 not 1-minimal: interrupted, max-tests)"
+        );
+    }
 }

@@ -77,19 +77,48 @@ pub(super) fn finish(
         text.push('\n');
         write_file(file, text.as_bytes())?;
     }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let in_repository = from_repository_root(report, &cwd);
     if let Some(file) = &files.sarif {
-        write_file(file, sarif::render(report).as_bytes())?;
+        write_file(file, sarif::render(&in_repository).as_bytes())?;
     }
     if let Some(file) = &files.junit {
         write_file(file, junit::render(report, fail_on_known).as_bytes())?;
     }
     let exit = ci::exit_of(report, fail_on_known);
     if output.format == CiFormat::Github {
-        github_output(report, files.summary.as_deref(), reporter);
+        github_output(&in_repository, files.summary.as_deref(), reporter);
     } else if !reporter.is_json() && !reporter.is_quiet() {
         print!("{}", table(report));
     }
     Ok(exit)
+}
+
+/// `report` with each failure's file and fuzz target source relative to
+/// the root of the git repository that holds it (the nearest folder above
+/// with a `.git`), as GitHub's code scanning and annotations read a path:
+/// the report's own paths are relative to the current directory, which
+/// need not be the checkout's root. A path in no repository stays as it is.
+fn from_repository_root(report: &CiReport, cwd: &Path) -> CiReport {
+    let mut report = report.clone();
+    for failure in &mut report.failures {
+        failure.file = failure.file.as_deref().map(|f| repository_path(f, cwd));
+        failure.source = repository_path(&failure.source, cwd);
+    }
+    report
+}
+
+/// `path` (relative to `cwd`, or absolute) from its repository's root.
+fn repository_path(path: &str, cwd: &Path) -> String {
+    let absolute = cwd.join(path);
+    let root = absolute
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join(".git").exists());
+    match root.and_then(|root| absolute.strip_prefix(root).ok()) {
+        Some(relative) => crate::output::shown(relative),
+        None => path.to_string(),
+    }
 }
 
 /// The run's last message: its counts and `exit`, the status it ends
@@ -235,4 +264,33 @@ fn table(report: &CiReport) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path is given from the root of its repository, wherever the run
+    /// was (helper-39: run in a member's folder, the SARIF named
+    /// `src/decoding/frame.rs` for `ruzstd/src/decoding/frame.rs`).
+    #[test]
+    fn paths_are_given_from_the_repository_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("member/src")).unwrap();
+        let member = repo.join("member");
+        assert_eq!(repository_path("src/a.rs", &member), "member/src/a.rs");
+        assert_eq!(repository_path("member/src/a.rs", &repo), "member/src/a.rs");
+        let absolute = member.join("src/a.rs");
+        assert_eq!(
+            repository_path(absolute.to_str().unwrap(), dir.path()),
+            "member/src/a.rs"
+        );
+        assert_eq!(
+            repository_path("src/a.rs", dir.path()),
+            "src/a.rs",
+            "in no repository"
+        );
+    }
 }

@@ -87,8 +87,13 @@ pub(crate) enum BuildError {
     /// Ctrl-C stopped the build.
     #[error("interrupted during the build; nothing was written")]
     Interrupted,
-    /// A cargo command failed.
-    #[error("`{command}` failed ({status}):\n{stderr}")]
+    /// A cargo command failed. Its command line (kilobytes of the
+    /// shadow's paths and patches) comes last: the first line says what
+    /// failed, the compiler's errors follow.
+    #[error(
+        "`{}` failed ({status}):\n{stderr}\n(the command was `{command}`)",
+        subcommand(command)
+    )]
     Cargo {
         /// The command line.
         command: String,
@@ -130,6 +135,11 @@ pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// The program and subcommand of `command` (`cargo build`).
+fn subcommand(command: &str) -> String {
+    command.split(' ').take(2).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

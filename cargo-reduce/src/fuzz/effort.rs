@@ -55,11 +55,14 @@ impl Effort {
 
     /// The typed reduction this effort runs on a typed target's input:
     /// none, 5,000 tests (and accepted candidates) at most per run, or
-    /// 200,000 (it runs twice when the byte search between changes the input).
+    /// 200,000 (it runs twice when the byte search between changes the input);
+    /// runs of up to 16 draws or characters at `default` (an entry of a
+    /// binary table inside a byte string is often longer than 8 bytes:
+    /// gimli's DWARF abbreviations).
     pub(crate) fn typed(self, ddmin: DdminOptions, lower_values: bool) -> TypedOptions {
         let (budget, window) = match self {
             Effort::Quick => (0, 0),
-            Effort::Default => (5_000, 8),
+            Effort::Default => (5_000, 16),
             Effort::Max => (200_000, 32),
         };
         TypedOptions {

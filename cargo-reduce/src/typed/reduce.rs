@@ -25,6 +25,8 @@
 //! round's starting point. A round that accepts nothing ends the
 //! reduction, as does the test budget.
 
+use std::ops::Range;
+
 use crate::engine::ddmin::ReduceError;
 use crate::engine::{ddmin, Candidate, Context, Counters, DdminOptions, Oracle, OracleError};
 
@@ -260,12 +262,33 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             }
             .encode()
         };
-        let mut found = self.ddmin_encoded((0..pieces.len()).collect(), encode)?;
+        let found = self.ddmin_encoded((0..pieces.len()).collect(), encode)?;
+        let draws = |run: &Self| Some(run.layout.pieces.len());
+        let without = |run: &Self, drop: Range<usize>| run.edited(drop.start, None, drop);
+        Ok(self.drop_runs(draws, without)? || found)
+    }
+
+    /// Every run of 2 to `window` consecutive units removed, longest
+    /// first, each length a sweep from the first offset on that resumes
+    /// where a removal was kept. `units` counts the units of the current
+    /// input (`None`: nothing to remove from any more), `without` encodes
+    /// it without some; a round holds no more candidates than the budget
+    /// has tests left.
+    fn drop_runs(
+        &mut self,
+        units: impl Fn(&Self) -> Option<usize>,
+        without: impl Fn(&Self, Range<usize>) -> Vec<u8>,
+    ) -> Result<bool, OracleError> {
+        let mut found = false;
         for run in (2..=self.options.window).rev() {
             let mut from = 0;
-            while !self.done() && from + run <= self.layout.pieces.len() {
-                let candidates = (from..=self.layout.pieces.len() - run)
-                    .map(|i| self.edited(i, None, i..i + run))
+            while !self.done() {
+                let Some(n) = units(self).filter(|&n| from + run <= n) else {
+                    break;
+                };
+                let candidates = (from..=n - run)
+                    .take(self.tests_left())
+                    .map(|i| without(self, i..i + run))
                     .collect();
                 match self.first_of(candidates, false)? {
                     // The next run to try starts where the removed one did.
@@ -358,37 +381,16 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     /// Every run of 2 to `window` characters of the byte string at `at`
-    /// (the slack for `None`) removed, longest first, each length a sweep
-    /// from the first offset on that resumes where a removal was kept.
-    /// A round holds no more candidates than the budget has tests left.
+    /// (the slack for `None`) removed ([`Self::drop_runs`]).
     fn drop_field_runs(&mut self, at: Option<usize>) -> Result<bool, OracleError> {
-        let mut found = false;
-        for run in (2..=self.options.window).rev() {
-            let mut from = 0;
-            while !self.done() {
-                let Some(field) = self.field(at) else {
-                    return Ok(found);
-                };
-                let chars = characters(&field);
-                if from + run > chars.len() {
-                    break;
-                }
-                let governed = at.is_some_and(|at| self.governed(at));
-                let candidates = (from..=chars.len() - run)
-                    .take(self.tests_left())
-                    .map(|i| {
-                        let kept = [&chars[..i], &chars[i + run..]].concat().concat();
-                        with_field(&self.layout, at, governed, kept)
-                    })
-                    .collect();
-                match self.first_of(candidates, false)? {
-                    Some(w) => from += w,
-                    None => break,
-                }
-                found = true;
-            }
-        }
-        Ok(found)
+        let chars = |run: &Self| run.field(at).map(|field| characters(&field).len());
+        let without = |run: &Self, drop: Range<usize>| {
+            let mut chars = characters(&run.field(at).unwrap_or_default());
+            chars.drain(drop);
+            let governed = at.is_some_and(|at| run.governed(at));
+            with_field(&run.layout, at, governed, chars.concat())
+        };
+        self.drop_runs(chars, without)
     }
 
     /// Tests the budget allows from now on.

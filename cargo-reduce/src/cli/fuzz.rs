@@ -98,7 +98,7 @@ pub(crate) fn run(
     let summary =
         crate::job::fuzz_mode::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
     if !summary.rows.is_empty() && !reporter.is_json() {
-        print_table(&summary);
+        print_table(&summary, reporter.is_verbose());
     }
     if let Some(line) = finished(&summary, reporter.is_verbose()) {
         reporter.status("Finished", line);
@@ -221,7 +221,7 @@ fn severity(row: &Row) -> Option<Severity> {
 
 /// The summary, most serious failures first: artifact, original → reduced
 /// bytes, tests, time, severity, failure.
-fn print_table(summary: &Summary) {
+fn print_table(summary: &Summary, verbose: bool) {
     let mut rows: Vec<&Row> = summary.rows.iter().collect();
     // Stable: in the order reduced within a class; rows without one last.
     rows.sort_by_key(|r| (severity(r).is_none(), severity(r)));
@@ -262,8 +262,8 @@ fn print_table(summary: &Summary) {
     );
     if !summary.duplicates.is_empty() {
         println!("\nNot reduced, failing like a reduced input (--all reduces them too):");
-        for (name, same_as) in &summary.duplicates {
-            println!("  {name:<w$}  same failure as {same_as}", w = width);
+        for line in duplicate_lines(&summary.duplicates, verbose) {
+            println!("  {:<width$}  same failure as {}", line.0, line.1);
         }
     }
     if !summary.also_found.is_empty() {
@@ -294,6 +294,43 @@ fn print_table(summary: &Summary) {
             println!("\n{} as the target sees it:\n{debug}", r.name);
         }
     }
+}
+
+/// How many duplicates of one reduced input the summary names without
+/// `-v`: a first run on a fuzzer's crash folder may have a hundred of one
+/// bug.
+const DUPLICATES_NAMED: usize = 3;
+
+/// The summary's lines of `duplicates` (each input, and the reduced one it
+/// fails like), grouped by the reduced one in order of appearance; past
+/// [`DUPLICATES_NAMED`] of a group, without `verbose`, one line counts
+/// the rest.
+fn duplicate_lines(duplicates: &[(String, String)], verbose: bool) -> Vec<(String, String)> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, same_as) in duplicates {
+        match groups.iter_mut().find(|(reduced, _)| reduced == same_as) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((same_as, vec![name])),
+        }
+    }
+    let mut lines = Vec::new();
+    for (reduced, names) in groups {
+        let named = if verbose {
+            names.len()
+        } else {
+            names.len().min(DUPLICATES_NAMED)
+        };
+        lines.extend(
+            names[..named]
+                .iter()
+                .map(|n| (n.to_string(), reduced.to_string())),
+        );
+        if named < names.len() {
+            let rest = format!("… {} more (-v lists them)", names.len() - named);
+            lines.push((rest, reduced.to_string()));
+        }
+    }
+    lines
 }
 
 /// Each result's `cargo reduce run` line: the real engine's binary on it,
@@ -349,6 +386,34 @@ mod tests {
             described: None,
             extra: Vec::new(),
         }
+    }
+
+    /// A hundred duplicates of one bug are three lines and a count
+    /// (helper-38: 122 lines on a first run of 124 artifacts); `-v` names
+    /// every one.
+    #[test]
+    fn duplicates_are_named_a_few_per_reduced_input() {
+        let dup = |n: &str, of: &str| (n.to_string(), of.to_string());
+        let duplicates: Vec<_> = (0..5)
+            .map(|i| dup(&format!("t/crash-{i}"), "t/a"))
+            .chain([dup("t/crash-x", "t/b")])
+            .collect();
+        let lines = duplicate_lines(&duplicates, false);
+        let shown: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("t/crash-0", "t/a"),
+                ("t/crash-1", "t/a"),
+                ("t/crash-2", "t/a"),
+                ("… 2 more (-v lists them)", "t/a"),
+                ("t/crash-x", "t/b"),
+            ]
+        );
+        assert_eq!(duplicate_lines(&duplicates, true).len(), 6);
     }
 
     /// The summary says what stopped a result that is not 1-minimal

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 /// Set, it ends the round in progress: its running tests are killed and
 /// the round fails with [`PoolError::Interrupted`](super::PoolError). A
-/// replay of thousands of inputs, or one that hangs until its timeout,
-/// stops at once instead of at the round's end. Two flags are equal when
+/// replay of thousands of inputs, a reduction's round, or a test that
+/// hangs until its timeout stops at once instead of at the round's end
+/// (Ctrl-C in every mode that runs a pool). Two flags are equal when
 /// they are the same flag.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StopFlag(Option<Arc<AtomicBool>>);

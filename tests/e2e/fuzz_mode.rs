@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared, snapshot};
 
@@ -351,11 +351,7 @@ fn an_input_from_a_corpus_leaves_the_corpus_as_it_was() {
         fs::read(artifacts.join("minimized-from-crash-copy")).unwrap(),
         b"ABXYZ"
     );
-    let also: Vec<String> = fs::read_dir(&artifacts)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("-found-reducing-crash-copy"))
-        .collect();
+    let also = names_containing(&artifacts, "-found-reducing-crash-copy");
     assert_eq!(
         also.len(),
         1,
@@ -387,12 +383,17 @@ fn a_bug_another_artifact_records_is_not_filed_again() {
     ]);
     run.expect_code(0);
     assert!(also_found(&run.messages()).is_empty(), "{}", run.stdout());
-    let filed = fs::read_dir(&artifacts)
+    let filed = names_containing(&artifacts, "-found-reducing-");
+    assert!(filed.is_empty(), "{filed:?}");
+}
+
+/// The names of the files of `dir` that contain `part`.
+fn names_containing(dir: &Path, part: &str) -> Vec<String> {
+    fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("-found-reducing-"))
-        .count();
-    assert_eq!(filed, 0);
+        .filter(|name| name.contains(part))
+        .collect()
 }
 
 /// A file from outside `artifacts/<target>/` is shown by its path under

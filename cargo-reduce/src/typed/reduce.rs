@@ -383,12 +383,13 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     /// Every run of 2 to `window` characters of the byte string at `at`
     /// (the slack for `None`) removed ([`Self::drop_runs`]).
     fn drop_field_runs(&mut self, at: Option<usize>) -> Result<bool, OracleError> {
-        let chars = |run: &Self| run.field(at).map(|field| characters(&field).len());
+        let chars = |run: &Self| run.field(at).map(|field| starts(&field).len() - 1);
         let without = |run: &Self, drop: Range<usize>| {
-            let mut chars = characters(&run.field(at).unwrap_or_default());
-            chars.drain(drop);
+            let field = run.field(at).unwrap_or_default();
+            let starts = starts(&field);
+            let kept = [&field[..starts[drop.start]], &field[starts[drop.end]..]].concat();
             let governed = at.is_some_and(|at| run.governed(at));
-            with_field(&run.layout, at, governed, chars.concat())
+            with_field(&run.layout, at, governed, kept)
         };
         self.drop_runs(chars, without)
     }
@@ -441,12 +442,16 @@ fn with_field(layout: &Layout, at: Option<usize>, governed: bool, field: Vec<u8>
     layout.encode()
 }
 
-/// The characters of `field` as bytes: its UTF-8 characters if it is
-/// text (so a `str` stays one), else its bytes.
-fn characters(field: &[u8]) -> Vec<Vec<u8>> {
+/// Where the characters of `field` start, and its end: its UTF-8
+/// characters if it is text (so a `str` stays one), else its bytes.
+fn starts(field: &[u8]) -> Vec<usize> {
     match std::str::from_utf8(field) {
-        Ok(text) => text.chars().map(|c| c.to_string().into_bytes()).collect(),
-        Err(_) => field.iter().map(|&b| vec![b]).collect(),
+        Ok(text) => text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([field.len()])
+            .collect(),
+        Err(_) => (0..=field.len()).collect(),
     }
 }
 
@@ -491,6 +496,13 @@ mod tests {
             ddmin: DdminOptions::default(),
             lower_values: true,
         }
+    }
+
+    #[test]
+    fn a_str_is_cut_between_characters_and_bytes_anywhere() {
+        assert_eq!(starts("aé😀".as_bytes()), [0, 1, 3, 7]);
+        assert_eq!(starts(&[0xff, 0x61]), [0, 1, 2]);
+        assert_eq!(starts(b""), [0]);
     }
 
     /// A byte string of 5-byte records around the bug's: only whole

@@ -311,6 +311,42 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
     }
 }
 
+/// `ci` under `auto` makes the ASan builds of every target whose crash
+/// inputs pass uninstrumented in one go, once all have replayed: one
+/// build of the three targets, not one per target.
+#[test]
+fn ci_builds_the_targets_that_need_asan_at_once() {
+    if !nightly("ci_builds_the_targets_that_need_asan_at_once") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let manifest = crate_dir.join("Cargo.toml");
+    let cache = dir.path().join("ci-cache");
+    let run = cargo_reduce(&[
+        "reduce",
+        "ci",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(11);
+    let asan_builds: Vec<serde_json::Value> = run
+        .messages()
+        .into_iter()
+        .filter(|m| m["reason"] == "build-finished" && m["build"] == "asan")
+        .map(|m| m["targets"].clone())
+        .collect();
+    assert_eq!(
+        asan_builds,
+        [serde_json::json!(["cycle", "dangling", "overflow"])],
+        "{}",
+        run.stderr()
+    );
+}
+
 /// `ci` replays a `leak-*` artifact on the ASan build, whose pool looks for
 /// leaks: a new failure, minimized and filed in the ledger; the next run
 /// replays the ledger's entry there too and knows it.

@@ -1,24 +1,27 @@
 //! `ci` under `--sanitizer auto`: a target with a crash input (an
 //! artifact, an AFL++ crash, an OSS-Fuzz testcase, or a ledger entry
 //! recorded as an ASan bug) that passes uninstrumented is replayed again
-//! on the AddressSanitizer build of the stand-in (nightly), and keeps that
-//! build when it fails an input the other passed: such inputs fail only
-//! under ASan, as in `cargo fuzz`'s default build; so do `leak-*`
-//! artifacts, whose pools look for leaks. Corpus inputs, which pass as a
-//! rule, do not count. A crash input that passes there too is a fixed
-//! bug's, and the target stays where it was.
+//! on the AddressSanitizer build of the stand-in (nightly; once every
+//! target has replayed, such targets' ASan builds are made in one go),
+//! and keeps that build when it fails an input the other passed: such
+//! inputs fail only under ASan, as in `cargo fuzz`'s default build; so do
+//! `leak-*` artifacts, whose pools look for leaks. Corpus inputs, which
+//! pass as a rule, do not count. A crash input that passes there too is a
+//! fixed bug's, and the target stays where it was.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use super::report::Source;
-use super::{Settings, TargetRun};
+use super::{replay, CiRequest, Replayed, Settings, TargetRun};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{Failure, FailureKind, PoolOptions, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::{ArtifactKind, FuzzProject};
-use crate::fuzz::sanitizer::AsanToolchain;
+use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use crate::fuzz::standin::BuildKind;
-use crate::job::fuzz_mode;
-use crate::job::Events;
+use crate::job::fuzz_mode::{self, TargetKey};
+use crate::job::{Events, Message};
 
 /// Whether `run` (replayed) has a crash input that passed.
 pub(super) fn needs_asan(run: &TargetRun) -> bool {
@@ -62,35 +65,74 @@ pub(super) fn has_leaks(run: &TargetRun) -> bool {
     leak_artifact || run.entries.iter().any(|e| leak_entry(&e.sidecar.kind))
 }
 
-/// The ASan build of `run`'s target and a pool of it; `None` if the
-/// target does not build with ASan (a warning says so).
-pub(super) fn asan_pool(
+/// Whether `run` (replayed) is to be replayed again on its ASan build:
+/// under `auto`, with a crash input that passed.
+pub(super) fn wants_asan(run: &TargetRun) -> bool {
+    run.options.sanitizer() == Sanitizer::Auto && needs_asan(run)
+}
+
+/// The ASan builds of `runs`' targets, made in one go when there is a
+/// nightly; a target that does not build with ASan is left out (a
+/// warning says so) and replays uninstrumented only.
+pub(super) fn build_all(
     projects: &[FuzzProject],
-    run: &TargetRun,
-    toolchain: &AsanToolchain,
-    options: &PoolOptions,
+    runs: &[&TargetRun],
     settings: &Settings,
     events: &dyn Events,
-) -> Result<Option<(PathBuf, WorkerPool)>, Error> {
-    let targets = [(run.project, run.name.clone())];
-    let binaries = fuzz_mode::build(
-        projects,
-        &targets,
-        BuildKind::Asan(toolchain),
-        settings,
-        events,
-    )?;
-    let binary = match binaries[&(run.project, run.name.clone())].clone() {
-        Ok(binary) => binary,
-        Err(e) => {
-            let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", run.name, e.line());
-            events.emit(&crate::job::Message::Warning { message });
-            return Ok(None);
-        }
+) -> Result<HashMap<TargetKey, PathBuf>, Error> {
+    if runs.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let Some(toolchain) = AsanToolchain::find() else {
+        return Ok(HashMap::new());
     };
-    let pool = WorkerPool::start(&binary, options.clone())
+    let keys: Vec<TargetKey> = runs.iter().map(|r| (r.project, r.name.clone())).collect();
+    let kind = BuildKind::Asan(&toolchain);
+    let mut built = fuzz_mode::build(projects, &keys, kind, settings, events)?;
+    let mut binaries = HashMap::new();
+    for key in keys {
+        match built.remove(&key).expect("built every target asked") {
+            Ok(binary) => drop(binaries.insert(key, binary)),
+            Err(e) => {
+                let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", key.1, e.line());
+                events.emit(&Message::Warning { message });
+            }
+        }
+    }
+    Ok(binaries)
+}
+
+/// `run` (replayed on its first build, `first`) replayed again on its ASan
+/// build (`asan`, if it built), which it keeps when that fails an input
+/// the first passed.
+pub(super) fn replay_on(
+    run: &mut TargetRun,
+    first: Replayed,
+    asan: Option<&PathBuf>,
+    request: &CiRequest,
+) -> Result<Replayed, Error> {
+    let Some(binary) = asan else {
+        return Ok(first);
+    };
+    let pool = WorkerPool::start(binary, first.options.clone())
         .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
-    Ok(Some((binary, pool)))
+    let plain = std::mem::take(&mut run.outcomes);
+    let started = Instant::now();
+    replay(run, &pool, binary, request, &first.options)?;
+    let time = first.time + started.elapsed();
+    // The crash inputs that passed were a fixed bug's, not an ASan-only
+    // one's: the target stays on the plain build, where its other
+    // failures were signed (a build's call paths, so ids, are its own).
+    if !finds_more(&plain, &run.outcomes) {
+        run.outcomes = plain;
+        return Ok(Replayed { time, ..first });
+    }
+    Ok(Replayed {
+        binary: binary.clone(),
+        pool,
+        options: first.options,
+        time,
+    })
 }
 
 #[cfg(test)]

@@ -20,7 +20,6 @@ pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod update;
 
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -33,7 +32,6 @@ use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, WorkerPool};
 use crate::fuzz::project::{FuzzProject, TargetSettings};
-use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use cache::{Minimized, ReplayCache};
 use classify::Ledgered;
 use inputs::{Input, Shard};
@@ -266,8 +264,19 @@ fn build(
 /// The pools that stay: those of targets with something to minimize.
 pub(super) type Pools = HashMap<String, (PathBuf, WorkerPool)>;
 
-/// Replays every target's inputs (`replay_target`), groups and classifies
-/// them; the pools of the targets with something to minimize.
+/// A target's inputs replayed on one of its builds: that build's binary
+/// and pool, the pool's options, and how long the replays took.
+struct Replayed {
+    binary: PathBuf,
+    pool: WorkerPool,
+    options: PoolOptions,
+    time: Duration,
+}
+
+/// Replays every target's inputs on the build it starts on; then the
+/// targets under `auto` whose crash inputs passed there, on their ASan
+/// builds, made at once (`asan`); groups and classifies each target's
+/// failures. The pools of the targets with something to minimize.
 fn replay_all(
     projects: &[FuzzProject],
     runs: &mut [TargetRun],
@@ -277,83 +286,68 @@ fn replay_all(
     events: &dyn Events,
 ) -> Result<Pools, Error> {
     let jobs = fuzz_mode::workers(settings.jobs, events);
-    let asan = OnceCell::new();
     let mut pools = Pools::new();
-    for run in runs.iter_mut().filter(|r| !r.inputs.is_empty()) {
-        let binary = binaries[&(run.project, run.name.clone())].clone()?;
-        let base = fuzz_mode::pool_options(jobs, &run.options, settings.stop_flag());
-        let options = PoolOptions {
-            detect_leaks: asan::has_leaks(run),
-            ..fuzz_mode::engine_options(&base, projects[run.project].engine)?
-        };
-        let pool = WorkerPool::start(&binary, options.clone())
-            .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
-        let replay_started = Instant::now();
-        let target = Target {
-            projects,
-            options: &options,
-            asan: &asan,
-        };
-        let (binary, pool) = replay_target(run, (binary, pool), target, request, settings, events)?;
-        let replay_time = run.read_time + replay_started.elapsed();
-        group(run);
-        warn_unplaced_timeouts(run, events);
-        emit_replayed(run, replay_time, events);
-        // Only targets with something to minimize keep their workers.
-        if run.groups.iter().any(|g| minimize::needed(run, g)) {
-            pools.insert(key(run), (binary, pool));
+    let mut waiting = Vec::new();
+    for (i, run) in runs.iter_mut().enumerate() {
+        if run.inputs.is_empty() {
+            continue;
         }
+        let replayed = replay_first(run, projects, binaries, jobs, request, settings)?;
+        match asan::wants_asan(run) {
+            true => waiting.push((i, replayed)),
+            false => pools.extend(settle(run, replayed, events)),
+        }
+    }
+    let targets: Vec<&TargetRun> = waiting.iter().map(|(i, _)| &runs[*i]).collect();
+    let asan_binaries = asan::build_all(projects, &targets, settings, events)?;
+    for (i, replayed) in waiting {
+        let run = &mut runs[i];
+        let asan_binary = asan_binaries.get(&(run.project, run.name.clone()));
+        let replayed = asan::replay_on(run, replayed, asan_binary, request)?;
+        pools.extend(settle(run, replayed, events));
     }
     Ok(pools)
 }
 
-/// What replaying one target reads besides its run.
-#[derive(Clone, Copy)]
-struct Target<'a> {
-    projects: &'a [FuzzProject],
-    options: &'a PoolOptions,
-    /// The nightly found for the ASan build, looked for once.
-    asan: &'a OnceCell<Option<AsanToolchain>>,
-}
-
-/// Replays `run`'s inputs in the pool of `binary`; under `auto` (its
-/// sanitizer), a target whose crash inputs pass replays on its ASan build
-/// too, and moves there if that build fails an input the other passed.
-/// The binary and pool it ends on.
-fn replay_target(
+/// Replays `run`'s inputs on the build it starts on (`binaries`).
+fn replay_first(
     run: &mut TargetRun,
-    (binary, pool): (PathBuf, WorkerPool),
-    target: Target<'_>,
+    projects: &[FuzzProject],
+    binaries: &Binaries,
+    jobs: usize,
     request: &CiRequest,
     settings: &Settings,
+) -> Result<Replayed, Error> {
+    let binary = binaries[&(run.project, run.name.clone())].clone()?;
+    let base = fuzz_mode::pool_options(jobs, &run.options, settings.stop_flag());
+    let options = PoolOptions {
+        detect_leaks: asan::has_leaks(run),
+        ..fuzz_mode::engine_options(&base, projects[run.project].engine)?
+    };
+    let pool = WorkerPool::start(&binary, options.clone())
+        .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
+    let started = Instant::now();
+    replay(run, &pool, &binary, request, &options)?;
+    Ok(Replayed {
+        binary,
+        pool,
+        options,
+        time: started.elapsed(),
+    })
+}
+
+/// Groups and classifies `run`'s failures (replayed) and says so; its
+/// pool, when it has something to minimize (others end here).
+fn settle(
+    run: &mut TargetRun,
+    replayed: Replayed,
     events: &dyn Events,
-) -> Result<(PathBuf, WorkerPool), Error> {
-    replay(run, &pool, &binary, request, target.options)?;
-    let auto = run.options.sanitizer() == Sanitizer::Auto && asan::needs_asan(run);
-    let Some(Some(toolchain)) = auto.then(|| target.asan.get_or_init(AsanToolchain::find)) else {
-        return Ok((binary, pool));
-    };
-    let moved = asan::asan_pool(
-        target.projects,
-        run,
-        toolchain,
-        target.options,
-        settings,
-        events,
-    )?;
-    let Some((asan_binary, asan_pool)) = moved else {
-        return Ok((binary, pool));
-    };
-    let plain = std::mem::take(&mut run.outcomes);
-    replay(run, &asan_pool, &asan_binary, request, target.options)?;
-    // The crash inputs that passed were a fixed bug's, not an ASan-only
-    // one's: the target stays on the plain build, where its other
-    // failures were signed (a build's call paths, so ids, are its own).
-    if !asan::finds_more(&plain, &run.outcomes) {
-        run.outcomes = plain;
-        return Ok((binary, pool));
-    }
-    Ok((asan_binary, asan_pool))
+) -> Option<(String, (PathBuf, WorkerPool))> {
+    group(run);
+    warn_unplaced_timeouts(run, events);
+    emit_replayed(run, run.read_time + replayed.time, events);
+    let needed = run.groups.iter().any(|g| minimize::needed(run, g));
+    needed.then(|| (key(run), (replayed.binary, replayed.pool)))
 }
 
 /// Files the report: `--update` (new failures into the ledger),

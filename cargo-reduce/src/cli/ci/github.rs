@@ -149,31 +149,6 @@ mod tests {
     use super::*;
     use crate::job::ci::report::REPORT_VERSION;
 
-    fn failure(id: usize) -> FailureRecord {
-        FailureRecord {
-            package: "fuzz".into(),
-            target: "t".into(),
-            id: format!("{id:08x}"),
-            matching: "stack".into(),
-            status: Status::New,
-            signature: format!("panic at a.rs:1:2: bad, very | bad {}", "x".repeat(400)),
-            kind: "panic".into(),
-            severity: crate::fuzz::pool::Severity::Abort,
-            location: None,
-            call_path: Vec::new(),
-            message: None,
-            file: Some("fuzz/a.rs".into()),
-            line: Some(3),
-            column: None,
-            source: "fuzz/fuzz_targets/t.rs".into(),
-            inputs: 1,
-            input: "fuzz/artifacts/t/crash-1".into(),
-            reduced: None,
-            ledger: None,
-            replaced: None,
-        }
-    }
-
     fn report(failures: usize) -> CiReport {
         CiReport {
             version: REPORT_VERSION,
@@ -181,7 +156,7 @@ mod tests {
             shard: None,
             matching: "stack".into(),
             inputs: Vec::new(),
-            failures: (0..failures).map(failure).collect(),
+            failures: (0..failures).map(super::super::sample_failure).collect(),
             fixed: Vec::new(),
             elapsed_s: 0.0,
         }

@@ -424,6 +424,34 @@ fn read_error(path: &std::path::Path, error: ci::report::ReadError) -> Error {
     }
 }
 
+/// A new panic's record, as the reports' tests render it.
+#[cfg(test)]
+pub(super) fn sample_failure(id: usize) -> crate::job::ci::report::FailureRecord {
+    use crate::job::ci::report::{FailureRecord, Status};
+    FailureRecord {
+        package: "fuzz".into(),
+        target: "t".into(),
+        id: format!("{id:08x}"),
+        matching: "stack".into(),
+        status: Status::New,
+        signature: format!("panic at a.rs:1:2: bad, very | bad {}", "x".repeat(400)),
+        kind: "panic".into(),
+        severity: crate::fuzz::pool::Severity::Abort,
+        location: None,
+        call_path: Vec::new(),
+        message: None,
+        file: Some("fuzz/a.rs".into()),
+        line: Some(3),
+        column: None,
+        source: "fuzz/fuzz_targets/t.rs".into(),
+        inputs: 1,
+        input: "fuzz/artifacts/t/crash-1".into(),
+        reduced: None,
+        ledger: None,
+        replaced: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,14 +3,14 @@
 //! failure keeps its alert across runs), one stable rule per failure kind
 //! and severity class (its `security-severity`, by which GitHub ranks
 //! alerts), located at the panic when it is in the user's code, else at
-//! the target.
+//! the target, and in the innermost function of its call path.
 
 use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
-    ToolComponent,
+    ArtifactLocation, Location, LogicalLocation, Message, MultiformatMessageString,
+    PhysicalLocation, PropertyBag, Region, ReportingDescriptor, Result as SarifResult, ResultLevel,
+    Run, Sarif, Tool, ToolComponent,
 };
 
 use crate::fuzz::pool::Severity;
@@ -72,7 +72,7 @@ fn result(failure: &FailureRecord) -> SarifResult {
         .start_line(i64::from(failure.line.unwrap_or(1)))
         .build();
     region.start_column = failure.column.map(i64::from);
-    let location = Location::builder()
+    let mut location = Location::builder()
         .physical_location(
             PhysicalLocation::builder()
                 .artifact_location(ArtifactLocation::builder().uri(uri).build())
@@ -80,6 +80,7 @@ fn result(failure: &FailureRecord) -> SarifResult {
                 .build(),
         )
         .build();
+    location.logical_locations = function(failure).map(|f| vec![f]);
     let reduced = failure.reduced.as_ref().map_or_else(String::new, |r| {
         format!(
             "; minimized to {} bytes{}",
@@ -113,6 +114,19 @@ fn result(failure: &FailureRecord) -> SarifResult {
             failure.id.clone(),
         )]))
         .build()
+}
+
+/// The function a failure happened in, the innermost of its call path: a
+/// hang, which is placed by function, has no line of its own (its
+/// physical location is its target's).
+fn function(failure: &FailureRecord) -> Option<LogicalLocation> {
+    let name = failure.call_path.first()?;
+    Some(
+        LogicalLocation::builder()
+            .fully_qualified_name(name.as_str())
+            .kind("function")
+            .build(),
+    )
 }
 
 /// The SARIF log of `report`.
@@ -172,6 +186,26 @@ mod tests {
         assert_eq!(rule("exit-7", None), "fuzz/exit");
         let write = rule("asan-heap-buffer-overflow", Some("WRITE 1"));
         assert_eq!(write, "fuzz/asan/memory-write");
+    }
+
+    /// A failure with a call path names its innermost function as its
+    /// logical location; one without has none.
+    #[test]
+    fn a_failure_is_placed_in_its_function_too() {
+        let mut hang = super::super::sample_failure(1);
+        hang.kind = "timeout".into();
+        hang.call_path = vec!["planted::spin".into(), "planted::run".into()];
+        let logical = |failure: &FailureRecord| {
+            let location = &result(failure).locations.unwrap()[0];
+            serde_json::to_value(&location.logical_locations).unwrap()
+        };
+        let expected =
+            serde_json::json!([{"fullyQualifiedName": "planted::spin", "kind": "function"}]);
+        assert_eq!(logical(&hang), expected);
+        assert_eq!(
+            logical(&super::super::sample_failure(2)),
+            serde_json::Value::Null
+        );
     }
 
     /// Each rule carries its class's `security-severity`.

@@ -310,6 +310,9 @@ fn a_planted_bug_is_new_in_every_report_and_a_fixed_one_is_fixed() {
     );
     assert_eq!(location["region"]["startLine"], 23);
     assert_eq!(location["region"]["startColumn"], column);
+    let function = &result["locations"][0]["logicalLocations"][0];
+    assert_eq!(function["fullyQualifiedName"], "two_callers::number");
+    assert_eq!(function["kind"], "function");
     validate_sarif(&sarif);
 
     let junit_xml = fs::read_to_string(&junit).unwrap();

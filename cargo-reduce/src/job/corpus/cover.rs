@@ -1,13 +1,14 @@
 //! The smallest set of inputs that keeps every feature, pure (no
 //! processes or files): libFuzzer's `-merge=1` greedy as the baseline,
-//! then greedy set covers that do better, each pruned of the inputs the
-//! others make redundant; the best that is no larger than the baseline in
-//! files or bytes wins. Every choice is ordered by (size, key) at a tie,
+//! then greedy set covers that do better, from the fewest files to the
+//! fewest bytes, each pruned of the inputs the others make redundant; of
+//! those no larger than the baseline in files or bytes, the one with the
+//! smallest product of the two wins. Every choice is ordered by (size, key) at a tie,
 //! never by the inputs' order, so the same inputs in any order (from any
 //! `-j`) give the same set.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// One input, as the set algorithms see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,59 +49,167 @@ pub(crate) fn merge_greedy(items: &[Item<'_>]) -> Choice {
 /// How a greedy set cover ranks an input by what it would add.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Rank {
-    /// The most new features.
+    /// The most new features: the fewest files, whatever their bytes.
     Features,
-    /// The most new features per byte.
-    FeaturesPerByte,
+    /// The most new features per byte of the input and `overhead` bytes
+    /// more: as if each file cost that much besides its bytes, so that no
+    /// overhead gives the fewest bytes, and each larger one trades bytes
+    /// for fewer files.
+    PerByte { overhead: usize },
 }
 
-/// The smallest set this module finds: the baseline ([`merge_greedy`]) and
-/// each [`Rank`]'s greedy cover, each pruned ([`prune`]); of those no
-/// larger than the baseline in files or bytes, the one with the fewest
-/// files, then bytes.
+/// The overheads of the covers [`minimize`] tries between the two ends
+/// (each about twice the last): on a corpus whose fewest-file cover holds
+/// more bytes than the baseline, one of them has nearly as few files in
+/// far fewer bytes.
+const OVERHEADS: [usize; 14] = [
+    0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+];
+
+/// The smallest set this module finds ([`minimize_distinct`]), chosen among
+/// the smallest input of each set of features (then the lower key): an
+/// input with the same features as a smaller one is never taken before it,
+/// and adds nothing after it. The features are numbered again from 0 in
+/// the same order (libFuzzer's run up to 2²¹), so that the covers' tables
+/// are as small as the corpus's features are few.
 pub(crate) fn minimize(items: &[Item<'_>]) -> Choice {
+    let distinct = distinct(items);
+    let chosen: Vec<Item<'_>> = distinct.iter().map(|&i| items[i].clone()).collect();
+    let dense = dense_features(&chosen);
+    let chosen: Vec<Item<'_>> = chosen
+        .into_iter()
+        .zip(&dense)
+        .map(|(item, features)| Item { features, ..item })
+        .collect();
+    let mut choice: Choice = minimize_distinct(&chosen)
+        .into_iter()
+        .map(|i| distinct[i])
+        .collect();
+    choice.sort_unstable();
+    choice
+}
+
+/// The indices of the smallest input (then the lower key) of each set of
+/// features, in index order.
+fn distinct(items: &[Item<'_>]) -> Vec<usize> {
+    let mut smallest: HashMap<&[u32], usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let best = smallest.entry(item.features).or_insert(i);
+        if (item.size, item.key) < (items[*best].size, items[*best].key) {
+            *best = i;
+        }
+    }
+    let mut distinct: Vec<usize> = smallest.into_values().collect();
+    distinct.sort_unstable();
+    distinct
+}
+
+/// `items`' features numbered by their rank among all of them (so still
+/// sorted, without repeats).
+fn dense_features(items: &[Item<'_>]) -> Vec<Vec<u32>> {
+    let all = all_features(items);
+    let rank = |f: &u32| all.binary_search(f).expect("one of all") as u32;
+    items
+        .iter()
+        .map(|item| item.features.iter().map(rank).collect())
+        .collect()
+}
+
+/// The baseline ([`merge_greedy`]) and the greedy covers of
+/// [`Rank::Features`] and of each of [`OVERHEADS`], each pruned
+/// ([`prune`]); of those no larger than the baseline in files or bytes,
+/// the one with the smallest product of files and bytes (a tenth fewer
+/// files is worth a tenth more bytes, whatever the corpus's scale), then
+/// the fewest files.
+fn minimize_distinct(items: &[Item<'_>]) -> Choice {
     let baseline = merge_greedy(items);
     let cost = |choice: &Choice| (choice.len(), choice.iter().map(|&i| items[i].size).sum());
     let limit: (usize, usize) = cost(&baseline);
-    let candidates = [
-        prune(items, &baseline),
-        prune(items, &greedy_cover(items, Rank::Features)),
-        prune(items, &greedy_cover(items, Rank::FeaturesPerByte)),
-    ];
-    candidates
-        .into_iter()
+    let balance = |choice: &Choice| {
+        let (files, bytes) = cost(choice);
+        (files as u128 * bytes.max(1) as u128, files, bytes)
+    };
+    let per_byte = OVERHEADS.map(|overhead| Rank::PerByte { overhead });
+    let index = Index::of(items);
+    let covers = std::iter::once(Rank::Features)
+        .chain(per_byte)
+        .map(|rank| greedy_cover(items, &index, rank));
+    std::iter::once(baseline.clone())
+        .chain(covers)
+        .map(|choice| prune(items, &choice))
         .filter(|c| {
             let (files, bytes) = cost(c);
             files <= limit.0 && bytes <= limit.1
         })
-        .min_by_key(cost)
+        .min_by_key(balance)
         .expect("the pruned baseline is no larger than the baseline")
+}
+
+/// What the greedy covers look up: which inputs have each feature, and
+/// each input's place in (size, key) order, which breaks their ties.
+pub(crate) struct Index {
+    /// The inputs' indices, by feature.
+    holders: Vec<Vec<u32>>,
+    /// By input.
+    order: Vec<u32>,
+}
+
+impl Index {
+    pub(crate) fn of(items: &[Item<'_>]) -> Index {
+        let mut holders = vec![Vec::new(); feature_space(items)];
+        for (i, item) in items.iter().enumerate() {
+            for &f in item.features {
+                holders[f as usize].push(i as u32);
+            }
+        }
+        let mut by_size: Vec<usize> = (0..items.len()).collect();
+        by_size.sort_unstable_by_key(|&i| (items[i].size, items[i].key));
+        let mut order = vec![0; items.len()];
+        for (place, i) in by_size.into_iter().enumerate() {
+            order[i] = place as u32;
+        }
+        Index { holders, order }
+    }
 }
 
 /// Greedy set cover: until every feature is covered, the input that adds
 /// the most (as `rank` counts it) is taken; ties go to the smaller input,
-/// then the lower key. Gains only shrink as features are covered, so an
-/// input's gain is recomputed only when it comes to the top (lazy greedy).
-pub(crate) fn greedy_cover(items: &[Item<'_>], rank: Rank) -> Choice {
-    let mut covered = Covered::new(items);
-    let mut heap: BinaryHeap<Candidate<'_>> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| !item.features.is_empty())
-        .map(|(index, item)| Candidate::new(index, item, item.features.len(), rank))
+/// then the lower key. Each input's gain is kept up to date as features
+/// are covered (through `index`, [`Index::of`] `items`); gains only
+/// shrink, so an input is queued again only when it comes to the top with
+/// less than it was queued with (lazy greedy).
+pub(crate) fn greedy_cover(items: &[Item<'_>], index: &Index, rank: Rank) -> Choice {
+    let mut gains: Vec<usize> = items.iter().map(|item| item.features.len()).collect();
+    let mut covered = vec![false; index.holders.len()];
+    let candidate = |i: usize, gain: usize| Candidate {
+        index: i,
+        gain,
+        size: items[i].size,
+        order: index.order[i],
+        rank,
+    };
+    let mut heap: BinaryHeap<Candidate> = (0..items.len())
+        .filter(|&i| gains[i] > 0)
+        .map(|i| candidate(i, gains[i]))
         .collect();
     let mut kept = Vec::new();
     while let Some(top) = heap.pop() {
         let item = &items[top.index];
-        let gain = covered.new_in(item.features);
+        let gain = gains[top.index];
         if gain == 0 {
             continue;
         }
         if gain < top.gain {
-            heap.push(Candidate::new(top.index, item, gain, rank));
+            heap.push(candidate(top.index, gain));
             continue;
         }
-        covered.add(item.features);
+        for &f in item.features {
+            if !std::mem::replace(&mut covered[f as usize], true) {
+                for &holder in &index.holders[f as usize] {
+                    gains[holder as usize] -= 1;
+                }
+            }
+        }
         kept.push(top.index);
     }
     kept.sort_unstable();
@@ -204,57 +313,45 @@ impl Covered {
 }
 
 /// An input in the greedy cover's queue, with the gain it had when queued.
-struct Candidate<'a> {
+struct Candidate {
     index: usize,
     gain: usize,
     size: usize,
-    key: &'a str,
+    /// Its place in (size, key) order.
+    order: u32,
     rank: Rank,
 }
 
-impl<'a> Candidate<'a> {
-    fn new(index: usize, item: &Item<'a>, gain: usize, rank: Rank) -> Self {
-        Candidate {
-            index,
-            gain,
-            size: item.size,
-            key: item.key,
-            rank,
-        }
-    }
-}
-
-impl Ord for Candidate<'_> {
+impl Ord for Candidate {
     /// Greater is better: more gain (per byte: compared as fractions, an
     /// empty input as one byte), then smaller, then the lower key.
     fn cmp(&self, other: &Self) -> Ordering {
         let by_gain = match self.rank {
             Rank::Features => self.gain.cmp(&other.gain),
-            Rank::FeaturesPerByte => {
-                let this = self.gain as u128 * other.size.max(1) as u128;
-                let that = other.gain as u128 * self.size.max(1) as u128;
+            Rank::PerByte { overhead } => {
+                let cost = |size: usize| (size + overhead).max(1) as u128;
+                let this = self.gain as u128 * cost(other.size);
+                let that = other.gain as u128 * cost(self.size);
                 this.cmp(&that)
             }
         };
-        by_gain
-            .then_with(|| other.size.cmp(&self.size))
-            .then_with(|| other.key.cmp(self.key))
+        by_gain.then_with(|| other.order.cmp(&self.order))
     }
 }
 
-impl PartialOrd for Candidate<'_> {
+impl PartialOrd for Candidate {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl PartialEq for Candidate<'_> {
+impl PartialEq for Candidate {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 
-impl Eq for Candidate<'_> {}
+impl Eq for Candidate {}
 
 #[cfg(test)]
 mod tests {
@@ -283,6 +380,10 @@ mod tests {
         proptest::collection::vec(input, 0..24)
     }
 
+    fn cover(items: &[Item<'_>], rank: Rank) -> Choice {
+        greedy_cover(items, &Index::of(items), rank)
+    }
+
     fn cost(items: &[Item<'_>], choice: &Choice) -> (usize, usize) {
         (choice.len(), choice.iter().map(|&i| items[i].size).sum())
     }
@@ -300,8 +401,28 @@ mod tests {
         let keys = keys(sets.len());
         let items = items(&sets, &keys);
         assert_eq!(merge_greedy(&items), vec![0, 1, 2]);
-        assert_eq!(greedy_cover(&items, Rank::Features), vec![3]);
+        assert_eq!(cover(&items, Rank::Features), vec![3]);
         assert_eq!(minimize(&items), vec![3]);
+    }
+
+    /// When the fewest-file cover holds more bytes than the baseline, a
+    /// cover that counts each file as some bytes more finds fewer files
+    /// within the baseline's bytes than the fewest-byte cover.
+    #[test]
+    fn an_overhead_per_file_trades_bytes_for_files() {
+        let singles = (1..=6).map(|f| (1, vec![f]));
+        let halves = [(3, vec![1, 2, 3]), (3, vec![4, 5, 6])];
+        let sets: Vec<_> = singles
+            .chain(halves)
+            .chain([(100, (1..=6).collect())])
+            .collect();
+        let keys = keys(sets.len());
+        let items = items(&sets, &keys);
+        assert_eq!(cost(&items, &merge_greedy(&items)), (6, 6));
+        assert_eq!(cover(&items, Rank::Features), vec![8]);
+        let per_byte = cover(&items, Rank::PerByte { overhead: 0 });
+        assert_eq!(per_byte, (0..6).collect::<Vec<_>>());
+        assert_eq!(minimize(&items), vec![6, 7]);
     }
 
     proptest! {
@@ -314,8 +435,9 @@ mod tests {
             prop_assert_eq!(features_of(&items, &baseline), all.clone());
             for choice in [
                 minimize(&items),
-                greedy_cover(&items, Rank::Features),
-                greedy_cover(&items, Rank::FeaturesPerByte),
+                cover(&items, Rank::Features),
+                cover(&items, Rank::PerByte { overhead: 0 }),
+                cover(&items, Rank::PerByte { overhead: 64 }),
             ] {
                 prop_assert_eq!(features_of(&items, &choice), all.clone());
                 prop_assert!(choice.windows(2).all(|w| w[0] < w[1]), "a subset, in order");

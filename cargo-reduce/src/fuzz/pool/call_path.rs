@@ -18,6 +18,23 @@ use super::symbol_name;
 /// enough that a deeper refactoring does not make an old bug look new.
 pub(super) const CALL_PATH_DEPTH: usize = 3;
 
+/// The call path of a stack whose user functions (innermost first) are
+/// `functions`: the top [`CALL_PATH_DEPTH`], a function that calls itself
+/// counted once, so that a panic in a recursion has one call path at any
+/// depth.
+pub(super) fn call_path_of<'f>(functions: impl IntoIterator<Item = &'f str>) -> Vec<String> {
+    let mut path: Vec<String> = Vec::new();
+    for function in functions {
+        if path.len() == CALL_PATH_DEPTH {
+            break;
+        }
+        if path.last().is_none_or(|last| last != function) {
+            path.push(function.to_string());
+        }
+    }
+    path
+}
+
 /// Names return addresses of one binary; each address once.
 pub(crate) struct Symbolizer {
     binary: PathBuf,
@@ -62,8 +79,7 @@ impl Symbolizer {
     /// first) are `addresses`.
     pub(crate) fn call_path(&mut self, addresses: &[u64]) -> Vec<String> {
         let frames = self.user_frames(addresses);
-        let names = frames.into_iter().map(|f| f.function);
-        names.take(CALL_PATH_DEPTH).collect()
+        call_path_of(frames.iter().map(|f| f.function.as_str()))
     }
 
     /// The binary it names addresses of.
@@ -314,6 +330,30 @@ fn primitive_impl(path: &str) -> Option<Option<&str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A panic in a recursive function has one call path at any depth
+    /// (helper-40: semver's `version_req` gave one id per depth).
+    #[test]
+    fn a_recursion_is_one_call_path_at_any_depth() {
+        let shallow = ["comparator", "version_req", "from_str", "parse"];
+        let deep = [
+            "comparator",
+            "version_req",
+            "version_req",
+            "version_req",
+            "from_str",
+        ];
+        assert_eq!(
+            call_path_of(shallow),
+            ["comparator", "version_req", "from_str"]
+        );
+        assert_eq!(call_path_of(deep), call_path_of(shallow));
+        assert_eq!(
+            call_path_of(["a", "b", "a", "b"]),
+            ["a", "b", "a"],
+            "only a function calling itself"
+        );
+    }
 
     #[test]
     fn the_runtime_is_not_the_users_code() {

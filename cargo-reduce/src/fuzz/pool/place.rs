@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::call_path::{Symbolizer, UserFrame, CALL_PATH_DEPTH};
+use super::call_path::{call_path_of, Symbolizer, UserFrame, CALL_PATH_DEPTH};
 use super::failure::Failure;
 use super::protocol::split_panic_text;
 
@@ -51,10 +51,7 @@ impl Failure {
 /// The location and call path of a stack whose user frames (innermost
 /// first) are `frames`.
 fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
-    let path = || {
-        let names = frames.iter().map(|f| f.function.clone());
-        names.take(CALL_PATH_DEPTH).collect()
-    };
+    let path = || call_path_of(frames.iter().map(|f| f.function.as_str()));
     match place {
         Place::Line => (frames.first().and_then(|f| f.location.clone()), path()),
         Place::Function => {

@@ -11,6 +11,7 @@ use clap::Args;
 use super::options::{parse_seconds, FailureOptions, ReduceOptions, SelectOptions};
 use super::render::Reporter;
 use super::table::{self, Align};
+use crate::engine::StopReason;
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::Severity;
 use crate::fuzz::project::TargetSettings;
@@ -97,7 +98,8 @@ pub(crate) fn run(
     refuse_subcommand_as_input(&args.artifacts)?;
     let summary =
         crate::job::fuzz_mode::run(&args.request(), &args.reduce.settings(interrupt), reporter)?;
-    if !summary.rows.is_empty() && !reporter.is_json() {
+    let listed = !summary.rows.is_empty() || !summary.duplicates.is_empty();
+    if listed && !reporter.is_json() {
         print_table(&summary, reporter.is_verbose());
     }
     if let Some(line) = finished(&summary, reporter.is_verbose()) {
@@ -125,6 +127,7 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
     let reduced: Vec<&Reduction> = summary
         .rows
         .iter()
+        .filter(|r| stopped_unchanged(r).is_none())
         .filter_map(|r| r.result.as_ref().ok())
         .collect();
     let interrupted = summary
@@ -132,7 +135,11 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         .iter()
         .filter(|r| matches!(&r.result, Err(e) if e.exit() == Exit::Interrupted))
         .count();
-    let failed = summary.rows.len() - reduced.len() - summary.not_built - interrupted;
+    let mut unchanged: Vec<StopReason> =
+        summary.rows.iter().filter_map(stopped_unchanged).collect();
+    unchanged.sort_unstable_by_key(|r| r.name());
+    let failed =
+        summary.rows.len() - reduced.len() - summary.not_built - interrupted - unchanged.len();
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
         if summary.exit == Exit::Interrupted {
             return Some("nothing reduced: interrupted before the first input".into());
@@ -164,9 +171,29 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
     );
     add(summary.not_built, "not built");
-    add(interrupted, "not reduced (interrupted)");
+    let stopped = |reason: StopReason| unchanged.iter().filter(|&&r| r == reason).count();
+    add(
+        interrupted + stopped(StopReason::Interrupted),
+        "not reduced (interrupted)",
+    );
+    let mut others = unchanged.clone();
+    others.retain(|&r| r != StopReason::Interrupted);
+    others.dedup();
+    for reason in others {
+        add(
+            stopped(reason),
+            &format!("not reduced (stopped: {})", reason.name()),
+        );
+    }
     add(failed, "not reduced (see the errors above)");
     Some(parts.join(", "))
+}
+
+/// What stopped `row`'s reduction before it found anything smaller: the
+/// artifact is its best result, and it counts as not reduced.
+fn stopped_unchanged(row: &Row) -> Option<StopReason> {
+    let done = row.result.as_ref().ok()?;
+    done.stopped.filter(|_| done.reduced == row.original)
 }
 
 /// How many of `reduced` are not 1-minimal, and what stopped them
@@ -246,22 +273,20 @@ fn print_table(summary: &Summary, verbose: bool) {
         .map(|c| c[0].chars().count())
         .max()
         .unwrap_or(0);
-    print!(
-        "{}",
-        table::render(
-            &cells,
-            &[
-                Align::Left,
-                Align::Right,
-                Align::Right,
-                Align::Right,
-                Align::Left
-            ],
-            ""
-        )
-    );
+    let align = [
+        Align::Left,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+        Align::Left,
+    ];
+    // Every input a duplicate of one reduced before: no table, the list.
+    if !rows.is_empty() {
+        print!("{}", table::render(&cells, &align, ""));
+    }
     if !summary.duplicates.is_empty() {
-        println!("\nNot reduced, failing like a reduced input (--all reduces them too):");
+        let gap = if rows.is_empty() { "" } else { "\n" };
+        println!("{gap}Not reduced, failing like a reduced input (--all reduces them too):");
         for line in duplicate_lines(&summary.duplicates, verbose) {
             println!("  {:<width$}  same failure as {}", line.0, line.1);
         }
@@ -374,7 +399,6 @@ fn refuse_subcommand_as_input(inputs: &[std::path::PathBuf]) -> Result<(), Error
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::StopReason;
 
     fn done(stopped: Option<StopReason>) -> Reduction {
         Reduction {
@@ -430,6 +454,40 @@ mod tests {
         assert_eq!(
             not_minimal(&[&c, &b, &c]),
             " (3 not 1-minimal: interrupted, max-tests)"
+        );
+    }
+
+    /// A reduction stopped before it found anything smaller is not
+    /// counted as reduced (helper-40: "1 input(s) reduced (1 not
+    /// 1-minimal: interrupted)" for 60006 → 60006).
+    #[test]
+    fn a_reduction_stopped_with_nothing_smaller_is_not_reduced() {
+        let row = |original: usize, stopped| Row {
+            name: "t/crash-1".into(),
+            from: None,
+            original,
+            elapsed: Duration::ZERO,
+            result: Ok(done(stopped)),
+        };
+        let summary = |rows| Summary {
+            rows,
+            duplicates: Vec::new(),
+            also_found: Vec::new(),
+            stale: 0,
+            not_built: 0,
+            found: 2,
+            instances: 0,
+            exit: Exit::Interrupted,
+        };
+        let line = |rows| finished(&summary(rows), false).unwrap();
+        let interrupted = Some(StopReason::Interrupted);
+        assert_eq!(
+            line(vec![row(1, interrupted)]),
+            "0 input(s) reduced, 1 not reduced (interrupted)"
+        );
+        assert_eq!(
+            line(vec![row(9, interrupted), row(1, Some(StopReason::MaxTime))]),
+            "1 input(s) reduced (1 not 1-minimal: interrupted), 1 not reduced (stopped: max-time)"
         );
     }
 }

@@ -234,12 +234,15 @@ fn shown_name(artifact: &Artifact) -> String {
     }
 }
 
-/// `yes (N B)` with the minimized copy's size, or `no`.
+/// `yes (N B)` with the minimized copy's size, `partial (N B)` with the
+/// size of a reduction a limit or Ctrl-C stopped, or `no`.
 fn reduced(artifact: &Artifact) -> String {
-    match (&artifact.minimized, minimized_size(artifact)) {
-        (Some(_), Some(size)) => format!("yes ({size} B)"),
-        (Some(_), None) => "yes".into(),
-        (None, _) => "no".into(),
+    let partial = fs::metadata(&artifact.partial).ok().filter(|m| m.is_file());
+    match (&artifact.minimized, minimized_size(artifact), partial) {
+        (Some(_), Some(size), _) => format!("yes ({size} B)"),
+        (Some(_), None, _) => "yes".into(),
+        (None, _, Some(partial)) => format!("partial ({} B)", partial.len()),
+        (None, _, None) => "no".into(),
     }
 }
 
@@ -315,6 +318,18 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
   parse   slow-unit-2  slow-unit     7  no
 ";
         assert_eq!(table(&[project()], None), expected);
+    }
+
+    /// An artifact whose reduction was stopped shows its partial result's
+    /// size (helper-40: `no`, with a `partial-from-` file beside it).
+    #[test]
+    fn a_stopped_reduction_shows_as_partial() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stopped = artifact("crash-2", ArtifactKind::Crash, 500);
+        assert_eq!(reduced(&stopped), "no");
+        stopped.partial = dir.path().join("partial-from-crash-2");
+        std::fs::write(&stopped.partial, [0; 17]).unwrap();
+        assert_eq!(reduced(&stopped), "partial (17 B)");
     }
 
     #[test]

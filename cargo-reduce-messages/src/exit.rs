@@ -51,8 +51,9 @@ pub enum Exit {
     /// `ci merge` was given a report of a format version it does not
     /// read (made by another cargo-reduce).
     UnsupportedReport = 14,
-    /// `run`: a tool it needs is not installed (cargo-fuzz, cargo-afl, a
-    /// nightly toolchain for cargo-fuzz, the debugger).
+    /// A tool the command needs is not installed: cargo-fuzz, cargo-afl or
+    /// the debugger (`run`), a nightly toolchain (`run` on cargo-fuzz,
+    /// `--sanitizer address`).
     ToolMissing = 15,
     /// Ctrl-C: the best result so far was written.
     Interrupted = 130,
@@ -119,7 +120,7 @@ impl Exit {
             Exit::KnownFailures => "ci --fail-on known: failures, all of them in the ledger",
             Exit::ResolveFailed => "the fuzz crate has no Cargo.lock and cargo cannot resolve its dependencies",
             Exit::UnsupportedReport => "ci merge: a report of another format version (made by another cargo-reduce)",
-            Exit::ToolMissing => "run: cargo-fuzz, cargo-afl, a nightly toolchain or the debugger is not installed",
+            Exit::ToolMissing => "a tool it needs is not installed: cargo-fuzz, cargo-afl or the debugger (run), a nightly toolchain (run, --sanitizer address)",
             Exit::Interrupted => "interrupted; the best result so far was written",
         }
     }

@@ -45,7 +45,7 @@ pub(in crate::job) fn toolchain(choice: Sanitizer) -> Result<Option<AsanToolchai
     }
     match AsanToolchain::find() {
         None if choice == Sanitizer::Address => Err(Error::new(
-            Exit::Environment,
+            Exit::ToolMissing,
             "--sanitizer address builds with -Zsanitizer=address, which needs a nightly toolchain: run `rustup toolchain install nightly`",
         )),
         found => Ok(found),

@@ -153,3 +153,27 @@ fn without_nightly_the_error_names_the_install_command() {
         "{stdout}"
     );
 }
+
+/// `--sanitizer address` without a nightly toolchain is a missing tool
+/// (exit 15, as `run` says it), named with its install command, before
+/// any build.
+#[test]
+fn sanitizer_address_without_nightly_is_a_missing_tool() {
+    let (dir, fuzz) = fixture_copy("nightly-feature");
+    let Some(home) = rustup_home_without_nightly(dir.path()) else {
+        eprintln!("sanitizer_address_without_nightly_is_a_missing_tool: skipped: no rustup");
+        return;
+    };
+    let run = reduce_with(
+        &["--sanitizer", "address"],
+        &fuzz,
+        &[("RUSTUP_HOME", &home), stable()],
+    );
+    run.expect_code(15);
+    assert!(
+        run.error_line()
+            .contains("rustup toolchain install nightly"),
+        "{}",
+        run.stderr()
+    );
+}

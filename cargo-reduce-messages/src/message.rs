@@ -386,6 +386,24 @@ pub enum Message {
         /// The HTML report's index.
         html: PathBuf,
     },
+    /// `corpus --shrink`: a round ended, in which every input of the set
+    /// was shrunk once (or found shrunk before) and the set covered again.
+    CorpusShrinkRound {
+        /// The fuzz crate.
+        package: String,
+        /// The target.
+        target: String,
+        /// The round, from 1.
+        round: usize,
+        /// Inputs of the set after it.
+        files: usize,
+        /// The set's bytes before it.
+        bytes_before: usize,
+        /// The set's bytes after it.
+        bytes_after: usize,
+        /// Seconds since the shrink began.
+        elapsed_s: f64,
+    },
     /// `corpus --features-out`: one target's share of its corpus was
     /// replayed and its features recorded, for `corpus merge`.
     CorpusRecorded {

@@ -437,6 +437,18 @@ fn messages() -> Vec<(&'static str, Message)> {
             },
         ),
         (
+            "corpus-shrink-round",
+            Message::CorpusShrinkRound {
+                package: "fuzz".into(),
+                target: "parse".into(),
+                round: 1,
+                files: 41,
+                bytes_before: 1532,
+                bytes_after: 988,
+                elapsed_s: 2.5,
+            },
+        ),
+        (
             "corpus-recorded",
             Message::CorpusRecorded {
                 package: "fuzz".into(),
@@ -576,7 +588,7 @@ fn the_goldens_cover_every_variant() {
         })
         .collect();
     assert_eq!(golden, all);
-    assert_eq!(all.len(), 28);
+    assert_eq!(all.len(), 29);
 }
 
 #[test]

@@ -438,6 +438,22 @@ fn shrink_cuts_bytes_keeps_the_features_and_converges_in_one_run() {
     );
     assert!(summary["shrink_rounds"].as_u64().unwrap() >= 1, "{summary}");
     assert!(summary.get("shrink_stopped").is_none(), "{summary}");
+    // A message per round, its bytes never growing, the last the set's.
+    let rounds: Vec<serde_json::Value> = run
+        .messages()
+        .into_iter()
+        .filter(|m| m["reason"] == "corpus-shrink-round")
+        .collect();
+    assert_eq!(
+        rounds.len() as u64,
+        summary["shrink_rounds"].as_u64().unwrap()
+    );
+    assert!(rounds
+        .iter()
+        .all(|r| r["bytes_after"].as_u64() <= r["bytes_before"].as_u64()));
+    let last = rounds.last().unwrap();
+    assert_eq!(last["bytes_after"], summary["bytes_after"], "{last}");
+    assert_eq!(last["files"], summary["files_after"], "{last}");
     // --max-time passed before the shrink starts (the build and the replay
     // take longer): the plain set is written, whole, and said to be cut.
     let cut = crate_dir.join("cut");

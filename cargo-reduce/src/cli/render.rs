@@ -485,6 +485,18 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             "Wrote",
             format!("{} and {}", shown(&from_cwd(lcov)), shown(&from_cwd(html))),
         ),
+        Message::CorpusShrinkRound {
+            target,
+            round,
+            files,
+            bytes_before,
+            bytes_after,
+            elapsed_s,
+            ..
+        } => (
+            "Shrunk",
+            format!("{target}, round {round}: {files} files, {bytes_before} → {bytes_after} B in {elapsed_s:.1}s"),
+        ),
         Message::CorpusRecorded {
             target,
             shard,

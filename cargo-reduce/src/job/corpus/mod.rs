@@ -33,7 +33,7 @@ use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
 use record::{InputRecord, ShardRecord, TargetRecord};
-use shrink::{Converged, Entry, Shrinker};
+use shrink::{Converged, Entry, Round, Shrinker};
 use write::Mode;
 
 /// An input running longer is reported as a timeout rather than waited
@@ -591,7 +591,7 @@ fn minimize_target(
         return Err(interrupted());
     }
     let shrunk = match request.shrink {
-        true => shrink_set(set, &pool, &target, &all, settings, events)?,
+        true => shrink_set(set, &pool, (plan, &target), &all, settings, events)?,
         false => Converged {
             set,
             rounds: 0,
@@ -663,7 +663,7 @@ fn choose_set(plan: &Plan, replayed: &[Replayed]) -> (Vec<u32>, Vec<Entry>) {
 fn shrink_set(
     set: Vec<Entry>,
     pool: &CoveragePool,
-    target: &Target<'_>,
+    (plan, target): (&Plan, &Target<'_>),
     allowed: &[u32],
     settings: &Settings,
     events: &dyn Events,
@@ -684,8 +684,21 @@ fn shrink_set(
         false => None,
     };
     let view = events.view();
+    let started = Instant::now();
+    let round_ended = |round: &Round| {
+        events.emit(&Message::CorpusShrinkRound {
+            package: target.project.package.clone(),
+            target: plan.target.clone(),
+            round: round.number,
+            files: round.files,
+            bytes_before: round.bytes_before,
+            bytes_after: round.bytes_after,
+            elapsed_s: started.elapsed().as_secs_f64(),
+        });
+    };
     let shrinker = Shrinker {
         view: view.as_ref(),
+        round_ended: &round_ended,
         pool,
         decoder: decoder.as_ref(),
         allowed,

@@ -52,6 +52,20 @@ pub(super) struct Shrinker<'a> {
     pub limits: &'a Limits,
     /// Where the inputs shrunk so far are counted (a progress bar).
     pub view: &'a dyn View,
+    /// Told of each round as it ends.
+    pub round_ended: &'a dyn Fn(&Round),
+}
+
+/// What one round did to the set.
+pub(super) struct Round {
+    /// From 1.
+    pub number: usize,
+    /// Inputs of the set after it.
+    pub files: usize,
+    /// The set's bytes before it.
+    pub bytes_before: usize,
+    /// And after.
+    pub bytes_after: usize,
 }
 
 /// The set at its fixed point, or where the limits stopped it, and how
@@ -104,7 +118,14 @@ impl Shrinker<'_> {
             };
             let kept = cover::minimize(&items(&next));
             let dropped = kept.len() < next.len();
+            let bytes_before = bytes(&set);
             set = kept.into_iter().map(|i| next[i].clone()).collect();
+            (self.round_ended)(&Round {
+                number: round,
+                files: set.len(),
+                bytes_before,
+                bytes_after: bytes(&set),
+            });
             let fixed = !changed && !dropped;
             if fixed || self.limits.should_stop() {
                 return Ok(Converged {
@@ -192,6 +213,11 @@ fn unreplayed(shrunk: Vec<(Vec<u8>, Vec<u32>)>, rounds: usize, why: StopReason) 
         rounds,
         stopped: Some(why),
     }
+}
+
+/// The bytes of `set`'s inputs.
+fn bytes(set: &[Entry]) -> usize {
+    set.iter().map(|e| e.bytes.len()).sum()
 }
 
 /// The cover's view of `set`.

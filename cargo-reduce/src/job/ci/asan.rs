@@ -92,7 +92,9 @@ pub(super) fn build_all(
     let mut binaries = HashMap::new();
     for key in keys {
         match built.remove(&key).expect("built every target asked") {
-            Ok(binary) => drop(binaries.insert(key, binary)),
+            Ok(binary) => {
+                binaries.insert(key, binary);
+            }
             Err(e) => {
                 let message = format!("the AddressSanitizer build of `{}` failed, so its inputs replay uninstrumented only: {}", key.1, e.line());
                 events.emit(&Message::Warning { message });

@@ -1,6 +1,7 @@
 //! `cargo reduce [ARTIFACT…]`: the arguments, handed to
 //! [`crate::job::fuzz_mode`] as a request, and the summary table at the end.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -135,11 +136,16 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         .iter()
         .filter(|r| matches!(&r.result, Err(e) if e.exit() == Exit::Interrupted))
         .count();
-    let mut unchanged: Vec<StopReason> =
-        summary.rows.iter().filter_map(stopped_unchanged).collect();
-    unchanged.sort_unstable_by_key(|r| r.name());
-    let failed =
-        summary.rows.len() - reduced.len() - summary.not_built - interrupted - unchanged.len();
+    // Reductions stopped before they found anything smaller, by reason.
+    let mut unchanged: BTreeMap<&str, usize> = BTreeMap::new();
+    for reason in summary.rows.iter().filter_map(stopped_unchanged) {
+        *unchanged.entry(reason.name()).or_default() += 1;
+    }
+    let failed = summary.rows.len()
+        - reduced.len()
+        - summary.not_built
+        - interrupted
+        - unchanged.values().sum::<usize>();
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
         if summary.exit == Exit::Interrupted {
             return Some("nothing reduced: interrupted before the first input".into());
@@ -171,19 +177,12 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
     );
     add(summary.not_built, "not built");
-    let stopped = |reason: StopReason| unchanged.iter().filter(|&&r| r == reason).count();
-    add(
-        interrupted + stopped(StopReason::Interrupted),
-        "not reduced (interrupted)",
-    );
-    let mut others = unchanged.clone();
-    others.retain(|&r| r != StopReason::Interrupted);
-    others.dedup();
-    for reason in others {
-        add(
-            stopped(reason),
-            &format!("not reduced (stopped: {})", reason.name()),
-        );
+    let stopped_by_ctrl_c = unchanged
+        .remove(StopReason::Interrupted.name())
+        .unwrap_or(0);
+    add(interrupted + stopped_by_ctrl_c, "not reduced (interrupted)");
+    for (reason, count) in unchanged {
+        add(count, &format!("not reduced (stopped: {reason})"));
     }
     add(failed, "not reduced (see the errors above)");
     Some(parts.join(", "))

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::call_path::{call_path_of, Symbolizer, UserFrame, CALL_PATH_DEPTH};
+use super::call_path::{call_path_of, Symbolizer, UserFrame};
 use super::failure::Failure;
 use super::protocol::split_panic_text;
 
@@ -57,7 +57,7 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
         Place::Function => {
             let functions = enclosing_functions(frames);
             let first = functions.first().cloned();
-            (first, functions.into_iter().take(CALL_PATH_DEPTH).collect())
+            (first, call_path_of(functions.iter().map(String::as_str)))
         }
         Place::Recursion => (recursion(frames), Vec::new()),
     }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::report::Source;
-use super::{replay, CiRequest, Replayed, Settings, TargetRun};
+use super::{replay, CiRequest, OnBuild, Settings, TargetRun};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::{ArtifactKind, FuzzProject};
@@ -109,10 +109,10 @@ pub(super) fn build_all(
 /// the first passed.
 pub(super) fn replay_on(
     run: &mut TargetRun,
-    first: Replayed,
+    first: OnBuild,
     asan: Option<&PathBuf>,
     request: &CiRequest,
-) -> Result<Replayed, Error> {
+) -> Result<OnBuild, Error> {
     let Some(binary) = asan else {
         return Ok(first);
     };
@@ -127,9 +127,9 @@ pub(super) fn replay_on(
     // failures were signed (a build's call paths, so ids, are its own).
     if !finds_more(&plain, &run.outcomes) {
         run.outcomes = plain;
-        return Ok(Replayed { time, ..first });
+        return Ok(OnBuild { time, ..first });
     }
-    Ok(Replayed {
+    Ok(OnBuild {
         binary: binary.clone(),
         pool,
         options: first.options,

@@ -266,7 +266,7 @@ pub(super) type Pools = HashMap<String, (PathBuf, WorkerPool)>;
 
 /// A target's inputs replayed on one of its builds: that build's binary
 /// and pool, the pool's options, and how long the replays took.
-struct Replayed {
+struct OnBuild {
     binary: PathBuf,
     pool: WorkerPool,
     options: PoolOptions,
@@ -317,7 +317,7 @@ fn replay_first(
     jobs: usize,
     request: &CiRequest,
     settings: &Settings,
-) -> Result<Replayed, Error> {
+) -> Result<OnBuild, Error> {
     let binary = binaries[&(run.project, run.name.clone())].clone()?;
     let base = fuzz_mode::pool_options(jobs, &run.options, settings.stop_flag());
     let options = PoolOptions {
@@ -328,7 +328,7 @@ fn replay_first(
         .map_err(|e| Error::caused(Exit::Failure, format!("cannot start {}", run.name), e))?;
     let started = Instant::now();
     replay(run, &pool, &binary, request, &options)?;
-    Ok(Replayed {
+    Ok(OnBuild {
         binary,
         pool,
         options,
@@ -340,7 +340,7 @@ fn replay_first(
 /// pool, when it has something to minimize (others end here).
 fn settle(
     run: &mut TargetRun,
-    replayed: Replayed,
+    replayed: OnBuild,
     events: &dyn Events,
 ) -> Option<(String, (PathBuf, WorkerPool))> {
     group(run);

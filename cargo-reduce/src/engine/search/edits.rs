@@ -238,6 +238,101 @@ pub(super) fn chunks(b: &[u8], from: Key) -> impl Iterator<Item = (Key, InputEdi
     repeats.chain(spans)
 }
 
+/// The shortest run of one repeated byte the run pass deletes: shorter
+/// ones are the chunk pass's.
+const MIN_RUN: usize = MAX_CHUNK + 1;
+
+/// How many bytes of its run a run deletion may leave: a run may begin
+/// with bytes of the field before it that hold the fill value too.
+const RUN_SLACK: usize = 3;
+
+/// Long runs of one repeated byte deleted whole (or all but up to
+/// [`RUN_SLACK`] bytes of them: the run's tail goes), alone, then with a
+/// byte before the run lowered: each of its set bits cleared, highest
+/// first, less by the count, or zero. Canonicalization fills every byte
+/// a failure does not need with one value, so a block the format must
+/// still hold (a GIF's colour table) ends up as such a run; the flag or
+/// length field that announced it stops ddmin, which deletes one or the
+/// other. The lowered byte is the window's, nearest first. Keys: `[run
+/// start, distance · (RUN_SLACK + 1) + slack, value index]` (distance 0
+/// adjusts no byte).
+pub(super) fn runs(
+    b: &[u8],
+    from: Key,
+    reach: Reach,
+) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
+    long_runs(b)
+        .filter(move |run| run.start >= from[0])
+        .flat_map(move |run| {
+            let first = if run.start == from[0] { from[1] } else { 0 };
+            let tries = (reach.window + 1) * (RUN_SLACK + 1);
+            (first..tries).flat_map(move |t| {
+                let (distance, slack) = (t / (RUN_SLACK + 1), t % (RUN_SLACK + 1));
+                let count = run.len().saturating_sub(slack);
+                let at = run.end - count..run.end;
+                let key = |vi| [run.start, t, vi];
+                let resume = if [run.start, t] == [from[0], from[1]] {
+                    from[2]
+                } else {
+                    0
+                };
+                let edits: Vec<(Key, InputEdit)> = match distance {
+                    0 => vec![(key(0), InputEdit::Delete(at))],
+                    d => {
+                        run.start
+                            .checked_sub(d)
+                            .into_iter()
+                            .flat_map(|j| {
+                                let at = at.clone();
+                                lowered(b[j], count).into_iter().enumerate().map(
+                                    move |(vi, value)| {
+                                        let edit = InputEdit::DeleteAdjust {
+                                            at: at.clone(),
+                                            byte: j,
+                                            value,
+                                        };
+                                        (key(vi), edit)
+                                    },
+                                )
+                            })
+                            .collect()
+                    }
+                };
+                edits.into_iter().filter(move |(k, _)| k[2] >= resume)
+            })
+        })
+}
+
+/// The runs of one repeated byte in `b` of [`MIN_RUN`] bytes or more, in
+/// order.
+fn long_runs(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    b.chunk_by(|x, y| x == y)
+        .scan(0, |start, run| {
+            let at = *start..*start + run.len();
+            *start = at.end;
+            Some(at)
+        })
+        .filter(|run| run.len() >= MIN_RUN)
+}
+
+/// The values a flag or length byte `v` announcing `count` bytes may be
+/// lowered to, likeliest first and each once: each set bit cleared
+/// (a presence flag), highest first; less by the count (a length); zero.
+fn lowered(v: u8, count: usize) -> Vec<u8> {
+    let bits = (0..8)
+        .rev()
+        .filter(|bit| v & (1 << bit) != 0)
+        .map(|bit| v & !(1 << bit));
+    let by_count = u8::try_from(count).ok().and_then(|k| v.checked_sub(k));
+    let mut values: Vec<u8> = Vec::new();
+    for value in bits.chain(by_count).chain((v != 0).then_some(0)) {
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    values
+}
+
 /// Block moves: each chunk of [`move_lengths`] to every other offset.
 /// Only the moves that make the input smaller are kept by the search.
 /// Keys: `[length index, from, to]`.
@@ -313,6 +408,43 @@ mod tests {
         );
         let resumed = chunks(&b, [1, MAX_CHUNK - 2, 5]).next().unwrap();
         assert_eq!(resumed, ([1, MAX_CHUNK - 2, 5], InputEdit::Delete(5..7)));
+    }
+
+    #[test]
+    fn runs_go_whole_then_with_a_lowered_byte_before_them() {
+        let b: Vec<u8> = [&b"a"[..], &[0x81], &[b'0'; 10], b"z"].concat();
+        let reach = Reach {
+            window: 2,
+            trailing: 0,
+        };
+        let all: Vec<_> = runs(&b, [0, 0, 0], reach).collect();
+        // The run 2..12 whole, then all but 1–3 of its bytes.
+        assert_eq!(all[0], ([2, 0, 0], InputEdit::Delete(2..12)));
+        assert_eq!(all[3], ([2, 3, 0], InputEdit::Delete(5..12)));
+        // Then with the byte before it (0x81) lowered: its top bit cleared,
+        // its low bit, less by the count (0x77), zero.
+        let adjust = |at: Range<usize>, byte, value| InputEdit::DeleteAdjust { at, byte, value };
+        let values: Vec<u8> = all
+            .iter()
+            .filter(|(k, _)| k[1] == 4)
+            .map(|(_, e)| match e {
+                InputEdit::DeleteAdjust { value, .. } => *value,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(values, [0x01, 0x80, 0x77, 0]);
+        assert_eq!(all[4], ([2, 4, 0], adjust(2..12, 1, 0x01)));
+        // Distance 2 is `a`; nothing before it.
+        assert!(all
+            .iter()
+            .any(|(k, e)| k[1] == 8 && *e == adjust(2..12, 0, 0)));
+        assert!(all.iter().all(|(k, _)| k[1] < 12));
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "keys grow");
+        // Resuming at a key skips what lies before it.
+        let resumed: Vec<_> = runs(&b, [2, 4, 2], reach).collect();
+        assert_eq!(resumed[0], ([2, 4, 2], adjust(2..12, 1, 0x77)));
+        // Short runs are the chunk pass's.
+        assert_eq!(runs(b"a00000000z", [0, 0, 0], reach).count(), 0);
     }
 
     #[test]

@@ -12,6 +12,9 @@
 //!   byte by as many (or by one) — a length field that counted them;
 //! - `search-chunks`: delete one copy of a repeated chunk, then every chunk
 //!   of 2–8 bytes at every offset (ddmin tried only its aligned splits);
+//! - `search-runs`: delete a long run of one byte (a block that
+//!   canonicalization filled) with a byte before it lowered: a flag or
+//!   length field that announced the block;
 //! - `search-move`: move a chunk elsewhere, when that makes the input
 //!   smaller in the search's order;
 //! - `search-mutate`: libFuzzer-style mutations that never grow the input
@@ -126,17 +129,25 @@ const MUTATION_TRIES: u64 = 8;
 enum Pass {
     TwoByte,
     Chunks,
+    Runs,
     Moves,
     Mutate,
 }
 
 impl Pass {
-    const ALL: [Pass; 4] = [Pass::TwoByte, Pass::Chunks, Pass::Moves, Pass::Mutate];
+    const ALL: [Pass; 5] = [
+        Pass::TwoByte,
+        Pass::Chunks,
+        Pass::Runs,
+        Pass::Moves,
+        Pass::Mutate,
+    ];
 
     fn step(self) -> &'static str {
         match self {
             Pass::TwoByte => "search-2byte",
             Pass::Chunks => "search-chunks",
+            Pass::Runs => "search-runs",
             Pass::Moves => "search-move",
             Pass::Mutate => "search-mutate",
         }
@@ -291,6 +302,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
         match pass {
             Pass::TwoByte => Box::new(edits::two_byte(b, from, reach)),
             Pass::Chunks => Box::new(edits::chunks(b, from)),
+            Pass::Runs => Box::new(edits::runs(b, from, reach)),
             Pass::Moves => Box::new(edits::moves(b, from)),
             Pass::Mutate => Box::new(std::iter::empty()),
         }

@@ -107,6 +107,27 @@ fn a_length_prefix_is_lowered_with_each_deletion_in_its_window() {
     assert_eq!(found, b"\x01X!");
 }
 
+/// A GIF-like header: a flag byte (bit 6 always set) whose top bit
+/// announces a 200-byte table, the table, then a body: fails when the body
+/// is `X`.
+fn flagged_table(data: &[u8]) -> bool {
+    let Some((&flags, rest)) = data.split_first() else {
+        return false;
+    };
+    let table = if flags & 0x80 != 0 { 200 } else { 0 };
+    flags & 0x40 != 0 && rest.get(table..) == Some(b"X")
+}
+
+#[test]
+fn a_filled_table_goes_with_the_flag_that_announced_it() {
+    let input: Vec<u8> = [&[0xc7][..], &[b'c'; 200], b"X"].concat();
+    assert!(flagged_table(&input));
+    let oracle = on_atoms(flagged_table);
+    let (canonical, found, _) = reduce(&input, &oracle, &options(BUDGET), 1);
+    assert_eq!(canonical.len(), 202, "ddmin deletes neither alone");
+    assert_eq!(found, b"@X", "the table's flag cleared");
+}
+
 #[test]
 fn no_budget_no_search() {
     let run = Reducer::new();
@@ -179,10 +200,12 @@ fn steps_name_the_passes() {
         [
             "search-2byte",
             "search-chunks",
+            "search-runs",
             "search-move",
             "search-settle",
             "search-2byte",
             "search-chunks",
+            "search-runs",
             "search-move",
             "search-mutate",
         ]

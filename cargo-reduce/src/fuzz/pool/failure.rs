@@ -287,17 +287,21 @@ pub(crate) enum MessageForm {
     /// The digits of a name (`Ipv4`, `u8`, `x86_64`) kept: they say what
     /// failed, not a value that changes as the input shrinks.
     KeepNames = 2,
+    /// The standard library's assertion quoted as such (`` assertion
+    /// `left == right` failed ``): code, not input.
+    KeepAssertions = 3,
 }
 
 impl MessageForm {
     /// The form this cargo-reduce writes.
-    pub(crate) const CURRENT: MessageForm = MessageForm::KeepNames;
+    pub(crate) const CURRENT: MessageForm = MessageForm::KeepAssertions;
 
     /// The form numbered `n` in a ledger sidecar.
     pub(crate) fn from_number(n: u32) -> Option<MessageForm> {
         match n {
             1 => Some(MessageForm::BlankAllDigits),
             2 => Some(MessageForm::KeepNames),
+            3 => Some(MessageForm::KeepAssertions),
             _ => None,
         }
     }
@@ -313,7 +317,9 @@ impl MessageForm {
 /// quoted character (`'é'`) become `` `_` `` and `'_'`. So a message that
 /// echoes the input does not keep the input from shrinking; the location
 /// still pins the bug.
-/// Digits inside a name are kept in `form` [`MessageForm::KeepNames`].
+/// Digits inside a name are kept from `form` [`MessageForm::KeepNames`]
+/// on, the assertions of `assert_eq!`, `assert_ne!` and `assert_matches!`
+/// from [`MessageForm::KeepAssertions`] on.
 pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
     let message = blank_spans(message, "_");
     let mut out = String::with_capacity(message.len());
@@ -327,9 +333,14 @@ pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
         }
         in_name = c.is_alphanumeric() || c == '_';
         if c == '`' && chars.clone().any(|c| c == '`') {
-            while chars.next_if(|&c| c != '`').is_some() {}
+            let quoted: String = std::iter::from_fn(|| chars.next_if(|&c| c != '`')).collect();
             chars.next();
-            out.push_str("`_`");
+            let kept = form >= MessageForm::KeepAssertions
+                && out.ends_with("assertion ")
+                && ASSERTIONS.contains(&quoted.as_str());
+            out.push('`');
+            out.push_str(if kept { &quoted } else { "_" });
+            out.push('`');
         } else if c == '\'' && quoted_char(chars.clone()) {
             chars.next();
             chars.next();
@@ -347,6 +358,10 @@ pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
     }
     out
 }
+
+/// What the standard library's assertion macros quote after `assertion `
+/// (Rust 1.73 on): the macro's comparison, never the input.
+const ASSERTIONS: [&str; 3] = ["left == right", "left != right", "left matches right"];
 
 /// Whether `rest` (after a `'`) is one character and a closing `'`.
 fn quoted_char(mut rest: impl Iterator<Item = char>) -> bool {
@@ -415,6 +430,27 @@ mod tests {
             normalize_message(message, MessageForm::BlankAllDigits),
             "unexpected Ipv_(_._._._) in u_ field x___ at 0x_, len _"
         );
+    }
+
+    /// `assert_eq!` quotes its comparison, not the input: kept (an entry
+    /// filed before blanked it, and is still read that way).
+    #[test]
+    fn assertions_are_kept() {
+        let message = "assertion `left == right` failed: header `abc`";
+        assert_eq!(
+            normalized(message),
+            "assertion `left == right` failed: header `_`"
+        );
+        assert_eq!(
+            normalize_message(message, MessageForm::KeepNames),
+            "assertion `_` failed: header `_`"
+        );
+        assert_eq!(
+            normalized("assertion `x == y` failed; assertion `left != right` failed"),
+            "assertion `_` failed; assertion `left != right` failed",
+            "only the standard library's comparisons"
+        );
+        assert_eq!(normalized("header `left == right`"), "header `_`");
     }
 
     /// String slicing panics quote the string and the character cut;

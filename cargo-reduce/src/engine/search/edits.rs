@@ -261,46 +261,32 @@ pub(super) fn runs(
     from: Key,
     reach: Reach,
 ) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
+    let tries = (reach.window + 1) * (RUN_SLACK + 1);
     long_runs(b)
         .filter(move |run| run.start >= from[0])
-        .flat_map(move |run| {
-            let first = if run.start == from[0] { from[1] } else { 0 };
-            let tries = (reach.window + 1) * (RUN_SLACK + 1);
-            (first..tries).flat_map(move |t| {
-                let (distance, slack) = (t / (RUN_SLACK + 1), t % (RUN_SLACK + 1));
-                let count = run.len().saturating_sub(slack);
-                let at = run.end - count..run.end;
-                let key = |vi| [run.start, t, vi];
-                let resume = if [run.start, t] == [from[0], from[1]] {
-                    from[2]
-                } else {
-                    0
-                };
-                let edits: Vec<(Key, InputEdit)> = match distance {
-                    0 => vec![(key(0), InputEdit::Delete(at))],
-                    d => {
-                        run.start
-                            .checked_sub(d)
-                            .into_iter()
-                            .flat_map(|j| {
-                                let at = at.clone();
-                                lowered(b[j], count).into_iter().enumerate().map(
-                                    move |(vi, value)| {
-                                        let edit = InputEdit::DeleteAdjust {
-                                            at: at.clone(),
-                                            byte: j,
-                                            value,
-                                        };
-                                        (key(vi), edit)
-                                    },
-                                )
-                            })
-                            .collect()
-                    }
-                };
-                edits.into_iter().filter(move |(k, _)| k[2] >= resume)
-            })
+        .flat_map(move |run| (0..tries).flat_map(move |t| run_edits(b, run.clone(), t)))
+        .filter(move |(key, _)| *key >= from)
+}
+
+/// The edits of try `t` on `run` (see [`runs`]' keys).
+fn run_edits(b: &[u8], run: Range<usize>, t: usize) -> Vec<(Key, InputEdit)> {
+    let (distance, slack) = (t / (RUN_SLACK + 1), t % (RUN_SLACK + 1));
+    let at = run.start + slack..run.end;
+    let key = |vi| [run.start, t, vi];
+    if distance == 0 {
+        return vec![(key(0), InputEdit::Delete(at))];
+    }
+    let Some(byte) = run.start.checked_sub(distance) else {
+        return Vec::new();
+    };
+    lowered(b[byte], at.len())
+        .into_iter()
+        .enumerate()
+        .map(|(vi, value)| {
+            let at = at.clone();
+            (key(vi), InputEdit::DeleteAdjust { at, byte, value })
         })
+        .collect()
 }
 
 /// The runs of one repeated byte in `b` of [`MIN_RUN`] bytes or more, in

@@ -299,6 +299,18 @@ fn search_all(
     typed(searched)
 }
 
+/// A probe's result when Ctrl-C stopped the probe or its check: the best
+/// so far, written as a partial result (not minimal). It is not known to
+/// hang under the full timeout; the next run checks it under that timeout
+/// before resuming from it, and starts from the artifact if it does not.
+fn unchecked_on_interrupt(minimized: Minimized, started: Instant) -> Minimized {
+    Minimized {
+        stopped: Some(StopReason::Interrupted),
+        checked: Some(started.elapsed()),
+        ..minimized
+    }
+}
+
 /// The shortest timeout a timeout artifact is reduced under.
 const FIRST_PROBE: Duration = Duration::from_millis(25);
 
@@ -351,18 +363,14 @@ pub(crate) fn minimize_hang(
         pool.set_timeout(timeout);
         let mut minimized = result.map_err(|(_, e)| (bytes.clone(), e))?;
         let started = Instant::now();
+        if minimized.stopped == Some(StopReason::Interrupted) {
+            return Ok(unchecked_on_interrupt(minimized, started));
+        }
         ctx.counters.add_test();
         let outcome = match pool.run(&minimized.bytes) {
-            // Ctrl-C before the check: the probe's result is not known to
-            // hang under the full timeout, so the artifact stands, not
-            // minimal.
             Err(PoolError::Interrupted) => {
                 ctx.limits.stop(StopReason::Interrupted);
-                return Ok(Minimized {
-                    bytes,
-                    stopped: Some(StopReason::Interrupted),
-                    checked: Some(started.elapsed()),
-                });
+                return Ok(unchecked_on_interrupt(minimized, started));
             }
             outcome => outcome.map_err(|e| (bytes.clone(), e.into()))?,
         };
@@ -475,6 +483,47 @@ mod tests {
             pool.timeout(),
             Duration::from_secs(2),
             "the timeout is restored"
+        );
+    }
+
+    /// Ctrl-C once a probe has shrunk the artifact: its result is kept
+    /// (as a partial result, checked by the next run), not the artifact.
+    #[test]
+    fn ctrl_c_under_a_probe_keeps_the_probes_best() {
+        use crate::engine::{Observer, Reducer};
+        use crate::fuzz::oracle::MatchLevel;
+        use crate::fuzz::pool::tests::{binaries, options};
+        use crate::fuzz::pool::{PoolOptions, StopFlag, WorkerPool};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        /// Presses Ctrl-C at the first smaller configuration.
+        struct CtrlC(Arc<AtomicBool>);
+        impl Observer<u8> for CtrlC {
+            fn reduced(&self, _: &[u8]) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let flag = Arc::new(AtomicBool::new(false));
+        let stop = StopFlag::new(flag.clone());
+        let pool =
+            WorkerPool::start(&binaries()["crashes"], PoolOptions { stop, ..options() }).unwrap();
+        let artifact = b"loopxxxxxxxxxxxx".to_vec();
+        let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
+        assert_eq!(failure.kind, FailureKind::Timeout);
+        let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
+        let run = Reducer::new().interrupt(flag.clone());
+        let ctrl_c = CtrlC(flag);
+        let ctx = Context {
+            observer: &ctrl_c,
+            ..run.context()
+        };
+        let method = Method::Bytes(DdminOptions::default(), Effort::Quick);
+        let minimized = minimize_hang(artifact.clone(), &oracle, &method, &ctx).unwrap();
+        assert_eq!(minimized.stopped, Some(StopReason::Interrupted));
+        assert!(
+            minimized.bytes.len() < artifact.len() && minimized.bytes.starts_with(b"loop"),
+            "{:?}",
+            String::from_utf8_lossy(&minimized.bytes)
         );
     }
 

@@ -119,6 +119,23 @@ mod tests {
     use crate::typed::layout::{Layout, Piece};
     use crate::typed::trace::{Draw, Kind};
 
+    /// Ctrl-C stops the pool's rounds, not decoding: a stopped reduction
+    /// still shows its value, and the typed passes stop on their limits.
+    #[test]
+    fn ctrl_c_does_not_stop_decoding() {
+        use super::super::tests::{binaries, options};
+        use super::super::{StopFlag, WorkerPool};
+        let stop = StopFlag::new(std::sync::Arc::new(true.into()));
+        let pool = WorkerPool::start(
+            &binaries()["typed_lengths"],
+            PoolOptions { stop, ..options() },
+        )
+        .unwrap();
+        assert!(matches!(pool.run(b"xx"), Err(PoolError::Interrupted)));
+        let debug = pool.debug_format(b"xx..yyGrm -rf\x06").unwrap();
+        assert!(debug.unwrap().starts_with("Request {"));
+    }
+
     /// The decoder sees each field's bytes: `path`'s length from the last
     /// byte, `path`, `verb`, then `body`, which takes the rest.
     #[test]

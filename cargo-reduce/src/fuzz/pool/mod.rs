@@ -358,8 +358,12 @@ impl WorkerPool {
         }
         let mut decoder = self.decoder.lock().unwrap_or_else(PoisonError::into_inner);
         if decoder.is_none() {
+            // Decoding runs no test and takes microseconds: Ctrl-C does
+            // not stop it, so a stopped reduction still shows its value,
+            // and the typed passes stop on the reduction's limits.
             let options = PoolOptions {
                 jobs: 1,
+                stop: StopFlag::default(),
                 ..self.options.clone()
             };
             *decoder = Some(Arc::new(DecodeCrew::start(&self.binary, &options)?));

@@ -53,7 +53,7 @@ pub(super) fn work_dir() -> PathBuf {
 }
 
 /// The fixture's binaries, built once per test process.
-pub(super) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
+pub(crate) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
         let built = build_fixture(TARGETS, "", None);
@@ -108,7 +108,7 @@ pub(super) fn build_crate(
         .collect()
 }
 
-pub(super) fn options() -> PoolOptions {
+pub(crate) fn options() -> PoolOptions {
     PoolOptions {
         jobs: 2,
         timeout: Duration::from_secs(2),

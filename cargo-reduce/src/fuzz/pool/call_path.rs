@@ -19,20 +19,23 @@ use super::symbol_name;
 pub(super) const CALL_PATH_DEPTH: usize = 3;
 
 /// The call path of a stack whose user functions (innermost first) are
-/// `functions`: the top [`CALL_PATH_DEPTH`], a function that calls itself
-/// counted once, so that a panic in a recursion has one call path at any
-/// depth.
+/// `functions`: the top [`CALL_PATH_DEPTH`] once every recursion is taken
+/// out, so that a panic in a recursion has one call path at any depth. A
+/// function met again further out, directly (`parse ← parse`) or through
+/// others (`parse_inner ← parse_group ← parse_inner`), counts once: the
+/// frames from its inner to its outer occurrence go.
 pub(super) fn call_path_of<'f>(functions: impl IntoIterator<Item = &'f str>) -> Vec<String> {
-    let mut path: Vec<String> = Vec::new();
+    let mut path: Vec<&str> = Vec::new();
     for function in functions {
-        if path.len() == CALL_PATH_DEPTH {
-            break;
-        }
-        if path.last().is_none_or(|last| last != function) {
-            path.push(function.to_string());
+        match path.iter().position(|&f| f == function) {
+            Some(inner) => path.truncate(inner + 1),
+            None => path.push(function),
         }
     }
-    path
+    path.into_iter()
+        .take(CALL_PATH_DEPTH)
+        .map(str::to_string)
+        .collect()
 }
 
 /// Names return addresses of one binary; each address once.
@@ -348,11 +351,27 @@ mod tests {
             ["comparator", "version_req", "from_str"]
         );
         assert_eq!(call_path_of(deep), call_path_of(shallow));
-        assert_eq!(
-            call_path_of(["a", "b", "a", "b"]),
-            ["a", "b", "a"],
-            "only a function calling itself"
-        );
+    }
+
+    /// Through other functions too (helper-41: regex-lite's
+    /// `parse_inner ← parse_group ← parse_inner` made a panic in a nested
+    /// group a failure apart from the same panic at the top level).
+    #[test]
+    fn a_mutual_recursion_is_one_call_path_at_any_depth() {
+        let top = ["parse_decimal", "parse_inner", "parse", "fuzz"];
+        let nested = [
+            "parse_decimal",
+            "parse_inner",
+            "parse_group",
+            "parse_inner",
+            "parse_group",
+            "parse_inner",
+            "parse",
+            "fuzz",
+        ];
+        assert_eq!(call_path_of(top), ["parse_decimal", "parse_inner", "parse"]);
+        assert_eq!(call_path_of(nested), call_path_of(top));
+        assert_eq!(call_path_of(["a", "b", "c", "b", "a"]), ["a"]);
     }
 
     #[test]

@@ -250,16 +250,23 @@ impl<'v> Progress<'v> {
     /// reduction is not shown (a syntax pass may commit a text a few bytes
     /// longer than the candidate it showed, the same tokens laid out
     /// otherwise): the best so far never grows; the result at the end is
-    /// shown whatever its size.
-    fn changed(&self, best: &mut Best, size: Size, (tests, now): (u64, Instant), grows: Grows) {
+    /// shown whatever its size. Returns whether the best size changed.
+    fn changed(
+        &self,
+        best: &mut Best,
+        size: Size,
+        (tests, now): (u64, Instant),
+        grows: Grows,
+    ) -> bool {
         let larger = size.bytes > best.size.bytes;
         if size == best.size || (larger && grows == Grows::Hidden) {
-            return;
+            return false;
         }
         best.size = size;
         if let Some(figures) = best.throttle.offer(self.figures(size, tests, now), now) {
             self.events.emit(&Message::ReductionProgress(figures));
         }
+        true
     }
 }
 
@@ -285,7 +292,10 @@ impl<A: ByteAtom> Observer<A> for Progress<'_> {
     fn reduced(&self, atoms: &[A]) {
         let (size, tests, now) = (self.size(atoms), self.counters.tests(), Instant::now());
         let mut best = self.best.lock().expect("best lock");
-        self.changed(&mut best, size, (tests, now), Grows::Hidden);
+        // A same-size change (values lowered) is not a line of its own.
+        if !self.changed(&mut best, size, (tests, now), Grows::Hidden) {
+            return;
+        }
         let figures = self.figures(best.size, tests, now);
         drop(best);
         let unit = self.unit.lock().expect("unit lock").clone();
@@ -388,6 +398,28 @@ mod tests {
         progress.finish(&[b'x'; 45]);
         let bytes: Vec<usize> = sent.progress().iter().map(|p| p.0).collect();
         assert_eq!(bytes, [50, 40, 45]);
+    }
+
+    /// The view's `Reduced` lines (`-v`) say the size changed: a value
+    /// lowered at the same size is not one (helper-41: `Reduced 6 bytes`
+    /// again and again).
+    #[test]
+    fn the_view_hears_of_new_sizes_only() {
+        #[derive(Default)]
+        struct Lines(Mutex<Vec<usize>>);
+        impl View for Lines {
+            fn reduced(&self, now: &Improved, _: usize, _: &str) {
+                self.0.lock().unwrap().push(now.bytes);
+            }
+        }
+        let (lines, sent, counters) = (Lines::default(), Sent::default(), Counters::default());
+        let input = ("in".into(), &[b'x'; 100][..]);
+        let progress = Progress::new((&lines, &sent), &counters, input, false, Instant::now());
+        let observer: &dyn Observer<u8> = &progress;
+        for atoms in [&[b'x'; 50][..], &[b'0'; 50], &[b'0'; 6], &[b'\0'; 6]] {
+            observer.reduced(atoms);
+        }
+        assert_eq!(*lines.0.lock().unwrap(), [50, 6]);
     }
 
     /// An ICE's auxiliary crate shrinking is not the result shrinking:

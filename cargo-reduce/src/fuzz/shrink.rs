@@ -303,10 +303,10 @@ fn search_all(
 /// so far, written as a partial result (not minimal). It is not known to
 /// hang under the full timeout; the next run checks it under that timeout
 /// before resuming from it, and starts from the artifact if it does not.
-fn unchecked_on_interrupt(minimized: Minimized, started: Instant) -> Minimized {
+fn unchecked_on_interrupt(minimized: Minimized) -> Minimized {
     Minimized {
         stopped: Some(StopReason::Interrupted),
-        checked: Some(started.elapsed()),
+        checked: None,
         ..minimized
     }
 }
@@ -362,15 +362,15 @@ pub(crate) fn minimize_hang(
         let result = minimize(bytes.clone(), oracle, method, ctx);
         pool.set_timeout(timeout);
         let mut minimized = result.map_err(|(_, e)| (bytes.clone(), e))?;
-        let started = Instant::now();
         if minimized.stopped == Some(StopReason::Interrupted) {
-            return Ok(unchecked_on_interrupt(minimized, started));
+            return Ok(unchecked_on_interrupt(minimized));
         }
+        let started = Instant::now();
         ctx.counters.add_test();
         let outcome = match pool.run(&minimized.bytes) {
             Err(PoolError::Interrupted) => {
                 ctx.limits.stop(StopReason::Interrupted);
-                return Ok(unchecked_on_interrupt(minimized, started));
+                return Ok(unchecked_on_interrupt(minimized));
             }
             outcome => outcome.map_err(|e| (bytes.clone(), e.into()))?,
         };

@@ -288,6 +288,19 @@ impl Watched {
     /// group and a fresh nonce.
     pub fn spawn(mut command: Command) -> Watched {
         let nonce = nonce();
+        // The signals a test sends act on cargo-reduce as on a program
+        // started from a terminal, however the suite was started: a
+        // background job (`cmd &` in a script) ignores SIGINT and SIGQUIT,
+        // and its children inherit that until they install a handler.
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                for sig in [libc::SIGINT, libc::SIGQUIT, libc::SIGHUP] {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
         let mut child = command
             .env(RUN_VAR, &nonce)
             .stdin(Stdio::null())

@@ -492,8 +492,7 @@ mod tests {
     fn ctrl_c_under_a_probe_keeps_the_probes_best() {
         use crate::engine::{Observer, Reducer};
         use crate::fuzz::oracle::MatchLevel;
-        use crate::fuzz::pool::tests::{binaries, options};
-        use crate::fuzz::pool::{PoolOptions, StopFlag, WorkerPool};
+        use crate::fuzz::pool::tests::stopped_by;
         use std::sync::atomic::{AtomicBool, Ordering};
         use std::sync::Arc;
         /// Presses Ctrl-C at the first smaller configuration.
@@ -504,9 +503,7 @@ mod tests {
             }
         }
         let flag = Arc::new(AtomicBool::new(false));
-        let stop = StopFlag::new(flag.clone());
-        let pool =
-            WorkerPool::start(&binaries()["crashes"], PoolOptions { stop, ..options() }).unwrap();
+        let pool = stopped_by("crashes", flag.clone());
         let artifact = b"loopxxxxxxxxxxxx".to_vec();
         let failure = pool.run(&artifact).unwrap().failure().unwrap().clone();
         assert_eq!(failure.kind, FailureKind::Timeout);

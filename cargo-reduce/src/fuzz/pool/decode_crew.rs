@@ -123,14 +123,8 @@ mod tests {
     /// still shows its value, and the typed passes stop on their limits.
     #[test]
     fn ctrl_c_does_not_stop_decoding() {
-        use super::super::tests::{binaries, options};
-        use super::super::{StopFlag, WorkerPool};
-        let stop = StopFlag::new(std::sync::Arc::new(true.into()));
-        let pool = WorkerPool::start(
-            &binaries()["typed_lengths"],
-            PoolOptions { stop, ..options() },
-        )
-        .unwrap();
+        use super::super::tests::stopped_by;
+        let pool = stopped_by("typed_lengths", std::sync::Arc::new(true.into()));
         assert!(matches!(pool.run(b"xx"), Err(PoolError::Interrupted)));
         let debug = pool.debug_format(b"xx..yyGrm -rf\x06").unwrap();
         assert!(debug.unwrap().starts_with("Request {"));

@@ -13,7 +13,8 @@ mod sys_layout;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
@@ -53,7 +54,7 @@ pub(super) fn work_dir() -> PathBuf {
 }
 
 /// The fixture's binaries, built once per test process.
-pub(crate) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
+pub(super) fn binaries() -> &'static HashMap<&'static str, PathBuf> {
     static BINARIES: OnceLock<HashMap<&'static str, PathBuf>> = OnceLock::new();
     BINARIES.get_or_init(|| {
         let built = build_fixture(TARGETS, "", None);
@@ -108,7 +109,7 @@ pub(super) fn build_crate(
         .collect()
 }
 
-pub(crate) fn options() -> PoolOptions {
+pub(super) fn options() -> PoolOptions {
     PoolOptions {
         jobs: 2,
         timeout: Duration::from_secs(2),
@@ -129,6 +130,15 @@ pub(super) fn one_worker(target: &str) -> WorkerPool {
 /// A pool of the fixture's `target`.
 pub(crate) fn pool(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options()).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// A pool of the fixture's `target` whose rounds `flag` stops (Ctrl-C).
+pub(crate) fn stopped_by(target: &str, flag: Arc<AtomicBool>) -> WorkerPool {
+    let options = PoolOptions {
+        stop: super::StopFlag::new(flag),
+        ..options()
+    };
+    WorkerPool::start(&binaries()[target], options).unwrap_or_else(|err| panic!("{err}"))
 }
 
 pub(super) fn failure(outcome: &Outcome) -> &Failure {

@@ -8,12 +8,13 @@ use std::fs;
 use std::path::PathBuf;
 
 use crate::fuzz_fixture::{command, fixture_copy, target_dir};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with an AFL++ instance whose crash exits.
-fn with_inputs() -> (tempfile::TempDir, PathBuf) {
+fn with_inputs() -> (RecycledDir, PathBuf) {
     let (dir, root) = fixture_copy("afl-exit");
     let instance = root.join("out/default");
     fs::create_dir_all(instance.join("queue")).unwrap();

@@ -11,11 +11,12 @@ use std::path::PathBuf;
 use crate::fuzz_fixture::{
     cargo_reduce, copy_tree, reduces_nothing, repo, snapshot, written_files,
 };
+use crate::recycled::RecycledDir;
 
 /// A copy of the crate with the AFL output inside it (`out/`), where
 /// discovery finds it.
-fn copy() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn copy() -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new("afl-mode");
     let crate_dir = dir.path().join("fuzz-targets-afl");
     copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
     // Results of earlier runs in the repository are not the test's.
@@ -266,7 +267,7 @@ fn afl_inputs_are_grouped_by_failure_and_each_failure_reduced_once() {
 /// (`fuzz-afl/`) beside it: one `cargo reduce` finds and reduces both.
 #[test]
 fn a_project_with_both_engines_is_reduced_in_one_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = RecycledDir::new("both-engines");
     let root = dir.path().join("app");
     fs::create_dir_all(root.join("src")).unwrap();
     fs::write(

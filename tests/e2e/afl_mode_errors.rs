@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{cargo_reduce, copy_tree, fixture_copy, reduces_nothing, repo, snapshot};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// An instance directory `out/<name>` that ran `binary`, with `crashes`
@@ -202,7 +203,7 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
 /// `RingBuffer`, and the deprecated `read_stdio_bytes`.
 #[test]
 fn afl_0_8_forms_are_reduced_too() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = RecycledDir::new("afl-0.8");
     let crate_dir = dir.path().join("afl-old");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/afl-0.8"),
@@ -237,8 +238,8 @@ fn afl_0_8_forms_are_reduced_too() {
 
 /// A copy of the afl-0.7 fixture with one crash per target (file name,
 /// content), laid out as `cargo afl fuzz -o out/<target>` leaves them.
-fn afl_0_7(crashes: &[(&str, &[u8])]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn afl_0_7(crashes: &[(&str, &[u8])]) -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new("afl-0.7");
     let crate_dir = dir.path().join("afl-0.7");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/afl-0.7"),

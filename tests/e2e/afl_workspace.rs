@@ -9,13 +9,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{command, copy_tree, repo};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
 
 /// A copy of the workspace with an AFL++ instance per package in `out/`.
-fn workspace() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn workspace() -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new("afl-workspace");
     let root = dir.path().join("afl-workspace");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/afl-workspace"),

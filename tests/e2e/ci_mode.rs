@@ -5,6 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// The bundled targets with an artifact, and their ledger inputs.
@@ -30,7 +31,7 @@ const FAILURES: u64 = LEDGER.len() as u64 + 1;
 /// A copy of the crate, and `cargo reduce ci` run in the copy's parent
 /// (as CI runs it at the repository root) with its own cache.
 struct Project {
-    _dir: tempfile::TempDir,
+    _dir: RecycledDir,
     root: PathBuf,
     fuzz: PathBuf,
 }

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{cargo_reduce, corpus_inputs, fixture_copy, nightly, snapshot};
+use crate::recycled::RecycledDir;
 use crate::util::{message, Run};
 
 /// The corpus: `num:12` twice (one a copy), inputs each of whose features
@@ -22,7 +23,7 @@ const CORPUS: &[(&str, &[u8])] = &[
     ("crash", b"boom:1"),
 ];
 
-fn with_corpus() -> (tempfile::TempDir, PathBuf) {
+fn with_corpus() -> (RecycledDir, PathBuf) {
     let (dir, crate_dir) = fixture_copy("corpus-demo");
     let corpus = crate_dir.join("corpus/records");
     fs::create_dir_all(&corpus).unwrap();

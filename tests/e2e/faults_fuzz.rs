@@ -23,6 +23,7 @@ use crate::faults::{
 use crate::fuzz_fixture::{
     artifact, command, fresh_copy, minimized_path, partial_path, target_dir, written_files,
 };
+use crate::recycled::RecycledDir;
 use crate::util::Sandbox;
 
 /// The 1-minimal results known exactly (see `fuzz_mode.rs`).
@@ -40,7 +41,7 @@ const SIGNAL_TARGETS: [&str; 4] = ["abort", "byte_parser", "two_panics", "stack_
 
 /// A fresh copy of the fuzz crate, with what must never change in it.
 struct Crate {
-    _dir: tempfile::TempDir,
+    _dir: RecycledDir,
     path: PathBuf,
     lock: Vec<u8>,
     /// Per target: its artifact and the artifact's bytes.

@@ -1,12 +1,14 @@
 //! Copies of the bundled `fuzz-targets/` crate with its artifacts, so tests
 //! never write into the repository's corpus. Builds go to one directory
-//! under cargo's test tmpdir, shared by all tests and runs (incremental).
+//! under cargo's test tmpdir, shared by all tests and runs (incremental),
+//! and copies to recycled directories, where they stay warm.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// The `reduction-finished` messages of a `--message-format json` run.
@@ -32,9 +34,9 @@ pub fn finished(run: &Run) -> Vec<serde_json::Value> {
 }
 
 /// A copy of `cargo-reduce/tests-fixtures/<name>` (artifacts included) in
-/// a new temp dir: the temp dir (removed when dropped) and the copy.
-pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+/// a recycled directory: the directory (emptied when dropped) and the copy.
+pub fn fixture_copy(name: &str) -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new(name);
     let crate_dir = dir.path().join(name);
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures").join(name),
@@ -68,9 +70,10 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A fresh copy of fuzz-targets (artifacts included) in a new temp dir.
-pub fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+/// A fresh copy of fuzz-targets (artifacts included) in a recycled
+/// directory.
+pub fn fresh_copy() -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new("fuzz-targets");
     let crate_dir = dir.path().join("fuzz-targets");
     copy_tree(&repo().join("fuzz-targets"), &crate_dir);
     for leftover in written_files(&crate_dir.join("artifacts")) {
@@ -106,7 +109,7 @@ pub fn written_files(artifacts: &Path) -> Vec<PathBuf> {
 /// One copy shared by the tests that only read it or name artifacts
 /// explicitly (so the fuzz crate is built once per test run).
 pub fn shared() -> &'static Path {
-    static SHARED: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    static SHARED: OnceLock<(RecycledDir, PathBuf)> = OnceLock::new();
     &SHARED.get_or_init(fresh_copy).1
 }
 

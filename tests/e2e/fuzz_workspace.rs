@@ -8,12 +8,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// A copy of the workspace with one artifact per crate; the good crate's
 /// artifact path.
-fn workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn workspace() -> (RecycledDir, PathBuf, PathBuf) {
+    let dir = RecycledDir::new("fuzz-workspace");
     let root = dir.path().join("fuzz-workspace");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/fuzz-workspace"),

@@ -9,13 +9,15 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, fixture_copy};
+use crate::fuzz_fixture::{cargo_reduce, command, fixture_copy};
+use crate::recycled::RecycledDir;
+use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
 /// A copy of the fixture with a libFuzzer artifact in `fuzz/` and an AFL++
 /// instance with a crash in `fuzz-afl/`.
-fn with_inputs() -> (tempfile::TempDir, PathBuf) {
+fn with_inputs() -> (RecycledDir, PathBuf) {
     let (dir, root) = fixture_copy("fuzzing-dependency");
     write(&root.join("fuzz/artifacts/check"), "crash-1", b"BADxyz");
     let instance = root.join("fuzz-afl/out/fuzz_check/default");
@@ -30,16 +32,17 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
     fs::write(dir.join(name), bytes).unwrap();
 }
 
-/// Reduces the fuzz crate `crate_dir`: its one result, and the units its
-/// build compiled.
-fn reduce(crate_dir: &Path) -> (String, Vec<String>) {
-    let run = cargo_reduce(&[
+/// Reduces the fuzz crate `crate_dir`, building into `target_dir`: its one
+/// result, and the units its build compiled.
+fn reduce(crate_dir: &Path, target_dir: &Path) -> (String, Vec<String>) {
+    let args = [
         "reduce",
         "--manifest-path",
         crate_dir.to_str().unwrap(),
         "--message-format",
         "json",
-    ]);
+    ];
+    let run = Run(command(&args, target_dir).output().unwrap());
     run.expect_code(0);
     let messages = run.messages();
     let outputs: Vec<String> = messages
@@ -63,9 +66,17 @@ fn reduce(crate_dir: &Path) -> (String, Vec<String>) {
 #[test]
 fn both_engines_builds_link_the_other_engine_s_stand_in_and_reduce() {
     let (_dir, root) = with_inputs();
+    // Builds from scratch: what they compile is checked.
+    let target_dir = tempfile::tempdir().unwrap();
     for crate_dir in ["fuzz", "fuzz-afl"] {
-        let (output, compiled) = reduce(&root.join(crate_dir));
+        let (output, compiled) = reduce(&root.join(crate_dir), target_dir.path());
         assert_eq!(output, "BAD", "{crate_dir}");
+        for stand_in in ["libfuzzer-sys@", "afl@"] {
+            assert!(
+                compiled.iter().any(|u| u.starts_with(stand_in)),
+                "{crate_dir}: {compiled:?}"
+            );
+        }
         // Neither real engine is compiled (libFuzzer's C++ and AFL++ are
         // built with `cc`).
         assert!(

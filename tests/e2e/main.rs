@@ -30,6 +30,7 @@ mod ice_strategy;
 mod mixed_engines;
 mod nightly;
 mod optional_engine;
+mod recycled;
 mod run_mode;
 mod sanitizer;
 mod schema;

@@ -8,12 +8,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce, command, copy_tree, repo};
+use crate::recycled::RecycledDir;
+use crate::util::Run;
 
 /// A copy of the crate with one libFuzzer artifact per libFuzzer target and
 /// an AFL++ instance (`out/default`) with a crash of the afl.rs target.
-fn mixed() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn mixed() -> (RecycledDir, PathBuf) {
+    let dir = RecycledDir::new("mixed-engines");
     let crate_dir = dir.path().join("mixed-engines");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/mixed-engines"),
@@ -84,14 +86,17 @@ fn list_names_each_target_s_engine_and_leaves_the_plain_program_out() {
 fn every_target_builds_with_its_features_and_reduces_by_its_engine() {
     let (_dir, crate_dir) = mixed();
     let lock = fs::read(crate_dir.join("Cargo.lock")).unwrap();
-    let run = cargo_reduce(&[
+    // A build from scratch: what it compiles is checked below.
+    let target_dir = tempfile::tempdir().unwrap();
+    let args = [
         "reduce",
         "--manifest-path",
         crate_dir.to_str().unwrap(),
         "--all",
         "--message-format",
         "json",
-    ]);
+    ];
+    let run = Run(command(&args, target_dir.path()).output().unwrap());
     run.expect_code(0);
     let messages = run.messages();
     let mut built: Vec<&str> = messages

@@ -8,10 +8,11 @@ use std::fs;
 use std::path::PathBuf;
 
 use crate::fuzz_fixture::{cargo_reduce, copy_tree, minimized_path, repo};
+use crate::recycled::RecycledDir;
 
 /// A copy of the crate with one artifact for `target`; its path.
-fn optional(target: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn optional(target: &str) -> (RecycledDir, PathBuf, PathBuf) {
+    let dir = RecycledDir::new("optional-engine");
     let crate_dir = dir.path().join("optional-libfuzzer");
     copy_tree(
         &repo().join("cargo-reduce/tests-fixtures/optional-libfuzzer"),

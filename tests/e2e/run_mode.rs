@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::fuzz_fixture::{
     artifact, cargo_reduce, command, copy_tree, nightly, repo, shared, target_dir,
 };
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// Whether `program` is on PATH; prints why `test` is skipped when not.
@@ -226,8 +227,8 @@ fn afl_crate_with_saved(
     target: &str,
     bytes: &[u8],
     source: Option<&str>,
-) -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
+) -> (RecycledDir, PathBuf, PathBuf) {
+    let tmp = RecycledDir::new("afl-run");
     let crate_dir = tmp.path().join("fuzz-targets-afl");
     copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
     let _ = fs::remove_dir_all(crate_dir.join("artifacts"));

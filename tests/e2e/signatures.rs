@@ -8,6 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{cargo_reduce, command, copy_tree, fresh_copy, minimized_path, repo};
+use crate::recycled::RecycledDir;
 use crate::util::Run;
 
 /// Writes the two inputs: bug A (through `timeout`) and bug B (through
@@ -156,8 +157,8 @@ const SIX_BUGS: [(&str, &[u8], &str, &str); 6] = [
 
 /// Fresh copies of `tests-fixtures/signatures` and its afl.rs twin
 /// `signatures-afl` (side by side: they share `bugs.rs`).
-fn six_bugs() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn six_bugs() -> (RecycledDir, PathBuf, PathBuf) {
+    let dir = RecycledDir::new("six-bugs");
     let fixtures = repo().join("cargo-reduce/tests-fixtures");
     for name in ["signatures", "signatures-afl"] {
         copy_tree(&fixtures.join(name), &dir.path().join(name));

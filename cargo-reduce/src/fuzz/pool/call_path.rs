@@ -180,11 +180,12 @@ const SHADOW_DIR: &str = "cargo-reduce-shadow";
 /// A source file as panics in the user's code name it, so a location is
 /// the same in every checkout: relative to the user's workspace root (the
 /// build remaps that prefix away, and the debug information puts the
-/// build's directory, [`SHADOW_DIR`], in front), or else to its package
-/// (the nearest directory with a `Cargo.toml`); without `.` and `..`
-/// (`#[path = "../x.rs"]`). Dependencies' and the standard library's
-/// files as the debug information has them (see
-/// `location::short_location`).
+/// build's directory, [`SHADOW_DIR`], in front of the fuzz crate's own
+/// files), or, for an absolute path (a path dependency outside the
+/// workspace), to its package (the nearest directory with a
+/// `Cargo.toml`); without `.` and `..` (`#[path = "../x.rs"]`).
+/// Dependencies' and the standard library's files as the debug
+/// information has them (see `location::short_location`).
 pub(crate) fn package_relative(file: &Path) -> String {
     let shown = file.to_string_lossy();
     if short_location(&shown) != shown {
@@ -193,6 +194,11 @@ pub(crate) fn package_relative(file: &Path) -> String {
     let parts: Vec<Component<'_>> = file.components().collect();
     if let Some(at) = parts.iter().rposition(|c| c.as_os_str() == SHADOW_DIR) {
         return lexically_normal(&parts[at + 1..]);
+    }
+    // Named from the workspace root already: looking for its package would
+    // look from the directory cargo-reduce runs in.
+    if file.is_relative() {
+        return lexically_normal(&parts);
     }
     let package = file
         .ancestors()
@@ -456,6 +462,21 @@ mod tests {
         assert_eq!(package_relative(Path::new(std)), std);
         let nowhere = "/nonexistent/src/a.rs";
         assert_eq!(package_relative(Path::new(nowhere)), nowhere);
+    }
+
+    /// A workspace member's file, which the remapped build names from the
+    /// workspace root, keeps its package's folder whatever directory
+    /// cargo-reduce runs in (tests run in this package's, where the
+    /// fixture's `Cargo.toml` lies at that relative path): two members'
+    /// `src/lib.rs` stay apart.
+    #[test]
+    fn a_workspace_members_file_keeps_its_folder() {
+        let member = Path::new("tests-fixtures/pool-demo/fuzz_targets/./x.rs");
+        assert!(Path::new("tests-fixtures/pool-demo/Cargo.toml").is_file());
+        assert_eq!(
+            package_relative(member),
+            "tests-fixtures/pool-demo/fuzz_targets/x.rs"
+        );
     }
 
     /// The build's directory comes first, absolute or (inside the user's

@@ -40,7 +40,8 @@ pub(crate) enum ColorChoice {
 /// Options every subcommand takes.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct GlobalOptions {
-    /// No progress display and no summary; errors only.
+    /// No progress display, status lines, summary or warnings: errors only
+    /// on stderr (results still go to stdout, as cargo's commands' do).
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// Say more: every reduction step and every artifact skipped; in

@@ -232,7 +232,7 @@ fn table(report: &CiReport) -> String {
         .count();
     if cut > 0 {
         out.push_str(&format!(
-            "{cut} minimization(s) not finished (--budget, Ctrl-C or an error stopped them), their BYTES marked +: not 1-minimal yet; the next run goes on\n"
+            "{cut} minimization(s) not finished (--budget, Ctrl-C, an error, or tests that ran out of time, whose verdict depends on the machine's speed, stopped them), their BYTES marked +: not 1-minimal yet; the next run goes on\n"
         ));
     }
     let new = report.failures.iter().filter(|f| f.status == Status::New);

@@ -92,9 +92,12 @@ impl Symbolizer {
 
     /// The `file:line:column` of the innermost user frame of the stack
     /// whose addresses are `addresses` (a sanitizer report's location),
-    /// inlined calls included.
+    /// inlined calls included, that has one (a frame at compiler-made code
+    /// has none).
     pub(crate) fn location(&mut self, addresses: &[u64]) -> Option<String> {
-        self.user_frames(addresses).into_iter().next()?.location
+        self.user_frames(addresses)
+            .into_iter()
+            .find_map(|frame| frame.location)
     }
 
     /// Every frame of the user's code on the stack whose addresses
@@ -136,13 +139,7 @@ fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
             let Some(function) = frame.function.as_ref() else {
                 continue;
             };
-            // The standard library's code is not the user's, whatever its name.
-            if frame
-                .location
-                .as_ref()
-                .and_then(|l| l.file)
-                .is_some_and(is_library_file)
-            {
+            if is_library_code(frame.location.as_ref()) {
                 named_library = true;
                 continue;
             }
@@ -164,6 +161,20 @@ fn lookup(loader: &addr2line::Loader, address: u64) -> Vec<UserFrame> {
         }
     }
     names
+}
+
+/// Whether a frame at `location` runs the standard library's code,
+/// whatever its function's name (`<u64>::wrapping_add` is not the user's).
+/// A location without a line (DWARF's line 0: code the optimizer made or
+/// merged, attributed to no line) says nothing of whose code it is: the
+/// head of a loop inlined into its caller may carry the file of a standard
+/// function inlined into the loop, and dropping its frame there would
+/// place one stack sample of an endless loop in the caller.
+fn is_library_code(location: Option<&addr2line::Location<'_>>) -> bool {
+    location
+        .filter(|l| l.line.is_some_and(|line| line > 0))
+        .and_then(|l| l.file)
+        .is_some_and(is_library_file)
 }
 
 /// `file:line:column` of a debug-information location.
@@ -462,6 +473,23 @@ mod tests {
         assert_eq!(package_relative(Path::new(std)), std);
         let nowhere = "/nonexistent/src/a.rs";
         assert_eq!(package_relative(Path::new(nowhere)), nowhere);
+    }
+
+    /// A standard library file with a line is the library's code; without
+    /// one (line 0) it names no code, and the frame stays the user's.
+    #[test]
+    fn a_library_file_without_a_line_is_not_the_librarys_code() {
+        let at = |file, line| addr2line::Location {
+            file: Some(file),
+            line,
+            column: None,
+        };
+        let std = "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/mod.rs";
+        assert!(is_library_code(Some(&at(std, Some(491)))));
+        assert!(!is_library_code(Some(&at(std, None))));
+        assert!(!is_library_code(Some(&at(std, Some(0)))));
+        assert!(!is_library_code(Some(&at("fuzz_targets/a.rs", Some(3)))));
+        assert!(!is_library_code(None));
     }
 
     /// A workspace member's file, which the remapped build names from the

@@ -10,40 +10,37 @@
 //! the copied files are newer than any earlier build of them, so cargo
 //! rebuilds what the copy holds.
 
-use std::collections::BTreeSet;
-use std::fs;
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-/// The slots in use: `(name, index)`.
-static IN_USE: Mutex<BTreeSet<(String, usize)>> = Mutex::new(BTreeSet::new());
 
 /// An empty directory that no other test uses until this is dropped; the
 /// directory is emptied then.
 pub struct RecycledDir {
     path: PathBuf,
-    slot: (String, usize),
+    /// The slot's lock, held while the directory is in use: a file lock,
+    /// so that two runs of the suite at once take different slots too.
+    _lock: File,
 }
 
 impl RecycledDir {
     /// The lowest free slot of `name` (one per test that holds one at the
-    /// same time), emptied.
+    /// same time, in this run or another), emptied.
     pub fn new(name: &str) -> RecycledDir {
-        let slot = {
-            let mut in_use = IN_USE.lock().unwrap_or_else(|e| e.into_inner());
-            let index = (0..)
-                .find(|i| !in_use.contains(&(name.to_string(), *i)))
-                .unwrap();
-            let slot = (name.to_string(), index);
-            in_use.insert(slot.clone());
-            slot
-        };
-        let path = base().join(format!("{name}-{}", slot.1));
+        let base = base();
+        fs::create_dir_all(&base).unwrap();
+        let (path, lock) = (0..)
+            .find_map(|i| {
+                let lock = File::create(base.join(format!("{name}-{i}.lock"))).unwrap();
+                lock.try_lock()
+                    .ok()
+                    .map(|()| (base.join(format!("{name}-{i}")), lock))
+            })
+            .unwrap();
         if !empty(&path) {
             panic!("cannot empty {}", path.display());
         }
         fs::create_dir_all(&path).unwrap();
-        RecycledDir { path, slot }
+        RecycledDir { path, _lock: lock }
     }
 
     pub fn path(&self) -> &Path {
@@ -53,12 +50,9 @@ impl RecycledDir {
 
 impl Drop for RecycledDir {
     fn drop(&mut self) {
-        // Best effort: the next test in this slot empties it again.
+        // Best effort: the next test in this slot empties it again. The
+        // lock is released after, when the file is closed.
         empty(&self.path);
-        IN_USE
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.slot);
     }
 }
 

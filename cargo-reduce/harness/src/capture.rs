@@ -15,7 +15,7 @@
 //!   instead (see [`crate::stack`]). Other faults go on to the handler
 //!   installed before ours, if any.
 //! * A global allocator wrapping the system one enforces libFuzzer's
-//!   `-malloc_limit_mb` during tests: a larger single allocation aborts with a
+//!   `-malloc_limit_mb` during tests: a single allocation of the limit or more aborts with a
 //!   note (build with `--cfg cargo_reduce_system_alloc` for targets that bring
 //!   their own `#[global_allocator]`).
 
@@ -348,7 +348,9 @@ struct LimitedAlloc;
 impl LimitedAlloc {
     #[inline]
     fn check(size: usize) {
-        if size > MALLOC_LIMIT.load(Ordering::Relaxed) {
+        // libFuzzer's `(Size >> 20) >= MallocLimitMb`: an allocation of
+        // exactly the limit is over it.
+        if size >= MALLOC_LIMIT.load(Ordering::Relaxed) {
             forget_handled_alloc_failure();
             // With the call path of the allocation.
             fault_trace::note_stack(NOTE_MALLOC_LIMIT, size as u64, 0);

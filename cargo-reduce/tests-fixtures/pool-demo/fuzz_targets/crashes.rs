@@ -85,6 +85,10 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(60));
+        // Then out of memory, as a candidate that fills memory slowly.
+        if data[4..].starts_with(b" alloc") {
+            black_box(Vec::<u8>::with_capacity(4 << 30));
+        }
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.
         black_box(Vec::<u8>::with_capacity(3 << 30));

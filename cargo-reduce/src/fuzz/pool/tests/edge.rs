@@ -145,6 +145,27 @@ fn unlimited(target: &str) -> WorkerPool {
     WorkerPool::start(&binaries()[target], options).unwrap()
 }
 
+/// An allocation of exactly the malloc limit is over it, as libFuzzer
+/// counts (`(Size >> 20) >= MallocLimitMb`): the fixture's `alloc` asks
+/// for 3 GiB at once.
+#[test]
+fn an_allocation_of_exactly_the_malloc_limit_is_out_of_memory() {
+    let options = PoolOptions {
+        jobs: 1,
+        malloc_limit_mb: Some(3 << 10),
+        timeout: Duration::from_secs(600),
+        ..options()
+    };
+    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    let oom = pool.run(b"alloc").unwrap();
+    let oom = failure(&oom);
+    assert_eq!(oom.kind, FailureKind::Oom);
+    assert_eq!(
+        oom.message.as_deref(),
+        Some("out-of-memory: malloc(3221225472) exceeds the malloc limit")
+    );
+}
+
 /// An allocation failure the target handles (`try_reserve`) is not the
 /// test's failure: a later panic keeps its location, a later segfault is
 /// a segfault. One it does not handle is out of memory.

@@ -589,8 +589,9 @@ pub struct Improved {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StepTests {
     /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
-    /// `literals`, `tokens`; `ddmin`, `canonical`, `search-2byte`,
-    /// `search-chunks`, `search-move`, `search-mutate`, `search-settle`).
+    /// `literals`, `tokens`; `drop-values`, `ddmin`, `canonical`,
+    /// `search-values`, `search-2byte`, `search-chunks`, `search-runs`,
+    /// `search-move`, `search-mutate`, `search-settle`).
     pub step: String,
     /// Tests it ran, cache hits not counted.
     pub tests: u64,

@@ -43,15 +43,10 @@ where
     A: Ord + Clone + std::hash::Hash + Sync,
     O: Oracle<A> + ?Sized,
 {
-    let counts = counts(&input);
-    if !few_values(counts.len(), input.len()) {
+    let values = by_rarity(&input);
+    if !few_values(values.len(), input.len()) {
         return Ok(input);
     }
-    let mut values: Vec<(usize, A)> = counts
-        .into_iter()
-        .map(|(value, count)| (count, value.clone()))
-        .collect();
-    values.sort();
     let mut current = input;
     for (_, value) in values {
         if ctx.limits.stop_reason().is_some() {
@@ -69,6 +64,17 @@ where
         }
     }
     Ok(current)
+}
+
+/// The distinct values of `input` with their counts, rarest first (then
+/// in value order).
+pub(crate) fn by_rarity<A: Ord + Clone>(input: &[A]) -> Vec<(usize, A)> {
+    let mut values: Vec<(usize, A)> = counts(input)
+        .into_iter()
+        .map(|(value, count)| (count, value.clone()))
+        .collect();
+    values.sort();
+    values
 }
 
 fn counts<A: Ord>(input: &[A]) -> BTreeMap<&A, usize> {

@@ -8,6 +8,10 @@
 //! after it, and only a deletion *together with* a lowered length byte
 //! keeps the failure. The passes, in the order a search round runs them:
 //!
+//! - `search-values`: delete every occurrence of one byte value that
+//!   occurs more than once, rarest first: separators a format takes all
+//!   or none of (a UUID's four hyphens), which ddmin deletes one at a
+//!   time only;
 //! - `search-2byte`: delete 1–4 bytes and lower one trailing or nearby
 //!   byte by as many (or by one) — a length field that counted them;
 //! - `search-chunks`: delete one copy of a repeated chunk, then every chunk
@@ -46,6 +50,7 @@ mod tests;
 
 use super::cache::ContentKeys;
 use super::ddmin::ReduceError;
+use super::values::by_rarity;
 use super::{
     canonicalize, ddmin, Algorithm, Candidate, Context, DdminOptions, Oracle, OracleError, Start,
 };
@@ -127,6 +132,7 @@ const MUTATION_TRIES: u64 = 8;
 /// The search passes, in the order a round runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
+    Values,
     TwoByte,
     Chunks,
     Runs,
@@ -135,7 +141,8 @@ enum Pass {
 }
 
 impl Pass {
-    const ALL: [Pass; 5] = [
+    const ALL: [Pass; 6] = [
+        Pass::Values,
         Pass::TwoByte,
         Pass::Chunks,
         Pass::Runs,
@@ -145,6 +152,7 @@ impl Pass {
 
     fn step(self) -> &'static str {
         match self {
+            Pass::Values => "search-values",
             Pass::TwoByte => "search-2byte",
             Pass::Chunks => "search-chunks",
             Pass::Runs => "search-runs",
@@ -256,6 +264,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
                 }
                 self.ctx.observer.step(pass.step(), self.ctx.counters);
                 found |= match pass {
+                    Pass::Values => self.drop_values()?,
                     Pass::Mutate => self.mutate()?,
                     _ => self.sweep(pass)?,
                 };
@@ -304,7 +313,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
             Pass::Chunks => Box::new(edits::chunks(b, from)),
             Pass::Runs => Box::new(edits::runs(b, from, reach)),
             Pass::Moves => Box::new(edits::moves(b, from)),
-            Pass::Mutate => Box::new(std::iter::empty()),
+            Pass::Values | Pass::Mutate => Box::new(std::iter::empty()),
         }
     }
 
@@ -376,6 +385,50 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
                     return Ok(found);
                 }
             }
+        }
+    }
+
+    /// The value pass: the current input without every occurrence of one
+    /// byte value that occurs more than once (a value that occurs once is
+    /// a single deletion, which ddmin tried), rarest value first, in
+    /// batches; after an accepted one, the list starts again on the new
+    /// input.
+    fn drop_values(&mut self) -> Result<bool, OracleError> {
+        let mut found = false;
+        'list: loop {
+            let current = self.current.clone();
+            let mut values = by_rarity(&current)
+                .into_iter()
+                .filter(|(count, _)| *count > 1)
+                .map(|(_, value)| value)
+                .peekable();
+            while values.peek().is_some() {
+                let room = self.room();
+                let mut batch = Batch::default();
+                while (batch.len() as u64) < room && batch.bytes.len() < BATCH_BYTES {
+                    let Some(value) = values.next() else {
+                        break;
+                    };
+                    let candidate: Vec<u8> =
+                        current.iter().copied().filter(|&b| b != value).collect();
+                    let h = hash(&candidate);
+                    if !candidate.is_empty() && !self.seen.contains(&h) {
+                        batch.push([0; 3], &candidate, h);
+                    }
+                }
+                if batch.len() == 0 {
+                    break;
+                }
+                if let Some(w) = self.try_batch(&batch)? {
+                    self.accept(batch.get(w).to_vec());
+                    found = true;
+                    continue 'list;
+                }
+                if self.done() {
+                    break;
+                }
+            }
+            return Ok(found);
         }
     }
 

@@ -128,6 +128,32 @@ fn a_filled_table_goes_with_the_flag_that_announced_it() {
     assert_eq!(found, b"@X", "the table's flag cleared");
 }
 
+/// A UUID as `uuid::Uuid::parse_str` reads it: 32 hex digits, plain or
+/// with a hyphen after the 8th, 12th, 16th and 20th; fails when it starts
+/// with `d` and ends with `a`.
+fn uuid_like(data: &[u8]) -> bool {
+    let digits: Vec<u8> = match data.len() {
+        32 => data.to_vec(),
+        36 if [8, 13, 18, 23].iter().all(|&i| data[i] == b'-') => {
+            data.iter().copied().filter(|&b| b != b'-').collect()
+        }
+        _ => return false,
+    };
+    digits.iter().all(u8::is_ascii_hexdigit)
+        && digits.first() == Some(&b'd')
+        && digits.last() == Some(&b'a')
+}
+
+#[test]
+fn separators_a_format_takes_all_or_none_of_go_together() {
+    let input = b"de123456-7890-abcd-ef01-234567890a1a";
+    assert!(uuid_like(input));
+    let oracle = on_atoms(uuid_like);
+    let (canonical, found, _) = reduce(input, &oracle, &options(BUDGET), 1);
+    assert_eq!(canonical.len(), 36, "ddmin deletes one hyphen at a time");
+    assert_eq!(found, b"d000000000000000000000000000000a");
+}
+
 #[test]
 fn no_budget_no_search() {
     let run = Reducer::new();
@@ -198,11 +224,13 @@ fn steps_name_the_passes() {
     assert_eq!(
         steps,
         [
+            "search-values",
             "search-2byte",
             "search-chunks",
             "search-runs",
             "search-move",
             "search-settle",
+            "search-values",
             "search-2byte",
             "search-chunks",
             "search-runs",

@@ -4,21 +4,41 @@
 //! (`main::{{closure}}` against `main::{closure#0}`): a failure must keep
 //! its signature when the user builds with the other toolchain, so a v0
 //! name is brought to its legacy spelling where the two agree on what the
-//! name says. Two differences remain, as v0 does not record what legacy
-//! prints: the type parameters of a generic type's inherent method (legacy
-//! `a::Ty<T>::f`, v0 `<a::Ty<u8>>::f`), and the module an inherent impl is
-//! written in when it is not its type's (legacy `a::b::<impl a::T>::f`,
-//! v0 `<a::T>::f`).
+//! name says. v0 does not record the module an inherent impl is written in
+//! when it is not its type's (legacy `a::b::<impl a::T>::f`, v0
+//! `<a::T>::f`): a legacy name leaves that module out too, as `a::T::f`
+//! (`<u64>::f` for a type that is not a plain path). One difference
+//! remains, as v0 does not record what legacy prints: the type parameters
+//! of a generic type's inherent method (legacy `a::Ty<T>::f`, v0
+//! `<a::Ty<u8>>::f`).
 
 /// The name of a function whose symbol is `raw` and demangles to
 /// `demangled`, as a signature spells it: without the legacy scheme's
-/// hash, a v0 name in the legacy spelling.
+/// hash and an inherent impl's module, a v0 name in the legacy spelling.
 pub(super) fn spelled(raw: &str, demangled: &str) -> String {
     if raw.starts_with("_R") {
         legacy_spelling(demangled)
     } else {
-        without_hash(demangled).to_string()
+        without_impl_module(without_hash(demangled))
     }
+}
+
+/// `a::b::<impl a::T>::f` → `a::T::f`, and `core::num::<impl u64>::f` →
+/// `<u64>::f` (as v0's `<u64>::f`, after [`unbracketed_inherent`]): the
+/// module an inherent impl is written in, which v0 names do not carry.
+/// Other names are returned as they are.
+fn without_impl_module(name: &str) -> String {
+    let Some(at) = name.find("::<impl ") else {
+        return name.to_string();
+    };
+    let module = &name[..at];
+    let impl_at = &name[at + 2..];
+    let in_brackets = module.contains(['<', '>', ' ']);
+    let Some(end) = matching_close(impl_at).filter(|_| !in_brackets) else {
+        return name.to_string();
+    };
+    let bracketed = format!("<{}>{}", &impl_at["<impl ".len()..end], &impl_at[end + 1..]);
+    unbracketed_inherent(&bracketed).unwrap_or(bracketed)
 }
 
 /// `a::b` for the legacy-mangled `a::b::h0123456789abcdef`: the hash
@@ -178,11 +198,43 @@ mod tests {
         for name in [
             "prog::main::{{closure}}",
             "prog::m::Ty<T>::method",
-            "prog::other::<impl prog::m::Plain>::go",
             "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop",
         ] {
             assert_eq!(spelled(LEGACY, name), name);
             assert_eq!(legacy_spelling(name), name, "{name}");
         }
+    }
+
+    /// An inherent method whose impl is written outside its type's module
+    /// is spelled as v0 spells it (the module is not in a v0 name): names
+    /// stable and nightly rustc gave one function of uuid 1.x
+    /// (`uuid::parser::<impl uuid::Uuid>::parse_str`, `<uuid::Uuid>::parse_str`).
+    #[test]
+    fn an_inherent_impls_module_is_left_out_under_either_scheme() {
+        for (legacy, v0, spelling) in [
+            (
+                "uuid::parser::<impl uuid::Uuid>::parse_str",
+                "<uuid::Uuid>::parse_str",
+                "uuid::Uuid::parse_str",
+            ),
+            (
+                "prog::other::<impl prog::m::Plain>::go::{{closure}}",
+                "<prog::m::Plain>::go::{closure#0}",
+                "prog::m::Plain::go::{{closure}}",
+            ),
+            (
+                "core::num::<impl u64>::wrapping_mul",
+                "<u64>::wrapping_mul",
+                "<u64>::wrapping_mul",
+            ),
+        ] {
+            assert_eq!(spelled(LEGACY, legacy), spelling, "{legacy}");
+            assert_eq!(spelled(V0, v0), spelling, "{v0}");
+        }
+        assert_eq!(
+            spelled(LEGACY, "<a::b::<impl a::T>::f as a::Tr>::g"),
+            "<a::b::<impl a::T>::f as a::Tr>::g",
+            "inside brackets, as it is"
+        );
     }
 }

@@ -34,7 +34,7 @@ pub(crate) fn failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failur
     let (call_path, location) = match symbols {
         Some(symbols) => (
             symbols.call_path(&report.frames),
-            symbols.location(&report.frames).map(users_path),
+            symbols.location(&report.frames),
         ),
         None => (Vec::new(), None),
     };
@@ -43,21 +43,6 @@ pub(crate) fn failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failur
         message: report.access,
         location,
         call_path,
-    }
-}
-
-/// The directory the build runs in (`crate::fuzz::standin`'s shadow of the
-/// fuzz crate), which the debug information puts before the fuzz crate's
-/// own sources: `fuzz_targets/a.rs` is compiled from there, and the remapped
-/// shadow directory is its `comp_dir`.
-const SHADOW_DIR: &str = "cargo-reduce-shadow/";
-
-/// `location` as the user's own builds name it: relative to the fuzz
-/// crate for its own sources, like a panic's `file!()`.
-pub(super) fn users_path(location: String) -> String {
-    match location.rfind(SHADOW_DIR) {
-        Some(at) => location[at + SHADOW_DIR.len()..].to_string(),
-        None => location,
     }
 }
 
@@ -212,12 +197,5 @@ SUMMARY: AddressSanitizer: SEGV (/build/overflow+0x14e321) (BuildId: b2d892d5ab8
         let report = parse(uaf, None);
         assert_eq!(report.bug.name(), "heap-use-after-free");
         assert_eq!(report.access.as_deref(), Some("WRITE 1"));
-    }
-
-    #[test]
-    fn shadow_paths_read_as_the_users() {
-        let shadow = "target/cargo-reduce/build-asan/cargo-reduce-shadow/fuzz_targets/a.rs:4:1";
-        assert_eq!(users_path(shadow.into()), "fuzz_targets/a.rs:4:1");
-        assert_eq!(users_path("src/lib.rs:1:2".into()), "src/lib.rs:1:2");
     }
 }

@@ -11,7 +11,7 @@
 //! an indirect one, then the least `(location, call path)`.
 
 use super::asan_bug::AsanBug;
-use super::asan_report::{frame_offset, users_path};
+use super::asan_report::frame_offset;
 use super::call_path::Symbolizer;
 use super::failure::{Failure, FailureKind};
 
@@ -75,7 +75,7 @@ fn chosen(records: &[Record], symbols: &mut Symbolizer) -> (Option<String>, Vec<
         .iter()
         .filter(|r| r.direct || !any_direct)
         .map(|r| {
-            let location = symbols.location(&r.frames).map(users_path);
+            let location = symbols.location(&r.frames);
             (location.is_none(), location, symbols.call_path(&r.frames))
         })
         .min()

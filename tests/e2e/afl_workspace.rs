@@ -8,9 +8,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{command, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce_in, copy_tree, repo};
 use crate::recycled::RecycledDir;
-use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
 
@@ -50,7 +49,7 @@ fn reduce(root: &Path, target_dir: &Path) -> Vec<(String, Vec<String>)> {
         "--message-format",
         "json",
     ];
-    let run = Run(command(&args, target_dir).output().expect("spawn"));
+    let run = cargo_reduce_in(&args, target_dir);
     run.expect_code(0);
     let messages = run.messages();
     let reduced = messages

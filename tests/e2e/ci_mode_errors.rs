@@ -6,7 +6,7 @@ use std::path::Path;
 
 use cargo_reduce_messages::ci::REPORT_VERSION;
 
-use crate::fuzz_fixture::{command, fresh_copy, snapshot, target_dir};
+use crate::fuzz_fixture::{cargo_reduce, command, fresh_copy, snapshot, target_dir};
 use crate::util::Run;
 
 /// `cargo reduce ci --manifest-path <fuzz>/Cargo.toml ARGS…`, run in `fuzz`.
@@ -102,12 +102,7 @@ fn merge_refuses_what_is_not_a_report() {
     let (dir, fuzz) = fresh_copy();
     let bogus = dir.path().join("report.json");
     fs::write(&bogus, "[]").unwrap();
-    let run = Run(command(
-        &["reduce", "ci", "merge", bogus.to_str().unwrap()],
-        &target_dir(),
-    )
-    .output()
-    .unwrap());
+    let run = cargo_reduce(&["reduce", "ci", "merge", bogus.to_str().unwrap()]);
     run.expect_code(3);
     assert!(run.error_line().contains("is not a cargo-reduce ci report"));
     assert!(fuzz.join("Cargo.toml").exists());
@@ -138,20 +133,15 @@ fn merge_refuses_a_report_of_another_version() {
         report("two.json", REPORT_VERSION + 1),
     );
     let merged = dir.path().join("merged.json");
-    let run = Run(command(
-        &[
-            "reduce",
-            "ci",
-            "merge",
-            current.to_str().unwrap(),
-            later.to_str().unwrap(),
-            "--report",
-            merged.to_str().unwrap(),
-        ],
-        &target_dir(),
-    )
-    .output()
-    .unwrap());
+    let run = cargo_reduce(&[
+        "reduce",
+        "ci",
+        "merge",
+        current.to_str().unwrap(),
+        later.to_str().unwrap(),
+        "--report",
+        merged.to_str().unwrap(),
+    ]);
     run.expect_code(14);
     let line = run.error_line();
     assert!(

@@ -127,7 +127,12 @@ pub fn command(args: &[&str], target_dir: &Path) -> Command {
 
 /// `cargo-reduce ARGS…` with the shared build directory.
 pub fn cargo_reduce(args: &[&str]) -> Run {
-    Run(command(args, &target_dir())
+    cargo_reduce_in(args, &target_dir())
+}
+
+/// `cargo-reduce ARGS…` building into `target_dir`.
+pub fn cargo_reduce_in(args: &[&str], target_dir: &Path) -> Run {
+    Run(command(args, target_dir)
         .output()
         .expect("spawn cargo-reduce"))
 }

@@ -9,9 +9,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, command, fixture_copy};
+use crate::fuzz_fixture::{cargo_reduce, cargo_reduce_in, fixture_copy};
 use crate::recycled::RecycledDir;
-use crate::util::Run;
 
 const CRASH: &str = "id:000000,sig:06,src:000000,time:1,execs:1,op:havoc,rep:1";
 
@@ -42,7 +41,7 @@ fn reduce(crate_dir: &Path, target_dir: &Path) -> (String, Vec<String>) {
         "--message-format",
         "json",
     ];
-    let run = Run(command(&args, target_dir).output().unwrap());
+    let run = cargo_reduce_in(&args, target_dir);
     run.expect_code(0);
     let messages = run.messages();
     let outputs: Vec<String> = messages

@@ -8,9 +8,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, command, copy_tree, repo};
+use crate::fuzz_fixture::{cargo_reduce, cargo_reduce_in, copy_tree, repo};
 use crate::recycled::RecycledDir;
-use crate::util::Run;
 
 /// A copy of the crate with one libFuzzer artifact per libFuzzer target and
 /// an AFL++ instance (`out/default`) with a crash of the afl.rs target.
@@ -96,7 +95,7 @@ fn every_target_builds_with_its_features_and_reduces_by_its_engine() {
         "--message-format",
         "json",
     ];
-    let run = Run(command(&args, target_dir.path()).output().unwrap());
+    let run = cargo_reduce_in(&args, target_dir.path());
     run.expect_code(0);
     let messages = run.messages();
     let mut built: Vec<&str> = messages

@@ -7,9 +7,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, command, copy_tree, fresh_copy, minimized_path, repo};
+use crate::fuzz_fixture::{
+    cargo_reduce, cargo_reduce_in, copy_tree, fresh_copy, minimized_path, repo,
+};
 use crate::recycled::RecycledDir;
-use crate::util::Run;
 
 /// Writes the two inputs: bug A (through `timeout`) and bug B (through
 /// `port`), each quoting letters the message would keep.
@@ -181,7 +182,7 @@ fn run_six(crate_dir: &Path, args: &[&str], code: i32) -> Vec<serde_json::Value>
         "json",
     ];
     let build = Path::new(env!("CARGO_TARGET_TMPDIR")).join("signatures-build");
-    let run = Run(command(&[args, &common].concat(), &build).output().unwrap());
+    let run = cargo_reduce_in(&[args, &common].concat(), &build);
     run.expect_code(code);
     run.messages()
 }

@@ -5,8 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::fuzz_fixture::{command, copy_tree, minimized_path, repo};
-use crate::util::Run;
+use crate::fuzz_fixture::{cargo_reduce_in, copy_tree, minimized_path, repo};
 
 #[test]
 fn an_old_libc_in_the_lock_builds_and_the_crash_is_reduced() {
@@ -22,7 +21,7 @@ fn an_old_libc_in_the_lock_builds_and_the_crash_is_reduced() {
 
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("old-libc-build");
     let args = ["reduce", "--manifest-path", fuzz.to_str().unwrap()];
-    let run = Run(command(&args, &target_dir).output().unwrap());
+    let run = cargo_reduce_in(&args, &target_dir);
     run.expect_code(0);
     assert_eq!(fs::read(minimized_path(&crash)).unwrap(), b"BUG");
     assert_eq!(

@@ -445,16 +445,9 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             "Minimized",
             format!(
                 "{target}: {files_before} files, {bytes_before} B → {files_after} files, {bytes_after} B; every one of {features} features ({edges} edges{}) kept in {}{}",
-                match build {
-                    Some(Build::Coverage) => " of the build without AddressSanitizer",
-                    Some(Build::CoverageAsan) => " of the AddressSanitizer build",
-                    _ => "",
-                },
+                of_build(*build),
                 shown(output),
-                match shrink_stopped {
-                    Some(StopReason::MaxTime) => "; --max-time stopped the shrink, not every input is shrunk",
-                    _ => "",
-                }
+                shrink_note(*shrink_stopped),
             ),
         ),
         Message::CoverageReport {
@@ -469,10 +462,7 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
             "Covered",
             format!(
                 "{target}: {lines_covered} of {lines_instrumented} lines by {inputs} inputs{}; report {}",
-                match failing {
-                    0 => String::new(),
-                    n => format!(" ({n} failed: not counted)"),
-                },
+                failed_note(*failing),
                 shown(&from_cwd(html))
             ),
         ),
@@ -515,6 +505,31 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
         ),
         _ => return None,
     })
+}
+
+/// Which build a corpus's edges were counted on, when it says.
+fn of_build(build: Option<Build>) -> &'static str {
+    match build {
+        Some(Build::Coverage) => " of the build without AddressSanitizer",
+        Some(Build::CoverageAsan) => " of the AddressSanitizer build",
+        _ => "",
+    }
+}
+
+/// Why a corpus's shrink left inputs unshrunk, when a limit stopped it.
+fn shrink_note(stopped: Option<StopReason>) -> &'static str {
+    match stopped {
+        Some(StopReason::MaxTime) => "; --max-time stopped the shrink, not every input is shrunk",
+        _ => "",
+    }
+}
+
+/// The inputs a coverage report left out for failing, when there are any.
+fn failed_note(failing: usize) -> String {
+    match failing {
+        0 => String::new(),
+        n => format!(" ({n} failed: not counted)"),
+    }
 }
 
 #[cfg(test)]

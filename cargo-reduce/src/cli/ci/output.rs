@@ -179,9 +179,27 @@ fn write_error(path: &Path, e: std::io::Error) -> Error {
 }
 
 /// The human table: one row per failure and per fixed entry, then the
-/// counts.
+/// counts and what the run filed.
 fn table(report: &CiReport) -> String {
+    let rows = rows(report);
     let mut out = String::new();
+    if rows.len() > 1 {
+        let align = [
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+        ];
+        out.push_str(&table::render(&rows, &align, ""));
+    }
+    out.push_str(&counts(report));
+    out.push_str(&filing(report));
+    out
+}
+
+/// The table's header, then a row per failure and per fixed entry.
+fn rows(report: &CiReport) -> Vec<Vec<String>> {
     let header = ["STATUS", "TARGET", "ID", "INPUTS", "BYTES", "FAILURE"];
     let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
     rows.extend(report.failures.iter().map(|f| {
@@ -207,24 +225,20 @@ fn table(report: &CiReport) -> String {
             f.signature.clone(),
         ]
     }));
-    if rows.len() > 1 {
-        let align = [
-            Align::Left,
-            Align::Left,
-            Align::Left,
-            Align::Right,
-            Align::Right,
-        ];
-        out.push_str(&table::render(&rows, &align, ""));
-    }
+    rows
+}
+
+/// The inputs replayed, the failures by status, and the minimizations
+/// not finished.
+fn counts(report: &CiReport) -> String {
     let cached = report.inputs.iter().filter(|i| i.cached).count();
-    out.push_str(&format!(
+    let mut out = format!(
         "{} input(s) replayed ({cached} from the cache): {} new, {} known, {} fixed failure(s)\n",
         report.inputs.len(),
         report.count(Status::New),
         report.count(Status::Known),
         report.count(Status::Fixed)
-    ));
+    );
     let cut = report
         .failures
         .iter()
@@ -235,6 +249,12 @@ fn table(report: &CiReport) -> String {
             "{cut} minimization(s) not finished (--budget, Ctrl-C, an error, or tests that ran out of time, whose verdict depends on the machine's speed, stopped them), their BYTES marked +: not 1-minimal yet; the next run goes on\n"
         ));
     }
+    out
+}
+
+/// What the run filed in the ledger, moved in it, or left unfiled.
+fn filing(report: &CiReport) -> String {
+    let mut out = String::new();
     let new = report.failures.iter().filter(|f| f.status == Status::New);
     let (filed, unfiled): (Vec<_>, Vec<_>) = new.partition(|f| f.ledger.is_some());
     for failure in filed {

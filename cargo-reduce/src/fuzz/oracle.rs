@@ -24,10 +24,6 @@ use crate::engine::{
 pub(crate) use crate::fuzz::matching::MatchLevel;
 use crate::fuzz::pool::{Failure, FailureKind, Outcome, PoolError, Signature, WorkerPool};
 
-/// How many times the timeout a candidate that timed out gets once more,
-/// when the failure looked for is out of memory ([`HarnessOracle::settled`]).
-const SETTLE_FACTOR: u32 = 10;
-
 /// Runs candidates in a [`WorkerPool`], interesting when they fail like
 /// the artifact.
 pub(crate) struct HarnessOracle<'p> {
@@ -113,26 +109,6 @@ impl<'p> HarnessOracle<'p> {
         self.timeouts.load(Ordering::SeqCst)
     }
 
-    /// `outcome` of `input`, or, when it timed out while the failure looked
-    /// for is out of memory, its outcome under [`SETTLE_FACTOR`] times the
-    /// timeout: a candidate that fills memory up to just under the limit
-    /// can take longer than the timeout, and given the time it ends or runs
-    /// out of memory, a verdict that does not depend on the machine's
-    /// speed. One that times out again is a timeout.
-    fn settled(&self, outcome: Outcome, input: &[u8]) -> Result<Outcome, PoolError> {
-        let timed_out = outcome
-            .failure()
-            .is_some_and(|f| f.kind == FailureKind::Timeout);
-        if !timed_out || self.expected.kind != FailureKind::Oom {
-            return Ok(outcome);
-        }
-        let timeout = self.pool.timeout();
-        self.pool.set_timeout(timeout * SETTLE_FACTOR);
-        let settled = self.pool.run(input);
-        self.pool.set_timeout(timeout);
-        settled
-    }
-
     /// The verdict on `outcome`, counting it if it is such a timeout.
     fn verdict(&self, outcome: &Outcome) -> EngineOutcome {
         let timed_out = outcome
@@ -170,8 +146,7 @@ impl Oracle<u8> for HarnessOracle<'_> {
     ) -> Result<Option<EngineOutcome>, OracleError> {
         // Ctrl-C ended the test (the pool's stop flag): no verdict, and the
         // engine stops on the same flag.
-        let input = candidate.to_vec();
-        let outcome = match self.pool.run(&input).and_then(|o| self.settled(o, &input)) {
+        let outcome = match self.pool.run(&candidate.to_vec()) {
             Err(PoolError::Interrupted) => return Ok(None),
             outcome => outcome?,
         };
@@ -202,30 +177,23 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
             Err(PoolError::Interrupted) => return Ok(vec![None; candidates.len()]),
             round => round?,
         };
-        // The engine keeps the outcomes up to the answer only (an earlier
-        // one when a settled timeout turns out to be the answer).
-        let mut kept = round.accepted.map_or(round.outcomes.len(), |a| a + 1);
-        let mut verdicts = Vec::with_capacity(candidates.len());
-        for (i, outcome) in round.outcomes.into_iter().enumerate() {
-            let verdict = match outcome {
-                None => None,
-                Some(o) if i < kept => {
-                    let o = match self.settled(o, &candidates[i].to_vec()) {
-                        Err(PoolError::Interrupted) => return Ok(vec![None; candidates.len()]),
-                        o => o?,
-                    };
-                    self.keep_other(&o, &candidates[i]);
-                    let verdict = self.verdict(&o);
-                    if verdict == EngineOutcome::Interesting {
-                        kept = i + 1;
+        // The engine keeps the outcomes up to the answer only.
+        let kept = round.accepted.map_or(round.outcomes.len(), |a| a + 1);
+        Ok(round
+            .outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let o = o.as_ref()?;
+                Some(match i < kept {
+                    true => {
+                        self.keep_other(o, &candidates[i]);
+                        self.verdict(o)
                     }
-                    Some(verdict)
-                }
-                Some(o) => Some(EngineOutcome::from_bool(self.matches(&o))),
-            };
-            verdicts.push(verdict);
-        }
-        Ok(verdicts)
+                    false => EngineOutcome::from_bool(self.matches(o)),
+                })
+            })
+            .collect())
     }
 }
 
@@ -279,31 +247,6 @@ mod tests {
         let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
         hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
         assert_eq!(hangs.timeouts(), 0);
-    }
-
-    /// Looking for an out-of-memory failure, a candidate that timed out
-    /// runs once more under ten times the timeout: one that was only slow
-    /// passes, one that was slow to run out of memory is the answer (before
-    /// a later one of its round), and only a real hang counts as a timeout.
-    #[test]
-    fn timeouts_are_settled_when_looking_for_out_of_memory() {
-        let pool = crate::fuzz::pool::tests::pool("crashes");
-        let oom = pool.run(b"alloc").unwrap().failure().unwrap().clone();
-        assert_eq!(oom.kind, FailureKind::Oom);
-        pool.set_timeout(std::time::Duration::from_millis(20));
-        // At kind: the slow one allocates on a line of its own.
-        let oracle = HarnessOracle::new(&pool, &oom, MatchLevel::Kind);
-        let outcomes = round(&oracle, &[b"slow", b"slow alloc", b"alloc"]);
-        assert_eq!(
-            outcomes[..2],
-            [
-                Some(EngineOutcome::NotInteresting),
-                Some(EngineOutcome::Interesting)
-            ]
-        );
-        assert_eq!(oracle.timeouts(), 0);
-        round(&oracle, &[b"loop", b"alloc"]);
-        assert_eq!(oracle.timeouts(), 1, "a hang stays a timeout");
     }
 
     /// Other failures are kept, the smallest input of each; not the one

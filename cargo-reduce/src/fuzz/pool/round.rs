@@ -25,11 +25,56 @@ const STALE_GRACE: Duration = Duration::from_millis(20);
 /// Deaths without a test running, per round, before the pool gives up.
 const MAX_IDLE_DEATHS: usize = 3;
 
+/// How many times the timeout a test whose memory still grows may run: it
+/// is filling memory, and given the time it ends or runs out of memory,
+/// which does not depend on the machine's speed as a timeout would
+/// (libFuzzer's own timeout is 20 minutes, and its RSS check comes every
+/// second).
+const GROWING_GRACE: u32 = 10;
+
+/// How often the parent looks at the busy workers under `timeout`.
+fn tick(timeout: Duration) -> Duration {
+    (timeout / 8).clamp(Duration::from_millis(2), Duration::from_millis(50))
+}
+
 /// What the parent last saw a busy worker doing.
 #[derive(Clone, Copy, Debug)]
 struct Watch {
     current: u64,
     since: Instant,
+    /// The most resident memory a look saw the test hold, in MB.
+    peak_mb: u64,
+    /// When a look last saw it above that peak (a loop that frees what it
+    /// allocates does not grow).
+    grew: Instant,
+}
+
+impl Watch {
+    /// A worker starting input `current` (0: none) at `now`.
+    fn new(current: u64, now: Instant) -> Self {
+        Watch {
+            current,
+            since: now,
+            peak_mb: 0,
+            grew: now,
+        }
+    }
+
+    /// Past `timeout`, and not a test still filling memory (a new peak
+    /// within the last two looks `tick` apart) within its grace.
+    fn overdue(&self, now: Instant, timeout: Duration, tick: Duration) -> bool {
+        let ran = now.duration_since(self.since);
+        let growing = now.duration_since(self.grew) <= tick * 2;
+        self.current != 0 && ran >= timeout && !(growing && ran < timeout * GROWING_GRACE)
+    }
+
+    /// Notes the test's resident memory at `now`.
+    fn saw(&mut self, rss_mb: u64, now: Instant) {
+        if rss_mb > self.peak_mb {
+            self.peak_mb = rss_mb;
+            self.grew = now;
+        }
+    }
 }
 
 /// Runs the round of `count` inputs loaded into `crew`; the outcome of
@@ -74,10 +119,7 @@ impl<'a> Round<'a> {
         accept: &'a (dyn Fn(&Outcome) -> bool + Sync),
     ) -> Self {
         let jobs = crew.jobs();
-        let watch = Watch {
-            current: 0,
-            since: Instant::now(),
-        };
+        let watch = Watch::new(0, Instant::now());
         Round {
             crew,
             accept,
@@ -103,17 +145,13 @@ impl<'a> Round<'a> {
             self.crew.send_round(slot, resume)?;
         }
         self.busy[slot] = true;
-        self.watch[slot] = Watch {
-            current: 0,
-            since: Instant::now(),
-        };
+        self.watch[slot] = Watch::new(0, Instant::now());
         Ok(())
     }
 
     /// Runs the event loop until every needed input has an outcome.
     fn run(mut self) -> Result<Vec<Option<Outcome>>, PoolError> {
-        let tick = (self.crew.options.timeout / 8)
-            .clamp(Duration::from_millis(2), Duration::from_millis(50));
+        let tick = tick(self.crew.options.timeout);
         let mut next_watch = Instant::now() + tick;
         loop {
             let busy: Vec<usize> = (0..self.busy.len()).filter(|&s| self.busy[s]).collect();
@@ -241,17 +279,15 @@ impl<'a> Round<'a> {
             let current = self.crew.shm.area(slot).current.load(Ordering::Relaxed);
             let watch = &mut self.watch[slot];
             if current != watch.current {
-                *watch = Watch {
-                    current,
-                    since: now,
-                };
+                *watch = Watch::new(current, now);
             }
             let running = current != 0;
-            let overdue = running && now.duration_since(watch.since) >= options.timeout;
             let rss_mb = self.crew.workers[slot]
                 .as_ref()
                 .and_then(|w| w.rss_mb())
                 .unwrap_or(0);
+            watch.saw(rss_mb, now);
+            let overdue = watch.overdue(now, options.timeout, tick(options.timeout));
             let stale = running
                 && self
                     .crew

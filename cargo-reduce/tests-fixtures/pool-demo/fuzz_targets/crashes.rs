@@ -85,9 +85,12 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(60));
-        // Then out of memory, as a candidate that fills memory slowly.
-        if data[4..].starts_with(b" alloc") {
-            black_box(Vec::<u8>::with_capacity(4 << 30));
+    } else if let Some(chunks) = number_after(data, b"grow:") {
+        // Fills memory slowly: 16 MiB touched every 10 ms.
+        let mut held = Vec::new();
+        for _ in 0..chunks {
+            held.push(black_box(vec![1u8; 16 << 20]));
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.

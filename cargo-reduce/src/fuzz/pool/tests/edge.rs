@@ -166,6 +166,31 @@ fn an_allocation_of_exactly_the_malloc_limit_is_out_of_memory() {
     );
 }
 
+/// A test past the timeout whose memory still grows is given up to ten
+/// times the timeout: filling memory slowly, it either ends (24 chunks of
+/// 16 MiB, about 0.3 s) or runs over the memory limit (64 chunks, 1 GiB,
+/// over 512 MB), not a timeout that a faster machine would not give; a
+/// test whose memory does not grow is still a timeout at the timeout.
+#[test]
+fn a_test_filling_memory_past_the_timeout_ends_or_runs_out_of_memory() {
+    let options = PoolOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(100),
+        ..options()
+    };
+    let pool = WorkerPool::start(&binaries()["crashes"], options).unwrap();
+    assert_eq!(pool.run(b"grow:24").unwrap(), Outcome::Passed);
+    let oom = pool.run(b"grow:64").unwrap();
+    assert_eq!(failure(&oom).kind, FailureKind::Oom, "{oom:?}");
+    let started = Instant::now();
+    let hang = pool.run(b"loop").unwrap();
+    assert_eq!(failure(&hang).kind, FailureKind::Timeout);
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "not given the grace"
+    );
+}
+
 /// An allocation failure the target handles (`try_reserve`) is not the
 /// test's failure: a later panic keeps its location, a later segfault is
 /// a segfault. One it does not handle is out of memory.

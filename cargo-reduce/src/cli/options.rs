@@ -171,8 +171,9 @@ pub(crate) struct FailureOptions {
     /// stack].
     #[arg(long = "match", value_enum, value_name = "LEVEL")]
     pub matching: Option<MatchLevel>,
-    /// A test running longer fails as a timeout [default: 1 s; for an AFL
-    /// hang, its instance's exec_timeout].
+    /// A test running longer fails as a timeout, one whose memory still
+    /// grows after up to ten times as long [default: 1 s; for an AFL hang,
+    /// its instance's exec_timeout].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default:

@@ -42,11 +42,12 @@ fn tick(timeout: Duration) -> Duration {
 struct Watch {
     current: u64,
     since: Instant,
-    /// The most resident memory a look saw the test hold, in MB.
-    peak_mb: u64,
-    /// When a look last saw it above that peak (a loop that frees what it
-    /// allocates does not grow).
-    grew: Instant,
+    /// The most resident memory a look saw the test hold, in MB (none
+    /// before the first look).
+    peak_mb: Option<u64>,
+    /// When a later look last saw it above that peak (a loop that frees
+    /// what it allocates does not grow).
+    grew: Option<Instant>,
 }
 
 impl Watch {
@@ -55,8 +56,8 @@ impl Watch {
         Watch {
             current,
             since: now,
-            peak_mb: 0,
-            grew: now,
+            peak_mb: None,
+            grew: None,
         }
     }
 
@@ -64,16 +65,18 @@ impl Watch {
     /// within the last two looks `tick` apart) within its grace.
     fn overdue(&self, now: Instant, timeout: Duration, tick: Duration) -> bool {
         let ran = now.duration_since(self.since);
-        let growing = now.duration_since(self.grew) <= tick * 2;
+        let growing = self
+            .grew
+            .is_some_and(|at| now.duration_since(at) <= tick * 2);
         self.current != 0 && ran >= timeout && !(growing && ran < timeout * GROWING_GRACE)
     }
 
     /// Notes the test's resident memory at `now`.
     fn saw(&mut self, rss_mb: u64, now: Instant) {
-        if rss_mb > self.peak_mb {
-            self.peak_mb = rss_mb;
-            self.grew = now;
+        if self.peak_mb.is_some_and(|peak| rss_mb > peak) {
+            self.grew = Some(now);
         }
+        self.peak_mb = self.peak_mb.max(Some(rss_mb));
     }
 }
 
@@ -492,5 +495,45 @@ impl<'a> Round<'a> {
             }
         }
         self.outcomes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A test is overdue at the timeout unless a look after the first saw
+    /// its memory reach a new peak within the last two ticks; then not
+    /// before ten times the timeout. What the first look sees is no growth
+    /// (a test whose process already held memory is not filling it).
+    #[test]
+    fn only_a_test_whose_memory_grows_runs_past_the_timeout() {
+        let (timeout, tick) = (Duration::from_millis(100), Duration::from_millis(10));
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut held = Watch::new(1, start);
+        held.saw(900, at(10));
+        held.saw(900, at(90));
+        assert!(held.overdue(at(100), timeout, tick));
+        let mut growing = Watch::new(1, start);
+        growing.saw(100, at(10));
+        growing.saw(400, at(95));
+        assert!(!growing.overdue(at(100), timeout, tick));
+        assert!(
+            growing.overdue(at(116), timeout, tick),
+            "two ticks without a new peak"
+        );
+        growing.saw(300, at(120));
+        assert!(growing.overdue(at(121), timeout, tick), "below the peak");
+        growing.saw(2000, at(990));
+        assert!(!growing.overdue(at(995), timeout, tick));
+        assert!(
+            growing.overdue(at(1000), timeout, tick),
+            "ten times the timeout"
+        );
+        assert!(
+            !Watch::new(0, start).overdue(at(5000), timeout, tick),
+            "no test"
+        );
     }
 }

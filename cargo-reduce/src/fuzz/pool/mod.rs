@@ -73,8 +73,15 @@ const ROUND_BYTES: usize = 64 << 20;
 pub(crate) struct PoolOptions {
     /// Worker processes (tests run in parallel).
     pub jobs: usize,
-    /// A test running longer than this is killed and fails as a timeout.
+    /// A test running longer than this is killed and fails as a timeout
+    /// (one whose memory still grows, up to ten times later: see
+    /// `memory_grace`).
     pub timeout: Duration,
+    /// Whether a test past the timeout whose memory still grows runs on
+    /// (`round.rs`): off where the input's failure is the timeout itself
+    /// (a timeout artifact, an AFL++ hang), which a test filling memory
+    /// slowly is too.
+    pub memory_grace: bool,
     /// A worker whose resident set grows past this many megabytes is killed
     /// and its test fails as out-of-memory (libFuzzer's `-rss_limit_mb`; 0:
     /// no limit). The parent polls `/proc/PID/statm` of busy workers every
@@ -124,6 +131,7 @@ impl Default for PoolOptions {
         PoolOptions {
             jobs: std::thread::available_parallelism().map_or(1, usize::from),
             timeout: Duration::from_secs(10),
+            memory_grace: true,
             rss_limit_mb: 2048,
             malloc_limit_mb: None,
             restart_after_failure: true,
@@ -240,6 +248,17 @@ impl WorkerPool {
     /// reduced under its campaign's `-m`).
     pub(crate) fn set_rss_limit_mb(&self, limit_mb: u64) {
         self.crew().options.rss_limit_mb = limit_mb;
+    }
+
+    /// Whether a test whose memory still grows runs past the timeout.
+    pub(crate) fn memory_grace(&self) -> bool {
+        self.crew().options.memory_grace
+    }
+
+    /// Turns that grace on or off for the next rounds (off for an input
+    /// whose failure is the timeout).
+    pub(crate) fn set_memory_grace(&self, grace: bool) {
+        self.crew().options.memory_grace = grace;
     }
 
     /// Runs one input (to reproduce an artifact).

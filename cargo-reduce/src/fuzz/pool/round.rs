@@ -62,13 +62,15 @@ impl Watch {
     }
 
     /// Past `timeout`, and not a test still filling memory (a new peak
-    /// within the last two looks `tick` apart) within its grace.
-    fn overdue(&self, now: Instant, timeout: Duration, tick: Duration) -> bool {
+    /// within the last two looks `tick` apart) within its grace, when it
+    /// has one (`grace`).
+    fn overdue(&self, now: Instant, timeout: Duration, tick: Duration, grace: bool) -> bool {
         let ran = now.duration_since(self.since);
         let growing = self
             .grew
             .is_some_and(|at| now.duration_since(at) <= tick * 2);
-        self.current != 0 && ran >= timeout && !(growing && ran < timeout * GROWING_GRACE)
+        let graced = grace && growing && ran < timeout * GROWING_GRACE;
+        self.current != 0 && ran >= timeout && !graced
     }
 
     /// Notes the test's resident memory at `now`.
@@ -290,7 +292,12 @@ impl<'a> Round<'a> {
                 .and_then(|w| w.rss_mb())
                 .unwrap_or(0);
             watch.saw(rss_mb, now);
-            let overdue = watch.overdue(now, options.timeout, tick(options.timeout));
+            let overdue = watch.overdue(
+                now,
+                options.timeout,
+                tick(options.timeout),
+                options.memory_grace,
+            );
             let stale = running
                 && self
                     .crew
@@ -514,25 +521,29 @@ mod tests {
         let mut held = Watch::new(1, start);
         held.saw(900, at(10));
         held.saw(900, at(90));
-        assert!(held.overdue(at(100), timeout, tick));
+        assert!(held.overdue(at(100), timeout, tick, true));
         let mut growing = Watch::new(1, start);
         growing.saw(100, at(10));
         growing.saw(400, at(95));
-        assert!(!growing.overdue(at(100), timeout, tick));
+        assert!(!growing.overdue(at(100), timeout, tick, true));
+        assert!(growing.overdue(at(100), timeout, tick, false), "no grace");
         assert!(
-            growing.overdue(at(116), timeout, tick),
+            growing.overdue(at(116), timeout, tick, true),
             "two ticks without a new peak"
         );
         growing.saw(300, at(120));
-        assert!(growing.overdue(at(121), timeout, tick), "below the peak");
-        growing.saw(2000, at(990));
-        assert!(!growing.overdue(at(995), timeout, tick));
         assert!(
-            growing.overdue(at(1000), timeout, tick),
+            growing.overdue(at(121), timeout, tick, true),
+            "below the peak"
+        );
+        growing.saw(2000, at(990));
+        assert!(!growing.overdue(at(995), timeout, tick, true));
+        assert!(
+            growing.overdue(at(1000), timeout, tick, true),
             "ten times the timeout"
         );
         assert!(
-            !Watch::new(0, start).overdue(at(5000), timeout, tick),
+            !Watch::new(0, start).overdue(at(5000), timeout, tick, true),
             "no test"
         );
     }

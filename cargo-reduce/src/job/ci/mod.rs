@@ -24,7 +24,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::fuzz_mode::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::fuzz_mode::limits::{
+    memory_grace, special_memory_limit, special_timeout, LimitsOverride,
+};
 use super::fuzz_mode::{self, Binaries, FuzzRequest};
 use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
@@ -531,11 +533,13 @@ fn replay(
         (
             special_timeout(&input.artifact, &run.options, &request.fuzz.options),
             special_memory_limit(&input.artifact, &request.fuzz.options),
+            memory_grace(&input.artifact),
         )
     };
     let cache_key = |input: &Input| match special(input) {
-        (None, None) => input.hash.clone(),
-        (timeout, memory) => format!("{}@{timeout:?}-{memory:?}", input.hash),
+        (None, None, true) => input.hash.clone(),
+        (timeout, memory, true) => format!("{}@{timeout:?}-{memory:?}", input.hash),
+        (timeout, memory, false) => format!("{}@{timeout:?}-{memory:?}-no-grace", input.hash),
     };
     run.outcomes = vec![(None, false); run.inputs.len()];
     let mut batches: BTreeMap<_, Vec<usize>> = BTreeMap::new();
@@ -545,8 +549,8 @@ fn replay(
             None => batches.entry(special(input)).or_default().push(i),
         }
     }
-    for ((timeout, memory), members) in batches {
-        let _limits = LimitsOverride::new(pool, timeout, memory);
+    for ((timeout, memory, grace), members) in batches {
+        let _limits = LimitsOverride::new(pool, timeout, memory, grace);
         let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
         let round = pool
             .first_accepted(&bytes, &|_| false)

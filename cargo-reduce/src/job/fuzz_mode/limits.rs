@@ -41,13 +41,25 @@ pub(in crate::job) fn special_memory_limit(
     }
 }
 
+/// Whether a test of `artifact` whose memory still grows may run past the
+/// timeout (`PoolOptions::memory_grace`): not when its failure is the
+/// timeout itself (a timeout artifact, a slow unit, an AFL++ hang), which a
+/// test filling memory slowly is too, as the campaign saw it.
+pub(in crate::job) fn memory_grace(artifact: &Artifact) -> bool {
+    !matches!(
+        artifact.kind,
+        ArtifactKind::Timeout | ArtifactKind::SlowUnit
+    )
+}
+
 /// The limits one input is reduced under, when they are not the pool's: a
 /// slow unit fails by taking longer than the slow-unit threshold (and is
 /// reduced like a timeout, under probes); an AFL++ input by its campaign's
-/// timeout and memory limit. The pool's own limits come back on drop.
+/// timeout and memory limit; a timeout without the memory grace. The
+/// pool's own limits come back on drop.
 pub(in crate::job) struct LimitsOverride<'p> {
     pool: &'p WorkerPool,
-    saved: (Duration, u64),
+    saved: (Duration, u64, bool),
 }
 
 impl<'p> LimitsOverride<'p> {
@@ -55,10 +67,12 @@ impl<'p> LimitsOverride<'p> {
         pool: &'p WorkerPool,
         timeout: Option<Duration>,
         rss_limit_mb: Option<u64>,
+        memory_grace: bool,
     ) -> Self {
-        let saved = (pool.timeout(), pool.rss_limit_mb());
+        let saved = (pool.timeout(), pool.rss_limit_mb(), pool.memory_grace());
         pool.set_timeout(timeout.unwrap_or(saved.0));
         pool.set_rss_limit_mb(rss_limit_mb.unwrap_or(saved.1));
+        pool.set_memory_grace(memory_grace && saved.2);
         LimitsOverride { pool, saved }
     }
 }
@@ -67,5 +81,6 @@ impl Drop for LimitsOverride<'_> {
     fn drop(&mut self) {
         self.pool.set_timeout(self.saved.0);
         self.pool.set_rss_limit_mb(self.saved.1);
+        self.pool.set_memory_grace(self.saved.2);
     }
 }

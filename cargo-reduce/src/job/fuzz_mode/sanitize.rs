@@ -22,7 +22,7 @@
 use std::cell::OnceCell;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
@@ -244,6 +244,7 @@ fn reproduce(
         pool,
         special_timeout(&item.artifact, &item.options, &request.options),
         special_memory_limit(&item.artifact, &request.options),
+        memory_grace(&item.artifact),
     );
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(

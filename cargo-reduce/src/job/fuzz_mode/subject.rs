@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
 use super::{Context, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
@@ -68,6 +68,7 @@ fn reduce_artifact(
         pool,
         special_timeout(&work.artifact, options, &request.options),
         special_memory_limit(&work.artifact, &request.options),
+        memory_grace(&work.artifact),
     );
     let mut subject = ArtifactSubject {
         pool,

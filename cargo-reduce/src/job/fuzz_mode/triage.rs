@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use super::limits::{special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
 use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
@@ -71,6 +71,7 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
         pool,
         special_timeout(artifact, &item.options, &request.options),
         special_memory_limit(artifact, &request.options),
+        memory_grace(artifact),
     );
     if item.done {
         return match pool

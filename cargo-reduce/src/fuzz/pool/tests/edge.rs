@@ -170,7 +170,8 @@ fn an_allocation_of_exactly_the_malloc_limit_is_out_of_memory() {
 /// times the timeout: filling memory slowly, it either ends (24 chunks of
 /// 16 MiB, about 0.3 s) or runs over the memory limit (64 chunks, 1 GiB,
 /// over 512 MB), not a timeout that a faster machine would not give; a
-/// test whose memory does not grow is still a timeout at the timeout.
+/// test whose memory does not grow is still a timeout at the timeout, and
+/// so is every test without the grace.
 #[test]
 fn a_test_filling_memory_past_the_timeout_ends_or_runs_out_of_memory() {
     let options = PoolOptions {
@@ -189,6 +190,10 @@ fn a_test_filling_memory_past_the_timeout_ends_or_runs_out_of_memory() {
         started.elapsed() < Duration::from_secs(1),
         "not given the grace"
     );
+    // Where the failure is the timeout itself, filling memory is no excuse.
+    pool.set_memory_grace(false);
+    let slow = pool.run(b"grow:24").unwrap();
+    assert_eq!(failure(&slow).kind, FailureKind::Timeout, "{slow:?}");
 }
 
 /// An allocation failure the target handles (`try_reserve`) is not the

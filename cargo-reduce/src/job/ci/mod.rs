@@ -538,8 +538,10 @@ fn replay(
     };
     let cache_key = |input: &Input| match special(input) {
         (None, None, true) => input.hash.clone(),
-        (timeout, memory, true) => format!("{}@{timeout:?}-{memory:?}", input.hash),
-        (timeout, memory, false) => format!("{}@{timeout:?}-{memory:?}-no-grace", input.hash),
+        (timeout, memory, grace) => {
+            let grace = if grace { "" } else { "-no-grace" };
+            format!("{}@{timeout:?}-{memory:?}{grace}", input.hash)
+        }
     };
     run.outcomes = vec![(None, false); run.inputs.len()];
     let mut batches: BTreeMap<_, Vec<usize>> = BTreeMap::new();

@@ -590,8 +590,8 @@ pub struct Improved {
 pub struct StepTests {
     /// The step (`coarse-hdd`, `hdd`, `hoist`, `plain`, `rename`,
     /// `literals`, `tokens`; `drop-values`, `ddmin`, `canonical`,
-    /// `search-values`, `search-2byte`, `search-chunks`, `search-runs`,
-    /// `search-move`, `search-mutate`, `search-settle`).
+    /// `search-values`, `search-splice`, `search-2byte`, `search-chunks`,
+    /// `search-runs`, `search-move`, `search-mutate`, `search-settle`).
     pub step: String,
     /// Tests it ran, cache hits not counted.
     pub tests: u64,

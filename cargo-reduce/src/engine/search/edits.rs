@@ -50,6 +50,13 @@ pub(super) enum InputEdit {
         /// Its new value.
         value: u8,
     },
+    /// Replace `at` with a copy of `with` (before `at`, and shorter).
+    Replace {
+        /// The bytes replaced.
+        at: Range<usize>,
+        /// The bytes copied in their place.
+        with: Range<usize>,
+    },
     /// Move `chunk` so that it starts at `to` in the input without it.
     Move {
         /// The bytes moved.
@@ -80,6 +87,9 @@ impl InputEdit {
                 } else {
                     [&b[..at.start], &b[at.end..j], byte, &b[j + 1..], &[]]
                 }
+            }
+            InputEdit::Replace { at, with } => {
+                [&b[..at.start], &b[with.clone()], &b[at.end..], &[], &[]]
             }
             InputEdit::Move { chunk, to } => {
                 let (s, e, to) = (chunk.start, chunk.end, *to);
@@ -288,6 +298,41 @@ fn run_edits(b: &[u8], run: Range<usize>, t: usize) -> Vec<(Key, InputEdit)> {
         })
         .collect()
 }
+
+/// Splices: a copy of the 1–4 bytes just before a long run (the opening
+/// that introduced the block: an embedding or nesting character, a
+/// count) in place of the whole run, or of as many bytes and one more at
+/// either end of it. Nested once more, the run's bytes (or those after
+/// it) may weigh more, so that the settling ddmin then deletes most of
+/// them. Keys: `[run start, opening length, cut]`.
+pub(super) fn splices(b: &[u8], from: Key) -> impl Iterator<Item = (Key, InputEdit)> + '_ {
+    long_runs(b)
+        .filter(move |run| run.start >= from[0])
+        .flat_map(move |run| {
+            (1..=MAX_OPENING.min(run.start)).flat_map(move |k| {
+                let with = run.start - k..run.start;
+                let cuts = [
+                    run.clone(),
+                    run.start..run.start + k + 1,
+                    run.end - k - 1..run.end,
+                ];
+                cuts.into_iter().enumerate().map(move |(i, at)| {
+                    let key = [with.end, k, i];
+                    (
+                        key,
+                        InputEdit::Replace {
+                            at,
+                            with: with.clone(),
+                        },
+                    )
+                })
+            })
+        })
+        .filter(move |(key, _)| *key >= from)
+}
+
+/// The longest opening [`splices`] copies.
+const MAX_OPENING: usize = 4;
 
 /// The runs of one repeated byte in `b` of [`MIN_RUN`] bytes or more, in
 /// order.

@@ -12,6 +12,10 @@
 //!   occurs more than once, rarest first: separators a format takes all
 //!   or none of (a UUID's four hyphens), which ddmin deletes one at a
 //!   time only;
+//! - `search-splice`: a copy of the bytes just before a long run in place
+//!   of the run or of a few bytes at either end of it: one nesting level
+//!   more, so that the settling ddmin can delete most of a run the
+//!   failure needed for its weight;
 //! - `search-2byte`: delete 1–4 bytes and lower one trailing or nearby
 //!   byte by as many (or by one) — a length field that counted them;
 //! - `search-chunks`: delete one copy of a repeated chunk, then every chunk
@@ -136,13 +140,15 @@ enum Pass {
     TwoByte,
     Chunks,
     Runs,
+    Splices,
     Moves,
     Mutate,
 }
 
 impl Pass {
-    const ALL: [Pass; 6] = [
+    const ALL: [Pass; 7] = [
         Pass::Values,
+        Pass::Splices,
         Pass::TwoByte,
         Pass::Chunks,
         Pass::Runs,
@@ -156,6 +162,7 @@ impl Pass {
             Pass::TwoByte => "search-2byte",
             Pass::Chunks => "search-chunks",
             Pass::Runs => "search-runs",
+            Pass::Splices => "search-splice",
             Pass::Moves => "search-move",
             Pass::Mutate => "search-mutate",
         }
@@ -312,6 +319,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
             Pass::TwoByte => Box::new(edits::two_byte(b, from, reach)),
             Pass::Chunks => Box::new(edits::chunks(b, from)),
             Pass::Runs => Box::new(edits::runs(b, from, reach)),
+            Pass::Splices => Box::new(edits::splices(b, from)),
             Pass::Moves => Box::new(edits::moves(b, from)),
             Pass::Values | Pass::Mutate => Box::new(std::iter::empty()),
         }

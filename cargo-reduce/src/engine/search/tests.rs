@@ -154,6 +154,35 @@ fn separators_a_format_takes_all_or_none_of_go_together() {
     assert_eq!(found, b"d000000000000000000000000000000a");
 }
 
+/// The opening of an embedding level, three bytes as Unicode's LRE is in
+/// UTF-8.
+const LRE: &[u8] = "\u{202a}".as_bytes();
+
+/// A nesting format whose every byte weighs the depth it is at (an
+/// opening's last byte counts at the depth it opens): fails when the
+/// weights reach 200, as a counter of levels overflows.
+fn weighted_by_depth(data: &[u8]) -> bool {
+    let mut depth = 0u32;
+    let weight: u32 = (0..data.len())
+        .map(|i| {
+            depth += u32::from(data[..=i].ends_with(LRE));
+            depth
+        })
+        .sum();
+    weight >= 200
+}
+
+#[test]
+fn a_long_run_nested_once_more_needs_half_its_bytes() {
+    let input: Vec<u8> = [b"x", LRE, &[b'a'; 199]].concat();
+    assert!(weighted_by_depth(&input));
+    let oracle = on_atoms(weighted_by_depth);
+    let (canonical, found, _) = reduce(&input, &oracle, &options(BUDGET), 1);
+    assert_eq!(canonical.len(), 202, "every single deletion breaks it");
+    let nested = [LRE, b"0", LRE, b"0", LRE, b"0", LRE, &[b'0'; 43]].concat();
+    assert_eq!(found, nested, "the run cut to a quarter, nested three more");
+}
+
 #[test]
 fn no_budget_no_search() {
     let run = Reducer::new();
@@ -225,12 +254,14 @@ fn steps_name_the_passes() {
         steps,
         [
             "search-values",
+            "search-splice",
             "search-2byte",
             "search-chunks",
             "search-runs",
             "search-move",
             "search-settle",
             "search-values",
+            "search-splice",
             "search-2byte",
             "search-chunks",
             "search-runs",

@@ -47,6 +47,8 @@ pub fn begin_test() {
 /// The test that [`begin_test`] started passed: LeakSanitizer's report if
 /// it leaked memory, written into the test's note. `rerun` runs the test
 /// again.
+// Off the test's stack: see the worker's module note.
+#[inline(never)]
 pub fn leaked(rerun: &mut dyn FnMut()) -> Option<crate::protocol::Note> {
     let report = imp::leak_report(rerun)?;
     crate::capture::note(crate::protocol::NOTE_SANITIZER, 0, &report);

@@ -7,6 +7,14 @@
 //! and send an event only for failures and when they run out of work. Before
 //! each test the worker writes the test's index to its area, so that if the
 //! test kills the process the parent knows which input did it.
+//!
+//! The functions that run beside the tests rather than under them (the
+//! init code's call, the fork server, the command pipe, mapping a round,
+//! the leak check) are `#[inline(never)]`: inlined, their locals would sit
+//! in the frames below every test, the more so under AddressSanitizer,
+//! which gives each inlined callee's locals a slot of their own, and a
+//! target would overflow its stack at a shallower depth than on
+//! libFuzzer's main thread, where a result then does not fail.
 
 use crate::capture;
 use crate::coverage::FeatureLog;
@@ -62,6 +70,7 @@ pub(crate) fn serve_if_worker(target: &mut dyn Target) -> Option<c_int> {
 
 /// Runs the target's init code; the note of its panic or stack overflow if
 /// it had one.
+#[inline(never)]
 fn initialize(target: &mut dyn Target) -> Result<(), Note> {
     capture::begin_test();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.initialize()));
@@ -74,6 +83,7 @@ fn initialize(target: &mut dyn Target) -> Result<(), Note> {
 
 /// A panic the recording hook did not see (the target replaced it during
 /// the test).
+#[inline(never)]
 fn unrecorded_panic(message: &str) -> Note {
     Note {
         kind: NOTE_PANIC,
@@ -126,6 +136,7 @@ fn run_plain(target: &mut dyn Target, input: &[u8]) -> Verdict {
 
 /// Runs a test that passed once more, for the leak check: what it does
 /// the second time is not a verdict (its note, if any, is dropped).
+#[inline(never)]
 fn rerun(target: &mut dyn Target, input: &[u8]) {
     capture::begin_test();
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.run(input)));
@@ -375,6 +386,7 @@ impl Worker {
         }
     }
 
+    #[inline(never)]
     fn send(&mut self, event: &Event) {
         if self.events.write_all(&event.encode()).is_err() {
             // The parent is gone.
@@ -383,6 +395,7 @@ impl Worker {
         }
     }
 
+    #[inline(never)]
     fn receive(&mut self) -> Option<Request> {
         let mut len = [0u8; 4];
         self.commands.read_exact(&mut len).ok()?;
@@ -454,6 +467,7 @@ impl Worker {
     /// one, so that a crash costs a `fork` (no `exec`, no init code) rather
     /// than a process start. Returns in each child. The child dies with
     /// this process (`PR_SET_PDEATHSIG`), which dies with the parent.
+    #[inline(never)]
     fn serve_forks(&mut self) {
         // SAFETY: getpid has no preconditions.
         let server = unsafe { sys::getpid() };
@@ -489,6 +503,7 @@ impl Worker {
     /// Reads commands until `wanted` comes; the others were meant for a
     /// test process that died before it read them. Exits if the parent
     /// says so or is gone.
+    #[inline(never)]
     fn wait_for_request(&mut self, wanted: &Request) {
         loop {
             match self.receive() {
@@ -503,6 +518,7 @@ impl Worker {
     }
 
     /// Maps (more of) the round area if it grew and returns the round's view.
+    #[inline(never)]
     fn map_round(&mut self, generation: u64, shm_len: u64) -> io::Result<RoundView> {
         let offset = control_size(self.header.slots.load(Ordering::Acquire) as usize);
         let len = (shm_len as usize).saturating_sub(offset);
@@ -661,6 +677,7 @@ impl Worker {
     /// dies, dies again here, as it died; the parent's requests for the
     /// test's stack are passed on to it, and it counts in this process's
     /// memory and CPU time (`pool::worker_process`).
+    #[inline(never)]
     fn run_in_forks(
         &mut self,
         target: &mut dyn Target,

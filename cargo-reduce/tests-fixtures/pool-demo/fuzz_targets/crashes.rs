@@ -62,7 +62,12 @@ fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    if let Some(kib) = number_after(data, b"deep:") {
+    let entry = 0u8;
+    if let Some(kib) = number_after(data, b"stack-left:") {
+        // Fails unless `kib` KiB of the stack lie below the target's entry.
+        let left = stack_left(black_box(&entry) as *const u8 as usize);
+        assert!(left >= (kib as usize) << 10, "{} KiB left", left >> 10);
+    } else if let Some(kib) = number_after(data, b"deep:") {
         black_box(descend(kib / 64, false));
     } else if let Some(kib) = number_after(data, b"deep-growing:") {
         black_box(descend_growing(kib / 64));

@@ -43,6 +43,11 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
         ..PoolOptions::default()
     };
     let pool = WorkerPool::start(binary, options).unwrap_or_else(|err| panic!("{err}"));
+    // ASan gives each inlined callee's locals a slot of their own: the
+    // harness keeps its frames below the target's entry as small as
+    // uninstrumented.
+    let entry = format!("stack-left:{}", super::stack_limit_kib() - super::ENTRY_KIB);
+    assert_eq!(pool.run(entry.as_bytes()).unwrap(), Outcome::Passed);
     let segv = AsanBug::from_name("SEGV").unwrap();
     let cases: &[(&[u8], Option<FailureKind>)] = &[
         (b"fine", None),

@@ -176,8 +176,8 @@ pub(crate) struct FailureOptions {
     /// its instance's exec_timeout].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default:
-    /// 2048; for an AFL++ input, its instance's -m if it had one].
+    /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb; 0: none)
+    /// [default: 2048; for an AFL++ input, its instance's -m, none without].
     #[arg(long, value_name = "MB")]
     pub rss_limit_mb: Option<u64>,
     /// Which build reproduces an artifact: `auto` tries an

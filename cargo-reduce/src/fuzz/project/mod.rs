@@ -38,6 +38,8 @@ use cargo_metadata::{Metadata, Package};
 use artifact::{scan_artifacts, Saved};
 
 pub(crate) use afl_crates::target_of_afl_input;
+#[cfg(test)]
+pub(crate) use artifact::AflOrigin;
 pub(crate) use artifact::{
     locate_artifact, Artifact, ArtifactKind, Origin, ALSO_FOUND_INFIX, MINIMIZED_PREFIX,
 };

@@ -31,12 +31,15 @@ pub(in crate::job) fn special_timeout(
 /// beyond it fails at once; the pool's RSS and single-allocation limits are
 /// the in-process equivalent, and an input that failed under 512 MB may not
 /// fail under the default 2 GB at all (or only after filling gigabytes).
+/// Without `-m` (or with `-m none`) there was no limit, AFL++'s default:
+/// `0`, none, so that a hang filling gigabytes before its timeout stays a
+/// hang rather than running out of the pool's default.
 pub(in crate::job) fn special_memory_limit(
     artifact: &Artifact,
     flags: &TargetSettings,
 ) -> Option<u64> {
     match &artifact.origin {
-        Origin::Afl(afl) if flags.rss_limit_mb.is_none() => afl.mem_limit_mb,
+        Origin::Afl(afl) if flags.rss_limit_mb.is_none() => Some(afl.mem_limit_mb.unwrap_or(0)),
         _ => None,
     }
 }
@@ -82,5 +85,40 @@ impl Drop for LimitsOverride<'_> {
         self.pool.set_timeout(self.saved.0);
         self.pool.set_rss_limit_mb(self.saved.1);
         self.pool.set_memory_grace(self.saved.2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::project::AflOrigin;
+    use std::path::PathBuf;
+
+    fn afl_hang(mem_limit_mb: Option<u64>) -> Artifact {
+        let mut artifact = Artifact::plain(PathBuf::from("out/default/hangs/id:000000"), 1);
+        artifact.kind = ArtifactKind::Timeout;
+        artifact.origin = Origin::Afl(AflOrigin {
+            instance: "default".into(),
+            instance_dir: PathBuf::from("out/default"),
+            folder: "hangs".into(),
+            sig: None,
+            exec_timeout: Some(Duration::from_millis(1000)),
+            mem_limit_mb,
+            target_hash: None,
+        });
+        artifact
+    }
+
+    #[test]
+    fn an_afl_input_keeps_its_campaign_s_memory_limit_or_none() {
+        let flags = TargetSettings::default();
+        let limit = |m| special_memory_limit(&afl_hang(m), &flags);
+        assert_eq!(limit(Some(512)), Some(512));
+        assert_eq!(limit(None), Some(0), "no -m: no limit, as afl-fuzz ran it");
+        let given = TargetSettings {
+            rss_limit_mb: Some(4096),
+            ..TargetSettings::default()
+        };
+        assert_eq!(special_memory_limit(&afl_hang(None), &given), None);
     }
 }

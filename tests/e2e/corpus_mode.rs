@@ -5,7 +5,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, corpus_inputs, fixture_copy, nightly, snapshot};
+use crate::fuzz_fixture::{
+    cargo_reduce, copy_tree, corpus_inputs, fixture_copy, nightly, repo, snapshot,
+};
 use crate::recycled::RecycledDir;
 use crate::util::{message, Run};
 
@@ -211,6 +213,26 @@ fn in_place_refuses_a_folder_of_failing_inputs() {
     let crate_arg = crate_dir.to_str().unwrap().to_string();
     corpus_run(&crate_dir, &["--corpus", &crate_arg, "--in-place"])
         .expect_error(2, "holds a folder of failing inputs");
+}
+
+/// `--in-place` on an afl.rs target whose corpus is its AFL++ queues (no
+/// `corpus/<target>/`) is refused, as afl-fuzz owns them: no folder is made
+/// for the set, and the queue is as it was.
+#[test]
+fn in_place_refuses_an_afl_targets_queues() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("fuzz-targets-afl");
+    copy_tree(&repo().join("fuzz-targets-afl"), &crate_dir);
+    copy_tree(&repo().join("corpus/afl/out"), &crate_dir.join("out"));
+    let out = crate_dir.join("out");
+    let before = snapshot(&out);
+    corpus_run_as_given(&crate_dir, &["--fuzz-target", "byte_parser", "--in-place"])
+        .expect_error(2, "which afl-fuzz owns");
+    assert_eq!(snapshot(&out), before, "the AFL++ output is untouched");
+    assert!(
+        !crate_dir.join("corpus/byte_parser").exists(),
+        "no folder made"
+    );
 }
 
 /// `--corpus fuzz/corpus/<target>` names its target, as `cargo fuzz cmin

@@ -249,8 +249,8 @@ fn plan(
             false => request.corpora.clone(),
         };
         if request.in_place {
-            refuse_afl_queue(&dirs[0])?;
-            refuse_failing_inputs(&dirs[0], &projects[project])?;
+            refuse_afl_queue(in_place_dir(&dirs))?;
+            refuse_failing_inputs(in_place_dir(&dirs), &projects[project])?;
         }
         let mut inputs = read_inputs(&dirs, threads)?;
         if inputs.is_empty() {
@@ -417,6 +417,13 @@ pub(crate) fn default_dirs(project: &FuzzProject, target: &str) -> Vec<PathBuf> 
         .map(|(instance, _)| instance.dir.join("queue"));
     dirs.extend(queues);
     dirs
+}
+
+/// The corpus directory `--in-place` replaces: the first that exists (an
+/// afl.rs target without `fuzz/corpus/<target>/` has only its queues, which
+/// are refused, rather than a new folder made for the set).
+fn in_place_dir(dirs: &[PathBuf]) -> &Path {
+    dirs.iter().find(|d| d.is_dir()).unwrap_or(&dirs[0])
 }
 
 /// `fuzz/corpus/<target>` if it is a file rather than a folder: it holds
@@ -751,7 +758,7 @@ fn output_dir(
     request: &CorpusRequest,
 ) -> Result<PathBuf, Error> {
     if request.in_place {
-        return Ok(dirs[0].clone());
+        return Ok(in_place_dir(dirs).to_path_buf());
     }
     let out = match &request.out {
         Some(out) => out.clone(),

@@ -1,6 +1,6 @@
 //! `cargo reduce run ARTIFACT`: the bundled crates' targets built by their
-//! real front ends (`cargo fuzz build --dev`, `cargo afl build`) and run on
-//! one input, alone and under GDB. Skipped, with the reason printed, where
+//! real front ends (`cargo fuzz build`, with `--dev` under a debugger;
+//! `cargo afl build`) and run on one input, alone and under GDB. Skipped, with the reason printed, where
 //! cargo-fuzz (and a nightly), cargo-afl or gdb is not installed.
 
 use std::fs;
@@ -60,7 +60,7 @@ fn run_builds_the_real_libfuzzer_binary_and_exits_with_its_status() {
             let rest = rest
                 .strip_prefix('+')
                 .map_or(rest, |r| r.split_once(' ').map_or("", |(_, after)| after));
-            rest.starts_with("fuzz build --dev --fuzz-dir")
+            rest.starts_with("fuzz build --fuzz-dir")
         });
     assert!(built, "{stderr}");
     // libFuzzer's own run of one input: its banner, the panic, its exit.
@@ -74,10 +74,11 @@ fn run_builds_the_real_libfuzzer_binary_and_exits_with_its_status() {
     );
     assert!(stderr.contains("libFuzzer: deadly signal"), "{stderr}");
     assert_eq!(run.code(), 77, "libFuzzer's -error_exitcode: {stderr}");
-    // The real binary, with debug info (the dev profile), where cargo-fuzz puts it.
+    // The binary `cargo fuzz run` runs (the release profile), where
+    // cargo-fuzz puts it.
     assert!(
-        stderr.contains("/debug/byte_parser "),
-        "the dev build runs: {stderr}"
+        stderr.contains("/release/byte_parser "),
+        "the release build runs: {stderr}"
     );
     // A target of raw bytes has no value to show: no stand-in is built.
     assert!(!stderr.contains(STANDIN_BUILT), "{stderr}");

@@ -78,8 +78,9 @@ pub(crate) enum CliCommand {
     )]
     Coverage(Box<coverage::CoverageArgs>),
     /// Build a fuzz target as its engine's front end does (`cargo fuzz
-    /// build --dev`, `cargo afl build`: debug info) and run that binary on
-    /// one input, alone or under a debugger; exits with its status.
+    /// build`, with `--dev` under a debugger; `cargo afl build`) and run
+    /// that binary on one input, alone or under a debugger; exits with its
+    /// status.
     #[command(
         after_help = "Examples:\n  cargo reduce run fuzz/artifacts/parse/minimized-from-crash-1a2b\n  cargo reduce run --debugger gdb fuzz/artifacts/parse/crash-1a2b\n  cargo reduce run --debugger gdb fuzz/artifacts/parse/crash-1a2b -- -batch -ex run -ex bt\n  cargo reduce run --fuzz-target parse saved/input.bin"
     )]

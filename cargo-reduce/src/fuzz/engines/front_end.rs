@@ -66,22 +66,33 @@ pub(crate) struct FrontEndBuild {
 /// Why a target cannot be built by its front end.
 pub(crate) type Refusal = String;
 
-/// The build of `target` of `project` by its front end: `cargo fuzz build
-/// --dev` for libFuzzer (the dev profile: full debug info and no
-/// optimization, where `cargo fuzz build`'s default release profile keeps
-/// line tables only, so a debugger shows no variables), with the
-/// sanitizer `--sanitizer` chooses (`auto`: cargo-fuzz's default,
-/// AddressSanitizer); `cargo afl build` for afl.rs (its default, the dev
-/// profile with full debug info). `host` is the host's target triple, the
-/// one cargo-fuzz builds for.
+/// Which of its front end's profiles a target is built in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Profile {
+    /// The one the engine fuzzes with (`cargo fuzz run`'s release profile),
+    /// so that a stack overflow or a timeout fails where it failed there.
+    Fuzzing,
+    /// Full debug info and no optimization (`cargo fuzz build --dev`): the
+    /// release profile keeps line tables only, so a debugger would show no
+    /// variables.
+    Debugging,
+}
+
+/// The build of `target` of `project` by its front end, in `profile`:
+/// `cargo fuzz build` for libFuzzer, with the sanitizer `--sanitizer`
+/// chooses (`auto`: cargo-fuzz's default, AddressSanitizer); `cargo afl
+/// build` for afl.rs (its default, the dev profile with full debug info,
+/// which afl.rs's guide fuzzes, in either profile). `host` is the host's
+/// target triple, the one cargo-fuzz builds for.
 pub(crate) fn plan(
     project: &FuzzProject,
     target: &FuzzTarget,
     sanitizer: Sanitizer,
     host: &str,
+    profile: Profile,
 ) -> Result<FrontEndBuild, Refusal> {
     match project.engine {
-        Engine::LibFuzzer => Ok(cargo_fuzz(project, target, sanitizer, host)),
+        Engine::LibFuzzer => Ok(cargo_fuzz(project, target, sanitizer, host, profile)),
         Engine::Afl => cargo_afl(project, target, sanitizer),
     }
 }
@@ -91,8 +102,16 @@ fn cargo_fuzz(
     target: &FuzzTarget,
     sanitizer: Sanitizer,
     host: &str,
+    profile: Profile,
 ) -> FrontEndBuild {
-    let mut args: Vec<OsString> = ["fuzz", "build", "--dev"].map(OsString::from).to_vec();
+    let mut args: Vec<OsString> = ["fuzz", "build"].map(OsString::from).to_vec();
+    let profile_dir = match profile {
+        Profile::Fuzzing => "release",
+        Profile::Debugging => {
+            args.push("--dev".into());
+            "debug"
+        }
+    };
     match sanitizer {
         Sanitizer::Auto => {}
         Sanitizer::Address => args.extend(["--sanitizer", "address"].map(OsString::from)),
@@ -110,7 +129,7 @@ fn cargo_fuzz(
         binary: project
             .target_dir
             .join(host)
-            .join("debug")
+            .join(profile_dir)
             .join(&target.name),
         nightly: true,
     }
@@ -199,30 +218,42 @@ mod tests {
     }
 
     #[test]
-    fn cargo_fuzz_builds_the_dev_profile_with_the_users_sanitizer() {
+    fn cargo_fuzz_builds_the_fuzzing_profile_with_the_users_sanitizer() {
         let (p, t) = project(Engine::LibFuzzer, BinKind::Bin, &[]);
         let host = "x86_64-unknown-linux-gnu";
-        let auto = plan(&p, &t, Sanitizer::Auto, host).unwrap();
-        assert_eq!(words(&auto), "fuzz build --dev --fuzz-dir /p/fuzz parse");
+        let auto = plan(&p, &t, Sanitizer::Auto, host, Profile::Fuzzing).unwrap();
+        assert_eq!(words(&auto), "fuzz build --fuzz-dir /p/fuzz parse");
         assert_eq!(auto.cwd, Path::new("/p"));
         assert_eq!(
             auto.binary,
-            Path::new("/p/fuzz/target/x86_64-unknown-linux-gnu/debug/parse")
+            Path::new("/p/fuzz/target/x86_64-unknown-linux-gnu/release/parse")
         );
         assert!(auto.nightly);
-        let none = plan(&p, &t, Sanitizer::None, host).unwrap();
+        let none = plan(&p, &t, Sanitizer::None, host, Profile::Fuzzing).unwrap();
         assert_eq!(
             words(&none),
-            "fuzz build --dev --sanitizer none --fuzz-dir /p/fuzz parse"
+            "fuzz build --sanitizer none --fuzz-dir /p/fuzz parse"
         );
-        let asan = plan(&p, &t, Sanitizer::Address, host).unwrap();
+        let asan = plan(&p, &t, Sanitizer::Address, host, Profile::Fuzzing).unwrap();
         assert!(words(&asan).contains("--sanitizer address"));
+    }
+
+    #[test]
+    fn cargo_fuzz_builds_the_dev_profile_for_a_debugger() {
+        let (p, t) = project(Engine::LibFuzzer, BinKind::Bin, &[]);
+        let host = "x86_64-unknown-linux-gnu";
+        let dev = plan(&p, &t, Sanitizer::Auto, host, Profile::Debugging).unwrap();
+        assert_eq!(words(&dev), "fuzz build --dev --fuzz-dir /p/fuzz parse");
+        assert_eq!(
+            dev.binary,
+            Path::new("/p/fuzz/target/x86_64-unknown-linux-gnu/debug/parse")
+        );
     }
 
     #[test]
     fn a_targets_features_are_asked_for() {
         let (p, t) = project(Engine::LibFuzzer, BinKind::Bin, &["a", "b"]);
-        let build = plan(&p, &t, Sanitizer::Auto, "h").unwrap();
+        let build = plan(&p, &t, Sanitizer::Auto, "h", Profile::Fuzzing).unwrap();
         assert!(
             words(&build).ends_with("--features a,b parse"),
             "{}",
@@ -233,7 +264,7 @@ mod tests {
     #[test]
     fn cargo_afl_builds_bins_and_examples_and_refuses_what_it_cannot() {
         let (p, t) = project(Engine::Afl, BinKind::Bin, &[]);
-        let bin = plan(&p, &t, Sanitizer::Auto, "h").unwrap();
+        let bin = plan(&p, &t, Sanitizer::Auto, "h", Profile::Fuzzing).unwrap();
         assert_eq!(
             words(&bin),
             "afl build --manifest-path /p/fuzz/Cargo.toml --bin parse"
@@ -242,7 +273,7 @@ mod tests {
         assert_eq!(bin.tool, Tool::CargoAfl);
         assert!(!bin.nightly);
         let (p, t) = project(Engine::Afl, BinKind::Example, &["afl"]);
-        let example = plan(&p, &t, Sanitizer::None, "h").unwrap();
+        let example = plan(&p, &t, Sanitizer::None, "h", Profile::Fuzzing).unwrap();
         assert_eq!(
             words(&example),
             "afl build --manifest-path /p/fuzz/Cargo.toml --example parse --features afl"
@@ -251,11 +282,11 @@ mod tests {
             example.binary,
             Path::new("/p/fuzz/target/debug/examples/parse")
         );
-        assert!(plan(&p, &t, Sanitizer::Address, "h")
+        assert!(plan(&p, &t, Sanitizer::Address, "h", Profile::Fuzzing)
             .unwrap_err()
             .contains("--sanitizer"));
         let (p, t) = project(Engine::Afl, BinKind::Test, &[]);
-        assert!(plan(&p, &t, Sanitizer::Auto, "h")
+        assert!(plan(&p, &t, Sanitizer::Auto, "h", Profile::Fuzzing)
             .unwrap_err()
             .contains("cargo afl test"));
     }

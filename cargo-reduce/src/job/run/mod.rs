@@ -1,6 +1,7 @@
 //! `cargo reduce run ARTIFACT`: one input through the real engine's binary
-//! (`cargo fuzz build` / `cargo afl build` as the user runs them, with
-//! debug info), alone or under a debugger. Stages: [`locate`] (the
+//! (`cargo fuzz build` / `cargo afl build` as the user runs them: the
+//! profile the engine fuzzes with, or with a debugger full debug info),
+//! alone or under a debugger. Stages: [`locate`] (the
 //! input's target, as fuzz mode finds it, and the tools it needs),
 //! [`Located::build`] (the front end's build in the user's tree),
 //! [`Located::debug_value`] (a typed target's value, as fuzz mode prints
@@ -15,7 +16,7 @@ use std::process::{Command, Stdio};
 use super::fuzz_mode::{self, FuzzRequest};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
-use crate::fuzz::engines::front_end::{self, FrontEndBuild, Tool};
+use crate::fuzz::engines::front_end::{self, FrontEndBuild, Profile, Tool};
 use crate::fuzz::pool::{StopFlag, WorkerPool};
 use crate::fuzz::project::{self, input_type, Engine, FuzzProject, Selection};
 use crate::fuzz::sanitizer::Sanitizer;
@@ -80,8 +81,18 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
         )
     })?;
     let sanitizer = request.sanitizer.or(target.settings.sanitizer);
-    let build = front_end::plan(project, target, sanitizer.unwrap_or_default(), &host)
-        .map_err(|why| Error::new(Exit::Usage, why))?;
+    let profile = match request.debugger {
+        Some(_) => Profile::Debugging,
+        None => Profile::Fuzzing,
+    };
+    let build = front_end::plan(
+        project,
+        target,
+        sanitizer.unwrap_or_default(),
+        &host,
+        profile,
+    )
+    .map_err(|why| Error::new(Exit::Usage, why))?;
     let toolchain = toolchain_for(&build)?;
     Ok(Located {
         project: found.project,

@@ -1,17 +1,15 @@
-//! The test thread's stack: as deep as the main thread's (`RLIMIT_STACK`,
-//! where both engines run targets) and a little deeper (`DEPTH_SLACK`),
-//! with room below it so that a stack overflow does not have to end the
-//! process.
+//! The test thread's stack: exactly as deep as the main thread's
+//! (`RLIMIT_STACK`, where both engines run targets), with room below it so
+//! that a stack overflow does not have to end the process.
 //!
 //! A test that overflowed used to kill its process, and the next test ran
 //! in a fresh fork whose stack the kernel had to map again page by page,
 //! most of the time a recursive parser's reduction took. Now the test thread runs on a stack of our own
 //! mapping, as deep as a thread of the limit's size: that is all the C
 //! library knows of, so code that measures its stack (`stacker`) sees the
-//! real limit. Below it lie the slack, a zone made inaccessible, the
-//! tripwire, then a margin as large as the stack. A test that reaches the
-//! tripwire has overflowed at the depth the real thread would at its
-//! deepest: the fault handler
+//! real limit. Below it lies a zone made inaccessible, the tripwire, then a
+//! margin as large as the stack. A test that reaches the tripwire has
+//! overflowed at exactly the depth the real thread would: the fault handler
 //! notes the overflow, opens the tripwire and lets the test go on into the
 //! margin; after the test it is closed again. Nothing is abandoned (no
 //! frame skipped, no lock left held), so the process stays sound for the
@@ -28,17 +26,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// How far below the lowest stack address a fault still counts as an
 /// overflow (a frame may skip over a guard page); also the tripwire's size.
 const GUARD_ZONE: usize = 1 << 20;
-
-/// How much deeper than the C library reports the test thread's stack
-/// goes before the tripwire: on libFuzzer's main thread the kernel starts
-/// the stack at a random offset of up to 8 KiB, so the depth at which a
-/// target overflows varies from run to run by that much, and the real
-/// binary's frames differ a little from the stand-in's (its
-/// SanitizerCoverage instrumentation). An overflow the stand-in finds must
-/// overflow on every run of the real binary: so it overflows a little
-/// deeper than the real thread can, never shallower. Code that measures
-/// its stack still sees the limit.
-const DEPTH_SLACK: usize = 32 << 10;
 
 /// How near the stack pointer a SIGSEGV counts as an overflow on a thread
 /// whose stack we do not know (one the target spawned): a frame's first
@@ -176,9 +163,8 @@ fn set_guard(low: usize) {
 }
 
 /// Maps, from the bottom: a guard page, the margin (`depth` bytes), the
-/// tripwire (`GUARD_ZONE`), the slack (`DEPTH_SLACK`), the stack
-/// (`depth`); starts a thread on the stack running `body`. Gives `body`
-/// back if any step failed.
+/// tripwire (`GUARD_ZONE`), the stack (`depth`); starts a thread on the
+/// stack running `body`. Gives `body` back if any step failed.
 // `is_multiple_of` is Rust 1.87, and the stand-in builds with the user's
 // toolchain.
 #[allow(clippy::manual_is_multiple_of)]
@@ -187,7 +173,7 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
     if depth % page != 0 {
         return Err(body);
     }
-    let len = page + depth + GUARD_ZONE + DEPTH_SLACK + depth;
+    let len = page + depth + GUARD_ZONE + depth;
     // SAFETY: a fresh private mapping; nothing else refers to it.
     let region = unsafe {
         sys::mmap(
@@ -209,14 +195,12 @@ fn spawn_on_own_stack(depth: usize, body: Body) -> Result<(), Body> {
         unsafe { sys::munmap(region as *mut sys::c_void, len) };
         Err(body)
     };
-    let trip_high = stack - DEPTH_SLACK;
-    if !protect(region, region + page, false) || !protect(trip_high - GUARD_ZONE, trip_high, false)
-    {
+    if !protect(region, region + page, false) || !protect(stack - GUARD_ZONE, stack, false) {
         return unmap(body);
     }
     set_guard(region + page);
-    TRIP_LOW.store(trip_high - GUARD_ZONE, Ordering::Relaxed);
-    TRIP_HIGH.store(trip_high, Ordering::Release);
+    TRIP_LOW.store(stack - GUARD_ZONE, Ordering::Relaxed);
+    TRIP_HIGH.store(stack, Ordering::Release);
     TESTS_STACK_LOW.store(region, Ordering::Relaxed);
     let arg = Box::into_raw(Box::new(body));
     // SAFETY: the attributes are initialized before use and destroyed

@@ -24,9 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::fuzz_mode::limits::{
-    memory_grace, special_memory_limit, special_timeout, LimitsOverride,
-};
+use super::fuzz_mode::limits::{InputLimits, LimitsOverride};
 use super::fuzz_mode::{self, Binaries, FuzzRequest};
 use super::message::unplaced_timeout_warning;
 use super::{Events, Message, Settings};
@@ -529,19 +527,16 @@ fn replay(
         options.rss_limit_mb
     );
     let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
-    let special = |input: &Input| {
-        (
-            special_timeout(&input.artifact, &run.options, &request.fuzz.options),
-            special_memory_limit(&input.artifact, &request.fuzz.options),
-            memory_grace(&input.artifact),
-        )
-    };
-    let cache_key = |input: &Input| match special(input) {
-        (None, None, true) => input.hash.clone(),
-        (timeout, memory, grace) => {
-            let grace = if grace { "" } else { "-no-grace" };
-            format!("{}@{timeout:?}-{memory:?}{grace}", input.hash)
+    let special =
+        |input: &Input| InputLimits::of(&input.artifact, &run.options, &request.fuzz.options);
+    let cache_key = |input: &Input| {
+        let limits = special(input);
+        if limits.are_the_pool_s() {
+            return input.hash.clone();
         }
+        let (timeout, memory) = (limits.timeout, limits.rss_limit_mb);
+        let grace = if limits.memory_grace { "" } else { "-no-grace" };
+        format!("{}@{timeout:?}-{memory:?}{grace}", input.hash)
     };
     run.outcomes = vec![(None, false); run.inputs.len()];
     let mut batches: BTreeMap<_, Vec<usize>> = BTreeMap::new();
@@ -551,8 +546,8 @@ fn replay(
             None => batches.entry(special(input)).or_default().push(i),
         }
     }
-    for ((timeout, memory, grace), members) in batches {
-        let _limits = LimitsOverride::new(pool, timeout, memory, grace);
+    for (limits, members) in batches {
+        let _limits = LimitsOverride::new(pool, limits);
         let bytes: Vec<&[u8]> = members.iter().map(|&i| &run.inputs[i].bytes[..]).collect();
         let round = pool
             .first_accepted(&bytes, &|_| false)

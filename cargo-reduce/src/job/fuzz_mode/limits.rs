@@ -13,7 +13,7 @@ use crate::fuzz::project::{Artifact, ArtifactKind, Origin, TargetSettings};
 /// instance's `exec_timeout` (unless the command line's `flags` give a
 /// timeout: the campaign's is the input's own, and wins over the target's
 /// `Cargo.toml`).
-pub(in crate::job) fn special_timeout(
+fn special_timeout(
     artifact: &Artifact,
     options: &TargetSettings,
     flags: &TargetSettings,
@@ -34,10 +34,7 @@ pub(in crate::job) fn special_timeout(
 /// Without `-m` (or with `-m none`) there was no limit, AFL++'s default:
 /// `0`, none, so that a hang filling gigabytes before its timeout stays a
 /// hang rather than running out of the pool's default.
-pub(in crate::job) fn special_memory_limit(
-    artifact: &Artifact,
-    flags: &TargetSettings,
-) -> Option<u64> {
+fn special_memory_limit(artifact: &Artifact, flags: &TargetSettings) -> Option<u64> {
     match &artifact.origin {
         Origin::Afl(afl) if flags.rss_limit_mb.is_none() => Some(afl.mem_limit_mb.unwrap_or(0)),
         _ => None,
@@ -48,34 +45,61 @@ pub(in crate::job) fn special_memory_limit(
 /// timeout (`PoolOptions::memory_grace`): not when its failure is the
 /// timeout itself (a timeout artifact, a slow unit, an AFL++ hang), which a
 /// test filling memory slowly is too, as the campaign saw it.
-pub(in crate::job) fn memory_grace(artifact: &Artifact) -> bool {
+fn memory_grace(artifact: &Artifact) -> bool {
     !matches!(
         artifact.kind,
         ArtifactKind::Timeout | ArtifactKind::SlowUnit
     )
 }
 
-/// The limits one input is reduced under, when they are not the pool's: a
-/// slow unit fails by taking longer than the slow-unit threshold (and is
+/// The limits one input runs under where they are not its pool's: a slow
+/// unit fails by taking longer than the slow-unit threshold (and is
 /// reduced like a timeout, under probes); an AFL++ input by its campaign's
-/// timeout and memory limit; a timeout without the memory grace. The
-/// pool's own limits come back on drop.
+/// timeout and memory limit; a timeout without the memory grace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::job) struct InputLimits {
+    /// Its timeout ([`special_timeout`]), `None`: the pool's.
+    pub timeout: Option<Duration>,
+    /// Its memory limit ([`special_memory_limit`]), `None`: the pool's.
+    pub rss_limit_mb: Option<u64>,
+    /// Whether it may have the pool's memory grace ([`memory_grace`]).
+    pub memory_grace: bool,
+}
+
+impl InputLimits {
+    /// The limits of `artifact` of a target whose settings are `options`,
+    /// under the command line's `flags`.
+    pub(in crate::job) fn of(
+        artifact: &Artifact,
+        options: &TargetSettings,
+        flags: &TargetSettings,
+    ) -> Self {
+        InputLimits {
+            timeout: special_timeout(artifact, options, flags),
+            rss_limit_mb: special_memory_limit(artifact, flags),
+            memory_grace: memory_grace(artifact),
+        }
+    }
+
+    /// Whether they are the pool's own.
+    pub(in crate::job) fn are_the_pool_s(&self) -> bool {
+        self.timeout.is_none() && self.rss_limit_mb.is_none() && self.memory_grace
+    }
+}
+
+/// An input's [`InputLimits`] set on its pool; the pool's own limits come
+/// back on drop.
 pub(in crate::job) struct LimitsOverride<'p> {
     pool: &'p WorkerPool,
     saved: (Duration, u64, bool),
 }
 
 impl<'p> LimitsOverride<'p> {
-    pub(in crate::job) fn new(
-        pool: &'p WorkerPool,
-        timeout: Option<Duration>,
-        rss_limit_mb: Option<u64>,
-        memory_grace: bool,
-    ) -> Self {
+    pub(in crate::job) fn new(pool: &'p WorkerPool, limits: InputLimits) -> Self {
         let saved = (pool.timeout(), pool.rss_limit_mb(), pool.memory_grace());
-        pool.set_timeout(timeout.unwrap_or(saved.0));
-        pool.set_rss_limit_mb(rss_limit_mb.unwrap_or(saved.1));
-        pool.set_memory_grace(memory_grace && saved.2);
+        pool.set_timeout(limits.timeout.unwrap_or(saved.0));
+        pool.set_rss_limit_mb(limits.rss_limit_mb.unwrap_or(saved.1));
+        pool.set_memory_grace(limits.memory_grace && saved.2);
         LimitsOverride { pool, saved }
     }
 }

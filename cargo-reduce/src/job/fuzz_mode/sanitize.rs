@@ -22,7 +22,7 @@
 use std::cell::OnceCell;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{InputLimits, LimitsOverride};
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
@@ -240,12 +240,8 @@ fn reproduce(
     hint: &dyn Fn() -> &'static str,
 ) -> Result<Failure, Error> {
     let path = &item.artifact.path;
-    let _limits = LimitsOverride::new(
-        pool,
-        special_timeout(&item.artifact, &item.options, &request.options),
-        special_memory_limit(&item.artifact, &request.options),
-        memory_grace(&item.artifact),
-    );
+    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+    let _limits = LimitsOverride::new(pool, limits);
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(
             Exit::BadInput,

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{InputLimits, LimitsOverride};
 use super::{Context, Row, Work};
 use crate::engine::{OracleError, StopReason};
 use crate::error::{Error, Exit};
@@ -64,12 +64,8 @@ fn reduce_artifact(
     let output = Destination::check(&work.artifact.output)?;
     let partial = Destination::check(&work.artifact.partial)?;
     let options = &work.options;
-    let _limits = LimitsOverride::new(
-        pool,
-        special_timeout(&work.artifact, options, &request.options),
-        special_memory_limit(&work.artifact, &request.options),
-        memory_grace(&work.artifact),
-    );
+    let limits = InputLimits::of(&work.artifact, options, &request.options);
+    let _limits = LimitsOverride::new(pool, limits);
     let mut subject = ArtifactSubject {
         pool,
         target: &work.target,

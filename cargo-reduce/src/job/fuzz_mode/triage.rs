@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use super::limits::{memory_grace, special_memory_limit, special_timeout, LimitsOverride};
+use super::limits::{InputLimits, LimitsOverride};
 use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
@@ -67,12 +67,8 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
             ))
         }
     };
-    let _limits = LimitsOverride::new(
-        pool,
-        special_timeout(artifact, &item.options, &request.options),
-        special_memory_limit(artifact, &request.options),
-        memory_grace(artifact),
-    );
+    let limits = InputLimits::of(artifact, &item.options, &request.options);
+    let _limits = LimitsOverride::new(pool, limits);
     if item.done {
         return match pool
             .run_fresh(&bytes)

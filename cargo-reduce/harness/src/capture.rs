@@ -235,12 +235,12 @@ extern "C" fn on_fault(signal: sys::c_int, info: *mut sys::siginfo_t, context: *
     } else {
         Fault::Other
     };
-    if fault != Fault::Other {
-        note_overflow(address, fault_trace::context_pc(context));
+    if let Fault::Tripped(depth) | Fault::Overflow(depth) = fault {
+        note_overflow(depth, fault_trace::context_pc(context));
     }
     match fault {
-        Fault::Tripped => {} // The faulting access is retried, now in the open tripwire.
-        Fault::Overflow => fault_trace::die_of(signal),
+        Fault::Tripped(_) => {} // The faulting access is retried, now in the open tripwire.
+        Fault::Overflow(_) => fault_trace::die_of(signal),
         Fault::Other => {
             fault_trace::note_signal(signal, context);
             // SAFETY: the arguments the kernel passed us.
@@ -273,18 +273,18 @@ unsafe fn chain(signal: sys::c_int, info: *mut sys::siginfo_t, context: *mut sys
 }
 
 /// Notes a stack overflow (unless the test failed otherwise first) with
-/// the stack of the recursion, from the faulting instruction at `pc`, and
-/// the address of its latest fault: past the tripwire, a fault in the last
-/// guard tells the fork server that the recursion was unbounded.
-/// Async-signal-safe.
-fn note_overflow(address: usize, pc: usize) {
+/// the stack of the recursion, from the faulting instruction at `pc` of
+/// its first fault, and how far past the limit its deepest fault was
+/// (`depth`, one of `OVERFLOW_*`): a fault in the last guard tells the fork
+/// server that the recursion was unbounded. Async-signal-safe.
+fn note_overflow(depth: u64, pc: usize) {
     forget_caught_panic();
     forget_handled_alloc_failure();
-    fault_trace::note_stack(NOTE_STACK_OVERFLOW, address as u64, pc);
+    fault_trace::note_stack(NOTE_STACK_OVERFLOW, depth, pc);
     if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
         // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
         let status = unsafe { &*(area() as *const WorkerArea) };
-        status.note_arg.store(address as u64, Ordering::Release);
+        status.note_arg.fetch_max(depth, Ordering::AcqRel);
     }
 }
 
@@ -314,15 +314,15 @@ pub fn begin_test() {
     stack::begin_test();
 }
 
-/// Where the last test overflowed its stack, if it did: the note a test
-/// process that died left for the fork server.
-pub fn overflow_address() -> Option<usize> {
+/// How far past the limit the last test overflowed its stack, if it did
+/// (`OVERFLOW_*`): the note a test process that died left for the fork
+/// server.
+pub fn overflow_depth() -> Option<u64> {
     if note_kind().load(Ordering::Acquire) != NOTE_STACK_OVERFLOW {
         return None;
     }
     // SAFETY: `area()` is a mapped worker area.
-    let note = unsafe { read_note(area()) }?;
-    usize::try_from(note.arg).ok()
+    unsafe { read_note(area()) }.map(|note| note.arg)
 }
 
 /// The test ended: its note, if it panicked or overflowed its stack (and

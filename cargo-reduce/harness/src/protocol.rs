@@ -31,7 +31,7 @@ use std::{io, os::raw::c_int};
 pub(super) const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub(super) const PROTOCOL_VERSION: u32 = 6;
+pub(super) const PROTOCOL_VERSION: u32 = 7;
 
 /// Environment variable of a coverage build's workers: the directory of
 /// the feature logs. Worker slot `N` appends one `feature_record` per
@@ -94,8 +94,27 @@ pub(super) const NOTE_PANIC: u32 = 1;
 /// never happens under the engines (0: `fuzz_nohook!`, where only an
 /// escaping panic fails).
 pub(super) const PANIC_ENDS_TEST: u64 = 1;
-/// Note kind: a fault in the guard zone of the test thread's stack.
+/// Note kind: a fault in the guard zone of the test thread's stack; `arg`
+/// says how far past the limit its deepest fault was (`OVERFLOW_*`).
 pub(super) const NOTE_STACK_OVERFLOW: u32 = 2;
+/// `arg` of a `NOTE_STACK_OVERFLOW`: on a stack whose limit is not known
+/// (a thread the target started).
+pub(super) const OVERFLOW_ELSEWHERE: u64 = 0;
+/// `arg` of a `NOTE_STACK_OVERFLOW`: less than `OVERFLOW_SLACK` past the
+/// limit.
+pub(super) const OVERFLOW_NEAR_LIMIT: u64 = 1;
+/// `arg` of a `NOTE_STACK_OVERFLOW`: `OVERFLOW_SLACK` or more past the
+/// limit, inside the tripwire.
+pub(super) const OVERFLOW_PAST_SLACK: u64 = 2;
+/// `arg` of a `NOTE_STACK_OVERFLOW`: in the last guard, past the margin
+/// (or a plain thread's guard, where there is no tripwire).
+pub(super) const OVERFLOW_PAST_MARGIN: u64 = 3;
+/// How far past the limit the tripwire tells overflows apart. The real
+/// program's stack is not exactly as deep as the limit (the kernel starts
+/// the main thread at a random offset, and the frames differ a little
+/// between builds), so an input found overflowing well past the limit is
+/// reduced to one that still does, not to one at the edge.
+pub(super) const OVERFLOW_SLACK: usize = 32 << 10;
 /// Note kind: one allocation larger than the malloc limit; `arg` is its size.
 pub(super) const NOTE_MALLOC_LIMIT: u32 = 3;
 /// Note kind: the system allocator failed; `arg` is the requested size.
@@ -181,7 +200,7 @@ pub(super) struct WorkerArea {
     pub note_kind: AtomicU32,
     /// Length of the note text.
     pub note_len: AtomicU32,
-    /// Number attached to the note (fault address, allocation size).
+    /// Number attached to the note (an overflow's depth, an allocation size).
     pub note_arg: AtomicU64,
 }
 

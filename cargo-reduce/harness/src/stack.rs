@@ -17,8 +17,18 @@
 //! margin too (unbounded recursion) hits the last guard and dies of it, as
 //! every overflow did before, but after mapping twice the stack: so once a
 //! test process died that way, the fork server's next ones treat the
-//! tripwire as the guard (see [`after_death`]).
+//! tripwire past its first part as the guard (see [`after_death`]).
+//!
+//! The tripwire opens in two steps, its first `OVERFLOW_SLACK` bytes, then
+//! the rest, so that an overflow's note says whether it went that far past
+//! the limit: an input the fuzzer found overflowing well past it is reduced
+//! to one that still does, off the edge where the real program overflows on
+//! some runs only.
 
+use crate::protocol::{
+    OVERFLOW_ELSEWHERE, OVERFLOW_NEAR_LIMIT, OVERFLOW_PAST_MARGIN, OVERFLOW_PAST_SLACK,
+    OVERFLOW_SLACK,
+};
 use crate::sys;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -67,14 +77,16 @@ pub fn tests_stack() -> Option<(usize, usize)> {
     (low != 0 && top != 0).then(|| (low, (top / page + 1) * page))
 }
 
-/// What a fault at some address means.
+/// What a fault at some address means; an overflow's with how far past
+/// the limit it was (`OVERFLOW_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
-    /// The running test reached the tripwire, which is now open: note the
-    /// overflow and return from the handler, the test goes on.
-    Tripped,
+    /// The running test reached the tripwire, which is now open down to
+    /// the fault: note the overflow and return from the handler, the test
+    /// goes on.
+    Tripped(u64),
     /// A stack overflow that ends the process.
-    Overflow,
+    Overflow(u64),
     /// Not a stack overflow.
     Other,
 }
@@ -293,19 +305,35 @@ fn tripwire() -> (usize, usize) {
 pub fn on_fault(signal: sys::c_int, address: usize, sp: usize) -> Fault {
     let (low, high) = tripwire();
     if (low..high).contains(&address) {
-        let opens = IN_TEST.load(Ordering::Relaxed) && TRIPWIRE_OPENS.load(Ordering::Relaxed);
-        if opens && protect(low, high, true) {
-            TRIPPED.store(true, Ordering::Relaxed);
-            return Fault::Tripped;
-        }
-        return Fault::Overflow;
+        return trip(low, high, address);
     }
-    let near_sp = signal == sys::SIGSEGV && address.abs_diff(sp) < NEAR_SP;
-    if past_margin(address) || near_sp {
-        Fault::Overflow
+    if past_margin(address) {
+        Fault::Overflow(OVERFLOW_PAST_MARGIN)
+    } else if signal == sys::SIGSEGV && address.abs_diff(sp) < NEAR_SP {
+        Fault::Overflow(OVERFLOW_ELSEWHERE)
     } else {
         Fault::Other
     }
+}
+
+/// A fault at `address` in the tripwire [low, high): opens its first
+/// `OVERFLOW_SLACK` bytes, or all of it for a fault below them, when the
+/// running test may go on. Once a test process died past the margin, only
+/// the first part opens, so that an overflow past it ends its process
+/// there, still told apart from one near the limit.
+fn trip(low: usize, high: usize, address: usize) -> Fault {
+    let first_step = high.saturating_sub(OVERFLOW_SLACK).max(low);
+    let (depth, open_from) = match address >= first_step {
+        true => (OVERFLOW_NEAR_LIMIT, first_step),
+        false => (OVERFLOW_PAST_SLACK, low),
+    };
+    let in_test = IN_TEST.load(Ordering::Relaxed);
+    let opens = in_test && (depth == OVERFLOW_NEAR_LIMIT || TRIPWIRE_OPENS.load(Ordering::Relaxed));
+    if opens && protect(open_from, high, true) {
+        TRIPPED.store(true, Ordering::Relaxed);
+        return Fault::Tripped(depth);
+    }
+    Fault::Overflow(depth)
 }
 
 /// Whether a fault at `address` is in the last guard, below the margin.
@@ -314,13 +342,13 @@ fn past_margin(address: usize) -> bool {
 }
 
 /// Called by the fork server when a test process died of a stack
-/// overflow at `address`: if that was in the last guard, the recursion was
-/// unbounded, and every such test costs mapping twice the stack before it
-/// dies. The processes forked from now on die at the tripwire instead, as
-/// a thread of the limit's size would: bounded overflows then cost a
-/// process again, unbounded ones no more than before the margin.
-pub fn after_death(address: usize) {
-    if past_margin(address) {
+/// overflow `depth` past the limit (`OVERFLOW_*`): if that was in the last
+/// guard, the recursion was unbounded, and every such test costs mapping
+/// twice the stack before it dies. The processes forked from now on die
+/// `OVERFLOW_SLACK` past the limit instead: overflows deeper than that
+/// cost a process again, unbounded ones no more than before the margin.
+pub fn after_death(depth: u64) {
+    if depth == OVERFLOW_PAST_MARGIN {
         TRIPWIRE_OPENS.store(false, Ordering::Relaxed);
     }
 }

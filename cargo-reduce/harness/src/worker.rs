@@ -489,8 +489,8 @@ impl Worker {
                 return; // Run the tests in this process instead.
             }
             let status = wait_exited(child);
-            if let Some(address) = capture::overflow_address() {
-                stack::after_death(address);
+            if let Some(depth) = capture::overflow_depth() {
+                stack::after_death(depth);
             }
             self.send(&Event::ChildDied { status });
             // The parent may kill or measure the child's pid until it has

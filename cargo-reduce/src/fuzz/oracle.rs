@@ -11,6 +11,10 @@
 //! not compared by default: one that quotes the input (a `{:?}` of a
 //! token, a serde error naming a value) changes with every smaller input.
 //!
+//! A stack overflow the artifact took well past the stack limit must stay
+//! well past it ([`OverflowDepth`]): reduced to the very edge, it would
+//! overflow on some runs of the real program only.
+//!
 //! A candidate that fails another way is rejected, but it is kept: it is
 //! often another bug, and a smaller one ([`HarnessOracle::others`]).
 
@@ -22,13 +26,17 @@ use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
 };
 pub(crate) use crate::fuzz::matching::MatchLevel;
-use crate::fuzz::pool::{Failure, FailureKind, Outcome, PoolError, Signature, WorkerPool};
+use crate::fuzz::pool::{
+    Failure, FailureKind, Outcome, OverflowDepth, PoolError, Signature, WorkerPool,
+};
 
 /// Runs candidates in a [`WorkerPool`], interesting when they fail like
 /// the artifact.
 pub(crate) struct HarnessOracle<'p> {
     pool: &'p WorkerPool,
     expected: Signature,
+    /// How far past the stack limit the artifact overflowed, if it did.
+    expected_depth: Option<OverflowDepth>,
     level: MatchLevel,
     /// Candidates whose verdict was a timeout (see [`Self::timeouts`]).
     timeouts: AtomicU64,
@@ -51,6 +59,7 @@ impl<'p> HarnessOracle<'p> {
         HarnessOracle {
             pool,
             expected: expected.signature(),
+            expected_depth: expected.overflow_depth,
             level,
             timeouts: AtomicU64::new(0),
             others: Mutex::new(HashMap::new()),
@@ -120,11 +129,13 @@ impl<'p> HarnessOracle<'p> {
         EngineOutcome::from_bool(self.matches(outcome))
     }
 
-    /// True when `outcome` is the failure this oracle looks for.
+    /// True when `outcome` is the failure this oracle looks for (and a
+    /// stack overflow as deep as it must stay).
     pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
-        outcome
-            .failure()
-            .is_some_and(|f| self.level.matches(&self.expected, &f.signature()))
+        outcome.failure().is_some_and(|f| {
+            self.level.matches(&self.expected, &f.signature())
+                && OverflowDepth::keeps(self.expected_depth, f.overflow_depth)
+        })
     }
 
     /// The pool candidates run in.
@@ -212,6 +223,7 @@ mod tests {
             message: Some(message.into()),
             location: Some(location.into()),
             call_path: call_path.iter().map(|s| s.to_string()).collect(),
+            overflow_depth: None,
         }
         .signature()
     }
@@ -247,6 +259,26 @@ mod tests {
         let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
         hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
         assert_eq!(hangs.timeouts(), 0);
+    }
+
+    /// An overflow found well past the stack limit is reduced only to
+    /// inputs that stay well past it; one found near the limit to any
+    /// overflow of its recursion.
+    #[test]
+    fn a_deep_stack_overflow_stays_deep() {
+        let pool = crate::fuzz::pool::tests::pool("crashes");
+        let overflow = |input: &[u8]| pool.run(input).unwrap().failure().unwrap().clone();
+        let (near, well_past) = (overflow(b"past:8"), overflow(b"past:40"));
+        let verdicts = |expected: &Failure| {
+            let oracle = HarnessOracle::new(&pool, expected, MatchLevel::Stack);
+            round(&oracle, &[b"past:8", b"past:40"])
+        };
+        let (no, yes) = (
+            Some(EngineOutcome::NotInteresting),
+            Some(EngineOutcome::Interesting),
+        );
+        assert_eq!(verdicts(&well_past), [no, yes]);
+        assert_eq!(verdicts(&near)[0], yes);
     }
 
     /// Other failures are kept, the smallest input of each; not the one
@@ -293,6 +325,7 @@ mod tests {
             message: None,
             location: None,
             call_path: Vec::new(),
+            overflow_depth: None,
         }
         .signature();
         assert!(
@@ -319,6 +352,7 @@ mod tests {
                 message: Some("timeout after 1s".into()),
                 location: function.map(str::to_string),
                 call_path: function.into_iter().map(str::to_string).collect(),
+                overflow_depth: None,
             }
             .signature()
         };

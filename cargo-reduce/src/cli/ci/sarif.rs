@@ -175,6 +175,7 @@ mod tests {
                 message: message.map(String::from),
                 location: None,
                 call_path: Vec::new(),
+                overflow_depth: None,
             };
             rule_id(kind, failure.signature().severity())
         };

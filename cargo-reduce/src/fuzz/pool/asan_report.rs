@@ -43,6 +43,7 @@ pub(crate) fn failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failur
         message: report.access,
         location,
         call_path,
+        overflow_depth: None,
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::call_path::Symbolizer;
 use super::cpu_time::Silence;
-use super::failure::{signal_name, split_location, Failure, FailureKind};
+use super::failure::{signal_name, split_location, Failure, FailureKind, OverflowDepth};
 use super::place::Place;
 use super::protocol::{
     Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL,
@@ -123,6 +123,7 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
             message: Some(message),
             location: Some(super::failure::portable_location(location)),
             call_path: Vec::new(),
+            overflow_depth: None,
         });
     }
     Some(match (death.status.signal(), death.status.code()) {
@@ -207,14 +208,16 @@ pub(super) fn printed_panic(output: &str) -> Option<(String, String)> {
 }
 
 /// The failure a worker reported in an event (`Event::Failed`, whose call
-/// path `symbols` names, or `Event::InitFailed`): a note kind and text.
+/// path `symbols` names, or `Event::InitFailed`): a note kind, its number
+/// and its text.
 pub(crate) fn reported_failure(
     kind: u32,
+    arg: u64,
     text: &[u8],
     symbols: Option<&mut Symbolizer>,
 ) -> Failure {
     match kind {
-        NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, text, symbols),
+        NOTE_STACK_OVERFLOW => stack_overflow(arg).placed(Place::Recursion, text, symbols),
         // A leak the test process found after a test (an ASan report ends it).
         NOTE_SANITIZER => sanitizer_failure(text, symbols),
         _ => Failure::from_panic_text(text, symbols),
@@ -231,15 +234,21 @@ fn sanitizer_failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failure
     }
 }
 
-fn stack_overflow() -> Failure {
-    Failure::new(FailureKind::StackOverflow, "stack overflow")
+/// A stack overflow whose note's number is `arg`.
+fn stack_overflow(arg: u64) -> Failure {
+    Failure {
+        overflow_depth: OverflowDepth::of_note_arg(arg),
+        ..Failure::new(FailureKind::StackOverflow, "stack overflow")
+    }
 }
 
 fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Failure> {
     let failure = match note.kind {
         NOTE_PANIC => Failure::from_panic_text(&note.text, symbols),
         NOTE_SANITIZER => sanitizer_failure(&note.text, symbols),
-        NOTE_STACK_OVERFLOW => stack_overflow().placed(Place::Recursion, &note.text, symbols),
+        NOTE_STACK_OVERFLOW => {
+            stack_overflow(note.arg).placed(Place::Recursion, &note.text, symbols)
+        }
         NOTE_MALLOC_LIMIT => Failure::new(
             FailureKind::Oom,
             format!(

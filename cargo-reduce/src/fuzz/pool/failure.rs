@@ -12,7 +12,9 @@ use crate::spans::blank_spans;
 use super::asan_bug::AsanBug;
 use super::call_path::{package_relative, Symbolizer};
 use super::location::short_location;
-use super::protocol::split_panic_text;
+use super::protocol::{
+    split_panic_text, OVERFLOW_NEAR_LIMIT, OVERFLOW_PAST_MARGIN, OVERFLOW_PAST_SLACK,
+};
 
 /// How a test failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +49,44 @@ pub(crate) struct Failure {
     /// The top functions of the user's code on the stack, innermost first
     /// (see `pool/call_path.rs`).
     pub call_path: Vec<String>,
+    /// A stack overflow's depth past the limit, where the tripwire saw it;
+    /// `None` for the other kinds. Not part of the [`Signature`]: the
+    /// oracle keeps a reduction as deep (see [`OverflowDepth`]).
+    pub overflow_depth: Option<OverflowDepth>,
+}
+
+/// How far past the stack limit a stack overflow went, as the harness's
+/// tripwire tells it (`harness/src/stack.rs`). The real program's limit is
+/// not one depth (the kernel starts its main thread's stack at a random
+/// offset; its frames differ a little from the stand-in build's), so an
+/// artifact found well past it is reduced to an input that is still well
+/// past it, rather than to one at the edge that overflows on some runs
+/// only; one found near the limit (an input at the threshold) stays
+/// reducible there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum OverflowDepth {
+    /// Less than `OVERFLOW_SLACK` past the limit.
+    NearTheLimit,
+    /// `OVERFLOW_SLACK` or more past it.
+    WellPast,
+}
+
+impl OverflowDepth {
+    /// The depth a stack-overflow note's `arg` gives (`OVERFLOW_*`);
+    /// `None` for an overflow on a stack whose limit is not known.
+    pub(crate) fn of_note_arg(arg: u64) -> Option<Self> {
+        match arg {
+            OVERFLOW_NEAR_LIMIT => Some(OverflowDepth::NearTheLimit),
+            OVERFLOW_PAST_SLACK | OVERFLOW_PAST_MARGIN => Some(OverflowDepth::WellPast),
+            _ => None,
+        }
+    }
+
+    /// Whether an overflow of depth `actual` is as deep as one of
+    /// `expected` must stay: well past the limit when that was.
+    pub(crate) fn keeps(expected: Option<Self>, actual: Option<Self>) -> bool {
+        expected != Some(OverflowDepth::WellPast) || actual == Some(OverflowDepth::WellPast)
+    }
 }
 
 /// What makes two failures "the same bug": the kind, the location (the
@@ -117,6 +157,7 @@ impl Failure {
             message: Some(message.into()),
             location: None,
             call_path: Vec::new(),
+            overflow_depth: None,
         }
     }
 
@@ -129,6 +170,7 @@ impl Failure {
             message: Some(panic.message),
             location: (!panic.location.is_empty()).then(|| portable_location(panic.location)),
             call_path: symbols.map_or_else(Vec::new, |s| s.call_path(&panic.frames)),
+            overflow_depth: None,
         }
     }
 
@@ -533,6 +575,7 @@ mod tests {
             message: Some("bad 1".into()),
             location: Some("src/a.rs:3:5".into()),
             call_path: call_path.iter().map(|s| s.to_string()).collect(),
+            overflow_depth: None,
         };
         let a = failure(&["demo::helper", "demo::header"]).signature();
         let b = failure(&["demo::helper", "demo::body"]).signature();
@@ -568,6 +611,7 @@ mod tests {
                 message: Some("bad".into()),
                 location: Some(location.into()),
                 call_path: vec!["demo::f".into()],
+                overflow_depth: None,
             }
             .signature()
         };
@@ -603,6 +647,7 @@ mod tests {
             message: Some(access.into()),
             location: Some("fuzz_targets/x.rs:10:5".into()),
             call_path: vec!["x::f".into(), "x::g".into()],
+            overflow_depth: None,
         };
         let read = asan("heap-buffer-overflow", "READ 4").signature();
         assert_eq!(

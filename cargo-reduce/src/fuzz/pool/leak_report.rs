@@ -46,6 +46,7 @@ pub(super) fn failure(text: &str, symbols: Option<&mut Symbolizer>) -> Failure {
         message: None,
         location,
         call_path,
+        overflow_depth: None,
     }
 }
 

@@ -263,9 +263,12 @@ impl<'a> Round<'a> {
     /// Records the failure of `index` that `slot`'s worker reported (of
     /// `kind`), or marked in its slot before it died: the note says what.
     fn record_reported(&mut self, slot: usize, index: usize, kind: u32) {
-        let text = self.crew.shm.note(slot).map(|note| note.text);
+        let (arg, text) = match self.crew.shm.note(slot) {
+            Some(note) => (note.arg, note.text),
+            None => (0, Vec::new()),
+        };
         let symbols = Some(&mut self.crew.symbols);
-        let failure = reported_failure(kind, &text.unwrap_or_default(), symbols);
+        let failure = reported_failure(kind, arg, &text, symbols);
         self.record(index, Outcome::Failed(failure));
     }
 

@@ -81,6 +81,7 @@ mod tests {
             message: message.map(String::from),
             location: None,
             call_path: Vec::new(),
+            overflow_depth: None,
         };
         failure.signature().severity()
     }

@@ -19,7 +19,9 @@ use rustix::process::{kill_process, Pid, Signal};
 
 use super::death::{reported_failure, KillReason};
 use super::error::PoolError;
-use super::protocol::{next_frame, Event, Request, WorkerConfig, PROTOCOL_VERSION, WORKER_ENV};
+use super::protocol::{
+    next_frame, Event, Request, WorkerConfig, OVERFLOW_ELSEWHERE, PROTOCOL_VERSION, WORKER_ENV,
+};
 
 /// How long a worker that closed its event pipe may take to finish exiting.
 const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -266,7 +268,12 @@ impl Worker {
             ))),
             Event::InitFailed { kind, text } => {
                 self.reap(KillReason::Shutdown);
-                Err(PoolError::InitFailed(reported_failure(kind, &text, None)))
+                Err(PoolError::InitFailed(reported_failure(
+                    kind,
+                    OVERFLOW_ELSEWHERE,
+                    &text,
+                    None,
+                )))
             }
             other => Err(PoolError::Protocol(format!("unexpected event {other:?}"))),
         }

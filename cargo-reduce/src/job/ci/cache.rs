@@ -43,6 +43,7 @@ impl Cached {
             message: self.message.clone(),
             location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
+            overflow_depth: None,
         })
     }
 }

@@ -24,9 +24,9 @@ fn descend(frames: u64, hang: bool) -> u64 {
     descend(frames - 1, hang).wrapping_add(u64::from(frame[1]))
 }
 
-/// How many bytes of the calling thread's stack, as the C library reports
-/// it, lie below `here`.
-fn stack_left(here: usize) -> usize {
+/// The lowest address of the calling thread's stack, as the C library
+/// reports it.
+fn stack_low() -> usize {
     unsafe {
         let mut attr: libc::pthread_attr_t = std::mem::zeroed();
         assert_eq!(libc::pthread_getattr_np(libc::pthread_self(), &mut attr), 0);
@@ -34,8 +34,22 @@ fn stack_left(here: usize) -> usize {
         let mut size = 0;
         assert_eq!(libc::pthread_attr_getstack(&attr, &mut low, &mut size), 0);
         libc::pthread_attr_destroy(&mut attr);
-        here - low as usize
+        low as usize
     }
+}
+
+/// How many bytes of the calling thread's stack lie below `here`.
+fn stack_left(here: usize) -> usize {
+    here - stack_low()
+}
+
+/// Recurses in 1 KiB frames until one lies `kib` KiB below `low`.
+fn past(low: usize, kib: usize) -> u64 {
+    let frame = black_box([kib as u8; 1 << 10]);
+    if (frame.as_ptr() as usize) + (kib << 10) < low {
+        return u64::from(frame[0]);
+    }
+    past(low, kib).wrapping_add(u64::from(frame[1]))
 }
 
 /// As `descend`, but as `stacker::maybe_grow` does: with less than 256
@@ -69,6 +83,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(left >= (kib as usize) << 10, "{} KiB left", left >> 10);
     } else if let Some(kib) = number_after(data, b"deep:") {
         black_box(descend(kib / 64, false));
+    } else if let Some(kib) = number_after(data, b"past:") {
+        // Overflows the stack by `kib` KiB.
+        black_box(past(stack_low(), kib as usize));
     } else if let Some(kib) = number_after(data, b"deep-growing:") {
         black_box(descend_growing(kib / 64));
     } else if let Some(kib) = number_after(data, b"deep-hang:") {

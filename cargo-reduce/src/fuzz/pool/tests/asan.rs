@@ -48,6 +48,12 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
     // uninstrumented.
     let entry = format!("stack-left:{}", super::stack_limit_kib() - super::ENTRY_KIB);
     assert_eq!(pool.run(entry.as_bytes()).unwrap(), Outcome::Passed);
+    let depth = |input: &[u8]| {
+        let outcome = pool.run(input).unwrap();
+        outcome.failure().and_then(|f| f.overflow_depth)
+    };
+    assert_eq!(depth(b"past:8"), Some(OverflowDepth::NearTheLimit));
+    assert_eq!(depth(b"past:40"), Some(OverflowDepth::WellPast));
     let segv = AsanBug::from_name("SEGV").unwrap();
     let cases: &[(&[u8], Option<FailureKind>)] = &[
         (b"fine", None),

@@ -212,7 +212,8 @@ pub(super) const ENTRY_KIB: u64 = 16;
 /// Each such test trips it anew; one that also hangs there is still a stack
 /// overflow (a real stack ends it before the timeout). Once unbounded
 /// recursion killed a test process past the margin, the next processes die
-/// at the tripwire (the verdict unchanged).
+/// at the tripwire (the verdict unchanged). Either way, an overflow says
+/// whether it went `OVERFLOW_SLACK` past the limit.
 #[test]
 fn a_bounded_stack_overflow_costs_no_process() {
     let pool = one_worker("crashes");
@@ -228,6 +229,13 @@ fn a_bounded_stack_overflow_costs_no_process() {
     for _ in 0..2 {
         assert_eq!(failure(&deep(limit + 128)).kind, FailureKind::StackOverflow);
     }
+    let past = |kib: u64| {
+        let overflow = failure(&pool.run(format!("past:{kib}").as_bytes()).unwrap()).clone();
+        assert_eq!(overflow.kind, FailureKind::StackOverflow);
+        overflow.overflow_depth
+    };
+    assert_eq!(past(8), Some(OverflowDepth::NearTheLimit));
+    assert_eq!(past(40), Some(OverflowDepth::WellPast));
     assert_eq!(
         failure(&deep(limit * 3 / 2)).kind,
         FailureKind::StackOverflow
@@ -245,9 +253,11 @@ fn a_bounded_stack_overflow_costs_no_process() {
     assert_eq!(failure(&unbounded).kind, FailureKind::StackOverflow);
     assert_eq!(deep(limit - 256), Outcome::Passed);
     let before = pids();
-    assert_eq!(failure(&deep(limit + 128)).kind, FailureKind::StackOverflow);
+    assert_eq!(past(8), Some(OverflowDepth::NearTheLimit));
+    assert_eq!(pids(), before, "the tripwire's first part still opens");
+    assert_eq!(past(40), Some(OverflowDepth::WellPast));
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
-    assert_ne!(pids(), before, "the tripwire is the guard now");
+    assert_ne!(pids(), before, "the tripwire's rest is the guard now");
 }
 
 /// A terminal's Ctrl-C goes to its foreground process group: the workers

@@ -248,7 +248,8 @@ fn afl_inputs_are_grouped_by_failure_and_each_failure_reduced_once() {
     assert_eq!(duplicates.len(), 16);
     for d in &duplicates {
         // Each names a reduced input of its target that fails alike and
-        // is no larger.
+        // is no larger (a stack overflow's may be: the smallest input well
+        // past the stack limit is its group's).
         let rep = finished
             .iter()
             .find(|m| m["input"] == d["same_as"])
@@ -258,7 +259,8 @@ fn afl_inputs_are_grouped_by_failure_and_each_failure_reduced_once() {
             (d["target"].clone(), d["failure"].clone())
         );
         let size = |p: &serde_json::Value| fs::metadata(p.as_str().unwrap()).unwrap().len();
-        assert!(size(&rep["input"]) <= size(&d["path"]), "{d}");
+        let overflow = rep["severity"] == "stack-overflow";
+        assert!(overflow || size(&rep["input"]) <= size(&d["path"]), "{d}");
     }
     reduces_nothing(&args);
 }

@@ -2,7 +2,8 @@
 //! (AFL++'s `crashes/` holds hundreds for a handful), and reducing each is
 //! wasted work that ends in the same few minimal inputs. Each group of
 //! inputs with one signature gets one representative, its smallest input
-//! (the cheapest to reduce, and the nearest to the minimal one).
+//! (the cheapest to reduce, and the nearest to the minimal one), unless a
+//! member the caller prefers is there.
 //!
 //! Pure: the caller decides what a signature is and runs the inputs.
 
@@ -21,6 +22,9 @@ pub(super) struct Member<K> {
     pub name: String,
     /// Whether it has a minimized copy already.
     pub done: bool,
+    /// Whether it goes before the members that are not, whatever their
+    /// sizes.
+    pub preferred: bool,
 }
 
 /// What becomes of one member.
@@ -38,7 +42,7 @@ pub(super) enum Role {
 }
 
 /// The groups of `members` by key, in order of first appearance, each
-/// sorted smallest first (then by name).
+/// sorted preferred first, then smallest first, then by name.
 pub(super) fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usize>> {
     let mut index: HashMap<K, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -52,7 +56,7 @@ pub(super) fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usi
     for group in &mut groups {
         group.sort_by(|&a, &b| {
             let (a, b) = (&members[a], &members[b]);
-            (a.size, &a.name).cmp(&(b.size, &b.name))
+            (!a.preferred, a.size, &a.name).cmp(&(!b.preferred, b.size, &b.name))
         });
     }
     groups
@@ -61,8 +65,8 @@ pub(super) fn groups<K: Eq + Hash + Clone>(members: &[Member<K>]) -> Vec<Vec<usi
 /// Each member's role. With `all`, every member without a minimized copy
 /// is reduced (with `force`, every member). Otherwise a group with a
 /// reduced member is done, its other members its duplicates (unless
-/// `force`), and in any other group the smallest member is reduced and the
-/// others are its duplicates.
+/// `force`), and in any other group the first member ([`groups`]) is
+/// reduced and the others are its duplicates.
 pub(super) fn roles<K: Eq + Hash + Clone>(
     members: &[Member<K>],
     all: bool,
@@ -95,6 +99,7 @@ mod tests {
             size,
             name: name.to_string(),
             done,
+            preferred: false,
         }
     }
 
@@ -117,6 +122,20 @@ mod tests {
             ]
         );
         assert_eq!(roles(&members, true, false), [Role::Reduce; 4]);
+    }
+
+    #[test]
+    fn a_preferred_input_is_reduced_before_smaller_ones() {
+        let preferred = Member {
+            preferred: true,
+            ..member("a", 40, "p", false)
+        };
+        let members = [member("a", 12, "z", false), preferred];
+        assert_eq!(groups(&members), [vec![1, 0]]);
+        assert_eq!(
+            roles(&members, false, false),
+            [Role::Duplicate { of: 1 }, Role::Reduce]
+        );
     }
 
     #[test]

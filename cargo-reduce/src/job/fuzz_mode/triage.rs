@@ -11,7 +11,7 @@ use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
 use crate::error::Error;
-use crate::fuzz::pool::{Failure, Signature, WorkerPool};
+use crate::fuzz::pool::{Failure, OverflowDepth, Signature, WorkerPool};
 use crate::fuzz::shrink;
 use crate::job::group::{self, Member, Role};
 
@@ -116,6 +116,9 @@ pub(super) fn group(
                 size: item.artifact.size,
                 name: item.name(),
                 done: item.done,
+                // Reduced, it stays well past the limit: not at the edge
+                // where the real binary overflows on some runs only.
+                preferred: failure.overflow_depth == Some(OverflowDepth::WellPast),
             });
         }
     }

@@ -6,27 +6,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, copy_tree, fixture_copy, reduces_nothing, repo, snapshot};
+use crate::fuzz_fixture::{
+    afl_instance, cargo_reduce, copy_tree, fixture_copy, reduces_nothing, repo, snapshot,
+};
 use crate::recycled::RecycledDir;
 use crate::util::Run;
-
-/// An instance directory `out/<name>` that ran `binary`, with `crashes`
-/// (file name, content) in `crashes/`.
-fn instance(out: &Path, name: &str, binary: &str, crashes: &[(&str, &[u8])]) -> PathBuf {
-    let dir = out.join(name);
-    fs::create_dir_all(dir.join("queue")).unwrap();
-    fs::create_dir_all(dir.join("crashes")).unwrap();
-    fs::write(dir.join("cmdline"), format!("{binary}\n")).unwrap();
-    fs::write(
-        dir.join("fuzzer_stats"),
-        format!("start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- {binary}\n"),
-    )
-    .unwrap();
-    for (file, content) in crashes {
-        fs::write(dir.join("crashes").join(file), content).unwrap();
-    }
-    dir
-}
 
 /// `cargo reduce --manifest-path CRATE --afl-out OUT`.
 fn reduce_afl_out(crate_dir: &Path, out: &Path) -> Run {
@@ -61,7 +45,7 @@ fn an_afl_out_that_is_no_afl_output_is_refused() {
 fn an_afl_out_without_crashes_says_its_instances_have_none() {
     let (dir, crate_dir) = fixture_copy("afl-demo");
     let out = dir.path().join("out");
-    instance(&out, "default", "/w/target/debug/bytes", &[]);
+    afl_instance(&out, "default", "/w/target/debug/bytes", &[]);
     let run = reduce_afl_out(&crate_dir, &out);
     run.expect_code(0);
     assert!(
@@ -76,13 +60,13 @@ fn an_afl_out_without_crashes_says_its_instances_have_none() {
 fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
     let (dir, crate_dir) = fixture_copy("afl-demo");
     let out = dir.path().join("out");
-    let unknown = instance(
+    let unknown = afl_instance(
         &out,
         "default",
         "/elsewhere/target/debug/other",
         &[(CRASH, b"BUGx")],
     );
-    let empty = instance(&out, "empty", "/w/target/debug/bytes", &[]);
+    let empty = afl_instance(&out, "empty", "/w/target/debug/bytes", &[]);
     let before = snapshot(&out);
     let run = reduce_afl_out(&crate_dir, &out);
     run.expect_code(0);
@@ -106,7 +90,7 @@ fn an_instance_whose_binary_no_target_builds_is_reported_and_skipped() {
 fn a_crash_with_colons_and_commas_is_reduced_beside_the_crate_never_in_afl_out() {
     let (dir, crate_dir) = fixture_copy("afl-demo");
     let out = dir.path().join("out");
-    instance(
+    afl_instance(
         &out,
         "main",
         "/w/target/debug/bytes",
@@ -153,7 +137,7 @@ fn afl_from_a_path_says_what_to_do() {
     assert_ne!(local, text, "the lock names afl from crates.io");
     fs::write(&lock, local).unwrap();
     let out = dir.path().join("out");
-    instance(
+    afl_instance(
         &out,
         "default",
         "/w/target/debug/bytes",
@@ -184,7 +168,7 @@ fn an_afl_version_the_stand_in_does_not_cover_is_named() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    instance(
+    afl_instance(
         &out,
         "default",
         "/w/target/debug/bytes",
@@ -210,13 +194,13 @@ fn afl_0_8_forms_are_reduced_too() {
         &crate_dir,
     );
     let out = crate_dir.join("out");
-    instance(
+    afl_instance(
         &out,
         "typed",
         "target/debug/typed",
         &[(CRASH, b"\xc8\xc8\x00\x01\x02\x03junk")],
     );
-    instance(&out, "stdio", "target/debug/stdio", &[(CRASH, b"BADxxxxx")]);
+    afl_instance(&out, "stdio", "target/debug/stdio", &[(CRASH, b"BADxxxxx")]);
     let run = reduce_crate(&crate_dir);
     run.expect_code(0);
     let artifacts = crate_dir.join("artifacts");
@@ -246,7 +230,7 @@ fn afl_0_7(crashes: &[(&str, &[u8])]) -> (RecycledDir, PathBuf) {
         &crate_dir,
     );
     for (target, bytes) in crashes {
-        instance(
+        afl_instance(
             &crate_dir.join("out").join(target),
             "default",
             &format!("target/debug/{target}"),

@@ -5,13 +5,10 @@
 //! units), also when another workspace builds into the same target
 //! directory in between.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce_in, copy_tree, repo};
+use crate::fuzz_fixture::{afl_instance, cargo_reduce_in, copy_tree, repo, AFL_CRASH};
 use crate::recycled::RecycledDir;
-
-const CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
 
 /// A copy of the workspace with an AFL++ instance per package in `out/`.
 fn workspace() -> (RecycledDir, PathBuf) {
@@ -22,17 +19,13 @@ fn workspace() -> (RecycledDir, PathBuf) {
         &root,
     );
     for (package, crash) in [("first", "xxONE"), ("second", "yyTWO")] {
-        let instance = root.join("out").join(package);
-        fs::create_dir_all(instance.join("queue")).unwrap();
-        fs::create_dir_all(instance.join("crashes")).unwrap();
         let binary = format!("target/debug/{package}");
-        fs::write(instance.join("cmdline"), format!("{binary}\n")).unwrap();
-        fs::write(
-            instance.join("fuzzer_stats"),
-            format!("start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- {binary}\n"),
-        )
-        .unwrap();
-        fs::write(instance.join("crashes").join(CRASH), crash).unwrap();
+        afl_instance(
+            &root.join("out"),
+            package,
+            &binary,
+            &[(AFL_CRASH, crash.as_bytes())],
+        );
     }
     (dir, root)
 }

@@ -33,6 +33,27 @@ pub fn finished(run: &Run) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// A crash's file name as afl-fuzz writes it.
+pub const AFL_CRASH: &str = "id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2";
+
+/// An instance directory `out/<name>` that ran `binary`, with `crashes`
+/// (file name, content) in `crashes/`.
+pub fn afl_instance(out: &Path, name: &str, binary: &str, crashes: &[(&str, &[u8])]) -> PathBuf {
+    let dir = out.join(name);
+    fs::create_dir_all(dir.join("queue")).unwrap();
+    fs::create_dir_all(dir.join("crashes")).unwrap();
+    fs::write(dir.join("cmdline"), format!("{binary}\n")).unwrap();
+    fs::write(
+        dir.join("fuzzer_stats"),
+        format!("start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- {binary}\n"),
+    )
+    .unwrap();
+    for (file, content) in crashes {
+        fs::write(dir.join("crashes").join(file), content).unwrap();
+    }
+    dir
+}
+
 /// A copy of `cargo-reduce/tests-fixtures/<name>` (artifacts included) in
 /// a recycled directory: the directory (emptied when dropped) and the copy.
 pub fn fixture_copy(name: &str) -> (RecycledDir, PathBuf) {

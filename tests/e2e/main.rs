@@ -37,4 +37,5 @@ mod schema;
 mod signatures;
 mod standin_deps;
 mod target_settings;
+mod two_engines_workspace;
 mod util;

@@ -8,7 +8,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{cargo_reduce, cargo_reduce_in, copy_tree, repo};
+use crate::fuzz_fixture::{
+    afl_instance, cargo_reduce, cargo_reduce_in, copy_tree, repo, AFL_CRASH,
+};
 use crate::recycled::RecycledDir;
 
 /// A copy of the crate with one libFuzzer artifact per libFuzzer target and
@@ -22,18 +24,12 @@ fn mixed() -> (RecycledDir, PathBuf) {
     );
     write(&crate_dir, "artifacts/lf_bytes/crash-1", b"xxxxBUGyyyy");
     write(&crate_dir, "artifacts/lf_strict/crash-2", b"Shello!world");
-    let instance = crate_dir.join("out/default");
-    fs::create_dir_all(instance.join("queue")).unwrap();
-    write(&instance, "cmdline", b"target/debug/afl_bytes\n");
-    write(
-        &instance,
-        "fuzzer_stats",
-        b"start_time        : 1\nexec_timeout      : 40\ncommand_line      : afl-fuzz -i in -o out -- target/debug/afl_bytes\n",
-    );
-    write(
-        &instance,
-        "crashes/id:000000,sig:06,src:000000,time:12,execs:34,op:havoc,rep:2",
-        b"junkjunkAFL",
+    let binary = "target/debug/afl_bytes";
+    afl_instance(
+        &crate_dir.join("out"),
+        "default",
+        binary,
+        &[(AFL_CRASH, b"junkjunkAFL")],
     );
     (dir, crate_dir)
 }

@@ -278,7 +278,7 @@ impl Invocation {
         for target in targets {
             command.args(target.selector());
         }
-        match run::run(&mut command, interrupt)? {
+        match run::run(&mut command, harness, interrupt)? {
             (_, true) => Err(BuildError::PatchNotUsed {
                 package,
                 harness: harness_version(dirs.harness),

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -47,10 +47,12 @@ impl Output {
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 /// Runs `command` (a `cargo build`, to which this adds `--keep-going` and
-/// JSON messages). Stops the build when cargo warns that a patch was not
-/// used (it would link the real engine) and when `interrupt` is set.
+/// JSON messages). Stops the build when cargo warns that the patch of the
+/// stand-in in `harness` was not used (it would link the real engine) and
+/// when `interrupt` is set.
 pub(super) fn run(
     command: &mut Command,
+    harness: &Path,
     interrupt: &AtomicBool,
 ) -> Result<(Output, bool), BuildError> {
     command.args(["--keep-going", "--message-format", "json"]);
@@ -73,7 +75,7 @@ pub(super) fn run(
         let messages = scope.spawn(|| read_messages(stdout));
         let watched = &child;
         let watcher = scope.spawn(move || watch(watched, interrupt, done, INTERRUPT_POLL));
-        let (stderr, unused_patch) = read_stderr(stderr, &child);
+        let (stderr, unused_patch) = read_stderr(stderr, harness, &child);
         let output = messages.join().expect("message reader");
         // Wakes the watcher at once: a no-op build ends without waiting
         // out its poll.
@@ -137,13 +139,13 @@ fn kill_group(child: &Child) {
     }
 }
 
-/// cargo's stderr, and whether it warned that the patch was not used (then
-/// the build is stopped at once).
-fn read_stderr(stderr: impl Read, child: &Child) -> (String, bool) {
+/// cargo's stderr, and whether it warned that the patch of the stand-in in
+/// `harness` was not used (then the build is stopped at once).
+fn read_stderr(stderr: impl Read, harness: &Path, child: &Child) -> (String, bool) {
     let mut text = String::new();
     for line in BufReader::new(stderr).lines() {
         let line = line.unwrap_or_default();
-        let unused = line.contains("was not used in the crate graph");
+        let unused = names_unused_patch(&line, harness);
         text.push_str(&line);
         text.push('\n');
         if unused {
@@ -152,6 +154,19 @@ fn read_stderr(stderr: impl Read, child: &Child) -> (String, bool) {
         }
     }
     (tail(&text, 8000).to_string(), false)
+}
+
+/// Whether cargo's stderr `line` warns that the patch of the stand-in in
+/// `harness` was not used: ``Patch `libfuzzer-sys v0.4.12 (/…/libfuzzer-sys-0.4.12)`
+/// was not used in the crate graph``. Another engine's companion patch goes
+/// unused wherever the lock holds that engine for a package outside the
+/// build (an afl.rs crate beside a cargo-fuzz crate in one workspace), and
+/// does no harm. The directory is matched by its name, however cargo
+/// spells the path before it.
+fn names_unused_patch(line: &str, harness: &Path) -> bool {
+    let name = harness.file_name().unwrap_or_default().to_string_lossy();
+    line.contains("was not used in the crate graph")
+        && (line.contains(&format!("/{name})")) || line.contains(&format!("({name})")))
 }
 
 /// The binaries built and the compiler errors, from cargo's JSON messages.
@@ -241,5 +256,31 @@ mod tests {
         assert!(!ended, "nothing was interrupted");
         child.kill().unwrap();
         child.wait().unwrap();
+    }
+
+    /// Only the stand-in's own patch going unused stops the build: another
+    /// engine's companion goes unused wherever the lock holds that engine
+    /// for a package outside the build.
+    #[test]
+    fn only_the_stand_in_s_unused_patch_stops_the_build() {
+        let harness = Path::new("/t/cargo-reduce/libfuzzer-sys-0.4.12");
+        let warning = |dir: &str| {
+            format!(
+                "warning: Patch `libfuzzer-sys v0.4.12 ({dir})` was not used in the crate graph."
+            )
+        };
+        assert!(names_unused_patch(
+            &warning("/t/cargo-reduce/libfuzzer-sys-0.4.12"),
+            harness
+        ));
+        assert!(names_unused_patch(
+            &warning("/elsewhere/libfuzzer-sys-0.4.12"),
+            harness
+        ));
+        let companion = warning("/t/cargo-reduce/libfuzzer-sys-0.4.12-companion");
+        assert!(!names_unused_patch(&companion, harness));
+        let afl = "warning: Patch `afl v0.18.2 (/t/cargo-reduce/afl-0.18.2-companion)` was not used in the crate graph.";
+        assert!(!names_unused_patch(afl, harness));
+        assert!(!names_unused_patch("warning: unused import", harness));
     }
 }

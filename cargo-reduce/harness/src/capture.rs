@@ -28,7 +28,7 @@ use crate::protocol::{
 };
 use crate::stack::{self, Fault};
 use crate::sys;
-use crate::trace;
+use crate::trace::{self, Reach};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 /// The SIGSEGV and SIGBUS handlers installed before ours (`SIG_DFL` if
@@ -280,7 +280,7 @@ unsafe fn chain(signal: sys::c_int, info: *mut sys::siginfo_t, context: *mut sys
 fn note_overflow(depth: u64, pc: usize) {
     forget_caught_panic();
     forget_handled_alloc_failure();
-    fault_trace::note_stack(NOTE_STACK_OVERFLOW, depth, pc);
+    fault_trace::note_stack(NOTE_STACK_OVERFLOW, depth, pc, Reach::Top);
     if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
         // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
         let status = unsafe { &*(area() as *const WorkerArea) };
@@ -353,7 +353,7 @@ impl LimitedAlloc {
         if size >= MALLOC_LIMIT.load(Ordering::Relaxed) {
             forget_handled_alloc_failure();
             // With the call path of the allocation.
-            fault_trace::note_stack(NOTE_MALLOC_LIMIT, size as u64, 0);
+            fault_trace::note_stack(NOTE_MALLOC_LIMIT, size as u64, 0, Reach::Whole);
             // SAFETY: abort has no preconditions.
             unsafe { sys::abort() };
         }
@@ -366,7 +366,7 @@ impl LimitedAlloc {
             // handle: say why first (the latest failure's size), with the
             // call path of the allocation.
             forget_handled_alloc_failure();
-            fault_trace::note_stack(NOTE_ALLOC_FAILED, size as u64, 0);
+            fault_trace::note_stack(NOTE_ALLOC_FAILED, size as u64, 0, Reach::Whole);
         }
         ptr
     }

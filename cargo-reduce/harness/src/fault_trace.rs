@@ -16,7 +16,7 @@
 
 use crate::protocol::{frames_text, FRAMES_TEXT_CAPACITY, NOTE_SIGNAL, NOTE_STACK, STACK_SIGNAL};
 use crate::sys::{self, c_int, c_void};
-use crate::trace;
+use crate::trace::{self, Reach};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 
@@ -97,9 +97,10 @@ pub fn context_pc(ucontext: *mut c_void) -> usize {
 }
 
 /// Notes `kind` with `arg` and the stack of the code interrupted at `pc`
-/// (0: the caller's), unless the test has a note already.
-pub fn note_stack(kind: u32, arg: u64, pc: usize) {
-    let frames = trace::capture_from(pc);
+/// (0: the caller's), as much of it as `reach` says, unless the test has a
+/// note already.
+pub fn note_stack(kind: u32, arg: u64, pc: usize, reach: Reach) {
+    let frames = trace::capture_from(pc, reach);
     let mut text = [0u8; FRAMES_TEXT_CAPACITY];
     let len = frames_text(frames.as_slice(), &mut text);
     if let Some(notes) = NOTES.get() {
@@ -114,7 +115,12 @@ pub fn note_signal(signal: c_int, ucontext: *mut c_void) {
     if let Some(notes) = NOTES.get() {
         (notes.forget_caught_panic)();
     }
-    note_stack(NOTE_SIGNAL, signal as u64, context_pc(ucontext));
+    note_stack(
+        NOTE_SIGNAL,
+        signal as u64,
+        context_pc(ucontext),
+        Reach::Whole,
+    );
 }
 
 /// Dies of `signal` once the handler returns: with the default action
@@ -149,7 +155,7 @@ extern "C" fn on_stack_request(signal: c_int, _: *mut sys::siginfo_t, ucontext: 
         // async-signal-safe.
         unsafe { sys::syscall(sys::SYS_tgkill, sys::getpid(), test, signal) };
     } else {
-        note_stack(NOTE_STACK, 0, context_pc(ucontext));
+        note_stack(NOTE_STACK, 0, context_pc(ucontext), Reach::Whole);
     }
     // SAFETY: see above.
     unsafe { *sys::__errno_location() = errno };

@@ -17,9 +17,30 @@
 use crate::sys::{self, c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Most return addresses kept: the panic machinery takes about ten frames,
-/// the rest is the user's code, of which the parent keeps the top few.
+/// Most return addresses kept from the top of the stack: the panic
+/// machinery takes about ten frames, the rest is the user's code, of which
+/// the parent keeps the top few.
 pub const MAX_FRAMES: usize = 40;
+
+/// Most return addresses kept from the bottom of a deeper stack (a
+/// [`Reach::Whole`] walk). The parent takes recursions out of a call path;
+/// with the top frames alone, a deep recursion's were cut off at whatever
+/// phase of its cycle the top ended, and one panic had two call paths.
+pub const BOTTOM_FRAMES: usize = 40;
+
+/// Most frames a [`Reach::Whole`] walk goes through: a deeper stack's
+/// bottom frames are those this far down.
+const WALK_LIMIT: usize = 1 << 16;
+
+/// How much of a stack a walk keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// The top [`MAX_FRAMES`] frames: a stack overflow's, whose stack is as
+    /// deep as the limit and whose place is the recursion at its top.
+    Top,
+    /// The top frames and, below them, the bottom [`BOTTOM_FRAMES`].
+    Whole,
+}
 
 /// The binary's load bias (0 for a non-PIE executable): an address minus
 /// it is the binary's own virtual address, which the debug information uses.
@@ -73,11 +94,12 @@ unsafe extern "C" fn first_object(
     1 // The first object is enough.
 }
 
-/// Return addresses, innermost first, as offsets into the binary; filled
-/// without allocating.
+/// Return addresses, innermost first, as offsets into the binary: the top
+/// frames, then the bottom ones of a deeper stack; filled without
+/// allocating.
 #[derive(Clone, Copy)]
 pub struct Frames {
-    frames: [u64; MAX_FRAMES],
+    frames: [u64; MAX_FRAMES + BOTTOM_FRAMES],
     len: usize,
 }
 
@@ -91,16 +113,54 @@ impl Frames {
 /// A walk in progress: the frames so far, and the instruction it starts at.
 struct Walk {
     found: Frames,
+    /// The frames below the top ones, the latest [`BOTTOM_FRAMES`] in a
+    /// ring: frame `n` past the top is at `n % BOTTOM_FRAMES`.
+    bottom: [u64; BOTTOM_FRAMES],
+    below_top: usize,
+    walked: usize,
+    reach: Reach,
     /// The absolute address of the first frame to keep (0: every frame).
     start: u64,
     started: bool,
 }
 
+impl Walk {
+    /// Keeps `ip` (absolute) if it is in the binary: among the top frames
+    /// while there is room, else in the bottom ring. Whether to go on.
+    fn keep(&mut self, ip: u64) -> bool {
+        self.walked += 1;
+        let in_binary = (LOW.load(Ordering::Relaxed)..HIGH.load(Ordering::Relaxed)).contains(&ip);
+        let offset = ip.wrapping_sub(BIAS.load(Ordering::Relaxed));
+        if in_binary && self.found.len < MAX_FRAMES {
+            self.found.frames[self.found.len] = offset;
+            self.found.len += 1;
+        } else if in_binary && self.reach == Reach::Whole {
+            self.bottom[self.below_top % BOTTOM_FRAMES] = offset;
+            self.below_top += 1;
+        }
+        match self.reach {
+            Reach::Top => self.found.len < MAX_FRAMES,
+            Reach::Whole => self.walked < WALK_LIMIT,
+        }
+    }
+
+    /// The frames found: the top ones, then the bottom ring's, outermost
+    /// last.
+    fn finish(mut self) -> Frames {
+        let kept = self.below_top.min(BOTTOM_FRAMES);
+        for n in self.below_top - kept..self.below_top {
+            self.found.frames[self.found.len] = self.bottom[n % BOTTOM_FRAMES];
+            self.found.len += 1;
+        }
+        self.found
+    }
+}
+
 /// The return addresses of the calling thread's stack, innermost first,
-/// as offsets into the binary (at most [`MAX_FRAMES`]). Without [`init`],
-/// none.
+/// as offsets into the binary (the top [`MAX_FRAMES`] and the bottom
+/// [`BOTTOM_FRAMES`]). Without [`init`], none.
 pub fn capture() -> Vec<u64> {
-    capture_from(0).as_slice().to_vec()
+    capture_from(0, Reach::Whole).as_slice().to_vec()
 }
 
 /// The calling thread's stack from the frame executing `pc` outwards (0:
@@ -109,14 +169,18 @@ pub fn capture() -> Vec<u64> {
 /// frame's address is the instruction's plus one, as the parent looks
 /// names up at an address minus one (the call before a return address).
 /// If the walk never reaches `pc` (no unwind information to cross the
-/// signal frame), the frame of `pc` alone. Async-signal-safe: no
-/// allocation, no lock of ours.
-pub fn capture_from(pc: usize) -> Frames {
+/// signal frame), the frame of `pc` alone. `reach` says how much of the
+/// stack to keep. Async-signal-safe: no allocation, no lock of ours.
+pub fn capture_from(pc: usize, reach: Reach) -> Frames {
     let mut walk = Walk {
         found: Frames {
-            frames: [0; MAX_FRAMES],
+            frames: [0; MAX_FRAMES + BOTTOM_FRAMES],
             len: 0,
         },
+        bottom: [0; BOTTOM_FRAMES],
+        below_top: 0,
+        walked: 0,
+        reach,
         start: pc as u64,
         started: pc == 0,
     };
@@ -124,12 +188,12 @@ pub fn capture_from(pc: usize) -> Frames {
         return walk.found;
     }
     // SAFETY: `on_frame` gets `walk` back as its argument and only writes
-    // within its buffer.
+    // within its buffers.
     unsafe { _Unwind_Backtrace(on_frame, (&mut walk as *mut Walk).cast()) };
     if !walk.started {
-        keep(&mut walk.found, pc as u64 + 1);
+        walk.keep(pc as u64 + 1);
     }
-    walk.found
+    walk.finish()
 }
 
 extern "C" fn on_frame(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
@@ -143,19 +207,8 @@ extern "C" fn on_frame(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
         return URC_NO_REASON;
     }
     // An interrupted instruction, not a return address: see `capture_from`.
-    keep(&mut walk.found, if before != 0 { ip + 1 } else { ip });
-    if walk.found.len == MAX_FRAMES {
-        URC_FAILURE
-    } else {
-        URC_NO_REASON
-    }
-}
-
-/// Adds `ip` (absolute) to `frames` if it is in the binary and there is room.
-fn keep(frames: &mut Frames, ip: u64) {
-    let in_binary = (LOW.load(Ordering::Relaxed)..HIGH.load(Ordering::Relaxed)).contains(&ip);
-    if in_binary && frames.len < MAX_FRAMES {
-        frames.frames[frames.len] = ip - BIAS.load(Ordering::Relaxed);
-        frames.len += 1;
+    match walk.keep(if before != 0 { ip + 1 } else { ip }) {
+        true => URC_NO_REASON,
+        false => URC_FAILURE,
     }
 }

@@ -11,6 +11,32 @@ fn recurse(depth: u64) -> u64 {
     recurse(depth - 1).wrapping_add(frame[1])
 }
 
+/// One level of a two-function recursion, as a parser's value and array
+/// call each other; panics at the bottom, through `nest_shifted` if
+/// `shifted` (one frame more, another phase of the cycle).
+#[inline(never)]
+fn nest_value(depth: u64, shifted: bool) -> u64 {
+    black_box(nest_array(depth, shifted)).wrapping_add(1)
+}
+
+#[inline(never)]
+fn nest_array(depth: u64, shifted: bool) -> u64 {
+    if depth == 0 {
+        return if shifted { nest_shifted() } else { nest_leaf() };
+    }
+    black_box(nest_value(depth - 1, shifted)).wrapping_add(1)
+}
+
+#[inline(never)]
+fn nest_shifted() -> u64 {
+    black_box(nest_leaf()).wrapping_add(1)
+}
+
+#[inline(never)]
+fn nest_leaf() -> u64 {
+    panic!("nested too deep")
+}
+
 /// Takes about `frames` × 64 KiB of stack, then loops forever at the
 /// bottom if `hang`.
 fn descend(frames: u64, hang: bool) -> u64 {
@@ -83,6 +109,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(left >= (kib as usize) << 10, "{} KiB left", left >> 10);
     } else if let Some(kib) = number_after(data, b"deep:") {
         black_box(descend(kib / 64, false));
+    } else if let Some(depth) = number_after(data, b"nest:") {
+        black_box(nest_array(depth, false));
+    } else if let Some(depth) = number_after(data, b"nest-shifted:") {
+        black_box(nest_array(depth, true));
     } else if let Some(kib) = number_after(data, b"past:") {
         // Overflows the stack by `kib` KiB.
         black_box(past(stack_low(), kib as usize));

@@ -62,6 +62,26 @@ fn faults_aborts_and_allocations_are_placed_by_line() {
     }
 }
 
+/// A panic in a recursion has one call path at any depth: the stack's
+/// outer frames are noted beside its inner ones, so the recursion is taken
+/// out whole however deep it is, not cut off at some phase of its cycle.
+#[test]
+fn a_panic_has_one_call_path_at_any_depth_of_a_recursion() {
+    let pool = pool("crashes");
+    for input in ["nest", "nest-shifted"] {
+        let call_path =
+            |depth: u64| failure(&pool, format!("{input}:{depth}").as_bytes()).call_path;
+        let shallow = call_path(1);
+        assert!(
+            shallow.iter().any(|f| f.ends_with("nest_array")),
+            "{shallow:?}"
+        );
+        for depth in [2, 30, 31, 200, 201] {
+            assert_eq!(call_path(depth), shallow, "{input}:{depth}");
+        }
+    }
+}
+
 #[test]
 fn a_recursion_is_placed_by_its_function_and_a_loop_by_its_own() {
     let pool = pool("crashes");

@@ -180,7 +180,10 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
     let stopped_by_ctrl_c = unchanged
         .remove(StopReason::Interrupted.name())
         .unwrap_or(0);
-    add(interrupted + stopped_by_ctrl_c, "not reduced (interrupted)");
+    add(
+        interrupted + stopped_by_ctrl_c + summary.not_started,
+        "not reduced (interrupted)",
+    );
     for (reason, count) in unchanged {
         add(count, &format!("not reduced (stopped: {reason})"));
     }
@@ -474,6 +477,7 @@ mod tests {
             also_found: Vec::new(),
             stale: 0,
             not_built: 0,
+            not_started: 0,
             found: 2,
             instances: 0,
             exit: Exit::Interrupted,
@@ -487,6 +491,16 @@ mod tests {
         assert_eq!(
             line(vec![row(9, interrupted), row(1, Some(StopReason::MaxTime))]),
             "1 input(s) reduced (1 not 1-minimal: interrupted), 1 not reduced (stopped: max-time)"
+        );
+        // helper-45: an input whose reduction Ctrl-C kept from starting
+        // was in no count.
+        let not_started = Summary {
+            not_started: 1,
+            ..summary(vec![row(9, interrupted)])
+        };
+        assert_eq!(
+            finished(&not_started, false).unwrap(),
+            "1 input(s) reduced (1 not 1-minimal: interrupted), 1 not reduced (interrupted)"
         );
     }
 }

@@ -256,11 +256,19 @@ fn reduce_all(
                 summary.record(row, cx.events);
                 if stopped {
                     summary.exit = Exit::Interrupted;
+                    summary.not_started = still_to_reduce(&roles, pools, i + 1);
                     break;
                 }
             }
         }
     }
+}
+
+/// How many inputs from `from` on were to be reduced (in a pool).
+fn still_to_reduce(roles: &Roles, pools: &Pools, from: usize) -> usize {
+    (from..roles.roles.len())
+        .filter(|&i| roles.roles[i] == Some(Role::Reduce) && pools.of(i).is_some())
+        .count()
 }
 
 /// The failures of the run's inputs that replaying them found.

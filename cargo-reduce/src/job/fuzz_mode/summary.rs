@@ -43,6 +43,9 @@ pub(crate) struct Summary {
     /// Rows of inputs whose target could not be built or started (its
     /// error reported once, before).
     pub not_built: usize,
+    /// Inputs to reduce whose reductions Ctrl-C kept from starting (they
+    /// have no rows).
+    pub not_started: usize,
     /// Artifacts found (also those not tried, being reduced already).
     pub found: usize,
     /// AFL++ instances found (their crashes and hangs are among `found`).
@@ -60,6 +63,7 @@ impl Summary {
             also_found: Vec::new(),
             stale: 0,
             not_built: 0,
+            not_started: 0,
             found: projects
                 .iter()
                 .flat_map(|p| &p.targets)

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fuzz::oracle::OtherFailure;
-use crate::fuzz::pool::{portable_location, Failure, FailureKind};
+use crate::fuzz::pool::{portable_location, Failure, FailureKind, OverflowDepth};
 use crate::output::write_if_changed;
 
 /// A failure as the cache keeps it.
@@ -23,6 +23,17 @@ struct Cached {
     message: Option<String>,
     location: Option<String>,
     call_path: Vec<String>,
+    /// A stack overflow's depth, so that its minimization keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    overflow_depth: Option<CachedDepth>,
+}
+
+/// [`OverflowDepth`] as the cache keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum CachedDepth {
+    NearTheLimit,
+    WellPast,
 }
 
 impl Cached {
@@ -32,6 +43,10 @@ impl Cached {
             message: failure.message.clone(),
             location: failure.location.clone(),
             call_path: failure.call_path.clone(),
+            overflow_depth: failure.overflow_depth.map(|depth| match depth {
+                OverflowDepth::NearTheLimit => CachedDepth::NearTheLimit,
+                OverflowDepth::WellPast => CachedDepth::WellPast,
+            }),
         }
     }
 
@@ -43,7 +58,10 @@ impl Cached {
             message: self.message.clone(),
             location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
-            overflow_depth: None,
+            overflow_depth: self.overflow_depth.map(|depth| match depth {
+                CachedDepth::NearTheLimit => OverflowDepth::NearTheLimit,
+                CachedDepth::WellPast => OverflowDepth::WellPast,
+            }),
         })
     }
 }
@@ -208,14 +226,21 @@ mod tests {
         let binary = dir.path().join("target");
         fs::write(&binary, b"build 1").unwrap();
         let failure = Failure::new(FailureKind::Signal(6), "killed by SIGABRT");
+        // A stack overflow keeps its depth, which its minimization keeps.
+        let overflow = Failure {
+            overflow_depth: Some(OverflowDepth::WellPast),
+            ..Failure::new(FailureKind::StackOverflow, "stack overflow")
+        };
         let mut cache = ReplayCache::open(Some(dir.path()), &binary, "1000ms");
         assert_eq!(cache.get("aa"), None);
         cache.put("aa", Some(&failure));
         cache.put("bb", None);
+        cache.put("cc", Some(&overflow));
         cache.save().unwrap();
         let again = ReplayCache::open(Some(dir.path()), &binary, "1000ms");
         assert_eq!(again.get("aa"), Some(Some(failure)));
         assert_eq!(again.get("bb"), Some(None));
+        assert_eq!(again.get("cc"), Some(Some(overflow)));
         fs::write(&binary, b"build 2").unwrap();
         let rebuilt = ReplayCache::open(Some(dir.path()), &binary, "1000ms");
         assert_eq!(rebuilt.get("aa"), None, "a new build runs everything");

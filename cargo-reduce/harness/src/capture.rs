@@ -278,9 +278,13 @@ unsafe fn chain(signal: sys::c_int, info: *mut sys::siginfo_t, context: *mut sys
 /// (`depth`, one of `OVERFLOW_*`): a fault in the last guard tells the fork
 /// server that the recursion was unbounded. Async-signal-safe.
 fn note_overflow(depth: u64, pc: usize) {
-    forget_caught_panic();
-    forget_handled_alloc_failure();
-    fault_trace::note_stack(NOTE_STACK_OVERFLOW, depth, pc, Reach::Top);
+    // A deeper fault of the same overflow only raises the depth: its stack
+    // would not be noted, so it is not walked.
+    if note_kind().load(Ordering::Acquire) != NOTE_STACK_OVERFLOW {
+        forget_caught_panic();
+        forget_handled_alloc_failure();
+        fault_trace::note_stack(NOTE_STACK_OVERFLOW, depth, pc, Reach::Top);
+    }
     if note_kind().load(Ordering::Acquire) == NOTE_STACK_OVERFLOW {
         // SAFETY: the area starts with a `WorkerArea` and is never unmapped.
         let status = unsafe { &*(area() as *const WorkerArea) };

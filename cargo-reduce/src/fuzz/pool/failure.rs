@@ -62,8 +62,11 @@ pub(crate) struct Failure {
 /// artifact found well past it is reduced to an input that is still well
 /// past it, rather than to one at the edge that overflows on some runs
 /// only; one found near the limit (an input at the threshold) stays
-/// reducible there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// reducible there. `ci`'s replay cache keeps it by these names.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub(crate) enum OverflowDepth {
     /// Less than `OVERFLOW_SLACK` past the limit.
     NearTheLimit,

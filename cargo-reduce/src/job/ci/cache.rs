@@ -25,15 +25,7 @@ struct Cached {
     call_path: Vec<String>,
     /// A stack overflow's depth, so that its minimization keeps it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    overflow_depth: Option<CachedDepth>,
-}
-
-/// [`OverflowDepth`] as the cache keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum CachedDepth {
-    NearTheLimit,
-    WellPast,
+    overflow_depth: Option<OverflowDepth>,
 }
 
 impl Cached {
@@ -43,10 +35,7 @@ impl Cached {
             message: failure.message.clone(),
             location: failure.location.clone(),
             call_path: failure.call_path.clone(),
-            overflow_depth: failure.overflow_depth.map(|depth| match depth {
-                OverflowDepth::NearTheLimit => CachedDepth::NearTheLimit,
-                OverflowDepth::WellPast => CachedDepth::WellPast,
-            }),
+            overflow_depth: failure.overflow_depth,
         }
     }
 
@@ -58,10 +47,7 @@ impl Cached {
             message: self.message.clone(),
             location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
-            overflow_depth: self.overflow_depth.map(|depth| match depth {
-                CachedDepth::NearTheLimit => OverflowDepth::NearTheLimit,
-                CachedDepth::WellPast => OverflowDepth::WellPast,
-            }),
+            overflow_depth: self.overflow_depth,
         })
     }
 }

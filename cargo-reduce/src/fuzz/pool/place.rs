@@ -69,9 +69,11 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
 /// down to the innermost function that every sample is in. A loop that
 /// calls other functions may be in one of them or in itself at any one
 /// moment; the loop itself is in every sample, so the hang is placed by
-/// it however the samples fall. A sample with no function of the user's
-/// (one the unwinder could not walk) says nothing of where the loop is,
-/// and is left out.
+/// it however the samples fall. The samples are not lined up frame by
+/// frame: a deep stack's note leaves out its middle, a different number
+/// of frames in each sample. A sample with no function of the user's (one
+/// the unwinder could not walk) says nothing of where the loop is, and is
+/// left out.
 pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Vec<u64> {
     let functions: Vec<Vec<String>> = samples
         .iter()
@@ -81,28 +83,22 @@ pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Ve
     let Some(first) = samples.get(walked) else {
         return Vec::new();
     };
-    let common = common_outer_len(&functions);
+    let shared = innermost_shared(&functions);
     (0..first.len())
         .map(|skip| &first[skip..])
-        .find(|rest| enclosing_functions(&symbols.user_frames(rest)).len() <= common)
+        .find(|rest| enclosing_functions(&symbols.user_frames(rest)).first() == shared)
         .unwrap_or_default()
         .to_vec()
 }
 
-/// How many outermost functions (the lists are innermost first) all of
-/// `stacks` but the empty ones share.
-fn common_outer_len(stacks: &[Vec<String>]) -> usize {
+/// The innermost function of the first of `stacks` (innermost first)
+/// that every one of them holds, the empty ones left out.
+fn innermost_shared(stacks: &[Vec<String>]) -> Option<&String> {
     let walked: Vec<&Vec<String>> = stacks.iter().filter(|s| !s.is_empty()).collect();
-    let Some((first, others)) = walked.split_first() else {
-        return 0;
-    };
-    let shared = |depth: usize| {
-        let at =
-            |stack: &&Vec<String>| stack.len().checked_sub(depth + 1).map(|i| stack[i].clone());
-        let outer = at(first);
-        outer.is_some() && others.iter().all(|stack| at(stack) == outer)
-    };
-    (0..first.len()).take_while(|&depth| shared(depth)).count()
+    let (first, others) = walked.split_first()?;
+    first
+        .iter()
+        .find(|function| others.iter().all(|stack| stack.contains(function)))
 }
 
 /// The functions of `frames`, innermost first, each closure named by the
@@ -196,30 +192,33 @@ mod tests {
         assert_eq!(locate(Place::Line, &[]), (None, Vec::new()));
     }
 
-    /// Samples of a loop that calls a helper share the loop and what is
-    /// below it, whichever sample was in the helper.
+    /// Samples of a loop that calls a helper share the loop, whichever
+    /// sample was in the helper, and however many frames of a deep
+    /// recursion below it each sample's note left out.
     #[test]
-    fn samples_share_their_outer_functions() {
+    fn samples_share_their_innermost_common_function() {
         let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         let in_helper = names(&["demo::step", "demo::spin", "demo::run"]);
         let in_loop = names(&["demo::spin", "demo::run"]);
         let elsewhere = names(&["demo::other", "demo::run"]);
-        let both = [in_helper.clone(), in_loop.clone()];
-        assert_eq!(common_outer_len(&both), 2);
-        assert_eq!(common_outer_len(&[in_loop.clone(), in_helper.clone()]), 2);
-        assert_eq!(common_outer_len(&[in_helper.clone(), in_helper.clone()]), 3);
-        assert_eq!(
-            common_outer_len(&[in_helper.clone(), in_loop.clone(), elsewhere]),
-            1
-        );
-        assert_eq!(common_outer_len(&[]), 0);
+        let shared = |stacks: &[Vec<String>]| innermost_shared(stacks).cloned();
+        let spin = Some("demo::spin".to_string());
+        assert_eq!(shared(&[in_helper.clone(), in_loop.clone()]), spin);
+        assert_eq!(shared(&[in_loop.clone(), in_helper.clone()]), spin);
+        let step = Some("demo::step".to_string());
+        assert_eq!(shared(&[in_helper.clone(), in_helper.clone()]), step);
+        let three = [in_helper.clone(), in_loop.clone(), elsewhere];
+        assert_eq!(shared(&three), Some("demo::run".to_string()));
+        assert_eq!(shared(&[]), None);
+        let gapped_helper = names(&["d::step", "d::spin", "d::v", "d::i", "d::a", "d::run"]);
+        let gapped_loop = names(&["d::spin", "d::v", "d::i", "d::a", "d::v", "d::run"]);
+        let gapped = shared(&[gapped_helper, gapped_loop]);
+        assert_eq!(gapped.as_deref(), Some("d::spin"));
         // A sample the unwinder could not walk (no function of the user's)
         // leaves the others' common part as it was.
-        assert_eq!(
-            common_outer_len(&[Vec::new(), in_helper, Vec::new(), in_loop]),
-            2
-        );
-        assert_eq!(common_outer_len(&[Vec::new()]), 0);
+        let unwalked = [Vec::new(), in_helper, Vec::new(), in_loop];
+        assert_eq!(shared(&unwalked), spin);
+        assert_eq!(shared(&[Vec::new()]), None);
     }
 
     /// A loop stopped in its closure or in its function is one place

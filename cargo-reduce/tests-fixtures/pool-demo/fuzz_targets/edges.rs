@@ -137,6 +137,28 @@ fn spin_deaf() {
     black_box(spin_with_step(7));
 }
 
+/// One level of a three-function recursion (a parser's value, item and
+/// array calling each other) `depth` levels deep, with `spin_with_step`'s
+/// endless loop at the bottom. (With two functions, samples a frame apart
+/// happened to line up from the bottom; with three they did not.)
+#[inline(never)]
+fn nest_value(depth: u64) -> u64 {
+    black_box(nest_item(depth)).wrapping_add(1)
+}
+
+#[inline(never)]
+fn nest_item(depth: u64) -> u64 {
+    black_box(nest_array(depth)).wrapping_add(1)
+}
+
+#[inline(never)]
+fn nest_array(depth: u64) -> u64 {
+    if depth == 0 {
+        return spin_with_step(7);
+    }
+    black_box(nest_value(depth - 1)).wrapping_add(1)
+}
+
 /// The number after `prefix` in `data`.
 fn number_after(data: &[u8], prefix: &[u8]) -> Option<u64> {
     std::str::from_utf8(data.strip_prefix(prefix)?).ok()?.parse().ok()
@@ -167,6 +189,8 @@ fuzz_target!(|data: &[u8]| {
         black_box(descend(kib / 64, &|| {}));
     } else if data == b"altstack" {
         check_alternate_stack();
+    } else if let Some(depth) = number_after(data, b"nest-loop-calls:") {
+        black_box(nest_array(depth));
     } else if data == b"loop-calls" {
         black_box(spin_with_step(7));
     } else if data == b"deaf-loop" {

@@ -124,6 +124,26 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
     }
 }
 
+/// The same loop at the bottom of a recursion is placed by the loop at
+/// any depth: the samples' outer frames line up from the bottom of the
+/// stack, and their inner ones from the top, wherever a deep stack's
+/// noted frames leave out its middle.
+#[test]
+fn a_loop_at_the_bottom_of_a_recursion_is_placed_by_the_loop_at_any_depth() {
+    let pool = hanging_edges();
+    for depth in [1, 30, 31, 200, 201] {
+        for run in 0..4 {
+            let hang = failure(&pool, format!("nest-loop-calls:{depth}").as_bytes());
+            assert_eq!(hang.kind, FailureKind::Timeout);
+            assert_eq!(
+                hang.location.as_deref(),
+                Some("edges::spin_with_step"),
+                "depth {depth}, run {run}: {hang:?}"
+            );
+        }
+    }
+}
+
 /// A test that does not answer the request for its stack (it blocks the
 /// signal) is a timeout with no place whose message says why.
 #[test]

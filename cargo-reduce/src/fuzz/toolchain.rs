@@ -79,6 +79,20 @@ impl Toolchain {
         })
     }
 
+    /// The toolchain the user chose (with `+toolchain` or
+    /// `RUSTUP_TOOLCHAIN`), when this one, found for a build that needs a
+    /// nightly, is another: the user is told which one builds.
+    pub(crate) fn replaces_users(&self) -> Option<String> {
+        self.replaces(Toolchain::user())
+    }
+
+    /// `users`' toolchain, if they chose one and it is not this one.
+    fn replaces(&self, users: Toolchain) -> Option<String> {
+        users
+            .rustup_toolchain
+            .filter(|users| Some(users) != self.rustup_toolchain.as_ref())
+    }
+
     /// Its name for messages.
     pub(crate) fn name(&self) -> &str {
         self.rustup_toolchain
@@ -115,6 +129,20 @@ mod tests {
         }
         assert_eq!(chose("", Some("cli")), None);
         assert_eq!(chosen(None, Some(OsStr::new("cli"))), None);
+    }
+
+    /// A build that needs a nightly names the one it took when the user
+    /// chose another, and only then.
+    #[test]
+    fn a_nightly_in_place_of_the_users_choice_is_told() {
+        let toolchain = |name: Option<&str>| Toolchain {
+            rustup_toolchain: name.map(String::from),
+        };
+        let nightly = toolchain(Some("nightly"));
+        let stable = nightly.replaces(toolchain(Some("stable")));
+        assert_eq!(stable.as_deref(), Some("stable"));
+        assert_eq!(nightly.replaces(toolchain(Some("nightly"))), None);
+        assert_eq!(nightly.replaces(toolchain(None)), None);
     }
 
     /// rustup honours a `rust-toolchain.toml` from the working directory

@@ -69,7 +69,7 @@ impl<'a> BuildKind<'a> {
     }
 
     /// The nightly toolchain the build needs, if any.
-    pub(super) fn toolchain(self) -> Option<&'a AsanToolchain> {
+    pub(crate) fn toolchain(self) -> Option<&'a AsanToolchain> {
         match self {
             BuildKind::Asan(asan) | BuildKind::Coverage(Some(asan)) => Some(asan),
             _ => None,

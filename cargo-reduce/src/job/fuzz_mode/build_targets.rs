@@ -89,6 +89,9 @@ fn build_project(
             message: message.to_string(),
         })
     };
+    if let Some(note) = toolchain_note(kind) {
+        warn(&note);
+    }
     let interrupt = &settings.interrupt;
     let built = build_workers(
         stand_in,
@@ -115,6 +118,18 @@ fn build_project(
         .zip(built.targets)
         .map(|(target, binary)| binary.map_err(|errors| target_failed(project, target, &errors)))
         .collect())
+}
+
+/// Which toolchain a build that needs a nightly takes, when the user chose
+/// another (`cargo +stable reduce --sanitizer address`): it is not the one
+/// they named.
+fn toolchain_note(kind: BuildKind<'_>) -> Option<String> {
+    let toolchain = kind.toolchain()?;
+    let users = toolchain.replaces_users()?;
+    Some(format!(
+        "the AddressSanitizer build uses the `{}` toolchain: `{users}`, the one chosen, is not a nightly",
+        toolchain.name()
+    ))
 }
 
 /// A build that gave no binary: Ctrl-C stops the run; any other error

@@ -10,6 +10,11 @@
 //! left is often uniform, where the cache answers most of ddmin's
 //! candidates (chunks of equal length leave equal content). afl-tmin's
 //! alphabet normalization rests on the same observation.
+//!
+//! The first test keeps the most common value alone: values that go only
+//! together (a deeply nested JSON document's `1,`, `{}` and `"ab",`
+//! between its `[`: dropping the digits alone leaves `[,`, dropping the
+//! commas alone `[1[`) then go at once, where one at a time none would.
 
 use std::collections::BTreeMap;
 
@@ -30,10 +35,11 @@ fn few_values(distinct: usize, atoms: usize) -> bool {
     distinct > 1 && distinct * ATOMS_PER_VALUE <= atoms
 }
 
-/// Drops every occurrence of one value at a time, rarest value first, each
-/// kept out if `oracle` still finds the rest interesting; `input` as it is
-/// when [`worth_it`] says no. Stops early, keeping what it has, when a
-/// limit is reached.
+/// Keeps the most common value alone if `oracle` finds that interesting;
+/// else drops every occurrence of one value at a time, rarest value
+/// first, each kept out if `oracle` still finds the rest interesting;
+/// `input` as it is when [`worth_it`] says no. Stops early, keeping what
+/// it has, when a limit is reached.
 pub(crate) fn drop_values<A, O>(
     input: Vec<A>,
     oracle: &O,
@@ -47,23 +53,36 @@ where
     if !few_values(values.len(), input.len()) {
         return Ok(input);
     }
+    let (_, most_common) = values.last().expect("more than one value");
+    let alone: Vec<A> = input
+        .iter()
+        .filter(|a| *a == most_common)
+        .cloned()
+        .collect();
+    if interesting(&alone, oracle, ctx)? {
+        return Ok(alone);
+    }
     let mut current = input;
     for (_, value) in values {
         if ctx.limits.stop_reason().is_some() {
             break;
         }
         let rest: Vec<A> = current.iter().filter(|a| **a != value).cloned().collect();
-        if rest.is_empty() {
-            continue;
-        }
-        if ctx
-            .first_interesting(oracle, 1, &|_| Candidate::whole(&rest))?
-            .is_some()
-        {
+        if !rest.is_empty() && interesting(&rest, oracle, ctx)? {
             current = rest;
         }
     }
     Ok(current)
+}
+
+/// Whether `oracle` finds `atoms` interesting (one test, cached).
+fn interesting<A, O>(atoms: &[A], oracle: &O, ctx: &Context<'_, A>) -> Result<bool, OracleError>
+where
+    A: Clone + std::hash::Hash + Sync,
+    O: Oracle<A> + ?Sized,
+{
+    let found = ctx.first_interesting(oracle, 1, &|_| Candidate::whole(atoms))?;
+    Ok(found.is_some())
 }
 
 /// The distinct values of `input` with their counts, rarest first (then
@@ -97,10 +116,10 @@ mod tests {
         (out, run.tests())
     }
 
-    /// Nesting deep enough fails, whatever else is between: every other
-    /// value goes, one test each.
+    /// Stray values in deep nesting: all go in one test, the most common
+    /// value kept alone.
     #[test]
-    fn stray_values_go_in_one_test_each() {
+    fn stray_values_go_at_once() {
         let mut input = b"[".repeat(60);
         for (i, b) in b"1,2]3,".iter().enumerate() {
             input.insert(7 * i + 3, *b);
@@ -108,15 +127,50 @@ mod tests {
         let deep = |b: &[u8]| b.iter().filter(|&&c| c == b'[').count() >= 50;
         let (out, tests) = run(&input, &deep);
         assert_eq!(out, b"[".repeat(60));
-        assert_eq!(tests, 5, "five stray values; dropping `[` leaves nothing");
+        assert_eq!(tests, 1);
     }
 
-    /// A value the failure needs stays.
+    /// Nesting deep enough fails if what is before it parses (a JSON
+    /// parser that overflows its stack at depth 30): digits and commas go
+    /// only together, as the most common value is kept alone; one at a
+    /// time, neither would.
+    #[test]
+    fn values_that_go_only_together_go() {
+        let input = b"[1,".repeat(40);
+        let overflows = |b: &[u8]| {
+            let mut depth = 0;
+            for pair in b.windows(2) {
+                let well_formed = match pair {
+                    [b'[', next] => {
+                        depth += 1;
+                        matches!(next, b'[' | b'1')
+                    }
+                    [b'1', next] => *next == b',',
+                    [b',', next] => matches!(next, b'[' | b'1'),
+                    _ => false,
+                };
+                if depth >= 30 {
+                    return true;
+                }
+                if !well_formed {
+                    return false;
+                }
+            }
+            false
+        };
+        assert!(overflows(&input));
+        let (out, _) = run(&input, &overflows);
+        assert_eq!(out, b"[".repeat(40));
+    }
+
+    /// Values the failure needs stay: one test keeps the most common
+    /// alone, one per other value drops it (dropping `a` is keeping `b`
+    /// alone, a test the cache answers).
     #[test]
     fn needed_values_stay() {
         let input = b"ab".repeat(20);
-        let (out, _) = run(&input, &|b| b.contains(&b'a') && b.contains(&b'b'));
-        assert_eq!(out, input);
+        let (out, tests) = run(&input, &|b| b.contains(&b'a') && b.contains(&b'b'));
+        assert_eq!((out, tests), (input, 2));
     }
 
     /// Inputs with many distinct values for their length are left to

@@ -61,15 +61,17 @@ pub(crate) enum ArtifactError {
 
 /// Runs `bytes` [`REPRODUCE_RUNS`] times, each in test processes fresh
 /// from the init code (as `cargo fuzz run` runs an artifact); returns the
-/// failure when every run fails with the same signature ([`one_failure`]:
-/// a timeout whose stack could not be taken as any timeout). A timeout
-/// artifact's runs go in parallel, since each waits the whole timeout
+/// failure when every run fails with the same signature at `level`, the
+/// level the reduction's oracle compares at ([`one_failure`]: a timeout
+/// whose stack could not be taken as any timeout). A timeout artifact's
+/// runs go in parallel, since each waits the whole timeout
 /// ([`WorkerPool::run_fresh_copies`]).
 pub(crate) fn reproduce(
     pool: &WorkerPool,
     path: &Path,
     bytes: &[u8],
     timeout_artifact: bool,
+    level: MatchLevel,
 ) -> Result<Failure, ArtifactError> {
     let outcomes = match timeout_artifact {
         true => pool.run_fresh_copies(bytes, REPRODUCE_RUNS)?,
@@ -103,12 +105,12 @@ pub(crate) fn reproduce(
             what,
         });
     }
-    match one_failure(&failures) {
+    match one_failure(&failures, level) {
         Ok(failure) => Ok(failure.clone()),
         Err((one, other)) => Err(ArtifactError::Flaky {
             path: path.to_path_buf(),
             what: format!(
-                "it failed differently between runs ({} / {})",
+                "it failed differently between runs ({} / {}); a coarser --match (location, kind) compares less of it",
                 one.signature(),
                 other.signature()
             ),
@@ -116,17 +118,17 @@ pub(crate) fn reproduce(
     }
 }
 
-/// The failure that `failures`, runs of one input, all are, or two that
-/// differ (in anything a signature holds; a timeout whose stack could not
-/// be taken differs from no other timeout, see [`MatchLevel::matches`]).
-/// A placed timeout stands for unplaced ones.
-fn one_failure(failures: &[Failure]) -> Result<&Failure, (&Failure, &Failure)> {
+/// The failure that `failures`, runs of one input, all are at `level`, or
+/// two that differ (a timeout whose stack could not be taken differs from
+/// no other timeout, see [`MatchLevel::matches`]). A placed timeout stands
+/// for unplaced ones.
+fn one_failure(failures: &[Failure], level: MatchLevel) -> Result<&Failure, (&Failure, &Failure)> {
     let placed = failures
         .iter()
         .find(|f| !f.signature().is_unplaced_timeout());
     let first = placed.or(failures.first()).expect("at least one failure");
     let expected = first.signature();
-    let differs = |f: &&Failure| !MatchLevel::Message.matches(&expected, &f.signature());
+    let differs = |f: &&Failure| !level.matches(&expected, &f.signature());
     match failures.iter().find(differs) {
         Some(other) => Err((first, other)),
         None => Ok(first),
@@ -426,16 +428,30 @@ mod tests {
     /// failure, placed; two places, or a timeout and a panic, are not.
     #[test]
     fn an_unplaced_timeout_is_the_same_as_a_placed_one() {
+        let one = |runs: &[Failure]| {
+            one_failure(runs, MatchLevel::Message)
+                .cloned()
+                .map_err(|_| ())
+        };
         let (placed, unplaced) = (timeout(Some("demo::spin")), timeout(None));
         let runs = [unplaced.clone(), placed.clone(), unplaced.clone()];
-        assert_eq!(one_failure(&runs).unwrap(), &placed);
+        assert_eq!(one(&runs).unwrap(), placed);
         let all_unplaced = [unplaced.clone(), unplaced.clone()];
-        assert_eq!(one_failure(&all_unplaced).unwrap(), &unplaced);
+        assert_eq!(one(&all_unplaced).unwrap(), unplaced);
         let elsewhere = [placed.clone(), timeout(Some("demo::wait"))];
-        assert!(one_failure(&elsewhere).is_err());
+        assert!(one(&elsewhere).is_err());
         let panic = Failure::new(FailureKind::Panic, "boom");
-        assert!(one_failure(&[unplaced.clone(), panic.clone()]).is_err());
-        assert!(one_failure(&[panic, unplaced]).is_err());
+        assert!(one(&[unplaced.clone(), panic.clone()]).is_err());
+        assert!(one(&[panic, unplaced]).is_err());
+    }
+
+    /// Runs are one failure at the level the reduction compares at: two
+    /// places of a timeout are one at `--match kind`.
+    #[test]
+    fn runs_are_compared_at_the_reductions_level() {
+        let runs = [timeout(Some("demo::spin")), timeout(Some("demo::wait"))];
+        assert!(one_failure(&runs, MatchLevel::Location).is_err());
+        assert!(one_failure(&runs, MatchLevel::Kind).is_ok());
     }
 
     #[test]

@@ -64,31 +64,61 @@ fn locate(place: Place, frames: &[UserFrame]) -> (Option<String>, Vec<String>) {
 }
 
 /// The stack common to several samples of one endless test (return
-/// addresses, innermost first, as the harness notes them): the first
-/// sample (that has a function of the user's) without its innermost frames
-/// down to the innermost function that every sample is in. A loop that
-/// calls other functions may be in one of them or in itself at any one
-/// moment; the loop itself is in every sample, so the hang is placed by
-/// it however the samples fall. The samples are not lined up frame by
-/// frame: a deep stack's note leaves out its middle, a different number
-/// of frames in each sample. A sample with no function of the user's (one
-/// the unwinder could not walk) says nothing of where the loop is, and is
-/// left out.
+/// addresses, innermost first, as the harness notes them): a sample from
+/// its innermost frame in the innermost function that every sample is in.
+/// A loop that calls other functions may be in one of them or in itself
+/// at any one moment; the loop itself is in every sample, so the hang is
+/// placed by it however the samples fall. The samples are not lined up
+/// frame by frame: a deep stack's note leaves out its middle, a different
+/// number of frames in each sample. A callee inlined into the loop shares
+/// its addresses, so a sample taken in the callee cannot be cut down to
+/// the loop: the first sample that was in the loop's own code is taken.
+/// A sample with no function of the user's (one the unwinder could not
+/// walk) says nothing of where the loop is, and is left out.
 pub(crate) fn common_stack(samples: &[Vec<u64>], symbols: &mut Symbolizer) -> Vec<u64> {
     let functions: Vec<Vec<String>> = samples
         .iter()
         .map(|sample| enclosing_functions(&symbols.user_frames(sample)))
         .collect();
-    let walked = functions.iter().position(|f| !f.is_empty()).unwrap_or(0);
-    let Some(first) = samples.get(walked) else {
-        return Vec::new();
+    let shared = innermost_shared(&functions).cloned();
+    let walked: Vec<&[u64]> = samples
+        .iter()
+        .zip(&functions)
+        .filter(|(_, functions)| !functions.is_empty())
+        .map(|(sample, _)| sample.as_slice())
+        .collect();
+    let Some(shared) = shared else {
+        // No function in every sample: down to no function of the user's.
+        let first = walked
+            .first()
+            .copied()
+            .or(samples.first().map(Vec::as_slice));
+        let first = first.unwrap_or_default();
+        let rest = (0..first.len())
+            .map(|skip| &first[skip..])
+            .find(|rest| symbols.user_frames(rest).is_empty());
+        return rest.unwrap_or_default().to_vec();
     };
-    let shared = innermost_shared(&functions);
-    (0..first.len())
-        .map(|skip| &first[skip..])
-        .find(|rest| enclosing_functions(&symbols.user_frames(rest)).first() == shared)
-        .unwrap_or_default()
-        .to_vec()
+    let innermost = |rest: &[u64], symbols: &mut Symbolizer| {
+        enclosing_functions(&symbols.user_frames(rest))
+            .first()
+            .cloned()
+    };
+    let suffixes = || {
+        walked
+            .iter()
+            .flat_map(|sample| (0..sample.len()).map(move |skip| &sample[skip..]))
+    };
+    if let Some(rest) = suffixes().find(|rest| innermost(rest, symbols).as_ref() == Some(&shared)) {
+        return rest.to_vec();
+    }
+    // Every sample in a callee inlined into the shared function: the first
+    // from the frame that holds both.
+    let first = walked[0];
+    let holds =
+        |skip: &usize| enclosing_functions(&symbols.user_frames(&first[*skip..])).contains(&shared);
+    let skip = (0..first.len()).rev().find(holds).unwrap_or(0);
+    first[skip..].to_vec()
 }
 
 /// The innermost function of the first of `stacks` (innermost first)

@@ -249,7 +249,8 @@ fn reproduce(
             e,
         )
     })?;
-    shrink::reproduce(pool, path, &bytes, false).map_err(|e| {
+    let level = item.options.matching();
+    shrink::reproduce(pool, path, &bytes, false, level).map_err(|e| {
         Error::from(match e {
             ArtifactError::DoesNotReproduce { path, .. } => {
                 let hint = format!("{}{}", hint(), other_target_hint(item));

@@ -153,8 +153,11 @@ impl Subject for ArtifactSubject<'_> {
         let failure = match self.failure.take() {
             // Replayed before grouping: already reproduced.
             Some(failure) => failure,
-            None => shrink::reproduce(self.pool, self.path, input, self.timeout_artifact)
-                .map_err(Error::from)?,
+            None => {
+                let timeout = self.timeout_artifact;
+                shrink::reproduce(self.pool, self.path, input, timeout, self.matching)
+                    .map_err(Error::from)?
+            }
         };
         for _ in 0..shrink::REPRODUCE_RUNS {
             run.counters.add_test();

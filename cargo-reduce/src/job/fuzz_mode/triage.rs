@@ -79,7 +79,8 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
             None => Replayed::Gone,
         };
     }
-    match shrink::reproduce(pool, &artifact.path, &bytes, item.is_timeout()) {
+    let level = item.options.matching();
+    match shrink::reproduce(pool, &artifact.path, &bytes, item.is_timeout(), level) {
         Ok(failure) => Replayed::Failed(failure),
         Err(e) => Replayed::Refused(Error::from(e)),
     }

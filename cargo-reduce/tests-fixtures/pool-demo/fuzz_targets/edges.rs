@@ -113,6 +113,29 @@ fn spin_with_step(mut x: u64) -> u64 {
     x
 }
 
+/// `step`'s work, inlined into `spin_with_inlined_step`: its code has the
+/// loop's addresses, under the name of a function of its own.
+#[inline(always)]
+fn inlined_step(mut x: u64) -> u64 {
+    for _ in 0..black_box(64) {
+        x = black_box(x.wrapping_mul(31) ^ 7);
+    }
+    x
+}
+
+/// `spin_with_step` with the step inlined (a parser's loop around an
+/// inlined `peek`).
+#[inline(never)]
+fn spin_with_inlined_step(mut x: u64) -> u64 {
+    while black_box(true) {
+        for _ in 0..black_box(64) {
+            x = black_box(x.wrapping_mul(31) ^ 7);
+        }
+        x = inlined_step(x);
+    }
+    x
+}
+
 /// Waits for input on a pipe that never gets any: a hang in a system
 /// call, which fails the test if the call is ever cut short.
 #[inline(never)]
@@ -191,6 +214,8 @@ fuzz_target!(|data: &[u8]| {
         check_alternate_stack();
     } else if let Some(depth) = number_after(data, b"nest-loop-calls:") {
         black_box(nest_array(depth));
+    } else if data == b"loop-inlines" {
+        black_box(spin_with_inlined_step(7));
     } else if data == b"loop-calls" {
         black_box(spin_with_step(7));
     } else if data == b"deaf-loop" {

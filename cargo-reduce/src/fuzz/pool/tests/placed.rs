@@ -124,6 +124,24 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
     }
 }
 
+/// A loop with a callee inlined into it is placed by the loop, whether
+/// the deadline finds the test in the loop or in the callee's code, which
+/// has the loop's addresses (serde_json's whitespace loop around its
+/// inlined `peek` was placed in its caller, or nowhere).
+#[test]
+fn a_loop_with_an_inlined_callee_is_placed_by_the_loop_every_time() {
+    let pool = hanging_edges();
+    for run in 0..12 {
+        let hang = failure(&pool, b"loop-inlines");
+        assert_eq!(hang.kind, FailureKind::Timeout);
+        assert_eq!(
+            hang.location.as_deref(),
+            Some("edges::spin_with_inlined_step"),
+            "run {run}: {hang:?}"
+        );
+    }
+}
+
 /// The same loop at the bottom of a recursion is placed by the loop at
 /// any depth: the samples' outer frames line up from the bottom of the
 /// stack, and their inner ones from the top, wherever a deep stack's

@@ -106,22 +106,28 @@ fn hanging_edges() -> WorkerPool {
     WorkerPool::start(&super::binaries()["edges"], options).unwrap()
 }
 
+/// Runs `input`, a hang, `runs` times in `pool`: a timeout placed in
+/// `function` each time.
+fn placed_every_time(pool: &WorkerPool, input: &[u8], runs: usize, function: &str) {
+    for run in 0..runs {
+        let hang = failure(pool, input);
+        assert_eq!(hang.kind, FailureKind::Timeout);
+        let input = String::from_utf8_lossy(input);
+        assert_eq!(
+            hang.location.as_deref(),
+            Some(function),
+            "{input}, run {run}: {hang:?}"
+        );
+    }
+}
+
 /// An endless loop that calls a function is placed by the loop, whether
 /// the deadline finds the test in the loop or in the function (the
 /// `edges` target's `loop-calls`: about half the time each). One stack per
 /// timeout placed it in `step` about every other run.
 #[test]
 fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
-    let pool = hanging_edges();
-    for run in 0..12 {
-        let hang = failure(&pool, b"loop-calls");
-        assert_eq!(hang.kind, FailureKind::Timeout);
-        assert_eq!(
-            hang.location.as_deref(),
-            Some("edges::spin_with_step"),
-            "run {run}: {hang:?}"
-        );
-    }
+    placed_every_time(&hanging_edges(), b"loop-calls", 12, "edges::spin_with_step");
 }
 
 /// A loop with a callee inlined into it is placed by the loop, whether
@@ -130,35 +136,20 @@ fn a_loop_that_calls_a_function_is_placed_by_the_loop_every_time() {
 /// inlined `peek` was placed in its caller, or nowhere).
 #[test]
 fn a_loop_with_an_inlined_callee_is_placed_by_the_loop_every_time() {
-    let pool = hanging_edges();
-    for run in 0..12 {
-        let hang = failure(&pool, b"loop-inlines");
-        assert_eq!(hang.kind, FailureKind::Timeout);
-        assert_eq!(
-            hang.location.as_deref(),
-            Some("edges::spin_with_inlined_step"),
-            "run {run}: {hang:?}"
-        );
-    }
+    let function = "edges::spin_with_inlined_step";
+    placed_every_time(&hanging_edges(), b"loop-inlines", 12, function);
 }
 
 /// The same loop at the bottom of a recursion is placed by the loop at
-/// any depth: the samples' outer frames line up from the bottom of the
-/// stack, and their inner ones from the top, wherever a deep stack's
-/// noted frames leave out its middle.
+/// any depth: the samples are not lined up frame by frame, since a deep
+/// stack's note leaves out its middle, a different number of frames in
+/// each sample.
 #[test]
 fn a_loop_at_the_bottom_of_a_recursion_is_placed_by_the_loop_at_any_depth() {
     let pool = hanging_edges();
     for depth in [1, 30, 31, 200, 201] {
-        for run in 0..4 {
-            let hang = failure(&pool, format!("nest-loop-calls:{depth}").as_bytes());
-            assert_eq!(hang.kind, FailureKind::Timeout);
-            assert_eq!(
-                hang.location.as_deref(),
-                Some("edges::spin_with_step"),
-                "depth {depth}, run {run}: {hang:?}"
-            );
-        }
+        let input = format!("nest-loop-calls:{depth}");
+        placed_every_time(&pool, input.as_bytes(), 4, "edges::spin_with_step");
     }
 }
 

@@ -674,8 +674,8 @@ const SETTLE_ROUNDS: usize = 4;
 /// depend on what its worker ran before (a quick-xml input, after a
 /// crashing input had restarted its worker) covered features in the
 /// corpus's replay that it did not in the set's, and a second run dropped
-/// an input and two features. Features of the corpus's replay that the
-/// set's lacks are named in a warning.
+/// an input and two features. A warning counts the features of the
+/// corpus's replay that the set's lacks.
 fn settle(
     plan: &Plan,
     target: &Target<'_>,

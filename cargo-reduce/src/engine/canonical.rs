@@ -149,10 +149,7 @@ fn fails_with<O: Oracle<u8> + ?Sized>(
     ctx: &Context<'_, u8>,
 ) -> Result<bool, OracleError> {
     let values = vec![value; unit.len()];
-    let found = ctx.first_interesting(oracle, 1, &|_| {
-        Candidate::spliced(bytes, unit.clone(), &values)
-    })?;
-    Ok(found.is_some())
+    ctx.is_interesting(oracle, &|| Candidate::spliced(bytes, unit.clone(), &values))
 }
 
 #[cfg(test)]

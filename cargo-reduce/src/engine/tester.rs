@@ -126,6 +126,21 @@ impl<A: Hash> Context<'_, A> {
         self.run(oracle, candidate, cancel, key)
     }
 
+    /// Whether the candidate `candidate()` makes is interesting: a round
+    /// of one (cached, counted, within the limits).
+    pub(crate) fn is_interesting<'c, O>(
+        &self,
+        oracle: &O,
+        candidate: &(dyn Fn() -> Candidate<'c, A> + Sync),
+    ) -> Result<bool, OracleError>
+    where
+        O: Oracle<A> + ?Sized,
+        A: Sync + 'c,
+    {
+        let found = self.first_interesting(oracle, 1, &|_| candidate())?;
+        Ok(found.is_some())
+    }
+
     /// Tests a round: candidate `i` is `candidate(i)` for `i < count`;
     /// returns the lowest interesting index, every index below it tested.
     /// Whole-round oracles get the uncached part of the round at once;

@@ -59,7 +59,7 @@ where
         .filter(|a| *a == most_common)
         .cloned()
         .collect();
-    if interesting(&alone, oracle, ctx)? {
+    if ctx.is_interesting(oracle, &|| Candidate::whole(&alone))? {
         return Ok(alone);
     }
     let mut current = input;
@@ -68,21 +68,11 @@ where
             break;
         }
         let rest: Vec<A> = current.iter().filter(|a| **a != value).cloned().collect();
-        if !rest.is_empty() && interesting(&rest, oracle, ctx)? {
+        if !rest.is_empty() && ctx.is_interesting(oracle, &|| Candidate::whole(&rest))? {
             current = rest;
         }
     }
     Ok(current)
-}
-
-/// Whether `oracle` finds `atoms` interesting (one test, cached).
-fn interesting<A, O>(atoms: &[A], oracle: &O, ctx: &Context<'_, A>) -> Result<bool, OracleError>
-where
-    A: Clone + std::hash::Hash + Sync,
-    O: Oracle<A> + ?Sized,
-{
-    let found = ctx.first_interesting(oracle, 1, &|_| Candidate::whole(atoms))?;
-    Ok(found.is_some())
 }
 
 /// The distinct values of `input` with their counts, rarest first (then

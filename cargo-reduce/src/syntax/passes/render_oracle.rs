@@ -92,10 +92,8 @@ impl<'a> Tester<'a> {
 
     /// Tests `bytes` once (cached, counted, within the limits).
     pub(crate) fn test(&self, bytes: &[u8]) -> Result<bool, OracleError> {
-        let found = self
-            .ctx
-            .first_interesting(self.oracle, 1, &|_| Candidate::whole(bytes))?;
-        Ok(found.is_some())
+        self.ctx
+            .is_interesting(self.oracle, &|| Candidate::whole(bytes))
     }
 
     /// The lowest index whose text fails as the input did, every text

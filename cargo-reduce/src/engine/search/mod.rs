@@ -137,10 +137,10 @@ const MUTATION_TRIES: u64 = 8;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
     Values,
+    Splices,
     TwoByte,
     Chunks,
     Runs,
-    Splices,
     Moves,
     Mutate,
 }
@@ -159,10 +159,10 @@ impl Pass {
     fn step(self) -> &'static str {
         match self {
             Pass::Values => "search-values",
+            Pass::Splices => "search-splice",
             Pass::TwoByte => "search-2byte",
             Pass::Chunks => "search-chunks",
             Pass::Runs => "search-runs",
-            Pass::Splices => "search-splice",
             Pass::Moves => "search-move",
             Pass::Mutate => "search-mutate",
         }
@@ -316,10 +316,10 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
             trailing: budget.trailing,
         };
         match pass {
+            Pass::Splices => Box::new(edits::splices(b, from)),
             Pass::TwoByte => Box::new(edits::two_byte(b, from, reach)),
             Pass::Chunks => Box::new(edits::chunks(b, from)),
             Pass::Runs => Box::new(edits::runs(b, from, reach)),
-            Pass::Splices => Box::new(edits::splices(b, from)),
             Pass::Moves => Box::new(edits::moves(b, from)),
             Pass::Values | Pass::Mutate => Box::new(std::iter::empty()),
         }

@@ -17,7 +17,9 @@
 //! * A global allocator wrapping the system one enforces libFuzzer's
 //!   `-malloc_limit_mb` during tests: a single allocation of the limit or more aborts with a
 //!   note (build with `--cfg cargo_reduce_system_alloc` for targets that bring
-//!   their own `#[global_allocator]`).
+//!   their own `#[global_allocator]`). Under AddressSanitizer ASan's
+//!   allocator sees the allocation first, as libFuzzer's malloc hook runs
+//!   after it: a size it refuses is its report, as on `cargo fuzz`'s binary.
 
 use crate::altstack;
 use crate::fault_trace;
@@ -363,6 +365,22 @@ impl LimitedAlloc {
         }
     }
 
+    /// The block `allocate` gives for `size` bytes, under the malloc limit:
+    /// checked before it uninstrumented, after it under AddressSanitizer
+    /// (whose allocator reports a size it refuses: allocation-size-too-big,
+    /// out-of-memory).
+    #[inline]
+    fn limited(size: usize, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+        if !cfg!(cargo_reduce_asan) {
+            Self::check(size);
+        }
+        let ptr = Self::checked(allocate(), size);
+        if cfg!(cargo_reduce_asan) && !ptr.is_null() {
+            Self::check(size);
+        }
+        ptr
+    }
+
     #[inline]
     fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
         if ptr.is_null() {
@@ -380,22 +398,21 @@ impl LimitedAlloc {
 unsafe impl std::alloc::GlobalAlloc for LimitedAlloc {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        Self::check(layout.size());
-        Self::checked(unsafe { std::alloc::System.alloc(layout) }, layout.size())
+        Self::limited(layout.size(), || unsafe { std::alloc::System.alloc(layout) })
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        Self::check(layout.size());
-        let ptr = unsafe { std::alloc::System.alloc_zeroed(layout) };
-        Self::checked(ptr, layout.size())
+        Self::limited(layout.size(), || unsafe {
+            std::alloc::System.alloc_zeroed(layout)
+        })
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        Self::check(new_size);
-        let ptr = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
-        Self::checked(ptr, new_size)
+        Self::limited(new_size, || unsafe {
+            std::alloc::System.realloc(ptr, layout, new_size)
+        })
     }
 
     #[inline]

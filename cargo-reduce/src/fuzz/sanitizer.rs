@@ -49,16 +49,18 @@ pub(crate) const ASAN_RUSTFLAGS: &str =
 ///   fuzz`): a fault that is not a stack overflow goes on from the
 ///   stand-in's handler (which keeps the tripwire) to ASan's, which reports
 ///   it (`SEGV on unknown address`, with the access and the stack);
-/// * `allocator_may_return_null=1`: an allocation ASan's allocator refuses
-///   fails as out-of-memory, as in the uninstrumented stand-in (libFuzzer's
-///   `-malloc_limit_mb` is the stand-in's own check, before ASan's);
+/// * `allocator_may_return_null` left at ASan's default, as under `cargo
+///   fuzz`: an allocation ASan's allocator refuses is its report
+///   (`allocation-size-too-big`, `out-of-memory`); libFuzzer's
+///   `-malloc_limit_mb` is the stand-in's own check, after ASan's allocator
+///   gave the block, as libFuzzer's malloc hook runs;
 /// * `detect_leaks=0`: test processes end with `_exit`; leaks are looked
 ///   for only where asked ([`LEAK_OPTIONS`]);
 /// * `symbolize=0`: frames come as `(binary+offset)`, named by cargo-reduce;
 /// * `malloc_context_size=0`: no stack is taken at each allocation (the
 ///   signature uses the access's stack only);
 /// * `detect_odr_violation=0`, as `cargo fuzz` sets it.
-pub(crate) const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:allocator_may_return_null=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
+pub(crate) const ASAN_OPTIONS: &str = "abort_on_error=1:handle_segv=1:handle_sigbus=1:detect_leaks=0:symbolize=0:malloc_context_size=0:detect_odr_violation=0";
 
 /// What a pool that looks for leaks adds (`PoolOptions::detect_leaks`):
 /// LeakSanitizer on, for the stand-in's check after each test, and a stack

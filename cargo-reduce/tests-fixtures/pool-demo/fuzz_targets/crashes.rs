@@ -147,6 +147,10 @@ fuzz_target!(|data: &[u8]| {
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.
         black_box(Vec::<u8>::with_capacity(3 << 30));
+    } else if data.starts_with(b"huge-alloc") {
+        // One allocation larger than AddressSanitizer's allocator serves
+        // (1 TiB), and than the malloc limit.
+        black_box(Vec::<u8>::with_capacity(2 << 40));
     } else if data.starts_with(b"rss") {
         // Touched allocations below the malloc limit, 4 GiB at most: only
         // the RSS watchdog sees these. Then wait for it: on a loaded

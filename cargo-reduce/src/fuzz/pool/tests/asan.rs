@@ -1,7 +1,8 @@
 //! The pool on the AddressSanitizer build of `tests-fixtures/pool-demo`
 //! (`--sanitizer address`): ASan takes no failure kind from the harness.
 //! The stack tripwire still catches overflows (the harness's fault handler
-//! runs before ASan's), the malloc limit is still the harness's, an abort,
+//! runs before ASan's), the malloc limit is still the harness's (after
+//! ASan's allocator, whose refusal is its report), an abort,
 //! an exit and a caught panic are what they are uninstrumented; a wild
 //! pointer's segfault is what ASan reports under `cargo fuzz`, a `SEGV`
 //! with its access. Skipped, with the reason printed, when no nightly
@@ -55,6 +56,9 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
     assert_eq!(depth(b"past:8"), Some(OverflowDepth::NearTheLimit));
     assert_eq!(depth(b"past:40"), Some(OverflowDepth::WellPast));
     let segv = AsanBug::from_name("SEGV").unwrap();
+    // A size ASan's allocator refuses is its report, as under `cargo fuzz`
+    // (libFuzzer's malloc limit is a hook after ASan's allocator).
+    let too_big = AsanBug::from_name("allocation-size-too-big").unwrap();
     let cases: &[(&[u8], Option<FailureKind>)] = &[
         (b"fine", None),
         (b"abort", Some(FailureKind::Signal(Signal::ABORT.as_raw()))),
@@ -62,6 +66,7 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
         (b"deep:9000", Some(FailureKind::StackOverflow)),
         (b"deep:4000", None),
         (b"alloc", Some(FailureKind::Oom)),
+        (b"huge-alloc", Some(FailureKind::Sanitizer(too_big))),
         (b"segv", Some(FailureKind::Sanitizer(segv))),
         (b"exit", Some(FailureKind::Exit(7))),
         (b"caught", Some(FailureKind::Panic)),

@@ -24,7 +24,8 @@
 use crate::altstack;
 use crate::fault_trace;
 use crate::protocol::{
-    panic_text, read_note, write_note, Note, WorkerArea, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
+    frames_text, panic_text, read_note, write_note, write_note_parts, Note, WorkerArea,
+    FRAMES_TEXT_CAPACITY, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
     NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
     WORKER_AREA_SIZE,
 };
@@ -174,7 +175,17 @@ fn note_sanitizer_report(report: &[u8]) {
     forget_caught_panic();
     let _ =
         note_kind().compare_exchange(NOTE_SIGNAL, NOTE_NONE, Ordering::AcqRel, Ordering::Relaxed);
-    note(NOTE_SANITIZER, 0, report);
+    // The stack as ASan reports, ahead of the report (`panic_text`'s form):
+    // the report's own stack of an allocation ASan refused is `malloc`
+    // alone (`malloc_context_size=0`).
+    let frames = trace::capture_from(0, Reach::Whole);
+    let mut head = [0u8; FRAMES_TEXT_CAPACITY];
+    let len = frames_text(frames.as_slice(), &mut head);
+    let area = area();
+    if !area.is_null() {
+        // SAFETY: `area` is a mapped worker area (see `install`).
+        unsafe { write_note_parts(area, NOTE_SANITIZER, 0, &[&head[..len], report]) };
+    }
 }
 
 /// Forgets an allocation failure noted earlier in the test: the target

@@ -31,7 +31,7 @@ use std::{io, os::raw::c_int};
 pub(super) const WORKER_ENV: &str = "CARGO_REDUCE_WORKER";
 
 /// Bumped whenever the layout or the messages change.
-pub(super) const PROTOCOL_VERSION: u32 = 7;
+pub(super) const PROTOCOL_VERSION: u32 = 8;
 
 /// Environment variable of a coverage build's workers: the directory of
 /// the feature logs. Worker slot `N` appends one `feature_record` per
@@ -119,7 +119,11 @@ pub(super) const OVERFLOW_SLACK: usize = 32 << 10;
 pub(super) const NOTE_MALLOC_LIMIT: u32 = 3;
 /// Note kind: the system allocator failed; `arg` is the requested size.
 pub(super) const NOTE_ALLOC_FAILED: u32 = 4;
-/// Note kind: AddressSanitizer's report (the text, as it printed it).
+/// Note kind: a sanitizer's report: `panic_text` with the report (as the
+/// sanitizer printed it) as the message and the stack the stand-in took as
+/// ASan reported (none for a leak, found after the test), since ASan's own
+/// stack of an allocation it refused holds only `malloc` under
+/// `malloc_context_size=0`.
 pub(super) const NOTE_SANITIZER: u32 = 5;
 /// Note kind: the test process died of signal `arg` (a fault, an abort);
 /// the text is `frames_text` of the interrupted code's stack.
@@ -222,6 +226,14 @@ pub(super) struct Note {
 /// # Safety
 /// `area` must point to a mapped `WORKER_AREA_SIZE` bytes worker area.
 pub(super) unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8]) -> bool {
+    unsafe { write_note_parts(area, kind, arg, &[text]) }
+}
+
+/// [`write_note`] of the concatenation of `parts`, without allocating.
+///
+/// # Safety
+/// As [`write_note`].
+pub(super) unsafe fn write_note_parts(area: *mut u8, kind: u32, arg: u64, parts: &[&[u8]]) -> bool {
     let status = unsafe { &*(area as *const WorkerArea) };
     if status
         .note_kind
@@ -230,8 +242,12 @@ pub(super) unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8])
     {
         return false;
     }
-    let len = text.len().min(NOTE_CAPACITY);
-    unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), area.add(NOTE_OFFSET), len) };
+    let mut len = 0;
+    for part in parts {
+        let n = part.len().min(NOTE_CAPACITY - len);
+        unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), area.add(NOTE_OFFSET + len), n) };
+        len += n;
+    }
     status.note_arg.store(arg, Ordering::Relaxed);
     status.note_len.store(len as u32, Ordering::Relaxed);
     status.note_kind.store(kind, Ordering::Release);

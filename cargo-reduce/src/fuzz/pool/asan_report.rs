@@ -23,19 +23,21 @@ struct Report {
 }
 
 /// The failure an ASan `report` describes; frames in `symbols`' binary
-/// are named by it.
-pub(crate) fn failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failure {
-    let text = String::from_utf8_lossy(report);
+/// are named by it. Where the report's first stack holds none of the
+/// user's code (an allocation ASan refused: `malloc` alone, under
+/// `malloc_context_size=0`), the place is the stand-in's own stack taken
+/// as ASan reported (`own`, return addresses innermost first).
+pub(crate) fn failure(report: &str, own: &[u64], symbols: Option<&mut Symbolizer>) -> Failure {
     let binary = symbols
         .as_ref()
         .and_then(|s| s.binary().file_name())
         .map(|n| n.to_string_lossy().into_owned());
-    let report = parse(&text, binary.as_deref());
+    let report = parse(report, binary.as_deref());
     let (call_path, location) = match symbols {
-        Some(symbols) => (
-            symbols.call_path(&report.frames),
-            symbols.location(&report.frames),
-        ),
+        Some(symbols) => match symbols.location(&report.frames) {
+            Some(location) => (symbols.call_path(&report.frames), Some(location)),
+            None => (symbols.call_path(own), symbols.location(own)),
+        },
         None => (Vec::new(), None),
     };
     Failure {

@@ -16,8 +16,8 @@ use super::cpu_time::Silence;
 use super::failure::{signal_name, split_location, Failure, FailureKind, OverflowDepth};
 use super::place::Place;
 use super::protocol::{
-    Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL,
-    NOTE_STACK, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
+    split_panic_text, Note, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_PANIC, NOTE_SANITIZER,
+    NOTE_SIGNAL, NOTE_STACK, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
 };
 
 /// Why the parent killed a worker.
@@ -224,13 +224,14 @@ pub(crate) fn reported_failure(
     }
 }
 
-/// The failure a sanitizer's `report` describes: LeakSanitizer's or
-/// AddressSanitizer's.
-fn sanitizer_failure(report: &[u8], symbols: Option<&mut Symbolizer>) -> Failure {
-    let text = String::from_utf8_lossy(report);
-    match super::leak_report::is_leak(&text) {
-        true => super::leak_report::failure(&text, symbols),
-        false => super::asan_report::failure(report, symbols),
+/// The failure a sanitizer's note describes (`panic_text`: the report as
+/// the message, the stand-in's stack as the sanitizer reported as the
+/// frames): LeakSanitizer's or AddressSanitizer's.
+fn sanitizer_failure(note: &[u8], symbols: Option<&mut Symbolizer>) -> Failure {
+    let note = split_panic_text(note);
+    match super::leak_report::is_leak(&note.message) {
+        true => super::leak_report::failure(&note.message, symbols),
+        false => super::asan_report::failure(&note.message, &note.frames, symbols),
     }
 }
 

@@ -82,6 +82,16 @@ fn failure_kinds_are_the_same_on_the_asan_build() {
             String::from_utf8_lossy(input)
         );
     }
+    // ASan's own stack of the allocation it refused is `malloc` alone
+    // (`malloc_context_size=0`): placed by the stand-in's, at the call.
+    let huge = pool.run(b"huge-alloc").unwrap();
+    let huge = huge.failure().unwrap();
+    assert!(
+        huge.location
+            .as_deref()
+            .is_some_and(|l| l.starts_with("fuzz_targets/crashes.rs:")),
+        "{huge:?}"
+    );
     // ASan's report of the wild write (`crashes.rs`: to address 16).
     let wild = pool.run(b"segv").unwrap();
     let wild = wild.failure().unwrap();

@@ -318,9 +318,35 @@ fn print_table(summary: &Summary, verbose: bool) {
             .ok()
             .and_then(|d| d.described.as_ref()?.debug.as_deref());
         if let Some(debug) = debug {
-            println!("\n{} as the target sees it:\n{debug}", r.name);
+            println!("\n{} as the target sees it:\n{}", r.name, shortened(debug));
         }
     }
+}
+
+/// The most lines of a typed result's `Debug` form the summary shows, each
+/// cut at [`NOTE_MAX`] characters: a value can be thousands of characters
+/// on one line (a nested string), and `cargo reduce run` prints it whole.
+const DEBUG_LINES: usize = 40;
+
+/// `debug` cut to [`DEBUG_LINES`] lines of [`NOTE_MAX`] characters, saying
+/// where it is whole when it was cut.
+fn shortened(debug: &str) -> String {
+    let lines: Vec<&str> = debug.lines().collect();
+    let mut cut = lines.len() > DEBUG_LINES;
+    let mut shown: Vec<String> = Vec::new();
+    for line in lines.iter().take(DEBUG_LINES) {
+        match line.char_indices().nth(NOTE_MAX) {
+            Some((end, _)) => {
+                cut = true;
+                shown.push(format!("{}…", &line[..end]));
+            }
+            None => shown.push(line.to_string()),
+        }
+    }
+    if cut {
+        shown.push("(cut: the run command above prints it whole)".to_string());
+    }
+    shown.join("\n")
 }
 
 /// How many duplicates of one reduced input the summary names without
@@ -401,6 +427,20 @@ fn refuse_subcommand_as_input(inputs: &[std::path::PathBuf]) -> Result<(), Error
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value of one long line, or of many, is cut, and says so; a short
+    /// one is shown as it is.
+    #[test]
+    fn a_long_debug_form_is_cut_and_says_where_it_is_whole() {
+        assert_eq!(shortened("Foo {\n    a: 1,\n}"), "Foo {\n    a: 1,\n}");
+        let long = format!("\"{}\"", "[".repeat(2031));
+        let shown = shortened(&long);
+        let first = shown.lines().next().unwrap();
+        assert_eq!(first.chars().count(), NOTE_MAX + 1);
+        assert!(shown.ends_with("prints it whole)"), "{shown}");
+        let many = "x\n".repeat(DEBUG_LINES + 5);
+        assert_eq!(shortened(&many).lines().count(), DEBUG_LINES + 1);
+    }
 
     fn done(stopped: Option<StopReason>) -> Reduction {
         Reduction {

@@ -317,7 +317,12 @@ impl View for Progress<'_> {
         if !self.reporter.is_verbose() {
             return;
         }
-        let text = format!("{} bytes ({atoms} {unit} atoms)", now.bytes);
+        // Atoms that are bytes (fuzz mode's, whose stage is the artifact's
+        // name) say nothing more.
+        let text = match atoms == now.bytes {
+            true => format!("{} bytes", now.bytes),
+            false => format!("{} bytes ({atoms} {unit} atoms)", now.bytes),
+        };
         match &self.bar {
             Some(bar) => bar.println(format!(
                 "{} {text}",

@@ -25,9 +25,8 @@ use crate::altstack;
 use crate::fault_trace;
 use crate::protocol::{
     frames_text, panic_text, read_note, write_note, write_note_parts, Note, WorkerArea,
-    FRAMES_TEXT_CAPACITY, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT,
-    NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST,
-    WORKER_AREA_SIZE,
+    FRAMES_TEXT_CAPACITY, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_NONE, NOTE_PANIC,
+    NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::sys;
@@ -409,7 +408,9 @@ impl LimitedAlloc {
 unsafe impl std::alloc::GlobalAlloc for LimitedAlloc {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        Self::limited(layout.size(), || unsafe { std::alloc::System.alloc(layout) })
+        Self::limited(layout.size(), || unsafe {
+            std::alloc::System.alloc(layout)
+        })
     }
 
     #[inline]

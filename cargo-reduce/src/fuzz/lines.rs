@@ -10,9 +10,10 @@
 //! inputs that reached it (an 8-bit counter saturates, so hits are not
 //! counted). A function is any that a block's code belongs to, inlined or
 //! not, named as its symbol demangles without the hash (so a generic
-//! function's instances, and its inlined copies, are one function), at the
-//! first line of its code; its count is the number of inputs that ran any
-//! of its code. That first line counts as reached by every input that
+//! function's instances, and its inlined copies, are one function), at its
+//! `fn` line as the debug info declares it (else the first line of its
+//! code); its count is the number of inputs that ran any of its code.
+//! That line counts as reached by every input that
 //! called the function: code there that no input runs (the unwinding
 //! cleanup of a call inlined into another) is no line a source-based
 //! report (`cargo fuzz coverage`'s llvm-cov) counts, and it would mark
@@ -46,7 +47,8 @@ pub(crate) struct Function {
     pub name: String,
     /// Its file's index in [`LineMap::files`].
     pub file: u32,
-    /// The first line of its code.
+    /// Its `fn` line as the debug info declares it, else the first line
+    /// of its code.
     pub line: u32,
 }
 
@@ -111,7 +113,26 @@ impl LineMap {
             map.lines.push(lines);
             map.function_ids.push(ids);
         }
+        map.start_at_declarations(&file);
         Ok(Some(map))
+    }
+
+    /// Moves each function's line to its `fn` line, as the debug info
+    /// declares it (its subprogram's `DW_AT_decl_line`), where that is in
+    /// the function's file: the least line of its code is not the `fn`
+    /// line where that code is a local `macro_rules!`'s, which keeps the
+    /// macro's own lines, above the function (helper-47: `FN` records at a
+    /// macro's line, and the `fn` lines of called functions shown as never
+    /// run). Without a declaration, a function keeps its least line.
+    fn start_at_declarations(&mut self, file: &object::File) {
+        let declared = declared_lines(file);
+        for f in &mut self.functions {
+            let path = &self.files[f.file as usize];
+            let ours = |(decl_file, _): &&(String, u32)| file_name(decl_file) == file_name(path);
+            if let Some((_, line)) = declared.get(&f.name).filter(ours) {
+                f.line = *line;
+            }
+        }
     }
 
     /// The index of function `name` of `file`, seen at `line` (its first
@@ -138,8 +159,14 @@ impl LineMap {
                 .insert(line, 0);
         }
         for f in &self.functions {
+            let file = &self.files[f.file as usize];
+            out.lines
+                .entry(file.clone())
+                .or_default()
+                .entry(f.line)
+                .or_insert(0);
             out.functions
-                .entry(self.files[f.file as usize].clone())
+                .entry(file.clone())
                 .or_default()
                 .insert(f.name.clone(), (f.line, 0));
         }
@@ -185,6 +212,83 @@ impl LineMap {
                 .1 += 1;
         }
     }
+}
+
+/// The last component of `path`, as the debug info writes paths.
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Each function's declared file and `fn` line (`DW_AT_decl_file`,
+/// `DW_AT_decl_line`) by its linkage name, demangled without the hash as
+/// the line map names functions; empty where the debug info cannot be read
+/// (the functions then keep their least lines).
+fn declared_lines(file: &object::File) -> BTreeMap<String, (String, u32)> {
+    use addr2line::gimli;
+    use object::{Object, ObjectSection};
+    let endian = match file.is_little_endian() {
+        true => gimli::RunTimeEndian::Little,
+        false => gimli::RunTimeEndian::Big,
+    };
+    let load = |id: gimli::SectionId| -> Result<std::borrow::Cow<'_, [u8]>, gimli::Error> {
+        let data = file
+            .section_by_name(id.name())
+            .and_then(|s| s.uncompressed_data().ok());
+        Ok(data.unwrap_or_default())
+    };
+    let Ok(sections) = gimli::DwarfSections::load(load) else {
+        return BTreeMap::new();
+    };
+    let dwarf = sections.borrow(|section| gimli::EndianSlice::new(section, endian));
+    let mut declared = BTreeMap::new();
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        let Ok(unit) = dwarf.unit(header) else {
+            continue;
+        };
+        let mut entries = unit.entries();
+        while let Ok(Some(entry)) = entries.next_dfs() {
+            if entry.tag() != gimli::DW_TAG_subprogram {
+                continue;
+            }
+
+            let line = entry
+                .attr_value(gimli::DW_AT_decl_line)
+                .and_then(|v| v.udata_value());
+            let linkage = entry.attr_value(gimli::DW_AT_linkage_name);
+            let (Some(line), Some(linkage)) = (line, linkage) else {
+                continue;
+            };
+            let Ok(name) = dwarf.attr_string(&unit, linkage) else {
+                continue;
+            };
+            let decl_file = entry
+                .attr_value(gimli::DW_AT_decl_file)
+                .and_then(|v| match v {
+                    gimli::AttributeValue::FileIndex(index) => Some(index),
+                    v => v.udata_value(),
+                })
+                .and_then(|index| declared_file(&dwarf, &unit, index));
+            let (Some(decl_file), Ok(line)) = (decl_file, u32::try_from(line)) else {
+                continue;
+            };
+            let name = addr2line::demangle_auto(name.to_string_lossy(), None).into_owned();
+            declared.entry(name).or_insert((decl_file, line));
+        }
+    }
+    declared
+}
+
+/// The name of file `index` of `unit`'s line program.
+fn declared_file<R: addr2line::gimli::Reader>(
+    dwarf: &addr2line::gimli::Dwarf<R>,
+    unit: &addr2line::gimli::Unit<R>,
+    index: u64,
+) -> Option<String> {
+    let header = unit.line_program.as_ref()?.header();
+    let entry = header.file(index)?;
+    let name = dwarf.attr_string(unit, entry.path_name()).ok()?;
+    Some(name.to_string_lossy().ok()?.into_owned())
 }
 
 /// Indices given to names in the order first seen.
@@ -373,6 +477,33 @@ mod tests {
             .unwrap();
         assert_eq!(runtime % 4096, anchor.address() % 4096);
         anchor.address()
+    }
+
+    /// Code of a local macro keeps the macro's own lines, above the
+    /// function that uses it.
+    macro_rules! doubled {
+        ($x:expr) => {
+            std::hint::black_box($x).wrapping_mul(2)
+        };
+    }
+
+    /// The `fn` line of `macro_test_function`.
+    const MACRO_FN_LINE: u32 = line!() + 2;
+    #[inline(never)]
+    fn macro_test_function(x: u64) -> u64 {
+        doubled!(x)
+    }
+
+    /// A function's line is its `fn` line as the debug info declares it,
+    /// not the least line of its code (a macro's, above it).
+    #[test]
+    fn a_function_is_declared_at_its_fn_line_not_at_its_macros() {
+        assert_eq!(std::hint::black_box(macro_test_function(3)), 6);
+        let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        let file = object::File::parse(&*exe).unwrap();
+        let declared = declared_lines(&file);
+        let (decl_file, line) = &declared["cargo_reduce::fuzz::lines::tests::macro_test_function"];
+        assert_eq!((file_name(decl_file), *line), ("lines.rs", MACRO_FN_LINE));
     }
 
     #[test]

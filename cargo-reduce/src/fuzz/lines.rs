@@ -251,7 +251,6 @@ fn declared_lines(file: &object::File) -> BTreeMap<String, (String, u32)> {
             if entry.tag() != gimli::DW_TAG_subprogram {
                 continue;
             }
-
             let line = entry
                 .attr_value(gimli::DW_AT_decl_line)
                 .and_then(|v| v.udata_value());
@@ -273,7 +272,11 @@ fn declared_lines(file: &object::File) -> BTreeMap<String, (String, u32)> {
                 continue;
             };
             let name = addr2line::demangle_auto(name.to_string_lossy(), None).into_owned();
-            declared.entry(name).or_insert((decl_file, line));
+            // A function's closures share its name: the first one's line.
+            let first = declared.entry(name).or_insert((decl_file.clone(), line));
+            if first.0 == decl_file && line < first.1 {
+                first.1 = line;
+            }
         }
     }
     declared

@@ -24,9 +24,9 @@
 use crate::altstack;
 use crate::fault_trace;
 use crate::protocol::{
-    frames_text, panic_text, read_note, write_note, write_note_parts, Note, WorkerArea,
-    FRAMES_TEXT_CAPACITY, NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_NONE, NOTE_PANIC,
-    NOTE_SANITIZER, NOTE_SIGNAL, NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST, WORKER_AREA_SIZE,
+    frames_text, panic_text, read_note, write_note_parts, Note, WorkerArea, FRAMES_TEXT_CAPACITY,
+    NOTE_ALLOC_FAILED, NOTE_MALLOC_LIMIT, NOTE_NONE, NOTE_PANIC, NOTE_SANITIZER, NOTE_SIGNAL,
+    NOTE_STACK_OVERFLOW, PANIC_ENDS_TEST, WORKER_AREA_SIZE,
 };
 use crate::stack::{self, Fault};
 use crate::sys;
@@ -180,11 +180,7 @@ fn note_sanitizer_report(report: &[u8]) {
     let frames = trace::capture_from(0, Reach::Whole);
     let mut head = [0u8; FRAMES_TEXT_CAPACITY];
     let len = frames_text(frames.as_slice(), &mut head);
-    let area = area();
-    if !area.is_null() {
-        // SAFETY: `area` is a mapped worker area (see `install`).
-        unsafe { write_note_parts(area, NOTE_SANITIZER, 0, &[&head[..len], report]) };
-    }
+    note_parts(NOTE_SANITIZER, 0, &[&head[..len], report]);
 }
 
 /// Forgets an allocation failure noted earlier in the test: the target
@@ -216,10 +212,15 @@ fn area() -> *mut u8 {
 /// Notes why the test failed, unless it has a note already.
 /// Async-signal-safe.
 pub(crate) fn note(kind: u32, arg: u64, text: &[u8]) {
+    note_parts(kind, arg, &[text]);
+}
+
+/// [`note`] of the concatenation of `parts`. Async-signal-safe.
+fn note_parts(kind: u32, arg: u64, parts: &[&[u8]]) {
     let area = area();
     if !area.is_null() {
         // SAFETY: `area` is a mapped worker area (see `install`).
-        unsafe { write_note(area, kind, arg, text) };
+        unsafe { write_note_parts(area, kind, arg, parts) };
     }
 }
 

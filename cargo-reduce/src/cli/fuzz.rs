@@ -335,10 +335,10 @@ fn shortened(debug: &str) -> String {
     let mut cut = lines.len() > DEBUG_LINES;
     let mut shown: Vec<String> = Vec::new();
     for line in lines.iter().take(DEBUG_LINES) {
-        match line.char_indices().nth(NOTE_MAX) {
-            Some((end, _)) => {
+        match table::cut(line, NOTE_MAX + 1) {
+            Some(short) => {
                 cut = true;
-                shown.push(format!("{}…", &line[..end]));
+                shown.push(short);
             }
             None => shown.push(line.to_string()),
         }

@@ -25,9 +25,14 @@ pub(super) fn one_line(text: &str, max: usize) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(LINE_BREAK);
-    match joined.char_indices().nth(max.saturating_sub(1)) {
-        Some((cut, _)) if joined.chars().count() > max => format!("{}…", &joined[..cut]),
-        _ => joined,
+    cut(&joined, max).unwrap_or(joined)
+}
+
+/// `text` cut to `max` characters, its last `…`; `None` when it fits.
+pub(super) fn cut(text: &str, max: usize) -> Option<String> {
+    match text.char_indices().nth(max.saturating_sub(1)) {
+        Some((end, _)) if text.chars().count() > max => Some(format!("{}…", &text[..end])),
+        _ => None,
     }
 }
 

@@ -128,7 +128,9 @@ impl LineMap {
         let declared = declared_lines(file);
         for f in &mut self.functions {
             let path = &self.files[f.file as usize];
-            let ours = |(decl_file, _): &&(String, u32)| file_name(decl_file) == file_name(path);
+            let ours = |(decl_file, _): &&(String, u32)| {
+                Path::new(decl_file).file_name() == Path::new(path).file_name()
+            };
             if let Some((_, line)) = declared.get(&f.name).filter(ours) {
                 f.line = *line;
             }
@@ -212,11 +214,6 @@ impl LineMap {
                 .1 += 1;
         }
     }
-}
-
-/// The last component of `path`, as the debug info writes paths.
-fn file_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// Each function's declared file and `fn` line (`DW_AT_decl_file`,
@@ -506,7 +503,11 @@ mod tests {
         let file = object::File::parse(&*exe).unwrap();
         let declared = declared_lines(&file);
         let (decl_file, line) = &declared["cargo_reduce::fuzz::lines::tests::macro_test_function"];
-        assert_eq!((file_name(decl_file), *line), ("lines.rs", MACRO_FN_LINE));
+        let decl_file = Path::new(decl_file).file_name();
+        assert_eq!(
+            (decl_file, *line),
+            (Some("lines.rs".as_ref()), MACRO_FN_LINE)
+        );
     }
 
     #[test]

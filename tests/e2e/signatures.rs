@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::fuzz_fixture::{
-    cargo_reduce, cargo_reduce_in, copy_tree, fresh_copy, minimized_path, partial_path, repo,
+    cargo_reduce, cargo_reduce_in, copy_tree, fresh_copy, minimized_path, repo,
 };
 use crate::recycled::RecycledDir;
 
@@ -360,40 +360,4 @@ fn afl_mode_keeps_the_six_bugs_apart() {
     let hung = run_six(&afl, &args("stack", None, &paths(&hangs)), 0);
     assert_eq!((reproduced_ids(&crashed), reproduced_ids(&hung)), (4, 2));
     assert_six_apart(&[crashed, hung].concat(), "src/", input);
-}
-
-/// A crash whose candidates meet another bug's endless loop: the row says
-/// so (`stopped: timeouts`), but the reduction ran to its end, so its
-/// result goes under the final name and the next run leaves it be. As a
-/// partial result it was reduced again on every run, meeting the same
-/// loops.
-#[test]
-fn a_crash_whose_candidates_hang_is_reduced_once() {
-    let (_dir, fuzz, _) = six_bugs();
-    let artifacts = fuzz.join("artifacts/six_bugs");
-    for entry in fs::read_dir(&artifacts).unwrap() {
-        fs::remove_file(entry.unwrap().path()).unwrap();
-    }
-    // `AT` aborts before `LOOP` is looked for: every candidate that keeps a
-    // `LOOP` and loses the `A` or the `T` hangs, as both halves do.
-    let crash = artifacts.join("crash-loop-at");
-    fs::write(&crash, "rec:LOOPATLOOP!end").unwrap();
-
-    let first = run_six(&fuzz, &["reduce"], 0);
-    let done = first
-        .iter()
-        .find(|m| m["reason"] == "reduction-finished")
-        .expect("reduced");
-    assert_eq!(done["stopped"], "timeouts", "{done}");
-    let minimized = minimized_path(&crash);
-    assert_eq!(Path::new(done["output"].as_str().unwrap()), minimized);
-    assert!(!partial_path(&crash).exists());
-    let failure = done["failure"].as_str().unwrap();
-    assert!(failure.contains("reserve_table"), "{failure}");
-
-    let second = run_six(&fuzz, &["reduce"], 0);
-    assert!(
-        !second.iter().any(|m| m["reason"] == "reduction-started"),
-        "{second:?}"
-    );
 }

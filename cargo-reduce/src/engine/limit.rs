@@ -54,15 +54,6 @@ impl StopReason {
         }
     }
 
-    /// True when running the reduction again, from its result, may go
-    /// further: a limit or Ctrl-C cut it short, or one ddrmin pass ran.
-    /// Not for [`StopReason::Timeouts`]: that reduction ran to its end, and
-    /// running it again on this machine meets the same timeouts (a longer
-    /// `--timeout` settles them).
-    pub fn resumable(self) -> bool {
-        self != StopReason::Timeouts
-    }
-
     fn code(self) -> u8 {
         self as u8 + 1
     }

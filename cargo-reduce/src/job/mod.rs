@@ -236,9 +236,9 @@ pub(crate) struct Job<'a> {
     pub bytes: Vec<u8>,
     /// Where the result goes, checked before the first test.
     pub output: &'a Destination,
-    /// Where a result that a limit or Ctrl-C cut short goes instead (fuzz
-    /// mode's `partial-from-<name>`, so that it never stands under the
-    /// final name and the next run finishes it); `None`: to `output` too.
+    /// Where a result that is not 1-minimal goes instead (fuzz mode's
+    /// `partial-from-<name>`, so that it never stands under the final name
+    /// and the next run finishes it); `None`: to `output` too.
     pub partial: Option<&'a Destination>,
     /// The pass label the progress display starts with.
     pub label: String,
@@ -307,11 +307,7 @@ pub(crate) fn reduce<S: Subject>(
     };
     let stopped = verified(subject, &reduced, &run)?;
     said_stopped(&run, stopped);
-    let output = written(
-        &job,
-        &reduced.bytes,
-        !stopped.is_some_and(StopReason::resumable),
-    )?;
+    let output = written(&job, &reduced.bytes, stopped.is_none())?;
     Ok(finished(
         subject,
         &job,
@@ -421,21 +417,20 @@ fn said_stopped(run: &Run<'_>, stopped: Option<StopReason>) {
     }
 }
 
-/// Writes `bytes` where `job`'s result goes (one a next run would take
-/// further, not `finished`, to its partial place, if it has one); returns
-/// the path. A partial result no smaller than the input is not written:
-/// the input is the best so far (a copy of it beside it would be taken
-/// for progress).
-fn written(job: &Job<'_>, bytes: &[u8], finished: bool) -> Result<PathBuf, Error> {
+/// Writes `bytes` where `job`'s result goes (one that is not `minimal` to
+/// its partial place, if it has one); returns the path. A partial result
+/// no smaller than the input is not written: the input is the best so far
+/// (a copy of it beside it would be taken for progress).
+fn written(job: &Job<'_>, bytes: &[u8], minimal: bool) -> Result<PathBuf, Error> {
     let output = match job.partial {
-        Some(_) if !finished && bytes == job.bytes.as_slice() => {
+        Some(_) if !minimal && bytes == job.bytes.as_slice() => {
             return Ok(job.input.to_path_buf());
         }
-        Some(partial) if !finished => partial,
+        Some(partial) if !minimal => partial,
         _ => job.output,
     };
     write::result(output, bytes, job.input)?;
-    if let (true, Some(Destination::File { resolved, .. })) = (finished, job.partial) {
+    if let (true, Some(Destination::File { resolved, .. })) = (minimal, job.partial) {
         // An earlier run's partial result (this tool's own file) is done.
         let _ = std::fs::remove_file(resolved);
     }

@@ -15,8 +15,9 @@ pub enum StopReason {
     MaxTime,
     /// Ctrl-C.
     Interrupted,
-    /// Not a stop: the reduction ran to its end, but some verdicts were
-    /// timeouts, which depend on the machine's speed.
+    /// Written by earlier releases only (kept so that their messages still
+    /// parse): a reduction whose candidates timed out now settles those
+    /// verdicts under a longer timeout before it ends.
     Timeouts,
     /// Not a stop: one pass of recursive ddmin (`--algorithm ddrmin`
     /// without `--dd-star`) ran to its end; its result is 1-minimal only

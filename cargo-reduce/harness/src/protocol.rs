@@ -221,6 +221,9 @@ pub(super) struct Note {
 
 /// Records a note in the area at `area` unless one is there already: the
 /// first reason a test failed wins, as the first panic aborts libFuzzer.
+/// The stack the parent sampled (`NOTE_STACK`) is not a reason: a failure
+/// of the test's own replaces it (a test that ends while the parent takes
+/// its stack for a timeout, before the kill, fails as it ended).
 /// Async-signal-safe: no allocation, no locks.
 ///
 /// # Safety
@@ -235,11 +238,14 @@ pub(super) unsafe fn write_note(area: *mut u8, kind: u32, arg: u64, text: &[u8])
 /// As [`write_note`].
 pub(super) unsafe fn write_note_parts(area: *mut u8, kind: u32, arg: u64, parts: &[&[u8]]) -> bool {
     let status = unsafe { &*(area as *const WorkerArea) };
-    if status
-        .note_kind
-        .compare_exchange(NOTE_NONE, NOTE_BUSY, Ordering::AcqRel, Ordering::Relaxed)
-        .is_err()
-    {
+    let take = |from: u32| {
+        let taken =
+            status
+                .note_kind
+                .compare_exchange(from, NOTE_BUSY, Ordering::AcqRel, Ordering::Relaxed);
+        taken.is_ok()
+    };
+    if !take(NOTE_NONE) && (kind == NOTE_STACK || !take(NOTE_STACK)) {
         return false;
     }
     let mut len = 0;
@@ -268,6 +274,10 @@ pub(super) unsafe fn read_note(area: *const u8) -> Option<Note> {
     let mut text = vec![0; len];
     unsafe { std::ptr::copy_nonoverlapping(area.add(NOTE_OFFSET), text.as_mut_ptr(), len) };
     let arg = status.note_arg.load(Ordering::Relaxed);
+    // A failure of the test's own may have replaced a stack note meanwhile.
+    if status.note_kind.load(Ordering::Acquire) != kind {
+        return None;
+    }
     Some(Note { kind, arg, text })
 }
 

@@ -29,13 +29,6 @@ pub enum StopReason {
     MaxTime,
     /// The user interrupted (Ctrl-C).
     Interrupted,
-    /// Not a stop: the reduction ran to its end, but some candidates' verdicts
-    /// were timeouts (`--timeout`) of a failure that is not one. A candidate
-    /// slower than the timeout on this machine may fail the same way on a
-    /// faster or less loaded one, so the result is not known to be
-    /// 1-minimal. Never recorded as a limit's stop: the `cargo reduce`
-    /// job reports it beside its result.
-    Timeouts,
     /// Not a stop: one pass of recursive ddmin ([`super::Algorithm::Ddrmin`]
     /// without `dd_star`) ran to its end, and its result is 1-minimal only
     /// when the oracle is monotone, which nothing checks.
@@ -49,7 +42,6 @@ impl StopReason {
             StopReason::MaxTests => "max-tests",
             StopReason::MaxTime => "max-time",
             StopReason::Interrupted => "interrupted",
-            StopReason::Timeouts => "timeouts",
             StopReason::OnePass => "one-pass",
         }
     }
@@ -63,7 +55,6 @@ impl StopReason {
             StopReason::MaxTests,
             StopReason::MaxTime,
             StopReason::Interrupted,
-            StopReason::Timeouts,
             StopReason::OnePass,
         ]
         .into_iter()

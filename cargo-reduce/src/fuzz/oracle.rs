@@ -16,11 +16,13 @@
 //! overflow on some runs of the real program only.
 //!
 //! A candidate that fails another way is rejected, but it is kept: it is
-//! often another bug, and a smaller one ([`HarnessOracle::others`]).
+//! often another bug, and a smaller one ([`HarnessOracle::others`]). One
+//! that times out is rejected too, and kept for its verdict to be settled
+//! under a longer timeout ([`HarnessOracle::take_timed_out`]).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::engine::{
     Cancel, Candidate, Oracle, OracleError, Outcome as EngineOutcome, RoundOracle,
@@ -38,8 +40,8 @@ pub(crate) struct HarnessOracle<'p> {
     /// How far past the stack limit the artifact overflowed, if it did.
     expected_depth: Option<OverflowDepth>,
     level: MatchLevel,
-    /// Candidates whose verdict was a timeout (see [`Self::timeouts`]).
-    timeouts: AtomicU64,
+    /// Candidates whose verdict was a timeout (see [`Self::take_timed_out`]).
+    timed_out: Mutex<Vec<Vec<u8>>>,
     /// The other failures candidates ran into (see [`Self::others`]),
     /// by what [`MatchLevel::other_bug`] compares of them.
     others: Mutex<HashMap<Signature, OtherFailure>>,
@@ -61,7 +63,7 @@ impl<'p> HarnessOracle<'p> {
             expected: expected.signature(),
             expected_depth: expected.overflow_depth,
             level,
-            timeouts: AtomicU64::new(0),
+            timed_out: Mutex::new(Vec::new()),
             others: Mutex::new(HashMap::new()),
         }
     }
@@ -108,23 +110,57 @@ impl<'p> HarnessOracle<'p> {
         }
     }
 
-    /// Candidates so far whose verdict was a timeout, of a failure that is
-    /// not one: their verdict depends on the machine's speed (a candidate
-    /// a little slower than the timeout may fail the same way on a faster
-    /// machine), so a result that needed them is not known to be
-    /// 1-minimal. Only candidates whose verdict counted are counted: not
-    /// those a round ran past its answer.
-    pub(crate) fn timeouts(&self) -> u64 {
-        self.timeouts.load(Ordering::SeqCst)
+    /// The candidates shorter than `len` bytes whose verdict was a timeout,
+    /// of a failure that is not one, smallest first (then in byte order),
+    /// each once; the others recorded are forgotten. Their verdict depends
+    /// on the machine's speed (a candidate a little slower than the timeout
+    /// may fail the same way on a faster machine), so a result that has
+    /// such candidates below it is not known to be 1-minimal until they are
+    /// settled ([`Self::first_settled`]). Only candidates whose verdict
+    /// counted are recorded: not those a round ran past its answer.
+    pub(crate) fn take_timed_out(&self, len: usize) -> Vec<Vec<u8>> {
+        let mut recorded = self.timed_out.lock().unwrap_or_else(|e| e.into_inner());
+        let mut shorter: Vec<Vec<u8>> = recorded.drain(..).filter(|b| b.len() < len).collect();
+        shorter.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+        shorter.dedup();
+        shorter
     }
 
-    /// The verdict on `outcome`, counting it if it is such a timeout.
-    fn verdict(&self, outcome: &Outcome) -> EngineOutcome {
+    /// The index of the first of `candidates` that fails as looked for
+    /// when run under `timeout` (longer than the pool's), the others before
+    /// it settled as not failing so: one that still runs at `timeout` is
+    /// taken to hang. Nothing is recorded as timed out; other failures
+    /// before the answer are kept ([`Self::others`]).
+    pub(crate) fn first_settled(
+        &self,
+        candidates: &[Vec<u8>],
+        timeout: Duration,
+    ) -> Result<Option<usize>, PoolError> {
+        let inputs: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+        let accept = |outcome: &Outcome| self.matches(outcome);
+        let usual = self.pool.timeout();
+        self.pool.set_timeout(timeout);
+        let round = self.pool.first_accepted(&inputs, &accept);
+        self.pool.set_timeout(usual);
+        let round = round?;
+        let kept = round.accepted.map_or(round.outcomes.len(), |a| a + 1);
+        for (outcome, input) in round.outcomes[..kept].iter().zip(&inputs) {
+            if let Some(outcome) = outcome {
+                self.keep_other(outcome, &Candidate::whole(input));
+            }
+        }
+        Ok(round.accepted)
+    }
+
+    /// The verdict on `outcome` of `candidate`, recording it if it is such
+    /// a timeout.
+    fn verdict(&self, outcome: &Outcome, candidate: &Candidate<'_, u8>) -> EngineOutcome {
         let timed_out = outcome
             .failure()
             .is_some_and(|f| f.kind == FailureKind::Timeout);
         if timed_out && self.expected.kind != FailureKind::Timeout {
-            self.timeouts.fetch_add(1, Ordering::SeqCst);
+            let mut recorded = self.timed_out.lock().unwrap_or_else(|e| e.into_inner());
+            recorded.push(candidate.to_vec());
         }
         EngineOutcome::from_bool(self.matches(outcome))
     }
@@ -162,7 +198,7 @@ impl Oracle<u8> for HarnessOracle<'_> {
             outcome => outcome?,
         };
         self.keep_other(&outcome, candidate);
-        Ok(Some(self.verdict(&outcome)))
+        Ok(Some(self.verdict(&outcome, candidate)))
     }
 
     fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
@@ -199,7 +235,7 @@ impl RoundOracle<u8> for HarnessOracle<'_> {
                 Some(match i < kept {
                     true => {
                         self.keep_other(o, &candidates[i]);
-                        self.verdict(o)
+                        self.verdict(o, &candidates[i])
                     }
                     false => EngineOutcome::from_bool(self.matches(o)),
                 })
@@ -235,30 +271,38 @@ mod tests {
     }
 
     /// A candidate that times out is not the panic looked for, and is
-    /// counted: its verdict depends on the machine's speed. One a round ran
-    /// past its answer is not.
+    /// recorded: its verdict depends on the machine's speed. One a round ran
+    /// past its answer is not; settled, a candidate still running at the
+    /// longer timeout is no, one that ends in the panic is the answer.
     #[test]
-    fn timeouts_that_decided_a_verdict_are_counted() {
+    fn timeouts_that_decided_a_verdict_are_recorded_and_settled() {
         let pool = crate::fuzz::pool::tests::pool("crashes");
-        let caught = pool.run(b"caught").unwrap().failure().unwrap().clone();
-        let oracle = HarnessOracle::new(&pool, &caught, MatchLevel::Stack);
+        pool.set_timeout(Duration::from_millis(500));
+        let patient = pool.run(b"patient!").unwrap().failure().unwrap().clone();
+        let oracle = HarnessOracle::new(&pool, &patient, MatchLevel::Stack);
         let round = |inputs: &[&[u8]]| round(&oracle, inputs);
-        let outcomes = round(&[b"loop", b"fine", b"caught"]);
+        let outcomes = round(&[b"loop", b"fine", b"patient!"]);
         assert_eq!(outcomes[0], Some(EngineOutcome::NotInteresting));
         assert_eq!(outcomes[2], Some(EngineOutcome::Interesting));
-        assert_eq!(oracle.timeouts(), 1);
-        round(&[b"caught", b"loop"]);
-        assert_eq!(oracle.timeouts(), 1, "past the answer");
+        round(&[b"patient!", b"loop past"]);
         let limits = crate::engine::Limits::none();
         let cancel = Cancel::by_limits(&limits);
-        let single = oracle.test(&Candidate::whole(b"loop"), &cancel).unwrap();
+        let single = oracle.test(&Candidate::whole(b"patient"), &cancel).unwrap();
         assert_eq!(single, Some(EngineOutcome::NotInteresting));
-        assert_eq!(oracle.timeouts(), 2);
+        oracle
+            .test(&Candidate::whole(b"loop, long"), &cancel)
+            .unwrap();
+        let timed_out = oracle.take_timed_out(8);
+        assert_eq!(timed_out, [b"loop".to_vec(), b"patient".to_vec()]);
+        assert!(oracle.take_timed_out(usize::MAX).is_empty(), "taken once");
+        let longer = Duration::from_millis(2000);
+        assert_eq!(oracle.first_settled(&timed_out, longer).unwrap(), Some(1));
+        assert_eq!(pool.timeout(), Duration::from_millis(500), "restored");
         // Looking for a timeout, a timeout is the verdict itself.
         let hang = pool.run(b"loop").unwrap().failure().unwrap().clone();
         let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
         hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
-        assert_eq!(hangs.timeouts(), 0);
+        assert!(hangs.take_timed_out(usize::MAX).is_empty());
     }
 
     /// An overflow found well past the stack limit is reduced only to

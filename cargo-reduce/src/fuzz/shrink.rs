@@ -166,9 +166,75 @@ pub(crate) enum Method {
     Syntax(Lang, Strategy),
 }
 
-/// Reduces `bytes` through `oracle` by `method`. On an oracle error,
-/// returns the best bytes found so far with it.
+/// How many times the pool's timeout a timed-out candidate runs under when
+/// its verdict is settled ([`minimize`]).
+const SETTLE_FACTOR: u32 = 4;
+
+/// Reduces `bytes` through `oracle` by `method`, then settles the verdicts
+/// that were timeouts: the candidates smaller than the result that timed
+/// out (of a failure that is not a timeout) run again, smallest first,
+/// under [`SETTLE_FACTOR`] times the timeout. The first that fails as
+/// looked for is reduced from in turn; one still running counts as not
+/// failing (an endless loop, such as another bug's, would not end on a
+/// machine that much faster either). So the result is 1-minimal whatever
+/// the machine's speed, within that factor; larger candidates that timed
+/// out do not bear on it. On an oracle error, returns the best bytes found
+/// so far with it.
 pub(crate) fn minimize(
+    bytes: Vec<u8>,
+    oracle: &HarnessOracle<'_>,
+    method: &Method,
+    ctx: &Context<'_, u8>,
+) -> Result<Minimized, (Vec<u8>, OracleError)> {
+    let mut minimized = reduce_by(bytes, oracle, method, ctx)?;
+    while minimized.stopped.is_none() {
+        let settled = settle(oracle, &minimized.bytes, ctx);
+        match settled.map_err(|e| (minimized.bytes.clone(), e))? {
+            Some(smaller) => minimized = reduce_by(smaller, oracle, method, ctx)?,
+            None => {
+                minimized.stopped = ctx.limits.stop_reason();
+                break;
+            }
+        }
+    }
+    Ok(minimized)
+}
+
+/// The smallest candidate below `result` whose timeout, run again under
+/// [`SETTLE_FACTOR`] times the timeout, turns out to be the failure looked
+/// for. None when every one settles as not failing, or when a limit or
+/// Ctrl-C stopped the settling (`ctx`'s limits then say which).
+fn settle(
+    oracle: &HarnessOracle<'_>,
+    result: &[u8],
+    ctx: &Context<'_, u8>,
+) -> Result<Option<Vec<u8>>, OracleError> {
+    let mut candidates = oracle.take_timed_out(result.len());
+    let charged = candidates.iter().take_while(|_| ctx.charge()).count();
+    candidates.truncate(charged);
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let timeout = oracle.pool().timeout() * SETTLE_FACTOR;
+    match oracle.first_settled(&candidates, timeout) {
+        Ok(found) => {
+            let smaller = found.map(|i| candidates.swap_remove(i));
+            if let Some(smaller) = &smaller {
+                ctx.observer.reduced(smaller);
+            }
+            Ok(smaller)
+        }
+        Err(PoolError::Interrupted) => {
+            ctx.limits.stop(StopReason::Interrupted);
+            Ok(None)
+        }
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Reduces `bytes` through `oracle` by `method`, once. On an oracle error,
+/// returns the best bytes found so far with it.
+fn reduce_by(
     bytes: Vec<u8>,
     oracle: &HarnessOracle<'_>,
     method: &Method,
@@ -500,6 +566,31 @@ mod tests {
             Duration::from_secs(2),
             "the timeout is restored"
         );
+    }
+
+    /// A candidate smaller than the result that timed out runs again under
+    /// a longer timeout: one that then fails the same way is reduced from
+    /// (`patient` panics after 1.2 s, past the 500 ms timeout), one still
+    /// running counts as not failing (`stuck~` never ends), and either
+    /// result stands as 1-minimal.
+    #[test]
+    fn timed_out_candidates_below_the_result_are_settled() {
+        use crate::engine::Reducer;
+        let pool = crate::fuzz::pool::tests::pool("crashes");
+        pool.set_timeout(Duration::from_millis(500));
+        let reduce = |artifact: &[u8]| {
+            let failure = pool.run(artifact).unwrap().failure().unwrap().clone();
+            let oracle = HarnessOracle::new(&pool, &failure, MatchLevel::Message);
+            let run = Reducer::new();
+            let method = Method::Bytes(DdminOptions::default(), Effort::Quick);
+            let minimized = minimize(artifact.to_vec(), &oracle, &method, &run.context()).unwrap();
+            (
+                String::from_utf8(minimized.bytes).unwrap(),
+                minimized.stopped,
+            )
+        };
+        assert_eq!(reduce(b"patient!"), ("patient".to_string(), None));
+        assert_eq!(reduce(b"stuck~!"), ("stuck~!".to_string(), None));
     }
 
     /// Ctrl-C once a probe has shrunk the artifact: its result is kept

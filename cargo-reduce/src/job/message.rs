@@ -48,7 +48,6 @@ impl From<EngineStop> for StopReason {
             EngineStop::MaxTests => StopReason::MaxTests,
             EngineStop::MaxTime => StopReason::MaxTime,
             EngineStop::Interrupted => StopReason::Interrupted,
-            EngineStop::Timeouts => StopReason::Timeouts,
             EngineStop::OnePass => StopReason::OnePass,
         }
     }
@@ -75,7 +74,6 @@ mod tests {
             EngineStop::MaxTests,
             EngineStop::MaxTime,
             EngineStop::Interrupted,
-            EngineStop::Timeouts,
             EngineStop::OnePass,
         ] {
             assert_eq!(

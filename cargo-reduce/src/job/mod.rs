@@ -164,9 +164,6 @@ pub(crate) struct Reduced<E = ()> {
     /// How long the check of the result took, when the reduction already
     /// made it (a hang's probes do); the workflow then skips its own.
     pub checked: Option<Duration>,
-    /// Why the result is not known to be 1-minimal although no limit
-    /// stopped the reduction ([`StopReason::Timeouts`]); reported as a stop.
-    pub inexact: Option<StopReason>,
     /// What the subject gives back besides the bytes ([`Subject::Extra`]).
     pub extra: E,
 }
@@ -177,7 +174,6 @@ impl<E> Reduced<E> {
         Reduced {
             bytes,
             checked: None,
-            inexact: None,
             extra,
         }
     }
@@ -396,7 +392,7 @@ fn verified<S: Subject>(
     reduced: &Reduced<S::Extra>,
     run: &Run<'_>,
 ) -> Result<Option<StopReason>, Error> {
-    let stopped = run.limits.stop_reason().or(reduced.inexact);
+    let stopped = run.limits.stop_reason();
     if reduced.checked.is_some() || stopped == Some(StopReason::Interrupted) {
         return Ok(stopped);
     }

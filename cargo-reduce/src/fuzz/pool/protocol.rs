@@ -40,6 +40,24 @@ mod tests {
         }
     }
 
+    /// The first failure's note wins, but the stack the parent sampled
+    /// gives way to a failure of the test's own.
+    #[test]
+    fn a_failure_of_the_tests_own_replaces_a_sampled_stack() {
+        let mut words = vec![0u64; WORKER_AREA_SIZE / 8];
+        let area = words.as_mut_ptr() as *mut u8;
+        // SAFETY: `area` is a zeroed, aligned worker area.
+        let write = |kind, text: &[u8]| unsafe { write_note(area, kind, 0, text) };
+        assert!(write(NOTE_STACK, b"sampled"));
+        assert!(!write(NOTE_STACK, b"sampled again"));
+        assert!(write(NOTE_PANIC, b"its own"));
+        assert!(!write(NOTE_SIGNAL, b"after it"));
+        assert!(!write(NOTE_STACK, b"sampled after it"));
+        // SAFETY: as above.
+        let note = unsafe { read_note(area) }.map(|n| (n.kind, n.text));
+        assert_eq!(note, Some((NOTE_PANIC, b"its own".to_vec())));
+    }
+
     #[test]
     fn every_command_reads_back_as_written() {
         let commands = [

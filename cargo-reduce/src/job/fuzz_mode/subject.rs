@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::limits::{InputLimits, LimitsOverride};
 use super::{Context, Row, Work};
-use crate::engine::{OracleError, StopReason};
+use crate::engine::OracleError;
 use crate::error::{Error, Exit};
 use crate::fuzz::oracle::{HarnessOracle, MatchLevel, OtherFailure};
 use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
@@ -205,11 +205,9 @@ impl Subject for ArtifactSubject<'_> {
         } else {
             shrink::minimize(input, &oracle, &self.method, &ctx)?
         };
-        let timeouts = oracle.timeouts() > 0 && minimized.stopped.is_none();
         Ok(Reduced {
             bytes: minimized.bytes,
             checked: minimized.checked,
-            inexact: timeouts.then_some(StopReason::Timeouts),
             extra: oracle.others(),
         })
     }

@@ -137,6 +137,21 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(60));
+    } else if data.starts_with(b"patient") {
+        // Panics, at once with a `!`, else after 1.2 s: a short timeout
+        // takes the slow ones for hangs, a longer one does not.
+        if !data.contains(&b'!') {
+            std::thread::sleep(std::time::Duration::from_millis(1200));
+        }
+        panic!("patient");
+    } else if data.starts_with(b"stuck") {
+        // Panics with a `~` and a `!`; with the `~` alone, never ends.
+        while data.contains(&b'~') {
+            if data.contains(&b'!') {
+                panic!("stuck");
+            }
+            black_box(data);
+        }
     } else if let Some(chunks) = number_after(data, b"grow:") {
         // Fills memory slowly: 16 MiB touched every 10 ms.
         let mut held = Vec::new();

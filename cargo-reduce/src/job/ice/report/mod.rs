@@ -56,7 +56,6 @@ fn not_minimal(reason: StopReason) -> Option<&'static str> {
         StopReason::MaxTests => Some("--max-tests stopped the reduction"),
         StopReason::MaxTime => Some("--max-time stopped the reduction"),
         StopReason::Interrupted => Some("the reduction was interrupted"),
-        StopReason::Timeouts => Some("some candidates timed out (--timeout)"),
         StopReason::OnePass => None,
     }
 }

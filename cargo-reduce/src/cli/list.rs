@@ -235,14 +235,21 @@ fn shown_name(artifact: &Artifact) -> String {
 }
 
 /// `yes (N B)` with the minimized copy's size, `partial (N B)` with the
-/// size of a reduction a limit or Ctrl-C stopped, or `no`.
+/// size of a reduction a limit or Ctrl-C stopped, both when a reduction
+/// again (`--force`) was stopped, or `no`.
 fn reduced(artifact: &Artifact) -> String {
     let partial = fs::metadata(&artifact.partial).ok().filter(|m| m.is_file());
-    match (&artifact.minimized, minimized_size(artifact), partial) {
-        (Some(_), Some(size), _) => format!("yes ({size} B)"),
-        (Some(_), None, _) => "yes".into(),
-        (None, _, Some(partial)) => format!("partial ({} B)", partial.len()),
-        (None, _, None) => "no".into(),
+    let partial = partial.map(|p| format!("partial ({} B)", p.len()));
+    let minimized = artifact
+        .minimized
+        .as_ref()
+        .map(|_| match minimized_size(artifact) {
+            Some(size) => format!("yes ({size} B)"),
+            None => "yes".into(),
+        });
+    match (minimized, partial) {
+        (Some(minimized), Some(partial)) => format!("{minimized}, {partial}"),
+        (one, other) => one.or(other).unwrap_or_else(|| "no".into()),
     }
 }
 
@@ -330,6 +337,10 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
         stopped.partial = dir.path().join("partial-from-crash-2");
         std::fs::write(&stopped.partial, [0; 17]).unwrap();
         assert_eq!(reduced(&stopped), "partial (17 B)");
+        // Reduced, then reduced again (`--force`) and stopped.
+        stopped.minimized = Some(dir.path().join("minimized-from-crash-2"));
+        std::fs::write(stopped.minimized.as_ref().unwrap(), [0; 9]).unwrap();
+        assert_eq!(reduced(&stopped), "yes (9 B), partial (17 B)");
     }
 
     #[test]

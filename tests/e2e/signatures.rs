@@ -317,6 +317,25 @@ fn two_segfaults_aborts_and_loops_in_one_target_stay_six_failures() {
     assert_eq!(inputs, 4);
 }
 
+/// A crash whose candidates run into another bug's endless loop (`LOOP`
+/// around the `AT` abort): those candidates time out, which left the
+/// result partial (not 1-minimal) after every run; none is smaller than the
+/// result, so it is final after one.
+#[test]
+fn a_crash_whose_candidates_meet_an_endless_loop_is_final_after_one_run() {
+    let (_dir, fuzz, _) = six_bugs();
+    let artifact = fuzz.join("artifacts/six_bugs/crash-loop-around-abort");
+    fs::write(&artifact, "rec:LOOPATLOOP!end").unwrap();
+    let path = artifact.to_string_lossy().into_owned();
+    let messages = run_six(&fuzz, &["reduce", "--timeout", "1", &path], 0);
+    let finished = messages
+        .iter()
+        .find(|m| m["reason"] == "reduction-finished")
+        .expect("reduction-finished");
+    assert_eq!(finished["minimal"], true, "{finished}");
+    assert_eq!(fs::read(minimized_path(&artifact)).unwrap(), b"AT");
+}
+
 /// The same six inputs as AFL++ would have saved them (crashes and hangs
 /// of one instance, written here) in AFL mode: six failures, each reduced
 /// to its own input. The crashes under a long `--timeout`, the hangs under

@@ -153,16 +153,22 @@ impl<'p> HarnessOracle<'p> {
     }
 
     /// The verdict on `outcome` of `candidate`, recording it if it is such
-    /// a timeout.
+    /// a timeout. A candidate that fails as looked for is the reduction's
+    /// new best (the result will be no larger), so the recorded ones not
+    /// smaller than it are forgotten: they cannot bear on the result.
     fn verdict(&self, outcome: &Outcome, candidate: &Candidate<'_, u8>) -> EngineOutcome {
         let timed_out = outcome
             .failure()
             .is_some_and(|f| f.kind == FailureKind::Timeout);
-        if timed_out && self.expected.kind != FailureKind::Timeout {
+        let matches = self.matches(outcome);
+        if matches || (timed_out && self.expected.kind != FailureKind::Timeout) {
             let mut recorded = self.timed_out.lock().unwrap_or_else(|e| e.into_inner());
-            recorded.push(candidate.to_vec());
+            match matches {
+                true => recorded.retain(|bytes| bytes.len() < candidate.len()),
+                false => recorded.push(candidate.to_vec()),
+            }
         }
-        EngineOutcome::from_bool(self.matches(outcome))
+        EngineOutcome::from_bool(matches)
     }
 
     /// True when `outcome` is the failure this oracle looks for (and a
@@ -292,9 +298,15 @@ mod tests {
         oracle
             .test(&Candidate::whole(b"loop, long"), &cancel)
             .unwrap();
-        let timed_out = oracle.take_timed_out(8);
+        // A new best of 8 bytes: the larger ones cannot bear on the result.
+        oracle
+            .test(&Candidate::whole(b"patient!"), &cancel)
+            .unwrap();
+        let timed_out = oracle.take_timed_out(usize::MAX);
         assert_eq!(timed_out, [b"loop".to_vec(), b"patient".to_vec()]);
         assert!(oracle.take_timed_out(usize::MAX).is_empty(), "taken once");
+        oracle.test(&Candidate::whole(b"patient"), &cancel).unwrap();
+        assert!(oracle.take_timed_out(7).is_empty(), "shorter than 7 only");
         let longer = Duration::from_millis(2000);
         assert_eq!(oracle.first_settled(&timed_out, longer).unwrap(), Some(1));
         assert_eq!(pool.timeout(), Duration::from_millis(500), "restored");

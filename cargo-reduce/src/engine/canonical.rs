@@ -8,6 +8,9 @@
 //! byte that is not `0` gets the lowest value that still fails, found by
 //! bisection (a size field read from the input drops to the smallest size
 //! that still crashes). Lengths never change, so 1-minimality is kept.
+//! Without that second pass (an out-of-memory failure, whose sizes are not
+//! to be lowered) a byte below `0` is left as it is: filling would raise it
+//! (a typed input's `u32` of four zero bytes would read 808,464,432).
 //!
 //! A stretch of more than [`LONG_RUN`] equal bytes is one unit for both
 //! passes: filled or lowered whole. Byte by byte, the long run of `[` of
@@ -30,8 +33,9 @@ pub(crate) const FILL: u8 = b'0';
 pub(crate) const LONG_RUN: usize = 64;
 
 /// Lowers the bytes of `input` (known interesting) while `oracle` stays
-/// interesting: runs to [`FILL`], then, when `lower_values`, each byte to
-/// its lowest failing value. Stops early, keeping what it has, when a limit
+/// interesting: runs to [`FILL`] (only the bytes above it unless
+/// `lower_values`), then, when `lower_values`, each byte to its lowest
+/// failing value. Stops early, keeping what it has, when a limit
 /// is reached.
 pub(crate) fn canonicalize<O>(
     input: Vec<u8>,
@@ -45,7 +49,7 @@ where
 {
     let mut bytes = input;
     let units = units(&bytes);
-    fill_runs(&mut bytes, &units, oracle, ctx)?;
+    fill_runs(&mut bytes, &units, lower_values, oracle, ctx)?;
     if lower_values {
         lower_bytes(&mut bytes, &units, oracle, ctx)?;
     }
@@ -72,32 +76,37 @@ fn units(bytes: &[u8]) -> Vec<Range<usize>> {
     units
 }
 
-/// Replaces runs of units with [`FILL`], all units first, then halves,
-/// quarters… down to single units (the last granularity is their number,
-/// which need not be a power of two). Each granularity is one sweep: a
-/// round of all its runs, the lowest interesting one applied, the next
-/// round resuming after it.
+/// Replaces runs of units with [`FILL`] (`raise`: every byte of them, else
+/// those above it), all units first, then halves, quarters… down to single
+/// units (the last granularity is their number, which need not be a power
+/// of two). Each granularity is one sweep: a round of all its runs, the
+/// lowest interesting one applied, the next round resuming after it.
 fn fill_runs<O: Oracle<u8> + ?Sized>(
     bytes: &mut [u8],
     units: &[Range<usize>],
+    raise: bool,
     oracle: &O,
     ctx: &Context<'_, u8>,
 ) -> Result<(), OracleError> {
-    let zeros = vec![FILL; bytes.len()];
+    let filled = |b: u8| if raise { FILL } else { b.min(FILL) };
     let mut n = 1;
     while n <= units.len() {
         let mut chunks: Vec<_> = split::balanced(units.len(), n)
             .into_iter()
             .map(|c| units[c.start].start..units[c.end - 1].end)
-            .filter(|c| bytes[c.clone()].iter().any(|&b| b != FILL))
+            .filter(|c| bytes[c.clone()].iter().any(|&b| filled(b) != b))
             .collect();
         while !chunks.is_empty() && ctx.limits.stop_reason().is_none() {
             let current: &[u8] = bytes;
+            let fills: Vec<Vec<u8>> = chunks
+                .iter()
+                .map(|c| current[c.clone()].iter().map(|&b| filled(b)).collect())
+                .collect();
             let found = ctx.first_interesting(oracle, chunks.len(), &|i| {
-                Candidate::spliced(current, chunks[i].clone(), &zeros[..chunks[i].len()])
+                Candidate::spliced(current, chunks[i].clone(), &fills[i])
             })?;
             let Some(i) = found else { break };
-            bytes[chunks[i].clone()].fill(FILL);
+            bytes[chunks[i].clone()].copy_from_slice(&fills[i]);
             chunks.drain(..=i);
         }
         if n == units.len() {
@@ -187,6 +196,14 @@ mod tests {
     fn runs_reach_single_bytes_when_the_length_is_not_a_power_of_two() {
         let (out, _) = run_with(b"AxBCD", false, &|b| b[0] == b'A' && b[2..] == *b"BCD");
         assert_eq!(out, b"A0BCD");
+    }
+
+    /// Without lowering (out of memory), filling never raises a byte: the
+    /// zero bytes of a typed input's integer stay zero.
+    #[test]
+    fn without_lowering_bytes_below_the_fill_stay() {
+        let (out, _) = run_with(b"RX\x00\x07junk", false, &|b| b.starts_with(b"RX"));
+        assert_eq!(out, b"RX\x00\x070000");
     }
 
     #[test]

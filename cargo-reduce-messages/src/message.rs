@@ -176,6 +176,10 @@ pub enum Message {
     /// A limit (or Ctrl-C) stopped the reduction; the result is not
     /// 1-minimal.
     ReductionStopped {
+        /// What is reduced, as `reduction-started` names it (absent in
+        /// the messages of earlier releases).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<PathBuf>,
         /// What stopped it.
         why: StopReason,
     },

@@ -320,6 +320,7 @@ fn messages() -> Vec<(&'static str, Message)> {
         (
             "reduction-stopped",
             Message::ReductionStopped {
+                input: Some("crash.js".into()),
                 why: StopReason::MaxTests,
             },
         ),

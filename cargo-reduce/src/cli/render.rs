@@ -320,8 +320,8 @@ impl View for Progress<'_> {
         // Atoms that are bytes (fuzz mode's, whose stage is the artifact's
         // name) say nothing more.
         let text = match atoms == now.bytes {
-            true => format!("{} bytes", now.bytes),
-            false => format!("{} bytes ({atoms} {unit} atoms)", now.bytes),
+            true => format!("to {} bytes", now.bytes),
+            false => format!("to {} bytes ({atoms} {unit} atoms)", now.bytes),
         };
         match &self.bar {
             Some(bar) => bar.println(format!(

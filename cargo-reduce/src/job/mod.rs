@@ -302,7 +302,7 @@ pub(crate) fn reduce<S: Subject>(
         Err((best, e)) => return Err(failed(&job, &run, &best, e)?),
     };
     let stopped = verified(subject, &reduced, &run)?;
-    said_stopped(&run, stopped);
+    said_stopped(&job, &run, stopped);
     let output = written(&job, &reduced.bytes, stopped.is_none())?;
     Ok(finished(
         subject,
@@ -407,9 +407,12 @@ fn verified<S: Subject>(
 }
 
 /// `reduction-stopped`, when a limit stopped the reduction.
-fn said_stopped(run: &Run<'_>, stopped: Option<StopReason>) {
+fn said_stopped(job: &Job<'_>, run: &Run<'_>, stopped: Option<StopReason>) {
     if let Some(reason) = stopped {
-        run.emit(&Message::ReductionStopped { why: reason.into() });
+        run.emit(&Message::ReductionStopped {
+            input: Some(job.input.to_path_buf()),
+            why: reason.into(),
+        });
     }
 }
 
@@ -436,7 +439,7 @@ fn written(job: &Job<'_>, bytes: &[u8], minimal: bool) -> Result<PathBuf, Error>
 /// The error of a reduction an oracle error ended, once the best result
 /// so far (`best`) is written (an `Err` here: writing it failed).
 fn failed(job: &Job<'_>, run: &Run<'_>, best: &[u8], e: OracleError) -> Result<Error, Error> {
-    said_stopped(run, run.limits.stop_reason());
+    said_stopped(job, run, run.limits.stop_reason());
     let output = written(job, best, false)?;
     let exit = match e.downcast_ref::<crate::command::CommandError>() {
         Some(e) => crate::error::command_exit(e),

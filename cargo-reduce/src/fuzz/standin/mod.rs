@@ -267,6 +267,11 @@ impl Invocation {
             .env("CARGO_ENCODED_RUSTFLAGS", &self.flags);
         if build.kind.counts_coverage() {
             sancov_exempt::apply(&mut command, dirs.target, harness)?;
+            // Link-time optimization drops SanitizerCoverage's per-module
+            // symbols under AddressSanitizer (rust-lld: undefined symbol
+            // `__sancov_gen_.N`; pulldown-cmark's workspace sets `lto`), and
+            // the counters are placed before it anyway.
+            command.args(["--config", "profile.release.lto=false"]);
         }
         build.toolchain.apply(&mut command);
         if build.stand_in.release {

@@ -108,6 +108,12 @@ pub(crate) struct AflOrigin {
 }
 
 impl Artifact {
+    /// Whether it fails by taking too long (a timeout, a slow unit, an
+    /// AFL++ hang), as its name says.
+    pub(crate) fn fails_by_time(&self) -> bool {
+        matches!(self.kind, ArtifactKind::Timeout | ArtifactKind::SlowUnit)
+    }
+
     /// The artifact at `path`, whose metadata (symlinks followed) is
     /// `meta`; its kind is [`ArtifactKind::Unknown`] without a libFuzzer
     /// prefix.

@@ -59,7 +59,12 @@ impl Known {
     /// (`artifacts`), each replayed once in `pool`, from its minimized copy
     /// where it has one (smaller, and failing alike); once per target. A
     /// run that names its inputs replays no others, and without this would
-    /// file a bug already filed (and reduced) again.
+    /// file a bug already filed (and reduced) again. Timeout and slow-unit
+    /// artifacts are not replayed: the failures filed are never timeouts
+    /// ([`HarnessOracle::others`]), and each would wait the whole timeout
+    /// (helper-48: 32 of them, half a minute after a named reduction).
+    ///
+    /// [`HarnessOracle::others`]: crate::fuzz::oracle::HarnessOracle::others
     pub(super) fn learn(
         &mut self,
         item: &Work,
@@ -70,7 +75,9 @@ impl Known {
         if !self.learned.insert((item.project, item.target.clone())) {
             return;
         }
-        let others = artifacts.iter().filter(|a| a.path != item.artifact.path);
+        let others = artifacts
+            .iter()
+            .filter(|a| a.path != item.artifact.path && !a.fails_by_time());
         for artifact in others {
             let mut replayed = item.clone();
             replayed.done = true;

@@ -148,10 +148,7 @@ impl Work {
 
     /// Whether it fails by taking too long.
     fn is_timeout(&self) -> bool {
-        matches!(
-            self.artifact.kind,
-            ArtifactKind::Timeout | ArtifactKind::SlowUnit
-        )
+        self.artifact.fails_by_time()
     }
 
     /// `target/name`: the name of the reduction, without its prefix (for

@@ -153,11 +153,13 @@ fuzz_target!(|data: &[u8]| {
             black_box(data);
         }
     } else if let Some(chunks) = number_after(data, b"grow:") {
-        // Fills memory slowly: 16 MiB touched every 10 ms.
+        // Fills memory slowly: 16 MiB touched every 5 ms (at least), so
+        // that 24 chunks take longer than 100 ms anywhere, and 32 (512 MiB)
+        // take well under a second on a loaded machine.
         let mut held = Vec::new();
         for _ in 0..chunks {
             held.push(black_box(vec![1u8; 16 << 20]));
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.

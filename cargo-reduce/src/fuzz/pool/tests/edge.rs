@@ -168,7 +168,7 @@ fn an_allocation_of_exactly_the_malloc_limit_is_out_of_memory() {
 
 /// A test past the timeout whose memory still grows is given up to ten
 /// times the timeout: filling memory slowly, it either ends (24 chunks of
-/// 16 MiB, about 0.3 s) or runs over the memory limit (64 chunks, 1 GiB,
+/// 16 MiB, at least 0.12 s) or runs over the memory limit (64 chunks, 1 GiB,
 /// over 512 MB), not a timeout that a faster machine would not give; a
 /// test whose memory does not grow is still a timeout at the timeout, and
 /// so is every test without the grace.

@@ -153,13 +153,11 @@ fuzz_target!(|data: &[u8]| {
             black_box(data);
         }
     } else if let Some(chunks) = number_after(data, b"grow:") {
-        // Fills memory slowly: 16 MiB touched every 5 ms (at least), so
-        // that 24 chunks take longer than 100 ms anywhere, and 32 (512 MiB)
-        // take well under a second on a loaded machine.
+        // Fills memory slowly: 16 MiB touched every 10 ms (at least).
         let mut held = Vec::new();
         for _ in 0..chunks {
             held.push(black_box(vec![1u8; 16 << 20]));
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     } else if data.starts_with(b"alloc") {
         // One allocation above the malloc limit.

@@ -61,8 +61,7 @@ impl Known {
     /// run that names its inputs replays no others, and without this would
     /// file a bug already filed (and reduced) again. Timeout and slow-unit
     /// artifacts are not replayed: the failures filed are never timeouts
-    /// ([`HarnessOracle::others`]), and each would wait the whole timeout
-    /// (helper-48: 32 of them, half a minute after a named reduction).
+    /// ([`HarnessOracle::others`]), and each would wait the whole timeout.
     ///
     /// [`HarnessOracle::others`]: crate::fuzz::oracle::HarnessOracle::others
     pub(super) fn learn(

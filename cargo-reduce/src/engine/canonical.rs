@@ -91,22 +91,25 @@ fn fill_runs<O: Oracle<u8> + ?Sized>(
     let filled = |b: u8| if raise { FILL } else { b.min(FILL) };
     let mut n = 1;
     while n <= units.len() {
-        let mut chunks: Vec<_> = split::balanced(units.len(), n)
+        // Each run with its filled bytes, made once a granularity: applying
+        // one run leaves the others' bytes as they were.
+        let mut chunks: Vec<(Range<usize>, Vec<u8>)> = split::balanced(units.len(), n)
             .into_iter()
             .map(|c| units[c.start].start..units[c.end - 1].end)
-            .filter(|c| bytes[c.clone()].iter().any(|&b| filled(b) != b))
+            .map(|c| {
+                let fill: Vec<u8> = bytes[c.clone()].iter().map(|&b| filled(b)).collect();
+                (c, fill)
+            })
+            .filter(|(c, fill)| bytes[c.clone()] != fill[..])
             .collect();
         while !chunks.is_empty() && ctx.limits.stop_reason().is_none() {
             let current: &[u8] = bytes;
-            let fills: Vec<Vec<u8>> = chunks
-                .iter()
-                .map(|c| current[c.clone()].iter().map(|&b| filled(b)).collect())
-                .collect();
             let found = ctx.first_interesting(oracle, chunks.len(), &|i| {
-                Candidate::spliced(current, chunks[i].clone(), &fills[i])
+                Candidate::spliced(current, chunks[i].0.clone(), &chunks[i].1)
             })?;
             let Some(i) = found else { break };
-            bytes[chunks[i].clone()].copy_from_slice(&fills[i]);
+            let (run, fill) = &chunks[i];
+            bytes[run.clone()].copy_from_slice(fill);
             chunks.drain(..=i);
         }
         if n == units.len() {

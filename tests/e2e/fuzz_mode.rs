@@ -756,3 +756,60 @@ fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
     assert_eq!(snapshot(&fuzz), before, "nothing written in the tree");
     assert!(out.join("fuzz-targets/corpus-min/byte_parser").is_dir());
 }
+
+/// A run with nothing new does not run the inputs again: each found
+/// input's outcome on an unchanged build is remembered (semver's 58
+/// duplicates, 32 of them timeouts, took minutes to replay on every run).
+/// Another `--match` level reproduces them again.
+#[test]
+fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
+    let (dir, crate_dir) = crate::fuzz_fixture::fixture_copy("corpus-demo");
+    let artifacts = crate_dir.join("artifacts/lazy");
+    fs::create_dir_all(&artifacts).unwrap();
+    // Two inputs of one endless loop: one is reduced, one is its
+    // duplicate. Unique to this run of the test, as the build directory
+    // (and so what the last run remembers) is every run's.
+    let nonce = std::time::SystemTime::UNIX_EPOCH
+        .elapsed()
+        .unwrap()
+        .as_nanos();
+    fs::write(artifacts.join("timeout-a"), format!("h{nonce}")).unwrap();
+    fs::write(artifacts.join("timeout-b"), format!("nh{nonce}")).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = |log: &str, extra: &[&str]| {
+        let log = dir.path().join(log);
+        let base = [
+            "reduce",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--fuzz-target",
+            "lazy",
+            "--timeout",
+            "0.2",
+            "--sanitizer",
+            "none",
+        ];
+        let output = crate::fuzz_fixture::command(
+            &[&base[..], extra].concat(),
+            &crate::fuzz_fixture::target_dir(),
+        )
+        .env("LAZY_RUN_LOG", &log)
+        .output()
+        .unwrap();
+        let run = crate::util::Run(output);
+        run.expect_code(0);
+        let runs = fs::read_to_string(&log).unwrap_or_default();
+        (run.stdout() + &run.stderr(), runs.lines().count())
+    };
+    let (first, ran) = run("first.log", &[]);
+    assert!(ran > 0, "{first}");
+    assert_eq!(
+        fs::read(artifacts.join("minimized-from-timeout-a")).unwrap(),
+        b"h"
+    );
+    let (again, ran) = run("again.log", &[]);
+    assert_eq!(ran, 0, "nothing ran again: {again}");
+    assert!(again.contains("same failure as lazy/timeout-a"), "{again}");
+    let (coarser, ran) = run("coarser.log", &["--match", "kind"]);
+    assert!(ran > 0, "another level reproduces again: {coarser}");
+}

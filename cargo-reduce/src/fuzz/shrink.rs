@@ -84,15 +84,7 @@ pub(crate) fn reproduce(
         .filter_map(|o| o.failure().cloned())
         .collect();
     let Some(first) = failures.first() else {
-        let hint = if timeout_artifact {
-            " within the timeout; raise --timeout if it is slow rather than endless"
-        } else {
-            ""
-        };
-        return Err(ArtifactError::DoesNotReproduce {
-            path: path.to_path_buf(),
-            hint: hint.to_string(),
-        });
+        return Err(ArtifactError::not_reproduced(path, timeout_artifact));
     };
     if failures.len() < REPRODUCE_RUNS {
         let what = format!(
@@ -115,6 +107,21 @@ pub(crate) fn reproduce(
                 other.signature()
             ),
         }),
+    }
+}
+
+impl ArtifactError {
+    /// An artifact at `path` that ran [`REPRODUCE_RUNS`] times without
+    /// failing (a timeout artifact: within the timeout).
+    pub(crate) fn not_reproduced(path: &Path, timeout_artifact: bool) -> ArtifactError {
+        let hint = match timeout_artifact {
+            true => " within the timeout; raise --timeout if it is slow rather than endless",
+            false => "",
+        };
+        ArtifactError::DoesNotReproduce {
+            path: path.to_path_buf(),
+            hint: hint.to_string(),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ mod group;
 pub(crate) mod ice;
 pub(crate) mod message;
 mod progress;
+mod replay_cache;
 pub(crate) mod run;
 pub(crate) mod shell;
 pub(crate) mod threads;

@@ -206,7 +206,7 @@ pub(crate) fn run(
     let options = target_options(&projects, &work, cx)?;
     let mut pools = Pools::start(&work, &binaries, &options, &mut summary, events);
     let probed = sanitize::probe_all(&projects, &work, &mut pools, &sanitizers, &options, cx)?;
-    let Some(roles) = roles::assign(&work, &pools, probed, cx, &mut summary) else {
+    let Some(roles) = roles::assign(&work, &projects, &pools, probed, cx, &mut summary) else {
         summary.exit = Exit::Interrupted;
         return Ok(summary);
     };

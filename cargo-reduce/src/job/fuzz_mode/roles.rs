@@ -11,6 +11,7 @@ use super::sanitize::Probed;
 use super::{triage, Context, Summary, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::Failure;
+use crate::fuzz::project::FuzzProject;
 use crate::job::group::Role;
 use crate::job::message::SkipCause;
 use crate::job::{Events, Message};
@@ -25,6 +26,7 @@ pub(super) struct Roles {
 /// What becomes of each input. `None`: Ctrl-C.
 pub(super) fn assign(
     work: &[Work],
+    projects: &[FuzzProject],
     pools: &Pools,
     probed: Probed,
     cx: Context<'_>,
@@ -34,7 +36,7 @@ pub(super) fn assign(
         return Some(named(work, pools, probed, summary, cx.events));
     }
     let interrupted = || cx.settings.interrupt.load(Ordering::SeqCst);
-    let replayed = triage::replay_all(work, pools, probed, cx.request, &interrupted)?;
+    let replayed = triage::replay_all(work, projects, pools, probed, cx.request, &interrupted)?;
     Some(found(work, pools, replayed, cx, summary))
 }
 

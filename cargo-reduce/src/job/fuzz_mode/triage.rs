@@ -3,8 +3,8 @@
 //! signature ([`crate::job::group`]), so that each distinct failure is
 //! reduced once, from its smallest input.
 
-use std::collections::HashSet;
-use std::path::PathBuf;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use super::limits::{InputLimits, LimitsOverride};
 use super::pools::Pools;
@@ -12,8 +12,11 @@ use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::pool::{Failure, OverflowDepth, Signature, WorkerPool};
-use crate::fuzz::shrink;
+use crate::fuzz::project::FuzzProject;
+use crate::fuzz::shrink::{self, ArtifactError};
+use crate::job::ci::content_hash;
 use crate::job::group::{self, Member, Role};
+use crate::job::replay_cache::ReplayCache;
 
 /// What replaying one input gave.
 pub(super) enum Replayed {
@@ -28,61 +31,177 @@ pub(super) enum Replayed {
 }
 
 /// What replaying each of `work` gave: its probe's result if it has one
-/// (`probed`), else a replay in its pool; `None` if `interrupted()`.
+/// (`probed`), else a replay in its pool, or its outcome remembered from an
+/// earlier run on the same binary ([`Remembered`]); `None` if
+/// `interrupted()`.
 pub(super) fn replay_all(
     work: &[Work],
+    projects: &[FuzzProject],
     pools: &Pools,
     mut probed: Probed,
     request: &FuzzRequest,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Replayed>> {
+    let mut remembered = Remembered {
+        projects,
+        caches: HashMap::new(),
+    };
     let mut replayed = Vec::with_capacity(work.len());
     for (i, item) in work.iter().enumerate() {
         if interrupted() {
+            remembered.save();
             return None;
         }
-        replayed.push(match (probed[i].take(), pools.of(i)) {
-            (Some(Ok(failure)), _) => Replayed::Failed(failure),
-            (Some(Err(e)), _) => Replayed::Refused(e),
-            (None, Some(pool)) => replay(item, pool, request),
-            (None, None) => Replayed::Gone,
+        replayed.push(match (probed[i].take(), pools.binary(i), pools.of(i)) {
+            (Some(Ok(failure)), ..) => Replayed::Failed(failure),
+            (Some(Err(e)), ..) => Replayed::Refused(e),
+            (None, Some(binary), Some(pool)) => remembered.replay(item, binary, pool, request),
+            (None, ..) => Replayed::Gone,
         });
     }
+    remembered.save();
     Some(replayed)
 }
 
-/// Replays `item` in `pool` under its own limits: an input to reduce
-/// [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each), one
-/// with a minimized copy once (only its group is wanted).
-pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
-    let artifact = &item.artifact;
-    let bytes = match std::fs::read(&artifact.path) {
-        Ok(bytes) => bytes,
-        Err(_) if item.done => return Replayed::Gone,
-        Err(e) => {
-            return Replayed::Refused(Error::caused(
-                crate::error::Exit::BadInput,
-                format!("cannot read artifact `{}`", artifact.path.display()),
-                e,
-            ))
+/// Replay outcomes remembered between runs, a cache per binary beside its
+/// crate's build (`<target dir>/cargo-reduce/replay`), so that a run with
+/// nothing new does not reproduce every input again (each timeout waited
+/// out [`shrink::REPRODUCE_RUNS`] times). Only outcomes that hold on the
+/// same binary are kept: a failure alike in every run, or none; a flaky
+/// input runs again.
+struct Remembered<'a> {
+    projects: &'a [FuzzProject],
+    caches: HashMap<PathBuf, ReplayCache>,
+}
+
+impl Remembered<'_> {
+    /// What replaying `item` in `pool` (of `binary`) gives, remembered
+    /// or run.
+    fn replay(
+        &mut self,
+        item: &Work,
+        binary: &Path,
+        pool: &WorkerPool,
+        request: &FuzzRequest,
+    ) -> Replayed {
+        let bytes = match read(item) {
+            Ok(bytes) => bytes,
+            Err(replayed) => return replayed,
+        };
+        let keys = outcome_keys(item, &bytes, request);
+        let cache = self.cache(item, binary, pool);
+        let outcome = match keys.iter().find_map(|key| cache.get(key)) {
+            Some(failure) => Ok(failure),
+            None => {
+                let outcome = run(item, &bytes, pool, request);
+                if let Ok(failure) = &outcome {
+                    cache.put(&keys[0], failure.as_ref());
+                }
+                outcome
+            }
+        };
+        replayed_as(item, outcome)
+    }
+
+    /// The cache of `binary`, run under `pool`'s own limits.
+    fn cache(&mut self, item: &Work, binary: &Path, pool: &WorkerPool) -> &mut ReplayCache {
+        let target_dir = &self.projects[item.project].target_dir;
+        self.caches.entry(binary.to_path_buf()).or_insert_with(|| {
+            let limits = format!("{}ms-{}mb", pool.timeout().as_millis(), pool.rss_limit_mb());
+            ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
+        })
+    }
+
+    /// Writes the new outcomes; one that cannot be written is run again
+    /// next time, which is all the cache saves.
+    fn save(&self) {
+        for cache in self.caches.values() {
+            let _ = cache.save();
         }
+    }
+}
+
+/// What an outcome of `item` is remembered by: the input's content, how
+/// it runs (reproduced at its `--match` level, or once: an input with a
+/// minimized copy), and its own limits where they are not its pool's.
+/// First the key of how it runs now, then one whose outcome answers too:
+/// an input with a minimized copy was reproduced when it was reduced.
+fn outcome_keys(item: &Work, bytes: &[u8], request: &FuzzRequest) -> Vec<String> {
+    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+    let own = match limits.are_the_pool_s() {
+        true => String::new(),
+        false => format!("-{limits:?}"),
     };
+    let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
+    let reproduced = key(&format!("{:?}", item.options.matching()));
+    match item.done {
+        true => vec![key("once"), reproduced],
+        false => vec![reproduced],
+    }
+}
+
+/// `item`'s bytes, or what its replay is when they cannot be read.
+fn read(item: &Work) -> Result<Vec<u8>, Replayed> {
+    let path = &item.artifact.path;
+    std::fs::read(path).map_err(|e| match item.done {
+        true => Replayed::Gone,
+        false => Replayed::Refused(Error::caused(
+            crate::error::Exit::BadInput,
+            format!("cannot read artifact `{}`", path.display()),
+            e,
+        )),
+    })
+}
+
+/// Replays `item` in `pool` under its own limits ([`run`]).
+pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
+    match read(item) {
+        Ok(bytes) => replayed_as(item, run(item, &bytes, pool, request)),
+        Err(replayed) => replayed,
+    }
+}
+
+/// Runs `item`'s `bytes` in `pool` under its own limits: an input to
+/// reduce [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each),
+/// one with a minimized copy once (only its group is wanted). `Ok`: the
+/// failure, or none in any run; `Err`: anything else (flaky, a pool that
+/// failed).
+fn run(
+    item: &Work,
+    bytes: &[u8],
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+) -> Result<Option<Failure>, Error> {
+    let artifact = &item.artifact;
     let limits = InputLimits::of(artifact, &item.options, &request.options);
     let _limits = LimitsOverride::new(pool, limits);
     if item.done {
-        return match pool
-            .run_fresh(&bytes)
-            .ok()
-            .and_then(|o| o.failure().cloned())
-        {
-            Some(failure) => Replayed::Failed(failure),
-            None => Replayed::Gone,
+        return match pool.run_fresh(bytes) {
+            Ok(outcome) => Ok(outcome.failure().cloned()),
+            Err(e) => Err(Error::of_pool(format!("replaying {}", item.name()), e)),
         };
     }
     let level = item.options.matching();
-    match shrink::reproduce(pool, &artifact.path, &bytes, item.is_timeout(), level) {
-        Ok(failure) => Replayed::Failed(failure),
-        Err(e) => Replayed::Refused(Error::from(e)),
+    match shrink::reproduce(pool, &artifact.path, bytes, item.is_timeout(), level) {
+        Ok(failure) => Ok(Some(failure)),
+        Err(ArtifactError::DoesNotReproduce { .. }) => Ok(None),
+        Err(e) => Err(Error::from(e)),
+    }
+}
+
+/// What `outcome`, `item`'s run, makes of it: an input with a minimized
+/// copy that no longer fails (or cannot run) is gone; one to reduce that
+/// does not fail cannot be reduced.
+fn replayed_as(item: &Work, outcome: Result<Option<Failure>, Error>) -> Replayed {
+    match (outcome, item.done) {
+        (Ok(Some(failure)), _) => Replayed::Failed(failure),
+        (_, true) => Replayed::Gone,
+        (Ok(None), false) => {
+            let not_reproduced =
+                ArtifactError::not_reproduced(&item.artifact.path, item.is_timeout());
+            Replayed::Refused(Error::from(not_reproduced))
+        }
+        (Err(e), false) => Replayed::Refused(e),
     }
 }
 

@@ -221,6 +221,42 @@ fn words_after_the_double_dash_need_a_debugger() {
     assert!(run.stderr().contains("--debugger"), "{}", run.stderr());
 }
 
+/// A timeout artifact runs under the timeout `cargo reduce` reproduces it
+/// with (libFuzzer's own is 20 minutes, which `run` waited out before),
+/// and exits as libFuzzer does on a timeout.
+#[test]
+fn a_libfuzzer_timeout_artifact_runs_under_its_timeout() {
+    if !cargo_fuzz("a_libfuzzer_timeout_artifact_runs_under_its_timeout") {
+        return;
+    }
+    let input = artifact(shared(), "endless_loop");
+    let run = run(&[input.to_str().unwrap()]);
+    let stderr = run.stderr();
+    assert!(stderr.contains("/endless_loop -timeout=1 "), "{stderr}");
+    assert!(stderr.contains("libFuzzer: timeout"), "{stderr}");
+    assert_eq!(run.code(), 70, "{stderr}");
+}
+
+/// An afl.rs binary has no timeout of its own: `run` ends it at the
+/// input's timeout, and exits as libFuzzer does on one.
+#[test]
+fn an_afl_rs_hang_is_ended_at_its_timeout() {
+    if !installed("cargo-afl", "an_afl_rs_hang_is_ended_at_its_timeout") {
+        return;
+    }
+    let (_tmp, crate_dir, saved) = afl_crate_with_saved("endless_loop", b"LP\x00", None);
+    let hang = saved.with_file_name("timeout-saved");
+    fs::rename(&saved, &hang).unwrap();
+    let run = run_in(&crate_dir, &[hang.to_str().unwrap(), "--timeout", "0.5"]);
+    let stderr = run.stderr();
+    if stderr.contains("AFL LLVM runtime") {
+        eprintln!("an_afl_rs_hang_is_ended_at_its_timeout: skipped: AFL++'s runtime is not built (`cargo afl config --build`)");
+        return;
+    }
+    assert!(stderr.contains("Timed out"), "{stderr}");
+    assert_eq!(run.code(), 70, "{stderr}");
+}
+
 /// A copy of the afl.rs demo crate without its artifacts, with `source` as
 /// target `target` if given, and `bytes` saved as that target's crash:
 /// (the temporary folder, the crate, the saved file).

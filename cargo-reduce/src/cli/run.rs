@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -33,6 +34,12 @@ pub(crate) struct RunArgs {
     /// auto].
     #[arg(long, value_enum, value_name = "WHICH")]
     pub sanitizer: Option<Sanitizer>,
+    /// A timeout artifact (an AFL++ hang) runs this long, then fails as a
+    /// timeout: libFuzzer's -timeout; an afl.rs binary is ended [default:
+    /// as `cargo reduce` reproduces it: the target's `timeout` setting,
+    /// else 1 s; an AFL hang's instance's exec_timeout].
+    #[arg(long, value_name = "SECS", value_parser = super::options::parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Start the binary under this debugger (gdb, lldb, or rr to record).
     #[arg(long, value_enum, value_name = "DEBUGGER")]
     pub debugger: Option<Debugger>,
@@ -48,6 +55,7 @@ impl RunArgs {
             artifact: self.artifact.clone(),
             selection: self.select.selection(),
             sanitizer: self.sanitizer,
+            timeout: self.timeout,
             debugger: self.debugger,
             debugger_args: self.debugger_args.clone(),
         }
@@ -90,6 +98,13 @@ pub(crate) fn run(
     match launch.wait().map_err(cannot_start)? {
         Ended::Exited(code) => std::process::exit(code),
         Ended::Signaled(signal) => exit_as_signaled(signal),
+        Ended::TimedOut(after) => {
+            reporter.status(
+                "Timed out",
+                format!("still running after {after:.0?}, the input's timeout (--timeout sets another); ended"),
+            );
+            std::process::exit(TIMEOUT_EXIT)
+        }
         Ended::Paused => {
             reporter.status(
                 "Stopped",
@@ -99,6 +114,11 @@ pub(crate) fn run(
         }
     }
 }
+
+/// The exit status of a program `run` ended at its timeout: libFuzzer's
+/// for a timeout (`-timeout_exitcode`), so that both engines' timeouts
+/// exit alike.
+const TIMEOUT_EXIT: i32 = 70;
 
 /// Ends this process as `signal` ended the program, so that the shell
 /// shows it alike (e.g. "Aborted"); where cargo-reduce handles that signal

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::DEFAULT_SLOW_UNIT;
+use super::{DEFAULT_SLOW_UNIT, DEFAULT_TIMEOUT};
 use crate::fuzz::pool::WorkerPool;
 use crate::fuzz::project::{Artifact, ArtifactKind, Origin, TargetSettings};
 
@@ -23,6 +23,19 @@ fn special_timeout(
         (Origin::Afl(afl), ArtifactKind::Timeout) if flags.timeout.is_none() => afl.exec_timeout,
         _ => None,
     }
+}
+
+/// The timeout `artifact` of a target with `options` (the command line's
+/// `flags` over its `Cargo.toml`'s) runs under: its own, else its
+/// target's, else the default.
+pub(in crate::job) fn timeout_of(
+    artifact: &Artifact,
+    options: &TargetSettings,
+    flags: &TargetSettings,
+) -> Duration {
+    special_timeout(artifact, options, flags)
+        .or(options.timeout)
+        .unwrap_or(DEFAULT_TIMEOUT)
 }
 
 /// The memory limit an input fails by, when it is not the pool's: an AFL++

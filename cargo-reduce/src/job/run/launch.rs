@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::job::shell;
 
@@ -64,6 +65,9 @@ pub(crate) struct Launch {
     /// `fuzz!` loop (afl.rs before 0.17.1) stops itself with SIGSTOP after
     /// the input, waiting for afl-fuzz's next one, and would be left stopped.
     pub waits: bool,
+    /// How long a waited program may run before it is ended (a timeout
+    /// artifact's timeout).
+    pub deadline: Option<Duration>,
 }
 
 /// How a program started by [`Launch::wait`] ended.
@@ -77,18 +81,24 @@ pub(crate) enum Ended {
     /// loop does outside afl-fuzz, and was ended (SIGKILL): the input ran
     /// through once.
     Paused,
+    /// It was still running at its deadline, after this long, and was
+    /// ended (SIGKILL).
+    TimedOut(Duration),
 }
 
 /// The command line that runs `binary` on `input` (read as `reads` says),
 /// under `debugger` if one is given, with `extra` (the words after `--`)
 /// as the debugger's options, before the program. Under GDB and LLDB an
 /// input on standard input is their own redirection (`run < FILE`), so that
-/// the debugger keeps the terminal. `user_asan_options`: the
-/// environment's `ASAN_OPTIONS`.
+/// the debugger keeps the terminal. `timeout`: a timeout artifact's, as
+/// libFuzzer's `-timeout` (whole seconds, rounded up; its default is 20
+/// minutes), or for an afl.rs binary alone, the wait's ([`Launch::wait`]).
+/// `user_asan_options`: the environment's `ASAN_OPTIONS`.
 pub(crate) fn launch(
     binary: &Path,
     input: &Path,
     reads: Reads,
+    timeout: Option<Duration>,
     debugger: Option<Debugger>,
     extra: &[OsString],
     user_asan_options: Option<OsString>,
@@ -96,6 +106,7 @@ pub(crate) fn launch(
     let program_args = |with_input: bool| -> Vec<OsString> {
         let mut args = vec![binary.as_os_str().to_owned()];
         if with_input {
+            args.extend(timeout.map(libfuzzer_timeout));
             args.push(input.as_os_str().to_owned());
         }
         args
@@ -111,12 +122,14 @@ pub(crate) fn launch(
         None => {
             let mut words = program_args(by_argument);
             let program = words.remove(0);
+            let waits = reads == Reads::Stdin;
             return Launch {
                 env: Vec::new(),
                 program,
                 args: words,
-                waits: reads == Reads::Stdin,
+                waits,
                 stdin,
+                deadline: timeout.filter(|_| waits),
             };
         }
         Some(Debugger::Gdb) => {
@@ -149,7 +162,14 @@ pub(crate) fn launch(
         args,
         stdin,
         waits: false,
+        deadline: None,
     }
+}
+
+/// libFuzzer's `-timeout` flag for `timeout`: whole seconds, at least one.
+fn libfuzzer_timeout(timeout: Duration) -> OsString {
+    let seconds = timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0);
+    format!("-timeout={}", seconds.max(1)).into()
 }
 
 /// `ASAN_OPTIONS` for a binary under a debugger: LeakSanitizer's check
@@ -211,13 +231,28 @@ impl Launch {
     /// by the terminal (Ctrl-Z) stops cargo-reduce too, and the wait goes
     /// on after `fg`.
     pub(crate) fn wait(&self) -> std::io::Result<Ended> {
-        use rustix::process::{kill_process, waitpid, Pid, Signal, WaitOptions};
+        use rustix::process::{waitpid, Pid, Signal, WaitOptions};
         let child = self.command()?.spawn()?;
         let pid = Pid::from_child(&child);
+        let started = Instant::now();
+        // With a deadline, the wait polls (the child stays unreaped until
+        // it is seen to end, so its pid cannot be another's when killed).
+        let options = match self.deadline {
+            Some(_) => WaitOptions::UNTRACED | WaitOptions::NOHANG,
+            None => WaitOptions::UNTRACED,
+        };
         loop {
-            let status = match waitpid(Some(pid), WaitOptions::UNTRACED) {
+            let status = match waitpid(Some(pid), options) {
                 Ok(Some((_, status))) => status,
-                Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+                Ok(None) if self.deadline.is_some_and(|d| started.elapsed() >= d) => {
+                    end(pid);
+                    return Ok(Ended::TimedOut(started.elapsed()));
+                }
+                Ok(None) => {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                }
+                Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => return Err(e.into()),
             };
             if let Some(code) = status.exit_status() {
@@ -227,12 +262,18 @@ impl Launch {
                 return Ok(Ended::Signaled(signal));
             }
             if status.stopping_signal() == Some(Signal::STOP.as_raw()) {
-                let _ = kill_process(pid, Signal::KILL);
-                let _ = waitpid(Some(pid), WaitOptions::empty());
+                end(pid);
                 return Ok(Ended::Paused);
             }
         }
     }
+}
+
+/// Ends the child `pid` and reaps it.
+fn end(pid: rustix::process::Pid) {
+    use rustix::process::{kill_process, waitpid, Signal, WaitOptions};
+    let _ = kill_process(pid, Signal::KILL);
+    let _ = waitpid(Some(pid), WaitOptions::empty());
 }
 
 #[cfg(test)]
@@ -245,6 +286,7 @@ mod tests {
             Path::new("/t/debug/parse"),
             Path::new("/a/crash 1"),
             reads,
+            None,
             debugger,
             &extra,
             None,
@@ -290,6 +332,7 @@ mod tests {
             Path::new("b"),
             Path::new("/a/c"),
             stdin,
+            None,
             Some(Lldb),
             &[],
             user,
@@ -317,6 +360,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             stdin,
             waits: true,
+            deadline: None,
         }
     }
 
@@ -332,7 +376,16 @@ mod tests {
     #[test]
     fn only_an_afl_binary_alone_is_waited_for() {
         let waits = |reads, debugger| {
-            launch(Path::new("b"), Path::new("i"), reads, debugger, &[], None).waits
+            launch(
+                Path::new("b"),
+                Path::new("i"),
+                reads,
+                None,
+                debugger,
+                &[],
+                None,
+            )
+            .waits
         };
         assert!(waits(Reads::Stdin, None));
         assert!(!waits(Reads::Argument, None));
@@ -363,5 +416,51 @@ mod tests {
         );
         assert_eq!(ended(shell("exit 3", None)), Ended::Exited(3));
         assert_eq!(ended(shell("kill -ABRT $$", None)), Ended::Signaled(6));
+    }
+
+    #[test]
+    fn a_timeout_artifact_runs_under_its_timeout() {
+        let timeout = Some(Duration::from_millis(1500));
+        let libfuzzer = launch(
+            Path::new("/t/parse"),
+            Path::new("/a/timeout-1"),
+            Reads::Argument,
+            timeout,
+            Some(Debugger::Gdb),
+            &[],
+            None,
+        );
+        assert_eq!(
+            libfuzzer.args,
+            ["--args", "/t/parse", "-timeout=2", "/a/timeout-1"].map(OsString::from)
+        );
+        assert_eq!(libfuzzer.deadline, None, "libFuzzer times itself");
+        let afl = launch(
+            Path::new("b"),
+            Path::new("i"),
+            Reads::Stdin,
+            timeout,
+            None,
+            &[],
+            None,
+        );
+        assert_eq!(afl.args, Vec::<OsString>::new());
+        assert_eq!(afl.deadline, timeout);
+    }
+
+    #[test]
+    fn a_waited_program_past_its_deadline_is_ended() {
+        let endless = Launch {
+            deadline: Some(Duration::from_millis(100)),
+            ..shell("while :; do :; done", None)
+        };
+        assert!(
+            matches!(ended(endless), Ended::TimedOut(after) if after >= Duration::from_millis(100))
+        );
+        let quick = Launch {
+            deadline: Some(Duration::from_secs(50)),
+            ..shell("exit 3", None)
+        };
+        assert_eq!(ended(quick), Ended::Exited(3));
     }
 }

@@ -12,13 +12,16 @@ pub(crate) mod launch;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use super::fuzz_mode::{self, FuzzRequest};
 use super::{Events, Message, Settings};
 use crate::error::{Error, Exit};
 use crate::fuzz::engines::front_end::{self, FrontEndBuild, Profile, Tool};
 use crate::fuzz::pool::{StopFlag, WorkerPool};
-use crate::fuzz::project::{self, input_type, Engine, FuzzProject, Selection};
+use crate::fuzz::project::{
+    self, input_type, ArtifactKind, Engine, FuzzProject, Selection, TargetSettings,
+};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::{self, BuildKind};
 use crate::fuzz::toolchain::{Toolchain, INSTALL_NIGHTLY};
@@ -34,6 +37,8 @@ pub(crate) struct RunRequest {
     /// `--sanitizer`: `auto` builds as the front end does by default
     /// (`None`: the target's `Cargo.toml` setting, else `auto`).
     pub sanitizer: Option<Sanitizer>,
+    /// `--timeout`: a timeout artifact's.
+    pub timeout: Option<Duration>,
     /// `--debugger`.
     pub debugger: Option<Debugger>,
     /// The words after `--`: the debugger's options.
@@ -52,6 +57,9 @@ pub(crate) struct Located {
     pub build: FrontEndBuild,
     /// The toolchain it runs with.
     toolchain: Toolchain,
+    /// How long the input may run, if it is a timeout artifact: as fuzz
+    /// mode reproduces it.
+    timeout: Option<Duration>,
 }
 
 /// Finds the input's target (as fuzz mode does: its `artifacts/<target>/`,
@@ -94,7 +102,15 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
     )
     .map_err(|why| Error::new(Exit::Usage, why))?;
     let toolchain = toolchain_for(&build)?;
+    let flags = TargetSettings {
+        timeout: request.timeout,
+        ..TargetSettings::default()
+    };
+    let options = project.settings_of(&target.name).under(flags);
+    let timeout = (found.artifact.kind == ArtifactKind::Timeout)
+        .then(|| fuzz_mode::limits::timeout_of(&found.artifact, &options, &flags));
     Ok(Located {
+        timeout,
         project: found.project,
         target: target.name.clone(),
         input: found.artifact.path,
@@ -243,6 +259,7 @@ pub(crate) fn launch(located: &Located, binary: &Path, request: &RunRequest) -> 
         binary,
         &located.input,
         located.reads(),
+        located.timeout,
         request.debugger,
         &request.debugger_args,
         std::env::var_os("ASAN_OPTIONS"),

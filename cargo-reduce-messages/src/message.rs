@@ -212,6 +212,11 @@ pub enum Message {
         minimized: Option<PathBuf>,
         /// The minimized copy's size, if readable.
         minimized_size: Option<u64>,
+        /// `cargo fuzz tmin`'s result for it, if it left one: the last of
+        /// libFuzzer's `minimized-from-<sha1>` files, each named after
+        /// the SHA-1 of the one it was minimized from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tmin: Option<PathBuf>,
     },
     /// `list`: an AFL++ instance directory.
     AflInstance {

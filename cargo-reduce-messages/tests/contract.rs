@@ -347,6 +347,25 @@ fn messages() -> Vec<(&'static str, Message)> {
                 output: "fuzz/out/default/crashes/id:000000.min".into(),
                 minimized: Some("fuzz/out/default/crashes/id:000000.min".into()),
                 minimized_size: Some(3),
+                tmin: None,
+            },
+        ),
+        (
+            "fuzz-artifact-tmin",
+            Message::FuzzArtifact {
+                package: "fuzz".into(),
+                manifest_path: "fuzz/Cargo.toml".into(),
+                target: "parse".into(),
+                path: "fuzz/artifacts/parse/crash-3f786850e387550fdab836ed7e6dc881de23001b".into(),
+                name: "crash-3f786850e387550fdab836ed7e6dc881de23001b".into(),
+                kind: ArtifactKind::Crash,
+                size: 2,
+                engine: Engine::Libfuzzer,
+                instance: None,
+                output: "fuzz/artifacts/parse/minimized-from-crash-3f786850e387550fdab836ed7e6dc881de23001b".into(),
+                minimized: None,
+                minimized_size: None,
+                tmin: Some("fuzz/artifacts/parse/minimized-from-3f786850e387550fdab836ed7e6dc881de23001b".into()),
             },
         ),
         (
@@ -547,6 +566,7 @@ fn every_message_variant_has_its_golden_line() {
             .split_once("-file")
             .or(name.split_once("-fuzz"))
             .or(name.split_once("-cross"))
+            .or(name.split_once("-tmin"))
             .map_or(name, |(r, _)| r);
         assert!(
             text.starts_with(&format!("{{\"reason\":\"{reason}\",")),

@@ -114,12 +114,17 @@ fn artifact_message<'a>(
         output: artifact.output.clone(),
         minimized: artifact.minimized.clone(),
         minimized_size: minimized_size(artifact),
+        tmin: artifact.tmin.clone(),
     }
 }
 
 /// The size of the artifact's minimized copy, if it has a readable one.
 fn minimized_size(artifact: &Artifact) -> Option<u64> {
-    let path = artifact.minimized.as_deref()?;
+    file_size(artifact.minimized.as_deref()?)
+}
+
+/// The size of the file at `path`, if it can be read.
+fn file_size(path: &Path) -> Option<u64> {
     fs::metadata(path).ok().map(|m| m.len())
 }
 
@@ -235,21 +240,27 @@ fn shown_name(artifact: &Artifact) -> String {
 }
 
 /// `yes (N B)` with the minimized copy's size, `partial (N B)` with the
-/// size of a reduction a limit or Ctrl-C stopped, both when a reduction
-/// again (`--force`) was stopped, or `no`.
+/// size of a reduction a limit or Ctrl-C stopped (both when a reduction
+/// again, `--force`, was stopped), `tmin (N B)` with the size of `cargo
+/// fuzz tmin`'s result when cargo-reduce has none, or `no`.
 fn reduced(artifact: &Artifact) -> String {
-    let partial = fs::metadata(&artifact.partial).ok().filter(|m| m.is_file());
-    let partial = partial.map(|p| format!("partial ({} B)", p.len()));
-    let minimized = artifact
-        .minimized
-        .as_ref()
-        .map(|_| match minimized_size(artifact) {
-            Some(size) => format!("yes ({size} B)"),
-            None => "yes".into(),
-        });
-    match (minimized, partial) {
-        (Some(minimized), Some(partial)) => format!("{minimized}, {partial}"),
-        (one, other) => one.or(other).unwrap_or_else(|| "no".into()),
+    let sized = |what: &str, path: &Path| match file_size(path) {
+        Some(size) => format!("{what} ({size} B)"),
+        None => what.to_string(),
+    };
+    let minimized = artifact.minimized.as_deref().map(|p| sized("yes", p));
+    let partial = artifact
+        .partial
+        .is_file()
+        .then(|| sized("partial", &artifact.partial));
+    let tmin = match minimized {
+        Some(_) => None,
+        None => artifact.tmin.as_deref().map(|p| sized("tmin", p)),
+    };
+    let parts: Vec<String> = [minimized, partial, tmin].into_iter().flatten().collect();
+    match parts.is_empty() {
+        true => "no".into(),
+        false => parts.join(", "),
     }
 }
 
@@ -275,6 +286,7 @@ mod tests {
             output: PathBuf::from(format!("/p/fuzz/artifacts/parse/minimized-from-{name}")),
             partial: PathBuf::from(format!("/p/fuzz/artifacts/parse/partial-from-{name}")),
             minimized: None,
+            tmin: None,
             origin: Origin::LibFuzzer,
         }
     }
@@ -329,6 +341,21 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
 
     /// An artifact whose reduction was stopped shows its partial result's
     /// size (helper-40: `no`, with a `partial-from-` file beside it).
+    #[test]
+    fn cargo_fuzz_tmin_s_result_shows_until_cargo_reduce_has_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut tminned = artifact("crash-3", ArtifactKind::Crash, 12);
+        tminned.partial = dir.path().join("partial-from-crash-3");
+        let tmin = dir.path().join("minimized-from-0123");
+        std::fs::write(&tmin, [0; 5]).unwrap();
+        tminned.tmin = Some(tmin);
+        assert_eq!(reduced(&tminned), "tmin (5 B)");
+        let minimized = dir.path().join("minimized-from-crash-3");
+        std::fs::write(&minimized, [0; 2]).unwrap();
+        tminned.minimized = Some(minimized);
+        assert_eq!(reduced(&tminned), "yes (2 B)");
+    }
+
     #[test]
     fn a_stopped_reduction_shows_as_partial() {
         let dir = tempfile::tempdir().unwrap();

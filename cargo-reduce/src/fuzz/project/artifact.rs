@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use super::campaign::{AflInput, Instance};
 use super::error::DiscoveryError;
+use super::tmin::TminFiles;
 use super::FuzzProject;
 use crate::output::same_file;
 
@@ -74,6 +75,8 @@ pub(crate) struct Artifact {
     pub partial: PathBuf,
     /// `output`, if that exists: it was reduced before.
     pub minimized: Option<PathBuf>,
+    /// `cargo fuzz tmin`'s result for it, if it left one ([`super::tmin`]).
+    pub tmin: Option<PathBuf>,
     /// Which engine saved it.
     pub origin: Origin,
 }
@@ -124,6 +127,7 @@ impl Artifact {
         let partial = path.with_file_name(format!("{PARTIAL_PREFIX}{name}"));
         Artifact {
             minimized: output.is_file().then(|| output.clone()),
+            tmin: None,
             path,
             name,
             kind,
@@ -145,6 +149,7 @@ impl Artifact {
             output: PathBuf::new(),
             partial: PathBuf::new(),
             minimized: None,
+            tmin: None,
             path,
             origin: Origin::LibFuzzer,
         }
@@ -183,6 +188,7 @@ impl Artifact {
         let partial = artifacts_dir.join(format!("{PARTIAL_PREFIX}{stem}"));
         Artifact {
             minimized: output.is_file().then(|| output.clone()),
+            tmin: None,
             size: fs::metadata(&input.path).map_or(0, |m| m.len()),
             path: input.path.clone(),
             name: input.name(),
@@ -299,7 +305,9 @@ impl Saved {
 
 /// The inputs in `dir` that `saved` takes, sorted by name: files
 /// (symlinks followed); `minimized-from-` copies are outputs, not
-/// artifacts. A missing `dir` has none.
+/// artifacts, but where libFuzzer saves them `cargo fuzz tmin`'s result is
+/// its artifact's `tmin`, or an input of its own when its original is
+/// gone ([`super::tmin`]). A missing `dir` has none.
 pub(crate) fn scan_artifacts(dir: &Path, saved: Saved) -> Result<Vec<Artifact>, DiscoveryError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -307,21 +315,37 @@ pub(crate) fn scan_artifacts(dir: &Path, saved: Saved) -> Result<Vec<Artifact>, 
         Err(e) => return Err(DiscoveryError::io(dir, e)),
     };
     let mut artifacts = Vec::new();
+    let mut tmin = TminFiles::default();
     for entry in entries {
         let path = entry.map_err(|e| DiscoveryError::io(dir, e))?.path();
         let name = file_name(&path);
         if !saved.is_input(&name) {
+            if saved == Saved::LibFuzzer {
+                tmin.add(&path);
+            }
             continue;
         }
-        // A dangling symlink or a directory is not an artifact.
-        if let Ok(meta) = fs::metadata(&path) {
-            if meta.is_file() {
-                artifacts.push(Artifact::new(path, &meta));
-            }
+        artifacts.extend(read_file(path));
+    }
+    if !tmin.is_empty() {
+        let paths: Vec<&Path> = artifacts
+            .iter()
+            .map(|a: &Artifact| a.path.as_path())
+            .collect();
+        let (results, orphans) = tmin.results(&paths);
+        for (artifact, result) in artifacts.iter_mut().zip(results) {
+            artifact.tmin = result;
         }
+        artifacts.extend(orphans.into_iter().filter_map(read_file));
     }
     artifacts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(artifacts)
+}
+
+/// The artifact at `path`, unless it is a dangling symlink or a directory.
+fn read_file(path: PathBuf) -> Option<Artifact> {
+    let meta = fs::metadata(&path).ok()?;
+    meta.is_file().then(|| Artifact::new(path, &meta))
 }
 
 /// Where an artifact named on the command line belongs.

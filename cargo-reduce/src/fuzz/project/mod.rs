@@ -29,6 +29,7 @@ mod nested;
 mod settings;
 #[cfg(test)]
 mod tests;
+mod tmin;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -112,6 +112,11 @@ impl ReplayCache {
     }
 }
 
+/// The content hash inputs are known by (16 hex digits of XXH3-64).
+pub(in crate::job) fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
 /// The content hash of the file at `path`, read in blocks (binaries are
 /// large).
 fn file_hash(path: &Path) -> io::Result<String> {

@@ -21,7 +21,7 @@ pub(crate) struct Input {
     pub source: Source,
     /// Its bytes.
     pub bytes: Vec<u8>,
-    /// Their hash (see [`super::content_hash`]).
+    /// Their hash (see [`crate::job::replay_cache::content_hash`]).
     pub hash: String,
     /// Its entry, for a ledger input (index into the target's entries).
     pub ledger: Option<usize>,

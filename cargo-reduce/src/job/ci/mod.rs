@@ -32,7 +32,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::oracle::MatchLevel;
 use crate::fuzz::pool::{Failure, MessageForm, PoolOptions, WorkerPool};
 use crate::fuzz::project::{FuzzProject, TargetSettings};
-use crate::job::replay_cache::ReplayCache;
+use crate::job::replay_cache::{content_hash, ReplayCache};
 use cache::Minimized;
 use classify::Ledgered;
 use inputs::{Input, Shard};
@@ -127,11 +127,6 @@ impl CiRequest {
             Cache::Off | Cache::InTargetDir => None,
         }
     }
-}
-
-/// The content hash inputs are known by (16 hex digits of XXH3-64).
-pub(crate) fn content_hash(bytes: &[u8]) -> String {
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
 /// One target's share of the run.
@@ -530,15 +525,7 @@ fn replay(
     let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
     let special =
         |input: &Input| InputLimits::of(&input.artifact, &run.options, &request.fuzz.options);
-    let cache_key = |input: &Input| {
-        let limits = special(input);
-        if limits.are_the_pool_s() {
-            return input.hash.clone();
-        }
-        let (timeout, memory) = (limits.timeout, limits.rss_limit_mb);
-        let grace = if limits.memory_grace { "" } else { "-no-grace" };
-        format!("{}@{timeout:?}-{memory:?}{grace}", input.hash)
-    };
+    let cache_key = |input: &Input| format!("{}{}", input.hash, special(input).key_suffix());
     run.outcomes = vec![(None, false); run.inputs.len()];
     let mut batches: BTreeMap<_, Vec<usize>> = BTreeMap::new();
     for (i, input) in run.inputs.iter().enumerate() {

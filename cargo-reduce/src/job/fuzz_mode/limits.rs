@@ -98,6 +98,17 @@ impl InputLimits {
     pub(in crate::job) fn are_the_pool_s(&self) -> bool {
         self.timeout.is_none() && self.rss_limit_mb.is_none() && self.memory_grace
     }
+
+    /// What a replay cache's key adds for them: nothing for the pool's
+    /// own (whose limits name the cache), else `@timeout-memory`, and
+    /// `-no-grace` without the memory grace.
+    pub(in crate::job) fn key_suffix(&self) -> String {
+        if self.are_the_pool_s() {
+            return String::new();
+        }
+        let grace = if self.memory_grace { "" } else { "-no-grace" };
+        format!("@{:?}-{:?}{grace}", self.timeout, self.rss_limit_mb)
+    }
 }
 
 /// An input's [`InputLimits`] set on its pool; the pool's own limits come

@@ -14,9 +14,8 @@ use crate::error::Error;
 use crate::fuzz::pool::{Failure, OverflowDepth, Signature, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::shrink::{self, ArtifactError};
-use crate::job::ci::content_hash;
 use crate::job::group::{self, Member, Role};
-use crate::job::replay_cache::ReplayCache;
+use crate::job::replay_cache::{content_hash, ReplayCache};
 
 /// What replaying one input gave.
 pub(super) enum Replayed {
@@ -128,10 +127,7 @@ impl Remembered<'_> {
 /// an input with a minimized copy was reproduced when it was reduced.
 fn outcome_keys(item: &Work, bytes: &[u8], request: &FuzzRequest) -> Vec<String> {
     let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
-    let own = match limits.are_the_pool_s() {
-        true => String::new(),
-        false => format!("-{limits:?}"),
-    };
+    let own = limits.key_suffix();
     let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
     let reproduced = key(&format!("{:?}", item.options.matching()));
     match item.done {

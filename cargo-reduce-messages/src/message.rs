@@ -217,6 +217,10 @@ pub enum Message {
         /// the SHA-1 of the one it was minimized from.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tmin: Option<PathBuf>,
+        /// The input it fails like, if a run of `cargo reduce` found it a
+        /// duplicate (and so did not reduce it), and it is unchanged since.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duplicate_of: Option<PathBuf>,
     },
     /// `list`: an AFL++ instance directory.
     AflInstance {

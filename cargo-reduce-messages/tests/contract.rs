@@ -348,6 +348,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 minimized: Some("fuzz/out/default/crashes/id:000000.min".into()),
                 minimized_size: Some(3),
                 tmin: None,
+                duplicate_of: None,
             },
         ),
         (
@@ -366,6 +367,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 minimized: None,
                 minimized_size: None,
                 tmin: Some("fuzz/artifacts/parse/minimized-from-3f786850e387550fdab836ed7e6dc881de23001b".into()),
+                duplicate_of: Some("fuzz/artifacts/parse/crash-0a1b2c".into()),
             },
         ),
         (

@@ -810,6 +810,24 @@ fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
     let (again, ran) = run("again.log", &[]);
     assert_eq!(ran, 0, "nothing ran again: {again}");
     assert!(again.contains("same failure as lazy/timeout-a"), "{again}");
+    // `list` says why the duplicate was not reduced.
+    let list = crate::fuzz_fixture::cargo_reduce(&[
+        "reduce",
+        "list",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+    ]);
+    let line = list
+        .stdout()
+        .lines()
+        .find(|l| l.contains("timeout-b"))
+        .map(str::to_string);
+    assert!(
+        line.as_deref()
+            .is_some_and(|l| l.ends_with("duplicate of timeout-a")),
+        "{}",
+        list.stdout()
+    );
     let (coarser, ran) = run("coarser.log", &["--match", "kind"]);
     assert!(ran > 0, "another level reproduces again: {coarser}");
 }

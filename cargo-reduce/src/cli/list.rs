@@ -14,6 +14,7 @@ use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin};
+use crate::job::fuzz_mode::Duplicates;
 use crate::job::{Events, Message};
 
 /// Arguments of `cargo reduce list`.
@@ -47,12 +48,14 @@ pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
 fn messages(projects: &[FuzzProject]) -> Vec<Message> {
     let mut messages = Vec::new();
     for project in projects {
+        let duplicates = Duplicates::load(project);
         for target in &project.targets {
             if target.artifacts.is_empty() {
                 messages.push(target_message(project, target));
             }
             for artifact in &target.artifacts {
-                messages.push(artifact_message(project, target, artifact));
+                let of = duplicates.of(&artifact.path);
+                messages.push(artifact_message(project, target, artifact, of));
             }
         }
         for (instance, target) in &project.instances {
@@ -97,6 +100,7 @@ fn artifact_message<'a>(
     project: &'a FuzzProject,
     target: &'a FuzzTarget,
     artifact: &'a Artifact,
+    duplicate_of: Option<&Path>,
 ) -> Message {
     Message::FuzzArtifact {
         package: project.package.clone(),
@@ -115,6 +119,7 @@ fn artifact_message<'a>(
         minimized: artifact.minimized.clone(),
         minimized_size: minimized_size(artifact),
         tmin: artifact.tmin.clone(),
+        duplicate_of: duplicate_of.map(Path::to_path_buf),
     }
 }
 
@@ -206,6 +211,7 @@ fn instance_line(instance: &Instance, target: Option<&str>) -> String {
 
 /// The header and the rows of `project`'s table.
 fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
+    let duplicates = Duplicates::load(project);
     let mut rows = vec![HEADER.map(String::from)];
     for target in &project.targets {
         if target.artifacts.is_empty() {
@@ -223,7 +229,7 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
                 shown_name(artifact),
                 artifact.kind.to_string(),
                 artifact.size.to_string(),
-                reduced(artifact),
+                reduced(artifact, duplicates.of(&artifact.path)),
             ]);
         }
     }
@@ -239,11 +245,13 @@ fn shown_name(artifact: &Artifact) -> String {
     }
 }
 
-/// `yes (N B)` with the minimized copy's size, `partial (N B)` with the
-/// size of a reduction a limit or Ctrl-C stopped (both when a reduction
-/// again, `--force`, was stopped), `tmin (N B)` with the size of `cargo
-/// fuzz tmin`'s result when cargo-reduce has none, or `no`.
-fn reduced(artifact: &Artifact) -> String {
+/// `yes (N B)` with the minimized copy's size; `duplicate of NAME` for an
+/// input a run found failing like another (`of`), which it did not reduce;
+/// `partial (N B)` with the size of a reduction a limit or Ctrl-C stopped
+/// (both when a reduction again, `--force`, was stopped); `tmin (N B)`
+/// with the size of `cargo fuzz tmin`'s result when cargo-reduce has none;
+/// or `no`.
+fn reduced(artifact: &Artifact, of: Option<&Path>) -> String {
     let sized = |what: &str, path: &Path| match file_size(path) {
         Some(size) => format!("{what} ({size} B)"),
         None => what.to_string(),
@@ -253,15 +261,29 @@ fn reduced(artifact: &Artifact) -> String {
         .partial
         .is_file()
         .then(|| sized("partial", &artifact.partial));
-    let tmin = match minimized {
-        Some(_) => None,
-        None => artifact.tmin.as_deref().map(|p| sized("tmin", p)),
+    let (duplicate, tmin) = match minimized {
+        Some(_) => (None, None),
+        None => (
+            of.map(|of| format!("duplicate of {}", file_name(of))),
+            artifact.tmin.as_deref().map(|p| sized("tmin", p)),
+        ),
     };
-    let parts: Vec<String> = [minimized, partial, tmin].into_iter().flatten().collect();
+    let parts: Vec<String> = [minimized, duplicate, partial, tmin]
+        .into_iter()
+        .flatten()
+        .collect();
     match parts.is_empty() {
         true => "no".into(),
         false => parts.join(", "),
     }
+}
+
+/// The file name of `path`.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// `rows` as indented columns; the size column is right-aligned.
@@ -349,25 +371,32 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
         let tmin = dir.path().join("minimized-from-0123");
         std::fs::write(&tmin, [0; 5]).unwrap();
         tminned.tmin = Some(tmin);
-        assert_eq!(reduced(&tminned), "tmin (5 B)");
+        assert_eq!(reduced(&tminned, None), "tmin (5 B)");
         let minimized = dir.path().join("minimized-from-crash-3");
         std::fs::write(&minimized, [0; 2]).unwrap();
         tminned.minimized = Some(minimized);
-        assert_eq!(reduced(&tminned), "yes (2 B)");
+        assert_eq!(reduced(&tminned, None), "yes (2 B)");
+    }
+
+    #[test]
+    fn a_duplicate_names_the_input_it_fails_like() {
+        let found = artifact("crash-4", ArtifactKind::Crash, 12);
+        let of = Path::new("/p/fuzz/artifacts/parse/crash-1");
+        assert_eq!(reduced(&found, Some(of)), "duplicate of crash-1");
     }
 
     #[test]
     fn a_stopped_reduction_shows_as_partial() {
         let dir = tempfile::tempdir().unwrap();
         let mut stopped = artifact("crash-2", ArtifactKind::Crash, 500);
-        assert_eq!(reduced(&stopped), "no");
+        assert_eq!(reduced(&stopped, None), "no");
         stopped.partial = dir.path().join("partial-from-crash-2");
         std::fs::write(&stopped.partial, [0; 17]).unwrap();
-        assert_eq!(reduced(&stopped), "partial (17 B)");
+        assert_eq!(reduced(&stopped, None), "partial (17 B)");
         // Reduced, then reduced again (`--force`) and stopped.
         stopped.minimized = Some(dir.path().join("minimized-from-crash-2"));
         std::fs::write(stopped.minimized.as_ref().unwrap(), [0; 9]).unwrap();
-        assert_eq!(reduced(&stopped), "yes (9 B), partial (17 B)");
+        assert_eq!(reduced(&stopped, None), "yes (9 B), partial (17 B)");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod also;
 mod build_targets;
+mod duplicates;
 pub(super) mod limits;
 mod pools;
 mod roles;
@@ -19,6 +20,7 @@ mod triage;
 pub(super) use also::write as write_also_found;
 pub(crate) use also::AlsoFound;
 pub(super) use build_targets::{build, Binaries, TargetKey};
+pub(crate) use duplicates::Duplicates;
 pub(super) use sanitize::{address_toolchain, build_first, Purpose};
 pub(crate) use select::discover;
 pub(crate) use subject::Reduction;
@@ -210,6 +212,9 @@ pub(crate) fn run(
         summary.exit = Exit::Interrupted;
         return Ok(summary);
     };
+    if request.artifacts.is_empty() {
+        duplicates::record_run(&projects, &work, &roles.roles);
+    }
     reduce_all(&projects, &work, roles, &pools, cx, &mut summary);
     Ok(summary)
 }

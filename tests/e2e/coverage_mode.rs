@@ -194,3 +194,35 @@ fn an_afl_targets_queues_are_its_corpus() {
     assert_eq!(count(22), distinct.len() as u64, "the header: {lines:?}");
     assert!((1..count(22)).contains(&count(31)), "a record: {lines:?}");
 }
+
+/// Of every target, those without a corpus are skipped with a warning
+/// that names them (as `corpus` says it), not silently.
+#[test]
+fn targets_without_a_corpus_are_named() {
+    let (_dir, crate_dir) = fixture_copy("corpus-demo");
+    let corpus = crate_dir.join("corpus/records");
+    fs::create_dir_all(&corpus).unwrap();
+    fs::write(corpus.join("one"), CORPUS[0].1).unwrap();
+    let manifest = crate_dir.join("Cargo.toml");
+    let out = crate_dir.join("cov");
+    let run = cargo_reduce(&[
+        "reduce",
+        "coverage",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let warnings = run.warnings();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("no corpus for 2 target(s), skipped: ")
+                && w.contains("lazy")
+                && w.contains("typed")),
+        "{warnings:?}"
+    );
+}

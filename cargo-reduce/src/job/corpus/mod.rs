@@ -108,15 +108,7 @@ pub(crate) fn run(
     let limits = settings.limits(Instant::now());
     let projects = fuzz_mode::discover(&request.selection)?;
     let (plans, skipped) = plan(&projects, request, settings.jobs)?;
-    if !skipped.is_empty() {
-        events.emit(&Message::Warning {
-            message: format!(
-                "no corpus for {} target(s), skipped: {}",
-                skipped.len(),
-                skipped.join(", ")
-            ),
-        });
-    }
+    warn_skipped(&skipped, events);
     let targets: Vec<(TargetKey, Sanitizer)> = plans
         .iter()
         .map(|p| {
@@ -311,6 +303,19 @@ fn plan(
         ));
     }
     Ok((plans, skipped))
+}
+
+/// Warns of the targets `skipped` for having no corpus, if any.
+pub(super) fn warn_skipped(skipped: &[String], events: &dyn Events) {
+    if !skipped.is_empty() {
+        events.emit(&Message::Warning {
+            message: format!(
+                "no corpus for {} target(s), skipped: {}",
+                skipped.len(),
+                skipped.join(", ")
+            ),
+        });
+    }
 }
 
 /// The selected targets (project index, name); `--corpus DIR`s (`corpora`)

@@ -125,7 +125,8 @@ pub(crate) fn run(
     events: &dyn Events,
 ) -> Result<Exit, Error> {
     let projects = fuzz_mode::discover(&request.selection)?;
-    let sets = corpora(&projects, request, settings.jobs)?;
+    let (sets, skipped) = corpora(&projects, request, settings.jobs)?;
+    corpus::warn_skipped(&skipped, events);
     let out = match &request.out {
         Some(out) => out.clone(),
         None => projects[sets[0].project].output_root().join(DEFAULT_DIR),
@@ -170,15 +171,16 @@ fn report(
 }
 
 /// Every selected target's inputs (its corpus as `request.corpus` says,
-/// and the ledger's); targets without one are left out, an error when
-/// none has one.
+/// and the ledger's), and the names of the targets left out for having
+/// none; an error when none has one.
 fn corpora(
     projects: &[FuzzProject],
     request: &CoverageRequest,
     threads: usize,
-) -> Result<Vec<InputSet>, Error> {
+) -> Result<(Vec<InputSet>, Vec<String>), Error> {
     let targets = corpus::selected_targets(projects, request.corpus.named())?;
     let mut sets = Vec::new();
+    let mut skipped = Vec::new();
     for (project, target) in targets {
         let fuzz_dir = &projects[project].fuzz_dir;
         let dirs = request.corpus.dirs(&projects[project], target);
@@ -192,14 +194,16 @@ fn corpora(
         }
         let mut seen = HashSet::new();
         inputs.retain(|(_, bytes)| seen.insert(bytes.clone()));
-        if !inputs.is_empty() {
-            let target = target.to_string();
-            sets.push(InputSet {
-                project,
-                target,
-                inputs,
-            });
+        if inputs.is_empty() {
+            skipped.push(target.to_string());
+            continue;
         }
+        let target = target.to_string();
+        sets.push(InputSet {
+            project,
+            target,
+            inputs,
+        });
     }
     if sets.is_empty() {
         let why = match &request.corpus {
@@ -219,7 +223,7 @@ fn corpora(
             format!("no input to measure: {why}"),
         ));
     }
-    Ok(sets)
+    Ok((sets, skipped))
 }
 
 /// The inputs of the ledger's `entries`, read.

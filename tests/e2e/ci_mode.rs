@@ -803,6 +803,15 @@ fn a_known_failure_whose_panic_moved_stays_known() {
         (Some(0), Some(FAILURES), Some(0)),
         "{last}"
     );
+    // The table's ids are the failures' now; a line names each one's entry
+    // (helper-49: KNOWN rows under ids the ledger has no file of).
+    let human = project.ci(&[]);
+    let moved = human
+        .stdout()
+        .lines()
+        .filter(|l| l.contains(", filed under its id before the failure moved"))
+        .count();
+    assert_eq!(moved, before.len(), "two_panics' two: {}", human.stdout());
     // A known failure's minimized input is its entry's.
     for failure in run
         .messages()

@@ -269,6 +269,16 @@ fn filing(report: &CiReport) -> String {
             ));
         }
     }
+    for failure in report.failures.iter().filter(|f| f.status == Status::Known) {
+        let entry = failure.ledger.as_deref().unwrap_or_default();
+        let name = entry.rsplit('/').next().unwrap_or(entry);
+        if !entry.is_empty() && !name.starts_with(&failure.id) {
+            out.push_str(&format!(
+                "known {} by {entry}, filed under its id before the failure moved (--update files it again as {})\n",
+                failure.id, failure.id
+            ));
+        }
+    }
     for fixed in &report.fixed {
         if let Some(from) = &fixed.pruned_from {
             out.push_str(&format!(

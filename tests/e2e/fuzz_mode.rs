@@ -831,3 +831,20 @@ fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
     let (coarser, ran) = run("coarser.log", &["--match", "kind"]);
     assert!(ran > 0, "another level reproduces again: {coarser}");
 }
+
+/// A folder of `artifacts/` that names no fuzz target (a renamed one's) is
+/// named in a warning by `list` and by a run, not skipped in silence
+/// (helper-49 on uuid).
+#[test]
+fn artifacts_of_no_target_are_named() {
+    let (_dir, fuzz) = fresh_copy();
+    let stray = fuzz.join("artifacts/parse_old");
+    fs::create_dir_all(&stray).unwrap();
+    fs::write(stray.join("crash-1"), b"x").unwrap();
+    let list = cargo_reduce(&["reduce", "list", "--manifest-path", fuzz.to_str().unwrap()]);
+    list.expect_code(0);
+    let warned = |stderr: String| {
+        stderr.contains("artifacts/parse_old` names no fuzz target, so its 1 file(s) are skipped")
+    };
+    assert!(warned(list.stderr()), "{}", list.stderr());
+}

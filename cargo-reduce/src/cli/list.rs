@@ -32,6 +32,7 @@ pub(crate) struct ListArgs {
 /// per AFL++ instance.
 pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
     let projects = crate::job::fuzz_mode::discover(&args.select.selection())?;
+    crate::job::fuzz_mode::warn_about_stray_artifacts(&projects, reporter);
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);

@@ -31,6 +31,7 @@ mod settings;
 mod tests;
 mod tmin;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,38 @@ pub(crate) const LEDGER_DIR: &str = "regressions";
 /// Target `target`'s ledger folder: `<fuzz dir>/regressions/<target>/`.
 pub(crate) fn ledger_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
     fuzz_dir.join(LEDGER_DIR).join(target)
+}
+
+/// The folders of `artifacts/` in the projects' fuzz crates that name no
+/// fuzz target of any of them (a renamed or removed target's), with the
+/// number of files each holds, where that is not zero: no run takes them
+/// unless they are named with `--fuzz-target`. Sorted.
+pub(crate) fn stray_artifact_dirs(projects: &[FuzzProject]) -> Vec<(PathBuf, usize)> {
+    let mut named: BTreeMap<&Path, BTreeSet<&str>> = BTreeMap::new();
+    for project in projects {
+        let names = named.entry(&project.fuzz_dir).or_default();
+        names.extend(project.targets.iter().map(|t| t.name.as_str()));
+    }
+    let mut stray = Vec::new();
+    for (fuzz_dir, names) in named {
+        let Ok(entries) = fs::read_dir(fuzz_dir.join("artifacts")) else {
+            continue;
+        };
+        for dir in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+            let name = dir.file_name().unwrap_or_default().to_string_lossy();
+            if names.contains(name.as_ref()) || name.starts_with('.') {
+                continue;
+            }
+            let files = fs::read_dir(&dir).map_or(0, |entries| {
+                entries.flatten().filter(|e| e.path().is_file()).count()
+            });
+            if files > 0 {
+                stray.push((dir, files));
+            }
+        }
+    }
+    stray.sort();
+    stray
 }
 
 /// The fuzz engine a crate's targets are written for.

@@ -22,7 +22,7 @@ pub(crate) use also::AlsoFound;
 pub(super) use build_targets::{build, Binaries, TargetKey};
 pub(crate) use duplicates::Duplicates;
 pub(super) use sanitize::{address_toolchain, build_first, Purpose};
-pub(crate) use select::discover;
+pub(crate) use select::{discover, warn_about_stray_artifacts};
 pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};
 pub(crate) use summary::{Row, Summary};
@@ -197,6 +197,7 @@ pub(crate) fn run(
     };
     let projects = discover(&request.selection)?;
     select::warn_about_instances(&projects, events);
+    select::warn_about_stray_artifacts(&projects, events);
     let work = select::select_work(request, &projects, events)?;
     let mut summary = Summary::new(&projects);
     if work.iter().all(|w| w.done) {

@@ -142,3 +142,17 @@ pub(super) fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events
         events.emit(&Message::Warning { message });
     }
 }
+
+/// Warns of each folder of `artifacts/` that names no fuzz target (a
+/// renamed or removed target's): its files are not reduced, and silence
+/// would hide them.
+pub(crate) fn warn_about_stray_artifacts(projects: &[FuzzProject], events: &dyn Events) {
+    for (dir, files) in crate::fuzz::project::stray_artifact_dirs(projects) {
+        events.emit(&Message::Warning {
+            message: format!(
+                "`{}` names no fuzz target, so its {files} file(s) are skipped; to reduce one as a target's input, name it: `cargo reduce --fuzz-target TARGET FILE`",
+                dir.display()
+            ),
+        });
+    }
+}

@@ -61,9 +61,18 @@ fn found(
     }
     let mut reproduced = 0;
     let mut known = Vec::with_capacity(work.len());
-    for (replayed, item) in replayed.into_iter().zip(work) {
+    for ((replayed, item), role) in replayed.into_iter().zip(work).zip(&grouping.roles) {
         known.push(match replayed {
             triage::Replayed::Failed(failure) => {
+                reproduced += 1;
+                Some(failure)
+            }
+            // Reduced, it is reproduced first (its check), as a named input is.
+            triage::Replayed::Matched(_) if *role == Some(Role::Reduce) => {
+                reproduced += 1;
+                None
+            }
+            triage::Replayed::Matched(failure) => {
                 reproduced += 1;
                 Some(failure)
             }

@@ -21,12 +21,26 @@ use crate::job::replay_cache::{content_hash, ReplayCache};
 pub(super) enum Replayed {
     /// It failed, alike in every run.
     Failed(Failure),
+    /// A timeout artifact that failed once as one reproduced before it in
+    /// the run did: a duplicate, its timeout not waited out again (if it
+    /// is its failure's smallest input, its reduction reproduces it).
+    Matched(Failure),
     /// It cannot be reduced (it does not reproduce, or is flaky): the
     /// reason.
     Refused(Error),
     /// An input with a minimized copy that no longer fails: nothing to
     /// group it with, nothing to report.
     Gone,
+}
+
+impl Replayed {
+    /// The failure it showed, if it failed.
+    pub(super) fn failure(&self) -> Option<&Failure> {
+        match self {
+            Replayed::Failed(failure) | Replayed::Matched(failure) => Some(failure),
+            _ => None,
+        }
+    }
 }
 
 /// What replaying each of `work` gave: its probe's result if it has one
@@ -44,6 +58,7 @@ pub(super) fn replay_all(
     let mut remembered = Remembered {
         projects,
         caches: HashMap::new(),
+        reproduced: HashSet::new(),
     };
     let mut replayed = Vec::with_capacity(work.len());
     for (i, item) in work.iter().enumerate() {
@@ -66,16 +81,21 @@ pub(super) fn replay_all(
 /// crate's build (`<target dir>/cargo-reduce/replay`), so that a run with
 /// nothing new does not reproduce every input again (each timeout waited
 /// out [`shrink::REPRODUCE_RUNS`] times). Only outcomes that hold on the
-/// same binary are kept: a failure alike in every run, or none; a flaky
-/// input runs again.
+/// same binary are kept: a failure alike in every run, or none, and a
+/// single run's; a flaky input runs again. Within the run, the failures
+/// reproduced so far (by binary, at their `--match` level), which a
+/// timeout artifact's single run may match.
 struct Remembered<'a> {
     projects: &'a [FuzzProject],
     caches: HashMap<PathBuf, ReplayCache>,
+    reproduced: HashSet<(PathBuf, Signature)>,
 }
 
 impl Remembered<'_> {
     /// What replaying `item` in `pool` (of `binary`) gives, remembered
-    /// or run.
+    /// or run: an input with a minimized copy once; a timeout artifact
+    /// once first, taken as a duplicate if it fails as a failure
+    /// reproduced before it did; else reproduced.
     fn replay(
         &mut self,
         item: &Work,
@@ -87,28 +107,48 @@ impl Remembered<'_> {
             Ok(bytes) => bytes,
             Err(replayed) => return replayed,
         };
-        let keys = outcome_keys(item, &bytes, request);
-        let cache = self.cache(item, binary, pool);
-        let outcome = match keys.iter().find_map(|key| cache.get(key)) {
-            Some(failure) => Ok(failure),
-            None => {
-                let outcome = run(item, &bytes, pool, request);
-                if let Ok(failure) = &outcome {
-                    cache.put(&keys[0], failure.as_ref());
-                }
-                outcome
-            }
+        let keys = OutcomeKeys::of(item, &bytes, request);
+        let signature = |f: &Failure| {
+            (
+                binary.to_path_buf(),
+                item.options.matching().key(&f.signature()),
+            )
         };
-        replayed_as(item, outcome)
-    }
-
-    /// The cache of `binary`, run under `pool`'s own limits.
-    fn cache(&mut self, item: &Work, binary: &Path, pool: &WorkerPool) -> &mut ReplayCache {
-        let target_dir = &self.projects[item.project].target_dir;
-        self.caches.entry(binary.to_path_buf()).or_insert_with(|| {
+        let Remembered {
+            projects,
+            caches,
+            reproduced,
+        } = self;
+        let cache = caches.entry(binary.to_path_buf()).or_insert_with(|| {
+            let target_dir = &projects[item.project].target_dir;
             let limits = format!("{}ms-{}mb", pool.timeout().as_millis(), pool.rss_limit_mb());
             ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
-        })
+        });
+        let run_once = |cache: &mut ReplayCache| {
+            remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
+                once(item, &bytes, pool, request)
+            })
+        };
+        let replayed = if item.done {
+            // Reduced before: reproduced then, and failing still.
+            replayed_as(item, run_once(cache))
+        } else {
+            if item.is_timeout() && cache.get(&keys.reproduced).is_none() {
+                if let Ok(Some(failure)) = run_once(cache) {
+                    if reproduced.contains(&signature(&failure)) {
+                        return Replayed::Matched(failure);
+                    }
+                }
+            }
+            let outcome = remembered_or_run(cache, &[&keys.reproduced], || {
+                reproduce(item, &bytes, pool, request)
+            });
+            replayed_as(item, outcome)
+        };
+        if let Replayed::Failed(failure) = &replayed {
+            reproduced.insert(signature(failure));
+        }
+        replayed
     }
 
     /// Writes the new outcomes; one that cannot be written is run again
@@ -120,19 +160,41 @@ impl Remembered<'_> {
     }
 }
 
-/// What an outcome of `item` is remembered by: the input's content, how
-/// it runs (reproduced at its `--match` level, or once: an input with a
-/// minimized copy), and its own limits where they are not its pool's.
-/// First the key of how it runs now, then one whose outcome answers too:
-/// an input with a minimized copy was reproduced when it was reduced.
-fn outcome_keys(item: &Work, bytes: &[u8], request: &FuzzRequest) -> Vec<String> {
-    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
-    let own = limits.key_suffix();
-    let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
-    let reproduced = key(&format!("{:?}", item.options.matching()));
-    match item.done {
-        true => vec![key("once"), reproduced],
-        false => vec![reproduced],
+/// The outcome remembered in `cache` under the first of `keys` it has,
+/// else `run`'s, remembered under the first key unless it is an error.
+fn remembered_or_run(
+    cache: &mut ReplayCache,
+    keys: &[&str],
+    run: impl FnOnce() -> Result<Option<Failure>, Error>,
+) -> Result<Option<Failure>, Error> {
+    if let Some(failure) = keys.iter().find_map(|key| cache.get(key)) {
+        return Ok(failure);
+    }
+    let outcome = run();
+    if let Ok(failure) = &outcome {
+        cache.put(keys[0], failure.as_ref());
+    }
+    outcome
+}
+
+/// What an outcome of an input is remembered by: its content, how it ran
+/// (once, or reproduced at its `--match` level), and its own limits where
+/// they are not its pool's. A reproduced outcome answers for a single run
+/// too.
+struct OutcomeKeys {
+    once: String,
+    reproduced: String,
+}
+
+impl OutcomeKeys {
+    fn of(item: &Work, bytes: &[u8], request: &FuzzRequest) -> OutcomeKeys {
+        let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+        let own = limits.key_suffix();
+        let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
+        OutcomeKeys {
+            once: key("once"),
+            reproduced: key(&format!("{:?}", item.options.matching())),
+        }
     }
 }
 
@@ -149,20 +211,40 @@ fn read(item: &Work) -> Result<Vec<u8>, Replayed> {
     })
 }
 
-/// Replays `item` in `pool` under its own limits ([`run`]).
+/// Replays `item` in `pool` under its own limits: once if it has a
+/// minimized copy, else reproduced.
 pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> Replayed {
-    match read(item) {
-        Ok(bytes) => replayed_as(item, run(item, &bytes, pool, request)),
-        Err(replayed) => replayed,
+    let bytes = match read(item) {
+        Ok(bytes) => bytes,
+        Err(replayed) => return replayed,
+    };
+    let outcome = match item.done {
+        true => once(item, &bytes, pool, request),
+        false => reproduce(item, &bytes, pool, request),
+    };
+    replayed_as(item, outcome)
+}
+
+/// Runs `item`'s `bytes` once in a fresh test process of `pool`, under
+/// its own limits: the failure, or none.
+fn once(
+    item: &Work,
+    bytes: &[u8],
+    pool: &WorkerPool,
+    request: &FuzzRequest,
+) -> Result<Option<Failure>, Error> {
+    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+    let _limits = LimitsOverride::new(pool, limits);
+    match pool.run_fresh(bytes) {
+        Ok(outcome) => Ok(outcome.failure().cloned()),
+        Err(e) => Err(Error::of_pool(format!("replaying {}", item.name()), e)),
     }
 }
 
-/// Runs `item`'s `bytes` in `pool` under its own limits: an input to
-/// reduce [`shrink::REPRODUCE_RUNS`] times (it must fail alike in each),
-/// one with a minimized copy once (only its group is wanted). `Ok`: the
-/// failure, or none in any run; `Err`: anything else (flaky, a pool that
-/// failed).
-fn run(
+/// Runs `item`'s `bytes` [`shrink::REPRODUCE_RUNS`] times in `pool` under
+/// its own limits: `Ok`, the failure all runs showed alike, or none in
+/// any; `Err`: anything else (flaky, a pool that failed).
+fn reproduce(
     item: &Work,
     bytes: &[u8],
     pool: &WorkerPool,
@@ -171,12 +253,6 @@ fn run(
     let artifact = &item.artifact;
     let limits = InputLimits::of(artifact, &item.options, &request.options);
     let _limits = LimitsOverride::new(pool, limits);
-    if item.done {
-        return match pool.run_fresh(bytes) {
-            Ok(outcome) => Ok(outcome.failure().cloned()),
-            Err(e) => Err(Error::of_pool(format!("replaying {}", item.name()), e)),
-        };
-    }
     let level = item.options.matching();
     match shrink::reproduce(pool, &artifact.path, bytes, item.is_timeout(), level) {
         Ok(failure) => Ok(Some(failure)),
@@ -222,7 +298,7 @@ pub(super) fn group(
     let mut index = Vec::new();
     let mut members: Vec<Member<(PathBuf, Signature)>> = Vec::new();
     for (i, item) in work.iter().enumerate() {
-        if let (Replayed::Failed(failure), Some(binary)) = (&replayed[i], pools.binary(i)) {
+        if let (Some(failure), Some(binary)) = (replayed[i].failure(), pools.binary(i)) {
             index.push(i);
             members.push(Member {
                 key: (

@@ -165,14 +165,26 @@ impl Failure {
     }
 
     /// A panic from its `panic_text`; its return addresses are named by
-    /// `symbols` (without one, the call path stays empty).
+    /// `symbols` (without one, the call path stays empty). A panic inside
+    /// the standard library (a `Vec`'s "capacity overflow") is placed at
+    /// the line of the user's code that called into it, as an allocation
+    /// failure is: the library's line is every such panic's, and no
+    /// annotation can point at it.
     pub(crate) fn from_panic_text(text: &[u8], symbols: Option<&mut Symbolizer>) -> Self {
         let panic = split_panic_text(text);
+        let (mut location, mut call_path) = (None, Vec::new());
+        if let Some(symbols) = symbols {
+            if panic.location.starts_with("/rustc/") {
+                location = symbols.location(&panic.frames);
+            }
+            call_path = symbols.call_path(&panic.frames);
+        }
+        let own = (!panic.location.is_empty()).then(|| portable_location(panic.location));
         Failure {
             kind: FailureKind::Panic,
             message: Some(panic.message),
-            location: (!panic.location.is_empty()).then(|| portable_location(panic.location)),
-            call_path: symbols.map_or_else(Vec::new, |s| s.call_path(&panic.frames)),
+            location: location.or(own),
+            call_path,
             overflow_depth: None,
         }
     }

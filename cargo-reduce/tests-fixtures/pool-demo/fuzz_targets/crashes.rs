@@ -190,5 +190,8 @@ fuzz_target!(|data: &[u8]| {
     } else if data.starts_with(b"caught") {
         // libFuzzer aborts on any panic, caught or not: so does the pool.
         let _ = std::panic::catch_unwind(|| panic!("caught inside the target"));
+    } else if data.starts_with(b"capacity") {
+        // A panic inside the standard library ("capacity overflow").
+        black_box(Vec::<u64>::with_capacity(usize::MAX / 4));
     }
 });

@@ -62,6 +62,22 @@ fn faults_aborts_and_allocations_are_placed_by_line() {
     }
 }
 
+/// A panic inside the standard library is placed at the user's line that
+/// called into it (helper-49: gimli's capacity overflow placed at
+/// `/rustc/<hash>/library/alloc/src/raw_vec/mod.rs`, with no line of its
+/// own for an annotation).
+#[test]
+fn a_panic_inside_the_standard_library_is_placed_at_the_user_s_line() {
+    let failure = failure(&pool("crashes"), b"capacity");
+    assert_eq!(failure.kind, FailureKind::Panic, "{failure:?}");
+    let location = failure.location.as_deref().unwrap_or_default();
+    assert!(
+        location.starts_with(&line_of("usize::MAX / 4")),
+        "{failure:?}"
+    );
+    assert_eq!(failure.call_path, [RUN], "{failure:?}");
+}
+
 /// A panic in a recursion has one call path at any depth: the stack's
 /// outer frames are noted beside its inner ones, so the recursion is taken
 /// out whole however deep it is, not cut off at some phase of its cycle.

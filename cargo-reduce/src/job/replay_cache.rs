@@ -1,13 +1,15 @@
 //! Replay outcomes remembered between runs: each input's failure (or
-//! that it passed), keyed by the target binary's content, the limits it
-//! ran under and the input's content. An unchanged input on an unchanged
-//! build is not run again: `cargo reduce ci` keeps them in its cache
-//! folder, fuzz mode under `<target dir>/cargo-reduce/replay`.
+//! that it passed), keyed by the target binary's content, cargo-reduce's
+//! own, the limits it ran under and the input's content. An unchanged
+//! input on an unchanged build is not run again: `cargo reduce ci` keeps
+//! them in its cache folder, fuzz mode under
+//! `<target dir>/cargo-reduce/replay`.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -62,13 +64,15 @@ pub(in crate::job) struct ReplayCache {
 impl ReplayCache {
     /// The outcomes of `binary` run under `limits` (any text that changes
     /// outcomes: the timeout, the memory limit), kept in `dir`; `None`: no
-    /// cache. A missing or unreadable file is an empty cache.
+    /// cache. A missing or unreadable file is an empty cache. Outcomes are
+    /// kept per build of cargo-reduce too: another may place or name a
+    /// failure otherwise.
     pub(in crate::job) fn open(dir: Option<&Path>, binary: &Path, limits: &str) -> ReplayCache {
-        let Some(dir) = dir else {
+        let (Some(dir), Some(own)) = (dir, own_hash()) else {
             return ReplayCache::default();
         };
         let key = match file_hash(binary) {
-            Ok(hash) => format!("{hash}-{limits}"),
+            Ok(hash) => format!("{hash}-{own}-{limits}"),
             Err(_) => return ReplayCache::default(),
         };
         let path = dir.join("replay").join(format!("{key}.json"));
@@ -110,6 +114,13 @@ impl ReplayCache {
             _ => Ok(()),
         }
     }
+}
+
+/// The content hash of this cargo-reduce's executable, if it can be read.
+fn own_hash() -> Option<&'static str> {
+    static HASH: OnceLock<Option<String>> = OnceLock::new();
+    HASH.get_or_init(|| file_hash(&std::env::current_exe().ok()?).ok())
+        .as_deref()
 }
 
 /// The content hash inputs are known by (16 hex digits of XXH3-64).

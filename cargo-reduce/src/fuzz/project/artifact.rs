@@ -17,9 +17,10 @@ use super::tmin::TminFiles;
 use super::FuzzProject;
 use crate::output::same_file;
 
-/// The prefix of a minimized copy's name: `cargo fuzz tmin` (and
-/// `cargo reduce`) write `minimized-from-<name>` beside artifact `<name>`.
-pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
+/// The prefix of a minimized copy's name: `cargo reduce` writes
+/// `minimized-from-<name>` beside artifact `<name>`, after libFuzzer's
+/// naming ([`super::tmin`]).
+pub(crate) use super::tmin::MINIMIZED_PREFIX;
 
 /// The prefix of a result that is not 1-minimal yet (a limit or Ctrl-C
 /// stopped its reduction): `partial-from-<name>`.

@@ -10,7 +10,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::artifact::MINIMIZED_PREFIX;
+/// The prefix of a minimized input's name, libFuzzer's: `cargo fuzz tmin`
+/// names each step `minimized-from-<sha1>`.
+pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
 
 /// The tmin files of one folder, by the SHA-1 of the input each was
 /// minimized from.

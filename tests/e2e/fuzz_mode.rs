@@ -860,4 +860,19 @@ fn artifacts_of_no_target_are_named() {
         stderr.contains("artifacts/parse_old` names no fuzz target, so its 1 file(s) are skipped")
     };
     assert!(warned(list.stderr()), "{}", list.stderr());
+    // One target chosen, the others' folders are not stray.
+    let one = cargo_reduce(&[
+        "reduce",
+        "list",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--fuzz-target",
+        "abort",
+    ]);
+    one.expect_code(0);
+    assert!(
+        !one.stderr().contains("names no fuzz target"),
+        "{}",
+        one.stderr()
+    );
 }

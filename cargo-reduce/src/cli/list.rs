@@ -31,8 +31,9 @@ pub(crate) struct ListArgs {
 /// `fuzz-target` line per target without any, and one `afl-instance` line
 /// per AFL++ instance.
 pub(crate) fn run(args: &ListArgs, reporter: &Reporter) -> Result<Exit, Error> {
-    let projects = crate::job::fuzz_mode::discover(&args.select.selection())?;
-    crate::job::fuzz_mode::warn_about_stray_artifacts(&projects, reporter);
+    let selection = args.select.selection();
+    let projects = crate::job::fuzz_mode::discover(&selection)?;
+    crate::job::fuzz_mode::warn_about_stray_artifacts(&projects, &selection, reporter);
     if reporter.is_json() {
         for message in messages(&projects) {
             reporter.emit(&message);

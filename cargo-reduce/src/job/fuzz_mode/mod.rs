@@ -197,7 +197,9 @@ pub(crate) fn run(
     };
     let projects = discover(&request.selection)?;
     select::warn_about_instances(&projects, events);
-    select::warn_about_stray_artifacts(&projects, events);
+    if request.artifacts.is_empty() {
+        select::warn_about_stray_artifacts(&projects, &request.selection, events);
+    }
     let work = select::select_work(request, &projects, events)?;
     let mut summary = Summary::new(&projects);
     if work.iter().all(|w| w.done) {

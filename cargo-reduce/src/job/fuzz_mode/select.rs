@@ -145,8 +145,16 @@ pub(super) fn warn_about_instances(projects: &[FuzzProject], events: &dyn Events
 
 /// Warns of each folder of `artifacts/` that names no fuzz target (a
 /// renamed or removed target's): its files are not reduced, and silence
-/// would hide them.
-pub(crate) fn warn_about_stray_artifacts(projects: &[FuzzProject], events: &dyn Events) {
+/// would hide them. Not when `selection` leaves targets out (by name or
+/// engine), whose folders would look stray.
+pub(crate) fn warn_about_stray_artifacts(
+    projects: &[FuzzProject],
+    selection: &Selection,
+    events: &dyn Events,
+) {
+    if selection.fuzz_target.is_some() || selection.engine.is_some() {
+        return;
+    }
     for (dir, files) in crate::fuzz::project::stray_artifact_dirs(projects) {
         events.emit(&Message::Warning {
             message: format!(

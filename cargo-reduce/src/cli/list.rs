@@ -13,7 +13,7 @@ use super::options::SelectOptions;
 use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
-use crate::fuzz::project::{Artifact, FuzzProject, FuzzTarget, Instance, Origin};
+use crate::fuzz::project::{file_name, Artifact, FuzzProject, FuzzTarget, Instance, Origin};
 use crate::job::fuzz_mode::Duplicates;
 use crate::job::{Events, Message};
 
@@ -278,14 +278,6 @@ fn reduced(artifact: &Artifact, of: Option<&Path>) -> String {
         true => "no".into(),
         false => parts.join(", "),
     }
-}
-
-/// The file name of `path`.
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .unwrap_or(path.as_os_str())
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// `rows` as indented columns; the size column is right-aligned.

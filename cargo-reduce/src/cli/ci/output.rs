@@ -8,6 +8,7 @@ use super::super::render::Reporter;
 use super::super::table::{self, Align};
 use super::{github, junit, sarif, CiFormat, FailOn, ReportOptions};
 use crate::error::{Error, Exit};
+use crate::fuzz::project::file_name;
 use crate::job::ci;
 use crate::job::ci::report::{CiReport, Status};
 use crate::job::{Events, Message};
@@ -271,7 +272,7 @@ fn filing(report: &CiReport) -> String {
     }
     for failure in report.failures.iter().filter(|f| f.status == Status::Known) {
         let entry = failure.ledger.as_deref().unwrap_or_default();
-        let name = entry.rsplit('/').next().unwrap_or(entry);
+        let name = file_name(Path::new(entry));
         if !entry.is_empty() && !name.starts_with(&failure.id) {
             out.push_str(&format!(
                 "known {} by {entry}, filed under its id before the failure moved (--update files it again as {})\n",

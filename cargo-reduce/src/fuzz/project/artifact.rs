@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::campaign::{AflInput, Instance};
 use super::error::DiscoveryError;
 use super::tmin::TminFiles;
-use super::FuzzProject;
+use super::{file_name, FuzzProject};
 use crate::output::same_file;
 
 /// The prefix of a minimized copy's name: `cargo reduce` writes
@@ -271,12 +271,6 @@ fn missing(path: &Path) -> DiscoveryError {
     DiscoveryError::ArtifactMissing {
         path: path.to_path_buf(),
     }
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 /// Which files of an `artifacts/<target>/` directory are inputs.

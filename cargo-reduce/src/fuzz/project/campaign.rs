@@ -12,6 +12,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::file_name;
+
 /// Directories never searched for AFL output (nor for fuzz crates further
 /// down a tree, `nested.rs`): build output, VCS data, dependencies.
 pub(super) const SKIPPED_DIRS: [&str; 4] = ["target", ".git", "node_modules", ".cargo"];
@@ -312,12 +314,6 @@ pub(crate) fn id_and_sig(name: &str) -> (Option<u32>, Option<u32>) {
         words.get(at + 1)?.parse::<u32>().ok()
     };
     (after("id"), after("sig"))
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -57,6 +57,13 @@ pub(crate) fn ledger_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
     fuzz_dir.join(LEDGER_DIR).join(target)
 }
 
+/// The file name of `path`, lossily as text (empty if it has none).
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// The folders of `artifacts/` in the projects' fuzz crates that name no
 /// fuzz target of any of them (a renamed or removed target's), with the
 /// number of files each holds, where that is not zero: no run takes them

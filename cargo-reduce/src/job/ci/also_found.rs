@@ -6,14 +6,14 @@
 //! reported (and filed by `--update`) as the others are.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::inputs::Input;
 use super::report::{Source, Status};
 use super::{Group, TargetRun};
 use crate::error::Error;
 use crate::fuzz::oracle::{MatchLevel, OtherFailure};
-use crate::fuzz::project::{Artifact, FuzzProject};
+use crate::fuzz::project::{file_name, Artifact, FuzzProject};
 use crate::job::fuzz_mode::{named, write_also_found};
 use crate::job::{Events, Message};
 
@@ -94,11 +94,4 @@ fn add_failure(run: &mut TargetRun, path: PathBuf, other: OtherFailure, level: M
         bytes: other.bytes,
         ledger: None,
     });
-}
-
-/// The name an artifact found reducing the input at `from` goes by.
-fn file_name(from: &Path) -> String {
-    from.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }

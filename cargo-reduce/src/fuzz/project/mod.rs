@@ -57,6 +57,13 @@ pub(crate) fn ledger_dir(fuzz_dir: &Path, target: &str) -> PathBuf {
     fuzz_dir.join(LEDGER_DIR).join(target)
 }
 
+/// The name libFuzzer gives `bytes` (an artifact's after its kind's
+/// prefix, a corpus file's, a tmin step's origin): their SHA-1 in
+/// lowercase hex.
+pub(crate) fn sha1_hex(bytes: &[u8]) -> String {
+    sha1_smol::Sha1::from(bytes).digest().to_string()
+}
+
 /// The file name of `path`, lossily as text (empty if it has none).
 pub(crate) fn file_name(path: &Path) -> String {
     path.file_name()

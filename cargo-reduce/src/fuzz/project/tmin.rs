@@ -10,6 +10,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::sha1_hex;
+
 /// The prefix of a minimized input's name, libFuzzer's: `cargo fuzz tmin`
 /// names each step `minimized-from-<sha1>`.
 pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
@@ -48,7 +50,7 @@ impl TminFiles {
         let mut at = path;
         while let Some(next) = fs::read(at)
             .ok()
-            .and_then(|b| self.by_origin.get(&sha1(&b)))
+            .and_then(|b| self.by_origin.get(&sha1_hex(&b)))
         {
             // Two inputs of one content would loop; none is written twice.
             if chain.contains(&next.as_path()) || next == path {
@@ -86,11 +88,6 @@ impl TminFiles {
     }
 }
 
-/// libFuzzer's name for `bytes`: their SHA-1 in lowercase hex.
-fn sha1(bytes: &[u8]) -> String {
-    sha1_smol::Sha1::from(bytes).digest().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,7 +95,7 @@ mod tests {
     /// Writes `bytes` in `dir` as tmin writes what it minimized from
     /// `from`; returns the path.
     fn step(dir: &Path, from: &[u8], bytes: &[u8]) -> PathBuf {
-        let path = dir.join(format!("{MINIMIZED_PREFIX}{}", sha1(from)));
+        let path = dir.join(format!("{MINIMIZED_PREFIX}{}", sha1_hex(from)));
         fs::write(&path, bytes).unwrap();
         path
     }
@@ -125,11 +122,11 @@ mod tests {
         let (results, orphans) = files.results(&[&crash, &plain]);
         let ab = dir
             .path()
-            .join(format!("{MINIMIZED_PREFIX}{}", sha1(b"ABCD")));
+            .join(format!("{MINIMIZED_PREFIX}{}", sha1_hex(b"ABCD")));
         assert_eq!(results, [Some(ab), None]);
         let g = dir
             .path()
-            .join(format!("{MINIMIZED_PREFIX}{}", sha1(b"gon")));
+            .join(format!("{MINIMIZED_PREFIX}{}", sha1_hex(b"gon")));
         assert_eq!(orphans, [g]);
     }
 

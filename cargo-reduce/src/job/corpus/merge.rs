@@ -11,6 +11,7 @@ use super::cover::{self, Item};
 use super::record::{by_target, InputRecord, ShardRecord, TargetRecord};
 use super::write::{self, Mode};
 use crate::error::{Error, Exit};
+use crate::fuzz::project::sha1_hex;
 use crate::job::{Events, Message};
 
 /// What `cargo reduce corpus merge` was asked.
@@ -136,7 +137,7 @@ fn read_recorded(input: &InputRecord) -> Result<Vec<u8>, Error> {
         );
         Error::caused(Exit::BadInput, what, e)
     })?;
-    if sha1_smol::Sha1::from(&bytes).digest().to_string() != input.sha1 {
+    if sha1_hex(&bytes) != input.sha1 {
         return Err(Error::new(
             Exit::BadInput,
             format!(

@@ -28,7 +28,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::pool::{
     CoveragePool, DecodeCrew, Failure, Outcome, PoolError, PoolOptions, Replayed, StopFlag,
 };
-use crate::fuzz::project::{FuzzProject, Selection, TargetSettings};
+use crate::fuzz::project::{sha1_hex, FuzzProject, Selection, TargetSettings};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
@@ -516,7 +516,7 @@ pub(super) fn read_inputs(dirs: &[PathBuf], threads: usize) -> Result<Vec<Input>
                 e,
             )
         })?;
-        let sha1 = sha1_smol::Sha1::from(&bytes).digest().to_string();
+        let sha1 = sha1_hex(&bytes);
         if seen.insert(sha1.clone()) {
             inputs.push(Input { path, bytes, sha1 });
         }

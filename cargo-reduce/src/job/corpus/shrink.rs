@@ -12,6 +12,7 @@ use crate::engine::{
     Outcome as Verdict, OutcomeCache, RoundOracle, StopReason,
 };
 use crate::fuzz::pool::{CoveragePool, DecodeCrew, Outcome, PoolError, Replayed};
+use crate::fuzz::project::sha1_hex;
 use crate::job::View;
 use crate::typed::{self, TypedOptions};
 
@@ -31,7 +32,7 @@ pub(super) struct Entry {
 
 impl Entry {
     pub(super) fn new(bytes: Vec<u8>, features: Vec<u32>) -> Self {
-        let sha1 = sha1_smol::Sha1::from(&bytes).digest().to_string();
+        let sha1 = sha1_hex(&bytes);
         Entry {
             bytes,
             sha1,

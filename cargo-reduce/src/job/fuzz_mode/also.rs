@@ -13,7 +13,7 @@ use super::{named, triage, Context, FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::oracle::OtherFailure;
 use crate::fuzz::pool::WorkerPool;
-use crate::fuzz::project::{Artifact, ALSO_FOUND_INFIX};
+use crate::fuzz::project::{sha1_hex, Artifact, ALSO_FOUND_INFIX};
 use crate::job::{write, Message};
 
 /// A failure a reduction ran into, filed as an artifact.
@@ -148,7 +148,7 @@ pub(crate) fn write(
     from: &str,
     other: &OtherFailure,
 ) -> Result<(PathBuf, bool), Error> {
-    let sha1 = sha1_smol::Sha1::from(&other.bytes).digest().to_string();
+    let sha1 = sha1_hex(&other.bytes);
     let name = format!(
         "{}{sha1}{ALSO_FOUND_INFIX}{from}",
         write::artifact_prefix(other.failure.kind)

@@ -65,6 +65,32 @@ const BUGS: [(&str, &str, &str); 3] = [
     ),
 ];
 
+/// What `reserve`'s artifacts read as on `cargo fuzz`'s binary, by their
+/// kind: one line, two bugs (severity `resource`).
+const RESERVE: [(&str, &str); 2] = [
+    (
+        "crash",
+        "allocation-size-too-big at fuzz_targets/reserve.rs:18:",
+    ),
+    ("oom", "out of memory at fuzz_targets/reserve.rs:18:"),
+];
+
+/// What the artifact of a `reduction-finished` message `m` reads as, and
+/// its severity class.
+fn expected_bug(m: &serde_json::Value) -> (&'static str, &'static str) {
+    let target = m["target"].as_str().unwrap();
+    if let Some((_, bug, severity)) = BUGS.iter().find(|(t, ..)| *t == target) {
+        return (bug, severity);
+    }
+    let input = Path::new(m["input"].as_str().unwrap());
+    let name = input.file_name().unwrap().to_str().unwrap();
+    let (_, bug) = RESERVE
+        .iter()
+        .find(|(kind, _)| name.starts_with(kind))
+        .unwrap();
+    (bug, "resource")
+}
+
 #[test]
 fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     if !nightly("asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address") {
@@ -84,13 +110,12 @@ fn asan_artifacts_reproduce_and_keep_their_bug_with_sanitizer_address() {
     ]);
     run.expect_code(0);
     let finished: Vec<serde_json::Value> = finished(&run);
-    assert_eq!(finished.len(), 7, "{}", run.stderr());
+    assert_eq!(finished.len(), 9, "{}", run.stderr());
     for m in &finished {
-        let target = m["target"].as_str().unwrap();
-        let (_, bug, severity) = BUGS.iter().find(|(t, ..)| *t == target).unwrap();
+        let (bug, severity) = expected_bug(m);
         let failure = m["failure"].as_str().unwrap();
-        assert!(failure.starts_with(bug), "{target}: {failure}");
-        assert_eq!(m["severity"], *severity, "{target}");
+        assert!(failure.starts_with(bug), "{}: {failure}", m["input"]);
+        assert_eq!(m["severity"], severity, "{}", m["input"]);
     }
     for (target, ..) in BUGS {
         for artifact in artifacts(&crate_dir, target) {
@@ -133,6 +158,43 @@ fn auto_moves_an_artifact_that_does_not_fail_to_the_asan_build() {
         "{failure}"
     );
     assert!(minimized_path(&artifact).exists());
+}
+
+/// Under `auto`, a `crash-` that runs out of memory uninstrumented is
+/// tried on the ASan build: libFuzzer writes its own limit's failures as
+/// `oom-`, so that one was ASan's. `reserve`'s two artifacts, one line,
+/// are two bugs there, as on `cargo fuzz`'s binary (the uninstrumented
+/// build alone makes them one); `ci` moves the target to ASan for it.
+#[test]
+fn auto_tells_asan_s_allocation_failure_from_libfuzzer_s_oom() {
+    if !nightly("auto_tells_asan_s_allocation_failure_from_libfuzzer_s_oom") {
+        return;
+    }
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = cargo_reduce(&[
+        "reduce",
+        "--fuzz-target",
+        "reserve",
+        "--manifest-path",
+        manifest.to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    run.expect_code(0);
+    let finished = finished(&run);
+    assert_eq!(finished.len(), 2, "{}", run.stderr());
+    for m in &finished {
+        let failure = m["failure"].as_str().unwrap();
+        assert!(
+            failure.starts_with(expected_bug(m).0),
+            "{}: {failure}",
+            m["input"]
+        );
+    }
+    let (ci, report) = ci(dir.path(), &crate_dir, &["reserve"]);
+    ci.expect_code(11);
+    assert!(report.contains("allocation-size-too-big"), "{report}");
 }
 
 /// A wild pointer is what ASan reports under `cargo fuzz`: `SEGV on
@@ -312,8 +374,9 @@ fn ci_replays_on_the_asan_build_with_sanitizer_address() {
 }
 
 /// `ci` under `auto` makes the ASan builds of every target whose crash
-/// inputs pass uninstrumented in one go, once all have replayed: one
-/// build of the three targets, not one per target.
+/// inputs pass uninstrumented (or, a `crash-`, run out of memory) in one
+/// go, once all have replayed: one build of the four targets, not one per
+/// target.
 #[test]
 fn ci_builds_the_targets_that_need_asan_at_once() {
     if !nightly("ci_builds_the_targets_that_need_asan_at_once") {
@@ -341,7 +404,9 @@ fn ci_builds_the_targets_that_need_asan_at_once() {
         .collect();
     assert_eq!(
         asan_builds,
-        [serde_json::json!(["cycle", "dangling", "overflow"])],
+        [serde_json::json!([
+            "cycle", "dangling", "overflow", "reserve"
+        ])],
         "{}",
         run.stderr()
     );

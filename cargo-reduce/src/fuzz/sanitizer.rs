@@ -110,14 +110,14 @@ fn passed_record(binary: &Path, bytes: &[u8]) -> Option<(PathBuf, String)> {
 
 /// Whether an earlier run found that `bytes` does not fail on the ASan
 /// build of targets whose uninstrumented binary is `binary`, as it is now.
-pub(crate) fn passed_before(binary: &Path, bytes: &[u8]) -> bool {
+pub(crate) fn no_asan_bug_before(binary: &Path, bytes: &[u8]) -> bool {
     passed_record(binary, bytes).is_some_and(|(record, _)| record.is_file())
 }
 
 /// Records that `bytes` did not fail on the ASan build of `binary`'s
-/// target ([`passed_before`]), dropping the records of earlier builds.
+/// target ([`no_asan_bug_before`]), dropping the records of earlier builds.
 /// Best effort: a record that cannot be written only costs a retry.
-pub(crate) fn remember_passed(binary: &Path, bytes: &[u8]) {
+pub(crate) fn remember_no_asan_bug(binary: &Path, bytes: &[u8]) {
     let Some((record, build)) = passed_record(binary, bytes) else {
         return;
     };
@@ -175,10 +175,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let binary = tmp.path().join("target");
         std::fs::write(&binary, b"one").unwrap();
-        assert!(!passed_before(&binary, b"input"));
-        remember_passed(&binary, b"input");
-        assert!(passed_before(&binary, b"input"));
-        assert!(!passed_before(&binary, b"other input"));
+        assert!(!no_asan_bug_before(&binary, b"input"));
+        remember_no_asan_bug(&binary, b"input");
+        assert!(no_asan_bug_before(&binary, b"input"));
+        assert!(!no_asan_bug_before(&binary, b"other input"));
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
         std::fs::File::options()
             .write(true)
@@ -186,8 +186,8 @@ mod tests {
             .unwrap()
             .set_modified(later)
             .unwrap();
-        assert!(!passed_before(&binary, b"input"));
-        remember_passed(&binary, b"other input");
+        assert!(!no_asan_bug_before(&binary, b"input"));
+        remember_no_asan_bug(&binary, b"other input");
         let records = std::fs::read_dir(tmp.path().join("target.asan-passed")).unwrap();
         assert_eq!(records.count(), 1, "the old build's record is gone");
     }

@@ -5,7 +5,10 @@
 //! target has replayed, such targets' ASan builds are made in one go),
 //! and keeps that build when it fails an input the other passed: such
 //! inputs fail only under ASan, as in `cargo fuzz`'s default build; so do
-//! `leak-*` artifacts, whose pools look for leaks. Corpus inputs, which
+//! `leak-*` artifacts, whose pools look for leaks; and so does a libFuzzer
+//! `crash-` that runs out of memory uninstrumented, when ASan reports a
+//! bug of its own there (`fuzz_mode::crash_may_be_asan_s`: that one was
+//! ASan's in the campaign). Corpus inputs, which
 //! pass as a rule, do not count. A crash input that passes there too is a
 //! fixed bug's, and the target stays where it was.
 
@@ -17,14 +20,16 @@ use super::report::Source;
 use super::{replay, CiRequest, OnBuild, Settings, TargetRun};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
-use crate::fuzz::project::{ArtifactKind, FuzzProject};
+use crate::fuzz::project::{ArtifactKind, Engine, FuzzProject};
 use crate::fuzz::sanitizer::{AsanToolchain, Sanitizer};
 use crate::fuzz::standin::BuildKind;
 use crate::job::fuzz_mode::{self, TargetKey};
 use crate::job::{Events, Message};
 
-/// Whether `run` (replayed) has a crash input that passed.
-pub(super) fn needs_asan(run: &TargetRun) -> bool {
+/// Whether `run` (replayed; its targets' `engine`) has a crash input that
+/// passed, or a libFuzzer `crash-` that ran out of memory
+/// ([`fuzz_mode::crash_may_be_asan_s`]).
+pub(super) fn needs_asan(run: &TargetRun, engine: Engine) -> bool {
     run.inputs
         .iter()
         .zip(&run.outcomes)
@@ -37,12 +42,15 @@ pub(super) fn needs_asan(run: &TargetRun) -> bool {
                     .is_some_and(|e| e.sidecar.kind.starts_with("asan-")),
                 Source::Corpus => false,
             };
-            crash && failure.is_none()
+            let asan_s =
+                |f: &Failure| fuzz_mode::crash_may_be_asan_s(engine, input.artifact.kind, f);
+            crash && failure.as_ref().is_none_or(asan_s)
         })
 }
 
-/// Whether the ASan replay (`asan`) fails an input the plain one
-/// (`plain`) passed; each the outcomes of the same inputs, in order.
+/// Whether the ASan replay (`asan`) tells more than the plain one
+/// (`plain`) of an input ([`fuzz_mode::asan_tells_more`]); each the
+/// outcomes of the same inputs, in order.
 pub(super) fn finds_more(
     plain: &[(Option<Failure>, bool)],
     asan: &[(Option<Failure>, bool)],
@@ -50,7 +58,7 @@ pub(super) fn finds_more(
     plain
         .iter()
         .zip(asan)
-        .any(|((passed, _), (failed, _))| passed.is_none() && failed.is_some())
+        .any(|((first, _), (then, _))| fuzz_mode::asan_tells_more(first.as_ref(), then.as_ref()))
 }
 
 /// Whether `run` has an input that fails by leaking (a `leak-*` artifact,
@@ -66,9 +74,9 @@ pub(super) fn has_leaks(run: &TargetRun) -> bool {
 }
 
 /// Whether `run` (replayed) is to be replayed again on its ASan build:
-/// under `auto`, with a crash input that passed.
-pub(super) fn wants_asan(run: &TargetRun) -> bool {
-    run.options.sanitizer() == Sanitizer::Auto && needs_asan(run)
+/// under `auto`, with a crash input that [`needs_asan`].
+pub(super) fn wants_asan(run: &TargetRun, engine: Engine) -> bool {
+    run.options.sanitizer() == Sanitizer::Auto && needs_asan(run, engine)
 }
 
 /// The ASan builds of `runs`' targets, made in one go when there is a
@@ -152,5 +160,18 @@ mod tests {
         assert!(finds_more(&plain, &[(panic(), false), (overflow(), false)]));
         // A failure both see, signed another way, is no new one.
         assert!(!finds_more(&plain, &[(overflow(), false), (None, true)]));
+    }
+
+    /// An out-of-memory the ASan build reports as its own bug tells more;
+    /// libFuzzer's out-of-memory on both builds does not.
+    #[test]
+    fn an_asan_bug_where_the_plain_build_ran_out_of_memory_moves_the_target() {
+        let oom = || Some(Failure::new(FailureKind::Oom, "out of memory"));
+        let too_big = FailureKind::from_tag("asan-allocation-size-too-big").unwrap();
+        let asan = || Some(Failure::new(too_big, "too big"));
+        let plain = [(oom(), false)];
+        assert!(finds_more(&plain, &[(asan(), false)]));
+        assert!(!finds_more(&plain, &[(oom(), false)]));
+        assert!(!finds_more(&[(asan(), false)], &[(oom(), false)]));
     }
 }

@@ -289,7 +289,7 @@ fn replay_all(
             continue;
         }
         let replayed = replay_first(run, projects, binaries, jobs, request, settings)?;
-        match asan::wants_asan(run) {
+        match asan::wants_asan(run, projects[run.project].engine) {
             true => waiting.push((i, replayed)),
             false => pools.extend(settle(run, replayed, events)),
         }

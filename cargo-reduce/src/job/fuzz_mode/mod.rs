@@ -21,7 +21,9 @@ pub(super) use also::write as write_also_found;
 pub(crate) use also::AlsoFound;
 pub(super) use build_targets::{build, Binaries, TargetKey};
 pub(crate) use duplicates::Duplicates;
-pub(super) use sanitize::{address_toolchain, build_first, Purpose};
+pub(super) use sanitize::{
+    address_toolchain, asan_tells_more, build_first, crash_may_be_asan_s, Purpose,
+};
 pub(crate) use select::{discover, warn_about_stray_artifacts};
 pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};

@@ -17,7 +17,12 @@
 //! every run. So an input that passed on the ASan build is recorded
 //! ([`sanitizer::remember_passed`]) and not tried again while the
 //! uninstrumented build stays the same; `oom-` artifacts (libFuzzer's own
-//! memory limit, not ASan's) are not tried.
+//! memory limit, not ASan's) are not tried. A `crash-` that runs out of
+//! memory uninstrumented is: libFuzzer names its own limit's failures
+//! `oom-`, so under `cargo fuzz`'s ASan build that one was ASan's
+//! (allocation-size-too-big, or its own out-of-memory), a bug of its own
+//! that the uninstrumented build would group with the `oom-` ones. It
+//! moves only if ASan reports one.
 
 use std::cell::OnceCell;
 
@@ -26,7 +31,7 @@ use super::limits::{InputLimits, LimitsOverride};
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
-use crate::fuzz::pool::{Failure, WorkerPool};
+use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::{target_of_afl_input, ArtifactKind, Engine, FuzzProject};
 use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
 use crate::fuzz::shrink::{self, ArtifactError};
@@ -197,7 +202,7 @@ pub(super) fn probe_all(
     let mut probed = probe(work, pools, cx.request, &|item: &Work| {
         sanitizers.hint(item.options.sanitizer())
     });
-    let retry = candidates(work, pools, &probed);
+    let retry = candidates(projects, work, pools, &probed);
     if retry.is_empty() {
         return Ok(probed);
     }
@@ -285,10 +290,39 @@ fn other_target_hint(item: &Work) -> String {
     }
 }
 
-/// Whether a probe says the input may need a sanitizer: it did not fail,
-/// or not alike in every run (garbage read past a buffer).
-fn may_need_asan(probed: &Option<Result<Failure, Error>>) -> bool {
-    matches!(probed, Some(Err(e)) if passed(e))
+/// Whether a probe says `item` (of a target of `engine`) may need a
+/// sanitizer: it did not fail, or not alike in every run (garbage read
+/// past a buffer), or [`crash_may_be_asan_s`].
+fn may_need_asan(item: &Work, engine: Engine, probed: &Option<Result<Failure, Error>>) -> bool {
+    match probed {
+        Some(Err(e)) => passed(e),
+        Some(Ok(failure)) => crash_may_be_asan_s(engine, item.artifact.kind, failure),
+        None => false,
+    }
+}
+
+/// Whether an input that failed as `plain` uninstrumented, written as
+/// `kind` by a target of `engine`, may have failed on ASan's own bug: a
+/// libFuzzer `crash-` that ran out of memory (see the module's docs).
+pub(in crate::job) fn crash_may_be_asan_s(
+    engine: Engine,
+    kind: ArtifactKind,
+    plain: &Failure,
+) -> bool {
+    engine == Engine::LibFuzzer && kind == ArtifactKind::Crash && plain.kind == FailureKind::Oom
+}
+
+/// Whether the ASan build's failure (`asan`) tells more than the
+/// uninstrumented one's (`plain`; `None`: passed): it fails where that
+/// passed, or reports an ASan bug where that failed otherwise.
+pub(in crate::job) fn asan_tells_more(plain: Option<&Failure>, asan: Option<&Failure>) -> bool {
+    match (plain, asan) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some(plain), Some(asan)) => {
+            asan.kind != plain.kind && matches!(asan.kind, FailureKind::Sanitizer(_))
+        }
+    }
 }
 
 /// Whether a reproduction's error says the input did not fail, or not
@@ -297,21 +331,27 @@ fn passed(e: &Error) -> bool {
     matches!(e.exit(), Exit::NotInteresting | Exit::Flaky)
 }
 
-/// The items `probe` found that may need a sanitizer: inputs (crashes,
-/// leaks) of targets under `auto` that did not fail alike, and that no
-/// earlier run found passing on the ASan build of their (unchanged)
-/// uninstrumented binary in `binaries`.
-fn candidates(work: &[Work], pools: &Pools, probed: &Probed) -> Vec<usize> {
-    let passed_before = |i: usize| {
+/// The items `probe` found that may need a sanitizer ([`may_need_asan`]):
+/// crashes and leaks of targets under `auto`, but those an earlier run
+/// found giving no ASan bug on the ASan build of their (unchanged)
+/// uninstrumented binary in `pools`.
+fn candidates(
+    projects: &[FuzzProject],
+    work: &[Work],
+    pools: &Pools,
+    probed: &Probed,
+) -> Vec<usize> {
+    let tried_before = |i: usize| {
         let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
         pools
             .binary(i)
-            .is_some_and(|binary| sanitizer::passed_before(binary, &bytes))
+            .is_some_and(|binary| sanitizer::no_asan_bug_before(binary, &bytes))
     };
     (0..probed.len())
         .filter(|&i| work[i].options.sanitizer() == Sanitizer::Auto)
-        .filter(|&i| may_need_asan(&probed[i]) && work[i].artifact.kind != ArtifactKind::Oom)
-        .filter(|&i| !passed_before(i))
+        .filter(|&i| work[i].artifact.kind != ArtifactKind::Oom)
+        .filter(|&i| may_need_asan(&work[i], projects[work[i].project].engine, &probed[i]))
+        .filter(|&i| !tried_before(i))
         .collect()
 }
 
@@ -357,11 +397,12 @@ struct Moved<'a> {
     binaries: &'a Binaries,
 }
 
-/// Reproduces the items again on their ASan build: each that fails there
-/// moves to it (its binary in `pools`, its failure in `probed`); the
-/// others keep their error, which now says so, and are recorded as passing
-/// there. Starts the pools needed, with the options of each item's target
-/// in `options`.
+/// Reproduces the items again on their ASan build: each that fails there,
+/// and otherwise than it failed uninstrumented, moves to it (its binary in
+/// `pools`, its failure in `probed`); the others keep their first result
+/// (a "does not reproduce" error now says it was tried there) and are
+/// recorded as giving no ASan bug. Starts the pools needed, with the
+/// options of each item's target in `options`.
 fn retry(
     work: &[Work],
     moved: Moved<'_>,
@@ -377,16 +418,21 @@ fn retry(
         };
         let pool = pools.ensure(binary, options.of(item), &item.target)?;
         let result = reproduce(item, pool, request, &hint);
-        match (&result, pools.binary(i)) {
-            (Ok(_), _) => pools.move_to(i, binary),
-            (Err(e), Some(plain)) if passed(e) => {
-                if let Ok(bytes) = std::fs::read(&item.artifact.path) {
-                    sanitizer::remember_passed(plain, &bytes);
-                }
+        let plain = probed[i].take();
+        let first = plain.as_ref().and_then(|p| p.as_ref().ok());
+        let asan_bug = asan_tells_more(first, result.as_ref().ok());
+        let no_bug_there = result.as_ref().map_or_else(passed, |_| !asan_bug);
+        if asan_bug {
+            pools.move_to(i, binary);
+        } else if let (true, Some(plain_binary)) = (no_bug_there, pools.binary(i)) {
+            if let Ok(bytes) = std::fs::read(&item.artifact.path) {
+                sanitizer::remember_no_asan_bug(plain_binary, &bytes);
             }
-            (Err(_), _) => {}
         }
-        probed[i] = Some(result);
+        probed[i] = Some(match plain {
+            Some(Ok(first)) if !asan_bug => Ok(first),
+            _ => result,
+        });
     }
     Ok(())
 }

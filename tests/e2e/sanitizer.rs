@@ -197,6 +197,36 @@ fn auto_tells_asan_s_allocation_failure_from_libfuzzer_s_oom() {
     assert!(report.contains("allocation-size-too-big"), "{report}");
 }
 
+/// An allocation failure is reduced to one that asks for no more than its
+/// original did: on `cargo fuzz`'s ASan build a larger request may be
+/// another bug (ASan's out-of-memory, allocation-size-too-big), which the
+/// uninstrumented build cannot tell. `reserve`'s header asks for 2 GiB;
+/// its trailing bytes, canonicalized, would ask for terabytes.
+#[test]
+fn an_allocation_failure_keeps_its_request_no_larger() {
+    let (dir, crate_dir) = fixture_copy("asan-demo");
+    let input = dir.path().join("oom-header");
+    std::fs::write(&input, b"T\0\0\x08\0AAAAAAAA").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        input.to_str().unwrap(),
+        "--fuzz-target",
+        "reserve",
+        "--sanitizer",
+        "none",
+        "--manifest-path",
+        crate_dir.join("Cargo.toml").to_str().unwrap(),
+        "--message-format",
+        "json",
+    ]);
+    let finished = finished_one(&run);
+    let failure = finished["failure"].as_str().unwrap();
+    assert!(failure.starts_with(RESERVE[1].1), "{failure}");
+    let reduced = std::fs::read(finished["output"].as_str().unwrap()).unwrap();
+    let entries = u32::from_le_bytes(reduced[1..5].try_into().unwrap());
+    assert!(entries <= 0x80000, "{reduced:?} asks for more than 2 GiB");
+}
+
 /// A wild pointer is what ASan reports under `cargo fuzz`: `SEGV on
 /// unknown address` with the access and the line (`overflow` on `S\x01`
 /// reads through an empty vector's dangling pointer), not a bare signal;

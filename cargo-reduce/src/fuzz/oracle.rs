@@ -29,7 +29,7 @@ use crate::engine::{
 };
 pub(crate) use crate::fuzz::matching::MatchLevel;
 use crate::fuzz::pool::{
-    Failure, FailureKind, Outcome, OverflowDepth, PoolError, Signature, WorkerPool,
+    keeps_request, Failure, FailureKind, Outcome, OverflowDepth, PoolError, Signature, WorkerPool,
 };
 
 /// Runs candidates in a [`WorkerPool`], interesting when they fail like
@@ -39,6 +39,8 @@ pub(crate) struct HarnessOracle<'p> {
     expected: Signature,
     /// How far past the stack limit the artifact overflowed, if it did.
     expected_depth: Option<OverflowDepth>,
+    /// The bytes its allocation failure asked for, if it had one.
+    expected_request: Option<u64>,
     level: MatchLevel,
     /// Candidates whose verdict was a timeout (see [`Self::take_timed_out`]).
     timed_out: Mutex<Vec<Vec<u8>>>,
@@ -62,6 +64,7 @@ impl<'p> HarnessOracle<'p> {
             pool,
             expected: expected.signature(),
             expected_depth: expected.overflow_depth,
+            expected_request: expected.alloc_request,
             level,
             timed_out: Mutex::new(Vec::new()),
             others: Mutex::new(HashMap::new()),
@@ -171,12 +174,14 @@ impl<'p> HarnessOracle<'p> {
         EngineOutcome::from_bool(matches)
     }
 
-    /// True when `outcome` is the failure this oracle looks for (and a
-    /// stack overflow as deep as it must stay).
+    /// True when `outcome` is the failure this oracle looks for (a stack
+    /// overflow as deep as it must stay, an allocation failure's request
+    /// no larger).
     pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
         outcome.failure().is_some_and(|f| {
             self.level.matches(&self.expected, &f.signature())
                 && OverflowDepth::keeps(self.expected_depth, f.overflow_depth)
+                && keeps_request(self.expected_request, f.alloc_request)
         })
     }
 
@@ -266,6 +271,7 @@ mod tests {
             location: Some(location.into()),
             call_path: call_path.iter().map(|s| s.to_string()).collect(),
             overflow_depth: None,
+            alloc_request: None,
         }
         .signature()
     }
@@ -382,6 +388,7 @@ mod tests {
             location: None,
             call_path: Vec::new(),
             overflow_depth: None,
+            alloc_request: None,
         }
         .signature();
         assert!(
@@ -409,6 +416,7 @@ mod tests {
                 location: function.map(str::to_string),
                 call_path: function.into_iter().map(str::to_string).collect(),
                 overflow_depth: None,
+                alloc_request: None,
             }
             .signature()
         };

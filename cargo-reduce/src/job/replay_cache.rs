@@ -26,6 +26,10 @@ pub(in crate::job) struct Cached {
     /// A stack overflow's depth, so that its minimization keeps it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     overflow_depth: Option<OverflowDepth>,
+    /// An allocation failure's request, so that its minimization keeps it
+    /// no larger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    alloc_request: Option<u64>,
 }
 
 impl Cached {
@@ -36,6 +40,7 @@ impl Cached {
             location: failure.location.clone(),
             call_path: failure.call_path.clone(),
             overflow_depth: failure.overflow_depth,
+            alloc_request: failure.alloc_request,
         }
     }
 
@@ -48,6 +53,7 @@ impl Cached {
             location: self.location.clone().map(portable_location),
             call_path: self.call_path.clone(),
             overflow_depth: self.overflow_depth,
+            alloc_request: self.alloc_request,
         })
     }
 }

@@ -176,6 +176,7 @@ mod tests {
                 location: None,
                 call_path: Vec::new(),
                 overflow_depth: None,
+                alloc_request: None,
             };
             rule_id(kind, failure.signature().severity())
         };

@@ -46,6 +46,7 @@ pub(crate) fn failure(report: &str, own: &[u64], symbols: Option<&mut Symbolizer
         location,
         call_path,
         overflow_depth: None,
+        alloc_request: None,
     }
 }
 

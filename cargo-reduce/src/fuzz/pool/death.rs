@@ -124,6 +124,7 @@ pub(crate) fn classify_death(death: &Postmortem<'_>, symbols: &mut Symbolizer) -
             location: Some(super::failure::portable_location(location)),
             call_path: Vec::new(),
             overflow_depth: None,
+            alloc_request: None,
         });
     }
     Some(match (death.status.signal(), death.status.code()) {
@@ -250,18 +251,24 @@ fn failure_from_note(note: &Note, symbols: Option<&mut Symbolizer>) -> Option<Fa
         NOTE_STACK_OVERFLOW => {
             stack_overflow(note.arg).placed(Place::Recursion, &note.text, symbols)
         }
-        NOTE_MALLOC_LIMIT => Failure::new(
-            FailureKind::Oom,
-            format!(
-                "out-of-memory: malloc({}) exceeds the malloc limit",
-                note.arg
-            ),
-        )
+        NOTE_MALLOC_LIMIT => Failure {
+            alloc_request: Some(note.arg),
+            ..Failure::new(
+                FailureKind::Oom,
+                format!(
+                    "out-of-memory: malloc({}) exceeds the malloc limit",
+                    note.arg
+                ),
+            )
+        }
         .placed(Place::Line, &note.text, symbols),
-        NOTE_ALLOC_FAILED => Failure::new(
-            FailureKind::Oom,
-            format!("out-of-memory: allocation of {} bytes failed", note.arg),
-        )
+        NOTE_ALLOC_FAILED => Failure {
+            alloc_request: Some(note.arg),
+            ..Failure::new(
+                FailureKind::Oom,
+                format!("out-of-memory: allocation of {} bytes failed", note.arg),
+            )
+        }
         .placed(Place::Line, &note.text, symbols),
         _ => return None,
     };

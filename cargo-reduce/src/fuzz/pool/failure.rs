@@ -53,6 +53,24 @@ pub(crate) struct Failure {
     /// `None` for the other kinds. Not part of the [`Signature`]: the
     /// oracle keeps a reduction as deep (see [`OverflowDepth`]).
     pub overflow_depth: Option<OverflowDepth>,
+    /// The bytes an out-of-memory asked for at once (the malloc limit's,
+    /// a failed allocation's); `None` for the other kinds and the RSS
+    /// limit. Not part of the [`Signature`]: the oracle keeps a
+    /// reduction's request no larger ([`keeps_request`]).
+    pub alloc_request: Option<u64>,
+}
+
+/// Whether an allocation failure that asked for `actual` bytes stays the
+/// bug of one that asked for `expected`: no larger a request. On `cargo
+/// fuzz`'s ASan build a larger one may be another bug (ASan's own
+/// out-of-memory past the machine's memory, allocation-size-too-big past
+/// 1 TiB), which the uninstrumented build cannot tell from libFuzzer's
+/// limit; the original's request failed the campaign's way.
+pub(crate) fn keeps_request(expected: Option<u64>, actual: Option<u64>) -> bool {
+    match (expected, actual) {
+        (Some(expected), Some(actual)) => actual <= expected,
+        _ => true,
+    }
 }
 
 /// How far past the stack limit a stack overflow went, as the harness's
@@ -161,6 +179,7 @@ impl Failure {
             location: None,
             call_path: Vec::new(),
             overflow_depth: None,
+            alloc_request: None,
         }
     }
 
@@ -186,6 +205,7 @@ impl Failure {
             location: location.or(own),
             call_path,
             overflow_depth: None,
+            alloc_request: None,
         }
     }
 
@@ -449,6 +469,17 @@ pub(super) fn signal_name(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An allocation failure stays the same bug at no larger a request;
+    /// a failure without one (the RSS limit's) is not held to it.
+    #[test]
+    fn an_allocation_failure_keeps_its_request_no_larger() {
+        assert!(keeps_request(Some(3 << 30), Some(2 << 30)));
+        assert!(keeps_request(Some(3 << 30), Some(3 << 30)));
+        assert!(!keeps_request(Some(3 << 30), Some(2 << 40)));
+        assert!(keeps_request(Some(3 << 30), None));
+        assert!(keeps_request(None, Some(2 << 40)));
+    }
     use crate::fuzz::pool::protocol::panic_text;
 
     fn normalized(message: &str) -> String {
@@ -591,6 +622,7 @@ mod tests {
             location: Some("src/a.rs:3:5".into()),
             call_path: call_path.iter().map(|s| s.to_string()).collect(),
             overflow_depth: None,
+            alloc_request: None,
         };
         let a = failure(&["demo::helper", "demo::header"]).signature();
         let b = failure(&["demo::helper", "demo::body"]).signature();
@@ -627,6 +659,7 @@ mod tests {
                 location: Some(location.into()),
                 call_path: vec!["demo::f".into()],
                 overflow_depth: None,
+                alloc_request: None,
             }
             .signature()
         };
@@ -663,6 +696,7 @@ mod tests {
             location: Some("fuzz_targets/x.rs:10:5".into()),
             call_path: vec!["x::f".into(), "x::g".into()],
             overflow_depth: None,
+            alloc_request: None,
         };
         let read = asan("heap-buffer-overflow", "READ 4").signature();
         assert_eq!(

@@ -47,6 +47,7 @@ pub(super) fn failure(text: &str, symbols: Option<&mut Symbolizer>) -> Failure {
         location,
         call_path,
         overflow_depth: None,
+        alloc_request: None,
     }
 }
 

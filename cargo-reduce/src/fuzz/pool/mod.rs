@@ -52,7 +52,8 @@ pub(crate) use coverage::{CoveragePool, Replayed};
 pub(crate) use error::PoolError;
 pub(crate) use exits::Exits;
 pub(crate) use failure::{
-    portable_location, split_location, Failure, FailureKind, MessageForm, OverflowDepth, Signature,
+    keeps_request, portable_location, split_location, Failure, FailureKind, MessageForm,
+    OverflowDepth, Signature,
 };
 pub(crate) use pc_table::{PcTable, PcTableFile};
 pub(crate) use severity::Severity;

@@ -82,6 +82,7 @@ mod tests {
             location: None,
             call_path: Vec::new(),
             overflow_depth: None,
+            alloc_request: None,
         };
         failure.signature().severity()
     }

@@ -312,6 +312,7 @@ fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
             .contains("malloc(3221225472)"),
         "{alloc:?}"
     );
+    assert_eq!(alloc.alloc_request, Some(3221225472), "kept by reductions");
     assert_eq!(pool.run(b"fine").unwrap(), Outcome::Passed);
 }
 

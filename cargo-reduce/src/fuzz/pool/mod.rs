@@ -284,25 +284,30 @@ impl WorkerPool {
         self.run(input)
     }
 
-    /// Runs `copies` copies of one input in one round, in parallel, after
-    /// making every test process fresh ([`run_fresh`](Self::run_fresh)): a
-    /// worker's next copy starts fresh too when its last one ended the
-    /// test process (a hang, a crash), and may not only after a copy that
-    /// passed, when the input already failed to fail every time. So a
-    /// hang is reproduced in its timeout once per `-j` copies, not once
-    /// per copy.
+    /// Runs `copies` copies of one input in one round
+    /// ([`run_fresh_each`](Self::run_fresh_each)). So a hang is reproduced
+    /// in its timeout once per `-j` copies, not once per copy; a worker's
+    /// next copy may not start fresh only after a copy that passed, when
+    /// the input already failed to fail every time.
     pub(crate) fn run_fresh_copies(
         &self,
         input: &[u8],
         copies: usize,
     ) -> Result<Vec<Outcome>, PoolError> {
+        self.run_fresh_each(&vec![input; copies])
+    }
+
+    /// Runs each of `inputs` once in one round, in parallel, after making
+    /// every test process fresh ([`run_fresh`](Self::run_fresh)): a
+    /// worker's next input starts fresh too when its last one ended the
+    /// test process (a hang, a crash), not after one that passed.
+    pub(crate) fn run_fresh_each(&self, inputs: &[&[u8]]) -> Result<Vec<Outcome>, PoolError> {
         self.crew().fresh_test_processes();
-        let inputs = vec![input; copies];
-        let round = self.first_accepted(&inputs, &|_| false)?;
+        let round = self.first_accepted(inputs, &|_| false)?;
         round
             .outcomes
             .into_iter()
-            .map(|o| o.ok_or_else(|| PoolError::Protocol("a copy was not run".to_string())))
+            .map(|o| o.ok_or_else(|| PoolError::Protocol("an input was not run".to_string())))
             .collect()
     }
 

@@ -3,7 +3,7 @@
 //! signature ([`crate::job::group`]), so that each distinct failure is
 //! reduced once, from its smallest input.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::limits::{InputLimits, LimitsOverride};
@@ -60,6 +60,7 @@ pub(super) fn replay_all(
         caches: HashMap::new(),
         reproduced: HashSet::new(),
     };
+    remembered.run_timeouts_once(work, pools, &probed, request);
     let mut replayed = Vec::with_capacity(work.len());
     for (i, item) in work.iter().enumerate() {
         if interrupted() {
@@ -119,11 +120,7 @@ impl Remembered<'_> {
             caches,
             reproduced,
         } = self;
-        let cache = caches.entry(binary.to_path_buf()).or_insert_with(|| {
-            let target_dir = &projects[item.project].target_dir;
-            let limits = format!("{}ms-{}mb", pool.timeout().as_millis(), pool.rss_limit_mb());
-            ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
-        });
+        let cache = cache_of(caches, projects, item, binary, pool);
         let run_once = |cache: &mut ReplayCache| {
             remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
                 once(item, &bytes, pool, request)
@@ -151,6 +148,73 @@ impl Remembered<'_> {
         replayed
     }
 
+    /// Runs once, in one round per pool and limits, the timeout artifacts
+    /// whose single run [`Self::replay`] would otherwise wait out one at a
+    /// time, and remembers each outcome as that run's: a round of hangs
+    /// takes a timeout per `-j` of them. (Each hang ends its test process,
+    /// so the next input starts fresh, as a single run would.)
+    fn run_timeouts_once(
+        &mut self,
+        work: &[Work],
+        pools: &Pools,
+        probed: &Probed,
+        request: &FuzzRequest,
+    ) {
+        for ((binary, _), runs) in self.timeouts_to_run(work, pools, probed, request) {
+            let item = &work[runs[0].item];
+            let pool = pools.of(runs[0].item).expect("gathered with its pool");
+            let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+            let _limits = LimitsOverride::new(pool, limits);
+            let inputs: Vec<&[u8]> = runs.iter().map(|run| &run.bytes[..]).collect();
+            let Ok(outcomes) = pool.run_fresh_each(&inputs) else {
+                continue;
+            };
+            let cache = self
+                .caches
+                .get_mut(&binary)
+                .expect("opened while gathering");
+            for (run, outcome) in runs.iter().zip(&outcomes) {
+                cache.put(&run.key, outcome.failure());
+            }
+        }
+    }
+
+    /// The timeout artifacts of `work` to run once (not probed, and whose
+    /// outcome is not remembered), by binary and limits.
+    fn timeouts_to_run(
+        &mut self,
+        work: &[Work],
+        pools: &Pools,
+        probed: &Probed,
+        request: &FuzzRequest,
+    ) -> BTreeMap<(PathBuf, String), Vec<OnceRun>> {
+        let mut rounds: BTreeMap<_, Vec<OnceRun>> = BTreeMap::new();
+        for (i, item) in work.iter().enumerate() {
+            let (Some(binary), Some(pool)) = (pools.binary(i), pools.of(i)) else {
+                continue;
+            };
+            if probed[i].is_some() || item.done || !item.is_timeout() {
+                continue;
+            }
+            let Ok(bytes) = read(item) else {
+                continue;
+            };
+            let keys = OutcomeKeys::of(item, &bytes, request);
+            let cache = cache_of(&mut self.caches, self.projects, item, binary, pool);
+            if cache.get(&keys.once).is_none() && cache.get(&keys.reproduced).is_none() {
+                let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+                let run = OnceRun {
+                    item: i,
+                    bytes,
+                    key: keys.once,
+                };
+                let round = (binary.to_path_buf(), limits.key_suffix());
+                rounds.entry(round).or_default().push(run);
+            }
+        }
+        rounds
+    }
+
     /// Writes the new outcomes; one that cannot be written is run again
     /// next time, which is all the cache saves.
     fn save(&self) {
@@ -158,6 +222,29 @@ impl Remembered<'_> {
             let _ = cache.save();
         }
     }
+}
+
+/// An input to run once, and the key its outcome is remembered by.
+struct OnceRun {
+    item: usize,
+    bytes: Vec<u8>,
+    key: String,
+}
+
+/// The cache of `binary` (`item`'s, run in `pool`) in `caches`, opened on
+/// first use.
+fn cache_of<'c>(
+    caches: &'c mut HashMap<PathBuf, ReplayCache>,
+    projects: &[FuzzProject],
+    item: &Work,
+    binary: &Path,
+    pool: &WorkerPool,
+) -> &'c mut ReplayCache {
+    caches.entry(binary.to_path_buf()).or_insert_with(|| {
+        let target_dir = &projects[item.project].target_dir;
+        let limits = format!("{}ms-{}mb", pool.timeout().as_millis(), pool.rss_limit_mb());
+        ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
+    })
 }
 
 /// The outcome remembered in `cache` under the first of `keys` it has,

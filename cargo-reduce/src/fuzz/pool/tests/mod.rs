@@ -273,6 +273,30 @@ fn workers_and_their_tests_are_out_of_the_terminal_s_process_group() {
     assert_eq!(group(child), group(server));
 }
 
+/// `run_fresh_each` runs every input once, in one round, and gives the
+/// outcomes in the inputs' order, hangs among them.
+#[test]
+fn each_input_runs_once_in_one_round() {
+    let pool = pool("crashes");
+    let inputs: [&[u8]; 5] = [b"loop", b"fine", b"loop", b"caught", b"abort"];
+    let kinds: Vec<Option<FailureKind>> = pool
+        .run_fresh_each(&inputs)
+        .unwrap()
+        .iter()
+        .map(|o| o.failure().map(|f| f.kind))
+        .collect();
+    let abort = FailureKind::Signal(Signal::ABORT.as_raw());
+    let timeout = Some(FailureKind::Timeout);
+    let expected = [
+        timeout,
+        None,
+        timeout,
+        Some(FailureKind::Panic),
+        Some(abort),
+    ];
+    assert_eq!(kinds, expected);
+}
+
 #[test]
 fn every_kind_of_crash_is_classified_and_the_round_goes_on() {
     let pool = pool("crashes");

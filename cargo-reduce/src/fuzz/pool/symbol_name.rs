@@ -7,10 +7,11 @@
 //! name says. v0 does not record the module an inherent impl is written in
 //! when it is not its type's (legacy `a::b::<impl a::T>::f`, v0
 //! `<a::T>::f`): a legacy name leaves that module out too, as `a::T::f`
-//! (`<u64>::f` for a type that is not a plain path). One difference
-//! remains, as v0 does not record what legacy prints: the type parameters
-//! of a generic type's inherent method (legacy `a::Ty<T>::f`, v0
-//! `<a::Ty<u8>>::f`).
+//! (`<u64>::f` for a type that is not a plain path). Nor do the two agree
+//! on a generic type's arguments (legacy prints its parameters, `a::Ty<T>`,
+//! v0 the instance's types, `a::Ty<u8>`): both are left out (`a::Ty::f`,
+//! `<alloc::vec::Vec as core::ops::drop::Drop>::drop`), one function of
+//! the source, one name.
 
 /// The name of a function whose symbol is `raw` and demangles to
 /// `demangled`, as a signature spells it: without the legacy scheme's
@@ -19,8 +20,32 @@ pub(super) fn spelled(raw: &str, demangled: &str) -> String {
     if raw.starts_with("_R") {
         legacy_spelling(demangled)
     } else {
-        without_impl_module(without_hash(demangled))
+        without_impl_module(&without_generic_args(without_hash(demangled)))
     }
+}
+
+/// `a::Ty<T>::f` → `a::Ty::f`, `<a::Ty<u8> as a::Tr<u8>>::f` → `<a::Ty as
+/// a::Tr>::f`: the arguments of every generic path (a `<` right after a
+/// name; a turbofish's `::<` and an impl's `<impl …>` are not that).
+fn without_generic_args(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find('<') {
+        let named = rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..at]);
+        match matching_close(&rest[at..]).filter(|_| named) {
+            Some(end) => rest = &rest[at + end + 1..],
+            None => {
+                out.push('<');
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `a::b::<impl a::T>::f` → `a::T::f`, and `core::num::<impl u64>::f` →
@@ -55,10 +80,11 @@ fn without_hash(name: &str) -> &str {
 /// A v0-demangled name as legacy demangling spells the same function:
 /// `{closure#0}` as `{{closure}}` (and the other namespaces alike), no
 /// generic arguments of an instance (`f::<u8>`: legacy names every
-/// instance alike), and an inherent method of a plain type outside its
-/// brackets (`<a::T>::f` as `a::T::f`).
+/// instance alike) nor of a type ([`without_generic_args`]), and an
+/// inherent method of a plain type outside its brackets (`<a::T>::f` as
+/// `a::T::f`).
 fn legacy_spelling(name: &str) -> String {
-    let name = without_turbofish(&disambiguated_as_legacy(name));
+    let name = without_generic_args(&without_turbofish(&disambiguated_as_legacy(name)));
     unbracketed_inherent(&name).unwrap_or(name)
 }
 
@@ -184,7 +210,7 @@ mod tests {
             ("<dyn Fn() -> u8>::call", "<dyn Fn() -> u8>::call"),
             (
                 "<prog::T as core::ops::Fn<()>>::call::{shim:vtable#0}",
-                "<prog::T as core::ops::Fn<()>>::call::{{vtable.shim}}",
+                "<prog::T as core::ops::Fn>::call::{{vtable.shim}}",
             ),
             ("prog::K::{constant#0}", "prog::K::{{constant}}"),
         ] {
@@ -197,11 +223,40 @@ mod tests {
     fn legacy_names_keep_their_spelling() {
         for name in [
             "prog::main::{{closure}}",
-            "prog::m::Ty<T>::method",
-            "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop",
+            "prog::m::Ty::method",
+            "<alloc::vec::Vec as core::ops::drop::Drop>::drop",
+            "<dyn Fn() -> u8>::call",
         ] {
             assert_eq!(spelled(LEGACY, name), name);
             assert_eq!(legacy_spelling(name), name, "{name}");
+        }
+    }
+
+    /// A generic type's method is one name under either scheme, though
+    /// legacy prints the type's parameters and v0 its instance's
+    /// arguments: names stable and nightly rustc gave one function of
+    /// gimli 0.32 (`CommonInformationEntry<R>::from_prefix`).
+    #[test]
+    fn a_generic_types_arguments_are_left_out_under_either_scheme() {
+        for (legacy, v0, spelling) in [
+            (
+                "gimli::read::cfi::CommonInformationEntry<R>::from_prefix",
+                "<gimli::read::cfi::CommonInformationEntry<gimli::read::endian_slice::EndianSlice<gimli::endianity::LittleEndian>>>::from_prefix",
+                "gimli::read::cfi::CommonInformationEntry::from_prefix",
+            ),
+            (
+                "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop",
+                "<alloc::vec::Vec<u8> as core::ops::drop::Drop>::drop",
+                "<alloc::vec::Vec as core::ops::drop::Drop>::drop",
+            ),
+            (
+                "prog::other::<impl prog::m::Ty<T>>::go",
+                "<prog::m::Ty<u8>>::go",
+                "prog::m::Ty::go",
+            ),
+        ] {
+            assert_eq!(spelled(LEGACY, legacy), spelling, "{legacy}");
+            assert_eq!(spelled(V0, v0), spelling, "{v0}");
         }
     }
 

@@ -139,6 +139,12 @@ impl Work {
         (self.project, self.target.clone())
     }
 
+    /// The limits it runs under where they are not its pool's, under the
+    /// command line's `flags` ([`InputLimits::of`]).
+    fn limits(&self, flags: &TargetSettings) -> limits::InputLimits {
+        limits::InputLimits::of(&self.artifact, &self.options, flags)
+    }
+
     /// Its row in the summary, with `result`.
     fn row(&self, elapsed: Duration, result: Result<Reduction, Error>) -> Row {
         Row {

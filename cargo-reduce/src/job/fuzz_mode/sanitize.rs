@@ -27,7 +27,7 @@
 use std::cell::OnceCell;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::limits::{InputLimits, LimitsOverride};
+use super::limits::LimitsOverride;
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
@@ -245,7 +245,7 @@ fn reproduce(
     hint: &dyn Fn() -> &'static str,
 ) -> Result<Failure, Error> {
     let path = &item.artifact.path;
-    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+    let limits = item.limits(&request.options);
     let _limits = LimitsOverride::new(pool, limits);
     let bytes = std::fs::read(path).map_err(|e| {
         Error::caused(

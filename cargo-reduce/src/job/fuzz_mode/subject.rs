@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::limits::{InputLimits, LimitsOverride};
+use super::limits::LimitsOverride;
 use super::{Context, Row, Work};
 use crate::engine::OracleError;
 use crate::error::{Error, Exit};
@@ -64,7 +64,7 @@ fn reduce_artifact(
     let output = Destination::check(&work.artifact.output)?;
     let partial = Destination::check(&work.artifact.partial)?;
     let options = &work.options;
-    let limits = InputLimits::of(&work.artifact, options, &request.options);
+    let limits = work.limits(&request.options);
     let _limits = LimitsOverride::new(pool, limits);
     let mut subject = ArtifactSubject {
         pool,

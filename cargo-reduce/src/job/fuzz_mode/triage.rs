@@ -108,7 +108,8 @@ impl Remembered<'_> {
             Ok(bytes) => bytes,
             Err(replayed) => return replayed,
         };
-        let keys = OutcomeKeys::of(item, &bytes, request);
+        let limits = item.limits(&request.options);
+        let keys = OutcomeKeys::of(item, &bytes, limits);
         let signature = |f: &Failure| {
             (
                 binary.to_path_buf(),
@@ -123,7 +124,7 @@ impl Remembered<'_> {
         let cache = cache_of(caches, projects, item, binary, pool);
         let run_once = |cache: &mut ReplayCache| {
             remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
-                once(item, &bytes, pool, request)
+                once(item, &bytes, pool, limits)
             })
         };
         let replayed = if item.done {
@@ -138,7 +139,7 @@ impl Remembered<'_> {
                 }
             }
             let outcome = remembered_or_run(cache, &[&keys.reproduced], || {
-                reproduce(item, &bytes, pool, request)
+                reproduce(item, &bytes, pool, limits)
             });
             replayed_as(item, outcome)
         };
@@ -160,10 +161,8 @@ impl Remembered<'_> {
         probed: &Probed,
         request: &FuzzRequest,
     ) {
-        for ((binary, _), runs) in self.timeouts_to_run(work, pools, probed, request) {
-            let item = &work[runs[0].item];
+        for ((binary, limits), runs) in self.timeouts_to_run(work, pools, probed, request) {
             let pool = pools.of(runs[0].item).expect("gathered with its pool");
-            let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
             let _limits = LimitsOverride::new(pool, limits);
             let inputs: Vec<&[u8]> = runs.iter().map(|run| &run.bytes[..]).collect();
             let Ok(outcomes) = pool.run_fresh_each(&inputs) else {
@@ -187,7 +186,7 @@ impl Remembered<'_> {
         pools: &Pools,
         probed: &Probed,
         request: &FuzzRequest,
-    ) -> BTreeMap<(PathBuf, String), Vec<OnceRun>> {
+    ) -> BTreeMap<(PathBuf, InputLimits), Vec<OnceRun>> {
         let mut rounds: BTreeMap<_, Vec<OnceRun>> = BTreeMap::new();
         for (i, item) in work.iter().enumerate() {
             let (Some(binary), Some(pool)) = (pools.binary(i), pools.of(i)) else {
@@ -199,16 +198,16 @@ impl Remembered<'_> {
             let Ok(bytes) = read(item) else {
                 continue;
             };
-            let keys = OutcomeKeys::of(item, &bytes, request);
+            let limits = item.limits(&request.options);
+            let keys = OutcomeKeys::of(item, &bytes, limits);
             let cache = cache_of(&mut self.caches, self.projects, item, binary, pool);
             if cache.get(&keys.once).is_none() && cache.get(&keys.reproduced).is_none() {
-                let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
                 let run = OnceRun {
                     item: i,
                     bytes,
                     key: keys.once,
                 };
-                let round = (binary.to_path_buf(), limits.key_suffix());
+                let round = (binary.to_path_buf(), limits);
                 rounds.entry(round).or_default().push(run);
             }
         }
@@ -274,8 +273,7 @@ struct OutcomeKeys {
 }
 
 impl OutcomeKeys {
-    fn of(item: &Work, bytes: &[u8], request: &FuzzRequest) -> OutcomeKeys {
-        let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
+    fn of(item: &Work, bytes: &[u8], limits: InputLimits) -> OutcomeKeys {
         let own = limits.key_suffix();
         let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
         OutcomeKeys {
@@ -305,22 +303,22 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
         Ok(bytes) => bytes,
         Err(replayed) => return replayed,
     };
+    let limits = item.limits(&request.options);
     let outcome = match item.done {
-        true => once(item, &bytes, pool, request),
-        false => reproduce(item, &bytes, pool, request),
+        true => once(item, &bytes, pool, limits),
+        false => reproduce(item, &bytes, pool, limits),
     };
     replayed_as(item, outcome)
 }
 
 /// Runs `item`'s `bytes` once in a fresh test process of `pool`, under
-/// its own limits: the failure, or none.
+/// its own `limits`: the failure, or none.
 fn once(
     item: &Work,
     bytes: &[u8],
     pool: &WorkerPool,
-    request: &FuzzRequest,
+    limits: InputLimits,
 ) -> Result<Option<Failure>, Error> {
-    let limits = InputLimits::of(&item.artifact, &item.options, &request.options);
     let _limits = LimitsOverride::new(pool, limits);
     match pool.run_fresh(bytes) {
         Ok(outcome) => Ok(outcome.failure().cloned()),
@@ -329,16 +327,15 @@ fn once(
 }
 
 /// Runs `item`'s `bytes` [`shrink::REPRODUCE_RUNS`] times in `pool` under
-/// its own limits: `Ok`, the failure all runs showed alike, or none in
+/// its own `limits`: `Ok`, the failure all runs showed alike, or none in
 /// any; `Err`: anything else (flaky, a pool that failed).
 fn reproduce(
     item: &Work,
     bytes: &[u8],
     pool: &WorkerPool,
-    request: &FuzzRequest,
+    limits: InputLimits,
 ) -> Result<Option<Failure>, Error> {
     let artifact = &item.artifact;
-    let limits = InputLimits::of(artifact, &item.options, &request.options);
     let _limits = LimitsOverride::new(pool, limits);
     let level = item.options.matching();
     match shrink::reproduce(pool, &artifact.path, bytes, item.is_timeout(), level) {

@@ -227,6 +227,39 @@ fn an_allocation_failure_keeps_its_request_no_larger() {
     assert!(entries <= 0x80000, "{reduced:?} asks for more than 2 GiB");
 }
 
+/// A failure reduced on the ASan build stays done: on the next run its
+/// artifact (which has a minimized copy) is reproduced there again, so the
+/// other artifacts of `dangling`'s use-after-free, which pass
+/// uninstrumented, are its duplicates, not one more reduction a run.
+#[test]
+fn a_failure_reduced_on_asan_is_done_on_the_next_run() {
+    if !nightly("a_failure_reduced_on_asan_is_done_on_the_next_run") {
+        return;
+    }
+    let (_dir, crate_dir) = fixture_copy("asan-demo");
+    let manifest = crate_dir.join("Cargo.toml");
+    let run = || {
+        let run = cargo_reduce(&[
+            "reduce",
+            "--fuzz-target",
+            "dangling",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--message-format",
+            "json",
+        ]);
+        run.expect_code(0);
+        let duplicates = run
+            .messages()
+            .iter()
+            .filter(|m| m["reason"] == "artifact-duplicate")
+            .count();
+        (finished(&run).len(), duplicates)
+    };
+    assert_eq!(run(), (1, 2), "one failure, three artifacts");
+    assert_eq!(run(), (0, 2), "nothing new");
+}
+
 /// A wild pointer is what ASan reports under `cargo fuzz`: `SEGV on
 /// unknown address` with the access and the line (`overflow` on `S\x01`
 /// reads through an empty vector's dangling pointer), not a bare signal;

@@ -91,34 +91,58 @@ fn with_users(detect_leaks: bool, user: Option<OsString>) -> OsString {
 /// ([`Toolchain::find`](crate::fuzz::toolchain::Toolchain::find)).
 pub(crate) use crate::fuzz::toolchain::Toolchain as AsanToolchain;
 
-/// The record that an input did not fail on the AddressSanitizer build,
-/// kept beside the uninstrumented binary `binary` (so it goes with its
-/// build directory): `<binary>.asan-passed/<build>-<input>`, `build` the
-/// binary's size and modification time (a rebuild is a new binary, whose
-/// inputs are tried again), `input` the input's hash. `None` when the
-/// binary cannot be read.
-fn passed_record(binary: &Path, bytes: &[u8]) -> Option<(PathBuf, String)> {
+/// What the AddressSanitizer build told of an input the uninstrumented
+/// build could not explain (it passed, or ran out of memory as a
+/// `crash-`), remembered so that the next run need not ask again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AsanVerdict {
+    /// It reported a bug of its own: the input belongs on that build.
+    Bug,
+    /// It told nothing more (a stale artifact's fixed bug passes there too).
+    NoBug,
+}
+
+impl AsanVerdict {
+    /// The record's content.
+    fn as_bytes(self) -> &'static [u8] {
+        match self {
+            AsanVerdict::Bug => b"bug",
+            AsanVerdict::NoBug => b"",
+        }
+    }
+}
+
+/// The record of an input's [`AsanVerdict`], kept beside the
+/// uninstrumented binary `binary` (so it goes with its build directory):
+/// `<binary>.asan-verdicts/<build>-<input>`, `build` the binary's size and
+/// modification time (a rebuild is a new binary, whose inputs are tried
+/// again), `input` the input's hash. `None` when the binary cannot be read.
+fn verdict_record(binary: &Path, bytes: &[u8]) -> Option<(PathBuf, String)> {
     let metadata = std::fs::metadata(binary).ok()?;
     let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
     let build = xxh3_64(format!("{}:{}", metadata.len(), modified.as_nanos()).as_bytes());
     let mut dir = binary.as_os_str().to_owned();
-    dir.push(".asan-passed");
+    dir.push(".asan-verdicts");
     let build = format!("{build:016x}");
     let name = format!("{build}-{:016x}", xxh3_64(bytes));
     Some((PathBuf::from(dir).join(name), build))
 }
 
-/// Whether an earlier run found that `bytes` does not fail on the ASan
-/// build of targets whose uninstrumented binary is `binary`, as it is now.
-pub(crate) fn no_asan_bug_before(binary: &Path, bytes: &[u8]) -> bool {
-    passed_record(binary, bytes).is_some_and(|(record, _)| record.is_file())
+/// What an earlier run's ASan build told of `bytes`, for targets whose
+/// uninstrumented binary is `binary`, as it is now.
+pub(crate) fn asan_verdict_before(binary: &Path, bytes: &[u8]) -> Option<AsanVerdict> {
+    let (record, _) = verdict_record(binary, bytes)?;
+    let content = std::fs::read(record).ok()?;
+    [AsanVerdict::Bug, AsanVerdict::NoBug]
+        .into_iter()
+        .find(|v| v.as_bytes() == content)
 }
 
-/// Records that `bytes` did not fail on the ASan build of `binary`'s
-/// target ([`no_asan_bug_before`]), dropping the records of earlier builds.
+/// Records what the ASan build of `binary`'s target told of `bytes`
+/// ([`asan_verdict_before`]), dropping the records of earlier builds.
 /// Best effort: a record that cannot be written only costs a retry.
-pub(crate) fn remember_no_asan_bug(binary: &Path, bytes: &[u8]) {
-    let Some((record, build)) = passed_record(binary, bytes) else {
+pub(crate) fn remember_asan_verdict(binary: &Path, bytes: &[u8], verdict: AsanVerdict) {
+    let Some((record, build)) = verdict_record(binary, bytes) else {
         return;
     };
     let Some(dir) = record.parent() else {
@@ -129,7 +153,7 @@ pub(crate) fn remember_no_asan_bug(binary: &Path, bytes: &[u8]) {
             let _ = std::fs::remove_file(old.path());
         }
     }
-    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&record, b""));
+    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&record, verdict.as_bytes()));
 }
 
 /// What a "does not reproduce" message adds for an artifact that may
@@ -171,14 +195,19 @@ mod tests {
     /// A record holds for the binary it was made with; a rebuild (a new
     /// modification time) drops it.
     #[test]
-    fn a_passed_record_holds_until_the_binary_changes() {
+    fn a_verdict_holds_until_the_binary_changes() {
         let tmp = tempfile::tempdir().unwrap();
         let binary = tmp.path().join("target");
         std::fs::write(&binary, b"one").unwrap();
-        assert!(!no_asan_bug_before(&binary, b"input"));
-        remember_no_asan_bug(&binary, b"input");
-        assert!(no_asan_bug_before(&binary, b"input"));
-        assert!(!no_asan_bug_before(&binary, b"other input"));
+        assert_eq!(asan_verdict_before(&binary, b"input"), None);
+        remember_asan_verdict(&binary, b"input", AsanVerdict::NoBug);
+        remember_asan_verdict(&binary, b"bug", AsanVerdict::Bug);
+        assert_eq!(
+            asan_verdict_before(&binary, b"input"),
+            Some(AsanVerdict::NoBug)
+        );
+        assert_eq!(asan_verdict_before(&binary, b"bug"), Some(AsanVerdict::Bug));
+        assert_eq!(asan_verdict_before(&binary, b"other input"), None);
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
         std::fs::File::options()
             .write(true)
@@ -186,10 +215,10 @@ mod tests {
             .unwrap()
             .set_modified(later)
             .unwrap();
-        assert!(!no_asan_bug_before(&binary, b"input"));
-        remember_no_asan_bug(&binary, b"other input");
-        let records = std::fs::read_dir(tmp.path().join("target.asan-passed")).unwrap();
-        assert_eq!(records.count(), 1, "the old build's record is gone");
+        assert_eq!(asan_verdict_before(&binary, b"input"), None);
+        remember_asan_verdict(&binary, b"other input", AsanVerdict::NoBug);
+        let records = std::fs::read_dir(tmp.path().join("target.asan-verdicts")).unwrap();
+        assert_eq!(records.count(), 1, "the old build's records are gone");
     }
 
     #[test]

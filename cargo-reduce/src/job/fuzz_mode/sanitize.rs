@@ -14,9 +14,11 @@
 //! crash `crash-<sha1>`, AFL++ by its signal, and ASan aborts as a panic
 //! does), and a crate's stale artifacts, whose bugs were fixed, pass too:
 //! on such a crate the retry would cost an ASan build and its replays on
-//! every run. So an input that passed on the ASan build is recorded
-//! ([`sanitizer::remember_passed`]) and not tried again while the
-//! uninstrumented build stays the same; `oom-` artifacts (libFuzzer's own
+//! every run. So what the ASan build told of an input is recorded
+//! ([`sanitizer::remember_asan_verdict`]): one that gave no ASan bug is
+//! not tried again while the uninstrumented build stays the same, and one
+//! reduced there, whose minimized copy makes it done, is reproduced there
+//! again, so that its duplicates are known as such; `oom-` artifacts (libFuzzer's own
 //! memory limit, not ASan's) are not tried. A `crash-` that runs out of
 //! memory uninstrumented is: libFuzzer names its own limit's failures
 //! `oom-`, so under `cargo fuzz`'s ASan build that one was ASan's
@@ -33,7 +35,7 @@ use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::{target_of_afl_input, ArtifactKind, Engine, FuzzProject};
-use crate::fuzz::sanitizer::{self, AsanToolchain, Sanitizer};
+use crate::fuzz::sanitizer::{self, AsanToolchain, AsanVerdict, Sanitizer};
 use crate::fuzz::shrink::{self, ArtifactError};
 use crate::fuzz::standin::BuildKind;
 use crate::job::{Events, Message, Settings};
@@ -202,14 +204,20 @@ pub(super) fn probe_all(
     let mut probed = probe(work, pools, cx.request, &|item: &Work| {
         sanitizers.hint(item.options.sanitizer())
     });
-    let retry = candidates(projects, work, pools, &probed);
-    if retry.is_empty() {
+    let candidates = candidates(projects, work, pools, &probed);
+    if candidates.is_empty() {
         return Ok(probed);
     }
     let Some(toolchain) = sanitizers.asan(Sanitizer::Auto) else {
         return Ok(probed);
     };
-    let asan_binaries = build_asan(projects, work, &retry, toolchain, cx.settings, cx.events)?;
+    let retry: Vec<usize> = candidates.iter().map(|&(i, _)| i).collect();
+    let asked: Vec<usize> = candidates
+        .iter()
+        .filter(|(_, verdict)| verdict.is_none())
+        .map(|&(i, _)| i)
+        .collect();
+    let asan_binaries = build_asan(projects, work, (&retry, &asked), toolchain, cx)?;
     let moved = Moved {
         items: &retry,
         binaries: &asan_binaries,
@@ -331,27 +339,37 @@ fn passed(e: &Error) -> bool {
     matches!(e.exit(), Exit::NotInteresting | Exit::Flaky)
 }
 
-/// The items `probe` found that may need a sanitizer ([`may_need_asan`]):
-/// crashes and leaks of targets under `auto`, but those an earlier run
-/// found giving no ASan bug on the ASan build of their (unchanged)
-/// uninstrumented binary in `pools`.
+/// The items to try on the ASan build: those `probe` found that may need
+/// a sanitizer ([`may_need_asan`]; crashes and leaks of targets under
+/// `auto`) but those an earlier run found giving no ASan bug on the ASan
+/// build of their (unchanged) uninstrumented binary in `pools`; and the
+/// inputs with a minimized copy (not probed) that an earlier run found
+/// failing there, so that their failure is known on the build that shows
+/// it and its duplicates are not reduced again. Each with its earlier
+/// verdict.
 fn candidates(
     projects: &[FuzzProject],
     work: &[Work],
     pools: &Pools,
     probed: &Probed,
-) -> Vec<usize> {
-    let tried_before = |i: usize| {
-        let bytes = std::fs::read(&work[i].artifact.path).unwrap_or_default();
-        pools
-            .binary(i)
-            .is_some_and(|binary| sanitizer::no_asan_bug_before(binary, &bytes))
+) -> Vec<(usize, Option<AsanVerdict>)> {
+    let verdict = |i: usize| {
+        let bytes = std::fs::read(&work[i].artifact.path).ok()?;
+        sanitizer::asan_verdict_before(pools.binary(i)?, &bytes)
     };
+    let engine = |i: usize| projects[work[i].project].engine;
     (0..probed.len())
         .filter(|&i| work[i].options.sanitizer() == Sanitizer::Auto)
         .filter(|&i| work[i].artifact.kind != ArtifactKind::Oom)
-        .filter(|&i| may_need_asan(&work[i], projects[work[i].project].engine, &probed[i]))
-        .filter(|&i| !tried_before(i))
+        .filter_map(|i| {
+            let asked = work[i].done || may_need_asan(&work[i], engine(i), &probed[i]);
+            let verdict = asked.then(|| verdict(i))?;
+            match verdict {
+                Some(AsanVerdict::NoBug) => None,
+                None if work[i].done => None,
+                _ => Some((i, verdict)),
+            }
+        })
         .collect()
 }
 
@@ -371,22 +389,26 @@ fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> St
 }
 
 /// The AddressSanitizer builds of the targets of `work[items]`; a build
-/// that fails is a warning (those inputs keep their first verdict).
+/// that fails is a warning (those inputs keep their first verdict). A
+/// warning says so when `asked` (those of them no earlier run tried)
+/// is not empty.
 fn build_asan(
     projects: &[FuzzProject],
     work: &[Work],
-    items: &[usize],
+    (items, asked): (&[usize], &[usize]),
     asan: &AsanToolchain,
-    settings: &Settings,
-    events: &dyn Events,
+    cx: Context<'_>,
 ) -> Result<Binaries, Error> {
-    let message = retry_warning(projects, work, items);
-    events.emit(&Message::Warning { message });
+    if !asked.is_empty() {
+        let message = retry_warning(projects, work, asked);
+        cx.events.emit(&Message::Warning { message });
+    }
     let needed: Vec<TargetKey> = items.iter().map(|&i| work[i].key()).collect();
-    let binaries = super::build(projects, &needed, BuildKind::Asan(asan), settings, events)?;
+    let kind = BuildKind::Asan(asan);
+    let binaries = super::build(projects, &needed, kind, cx.settings, cx.events)?;
     if let Some(Err(e)) = binaries.values().find(|b| b.is_err()) {
         let message = format!("the AddressSanitizer build failed, so inputs that do not fail uninstrumented are not tried on it: {}", e.line());
-        events.emit(&Message::Warning { message });
+        cx.events.emit(&Message::Warning { message });
     }
     Ok(binaries)
 }
@@ -400,8 +422,8 @@ struct Moved<'a> {
 /// Reproduces the items again on their ASan build: each that fails there,
 /// and otherwise than it failed uninstrumented, moves to it (its binary in
 /// `pools`, its failure in `probed`); the others keep their first result
-/// (a "does not reproduce" error now says it was tried there) and are
-/// recorded as giving no ASan bug. Starts the pools needed, with the
+/// (a "does not reproduce" error now says it was tried there). What the
+/// build told of each is recorded. Starts the pools needed, with the
 /// options of each item's target in `options`.
 fn retry(
     work: &[Work],
@@ -421,18 +443,26 @@ fn retry(
         let plain = probed[i].take();
         let first = plain.as_ref().and_then(|p| p.as_ref().ok());
         let asan_bug = asan_tells_more(first, result.as_ref().ok());
-        let no_bug_there = result.as_ref().map_or_else(passed, |_| !asan_bug);
-        if asan_bug {
-            pools.move_to(i, binary);
-        } else if let (true, Some(plain_binary)) = (no_bug_there, pools.binary(i)) {
+        let told = match result.as_ref() {
+            Ok(_) if asan_bug => Some(AsanVerdict::Bug),
+            Ok(_) => Some(AsanVerdict::NoBug),
+            Err(e) => passed(e).then_some(AsanVerdict::NoBug),
+        };
+        if let (Some(verdict), Some(plain_binary)) = (told, pools.binary(i)) {
             if let Ok(bytes) = std::fs::read(&item.artifact.path) {
-                sanitizer::remember_no_asan_bug(plain_binary, &bytes);
+                sanitizer::remember_asan_verdict(plain_binary, &bytes, verdict);
             }
         }
-        probed[i] = Some(match plain {
-            Some(Ok(first)) if !asan_bug => Ok(first),
-            _ => result,
-        });
+        if asan_bug {
+            pools.move_to(i, binary);
+        }
+        // An input with a minimized copy that did not fail there keeps no
+        // probe: its own replay says what became of it.
+        probed[i] = match (plain, asan_bug) {
+            (Some(Ok(first)), false) => Some(Ok(first)),
+            (None, false) => None,
+            _ => Some(result),
+        };
     }
     Ok(())
 }

@@ -199,7 +199,8 @@ impl From<crate::fuzz::project::DiscoveryError> for Error {
 
 /// Wrong names on the command line, and wrong settings in a fuzz crate's
 /// `[package.metadata.cargo-reduce]`, are usage errors; a project, fuzz
-/// crate or artifact that is not there is bad input.
+/// crate or artifact that is not there, or a manifest cargo cannot read,
+/// is bad input.
 fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
     use crate::fuzz::project::DiscoveryError as D;
     match error {
@@ -218,7 +219,8 @@ fn discovery_exit(error: &crate::fuzz::project::DiscoveryError) -> Exit {
         | D::ManifestMissing { .. }
         | D::NotAManifest { .. }
         | D::AflOutMissing { .. }
-        | D::NotAflOutput { .. } => Exit::BadInput,
+        | D::NotAflOutput { .. }
+        | D::Metadata { .. } => Exit::BadInput,
         _ => Exit::Failure,
     }
 }

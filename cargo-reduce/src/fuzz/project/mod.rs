@@ -444,10 +444,7 @@ fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     }
     let root = metadata.workspace_root.as_std_path();
     if projects.is_empty() {
-        for candidate in nested::fuzz_manifests_below(root, metadata.target_directory.as_std_path())
-        {
-            projects.extend(fuzz_crates(&read_metadata(&candidate)?)?);
-        }
+        projects = nested_projects(root, metadata.target_directory.as_std_path())?;
     }
     if projects.is_empty() {
         return Err(DiscoveryError::NoFuzzCrate {
@@ -460,6 +457,27 @@ fn fuzz_projects(manifest: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
     // A member `fuzz/` crate is found twice: in its workspace and beside it.
     projects.dedup_by(|a, b| key(a) == key(b));
     Ok(projects)
+}
+
+/// The fuzz crates in the folders below `root` (not in `target_dir`). One
+/// whose manifest cargo cannot read (a test fixture broken on purpose,
+/// one outside any workspace) is skipped, so that it does not hide the
+/// others; when there are no others, its error is the answer.
+fn nested_projects(root: &Path, target_dir: &Path) -> Result<Vec<FuzzProject>, DiscoveryError> {
+    let mut projects = Vec::new();
+    let mut unreadable = None;
+    for candidate in nested::fuzz_manifests_below(root, target_dir) {
+        match read_metadata(&candidate) {
+            Ok(metadata) => projects.extend(fuzz_crates(&metadata)?),
+            Err(e) => {
+                unreadable.get_or_insert(e);
+            }
+        }
+    }
+    match unreadable {
+        Some(e) if projects.is_empty() => Err(e),
+        _ => Ok(projects),
+    }
 }
 
 /// Directories beside a project where its fuzz crates live: `cargo fuzz
@@ -495,18 +513,30 @@ fn read_metadata(manifest: &Path) -> Result<Metadata, DiscoveryError> {
     })
 }
 
-/// Cargo's first error line, without its `error: ` prefix; or the whole
-/// error when cargo did not run.
+/// Cargo's first error line, without its `error: ` prefix (with the lines
+/// it introduces, when it ends in `:`, joined to it); or the whole error
+/// when cargo did not run.
 fn metadata_failure(error: &cargo_metadata::Error) -> String {
     let cargo_metadata::Error::CargoMetadata { stderr } = error else {
         return error.to_string();
     };
-    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
-    let line = lines()
-        .find(|l| l.starts_with("error"))
-        .or_else(|| lines().next())
-        .unwrap_or("cargo printed no error message");
-    line.strip_prefix("error: ").unwrap_or(line).to_string()
+    let lines: Vec<&str> = stderr.lines().map(str::trim).collect();
+    let at = (lines.iter().position(|l| l.starts_with("error")))
+        .or_else(|| lines.iter().position(|l| !l.is_empty()));
+    let Some(at) = at else {
+        return "cargo printed no error message".to_string();
+    };
+    let mut line = lines[at]
+        .strip_prefix("error: ")
+        .unwrap_or(lines[at])
+        .to_string();
+    if line.ends_with(':') {
+        for more in lines[at + 1..].iter().take_while(|l| !l.is_empty()) {
+            line.push(' ');
+            line.push_str(&more.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    line
 }
 
 /// The fuzz crates among the workspace members in `metadata`: one project

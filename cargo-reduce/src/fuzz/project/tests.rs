@@ -181,6 +181,38 @@ fn finds_a_fuzz_crate_below_the_workspace_when_none_is_beside_it() {
     }
 }
 
+/// A crate below whose manifest cargo cannot read (a test fixture outside
+/// the workspace, without its own `[workspace]`) does not hide the fuzz
+/// crate beside it; alone, it is the error, with cargo's whole reason.
+#[test]
+fn a_broken_crate_below_does_not_hide_the_fuzz_crate_beside_it() {
+    let f = Fixture::new();
+    f.crate_("", "app", "[workspace]\n")
+        .write(
+            "tests/fixture/Cargo.toml",
+            &package_toml("fixture", "[dependencies]\nlibfuzzer-sys = \"0.4\"\n"),
+        )
+        .write("tests/fixture/src/main.rs", "fn main() {}\n");
+    let broken = f.try_discover("", None, &[]).unwrap_err();
+    let message = broken.to_string();
+    assert!(
+        matches!(broken, DiscoveryError::Metadata { .. }),
+        "{message}"
+    );
+    assert!(message.contains("tests/fixture/Cargo.toml"), "{message}");
+    assert!(message.contains("workspace: "), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+    f.write(
+        "tools/afl-fuzz/src/main.rs",
+        "fn main() { afl::fuzz!(|d: &[u8]| {}); }\n",
+    )
+    .write(
+        "tools/afl-fuzz/Cargo.toml",
+        &package_toml("afl-fuzz", "[workspace]\n[dependencies]\nafl = \"*\"\n"),
+    );
+    assert_eq!(names(&f.discover("", None, &[])), ["afl-fuzz"]);
+}
+
 #[test]
 fn works_from_inside_the_fuzz_directory_and_with_manifest_path() {
     let f = Fixture::app_with_fuzz();

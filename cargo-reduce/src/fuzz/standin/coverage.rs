@@ -32,15 +32,23 @@ const SANCOV_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-level=4 \
 /// The coverage reports' build (`BuildKind::Lines`) adds: a counter in
 /// every block, not only in those whose execution no other counter
 /// implies (SanitizerCoverage's pruning, which `cargo fuzz build` keeps),
-/// so that the code from one block's address to the next is that block's
-/// alone; and line tables with the functions' entries (`limited`: each
-/// function, inlined ones too, under its path and linkage name, where
-/// `line-tables-only` names an inlined function, a closure say, by its
-/// last segment alone), kept in the binary (cargo strips debug info from a
-/// release build whose profile asks for none; the last `-C` of a kind
-/// wins).
+/// and no block made after SanitizerCoverage ran (a select turned into
+/// branches, blocks' common tails merged), so that the code from one
+/// block's address to the next is that block's alone (a block without a
+/// counter would count as the one laid out before it); and line tables
+/// with the functions' entries (`limited`: each function, inlined ones
+/// too, under its path and linkage name, where `line-tables-only` names an
+/// inlined function, a closure say, by its last segment alone), kept in
+/// the binary (cargo strips debug info from a release build whose profile
+/// asks for none; the last `-C` of a kind wins).
 const LINES_FLAGS: &str = "-Cllvm-args=-sanitizer-coverage-prune-blocks=0 \
+    -Cllvm-args=-disable-cgp-select2branch \
+    -Cllvm-args=-enable-tail-merge=false \
     -Cdebuginfo=limited -Cstrip=none";
+
+/// On x86-64, no `cmov` turned into branches after SanitizerCoverage ran
+/// either (see [`LINES_FLAGS`]).
+const LINES_X86_64_FLAG: &str = "-Cllvm-args=-x86-cmov-converter=false";
 
 /// The stack depth (cargo-fuzz turns it on for Linux targets), where the
 /// stand-in defines its thread-local (x86-64 Linux).
@@ -80,6 +88,9 @@ pub(super) fn rustflags(host: &str, engine: &str) -> Vec<String> {
 pub(super) fn lines_rustflags(host: &str, engine: &str) -> Vec<String> {
     let mut flags = rustflags(host, engine);
     flags.extend(words(LINES_FLAGS));
+    if host.starts_with("x86_64-") {
+        flags.push(LINES_X86_64_FLAG.to_string());
+    }
     flags
 }
 

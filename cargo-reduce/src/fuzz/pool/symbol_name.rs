@@ -238,7 +238,7 @@ mod tests {
     /// gimli 0.32 (`CommonInformationEntry<R>::from_prefix`).
     #[test]
     fn a_generic_types_arguments_are_left_out_under_either_scheme() {
-        for (legacy, v0, spelling) in [
+        spelled_alike(&[
             (
                 "gimli::read::cfi::CommonInformationEntry<R>::from_prefix",
                 "<gimli::read::cfi::CommonInformationEntry<gimli::read::endian_slice::EndianSlice<gimli::endianity::LittleEndian>>>::from_prefix",
@@ -254,7 +254,13 @@ mod tests {
                 "<prog::m::Ty<u8>>::go",
                 "prog::m::Ty::go",
             ),
-        ] {
+        ]);
+    }
+
+    /// Each `(legacy, v0, spelling)`: the legacy and the v0 name of one
+    /// function are both spelled `spelling`.
+    fn spelled_alike(cases: &[(&str, &str, &str)]) {
+        for &(legacy, v0, spelling) in cases {
             assert_eq!(spelled(LEGACY, legacy), spelling, "{legacy}");
             assert_eq!(spelled(V0, v0), spelling, "{v0}");
         }
@@ -266,7 +272,7 @@ mod tests {
     /// (`uuid::parser::<impl uuid::Uuid>::parse_str`, `<uuid::Uuid>::parse_str`).
     #[test]
     fn an_inherent_impls_module_is_left_out_under_either_scheme() {
-        for (legacy, v0, spelling) in [
+        spelled_alike(&[
             (
                 "uuid::parser::<impl uuid::Uuid>::parse_str",
                 "<uuid::Uuid>::parse_str",
@@ -282,10 +288,7 @@ mod tests {
                 "<u64>::wrapping_mul",
                 "<u64>::wrapping_mul",
             ),
-        ] {
-            assert_eq!(spelled(LEGACY, legacy), spelling, "{legacy}");
-            assert_eq!(spelled(V0, v0), spelling, "{v0}");
-        }
+        ]);
         assert_eq!(
             spelled(LEGACY, "<a::b::<impl a::T>::f as a::Tr>::g"),
             "<a::b::<impl a::T>::f as a::Tr>::g",

@@ -759,7 +759,8 @@ fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
 
 /// A run with nothing new does not run the inputs again: each found
 /// input's outcome on an unchanged build is remembered (semver's 58
-/// duplicates, 32 of them timeouts, took minutes to replay on every run).
+/// duplicates, 32 of them timeouts, took minutes to replay on every run;
+/// gimli's 229 duplicate crashes, seconds).
 /// Another `--timeout` replays them again.
 #[test]
 fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
@@ -775,6 +776,10 @@ fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
         .as_nanos();
     fs::write(artifacts.join("timeout-a"), format!("h{nonce}")).unwrap();
     fs::write(artifacts.join("timeout-b"), format!("nh{nonce}")).unwrap();
+    // And two of one panic: a duplicate crash is not reproduced again
+    // either.
+    fs::write(artifacts.join("crash-a"), format!("p{nonce}")).unwrap();
+    fs::write(artifacts.join("crash-b"), format!("np{nonce}")).unwrap();
     let manifest = crate_dir.join("Cargo.toml");
     let run = |log: &str, extra: &[&str]| {
         let log = dir.path().join(log);
@@ -823,6 +828,7 @@ fn a_rerun_takes_each_input_s_outcome_from_the_last_run_on_the_same_build() {
     let (again, ran) = run("again.log", &[]);
     assert_eq!(ran, 0, "nothing ran again: {again}");
     assert!(again.contains("same failure as lazy/timeout-a"), "{again}");
+    assert!(again.contains("same failure as lazy/crash-a"), "{again}");
     // `list` says why the duplicate was not reduced.
     let list = crate::fuzz_fixture::cargo_reduce(&[
         "reduce",

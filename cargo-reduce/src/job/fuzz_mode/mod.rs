@@ -9,6 +9,7 @@ mod also;
 mod build_targets;
 mod duplicates;
 pub(super) mod limits;
+mod outcomes;
 mod pools;
 mod roles;
 mod sanitize;

@@ -27,9 +27,11 @@
 //! moves only if ASan reports one.
 
 use std::cell::OnceCell;
+use std::path::Path;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::limits::LimitsOverride;
+use super::limits::{InputLimits, LimitsOverride};
+use super::outcomes::Caches;
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
@@ -201,9 +203,10 @@ pub(super) fn probe_all(
     options: &TargetOptions,
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
-    let mut probed = probe(work, pools, cx.request, &|item: &Work| {
-        sanitizers.hint(item.options.sanitizer())
-    });
+    let mut caches = Caches::new(projects);
+    let hint = |item: &Work| sanitizers.hint(item.options.sanitizer());
+    let mut probed = probe(work, pools, (cx.request, &mut caches), &hint);
+    caches.save();
     let candidates = candidates(projects, work, pools, &probed);
     if candidates.is_empty() {
         return Ok(probed);
@@ -227,20 +230,58 @@ pub(super) fn probe_all(
 }
 
 /// Reproduces every input to reduce (not hangs, not inputs with a
-/// minimized copy) in its pool; the results, by item.
+/// minimized copy) in its pool, or takes what that gave on an earlier run
+/// on the same build (`caches`); the results, by item.
 fn probe(
     work: &[Work],
     pools: &Pools,
-    request: &FuzzRequest,
+    (request, caches): (&FuzzRequest, &mut Caches<'_>),
     hint: &dyn Fn(&Work) -> &'static str,
 ) -> Probed {
     work.iter()
         .enumerate()
         .map(|(i, item)| {
             let pool = pools.of(i).filter(|_| !item.done && !item.is_timeout())?;
-            Some(reproduce(item, pool, request, &|| hint(item)))
+            let binary = pools.binary(i)?;
+            let hint = || hint(item);
+            Some(reproduce_remembered(
+                item,
+                (binary, pool),
+                request,
+                caches,
+                &hint,
+            ))
         })
         .collect()
+}
+
+/// [`reproduce`] in `pool` (of `binary`), or what it gave on an earlier
+/// run (`caches`); a failure alike in every run, or none in any, is
+/// remembered, a flaky input runs again.
+fn reproduce_remembered(
+    item: &Work,
+    (binary, pool): (&Path, &WorkerPool),
+    request: &FuzzRequest,
+    caches: &mut Caches<'_>,
+    hint: &dyn Fn() -> &'static str,
+) -> Result<Failure, Error> {
+    let limits = item.limits(&request.options);
+    let bytes = read_artifact(item)?;
+    match caches.reproduced(item, (binary, pool), &bytes, limits) {
+        Some(Some(failure)) => return Ok(failure),
+        Some(None) => return Err(not_reproduced(item, hint)),
+        None => {}
+    }
+    let result = reproduce_bytes(item, pool, (&bytes, limits), hint);
+    let failed = match &result {
+        Ok(failure) => Some(Some(failure)),
+        Err(e) if e.exit() == Exit::NotInteresting => Some(None),
+        Err(_) => None,
+    };
+    if let Some(failure) = failed {
+        caches.remember_reproduced(item, (binary, pool), (&bytes, limits), failure);
+    }
+    result
 }
 
 /// Reproduces `item` in `pool` under its own limits (an AFL++ input's
@@ -252,26 +293,43 @@ fn reproduce(
     request: &FuzzRequest,
     hint: &dyn Fn() -> &'static str,
 ) -> Result<Failure, Error> {
-    let path = &item.artifact.path;
-    let limits = item.limits(&request.options);
+    let bytes = read_artifact(item)?;
+    reproduce_bytes(item, pool, (&bytes, item.limits(&request.options)), hint)
+}
+
+/// [`reproduce`] of `bytes`, `item`'s content, under `limits`.
+fn reproduce_bytes(
+    item: &Work,
+    pool: &WorkerPool,
+    (bytes, limits): (&[u8], InputLimits),
+    hint: &dyn Fn() -> &'static str,
+) -> Result<Failure, Error> {
     let _limits = LimitsOverride::new(pool, limits);
-    let bytes = std::fs::read(path).map_err(|e| {
+    let level = item.options.matching();
+    shrink::reproduce(pool, &item.artifact.path, bytes, false, level).map_err(|e| match e {
+        ArtifactError::DoesNotReproduce { .. } => not_reproduced(item, hint),
+        e => Error::from(e),
+    })
+}
+
+/// `item`'s content.
+fn read_artifact(item: &Work) -> Result<Vec<u8>, Error> {
+    let path = &item.artifact.path;
+    std::fs::read(path).map_err(|e| {
         Error::caused(
             Exit::BadInput,
             format!("cannot read artifact `{}`", path.display()),
             e,
         )
-    })?;
-    let level = item.options.matching();
-    shrink::reproduce(pool, path, &bytes, false, level).map_err(|e| {
-        Error::from(match e {
-            ArtifactError::DoesNotReproduce { path, .. } => {
-                let hint = format!("{}{}", hint(), other_target_hint(item));
-                ArtifactError::DoesNotReproduce { path, hint }
-            }
-            e => e,
-        })
     })
+}
+
+/// The "does not reproduce" error of `item`, which says `hint()`, and the
+/// target whose input it may be.
+fn not_reproduced(item: &Work, hint: &dyn Fn() -> &'static str) -> Error {
+    let path = item.artifact.path.clone();
+    let hint = format!("{}{}", hint(), other_target_hint(item));
+    Error::from(ArtifactError::DoesNotReproduce { path, hint })
 }
 
 /// For an input of another target (a `--fuzz-target` that names the

@@ -3,10 +3,11 @@
 //! signature ([`crate::job::group`]), so that each distinct failure is
 //! reduced once, from its smallest input.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::limits::{InputLimits, LimitsOverride};
+use super::outcomes::{Caches, OutcomeKeys};
 use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
@@ -15,7 +16,7 @@ use crate::fuzz::pool::{Failure, OverflowDepth, Signature, WorkerPool};
 use crate::fuzz::project::FuzzProject;
 use crate::fuzz::shrink::{self, ArtifactError};
 use crate::job::group::{self, Member, Role};
-use crate::job::replay_cache::{content_hash, ReplayCache};
+use crate::job::replay_cache::ReplayCache;
 
 /// What replaying one input gave.
 pub(super) enum Replayed {
@@ -56,8 +57,7 @@ pub(super) fn replay_all(
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Replayed>> {
     let mut remembered = Remembered {
-        projects,
-        caches: HashMap::new(),
+        caches: Caches::new(projects),
         reproduced: HashSet::new(),
     };
     remembered.run_timeouts_once(work, pools, &probed, request);
@@ -78,8 +78,7 @@ pub(super) fn replay_all(
     Some(replayed)
 }
 
-/// Replay outcomes remembered between runs, a cache per binary beside its
-/// crate's build (`<target dir>/cargo-reduce/replay`), so that a run with
+/// Replay outcomes remembered between runs ([`Caches`]), so that a run with
 /// nothing new does not reproduce every input again (each timeout waited
 /// out [`shrink::REPRODUCE_RUNS`] times). Only outcomes that hold on the
 /// same binary are kept: a failure alike in every run, or none, and a
@@ -87,8 +86,7 @@ pub(super) fn replay_all(
 /// reproduced so far (by binary, at their `--match` level), which a
 /// timeout artifact's single run may match.
 struct Remembered<'a> {
-    projects: &'a [FuzzProject],
-    caches: HashMap<PathBuf, ReplayCache>,
+    caches: Caches<'a>,
     reproduced: HashSet<(PathBuf, Signature)>,
 }
 
@@ -116,12 +114,8 @@ impl Remembered<'_> {
                 item.options.matching().key(&f.signature()),
             )
         };
-        let Remembered {
-            projects,
-            caches,
-            reproduced,
-        } = self;
-        let cache = cache_of(caches, projects, item, binary, pool);
+        let Remembered { caches, reproduced } = self;
+        let cache = caches.of(item, binary, pool);
         let run_once = |cache: &mut ReplayCache| {
             remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
                 once(item, &bytes, pool, limits)
@@ -168,10 +162,7 @@ impl Remembered<'_> {
             let Ok(outcomes) = pool.run_fresh_each(&inputs) else {
                 continue;
             };
-            let cache = self
-                .caches
-                .get_mut(&binary)
-                .expect("opened while gathering");
+            let cache = self.caches.opened(&binary).expect("opened while gathering");
             for (run, outcome) in runs.iter().zip(&outcomes) {
                 cache.put(&run.key, outcome.failure());
             }
@@ -200,7 +191,7 @@ impl Remembered<'_> {
             };
             let limits = item.limits(&request.options);
             let keys = OutcomeKeys::of(item, &bytes, limits);
-            let cache = cache_of(&mut self.caches, self.projects, item, binary, pool);
+            let cache = self.caches.of(item, binary, pool);
             if cache.get(&keys.once).is_none() && cache.get(&keys.reproduced).is_none() {
                 let run = OnceRun {
                     item: i,
@@ -214,12 +205,9 @@ impl Remembered<'_> {
         rounds
     }
 
-    /// Writes the new outcomes; one that cannot be written is run again
-    /// next time, which is all the cache saves.
+    /// Writes the new outcomes ([`Caches::save`]).
     fn save(&self) {
-        for cache in self.caches.values() {
-            let _ = cache.save();
-        }
+        self.caches.save();
     }
 }
 
@@ -228,22 +216,6 @@ struct OnceRun {
     item: usize,
     bytes: Vec<u8>,
     key: String,
-}
-
-/// The cache of `binary` (`item`'s, run in `pool`) in `caches`, opened on
-/// first use.
-fn cache_of<'c>(
-    caches: &'c mut HashMap<PathBuf, ReplayCache>,
-    projects: &[FuzzProject],
-    item: &Work,
-    binary: &Path,
-    pool: &WorkerPool,
-) -> &'c mut ReplayCache {
-    caches.entry(binary.to_path_buf()).or_insert_with(|| {
-        let target_dir = &projects[item.project].target_dir;
-        let limits = format!("{}ms-{}mb", pool.timeout().as_millis(), pool.rss_limit_mb());
-        ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
-    })
 }
 
 /// The outcome remembered in `cache` under the first of `keys` it has,
@@ -261,26 +233,6 @@ fn remembered_or_run(
         cache.put(keys[0], failure.as_ref());
     }
     outcome
-}
-
-/// What an outcome of an input is remembered by: its content, how it ran
-/// (once, or reproduced at its `--match` level), and its own limits where
-/// they are not its pool's. A reproduced outcome answers for a single run
-/// too.
-struct OutcomeKeys {
-    once: String,
-    reproduced: String,
-}
-
-impl OutcomeKeys {
-    fn of(item: &Work, bytes: &[u8], limits: InputLimits) -> OutcomeKeys {
-        let own = limits.key_suffix();
-        let key = |how: &str| format!("{}@{how}{own}", content_hash(bytes));
-        OutcomeKeys {
-            once: key("once"),
-            reproduced: key(&format!("{:?}", item.options.matching())),
-        }
-    }
 }
 
 /// `item`'s bytes, or what its replay is when they cannot be read.

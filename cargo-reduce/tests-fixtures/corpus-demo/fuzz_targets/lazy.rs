@@ -9,7 +9,7 @@
 // mapping lands (which a randomized address layout changes); `r` one of
 // eight by a `HashMap`'s first key (which its random seed changes); `b`
 // one of eight by where small allocations land (which anything allocated
-// and freed before the test would change).
+// and freed before the test would change); `p` panics.
 // With `LAZY_RUN_LOG` set, each run appends its input, a space, its
 // process id and a newline to that file (the pool tests count runs, and
 // the processes they ran in).
@@ -116,6 +116,7 @@ fuzz_target!(|data: &[u8]| {
                     black_box(4);
                 }
             },
+            b'p' => panic!("planted: p"),
             _ => {}
         }
     }

@@ -206,12 +206,14 @@ pub(super) fn probe_all(
     let mut caches = Caches::new(projects);
     let hint = |item: &Work| sanitizers.hint(item.options.sanitizer());
     let mut probed = probe(work, pools, (cx.request, &mut caches), &hint);
-    caches.save();
     let candidates = candidates(projects, work, pools, &probed);
-    if candidates.is_empty() {
-        return Ok(probed);
-    }
-    let Some(toolchain) = sanitizers.asan(Sanitizer::Auto) else {
+    // Looked for only when an input needs it.
+    let toolchain = match candidates.is_empty() {
+        true => None,
+        false => sanitizers.asan(Sanitizer::Auto),
+    };
+    let Some(toolchain) = toolchain else {
+        caches.save();
         return Ok(probed);
     };
     let retry: Vec<usize> = candidates.iter().map(|&(i, _)| i).collect();
@@ -225,7 +227,15 @@ pub(super) fn probe_all(
         items: &retry,
         binaries: &asan_binaries,
     };
-    self::retry(work, moved, pools, &mut probed, (cx.request, options))?;
+    let retried = self::retry(
+        work,
+        moved,
+        pools,
+        &mut probed,
+        (cx.request, options, &mut caches),
+    );
+    caches.save();
+    retried?;
     Ok(probed)
 }
 
@@ -255,9 +265,9 @@ fn probe(
         .collect()
 }
 
-/// [`reproduce`] in `pool` (of `binary`), or what it gave on an earlier
-/// run (`caches`); a failure alike in every run, or none in any, is
-/// remembered, a flaky input runs again.
+/// Reproduces `item` in `pool` (of `binary`) ([`reproduce_bytes`]), or
+/// takes what that gave on an earlier run (`caches`); a failure alike in
+/// every run, or none in any, is remembered, a flaky input runs again.
 fn reproduce_remembered(
     item: &Work,
     (binary, pool): (&Path, &WorkerPool),
@@ -284,20 +294,9 @@ fn reproduce_remembered(
     result
 }
 
-/// Reproduces `item` in `pool` under its own limits (an AFL++ input's
-/// `-m`, an `oom-*` artifact's); a "does not reproduce" error says
-/// `hint()` (asked only then: it may look for a toolchain).
-fn reproduce(
-    item: &Work,
-    pool: &WorkerPool,
-    request: &FuzzRequest,
-    hint: &dyn Fn() -> &'static str,
-) -> Result<Failure, Error> {
-    let bytes = read_artifact(item)?;
-    reproduce_bytes(item, pool, (&bytes, item.limits(&request.options)), hint)
-}
-
-/// [`reproduce`] of `bytes`, `item`'s content, under `limits`.
+/// Reproduces `bytes`, `item`'s content, in `pool` under its own `limits`
+/// (an AFL++ input's `-m`, an `oom-*` artifact's); a "does not reproduce"
+/// error says `hint()` (asked only then: it may look for a toolchain).
 fn reproduce_bytes(
     item: &Work,
     pool: &WorkerPool,
@@ -488,7 +487,7 @@ fn retry(
     moved: Moved<'_>,
     pools: &mut Pools,
     probed: &mut Probed,
-    (request, options): (&FuzzRequest, &TargetOptions),
+    (request, options, caches): (&FuzzRequest, &TargetOptions, &mut Caches<'_>),
 ) -> Result<(), Error> {
     let hint = || sanitizer::hint(Sanitizer::Auto, true);
     for &i in moved.items {
@@ -497,7 +496,7 @@ fn retry(
             continue;
         };
         let pool = pools.ensure(binary, options.of(item), &item.target)?;
-        let result = reproduce(item, pool, request, &hint);
+        let result = reproduce_remembered(item, (binary, pool), request, caches, &hint);
         let plain = probed[i].take();
         let first = plain.as_ref().and_then(|p| p.as_ref().ok());
         let asan_bug = asan_tells_more(first, result.as_ref().ok());

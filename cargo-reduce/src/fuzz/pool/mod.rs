@@ -251,6 +251,11 @@ impl WorkerPool {
         self.crew().options.rss_limit_mb = limit_mb;
     }
 
+    /// Whether each test is checked for leaks (`PoolOptions::detect_leaks`).
+    pub(crate) fn detects_leaks(&self) -> bool {
+        self.crew().options.detect_leaks
+    }
+
     /// Whether a test whose memory still grows runs past the timeout.
     pub(crate) fn memory_grace(&self) -> bool {
         self.crew().options.memory_grace

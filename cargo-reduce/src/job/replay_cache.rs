@@ -69,7 +69,7 @@ pub(in crate::job) struct ReplayCache {
 
 impl ReplayCache {
     /// The outcomes of `binary` run under `limits` (any text that changes
-    /// outcomes: the timeout, the memory limit), kept in `dir`; `None`: no
+    /// outcomes: `PoolOptions::outcome_key`), kept in `dir`; `None`: no
     /// cache. A missing or unreadable file is an empty cache. Outcomes are
     /// kept per build of cargo-reduce too: another may place or name a
     /// failure otherwise.

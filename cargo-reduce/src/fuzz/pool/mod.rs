@@ -148,6 +148,24 @@ impl PoolOptions {
     fn malloc_limit_mb(&self) -> u64 {
         self.malloc_limit_mb.unwrap_or(self.rss_limit_mb)
     }
+
+    /// The options a test's outcome depends on, as one key (replay
+    /// caches keep outcomes under it): the limits, which exits fail, and
+    /// whether leaks are looked for.
+    pub(crate) fn outcome_key(&self) -> String {
+        let exits = match self.exits {
+            Exits::Fail => "exits".to_string(),
+            Exits::FailWith(None) => "no-exits".to_string(),
+            Exits::FailWith(Some(code)) => format!("exit-{code}"),
+        };
+        let leaks = if self.detect_leaks { "-leaks" } else { "" };
+        format!(
+            "{}ms-{}mb-{}mb-{exits}{leaks}",
+            self.timeout.as_millis(),
+            self.rss_limit_mb,
+            self.malloc_limit_mb()
+        )
+    }
 }
 
 /// What running one input did.
@@ -251,9 +269,10 @@ impl WorkerPool {
         self.crew().options.rss_limit_mb = limit_mb;
     }
 
-    /// Whether each test is checked for leaks (`PoolOptions::detect_leaks`).
-    pub(crate) fn detects_leaks(&self) -> bool {
-        self.crew().options.detect_leaks
+    /// The options of the next rounds that a test's outcome depends on
+    /// ([`PoolOptions::outcome_key`]).
+    pub(crate) fn outcome_key(&self) -> String {
+        self.crew().options.outcome_key()
     }
 
     /// Whether a test whose memory still grows runs past the timeout.

@@ -517,12 +517,7 @@ fn replay(
     request: &CiRequest,
     options: &PoolOptions,
 ) -> Result<(), Error> {
-    let limits = format!(
-        "{}ms-{}mb",
-        options.timeout.as_millis(),
-        options.rss_limit_mb
-    );
-    let mut cache = ReplayCache::open(request.cache_dir(), binary, &limits);
+    let mut cache = ReplayCache::open(request.cache_dir(), binary, &options.outcome_key());
     let special =
         |input: &Input| InputLimits::of(&input.artifact, &run.options, &request.fuzz.options);
     let cache_key = |input: &Input| format!("{}{}", input.hash, special(input).key_suffix());

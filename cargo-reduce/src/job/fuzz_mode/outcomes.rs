@@ -28,19 +28,14 @@ impl<'a> Caches<'a> {
     }
 
     /// The cache of `binary` (`item`'s, run in `pool`), by the pool's
-    /// limits and whether it looks for leaks (an input that only leaks
-    /// passes where it does not).
+    /// options that outcomes depend on (its limits, which exits fail:
+    /// `AFL_CRASH_EXITCODE`, whether it looks for leaks).
     pub(super) fn of(&mut self, item: &Work, binary: &Path, pool: &WorkerPool) -> &mut ReplayCache {
         let projects = self.projects;
         self.caches.entry(binary.to_path_buf()).or_insert_with(|| {
             let target_dir = &projects[item.project].target_dir;
-            let leaks = if pool.detects_leaks() { "-leaks" } else { "" };
-            let limits = format!(
-                "{}ms-{}mb{leaks}",
-                pool.timeout().as_millis(),
-                pool.rss_limit_mb()
-            );
-            ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &limits)
+            let options = pool.outcome_key();
+            ReplayCache::open(Some(&target_dir.join("cargo-reduce")), binary, &options)
         })
     }
 

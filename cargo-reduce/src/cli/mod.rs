@@ -180,7 +180,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
     // Its message (a manifest "to fix") would mislead.
-    let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
+    let result = result.map_err(|e| match interrupted_by_now(&interrupt) {
         true if e.exit() != Exit::Interrupted => {
             Error::new(Exit::Interrupted, "interrupted; nothing more was written")
         }
@@ -193,6 +193,21 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
             e.exit().code()
         }
     }
+}
+
+/// Whether `interrupt` is set, or gets set within a moment: a signal to
+/// the process group kills a child cargo at once, while the handler that
+/// sets the flag runs on a thread of its own, which a loaded machine may
+/// not have scheduled yet when the child's failure comes back.
+fn interrupted_by_now(interrupt: &AtomicBool) -> bool {
+    let until = Instant::now() + Duration::from_millis(100);
+    while !interrupt.load(Ordering::SeqCst) {
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
 }
 
 /// First Ctrl-C: set the flag (running tests are killed and the best result

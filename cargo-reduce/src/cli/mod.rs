@@ -180,7 +180,7 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     // Ctrl-C that killed a child cargo (metadata, a build) shows as that
     // child's failure: it is the interruption.
     // Its message (a manifest "to fix") would mislead.
-    let result = result.map_err(|e| match interrupted_by_now(&interrupt) {
+    let result = result.map_err(|e| match interrupt.load(Ordering::SeqCst) {
         true if e.exit() != Exit::Interrupted => {
             Error::new(Exit::Interrupted, "interrupted; nothing more was written")
         }
@@ -195,39 +195,38 @@ pub(crate) fn main(args: Vec<OsString>) -> i32 {
     }
 }
 
-/// Whether `interrupt` is set, or gets set within a moment: a signal to
-/// the process group kills a child cargo at once, while the handler that
-/// sets the flag runs on a thread of its own, which a loaded machine may
-/// not have scheduled yet when the child's failure comes back.
-fn interrupted_by_now(interrupt: &AtomicBool) -> bool {
-    let until = Instant::now() + Duration::from_millis(100);
-    while !interrupt.load(Ordering::SeqCst) {
-        if Instant::now() >= until {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    true
-}
-
-/// First Ctrl-C: set the flag (running tests are killed and the best result
-/// so far is written). Second Ctrl-C: leave at once. A SIGINT in the first
-/// moments after the first is the same interruption, not a second: `timeout
-/// -s INT` signals the process and then its whole group, and a terminal's
-/// Ctrl-C reaches the process once per key press.
+/// First Ctrl-C (or SIGTERM, SIGHUP): set the flag (running tests are
+/// killed and the best result so far is written). The handler itself sets
+/// it, so a child cargo killed by the same signal to the process group
+/// never reports its failure before the flag reads set. Second Ctrl-C:
+/// leave at once. A signal in the first moments after the first is the
+/// same interruption, not a second: `timeout -s INT` signals the process
+/// and then its whole group, and a terminal's Ctrl-C reaches the process
+/// once per key press.
 fn install_interrupt_handler() -> Arc<AtomicBool> {
-    const SAME_INTERRUPTION: Duration = Duration::from_millis(300);
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
     let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    let first = std::sync::OnceLock::new();
-    let _ = ctrlc::set_handler(move || {
-        let first = *first.get_or_init(Instant::now);
-        if handler_flag.swap(true, Ordering::SeqCst) && first.elapsed() > SAME_INTERRUPTION {
-            crate::children::kill_all();
-            eprintln!("error: interrupted again: stopped at once");
-            std::process::exit(Exit::Interrupted.code());
-        }
-    });
+    for signal in SIGNALS {
+        // Best effort, as a missing handler only leaves the default action.
+        let _ = signal_hook::flag::register(signal, flag.clone());
+    }
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new(SIGNALS) {
+        std::thread::spawn(move || {
+            if signals.forever().next().is_none() {
+                return;
+            }
+            let first = Instant::now();
+            const SAME_INTERRUPTION: Duration = Duration::from_millis(300);
+            for _ in signals.forever() {
+                if first.elapsed() > SAME_INTERRUPTION {
+                    crate::children::kill_all();
+                    eprintln!("error: interrupted again: stopped at once");
+                    std::process::exit(Exit::Interrupted.code());
+                }
+            }
+        });
+    }
     flag
 }
 

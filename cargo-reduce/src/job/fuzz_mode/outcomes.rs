@@ -7,10 +7,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::limits::InputLimits;
+use super::limits::{InputLimits, LimitsOverride};
 use super::Work;
+use crate::error::Error;
 use crate::fuzz::pool::{Failure, WorkerPool};
 use crate::fuzz::project::FuzzProject;
+use crate::fuzz::shrink::{self, ArtifactError};
 use crate::job::replay_cache::{content_hash, ReplayCache};
 
 /// The replay caches of a run's binaries, each opened on first use.
@@ -44,30 +46,49 @@ impl<'a> Caches<'a> {
         self.caches.get_mut(binary)
     }
 
-    /// What reproducing `item` (its `bytes`, in `pool` of `binary`) gave
-    /// on an earlier run: its failure, or `None` when it did not fail;
-    /// `None` when nothing is remembered.
-    pub(super) fn reproduced(
+    /// What reproducing `bytes`, `item`'s content, in `pool` (of `binary`)
+    /// under its own `limits` gives ([`reproduce`]), or gave on an earlier
+    /// run: the failure alike in every run, or none in any, is remembered;
+    /// anything else (flaky, a pool that failed) runs again next time.
+    pub(super) fn reproduce(
         &mut self,
         item: &Work,
         (binary, pool): (&Path, &WorkerPool),
         bytes: &[u8],
         limits: InputLimits,
-    ) -> Option<Option<Failure>> {
-        let key = OutcomeKeys::of(item, bytes, limits).reproduced;
-        self.of(item, binary, pool).get(&key)
+    ) -> Result<Option<Failure>, Error> {
+        let keys = OutcomeKeys::of(item, bytes, limits);
+        remembered_or_run(self.of(item, binary, pool), &[&keys.reproduced], || {
+            reproduce(item, bytes, pool, limits)
+        })
     }
 
-    /// Remembers what reproducing `item` gave ([`Self::reproduced`]).
-    pub(super) fn remember_reproduced(
+    /// What running `bytes` once gives ([`once`]), or gave on an earlier
+    /// run, once or reproduced.
+    pub(super) fn once(
         &mut self,
         item: &Work,
         (binary, pool): (&Path, &WorkerPool),
-        (bytes, limits): (&[u8], InputLimits),
-        failure: Option<&Failure>,
-    ) {
-        let key = OutcomeKeys::of(item, bytes, limits).reproduced;
-        self.of(item, binary, pool).put(&key, failure);
+        bytes: &[u8],
+        limits: InputLimits,
+    ) -> Result<Option<Failure>, Error> {
+        let keys = OutcomeKeys::of(item, bytes, limits);
+        let cache = self.of(item, binary, pool);
+        remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
+            once(item, bytes, pool, limits)
+        })
+    }
+
+    /// Whether what reproducing `bytes` gives is remembered.
+    pub(super) fn remembers_reproduced(
+        &mut self,
+        item: &Work,
+        (binary, pool): (&Path, &WorkerPool),
+        bytes: &[u8],
+        limits: InputLimits,
+    ) -> bool {
+        let keys = OutcomeKeys::of(item, bytes, limits);
+        self.of(item, binary, pool).get(&keys.reproduced).is_some()
     }
 
     /// Writes the new outcomes; one that cannot be written is run again
@@ -76,6 +97,58 @@ impl<'a> Caches<'a> {
         for cache in self.caches.values() {
             let _ = cache.save();
         }
+    }
+}
+
+/// The outcome remembered in `cache` under the first of `keys` it has,
+/// else `run`'s, remembered under the first key unless it is an error.
+fn remembered_or_run(
+    cache: &mut ReplayCache,
+    keys: &[&str],
+    run: impl FnOnce() -> Result<Option<Failure>, Error>,
+) -> Result<Option<Failure>, Error> {
+    if let Some(failure) = keys.iter().find_map(|key| cache.get(key)) {
+        return Ok(failure);
+    }
+    let outcome = run();
+    if let Ok(failure) = &outcome {
+        cache.put(keys[0], failure.as_ref());
+    }
+    outcome
+}
+
+/// Runs `item`'s `bytes` once in a fresh test process of `pool`, under
+/// its own `limits`: the failure, or none.
+pub(super) fn once(
+    item: &Work,
+    bytes: &[u8],
+    pool: &WorkerPool,
+    limits: InputLimits,
+) -> Result<Option<Failure>, Error> {
+    let _limits = LimitsOverride::new(pool, limits);
+    match pool.run_fresh(bytes) {
+        Ok(outcome) => Ok(outcome.failure().cloned()),
+        Err(e) => Err(Error::of_pool(format!("replaying {}", item.name()), e)),
+    }
+}
+
+/// Runs `item`'s `bytes` [`shrink::REPRODUCE_RUNS`] times in `pool` under
+/// its own `limits`: `Ok`, the failure all runs showed alike at its
+/// `--match` level, or none in any; `Err`: anything else (flaky, a pool
+/// that failed).
+pub(super) fn reproduce(
+    item: &Work,
+    bytes: &[u8],
+    pool: &WorkerPool,
+    limits: InputLimits,
+) -> Result<Option<Failure>, Error> {
+    let artifact = &item.artifact;
+    let _limits = LimitsOverride::new(pool, limits);
+    let level = item.options.matching();
+    match shrink::reproduce(pool, &artifact.path, bytes, item.is_timeout(), level) {
+        Ok(failure) => Ok(Some(failure)),
+        Err(ArtifactError::DoesNotReproduce { .. }) => Ok(None),
+        Err(e) => Err(Error::from(e)),
     }
 }
 

@@ -30,7 +30,6 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::limits::{InputLimits, LimitsOverride};
 use super::outcomes::Caches;
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
@@ -38,7 +37,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::pool::{Failure, FailureKind, WorkerPool};
 use crate::fuzz::project::{target_of_afl_input, ArtifactKind, Engine, FuzzProject};
 use crate::fuzz::sanitizer::{self, AsanToolchain, AsanVerdict, Sanitizer};
-use crate::fuzz::shrink::{self, ArtifactError};
+use crate::fuzz::shrink::ArtifactError;
 use crate::fuzz::standin::BuildKind;
 use crate::job::{Events, Message, Settings};
 
@@ -265,50 +264,22 @@ fn probe(
         .collect()
 }
 
-/// Reproduces `item` in `pool` (of `binary`) ([`reproduce_bytes`]), or
-/// takes what that gave on an earlier run (`caches`); a failure alike in
-/// every run, or none in any, is remembered, a flaky input runs again.
+/// Reproduces `item` in `pool` (of `binary`) under its own limits (an
+/// AFL++ input's `-m`, an `oom-*` artifact's), or takes what that gave
+/// on an earlier run (`caches`); a "does not reproduce" error says
+/// `hint()` (asked only then: it may look for a toolchain).
 fn reproduce_remembered(
     item: &Work,
-    (binary, pool): (&Path, &WorkerPool),
+    run: (&Path, &WorkerPool),
     request: &FuzzRequest,
     caches: &mut Caches<'_>,
     hint: &dyn Fn() -> &'static str,
 ) -> Result<Failure, Error> {
     let limits = item.limits(&request.options);
     let bytes = read_artifact(item)?;
-    match caches.reproduced(item, (binary, pool), &bytes, limits) {
-        Some(Some(failure)) => return Ok(failure),
-        Some(None) => return Err(not_reproduced(item, hint)),
-        None => {}
-    }
-    let result = reproduce_bytes(item, pool, (&bytes, limits), hint);
-    let failed = match &result {
-        Ok(failure) => Some(Some(failure)),
-        Err(e) if e.exit() == Exit::NotInteresting => Some(None),
-        Err(_) => None,
-    };
-    if let Some(failure) = failed {
-        caches.remember_reproduced(item, (binary, pool), (&bytes, limits), failure);
-    }
-    result
-}
-
-/// Reproduces `bytes`, `item`'s content, in `pool` under its own `limits`
-/// (an AFL++ input's `-m`, an `oom-*` artifact's); a "does not reproduce"
-/// error says `hint()` (asked only then: it may look for a toolchain).
-fn reproduce_bytes(
-    item: &Work,
-    pool: &WorkerPool,
-    (bytes, limits): (&[u8], InputLimits),
-    hint: &dyn Fn() -> &'static str,
-) -> Result<Failure, Error> {
-    let _limits = LimitsOverride::new(pool, limits);
-    let level = item.options.matching();
-    shrink::reproduce(pool, &item.artifact.path, bytes, false, level).map_err(|e| match e {
-        ArtifactError::DoesNotReproduce { .. } => not_reproduced(item, hint),
-        e => Error::from(e),
-    })
+    caches
+        .reproduce(item, run, &bytes, limits)?
+        .ok_or_else(|| not_reproduced(item, hint))
 }
 
 /// `item`'s content.

@@ -7,16 +7,15 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::limits::{InputLimits, LimitsOverride};
-use super::outcomes::{Caches, OutcomeKeys};
+use super::outcomes::{self, Caches, OutcomeKeys};
 use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
 use crate::error::Error;
 use crate::fuzz::pool::{Failure, OverflowDepth, Signature, WorkerPool};
 use crate::fuzz::project::FuzzProject;
-use crate::fuzz::shrink::{self, ArtifactError};
+use crate::fuzz::shrink::ArtifactError;
 use crate::job::group::{self, Member, Role};
-use crate::job::replay_cache::ReplayCache;
 
 /// What replaying one input gave.
 pub(super) enum Replayed {
@@ -80,7 +79,7 @@ pub(super) fn replay_all(
 
 /// Replay outcomes remembered between runs ([`Caches`]), so that a run with
 /// nothing new does not reproduce every input again (each timeout waited
-/// out [`shrink::REPRODUCE_RUNS`] times). Only outcomes that hold on the
+/// out [`crate::fuzz::shrink::REPRODUCE_RUNS`] times). Only outcomes that hold on the
 /// same binary are kept: a failure alike in every run, or none, and a
 /// single run's; a flaky input runs again. Within the run, the failures
 /// reproduced so far (by binary, at their `--match` level), which a
@@ -107,7 +106,6 @@ impl Remembered<'_> {
             Err(replayed) => return replayed,
         };
         let limits = item.limits(&request.options);
-        let keys = OutcomeKeys::of(item, &bytes, limits);
         let signature = |f: &Failure| {
             (
                 binary.to_path_buf(),
@@ -115,27 +113,19 @@ impl Remembered<'_> {
             )
         };
         let Remembered { caches, reproduced } = self;
-        let cache = caches.of(item, binary, pool);
-        let run_once = |cache: &mut ReplayCache| {
-            remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
-                once(item, &bytes, pool, limits)
-            })
-        };
+        let run = (binary, pool);
         let replayed = if item.done {
             // Reduced before: reproduced then, and failing still.
-            replayed_as(item, run_once(cache))
+            replayed_as(item, caches.once(item, run, &bytes, limits))
         } else {
-            if item.is_timeout() && cache.get(&keys.reproduced).is_none() {
-                if let Ok(Some(failure)) = run_once(cache) {
+            if item.is_timeout() && !caches.remembers_reproduced(item, run, &bytes, limits) {
+                if let Ok(Some(failure)) = caches.once(item, run, &bytes, limits) {
                     if reproduced.contains(&signature(&failure)) {
                         return Replayed::Matched(failure);
                     }
                 }
             }
-            let outcome = remembered_or_run(cache, &[&keys.reproduced], || {
-                reproduce(item, &bytes, pool, limits)
-            });
-            replayed_as(item, outcome)
+            replayed_as(item, caches.reproduce(item, run, &bytes, limits))
         };
         if let Replayed::Failed(failure) = &replayed {
             reproduced.insert(signature(failure));
@@ -218,23 +208,6 @@ struct OnceRun {
     key: String,
 }
 
-/// The outcome remembered in `cache` under the first of `keys` it has,
-/// else `run`'s, remembered under the first key unless it is an error.
-fn remembered_or_run(
-    cache: &mut ReplayCache,
-    keys: &[&str],
-    run: impl FnOnce() -> Result<Option<Failure>, Error>,
-) -> Result<Option<Failure>, Error> {
-    if let Some(failure) = keys.iter().find_map(|key| cache.get(key)) {
-        return Ok(failure);
-    }
-    let outcome = run();
-    if let Ok(failure) = &outcome {
-        cache.put(keys[0], failure.as_ref());
-    }
-    outcome
-}
-
 /// `item`'s bytes, or what its replay is when they cannot be read.
 fn read(item: &Work) -> Result<Vec<u8>, Replayed> {
     let path = &item.artifact.path;
@@ -257,44 +230,10 @@ pub(super) fn replay(item: &Work, pool: &WorkerPool, request: &FuzzRequest) -> R
     };
     let limits = item.limits(&request.options);
     let outcome = match item.done {
-        true => once(item, &bytes, pool, limits),
-        false => reproduce(item, &bytes, pool, limits),
+        true => outcomes::once(item, &bytes, pool, limits),
+        false => outcomes::reproduce(item, &bytes, pool, limits),
     };
     replayed_as(item, outcome)
-}
-
-/// Runs `item`'s `bytes` once in a fresh test process of `pool`, under
-/// its own `limits`: the failure, or none.
-fn once(
-    item: &Work,
-    bytes: &[u8],
-    pool: &WorkerPool,
-    limits: InputLimits,
-) -> Result<Option<Failure>, Error> {
-    let _limits = LimitsOverride::new(pool, limits);
-    match pool.run_fresh(bytes) {
-        Ok(outcome) => Ok(outcome.failure().cloned()),
-        Err(e) => Err(Error::of_pool(format!("replaying {}", item.name()), e)),
-    }
-}
-
-/// Runs `item`'s `bytes` [`shrink::REPRODUCE_RUNS`] times in `pool` under
-/// its own `limits`: `Ok`, the failure all runs showed alike, or none in
-/// any; `Err`: anything else (flaky, a pool that failed).
-fn reproduce(
-    item: &Work,
-    bytes: &[u8],
-    pool: &WorkerPool,
-    limits: InputLimits,
-) -> Result<Option<Failure>, Error> {
-    let artifact = &item.artifact;
-    let _limits = LimitsOverride::new(pool, limits);
-    let level = item.options.matching();
-    match shrink::reproduce(pool, &artifact.path, bytes, item.is_timeout(), level) {
-        Ok(failure) => Ok(Some(failure)),
-        Err(ArtifactError::DoesNotReproduce { .. }) => Ok(None),
-        Err(e) => Err(Error::from(e)),
-    }
 }
 
 /// What `outcome`, `item`'s run, makes of it: an input with a minimized

@@ -1,8 +1,8 @@
-//! Replay outcomes remembered between runs, a cache per binary beside its
-//! crate's build (`<target dir>/cargo-reduce/replay`): what reproducing
-//! an input gave (the probe of the inputs to reduce, the replay of found
-//! ones) and what a single run gave, each under its own key, so that a
-//! run with nothing new runs none of them again.
+//! An input's replay, run or remembered between runs in a cache per binary
+//! beside its crate's build (`<target dir>/cargo-reduce/replay`): what
+//! reproducing it gave (the probe of the inputs to reduce, the ASan retry,
+//! the replay of found ones) and what a single run gave, each under its
+//! own key, so that a run with nothing new runs none of them again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -238,21 +238,26 @@ fn a_libfuzzer_timeout_artifact_runs_under_its_timeout() {
 }
 
 /// An afl.rs binary has no timeout of its own: `run` ends it at the
-/// input's timeout, and exits as libFuzzer does on one.
+/// input's timeout, and exits as libFuzzer does on one. The reduction of an
+/// AFL++ hang is a timeout artifact too, and `--timeout` ends any input.
 #[test]
 fn an_afl_rs_hang_is_ended_at_its_timeout() {
     if !installed("cargo-afl", "an_afl_rs_hang_is_ended_at_its_timeout") {
         return;
     }
     let (_tmp, crate_dir, saved) = afl_crate_with_saved("endless_loop", b"LP\x00", None);
-    let hang = saved.with_file_name("timeout-saved");
-    fs::rename(&saved, &hang).unwrap();
-    let run = run_in(&crate_dir, &[hang.to_str().unwrap(), "--timeout", "0.5"]);
+    let hang = saved.with_file_name("minimized-from-afl-main-id_000004-hang");
+    fs::copy(&saved, &hang).unwrap();
+    let run = run_in(&crate_dir, &[hang.to_str().unwrap()]);
     let stderr = run.stderr();
     if stderr.contains("AFL LLVM runtime") {
         eprintln!("an_afl_rs_hang_is_ended_at_its_timeout: skipped: AFL++'s runtime is not built (`cargo afl config --build`)");
         return;
     }
+    assert!(stderr.contains("Timed out"), "{stderr}");
+    assert_eq!(run.code(), 70, "{stderr}");
+    let run = run_in(&crate_dir, &[saved.to_str().unwrap(), "--timeout", "0.5"]);
+    let stderr = run.stderr();
     assert!(stderr.contains("Timed out"), "{stderr}");
     assert_eq!(run.code(), 70, "{stderr}");
 }

@@ -34,10 +34,11 @@ pub(crate) struct RunArgs {
     /// auto].
     #[arg(long, value_enum, value_name = "WHICH")]
     pub sanitizer: Option<Sanitizer>,
-    /// A timeout artifact (an AFL++ hang) runs this long, then fails as a
-    /// timeout: libFuzzer's -timeout; an afl.rs binary is ended [default:
-    /// as `cargo reduce` reproduces it: the target's `timeout` setting,
-    /// else 1 s; an AFL hang's instance's exec_timeout].
+    /// The input runs at most this long, then fails as a timeout:
+    /// libFuzzer's -timeout; an afl.rs binary is ended [default: a timeout
+    /// artifact (an AFL++ hang, or a reduction of one) as `cargo reduce`
+    /// reproduces it: the target's `timeout` setting, else 1 s; an AFL
+    /// hang's instance's exec_timeout; other inputs: no limit].
     #[arg(long, value_name = "SECS", value_parser = super::options::parse_seconds)]
     pub timeout: Option<Duration>,
     /// Start the binary under this debugger (gdb, lldb, or rr to record).

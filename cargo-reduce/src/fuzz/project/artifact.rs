@@ -47,16 +47,34 @@ const PREFIXES: [(&str, ArtifactKind); 5] = [
     ("slow-unit-", ArtifactKind::SlowUnit),
 ];
 
-/// The kind libFuzzer's prefix of `file_name` records, if it has one.
-/// A `minimized-from-` copy has the kind of its original.
+/// The kind libFuzzer's prefix of `file_name` records, if it has one. A
+/// `minimized-from-` or `partial-from-` copy has the kind of its original,
+/// an AFL++ input's too ([`afl_stem`]: `-hang`, `-sig_NN`).
 pub(crate) fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
-    let original = file_name
-        .strip_prefix(MINIMIZED_PREFIX)
-        .unwrap_or(file_name);
+    let copy_of = [MINIMIZED_PREFIX, PARTIAL_PREFIX]
+        .iter()
+        .find_map(|prefix| file_name.strip_prefix(prefix));
+    if let Some(original) = copy_of {
+        return kind_from_file_name(original).or_else(|| afl_stem_kind(original));
+    }
     PREFIXES
         .iter()
-        .find(|(prefix, _)| original.starts_with(prefix))
+        .find(|(prefix, _)| file_name.starts_with(prefix))
         .map(|&(_, kind)| kind)
+}
+
+/// The kind of the AFL++ input whose reduction [`afl_stem`] named `stem`:
+/// a hang, or a crash by a signal.
+fn afl_stem_kind(stem: &str) -> Option<ArtifactKind> {
+    let rest = stem.strip_prefix("afl-")?;
+    let signal = |rest: &str| {
+        let (_, sig) = rest.rsplit_once("-sig_")?;
+        (sig.len() == 2 && sig.bytes().all(|b| b.is_ascii_digit())).then_some(())
+    };
+    match rest.ends_with("-hang") {
+        true => Some(ArtifactKind::Timeout),
+        false => signal(rest).map(|()| ArtifactKind::Crash),
+    }
 }
 
 /// One input that made a fuzz target fail.
@@ -289,11 +307,12 @@ impl Saved {
     /// Whether the file `name` is an input under this rule.
     fn is_input(self, name: &str) -> bool {
         let ours = [MINIMIZED_PREFIX, PARTIAL_PREFIX, "."];
+        if ours.iter().any(|prefix| name.starts_with(prefix)) {
+            return false;
+        }
         match self {
-            Saved::LibFuzzer => {
-                !name.starts_with(MINIMIZED_PREFIX) && kind_from_file_name(name).is_some()
-            }
-            Saved::Any => !ours.iter().any(|prefix| name.starts_with(prefix)),
+            Saved::LibFuzzer => kind_from_file_name(name).is_some(),
+            Saved::Any => true,
         }
     }
 }

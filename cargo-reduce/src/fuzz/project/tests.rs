@@ -369,6 +369,14 @@ fn kinds_come_from_libfuzzer_prefixes() {
     assert_eq!(kind("crash-0a"), Some(ArtifactKind::Crash));
     assert_eq!(kind("slow-unit-0a"), Some(ArtifactKind::SlowUnit));
     assert_eq!(kind("minimized-from-oom-0a"), Some(ArtifactKind::Oom));
+    assert_eq!(kind("partial-from-timeout-0a"), Some(ArtifactKind::Timeout));
+    // The reductions of AFL++ inputs (artifact::afl_stem's names).
+    let hang = "minimized-from-afl-main-id_000004-hang";
+    assert_eq!(kind(hang), Some(ArtifactKind::Timeout));
+    let crash = "minimized-from-afl-default-id_000017-sig_06";
+    assert_eq!(kind(crash), Some(ArtifactKind::Crash));
+    assert_eq!(kind("minimized-from-afl-default-id_000017"), None);
+    assert_eq!(kind("afl-main-id_000004-hang"), None);
     assert_eq!(kind("crash"), None);
     assert_eq!(kind("input.bin"), None);
     assert_eq!(ArtifactKind::SlowUnit.to_string(), "slow-unit");

@@ -65,8 +65,8 @@ pub(crate) struct Launch {
     /// `fuzz!` loop (afl.rs before 0.17.1) stops itself with SIGSTOP after
     /// the input, waiting for afl-fuzz's next one, and would be left stopped.
     pub waits: bool,
-    /// How long a waited program may run before it is ended (a timeout
-    /// artifact's timeout).
+    /// How long a waited program may run before it is ended (`--timeout`,
+    /// or a timeout artifact's timeout).
     pub deadline: Option<Duration>,
 }
 
@@ -90,7 +90,7 @@ pub(crate) enum Ended {
 /// under `debugger` if one is given, with `extra` (the words after `--`)
 /// as the debugger's options, before the program. Under GDB and LLDB an
 /// input on standard input is their own redirection (`run < FILE`), so that
-/// the debugger keeps the terminal. `timeout`: a timeout artifact's, as
+/// the debugger keeps the terminal. `timeout`: `--timeout` or a timeout artifact's, as
 /// libFuzzer's `-timeout` (whole seconds, rounded up; its default is 20
 /// minutes), or for an afl.rs binary alone, the wait's ([`Launch::wait`]).
 /// `user_asan_options`: the environment's `ASAN_OPTIONS`.

@@ -37,7 +37,8 @@ pub(crate) struct RunRequest {
     /// `--sanitizer`: `auto` builds as the front end does by default
     /// (`None`: the target's `Cargo.toml` setting, else `auto`).
     pub sanitizer: Option<Sanitizer>,
-    /// `--timeout`: a timeout artifact's.
+    /// `--timeout`: how long the input may run (by default, a timeout
+    /// artifact's own timeout; others, no limit).
     pub timeout: Option<Duration>,
     /// `--debugger`.
     pub debugger: Option<Debugger>,
@@ -57,8 +58,8 @@ pub(crate) struct Located {
     pub build: FrontEndBuild,
     /// The toolchain it runs with.
     toolchain: Toolchain,
-    /// How long the input may run, if it is a timeout artifact: as fuzz
-    /// mode reproduces it.
+    /// How long the input may run: `--timeout`, else a timeout artifact's
+    /// timeout, as fuzz mode reproduces it.
     timeout: Option<Duration>,
 }
 
@@ -107,8 +108,10 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
         ..TargetSettings::default()
     };
     let options = project.settings_of(&target.name).under(flags);
-    let timeout = (found.artifact.kind == ArtifactKind::Timeout)
-        .then(|| fuzz_mode::limits::timeout_of(&found.artifact, &options, &flags));
+    let timeout = request.timeout.or_else(|| {
+        (found.artifact.kind == ArtifactKind::Timeout)
+            .then(|| fuzz_mode::limits::timeout_of(&found.artifact, &options, &flags))
+    });
     Ok(Located {
         timeout,
         project: found.project,

@@ -619,7 +619,8 @@ pub struct StepTests {
 pub struct ArtifactFields {
     /// The fuzz target.
     pub target: String,
-    /// The failure's signature.
+    /// The failure's signature, as the result shows it (a panic's message
+    /// is the result's own).
     pub failure: String,
     /// The short id of what `--match` compares of it.
     pub failure_id: String,

@@ -218,15 +218,37 @@ impl Subject for ArtifactSubject<'_> {
     }
 
     fn describe(&self, reduced: &[u8], output: &Path) -> Option<Described> {
-        let (failure, failure_id) = named(self.failure(), self.matching);
+        let shown = self.failure_of_result(reduced);
+        let (failure, failure_id) = named(&shown, self.matching);
         Some(Described {
             target: self.target.to_string(),
             failure,
             failure_id,
-            severity: self.failure().signature().severity(),
+            severity: shown.signature().severity(),
             debug: self.pool.debug_format(reduced).ok().flatten(),
             run: crate::job::shell::run_command(self.manifest_path, self.target, output),
         })
+    }
+}
+
+impl ArtifactSubject<'_> {
+    /// The failure `reduced` shows when the user runs it: a panic's own
+    /// message, which may quote the input (`index 7 out of range`), from
+    /// one more run; the original's failure if that run fails otherwise or
+    /// cannot run. Other failures' texts do not depend on the input's
+    /// content, and a hang would wait out its timeout again: the
+    /// original's.
+    fn failure_of_result(&self, reduced: &[u8]) -> Failure {
+        let original = self.failure();
+        if original.kind != FailureKind::Panic {
+            return original.clone();
+        }
+        let oracle = self.oracle();
+        match self.pool.run(reduced) {
+            Ok(outcome) if oracle.matches(&outcome) => outcome.failure().cloned(),
+            _ => None,
+        }
+        .unwrap_or_else(|| original.clone())
     }
 }
 

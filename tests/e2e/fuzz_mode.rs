@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, shared, snapshot};
+use crate::fuzz_fixture::{artifact, cargo_reduce, fresh_copy, minimized_path, shared, snapshot};
 
 /// Per target: the exact reduced bytes (None: only checked for size) and a
 /// piece of the failure signature.
@@ -45,9 +45,12 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
     crate::schema::check_messages(&run);
     let messages = run.messages();
     assert!(messages.iter().any(|m| m["reason"] == "build-finished"));
+    let found_reducing =
+        |m: &&serde_json::Value| m["input"].as_str().unwrap().contains("-found-reducing-");
     let finished: HashMap<String, &serde_json::Value> = messages
         .iter()
         .filter(|m| m["reason"] == "reduction-finished")
+        .filter(|m| !found_reducing(m))
         .map(|m| (m["target"].as_str().unwrap().to_string(), m))
         .collect();
     assert_eq!(
@@ -56,7 +59,8 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         "one reduction-finished per artifact: {}",
         run.stdout()
     );
-    assert_eq!(crate::util::check_progress(&messages), 8);
+    let also = also_found(&messages);
+    assert_eq!(crate::util::check_progress(&messages), 8 + also.len());
 
     for (target, bytes, failure) in expected() {
         let m = finished[target];
@@ -133,9 +137,8 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
     );
 
     // The other bugs the reductions ran into are filed once each (among
-    // them two_panics' decoy), and the next run reduces them, finding
-    // nothing new.
-    let also = also_found(&messages);
+    // them two_panics' decoy) and reduced in the same run, finding nothing
+    // new: a second run has nothing to do.
     let decoy = also
         .iter()
         .find(|m| m["target"] == "two_panics")
@@ -156,20 +159,10 @@ fn every_bundled_artifact_is_reduced_in_process_and_keeps_its_failure() {
         })
         .collect();
     assert_eq!(ids.len(), also.len(), "one artifact per failure");
-    let next = cargo_reduce(&[
-        "reduce",
-        "--manifest-path",
-        fuzz.to_str().unwrap(),
-        "--message-format",
-        "json",
-    ]);
-    next.expect_code(0);
-    let next = next.messages();
-    let reduced = next.iter().filter(|m| m["reason"] == "reduction-finished");
-    assert_eq!(reduced.count(), also.len());
-    assert!(also_found(&next).is_empty(), "nothing new");
-
-    // Everything is reduced now: a third run has nothing to do.
+    for filed in &also {
+        let path = Path::new(filed["path"].as_str().unwrap());
+        assert!(minimized_path(path).is_file(), "{filed}");
+    }
     let again = cargo_reduce(&["reduce", "--manifest-path", fuzz.to_str().unwrap()]);
     again.expect_code(0);
     assert!(
@@ -706,8 +699,8 @@ fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
         again.stderr()
     );
 
-    // The other bug a reduction runs into is filed under DIR too, and the
-    // next run takes it from there as an artifact of its target.
+    // The other bug a reduction runs into is filed under DIR too, and
+    // reduced there in the same run; the next run finds both there.
     let two_panics = |format: &[&str]| {
         let args = [
             &["reduce", "--manifest-path", manifest.to_str().unwrap()][..],
@@ -729,12 +722,19 @@ fn out_dir_takes_every_result_and_the_tree_stays_as_it_was() {
     assert_eq!(also.len(), 1, "{first:?}");
     let decoy = PathBuf::from(also[0]["path"].as_str().unwrap());
     assert!(decoy.starts_with(out.join("fuzz-targets/artifacts/two_panics")));
-    let next = two_panics(&["--message-format", "json"]);
+    let reduced = first
+        .iter()
+        .find(|m| m["reason"] == "reduction-finished" && m["input"] == also[0]["path"])
+        .expect("the decoy reduced in the same run");
+    let output = Path::new(reduced["output"].as_str().unwrap());
+    assert_eq!(output.parent(), decoy.parent(), "{reduced}");
+    let next = two_panics(&[]);
     next.expect_code(0);
-    let next = next.messages();
-    let finished = crate::util::message(&next, "reduction-finished");
-    assert_eq!(finished["input"], also[0]["path"], "{finished}");
-    assert!(also_found(&next).is_empty(), "nothing new");
+    assert!(
+        next.stderr().contains("nothing to reduce"),
+        "{}",
+        next.stderr()
+    );
     assert_eq!(snapshot(&fuzz), before, "nothing written in the tree");
 
     let inputs = dir.path().join("inputs");

@@ -122,6 +122,17 @@ fn nothing_to_reduce(found: usize, instances: usize) -> String {
     }
 }
 
+/// What became of the failures the reductions filed: reduced in this run
+/// (a run that does not name its inputs goes on to them), or left for the
+/// next.
+fn also_found_fate(summary: &Summary) -> &'static str {
+    let reduced = |name: &str| summary.rows.iter().any(|r| r.name == name);
+    match summary.also_found.iter().all(|also| reduced(&also.name)) {
+        true => "reduced above",
+        false => "the next run reduces them",
+    }
+}
+
 /// The run in one line: what was reduced, what was not and why; `None`
 /// when an error said it all (nothing found fails any more).
 fn finished(summary: &Summary, verbose: bool) -> Option<String> {
@@ -163,10 +174,11 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         }
     };
     add(summary.duplicates.len(), "duplicate(s) not reduced");
-    add(
-        summary.also_found.len(),
-        "other failure(s) found and filed as artifacts (the next run reduces them)",
+    let also_found = format!(
+        "other failure(s) found and filed as artifacts ({})",
+        also_found_fate(summary)
     );
+    add(summary.also_found.len(), &also_found);
     let list = if verbose {
         "listed above"
     } else {
@@ -294,7 +306,10 @@ fn print_table(summary: &Summary, verbose: bool) {
         }
     }
     if !summary.also_found.is_empty() {
-        println!("\nAlso found while reducing (filed as artifacts; the next run reduces them):");
+        println!(
+            "\nAlso found while reducing (filed as artifacts; {}):",
+            also_found_fate(summary)
+        );
         for also in &summary.also_found {
             let failure = table::one_line(&also.failure, NOTE_MAX);
             println!("  {:<w$}  {failure}", also.name, w = width);

@@ -21,6 +21,8 @@ use crate::job::{write, Message};
 pub(crate) struct AlsoFound {
     /// `target/file name` of the artifact written.
     pub name: String,
+    /// The artifact written.
+    pub path: PathBuf,
     /// The failure's signature.
     pub failure: String,
 }
@@ -134,6 +136,7 @@ pub(super) fn file(
         let file_name = path.file_name().unwrap_or_default().to_string_lossy();
         filed.push(AlsoFound {
             name: format!("{}/{file_name}", item.target),
+            path,
             failure,
         });
     }
@@ -142,16 +145,43 @@ pub(super) fn file(
 
 /// Writes `other`, found reducing the input named `from`, into `dir` as
 /// `<prefix><sha1>-found-reducing-<from>`, unless that file exists; its
-/// path, and whether it was written.
+/// path, and whether it was written. An input that was itself found
+/// reducing another names that one, the first: names do not nest.
 pub(crate) fn write(
     dir: &Path,
     from: &str,
     other: &OtherFailure,
 ) -> Result<(PathBuf, bool), Error> {
+    let from = from
+        .rsplit_once(ALSO_FOUND_INFIX)
+        .map_or(from, |(_, first)| first);
     let sha1 = sha1_hex(&other.bytes);
     let name = format!(
         "{}{sha1}{ALSO_FOUND_INFIX}{from}",
         write::artifact_prefix(other.failure.kind)
     );
     write::artifact(dir, &name, &other.bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::pool::{Failure, FailureKind};
+
+    #[test]
+    fn an_input_found_reducing_a_found_one_names_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = OtherFailure {
+            failure: Failure::new(FailureKind::Panic, "boom"),
+            bytes: b"ab".to_vec(),
+        };
+        let sha1 = sha1_hex(b"ab");
+        let (path, new) = write(dir.path(), "crash-2a-found-reducing-crash-b2", &other).unwrap();
+        assert!(new);
+        let expected = format!("crash-{sha1}-found-reducing-crash-b2");
+        assert_eq!(path.file_name().unwrap().to_str(), Some(expected.as_str()));
+        let (path, _) = write(dir.path(), "timeout-c3", &other).unwrap();
+        let expected = format!("crash-{sha1}-found-reducing-timeout-c3");
+        assert_eq!(path.file_name().unwrap().to_str(), Some(expected.as_str()));
+    }
 }

@@ -30,6 +30,7 @@ pub(crate) use subject::Reduction;
 pub(super) use subject::{named, reduce_one};
 pub(crate) use summary::{Row, Summary};
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -205,11 +206,12 @@ pub(crate) fn run(
         events,
     };
     let projects = discover(&request.selection)?;
+    // A named input that is not there is refused before any warning.
+    let work = select::select_work(request, &projects, events)?;
     select::warn_about_instances(&projects, events);
     if request.artifacts.is_empty() {
         select::warn_about_stray_artifacts(&projects, &request.selection, events);
     }
-    let work = select::select_work(request, &projects, events)?;
     let mut summary = Summary::new(&projects);
     if work.iter().all(|w| w.done) {
         return Ok(summary);
@@ -232,7 +234,8 @@ pub(crate) fn run(
 }
 
 /// Reduces each input whose role says so (in its pool), and reports the
-/// duplicates; stops at Ctrl-C.
+/// duplicates; then, in a run that does not name its inputs, the other
+/// failures the reductions filed ([`reduce_found`]); stops at Ctrl-C.
 fn reduce_all(
     projects: &[FuzzProject],
     work: &[Work],
@@ -242,6 +245,7 @@ fn reduce_all(
     summary: &mut Summary,
 ) {
     let mut failures = known_failures(work, &roles);
+    let mut found = VecDeque::new();
     for (i, item) in work.iter().enumerate() {
         let (Some(role), Some(pool)) = (roles.roles[i], pools.of(i)) else {
             continue;
@@ -255,27 +259,88 @@ fn reduce_all(
             Role::Duplicate { .. } => {}
             Role::Reduce => {
                 let known = roles.known[i].take();
-                let row = reduce_one(item, pool, known, cx);
-                let stopped = match &row.result {
-                    Ok(done) => done.stopped == Some(StopReason::Interrupted),
-                    // Ctrl-C before the reduction began (reproducing).
-                    Err(e) => e.exit() == Exit::Interrupted,
-                };
-                let also = AlsoFoundFiling {
+                let filing = AlsoFoundFiling {
                     known: &mut failures,
                     projects,
                     pool,
                 };
-                file_also_found(item, &row, also, cx, summary);
-                summary.record(row, cx.events);
-                if stopped {
+                if reduce_and_file(item, known, filing, &mut found, cx, summary) {
                     summary.exit = Exit::Interrupted;
-                    summary.not_started = still_to_reduce(&roles, pools, i + 1);
-                    break;
+                    summary.not_started = still_to_reduce(&roles, pools, i + 1) + found.len();
+                    return;
                 }
             }
         }
     }
+    reduce_found(found, &mut failures, projects, cx, summary);
+}
+
+/// An artifact a reduction filed, to reduce in the pool of its target
+/// that found it.
+type Found<'p> = (Work, &'p WorkerPool);
+
+/// Reduces the artifacts the reductions filed (and those theirs file), each
+/// once: each is a failure the run did not know, so a run leaves none of
+/// its own making for the next. Stops at Ctrl-C.
+fn reduce_found(
+    mut found: VecDeque<Found<'_>>,
+    failures: &mut also::Known,
+    projects: &[FuzzProject],
+    cx: Context<'_>,
+    summary: &mut Summary,
+) {
+    while let Some((item, pool)) = found.pop_front() {
+        let filing = AlsoFoundFiling {
+            known: failures,
+            projects,
+            pool,
+        };
+        if reduce_and_file(&item, None, filing, &mut found, cx, summary) {
+            summary.exit = Exit::Interrupted;
+            summary.not_started = found.len();
+            return;
+        }
+    }
+}
+
+/// Reduces `item` in the filing's pool (`known`: its failure, if replaying
+/// found it), files the other failures its reduction ran into (queued in
+/// `found` unless the run names its inputs), and records its row; true if
+/// Ctrl-C stopped it.
+fn reduce_and_file<'p>(
+    item: &Work,
+    known: Option<Failure>,
+    filing: AlsoFoundFiling<'_, 'p>,
+    found: &mut VecDeque<Found<'p>>,
+    cx: Context<'_>,
+    summary: &mut Summary,
+) -> bool {
+    let pool = filing.pool;
+    let row = reduce_one(item, pool, known, cx);
+    let stopped = match &row.result {
+        Ok(done) => done.stopped == Some(StopReason::Interrupted),
+        // Ctrl-C before the reduction began (reproducing).
+        Err(e) => e.exit() == Exit::Interrupted,
+    };
+    let filed_before = summary.also_found.len();
+    file_also_found(item, &row, filing, cx, summary);
+    // A run that names its inputs reduces those alone.
+    let queued = match cx.request.artifacts.is_empty() {
+        true => &summary.also_found[filed_before..],
+        false => &[],
+    };
+    for filed in queued {
+        if let Ok(artifact) = Artifact::read(&filed.path) {
+            let work = Work {
+                artifact,
+                done: false,
+                ..item.clone()
+            };
+            found.push_back((work, pool));
+        }
+    }
+    summary.record(row, cx.events);
+    stopped
 }
 
 /// How many inputs from `from` on were to be reduced (in a pool).
@@ -299,11 +364,11 @@ fn known_failures(work: &[Work], roles: &Roles) -> also::Known {
 
 /// What filing the failures a reduction ran into reads: the failures known
 /// so far, and where to learn more of them.
-struct AlsoFoundFiling<'a> {
+struct AlsoFoundFiling<'a, 'p> {
     known: &'a mut also::Known,
     projects: &'a [FuzzProject],
     /// The pool of the reduction's target.
-    pool: &'a WorkerPool,
+    pool: &'p WorkerPool,
 }
 
 /// Files the failures `row`'s reduction ran into that the run does not
@@ -313,7 +378,7 @@ struct AlsoFoundFiling<'a> {
 fn file_also_found(
     item: &Work,
     row: &Row,
-    filing: AlsoFoundFiling<'_>,
+    filing: AlsoFoundFiling<'_, '_>,
     cx: Context<'_>,
     summary: &mut Summary,
 ) {

@@ -512,10 +512,10 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
     })
 }
 
-/// Which build a corpus's edges were counted on, when it says.
+/// Which build a corpus's edges were counted on, when it is not the
+/// default one (an afl.rs target's has no other).
 fn of_build(build: Option<Build>) -> &'static str {
     match build {
-        Some(Build::Coverage) => " of the build without AddressSanitizer",
         Some(Build::CoverageAsan) => " of the AddressSanitizer build",
         _ => "",
     }

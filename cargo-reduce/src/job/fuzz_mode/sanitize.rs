@@ -221,7 +221,8 @@ pub(super) fn probe_all(
         .filter(|(_, verdict)| verdict.is_none())
         .map(|&(i, _)| i)
         .collect();
-    let asan_binaries = build_asan(projects, work, (&retry, &asked), toolchain, cx)?;
+    let warning = (!asked.is_empty()).then(|| retry_warning(projects, work, &asked, &probed));
+    let asan_binaries = build_asan(projects, work, (&retry, warning), toolchain, cx)?;
     let moved = Moved {
         items: &retry,
         binaries: &asan_binaries,
@@ -401,34 +402,48 @@ fn candidates(
         .collect()
 }
 
-/// What the warning that starts the ASan build says: how many inputs, the
-/// engines' own ASan builds, and how to do without.
-fn retry_warning(projects: &[FuzzProject], work: &[Work], items: &[usize]) -> String {
+/// What the warning that starts the ASan build says: how many inputs and
+/// why (as `probed` found them), the engines' own ASan builds, and how to
+/// do without.
+fn retry_warning(
+    projects: &[FuzzProject],
+    work: &[Work],
+    items: &[usize],
+    probed: &Probed,
+) -> String {
     let engine = |e: Engine| items.iter().any(|&i| projects[work[i].project].engine == e);
     let builds = match (engine(Engine::LibFuzzer), engine(Engine::Afl)) {
         (true, true) => "`cargo fuzz`'s default build, and afl.rs's with `AFL_USE_ASAN=1`",
         (false, true) => "as afl.rs builds with `AFL_USE_ASAN=1`",
         _ => "`cargo fuzz`'s default build",
     };
+    // A probed input tried there either failed, running out of memory, or
+    // did not fail alike.
+    let out_of_memory = items
+        .iter()
+        .filter(|&&i| matches!(probed[i], Some(Ok(_))))
+        .count();
+    let why = match (items.len() - out_of_memory, out_of_memory) {
+        (n, 0) => format!("{n} input(s) do not fail uninstrumented, or not alike in every run"),
+        (0, m) => format!("{m} `crash-` input(s) run out of memory uninstrumented (libFuzzer writes its own limit's as `oom-`)"),
+        (n, m) => format!("{n} input(s) do not fail uninstrumented, or not alike in every run, and {m} `crash-` input(s) run out of memory there"),
+    };
     format!(
-        "{} input(s) pass uninstrumented, or fail otherwise than their file says: trying them on the AddressSanitizer build ({builds}); an input that passes there is not tried again until the target changes; --sanitizer none skips this",
-        items.len()
+        "{why}: trying them on the AddressSanitizer build ({builds}), where a bug only it sees fails; an input that gives none there is not tried again until the target changes; --sanitizer none skips this"
     )
 }
 
-/// The AddressSanitizer builds of the targets of `work[items]`; a build
-/// that fails is a warning (those inputs keep their first verdict). A
-/// warning says so when `asked` (those of them no earlier run tried)
-/// is not empty.
+/// The AddressSanitizer builds of the targets of `work[items]`, after
+/// `warning` (why, when some of them no earlier run tried); a build that
+/// fails is a warning (those inputs keep their first verdict).
 fn build_asan(
     projects: &[FuzzProject],
     work: &[Work],
-    (items, asked): (&[usize], &[usize]),
+    (items, warning): (&[usize], Option<String>),
     asan: &AsanToolchain,
     cx: Context<'_>,
 ) -> Result<Binaries, Error> {
-    if !asked.is_empty() {
-        let message = retry_warning(projects, work, asked);
+    if let Some(message) = warning {
         cx.events.emit(&Message::Warning { message });
     }
     let needed: Vec<TargetKey> = items.iter().map(|&i| work[i].key()).collect();

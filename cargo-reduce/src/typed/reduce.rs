@@ -222,7 +222,11 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     }
 
     /// ddmin over `atoms`, each candidate encoded by `encode`; accepts the
-    /// result if it encodes shorter than the current input.
+    /// result if it encodes shorter than the current input and passed the
+    /// oracle. ddmin's result with atoms removed did; with none removed it
+    /// is the whole layout encoded again, which need not give back the
+    /// current bytes (the encoding picks the smallest consistent lengths)
+    /// and never ran: it is tested first.
     fn ddmin_encoded<A, F>(&mut self, atoms: Vec<A>, encode: F) -> Result<bool, OracleError>
     where
         A: Clone + std::hash::Hash + Eq + Sync + Send,
@@ -230,6 +234,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     {
         let counters = Counters::default();
         let encoded = Encoded::new(self.oracle, self.ctx, &encode);
+        let all = atoms.len();
         let reduced = ddmin(
             atoms,
             &encoded,
@@ -241,10 +246,16 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             Err(ReduceError { best, source }) => (best, Some(source)),
         };
         let bytes = encode(&atoms);
-        let shorter = bytes.len() < self.current.len();
-        if shorter {
-            self.accept(bytes)?;
-        }
+        let tested = atoms.len() < all;
+        let shorter = match (tested, &error) {
+            _ if bytes.len() >= self.current.len() => false,
+            (true, _) => {
+                self.accept(bytes)?;
+                true
+            }
+            (false, None) => self.first_of(vec![bytes], false)?.is_some(),
+            (false, Some(_)) => false,
+        };
         match error {
             Some(source) => Err(source),
             None => Ok(shorter),
@@ -496,6 +507,54 @@ mod tests {
             ddmin: DdminOptions::default(),
             lower_values: true,
         }
+    }
+
+    /// Decodes an input as `arbitrary` decodes a `Vec<u8>`: a length from
+    /// the back, one byte wide with up to 256 bytes left, else two
+    /// ([`length_width`]), then that many bytes.
+    ///
+    /// [`length_width`]: crate::typed::layout::length_width
+    struct LengthThenBytes;
+
+    impl Decoder for LengthThenBytes {
+        fn decode(&self, input: &[u8]) -> Result<Option<Decoded>, OracleError> {
+            use crate::typed::trace::Draw;
+            let width = crate::typed::layout::length_width(input.len());
+            let Some(rest) = input.len().checked_sub(width) else {
+                return Ok(None);
+            };
+            let draw = |kind, start, len, value| Draw {
+                kind,
+                start,
+                len,
+                value,
+            };
+            let draws = vec![
+                draw(Kind::Length, rest, width, rest as u64),
+                draw(Kind::Bytes, 0, rest, 0),
+            ];
+            Ok(Some(Decoded { draws, debug: None }))
+        }
+    }
+
+    /// Dropping no draw re-encodes the whole input, with its length one
+    /// byte narrower: shorter, but another input, which must pass the
+    /// oracle before it is taken (it reads its length with 256 bytes left
+    /// where the original had 257: another branch of the decoding).
+    #[test]
+    fn an_input_encoded_anew_is_taken_only_if_it_is_interesting() {
+        let test = |c: &Candidate<'_, u8>| c.to_vec().len() >= 257;
+        let run = Reducer::new();
+        let input = vec![7u8; 257];
+        let reduced = reduce(
+            input.clone(),
+            &test,
+            &LengthThenBytes,
+            &options(8),
+            &run.context(),
+        )
+        .unwrap();
+        assert_eq!(reduced, input);
     }
 
     #[test]

@@ -233,7 +233,7 @@ impl Subject for ArtifactSubject<'_> {
 
 impl ArtifactSubject<'_> {
     /// The failure `reduced` shows when the user runs it: a panic's own
-    /// message, which may quote the input (`index 7 out of range`), from
+    /// message, which may quote the input (`found "abc"`), from
     /// one more run; the original's failure if that run fails otherwise or
     /// cannot run. Other failures' texts do not depend on the input's
     /// content, and a hang would wait out its timeout again: the

@@ -46,49 +46,31 @@ impl<'a> Caches<'a> {
         self.caches.get_mut(binary)
     }
 
-    /// What reproducing `bytes`, `item`'s content, in `pool` (of `binary`)
-    /// under its own `limits` gives ([`reproduce`]), or gave on an earlier
-    /// run: the failure alike in every run, or none in any, is remembered;
-    /// anything else (flaky, a pool that failed) runs again next time.
-    pub(super) fn reproduce(
-        &mut self,
-        item: &Work,
-        (binary, pool): (&Path, &WorkerPool),
-        bytes: &[u8],
-        limits: InputLimits,
-    ) -> Result<Option<Failure>, Error> {
-        let keys = OutcomeKeys::of(item, bytes, limits);
-        remembered_or_run(self.of(item, binary, pool), &[&keys.reproduced], || {
-            reproduce(item, bytes, pool, limits)
+    /// What reproducing `replay` gives ([`reproduce`]), or gave on an
+    /// earlier run: the failure alike in every run, or none in any, is
+    /// remembered; anything else (flaky, a pool that failed) runs again
+    /// next time.
+    pub(super) fn reproduce(&mut self, replay: &Replay<'_>) -> Result<Option<Failure>, Error> {
+        let cache = self.of(replay.item, replay.binary, replay.pool);
+        remembered_or_run(cache, &[&replay.keys.reproduced], || {
+            reproduce(replay.item, replay.bytes, replay.pool, replay.limits)
         })
     }
 
-    /// What running `bytes` once gives ([`once`]), or gave on an earlier
+    /// What running `replay` once gives ([`once`]), or gave on an earlier
     /// run, once or reproduced.
-    pub(super) fn once(
-        &mut self,
-        item: &Work,
-        (binary, pool): (&Path, &WorkerPool),
-        bytes: &[u8],
-        limits: InputLimits,
-    ) -> Result<Option<Failure>, Error> {
-        let keys = OutcomeKeys::of(item, bytes, limits);
-        let cache = self.of(item, binary, pool);
+    pub(super) fn once(&mut self, replay: &Replay<'_>) -> Result<Option<Failure>, Error> {
+        let cache = self.of(replay.item, replay.binary, replay.pool);
+        let keys = &replay.keys;
         remembered_or_run(cache, &[&keys.once, &keys.reproduced], || {
-            once(item, bytes, pool, limits)
+            once(replay.item, replay.bytes, replay.pool, replay.limits)
         })
     }
 
-    /// Whether what reproducing `bytes` gives is remembered.
-    pub(super) fn remembers_reproduced(
-        &mut self,
-        item: &Work,
-        (binary, pool): (&Path, &WorkerPool),
-        bytes: &[u8],
-        limits: InputLimits,
-    ) -> bool {
-        let keys = OutcomeKeys::of(item, bytes, limits);
-        self.of(item, binary, pool).get(&keys.reproduced).is_some()
+    /// Whether what reproducing `replay` gives is remembered.
+    pub(super) fn remembers_reproduced(&mut self, replay: &Replay<'_>) -> bool {
+        let cache = self.of(replay.item, replay.binary, replay.pool);
+        cache.get(&replay.keys.reproduced).is_some()
     }
 
     /// Writes the new outcomes; one that cannot be written is run again
@@ -149,6 +131,36 @@ pub(super) fn reproduce(
         Ok(failure) => Ok(Some(failure)),
         Err(ArtifactError::DoesNotReproduce { .. }) => Ok(None),
         Err(e) => Err(Error::from(e)),
+    }
+}
+
+/// One input's replay: `bytes`, `item`'s content, run in `pool` (of
+/// `binary`) under its own `limits`, and the keys its outcomes are
+/// remembered by, computed once.
+pub(super) struct Replay<'r> {
+    item: &'r Work,
+    binary: &'r Path,
+    pool: &'r WorkerPool,
+    bytes: &'r [u8],
+    limits: InputLimits,
+    keys: OutcomeKeys,
+}
+
+impl<'r> Replay<'r> {
+    pub(super) fn new(
+        item: &'r Work,
+        (binary, pool): (&'r Path, &'r WorkerPool),
+        bytes: &'r [u8],
+        limits: InputLimits,
+    ) -> Self {
+        Replay {
+            item,
+            binary,
+            pool,
+            bytes,
+            limits,
+            keys: OutcomeKeys::of(item, bytes, limits),
+        }
     }
 }
 

@@ -30,7 +30,7 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use super::build_targets::{Binaries, TargetKey};
-use super::outcomes::Caches;
+use super::outcomes::{Caches, Replay};
 use super::pools::{Pools, TargetOptions};
 use super::{Context, FuzzRequest, Work};
 use crate::error::{Error, Exit};
@@ -279,7 +279,7 @@ fn reproduce_remembered(
     let limits = item.limits(&request.options);
     let bytes = read_artifact(item)?;
     caches
-        .reproduce(item, run, &bytes, limits)?
+        .reproduce(&Replay::new(item, run, &bytes, limits))?
         .ok_or_else(|| not_reproduced(item, hint))
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::limits::{InputLimits, LimitsOverride};
-use super::outcomes::{self, Caches, OutcomeKeys};
+use super::outcomes::{self, Caches, OutcomeKeys, Replay};
 use super::pools::Pools;
 use super::sanitize::Probed;
 use super::{FuzzRequest, Work};
@@ -113,19 +113,19 @@ impl Remembered<'_> {
             )
         };
         let Remembered { caches, reproduced } = self;
-        let run = (binary, pool);
+        let replay = Replay::new(item, (binary, pool), &bytes, limits);
         let replayed = if item.done {
             // Reduced before: reproduced then, and failing still.
-            replayed_as(item, caches.once(item, run, &bytes, limits))
+            replayed_as(item, caches.once(&replay))
         } else {
-            if item.is_timeout() && !caches.remembers_reproduced(item, run, &bytes, limits) {
-                if let Ok(Some(failure)) = caches.once(item, run, &bytes, limits) {
+            if item.is_timeout() && !caches.remembers_reproduced(&replay) {
+                if let Ok(Some(failure)) = caches.once(&replay) {
                     if reproduced.contains(&signature(&failure)) {
                         return Replayed::Matched(failure);
                     }
                 }
             }
-            replayed_as(item, caches.reproduce(item, run, &bytes, limits))
+            replayed_as(item, caches.reproduce(&replay))
         };
         if let Replayed::Failed(failure) = &replayed {
             reproduced.insert(signature(failure));

@@ -597,19 +597,22 @@ fn minimize_target(
     }
     let failing = report_failures(plan, project, &replayed, events)?;
     let (all, set) = choose_set(plan, &replayed);
-    let (all, set) = settle(plan, &target, all, set, events)?;
+    let (all, set) = settle(plan, &target, (all, set), "set", events)?;
     // Ctrl-C while the set was chosen (seconds on a large corpus): nothing
     // written, as during the replay.
     if settings.interrupt.load(Ordering::SeqCst) {
         return Err(interrupted());
     }
-    let shrunk = match request.shrink {
-        true => shrink_set(set, &pool, (plan, &target), &all, settings, events)?,
-        false => Converged {
-            set,
-            rounds: 0,
-            stopped: None,
-        },
+    let (all, shrunk) = match request.shrink {
+        true => shrink_set(set, &pool, (plan, &target), all, settings, events)?,
+        false => {
+            let unshrunk = Converged {
+                set,
+                rounds: 0,
+                stopped: None,
+            };
+            (all, unshrunk)
+        }
     };
     let set = shrunk.set;
     let files: Vec<(String, &[u8])> = set
@@ -684,8 +687,8 @@ const SETTLE_ROUNDS: usize = 4;
 fn settle(
     plan: &Plan,
     target: &Target<'_>,
-    all: Vec<u32>,
-    mut set: Vec<Entry>,
+    (all, mut set): (Vec<u32>, Vec<Entry>),
+    set_name: &str,
     events: &dyn Events,
 ) -> Result<(Vec<u32>, Vec<Entry>), Error> {
     for _ in 0..SETTLE_ROUNDS {
@@ -711,7 +714,7 @@ fn settle(
         if settled {
             let own = cover::all_features(&shrink::items(&set));
             let missing = all.iter().filter(|f| own.binary_search(f).is_err()).count();
-            warn_unsettled(plan, missing, events);
+            warn_unsettled(plan, missing, set_name, events);
             return Ok((own, set));
         }
     }
@@ -719,11 +722,11 @@ fn settle(
 }
 
 /// Says how many features of the corpus's replay the set's own lacks.
-fn warn_unsettled(plan: &Plan, missing: usize, events: &dyn Events) {
+fn warn_unsettled(plan: &Plan, missing: usize, set_name: &str, events: &dyn Events) {
     if missing > 0 {
         events.emit(&Message::Warning {
             message: format!(
-                "{missing} feature(s) of the corpus of {} came in its replay but not in the set's own: hit counts that vary with what ran before an input (libFuzzer counts them as they fall too)",
+                "{missing} feature(s) of the corpus of {} came in its replay but not in the {set_name}'s own: hit counts that vary with what ran before an input (libFuzzer counts them as they fall too)",
                 plan.target
             ),
         });
@@ -732,15 +735,18 @@ fn warn_unsettled(plan: &Plan, missing: usize, events: &dyn Events) {
 
 /// `--shrink`: the set shrunk to its fixed point in the coverage pool
 /// (`shrink`), a typed target's values through its plain build's decoder;
-/// short of it when the run's limits stop it.
+/// short of it when the run's limits stop it. Then, unless stopped,
+/// replayed and covered again as the next run reads it ([`settle`]): its
+/// features counted by that replay, so that a feature a shrunk input
+/// lost, whatever the cause, is counted missing and said, never claimed.
 fn shrink_set(
     set: Vec<Entry>,
     pool: &CoveragePool,
     (plan, target): (&Plan, &Target<'_>),
-    allowed: &[u32],
+    all: Vec<u32>,
     settings: &Settings,
     events: &dyn Events,
-) -> Result<Converged, Error> {
+) -> Result<(Vec<u32>, Converged), Error> {
     let decoder = match pool.typed_input() {
         true => {
             let plain = (target.plain)()?;
@@ -774,14 +780,20 @@ fn shrink_set(
         round_ended: &round_ended,
         pool,
         decoder: decoder.as_ref(),
-        allowed,
+        allowed: &all,
         jobs: target.options.jobs,
         ddmin: settings.ddmin,
         limits: target.limits,
     };
     let converged = shrinker.converge(set);
     view.finish();
-    converged.map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))
+    let converged = converged
+        .map_err(|e| Error::new(Exit::Failure, format!("cannot shrink the corpus: {e}")))?;
+    if converged.stopped.is_some() {
+        return Ok((all, converged));
+    }
+    let (all, set) = settle(plan, target, (all, converged.set), "shrunk set", events)?;
+    Ok((all, Converged { set, ..converged }))
 }
 
 /// Every input of `plan` run once in the coverage build of its target,

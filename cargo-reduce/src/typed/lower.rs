@@ -1,6 +1,8 @@
 //! `typed-lower` and `typed-chars`: the values of a decoding, and the
 //! characters of its `str`s, each lowered to the lowest that still fails.
 
+use std::collections::{BTreeMap, HashMap};
+
 use crate::engine::{Oracle, OracleError};
 
 use super::layout::Piece;
@@ -18,12 +20,67 @@ const SHORTCUT_ABOVE: u128 = 1 << 16;
 
 impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
     /// `typed-lower`: for each value, a search for the lowest one that
-    /// still fails.
+    /// still fails; then the values that several draws hold alike, each
+    /// such set lowered together.
     pub(super) fn lower_values(&mut self) -> Result<bool, OracleError> {
         let mut found = false;
         for at in 0..self.layout.pieces.len() {
             found |= self.lower_one(at)?;
         }
+        for group in self.equal_values() {
+            found |= self.lower_together(&group)?;
+        }
+        Ok(found)
+    }
+
+    /// The draws that hold one value alike (lowerable, of the same kind
+    /// and width), two or more, by where the first is.
+    fn equal_values(&self) -> Vec<Vec<usize>> {
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        let mut first: HashMap<(Piece, u128), usize> = HashMap::new();
+        for (at, piece) in self.layout.pieces.iter().enumerate() {
+            if self.lowerable(at) {
+                let shape = piece.with_value(0);
+                let lead = *first.entry((shape, piece.value())).or_insert(at);
+                groups.entry(lead).or_default().push(at);
+            }
+        }
+        groups.into_values().filter(|g| g.len() > 1).collect()
+    }
+
+    /// Lowers the draws `group` (as [`Self::equal_values`] found them)
+    /// together, by [`Self::search_lowest`], while they hold one value:
+    /// values that must stay equal for the input to fail (a key inserted
+    /// and then removed) cannot be lowered one at a time.
+    fn lower_together(&mut self, group: &[usize]) -> Result<bool, OracleError> {
+        let shapes: Vec<Piece> = group
+            .iter()
+            .map(|&at| self.layout.pieces[at].with_value(0))
+            .collect();
+        let current = |run: &Self| {
+            let pieces = &run.layout.pieces;
+            let value = pieces.get(group[0])?.value();
+            let alike = group.iter().zip(&shapes).all(|(&at, shape)| {
+                pieces.get(at).is_some_and(|p| {
+                    p.with_value(0) == *shape && p.value() == value && run.lowerable(at)
+                })
+            });
+            alike.then_some(value)
+        };
+        let pieces = self.layout.pieces.len();
+        let lead = group[0];
+        let settled =
+            current(self).is_some_and(|v| self.settled_together.get(pieces, lead) == Some(v));
+        let encode = |run: &Self, value: u128| {
+            let mut layout = run.layout.clone();
+            for &at in group {
+                layout.pieces[at] = layout.pieces[at].with_value(value);
+            }
+            Some(layout.encode())
+        };
+        let found = self.search_lowest(current, encode, settled)?;
+        let pieces = self.layout.pieces.len();
+        self.settled_together.set(pieces, lead, current(self));
         Ok(found)
     }
 
@@ -287,6 +344,45 @@ mod tests {
         let (out, tests) = lowered(b"0000", &[4161, 1]);
         assert_eq!(out, [4161u16.to_le_bytes(), 1u16.to_le_bytes()].concat());
         assert!(tests <= 40, "{tests} tests");
+    }
+
+    /// Fails while the first two `u16`s are equal and at least 3 (a key
+    /// inserted, then removed): neither can be lowered alone.
+    struct EqualPair;
+
+    impl Oracle<u8> for EqualPair {
+        fn test(
+            &self,
+            candidate: &Candidate<'_, u8>,
+            _cancel: &Cancel<'_>,
+        ) -> Result<Option<Outcome>, OracleError> {
+            let bytes = candidate.to_vec();
+            let value = |i: usize| {
+                let b = bytes.get(2 * i..2 * i + 2)?;
+                Some(u16::from_le_bytes([b[0], b[1]]))
+            };
+            let fails = matches!((value(0), value(1)), (Some(a), Some(b)) if a == b && a >= 3);
+            Ok(Some(match fails {
+                true => Outcome::Interesting,
+                false => Outcome::NotInteresting,
+            }))
+        }
+    }
+
+    /// Two values that must stay equal are lowered together, to the
+    /// lowest pair that fails; a third value, unequal, is dropped.
+    #[test]
+    fn values_held_alike_are_lowered_together() {
+        let input = [47408u16, 47408, 9].map(u16::to_le_bytes).concat();
+        let run = Reducer::new();
+        let options = TypedOptions {
+            budget: 5_000,
+            window: 8,
+            ddmin: DdminOptions::default(),
+            lower_values: true,
+        };
+        let out = reduce(input, &EqualPair, &U16s, &options, &run.context()).unwrap();
+        assert_eq!(out, [3u16, 3].map(u16::to_le_bytes).concat());
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //!
 //! The passes, in the order a round runs them:
 //! - `typed-lower`: each integer, flag, tag and collection length lowered
-//!   as far as it goes, by a search over its values. It comes first
-//!   because a value is often a size the target acts on (a count of
-//!   elements to build), and every test of the other passes pays for it;
+//!   as far as it goes, by a search over its values, then the values
+//!   several draws hold alike lowered together (a key inserted and then
+//!   removed). It comes first because a value is often a size the target
+//!   acts on (a count of elements to build), and every test of the other
+//!   passes pays for it;
 //! - `typed-drop`: ddmin over the draws, then every run of 2 to `window`
 //!   consecutive draws: an element of a collection is its "one more" flag
 //!   and its own draws, a run ddmin's aligned splits seldom hit;
@@ -110,6 +112,7 @@ where
         current: input,
         layout: Layout::default(),
         settled: Settled::default(),
+        settled_together: Settled::default(),
     };
     match run.rounds() {
         Ok(()) => Ok(run.current),
@@ -138,6 +141,8 @@ pub(super) struct Run<'a, 'c, O: ?Sized, D: ?Sized> {
     pub(super) layout: Layout,
     /// Where `typed-lower`'s searches ended.
     pub(super) settled: Settled,
+    /// And its searches of values held alike, by the first draw.
+    pub(super) settled_together: Settled,
 }
 
 impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {

@@ -3,7 +3,8 @@
 //! `cargo-reduce/tests-fixtures/nightly-feature`: the first run tries it
 //! on the ASan build and says how to skip that; a second run, the target
 //! unchanged, neither builds with ASan nor replays it there. Skipped (the
-//! reason printed) without a nightly toolchain.
+//! reason printed) without a nightly toolchain. A file of the target's
+//! corpus is not tried there.
 
 use std::fs;
 
@@ -62,4 +63,36 @@ fn a_stale_artifact_is_tried_on_asan_once() {
         "{}",
         second.stdout()
     );
+}
+
+/// A file of the target's own corpus, named on the command line, passes:
+/// libFuzzer keeps only inputs that passed there, on `cargo fuzz`'s ASan
+/// build too, so no ASan build is made for it, and the error says what
+/// the file is.
+#[test]
+fn a_corpus_file_is_not_tried_on_asan() {
+    if !crate::fuzz_fixture::nightly("a_corpus_file_is_not_tried_on_asan") {
+        return;
+    }
+    let (_dir, fuzz) = fixture_copy("nightly-feature");
+    let corpus = fuzz.join("corpus/plain");
+    fs::create_dir_all(&corpus).unwrap();
+    let input = corpus.join("passes");
+    fs::write(&input, b"no bug here").unwrap();
+    let run = cargo_reduce(&[
+        "reduce",
+        "--manifest-path",
+        fuzz.to_str().unwrap(),
+        "--message-format",
+        "json",
+        input.to_str().unwrap(),
+    ]);
+    assert_ne!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(retries(&run), (vec![], 1), "{}", run.stderr());
+    assert!(
+        run.stdout().contains("a file of its target's corpus"),
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(fs::read(&input).unwrap(), b"no bug here");
 }

@@ -203,7 +203,12 @@ pub(super) fn probe_all(
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
     let mut caches = Caches::new(projects);
-    let hint = |item: &Work| sanitizers.hint(item.options.sanitizer());
+    let hint = |item: &Work| {
+        match in_libfuzzer_corpus(projects, item) {
+        true => "; it is a file of its target's corpus, where libFuzzer keeps only inputs that passed (on `cargo fuzz`'s AddressSanitizer build too): name a crash artifact",
+        false => sanitizers.hint(item.options.sanitizer()),
+    }
+    };
     let mut probed = probe(work, pools, (cx.request, &mut caches), &hint);
     let candidates = candidates(projects, work, pools, &probed);
     // Looked for only when an input needs it.
@@ -390,6 +395,7 @@ fn candidates(
     (0..probed.len())
         .filter(|&i| work[i].options.sanitizer() == Sanitizer::Auto)
         .filter(|&i| work[i].artifact.kind != ArtifactKind::Oom)
+        .filter(|&i| !in_libfuzzer_corpus(projects, &work[i]))
         .filter_map(|i| {
             let asked = work[i].done || may_need_asan(&work[i], engine(i), &probed[i]);
             let verdict = asked.then(|| verdict(i))?;
@@ -400,6 +406,19 @@ fn candidates(
             }
         })
         .collect()
+}
+
+/// Whether `item` is a file of its target's own libFuzzer corpus
+/// (`corpus/<target>/`), named on the command line: libFuzzer keeps there
+/// only inputs that passed, run by `cargo fuzz`'s default build, which is
+/// ASan's, so that build has nothing to tell of it.
+fn in_libfuzzer_corpus(projects: &[FuzzProject], item: &Work) -> bool {
+    let project = &projects[item.project];
+    let folder = |path: &Path| std::fs::canonicalize(path).ok();
+    let corpus = folder(&project.corpus_dir(&item.target));
+    project.engine == Engine::LibFuzzer
+        && corpus.is_some()
+        && item.artifact.path.parent().and_then(folder) == corpus
 }
 
 /// What the warning that starts the ASan build says: how many inputs and

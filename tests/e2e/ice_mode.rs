@@ -637,3 +637,60 @@ fn rust_src_finds_the_crash_test_of_the_same_ice() {
         "{report}"
     );
 }
+
+/// Ctrl-C once the reduction has a first result (on its first
+/// `reduction-progress` message, so never after it ended: the input is
+/// long, hundreds of compilations from its end) keeps that result, and
+/// its report still shows rustc's error output on it, whose run the
+/// interrupted reduction's limits had cancelled (an empty block).
+#[test]
+fn ctrl_c_keeps_the_best_result_and_its_report_shows_rustc_s_output() {
+    use std::io::{BufRead, BufReader};
+    if !ice_toolchain("ctrl_c_keeps_the_best_result_and_its_report_shows_rustc_s_output") {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let padding: String = (0..300)
+        .map(|i| format!("pub fn pad{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n"))
+        .collect();
+    sandbox.write("long.rs", format!("{PANICS}{padding}"));
+    let mut child = pinned(&mut sandbox.cmd(&[
+        "ice",
+        "long.rs",
+        "--message-format",
+        "json",
+        "--",
+        "--edition",
+        "2021",
+        "--crate-type",
+        "lib",
+    ]))
+    .env("TMPDIR", sandbox.path())
+    .stdout(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = vec![];
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let found = line.contains("\"reason\":\"reduction-progress\"");
+        seen.push(line);
+        if found {
+            // SAFETY: sending SIGINT to our own child.
+            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+            break;
+        }
+    }
+    seen.extend(lines.map(Result::unwrap));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    let reported: Vec<serde_json::Value> = (seen.iter())
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|m: &serde_json::Value| m["reason"] == "ice-reported")
+        .collect();
+    let report = std::fs::read_to_string(reported[0]["report"].as_str().unwrap()).unwrap();
+    let output = report.split("### Error output").nth(1).unwrap();
+    let block = output.split("```").nth(1).unwrap();
+    assert!(block.contains("predicate.rs"), "{report}");
+    assert!(report.contains("Not minimal yet"), "{report}");
+}

@@ -124,7 +124,7 @@ pub(crate) fn run(
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
     let beside = written_beside(&done.extra, &subject, &outputs)?;
-    let last = rerun(&subject.oracle.rustc, &beside, &done.bytes, &interrupt)?;
+    let last = rerun(&subject.oracle.rustc, &beside, &done.bytes)?;
     let signature = last.signature().unwrap_or(crash.signature.clone());
     let duplicates = duplicates(
         request,
@@ -275,17 +275,14 @@ fn written_beside(
 
 /// rustc on the MCVE `bytes` once more, with the command `beside` shows
 /// and backtraces as the user's environment has them: what the report
-/// shows.
-fn rerun(
-    rustc: &Rustc,
-    beside: &Beside,
-    bytes: &[u8],
-    interrupt: &Limits,
-) -> Result<RustcRun, Error> {
+/// shows. Run after a Ctrl-C too, which the reduction's limits then hold:
+/// a report of the best result so far needs its error output (a second
+/// Ctrl-C ends the process).
+fn rerun(rustc: &Rustc, beside: &Beside, bytes: &[u8]) -> Result<RustcRun, Error> {
     let mut rustc = rustc.with_invocation(beside.invocation.clone());
     rustc.backtraces = true;
     rustc
-        .run(bytes, &Cancel::by_limits(interrupt))
+        .run(bytes, &Cancel::by_limits(&Limits::none()))
         .map_err(cannot_run)
 }
 

@@ -229,6 +229,32 @@ fn dash_means_standard_output_and_a_symlink_is_followed() {
     assert_eq!(sb.read("real.txt"), b"alpha");
 }
 
+/// Standard output cannot take both the result and the JSON messages;
+/// `ice` writes a report beside its MCVE, so `-` is no path for it.
+#[test]
+fn dash_is_refused_where_standard_output_is_taken() {
+    let sb = sandbox();
+    let args = [
+        "file",
+        "in.txt",
+        "-o",
+        "-",
+        "--message-format",
+        "json",
+        "--",
+        "grep",
+        "-q",
+        "alpha",
+    ];
+    let run = expect_error(&sb, &args, 2, "--message-format json");
+    let messages = run.messages();
+    assert_eq!(messages.len(), 1, "the error's, and no result");
+    assert_eq!(messages[0]["reason"], "error");
+    sb.write("crash.rs", "fn main() {}\n");
+    expect_error(&sb, &["ice", "crash.rs", "-o", "-"], 2, "not `-`");
+    assert!(!sb.exists("-.md"), "no report named -.md");
+}
+
 #[test]
 fn control_characters_in_names_are_escaped() {
     let sb = Sandbox::new();

@@ -23,7 +23,7 @@ pub(crate) struct FileArgs {
     /// The file to reduce; it is never modified.
     pub input: PathBuf,
     /// Where to write the result [default: INPUT's stem + `.reduced` + its
-    /// extension, beside INPUT].
+    /// extension, beside INPUT; `_reduced` for a `.rs` file].
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// What ddmin removes, one pass per `+`-separated unit: byte, char,
@@ -80,5 +80,11 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
+    if args.output.as_deref() == Some(std::path::Path::new("-")) && reporter.is_json() {
+        return Err(Error::new(
+            Exit::Usage,
+            "-o - writes the result to standard output, which --message-format json fills with its messages: give -o a file path",
+        ));
+    }
     crate::job::file::run(&args.request(), &args.reduce.settings(interrupt), reporter)
 }

@@ -243,6 +243,12 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(Error::new(
+            Exit::Usage,
+            "`ice -o` takes the MCVE's file path (the report is written beside it, ending in .md), not `-`",
+        ));
+    }
     crate::job::ice::run(&args.request(), &args.reduce.settings(interrupt), reporter)
 }
 

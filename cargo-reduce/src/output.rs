@@ -14,11 +14,15 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// `dir/crash.js` → `dir/crash.reduced.js`; `dir/crash` → `dir/crash.reduced`.
+/// `dir/crash.js` → `dir/crash.reduced.js`; `dir/crash` → `dir/crash.reduced`;
+/// `dir/lib.rs` → `dir/lib_reduced.rs`.
 pub(crate) fn default_output_path(input: &Path) -> PathBuf {
     let stem = input.file_stem().unwrap_or_default().to_string_lossy();
-    let name = match input.extension() {
-        Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
+    let name = match input.extension().map(|e| e.to_string_lossy()) {
+        // rustc takes a crate's name from its file's stem, where a `.` is
+        // refused: `lib.reduced.rs` would fail the script that reduced it.
+        Some(ext) if ext == "rs" => format!("{stem}_reduced.rs"),
+        Some(ext) => format!("{stem}.reduced.{ext}"),
         None => format!("{stem}.reduced"),
     };
     input.with_file_name(name)
@@ -470,6 +474,11 @@ mod tests {
         assert_eq!(
             default_output_path(Path::new("x.tar.gz")),
             Path::new("x.tar.reduced.gz")
+        );
+        // A stem rustc takes as a crate name.
+        assert_eq!(
+            default_output_path(Path::new("src/lib.rs")),
+            Path::new("src/lib_reduced.rs")
         );
     }
 

@@ -411,7 +411,7 @@ fn rust_and_javascript_sources_get_syntax_aware_reduction_by_default() {
         (started["lang"].as_str(), started["strategy"].as_str()),
         (Some("rust"), Some("best"))
     );
-    let out = String::from_utf8(sb.read("lib.reduced.rs")).unwrap();
+    let out = String::from_utf8(sb.read("lib_reduced.rs")).unwrap();
     assert!(out.contains("needle") && out.len() < 20, "{out:?}");
     progress_is_reported(&run, "lib.rs", true);
     // Plain text keeps the unit passes; --strategy forces a tree.

@@ -31,6 +31,17 @@ QUEUES = [
     dict(name="parse-changelog", repo="taiki-e/parse-changelog", commit="455ef2007d11a7292738b7ee70df2444b175c036",
          fuzz_dir="fuzz", features=["afl"], profile="release", targets=["parse"], seeds="seeds/parse",
          seconds=300),
+    # A queue of 20,000+ inputs, as a user gets one by seeding AFL++ with a
+    # corpus libFuzzer made: the same target's own libFuzzer build (its
+    # documented `cargo fuzz run --features libfuzzer parse`), `runs`
+    # campaigns (seeds 1..runs) of `seconds`, every input kept (value
+    # profiling, -reduce_inputs=0), merged, then one AFL++ campaign seeded
+    # with all of them (AFL++ keeps every seed in its queue).
+    dict(name="parse-changelog-seeded", repo="taiki-e/parse-changelog",
+         commit="455ef2007d11a7292738b7ee70df2444b175c036", fuzz_dir="fuzz", features=["afl"], profile="release",
+         targets=["parse"], seeds="seeds/parse", seconds=60,
+         grown_by=dict(features=["libfuzzer"], runs=10, seconds=150,
+                       options=["-use_value_profile=1", "-reduce_inputs=0"])),
 ]
 
 

@@ -117,6 +117,22 @@ def identify(directory):
     return dict(files=len(lines), bytes=total, listing_sha1=hashlib.sha1("".join(lines).encode()).hexdigest())
 
 
+def merge(dirs, dest):
+    """Every file of `dirs` in `dest`, named by the SHA-1 of its content (no minimization)."""
+    fresh_dir(dest)
+    for d in dirs:
+        for name in os.listdir(d):
+            path = os.path.join(d, name)
+            if name.startswith(".") or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            target = os.path.join(dest, hashlib.sha1(data).hexdigest())
+            if not os.path.exists(target):
+                with open(target, "wb") as f:
+                    f.write(data)
+
+
 def tool_version(cmd):
     try:
         out = subprocess.run(cmd, capture_output=True, text=True)

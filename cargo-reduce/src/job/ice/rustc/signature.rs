@@ -123,9 +123,7 @@ impl Signature {
             // panics with an uninformative `Box<dyn Any>`.
             (Some((Some(location), message)), _) => (Kind::Panic, location, message),
             (Some((None, message)), _) => {
-                let delayed = lines
-                    .iter()
-                    .find_map(|l| l.trim_start().strip_prefix("note: delayed at "))?;
+                let delayed = lines.iter().find_map(|l| delayed_at(l))?;
                 (Kind::DelayedBug, compiler_path(delayed), message)
             }
             (None, Some((location, message))) => (Kind::Panic, location, message),
@@ -239,6 +237,15 @@ fn split_location(text: &str) -> Option<(String, &str)> {
         return None;
     }
     Some((compiler_path(location), text[end..].trim()))
+}
+
+/// Where a delayed bug was delayed, from its note: `note: delayed at
+/// PATH:LINE:COL`, or, under an error without a span, `= note: delayed
+/// at …` (nightly's form: rust-lang/rust#98322's ICE was not recognised).
+fn delayed_at(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("= ").unwrap_or(line);
+    line.strip_prefix("note: delayed at ")
 }
 
 /// The location from the compiler's own tree on (`compiler/…` or
@@ -445,6 +452,23 @@ mod tests {
         );
         assert_eq!(sig.message, "error performing operation: fully_perform");
         assert!(sig.queries.is_empty());
+    }
+
+    /// Nightly prints a delayed bug under an error without a span as a
+    /// `= note:`, and twice.
+    #[test]
+    fn a_spanless_delayed_bug_is_recognised() {
+        let text = include_str!("../testdata/delayed-spanless-nightly.txt");
+        let sig = Signature::parse(text).unwrap();
+        assert_eq!(sig.kind, Kind::DelayedBug);
+        assert_eq!(
+            sig.location,
+            "compiler/rustc_trait_selection/src/traits/const_evaluatable.rs:74:68"
+        );
+        assert_eq!(
+            sig.message,
+            "Missing value for constant, but no error reported?"
+        );
     }
 
     /// A delayed bug's message that quotes a span is no `bug!` location.

@@ -64,18 +64,44 @@ fn without_column(location: &str) -> String {
 }
 
 /// The longest stretch of `message`'s plain words: between its
-/// backquoted parts and the brackets, colons and quotes of the paths and
-/// types it prints unquoted (names of the user's code), if it has three
-/// words or more.
+/// backquoted parts and the paths and types it prints unquoted (names of
+/// the user's code, which the MCVE renamed), if it has three words or
+/// more.
 fn constant_words(message: &str) -> Option<String> {
     message
         .split('`')
         .step_by(2)
-        .flat_map(|part| part.split(|c: char| "<>()[]{}:;'\"#".contains(c)))
+        .flat_map(plain_runs)
         .map(|part| part.trim_matches(|c: char| c.is_whitespace() || c == ','))
         .filter(|part| part.split_whitespace().count() >= 3)
         .max_by_key(|part| part.len())
         .map(str::to_string)
+}
+
+/// The runs of `text` between the brackets, colons and quotes of the
+/// paths and types a message prints (an apostrophe inside a word, as in
+/// `isn't`, is none), each without the name that a `<` or `::` follows
+/// (`selecting a<g/#0>`: `a` is the user's type).
+fn plain_runs(text: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let letter = |k: usize| chars.get(k).is_some_and(|&(_, c)| c.is_alphanumeric());
+    let mut runs = vec![];
+    let mut start = 0;
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let in_word = c == '\'' && k > 0 && letter(k - 1) && letter(k + 1);
+        if !"<>()[]{}:;'\"#".contains(c) || in_word {
+            continue;
+        }
+        let run = &text[start..i];
+        let path = c == '<' || text[i..].starts_with("::");
+        runs.push(match path {
+            true => run.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_'),
+            false => run,
+        });
+        start = i + c.len_utf8();
+    }
+    runs.push(&text[start..]);
+    runs
 }
 
 /// How the crash tests are compiled, and what the MCVE names.
@@ -244,6 +270,25 @@ mod tests {
         assert_eq!(
             searches(&unquoted)[1].what,
             "the message: `failed to resolve instance for`"
+        );
+    }
+
+    /// Found by a first-time user: a type the MCVE renamed ended a phrase,
+    /// and a contraction cut one.
+    #[test]
+    fn a_phrase_leaves_out_the_user_s_names_and_keeps_contractions() {
+        let words = |message: &str| constant_words(message).unwrap();
+        assert_eq!(
+            words("Unexpected result when selecting a<g/#0> Obligation(predicate=Binder { value: x }, depth=2)"),
+            "Unexpected result when selecting"
+        );
+        assert_eq!(
+            words("intrinsic rustc_peek must be overridden by codegen backend, but isn't"),
+            "intrinsic rustc_peek must be overridden by codegen backend, but isn't"
+        );
+        assert_eq!(
+            words("no entry found for key in map c::d::e of the crate"),
+            "no entry found for key in map"
         );
     }
 

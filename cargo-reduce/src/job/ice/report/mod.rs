@@ -151,12 +151,16 @@ impl Report<'_> {
 }
 
 /// rustc's output without its warnings, the backtrace cut to its first
-/// lines.
+/// lines, and without the note that asks to attach its ICE file: rustc
+/// wrote that file in a directory of the run, gone with it.
 fn shortened(stderr: &str) -> String {
     let mut out = String::new();
     let mut in_backtrace = 0usize;
     let mut in_warning = false;
     for line in stderr.lines() {
+        if line.starts_with("note: please attach the file at ") {
+            continue;
+        }
         if line.starts_with("warning: ") {
             in_warning = true;
         }
@@ -227,6 +231,7 @@ mod tests {
         assert!(report.contains("[… more frames left out]"), "{report}");
         assert!(!report.contains("Bisection"));
         assert!(!report.contains("upper camel case"), "{report}");
+        assert!(!report.contains("please attach the file"), "{report}");
         assert!(
             report.contains("### Duplicates\n\nIssues labelled I-ICE that quote\n- [the panic's place: `compiler/"),
             "{report}"

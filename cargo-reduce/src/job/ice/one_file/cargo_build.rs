@@ -145,10 +145,15 @@ fn no_crash(spec: &BuildSpec, success: bool, stderr: &str) -> Error {
             format!("failed without an internal compiler error ({last})")
         }
     };
+    // A `#![feature]` on stable is the commonest miss: say what to run.
+    let what_to_do = match stderr.contains("error[E0554]") {
+        true => "it uses `#![feature]` (E0554): run `cargo +nightly reduce ice`",
+        false => "pass the options the crashing build needs (--cargo-subcmd, --features, --target, --all-targets or --example NAME, RUSTFLAGS)",
+    };
     Error::new(
         Exit::NotInteresting,
         format!(
-            "`cargo {}` {how}: there is no ICE to reduce; pass the options the crashing build needs (--cargo-subcmd, --features, --target, --all-targets or --example NAME, RUSTFLAGS)",
+            "`cargo {}` {how}: there is no ICE to reduce; {what_to_do}",
             spec.subcommand
         ),
     )
@@ -234,5 +239,20 @@ mod tests {
     fn a_build_error_without_an_ice_is_no_crash() {
         let stderr = "error[E0308]: mismatched types\nerror: could not compile `x` (lib)\n\nCaused by:\n  process didn't exit successfully: `rustc src/lib.rs` (exit status: 1)\n";
         assert!(find_crash(stderr, Path::new("/p")).is_none());
+    }
+
+    /// A `#![feature]` crate built on stable says to use nightly.
+    #[test]
+    fn a_feature_on_stable_says_to_run_nightly() {
+        let spec = BuildSpec {
+            manifest_path: None,
+            subcommand: "build".into(),
+            cargo_args: vec![],
+        };
+        let stderr = "error[E0554]: `#![feature]` may not be used on the stable release channel\nerror: could not compile `x` (lib) due to 1 previous error\n";
+        let error = no_crash(&spec, false, stderr).to_string();
+        assert!(error.contains("cargo +nightly reduce ice"), "{error}");
+        let other = no_crash(&spec, false, "error[E0308]: mismatched types\n").to_string();
+        assert!(other.contains("--cargo-subcmd"), "{other}");
     }
 }

@@ -409,9 +409,8 @@ fn given_manifest(path: &Path) -> Result<PathBuf, DiscoveryError> {
             })
         }
         Ok(canonical) if canonical.is_file() => Ok(canonical),
-        _ => Err(DiscoveryError::ManifestMissing {
-            path: path.to_path_buf(),
-        }),
+        // A folder's: the `Cargo.toml` it lacks is what does not exist.
+        _ => Err(DiscoveryError::ManifestMissing { path: file }),
     }
 }
 

@@ -394,6 +394,13 @@ fn errors_say_what_where_and_what_to_do() {
     let missing = error("", Some("nowhere/Cargo.toml"));
     assert!(matches!(missing, DiscoveryError::ManifestMissing { .. }));
     assert!(missing.to_string().contains("nowhere/Cargo.toml"));
+    // A folder without one: its `Cargo.toml` is what is missing.
+    let folder = error("", Some("outside"));
+    assert!(matches!(folder, DiscoveryError::ManifestMissing { .. }));
+    assert!(
+        folder.to_string().contains("outside/Cargo.toml"),
+        "{folder}"
+    );
 
     let readme = error("", Some("outside/crash-1"));
     assert!(matches!(readme, DiscoveryError::NotAManifest { .. }));

@@ -289,31 +289,30 @@ mod tests {
         }
     }
 
-    /// Fails while each `u16` is at least its threshold (a missing one
-    /// reads as 0), as counts of elements a bug needs.
-    struct AtLeast(&'static [u16]);
+    /// Fails when its function says so of the input's `u16`s (`None`
+    /// past the end).
+    struct Fails<F>(F);
 
-    impl Oracle<u8> for AtLeast {
+    impl<F: Fn(&dyn Fn(usize) -> Option<u16>) -> bool + Sync> Oracle<u8> for Fails<F> {
         fn test(
             &self,
             candidate: &Candidate<'_, u8>,
             _cancel: &Cancel<'_>,
         ) -> Result<Option<Outcome>, OracleError> {
             let bytes = candidate.to_vec();
-            let value = |i: usize| match bytes.get(2 * i..2 * i + 2) {
-                Some(b) => u16::from_le_bytes([b[0], b[1]]),
-                None => 0,
+            let value = |i: usize| {
+                let b = bytes.get(2 * i..2 * i + 2)?;
+                Some(u16::from_le_bytes([b[0], b[1]]))
             };
-            let fails = self.0.iter().enumerate().all(|(i, &t)| value(i) >= t);
-            Ok(Some(if fails {
-                Outcome::Interesting
-            } else {
-                Outcome::NotInteresting
+            Ok(Some(match (self.0)(&value) {
+                true => Outcome::Interesting,
+                false => Outcome::NotInteresting,
             }))
         }
     }
 
-    fn lowered(input: &[u8], thresholds: &'static [u16]) -> (Vec<u8>, u64) {
+    /// `input` reduced under `oracle`, and the tests it took.
+    fn reduced(input: &[u8], oracle: &dyn Oracle<u8>) -> (Vec<u8>, u64) {
         let run = Reducer::new();
         let options = TypedOptions {
             budget: 5_000,
@@ -321,9 +320,17 @@ mod tests {
             ddmin: DdminOptions::default(),
             lower_values: true,
         };
-        let oracle = AtLeast(thresholds);
-        let out = reduce(input.to_vec(), &oracle, &U16s, &options, &run.context()).unwrap();
+        let out = reduce(input.to_vec(), oracle, &U16s, &options, &run.context()).unwrap();
         (out, run.tests())
+    }
+
+    /// Reduced where each `u16` must be at least its threshold (a missing
+    /// one reads as 0), as counts of elements a bug needs.
+    fn lowered(input: &[u8], thresholds: &'static [u16]) -> (Vec<u8>, u64) {
+        let at_least = |value: &dyn Fn(usize) -> Option<u16>| {
+            (thresholds.iter().enumerate()).all(|(i, &t)| value(i).unwrap_or(0) >= t)
+        };
+        reduced(input, &Fails(at_least))
     }
 
     /// A count is lowered to exactly the lowest that fails, the other
@@ -346,42 +353,14 @@ mod tests {
         assert!(tests <= 40, "{tests} tests");
     }
 
-    /// Fails while the first two `u16`s are equal and at least 3 (a key
-    /// inserted, then removed): neither can be lowered alone.
-    struct EqualPair;
-
-    impl Oracle<u8> for EqualPair {
-        fn test(
-            &self,
-            candidate: &Candidate<'_, u8>,
-            _cancel: &Cancel<'_>,
-        ) -> Result<Option<Outcome>, OracleError> {
-            let bytes = candidate.to_vec();
-            let value = |i: usize| {
-                let b = bytes.get(2 * i..2 * i + 2)?;
-                Some(u16::from_le_bytes([b[0], b[1]]))
-            };
-            let fails = matches!((value(0), value(1)), (Some(a), Some(b)) if a == b && a >= 3);
-            Ok(Some(match fails {
-                true => Outcome::Interesting,
-                false => Outcome::NotInteresting,
-            }))
-        }
-    }
-
-    /// Two values that must stay equal are lowered together, to the
-    /// lowest pair that fails; a third value, unequal, is dropped.
+    /// Two values that must stay equal (a key inserted, then removed:
+    /// neither can be lowered alone) are lowered together, to the lowest
+    /// pair that fails; a third value, unequal, is dropped.
     #[test]
     fn values_held_alike_are_lowered_together() {
         let input = [47408u16, 47408, 9].map(u16::to_le_bytes).concat();
-        let run = Reducer::new();
-        let options = TypedOptions {
-            budget: 5_000,
-            window: 8,
-            ddmin: DdminOptions::default(),
-            lower_values: true,
-        };
-        let out = reduce(input, &EqualPair, &U16s, &options, &run.context()).unwrap();
+        let equal_pair = |value: &dyn Fn(usize) -> Option<u16>| matches!((value(0), value(1)), (Some(a), Some(b)) if a == b && a >= 3);
+        let (out, _) = reduced(&input, &Fails(equal_pair));
         assert_eq!(out, [3u16, 3].map(u16::to_le_bytes).concat());
     }
 

@@ -411,8 +411,8 @@ pub fn twice(x: u32) -> u32 {
 "#;
 
 #[test]
-fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs() {
-    if !ice_toolchain("one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says_what_it_needs") {
+fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project() {
+    if !ice_toolchain("one_file_that_panics_rustc_is_reduced_without_a_cargo_project") {
         return;
     }
     let sandbox = Sandbox::new();
@@ -422,7 +422,6 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
     let output = pinned(&mut sandbox.cmd(&[
         "ice",
         "panics.rs",
-        "--bisect",
         "--pretty",
         "--message-format",
         "json",
@@ -477,24 +476,28 @@ fn one_file_that_panics_rustc_is_reduced_without_a_cargo_project_and_bisect_says
         stderr.contains("has escaping bound vars, so it cannot be wrapped in a dummy binder"),
         "{stderr}"
     );
-    if which_bisect().is_none() {
-        let warning = message(&messages, "warning");
-        assert!(
-            warning["message"]
-                .as_str()
-                .unwrap()
-                .contains("cargo install cargo-bisect-rustc"),
-            "{warning}"
-        );
-    }
 }
 
-fn which_bisect() -> Option<()> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .any(|d| Path::new(d).join("cargo-bisect-rustc").is_file())
-        .then_some(())
+#[test]
+fn bisect_without_cargo_bisect_rustc_stops_before_any_work_and_says_how_to_install_it() {
+    let sandbox = Sandbox::new();
+    sandbox.write("panics.rs", PANICS);
+    // A PATH with no cargo-bisect-rustc (nor rustc: nothing may run first).
+    let output = sandbox
+        .cmd(&["ice", "panics.rs", "--bisect"])
+        .env("PATH", sandbox.path())
+        .env("TMPDIR", sandbox.path())
+        .output()
+        .unwrap();
+    let run = crate::util::Run(output);
+    run.expect_code(15);
+    let stderr = run.stderr();
+    assert!(
+        stderr.contains("cargo install cargo-bisect-rustc"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!sandbox.exists("cargo-reduce-ice"), "{stderr}");
 }
 
 /// rust-lang/rust#148095 (its `tests/crashes/` MCVE), which crashes rustc
@@ -654,6 +657,11 @@ fn ctrl_c_keeps_the_best_result_and_its_report_shows_rustc_s_output() {
         .map(|i| format!("pub fn pad{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n"))
         .collect();
     sandbox.write("long.rs", format!("{PANICS}{padding}"));
+    // An earlier run's finished MCVE and report, which a stopped run's
+    // larger result must not replace.
+    std::fs::create_dir_all(sandbox.path().join("cargo-reduce-ice")).unwrap();
+    sandbox.write("cargo-reduce-ice/long.ice.rs", "// finished\n");
+    sandbox.write("cargo-reduce-ice/long.ice.md", "finished\n");
     let mut child = pinned(&mut sandbox.cmd(&[
         "ice",
         "long.rs",
@@ -693,4 +701,12 @@ fn ctrl_c_keeps_the_best_result_and_its_report_shows_rustc_s_output() {
     let block = output.split("```").nth(1).unwrap();
     assert!(block.contains("predicate.rs"), "{report}");
     assert!(report.contains("Not minimal yet"), "{report}");
+    let mcve = reported[0]["mcve"].as_str().unwrap();
+    assert!(mcve.ends_with("long.ice.partial.rs"), "{mcve}");
+    assert!(report.contains("long.ice.partial.rs"), "{report}");
+    assert_eq!(
+        sandbox.read("cargo-reduce-ice/long.ice.rs"),
+        b"// finished\n"
+    );
+    assert_eq!(sandbox.read("cargo-reduce-ice/long.ice.md"), b"finished\n");
 }

@@ -80,8 +80,8 @@ pub(crate) struct IceArgs {
     /// ICEs of the incremental cache).
     #[arg(long)]
     pub(crate) incremental: bool,
-    /// Run cargo-bisect-rustc on the MCVE (if installed) and add its
-    /// answer to the report.
+    /// Run cargo-bisect-rustc on the MCVE and add its answer to the report
+    /// (it must be installed: checked before any work).
     #[arg(long)]
     pub(crate) bisect: bool,
     /// A rust-lang/rust checkout: the report lists the files of its

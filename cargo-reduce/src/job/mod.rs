@@ -233,12 +233,25 @@ pub(crate) struct Job<'a> {
     pub bytes: Vec<u8>,
     /// Where the result goes, checked before the first test.
     pub output: &'a Destination,
-    /// Where a result that is not 1-minimal goes instead (fuzz mode's
-    /// `partial-from-<name>`, so that it never stands under the final name
-    /// and the next run finishes it); `None`: to `output` too.
-    pub partial: Option<&'a Destination>,
+    /// Where a result that is not 1-minimal goes instead, so that it never
+    /// stands under the final name (fuzz mode's `partial-from-<name>`, which
+    /// the next run finishes; ice's `NAME.ice.partial.rs`); `None`: to
+    /// `output` too.
+    pub partial: Option<Partial<'a>>,
     /// The pass label the progress display starts with.
     pub label: String,
+}
+
+/// The place of a [`Job`]'s result that is not 1-minimal.
+#[derive(Clone, Copy)]
+pub(crate) struct Partial<'a> {
+    /// Where it goes.
+    pub destination: &'a Destination,
+    /// Whether a result no smaller than the input is left unwritten, the
+    /// input file standing as the best so far (fuzz mode's artifact: a
+    /// copy beside it would be taken for progress). Ice mode's input is a
+    /// crate made one file, no file of the user's: its copy is written.
+    pub input_stands: bool,
 }
 
 /// A finished reduction, as the summary needs it.
@@ -419,18 +432,20 @@ fn said_stopped(job: &Job<'_>, run: &Run<'_>, stopped: Option<StopReason>) {
 
 /// Writes `bytes` where `job`'s result goes (one that is not `minimal` to
 /// its partial place, if it has one); returns the path. A partial result
-/// no smaller than the input is not written: the input is the best so far
-/// (a copy of it beside it would be taken for progress).
+/// no smaller than the input is not written where the input stands as the
+/// best so far ([`Partial::input_stands`]).
 fn written(job: &Job<'_>, bytes: &[u8], minimal: bool) -> Result<PathBuf, Error> {
     let output = match job.partial {
-        Some(_) if !minimal && bytes == job.bytes.as_slice() => {
+        Some(partial) if !minimal && partial.input_stands && bytes == job.bytes.as_slice() => {
             return Ok(job.input.to_path_buf());
         }
-        Some(partial) if !minimal => partial,
+        Some(partial) if !minimal => partial.destination,
         _ => job.output,
     };
     write::result(output, bytes, job.input)?;
-    if let (true, Some(Destination::File { resolved, .. })) = (minimal, job.partial) {
+    if let (true, Some(Destination::File { resolved, .. })) =
+        (minimal, job.partial.map(|p| p.destination))
+    {
         // An earlier run's partial result (this tool's own file) is done.
         let _ = std::fs::remove_file(resolved);
     }

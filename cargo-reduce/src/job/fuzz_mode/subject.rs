@@ -13,7 +13,9 @@ use crate::fuzz::pool::{Failure, FailureKind, PoolError, WorkerPool};
 use crate::fuzz::project::TargetSettings;
 use crate::fuzz::shrink::{self, Method};
 use crate::job::message::{unplaced_timeout_warning, How, Plan};
-use crate::job::{Described, Done, Job, LangChoice, Message, Reduced, Run, Settings, Subject};
+use crate::job::{
+    Described, Done, Job, LangChoice, Message, Partial, Reduced, Run, Settings, Subject,
+};
 use crate::output::Destination;
 use crate::syntax::{Lang, Strategy};
 
@@ -84,7 +86,10 @@ fn reduce_artifact(
         label: work.name(),
         bytes,
         output: &output,
-        partial: Some(&partial),
+        partial: Some(Partial {
+            destination: &partial,
+            input_stands: true,
+        }),
     };
     crate::job::reduce(&mut subject, job, settings, events)
 }

@@ -15,8 +15,9 @@
 //!   it from its reduced source when that loses the ICE).
 //! - [`report`]: `NAME.ice.rs`, an auxiliary's `NAME.ice.DEP.rs`, the
 //!   libraries the command still names and `NAME.ice.md` are written
-//!   atomically, outside the user's tree unless `-o` says where; nothing is
-//!   written into it.
+//!   atomically, outside the user's tree unless `-o` says where (a
+//!   reduction stopped early: `NAME.ice.partial.rs`); nothing is written
+//!   into it.
 
 mod deps;
 mod one_file;
@@ -33,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::message::AuxiliaryCrate;
-use super::{Done, Events, Job, Message, Settings};
+use super::{Done, Events, Job, Message, Partial, Settings};
 use crate::engine::{Cancel, Limits, StopReason};
 use crate::error::{Error, Exit};
 use crate::output::{shown, Destination};
@@ -94,6 +95,9 @@ pub(crate) fn run(
     settings: &Settings,
     events: &dyn Events,
 ) -> Result<Exit, Error> {
+    if request.bisect {
+        bisect::installed().map_err(|e| Error::new(Exit::ToolMissing, e.to_string()))?;
+    }
     super::check_temp_dir()?;
     // Before the build, which may take minutes: `-o`'s directory exists.
     if let Some(path) = &request.output {
@@ -119,10 +123,14 @@ pub(crate) fn run(
         input: &root,
         bytes: flat.into_bytes(),
         output: &outputs.destination,
-        partial: None,
+        partial: outputs.partial.as_ref().map(|p| Partial {
+            destination: &p.destination,
+            input_stands: false,
+        }),
         label: String::new(),
     };
     let done = super::reduce(&mut subject, job, settings, events)?;
+    let outputs = outputs.of_result(done.stopped.is_none());
     let beside = written_beside(&done.extra, &subject, &outputs)?;
     let last = rerun(&subject.oracle.rustc, &beside, &done.bytes)?;
     let signature = last.signature().unwrap_or(crash.signature.clone());
@@ -177,12 +185,32 @@ struct Outputs {
     deps: PathBuf,
     /// The MCVE's destination, checked.
     destination: Destination,
+    /// In the default place, the outputs of a reduction that stopped before
+    /// its end (`NAME.ice.partial.rs`): a finished MCVE of an earlier run
+    /// is never replaced by a larger one. `-o`'s path takes either.
+    partial: Option<Box<Outputs>>,
 }
 
 impl Outputs {
     /// The outputs of crate `name` as `request` asks.
     fn of(request: &IceRequest, name: &str) -> Result<Outputs, Error> {
-        let (mcve, report) = output_paths(request, name)?;
+        let partial = match &request.output {
+            Some(_) => None,
+            None => {
+                let partial = default_dir()?.join(format!("{name}.ice.partial.rs"));
+                Some(Box::new(Outputs::at(partial, name, None)?))
+            }
+        };
+        let mcve = match &request.output {
+            Some(path) => path.clone(),
+            None => default_dir()?.join(format!("{name}.ice.rs")),
+        };
+        Outputs::at(mcve, name, partial)
+    }
+
+    /// The outputs of an MCVE at `mcve`, checked.
+    fn at(mcve: PathBuf, name: &str, partial: Option<Box<Outputs>>) -> Result<Outputs, Error> {
+        let report = mcve.with_extension("md");
         let destination = Destination::check(&mcve)?;
         Destination::check(&report)?;
         let mcve_name = mcve.file_name().map_or(format!("{name}.ice.rs"), |n| {
@@ -194,8 +222,38 @@ impl Outputs {
             mcve_name,
             report,
             destination,
+            partial,
         })
     }
+
+    /// The outputs of the reduction's result: the partial ones unless it
+    /// is `finished`. A finished one removes an earlier run's partial
+    /// report and libraries (the partial MCVE is removed as it is written).
+    fn of_result(mut self, finished: bool) -> Outputs {
+        match (self.partial.take(), finished) {
+            (Some(partial), false) => *partial,
+            (Some(partial), true) => {
+                let _ = std::fs::remove_file(&partial.report);
+                let _ = std::fs::remove_dir_all(&partial.deps);
+                self
+            }
+            (None, _) => self,
+        }
+    }
+}
+
+/// `$TMPDIR/cargo-reduce-ice/`, made if missing: the outputs' folder
+/// without `-o`.
+fn default_dir() -> Result<PathBuf, Error> {
+    let dir = std::env::temp_dir().join("cargo-reduce-ice");
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        Error::caused(
+            Exit::Environment,
+            format!("cannot make `{}`", shown(&dir)),
+            e,
+        )
+    })?;
+    Ok(dir)
 }
 
 /// The crate of `crash`, rooted at `root`, as one file.
@@ -530,27 +588,6 @@ fn no_ice_hint(run: &RustcRun) -> &'static str {
         true => "it uses `#![feature]`: run `cargo +nightly reduce ice`",
         false => "give the rustc arguments it needs after `--` (edition, crate type, flags)",
     }
-}
-
-/// `-o`'s path, or `NAME.ice.rs` in `$TMPDIR/cargo-reduce-ice/`; the
-/// report is the same path ending in `.md`.
-fn output_paths(request: &IceRequest, name: &str) -> Result<(PathBuf, PathBuf), Error> {
-    let mcve = match &request.output {
-        Some(path) => path.clone(),
-        None => {
-            let dir = std::env::temp_dir().join("cargo-reduce-ice");
-            std::fs::create_dir_all(&dir).map_err(|e| {
-                Error::caused(
-                    Exit::Environment,
-                    format!("cannot make `{}`", shown(&dir)),
-                    e,
-                )
-            })?;
-            dir.join(format!("{name}.ice.rs"))
-        }
-    };
-    let report = mcve.with_extension("md");
-    Ok((mcve, report))
 }
 
 /// Whether `rustc`, run with `RUST_BACKTRACE=0`, prints `expected` (a

@@ -15,7 +15,7 @@ const KEPT_LINES: usize = 30;
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum BisectError {
     /// cargo-bisect-rustc is not on `PATH`.
-    #[error("--bisect needs cargo-bisect-rustc, which is not installed: `cargo install cargo-bisect-rustc`, then run again (the MCVE and report were written)")]
+    #[error("--bisect needs cargo-bisect-rustc, which is not installed (not found on PATH): `cargo install cargo-bisect-rustc`, or run without --bisect")]
     NotInstalled,
     /// It could not run, or the scratch crate could not be made.
     #[error("cargo-bisect-rustc could not run: {0}")]
@@ -34,9 +34,15 @@ pub(crate) struct Scratch<'a> {
     pub(crate) auxiliaries: &'a [Auxiliary],
 }
 
+/// cargo-bisect-rustc's path; checked before the reduction, which may
+/// take minutes, so that a missing one is said before it.
+pub(crate) fn installed() -> Result<std::path::PathBuf, BisectError> {
+    which::which("cargo-bisect-rustc").map_err(|_| BisectError::NotInstalled)
+}
+
 /// Runs cargo-bisect-rustc on `scratch`; the end of its output.
 pub(crate) fn bisect(scratch: &Scratch<'_>) -> Result<String, BisectError> {
-    let program = which::which("cargo-bisect-rustc").map_err(|_| BisectError::NotInstalled)?;
+    let program = installed()?;
     let dir = tempfile::Builder::new()
         .prefix("cargo-reduce-bisect-")
         .tempdir()?;

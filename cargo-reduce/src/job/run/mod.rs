@@ -76,6 +76,7 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
     let projects = fuzz_mode::discover(&request.selection)?;
     let target = request.selection.fuzz_target.as_deref();
     let found = project::locate_artifact(&projects, &request.artifact, target)?;
+    readable(&found.artifact.path)?;
     let project = &projects[found.project];
     let target = &project.targets[found.target];
     let tool = Tool::of(project.engine);
@@ -120,6 +121,19 @@ pub(crate) fn locate(request: &RunRequest) -> Result<Located, Error> {
         build,
         toolchain,
         projects,
+    })
+}
+
+/// Checks that the input at `path` can be read, before the build, which
+/// may take minutes (the engine's binary would fail on it only then).
+fn readable(path: &Path) -> Result<(), Error> {
+    std::fs::File::open(path).map(drop).map_err(|e| {
+        Error::caused_with_hint(
+            Exit::BadInput,
+            format!("cannot read `{}`", path.display()),
+            e,
+            "check its permissions",
+        )
     })
 }
 
@@ -267,4 +281,25 @@ pub(crate) fn launch(located: &Located, binary: &Path, request: &RunRequest) -> 
         &request.debugger_args,
         std::env::var_os("ASAN_OPTIONS"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_that_cannot_be_opened_is_a_bad_input_that_says_which_and_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("crash-gone");
+        let error = readable(&path).unwrap_err();
+        assert_eq!(error.exit(), Exit::BadInput);
+        let line = error.line();
+        assert!(
+            line.starts_with(&format!("cannot read `{}`: ", path.display())),
+            "{line}"
+        );
+        assert!(line.ends_with("; check its permissions"), "{line}");
+        std::fs::write(&path, b"x").unwrap();
+        assert!(readable(&path).is_ok());
+    }
 }

@@ -100,6 +100,15 @@ impl<A> Context<'_, A> {
     pub(crate) fn cancel(&self) -> Cancel<'_> {
         Cancel::by_limits(self.limits)
     }
+
+    /// Step `name` of the reduction begins (progress and statistics);
+    /// one that begins once a limit or Ctrl-C stopped the reduction runs
+    /// no test and is not listed.
+    pub(crate) fn step(&self, name: &'static str) {
+        if !self.limits.should_stop() {
+            self.observer.step(name, self.counters);
+        }
+    }
 }
 
 impl<A: Hash> Context<'_, A> {

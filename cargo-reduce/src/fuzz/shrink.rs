@@ -275,7 +275,7 @@ fn minimize_bytes(
     let searching = budget.candidates > 0;
     let bytes = if values::worth_it(&bytes) {
         if searching {
-            ctx.observer.step("drop-values", ctx.counters);
+            ctx.step("drop-values");
         }
         let original = bytes.clone();
         drop_values(bytes, oracle, ctx).map_err(|e| (original, e))?
@@ -283,7 +283,7 @@ fn minimize_bytes(
         bytes
     };
     if searching {
-        ctx.observer.step("ddmin", ctx.counters);
+        ctx.step("ddmin");
     }
     let reduced = ddmin(bytes, oracle, options, ctx).map_err(|e| (e.best, e.source))?;
     if reduced.stopped.is_some() {
@@ -306,7 +306,7 @@ fn minimize_bytes(
         reduced.atoms
     } else {
         if searching {
-            ctx.observer.step("canonical", ctx.counters);
+            ctx.step("canonical");
         }
         canonicalize(reduced.atoms, oracle, lower, ctx).map_err(|e| (fallback, e))?
     };

@@ -359,6 +359,28 @@ mod tests {
     }
 
     #[test]
+    fn a_step_begun_after_a_stop_is_not_listed() {
+        let (sent, counters) = (Sent::default(), Counters::default());
+        let input = ("in".into(), &b"0123456789"[..]);
+        let progress = Progress::new((&(), &sent), &counters, input, false, Instant::now());
+        let limits = crate::engine::Limits::none();
+        let ctx = crate::engine::Context::<u8> {
+            jobs: 1,
+            limits: &limits,
+            cache: None,
+            counters: &counters,
+            observer: &progress,
+        };
+        ctx.step("ddmin");
+        counters.add_test();
+        limits.stop(crate::engine::StopReason::Interrupted);
+        ctx.step("canonical");
+        let steps = progress.steps();
+        let pairs: Vec<(&str, u64)> = steps.iter().map(|s| (s.step.as_str(), s.tests)).collect();
+        assert_eq!(pairs, [("ddmin", 1)]);
+    }
+
+    #[test]
     fn steps_are_charged_the_tests_run_while_they_were_current() {
         let (sent, counters) = (Sent::default(), Counters::default());
         let input = ("in".into(), &b"0123456789"[..]);

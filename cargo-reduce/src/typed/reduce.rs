@@ -159,7 +159,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
                 if pass.lowers() && !self.options.lower_values {
                     continue;
                 }
-                self.ctx.observer.step(pass.step(), self.ctx.counters);
+                self.ctx.step(pass.step());
                 found |= match pass {
                     Pass::Lower => self.lower_values()?,
                     Pass::Drop => self.drop_draws()?,

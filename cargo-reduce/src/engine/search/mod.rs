@@ -269,7 +269,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
                 if pass == Pass::Moves && !self.options.lower_values {
                     continue;
                 }
-                self.ctx.observer.step(pass.step(), self.ctx.counters);
+                self.ctx.step(pass.step());
                 found |= match pass {
                     Pass::Values => self.drop_values()?,
                     Pass::Mutate => self.mutate()?,
@@ -497,7 +497,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
     /// input: what the passes changed may have made bytes removable or
     /// lower values possible.
     fn settle(&mut self) -> Result<(), OracleError> {
-        self.ctx.observer.step("search-settle", self.ctx.counters);
+        self.ctx.step("search-settle");
         // A single-atom sweep is ddmin's: the settling it is for is 1-minimality.
         let options = DdminOptions {
             start: Start::Atoms,

@@ -87,7 +87,7 @@ impl<'a> Tester<'a> {
 
     /// Step `name` of the pipeline begins (for progress and statistics).
     pub(crate) fn step(&self, name: &'static str) {
-        self.ctx.observer.step(name, self.ctx.counters);
+        self.ctx.step(name);
     }
 
     /// Tests `bytes` once (cached, counted, within the limits).

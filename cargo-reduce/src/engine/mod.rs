@@ -141,6 +141,14 @@ pub trait Oracle<A>: Sync {
         None
     }
 
+    /// How many of its verdicts so far were the test's timeout (of a
+    /// failure that is not one), counting only verdicts the engine kept:
+    /// each cost the whole timeout, and the search draws no more random
+    /// mutations after a few. 0 for an oracle that does not tell.
+    fn timeouts(&self) -> u64 {
+        0
+    }
+
     /// The cache's key for `candidate`'s outcome, where that is not the
     /// hash of its atoms: an oracle that tests a rendering of them (edits
     /// of a tree as text) keys by the text, which different atoms can

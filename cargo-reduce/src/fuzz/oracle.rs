@@ -21,6 +21,7 @@
 //! under a longer timeout ([`HarnessOracle::take_timed_out`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -44,6 +45,8 @@ pub(crate) struct HarnessOracle<'p> {
     level: MatchLevel,
     /// Candidates whose verdict was a timeout (see [`Self::take_timed_out`]).
     timed_out: Mutex<Vec<Vec<u8>>>,
+    /// How many verdicts were such a timeout ([`Oracle::timeouts`]).
+    timeouts: AtomicU64,
     /// The other failures candidates ran into (see [`Self::others`]),
     /// by what [`MatchLevel::other_bug`] compares of them.
     others: Mutex<HashMap<Signature, OtherFailure>>,
@@ -67,6 +70,7 @@ impl<'p> HarnessOracle<'p> {
             expected_request: expected.alloc_request,
             level,
             timed_out: Mutex::new(Vec::new()),
+            timeouts: AtomicU64::new(0),
             others: Mutex::new(HashMap::new()),
         }
     }
@@ -168,7 +172,10 @@ impl<'p> HarnessOracle<'p> {
             let mut recorded = self.timed_out.lock().unwrap_or_else(|e| e.into_inner());
             match matches {
                 true => recorded.retain(|bytes| bytes.len() < candidate.len()),
-                false => recorded.push(candidate.to_vec()),
+                false => {
+                    recorded.push(candidate.to_vec());
+                    self.timeouts.fetch_add(1, Ordering::SeqCst);
+                }
             }
         }
         EngineOutcome::from_bool(matches)
@@ -214,6 +221,10 @@ impl Oracle<u8> for HarnessOracle<'_> {
 
     fn rounds(&self) -> Option<&dyn RoundOracle<u8>> {
         Some(self)
+    }
+
+    fn timeouts(&self) -> u64 {
+        self.timeouts.load(Ordering::SeqCst)
     }
 }
 
@@ -297,6 +308,7 @@ mod tests {
         assert_eq!(outcomes[0], Some(EngineOutcome::NotInteresting));
         assert_eq!(outcomes[2], Some(EngineOutcome::Interesting));
         round(&[b"patient!", b"loop past"]);
+        assert_eq!(oracle.timeouts(), 1, "not the one past the answer");
         let limits = crate::engine::Limits::none();
         let cancel = Cancel::by_limits(&limits);
         let single = oracle.test(&Candidate::whole(b"patient"), &cancel).unwrap();
@@ -313,6 +325,7 @@ mod tests {
         assert!(oracle.take_timed_out(usize::MAX).is_empty(), "taken once");
         oracle.test(&Candidate::whole(b"patient"), &cancel).unwrap();
         assert!(oracle.take_timed_out(7).is_empty(), "shorter than 7 only");
+        assert_eq!(oracle.timeouts(), 4, "every counted one, taken or not");
         let longer = Duration::from_millis(2000);
         assert_eq!(oracle.first_settled(&timed_out, longer).unwrap(), Some(1));
         assert_eq!(pool.timeout(), Duration::from_millis(500), "restored");
@@ -321,6 +334,7 @@ mod tests {
         let hangs = HarnessOracle::new(&pool, &hang, MatchLevel::Stack);
         hangs.test(&Candidate::whole(b"loop"), &cancel).unwrap();
         assert!(hangs.take_timed_out(usize::MAX).is_empty());
+        assert_eq!(hangs.timeouts(), 0);
     }
 
     /// An overflow found well past the stack limit is reduced only to

@@ -29,7 +29,10 @@
 //!   (erase, lower or clear bits of a byte, copy a part over another,
 //!   erase and adjust, shrink a binary or ASCII integer, shuffle a few
 //!   bytes), drawn from a seeded generator; only in a round whose
-//!   deterministic passes found nothing, as they are the cheaper way.
+//!   deterministic passes found nothing, as they are the cheaper way, and
+//!   none once the oracle's verdicts were [`MUTATION_TIMEOUTS`] timeouts:
+//!   each costs the whole timeout, and random edits of an input near an
+//!   endless loop keep finding it.
 //!
 //! A candidate is accepted only if it is interesting *and* strictly
 //! [`smaller`] (shorter, or as long and lower byte by byte, the fill
@@ -132,6 +135,11 @@ const MUTATION_BATCH: u64 = 64;
 
 /// Tries to draw a kept mutant per mutation wanted before giving up.
 const MUTATION_TRIES: u64 = 8;
+
+/// The oracle's timeouts ([`Oracle::timeouts`]) after which no batch of
+/// mutations is drawn: a count of verdicts, so that the search does not
+/// depend on the machine's speed or on `jobs`.
+const MUTATION_TIMEOUTS: u64 = 16;
 
 /// The search passes, in the order a round runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -445,7 +453,7 @@ impl<O: Oracle<u8> + ?Sized> SearchState<'_, '_, O> {
     fn mutate(&mut self) -> Result<bool, OracleError> {
         let mut left = self.options.budget.mutations;
         let mut found = false;
-        while left > 0 && !self.done() {
+        while left > 0 && !self.done() && self.oracle.timeouts() < MUTATION_TIMEOUTS {
             let want = left.min(MUTATION_BATCH).min(self.room());
             let mut batch = Batch::default();
             let mut tries = 0;

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::engine::testutil::{contains_all, hash_coin, on_atoms, FailsWhen, InRounds};
-use crate::engine::{Counters, Observer, Reducer, StopReason};
+use crate::engine::{Cancel, Counters, Observer, Outcome, Reducer, StopReason};
 
 /// A search budget small enough for tests, large enough to finish them.
 const BUDGET: Budget = Budget {
@@ -392,4 +392,49 @@ proptest! {
         let (in_rounds, _) = search_with(&oracle, 1, true);
         prop_assert_eq!(&in_rounds, &sequential, "whole rounds pick it too");
     }
+}
+
+/// Fails on `CR` and 38 more bytes, all from `A` up; any lower byte stands
+/// for an endless loop: its verdict is a timeout ([`Oracle::timeouts`]).
+struct HangsBelowA {
+    timeouts: AtomicU64,
+}
+
+impl Oracle<u8> for HangsBelowA {
+    fn test(&self, c: &Candidate<'_, u8>, _: &Cancel<'_>) -> Result<Option<Outcome>, OracleError> {
+        let bytes = c.to_vec();
+        let fails = bytes.len() >= 40 && bytes.starts_with(b"CR");
+        if fails && bytes.iter().any(|&b| b < b'A') {
+            self.timeouts.fetch_add(1, Ordering::SeqCst);
+            return Ok(Some(Outcome::NotInteresting));
+        }
+        Ok(Some(Outcome::from_bool(fails)))
+    }
+
+    fn timeouts(&self) -> u64 {
+        self.timeouts.load(Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn mutations_stop_once_the_oracle_s_verdicts_were_enough_timeouts() {
+    let oracle = HangsBelowA {
+        timeouts: AtomicU64::new(0),
+    };
+    let budget = Budget {
+        mutations: 5_000,
+        ..BUDGET
+    };
+    // Already the smallest: of the search's candidates, only the mutants
+    // that lower a byte below `A` time out.
+    let smallest = [&b"CR"[..], &[b'A'; 38]].concat();
+    let run = Reducer::new().jobs(2);
+    let found = search(smallest.clone(), &oracle, &options(budget), &run.context()).unwrap();
+    assert_eq!(found, smallest);
+    let timeouts = oracle.timeouts();
+    // The batch that reached the bound runs to its end.
+    assert!(
+        timeouts < MUTATION_TIMEOUTS + MUTATION_BATCH,
+        "{timeouts} timeouts"
+    );
 }

@@ -120,7 +120,7 @@ impl Exit {
             Exit::KnownFailures => "ci --fail-on known: failures, all of them in the ledger",
             Exit::ResolveFailed => "the fuzz crate has no Cargo.lock and cargo cannot resolve its dependencies",
             Exit::UnsupportedReport => "ci merge: a report of another format version (made by another cargo-reduce)",
-            Exit::ToolMissing => "a tool is not installed: cargo-fuzz, cargo-afl, cargo-bisect-rustc, a nightly toolchain or the debugger",
+            Exit::ToolMissing => "a tool is not installed (cargo-fuzz, cargo-afl, cargo-bisect-rustc, nightly, a debugger)",
             Exit::Interrupted => "interrupted; the best result so far was written",
         }
     }

@@ -194,18 +194,18 @@ struct Outputs {
 impl Outputs {
     /// The outputs of crate `name` as `request` asks.
     fn of(request: &IceRequest, name: &str) -> Result<Outputs, Error> {
-        let partial = match &request.output {
-            Some(_) => None,
+        match &request.output {
+            Some(path) => Outputs::at(path.clone(), name, None),
             None => {
-                let partial = default_dir()?.join(format!("{name}.ice.partial.rs"));
-                Some(Box::new(Outputs::at(partial, name, None)?))
+                let dir = default_dir()?;
+                let partial = Outputs::at(dir.join(format!("{name}.ice.partial.rs")), name, None)?;
+                Outputs::at(
+                    dir.join(format!("{name}.ice.rs")),
+                    name,
+                    Some(Box::new(partial)),
+                )
             }
-        };
-        let mcve = match &request.output {
-            Some(path) => path.clone(),
-            None => default_dir()?.join(format!("{name}.ice.rs")),
-        };
-        Outputs::at(mcve, name, partial)
+        }
     }
 
     /// The outputs of an MCVE at `mcve`, checked.

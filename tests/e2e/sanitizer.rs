@@ -239,7 +239,8 @@ fn an_allocation_failure_keeps_its_request_no_larger() {
 /// A failure reduced on the ASan build stays done: on the next run its
 /// artifact (which has a minimized copy) is reproduced there again, so the
 /// other artifacts of `dangling`'s use-after-free, which pass
-/// uninstrumented, are its duplicates, not one more reduction a run.
+/// uninstrumented, are its duplicates, not one more reduction a run; after
+/// a change of the target too.
 #[test]
 fn a_failure_reduced_on_asan_is_done_on_the_next_run() {
     if !nightly("a_failure_reduced_on_asan_is_done_on_the_next_run") {
@@ -267,6 +268,12 @@ fn a_failure_reduced_on_asan_is_done_on_the_next_run() {
     };
     assert_eq!(run(), (1, 2), "one failure, three artifacts");
     assert_eq!(run(), (0, 2), "nothing new");
+    // A change of the target rebuilds it: the failure is still done there.
+    let source = crate_dir.join("fuzz_targets/dangling.rs");
+    let mut text = std::fs::read_to_string(&source).unwrap();
+    text.push_str("// changed\n");
+    std::fs::write(&source, text).unwrap();
+    assert_eq!(run(), (0, 2), "nothing new after a rebuild");
 }
 
 /// A wild pointer is what ASan reports under `cargo fuzz`: `SEGV on

@@ -112,48 +112,87 @@ impl AsanVerdict {
     }
 }
 
-/// The record of an input's [`AsanVerdict`], kept beside the
-/// uninstrumented binary `binary` (so it goes with its build directory):
-/// `<binary>.asan-verdicts/<build>-<input>`, `build` the binary's size and
-/// modification time (a rebuild is a new binary, whose inputs are tried
-/// again), `input` the input's hash. `None` when the binary cannot be read.
-fn verdict_record(binary: &Path, bytes: &[u8]) -> Option<(PathBuf, String)> {
-    let metadata = std::fs::metadata(binary).ok()?;
-    let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    let build = xxh3_64(format!("{}:{}", metadata.len(), modified.as_nanos()).as_bytes());
-    let mut dir = binary.as_os_str().to_owned();
-    dir.push(".asan-verdicts");
-    let build = format!("{build:016x}");
-    let name = format!("{build}-{:016x}", xxh3_64(bytes));
-    Some((PathBuf::from(dir).join(name), build))
+/// Where an input's [`AsanVerdict`]s are kept, beside the uninstrumented
+/// binary (so they go with its build directory):
+/// `<binary>.asan-verdicts/`, one file per input and build,
+/// `<build>-<input>` (`build` the binary's size and modification time:
+/// a rebuild may bring or fix a bug there), and a `bug-<input>` for every
+/// input whose ASan build ever reported a bug, which a rebuild keeps: an
+/// input reduced on that build is tried there again after a change of the
+/// target, so that its duplicates are grouped with it, not reduced anew.
+struct VerdictRecords {
+    dir: PathBuf,
+    build: String,
+}
+
+impl VerdictRecords {
+    /// The records of `binary`'s inputs; `None` when it cannot be read.
+    fn of(binary: &Path) -> Option<VerdictRecords> {
+        let metadata = std::fs::metadata(binary).ok()?;
+        let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        let build = xxh3_64(format!("{}:{}", metadata.len(), modified.as_nanos()).as_bytes());
+        let mut dir = binary.as_os_str().to_owned();
+        dir.push(".asan-verdicts");
+        Some(VerdictRecords {
+            dir: PathBuf::from(dir),
+            build: format!("{build:016x}"),
+        })
+    }
+
+    /// The record of what this build told of `bytes`.
+    fn this_build(&self, bytes: &[u8]) -> PathBuf {
+        self.dir
+            .join(format!("{}-{:016x}", self.build, xxh3_64(bytes)))
+    }
+
+    /// The record that some build reported a bug of `bytes`.
+    fn ever_a_bug(&self, bytes: &[u8]) -> PathBuf {
+        self.dir.join(format!("bug-{:016x}", xxh3_64(bytes)))
+    }
 }
 
 /// What an earlier run's ASan build told of `bytes`, for targets whose
-/// uninstrumented binary is `binary`, as it is now.
+/// uninstrumented binary is `binary`, as it is now; without a record of
+/// this build, [`AsanVerdict::Bug`] where an earlier build reported one.
 pub(crate) fn asan_verdict_before(binary: &Path, bytes: &[u8]) -> Option<AsanVerdict> {
-    let (record, _) = verdict_record(binary, bytes)?;
-    let content = std::fs::read(record).ok()?;
+    let records = VerdictRecords::of(binary)?;
+    let Ok(content) = std::fs::read(records.this_build(bytes)) else {
+        return records
+            .ever_a_bug(bytes)
+            .is_file()
+            .then_some(AsanVerdict::Bug);
+    };
     [AsanVerdict::Bug, AsanVerdict::NoBug]
         .into_iter()
         .find(|v| v.as_bytes() == content)
 }
 
 /// Records what the ASan build of `binary`'s target told of `bytes`
-/// ([`asan_verdict_before`]), dropping the records of earlier builds.
-/// Best effort: a record that cannot be written only costs a retry.
+/// ([`asan_verdict_before`]), dropping the records of earlier builds but
+/// the `bug-` ones. Best effort: a record that cannot be written only costs
+/// a retry.
 pub(crate) fn remember_asan_verdict(binary: &Path, bytes: &[u8], verdict: AsanVerdict) {
-    let Some((record, build)) = verdict_record(binary, bytes) else {
+    let Some(records) = VerdictRecords::of(binary) else {
         return;
     };
-    let Some(dir) = record.parent() else {
-        return;
-    };
-    for old in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        if !old.file_name().to_string_lossy().starts_with(&build) {
+    for old in std::fs::read_dir(&records.dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = old.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(&records.build) && !name.starts_with("bug-") {
             let _ = std::fs::remove_file(old.path());
         }
     }
-    let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&record, verdict.as_bytes()));
+    let write = |path: PathBuf| std::fs::write(path, verdict.as_bytes());
+    let _ = std::fs::create_dir_all(&records.dir).and_then(|()| {
+        write(records.this_build(bytes))?;
+        match verdict {
+            AsanVerdict::Bug => write(records.ever_a_bug(bytes)),
+            AsanVerdict::NoBug => Ok(()),
+        }
+    });
 }
 
 /// What a "does not reproduce" message adds for an artifact that may
@@ -193,7 +232,7 @@ mod tests {
     }
 
     /// A record holds for the binary it was made with; a rebuild (a new
-    /// modification time) drops it.
+    /// modification time) drops it, but that an input ever had a bug there.
     #[test]
     fn a_verdict_holds_until_the_binary_changes() {
         let tmp = tempfile::tempdir().unwrap();
@@ -216,9 +255,20 @@ mod tests {
             .set_modified(later)
             .unwrap();
         assert_eq!(asan_verdict_before(&binary, b"input"), None);
+        assert_eq!(asan_verdict_before(&binary, b"bug"), Some(AsanVerdict::Bug));
         remember_asan_verdict(&binary, b"other input", AsanVerdict::NoBug);
+        remember_asan_verdict(&binary, b"bug", AsanVerdict::NoBug);
+        assert_eq!(
+            asan_verdict_before(&binary, b"bug"),
+            Some(AsanVerdict::NoBug),
+            "this build's own verdict first"
+        );
         let records = std::fs::read_dir(tmp.path().join("target.asan-verdicts")).unwrap();
-        assert_eq!(records.count(), 1, "the old build's records are gone");
+        assert_eq!(
+            records.count(),
+            3,
+            "the old build's records are gone, but its bug"
+        );
     }
 
     #[test]

@@ -512,11 +512,14 @@ fn corpus_status_line(message: &Message) -> Option<(&'static str, String)> {
     })
 }
 
-/// Which build a corpus's edges were counted on, when it is not the
-/// default one (an afl.rs target's has no other).
+/// Which build a corpus's edges were counted on: a user compares them
+/// with the libFuzzer binary built alike.
 fn of_build(build: Option<Build>) -> &'static str {
     match build {
         Some(Build::CoverageAsan) => " of the AddressSanitizer build",
+        // `cargo fuzz build`'s default binary has ASan, whose checks have
+        // edges of their own: its count is not this one.
+        Some(Build::Coverage) => " without AddressSanitizer",
         _ => "",
     }
 }
@@ -554,5 +557,39 @@ mod tests {
         assert!(reporter.first_time("no Cargo.lock in x: resolved one"));
         assert!(!reporter.first_time("no Cargo.lock in x: resolved one"));
         assert!(reporter.first_time("no Cargo.lock in y: resolved one"));
+    }
+
+    /// A corpus's line says which build counted its edges, so that a user
+    /// compares them with the libFuzzer binary built alike (`cargo fuzz
+    /// build`'s default has ASan, whose checks have edges of their own).
+    #[test]
+    fn a_corpus_line_says_which_build_counted_its_edges() {
+        let line = |build| {
+            let message = Message::CorpusMinimized {
+                package: "p".into(),
+                target: "parse".into(),
+                files_before: 9,
+                bytes_before: 90,
+                files_after: 3,
+                bytes_after: 30,
+                features: 120,
+                edges: 40,
+                build,
+                failing: 0,
+                rejected: 0,
+                shrink_rounds: 0,
+                shrink_stopped: None,
+                output: "min".into(),
+                elapsed_s: 1.0,
+            };
+            status_line(&message).unwrap().1
+        };
+        assert!(line(Some(Build::Coverage)).contains("(40 edges without AddressSanitizer) kept"));
+        assert!(line(Some(Build::CoverageAsan))
+            .contains("(40 edges of the AddressSanitizer build) kept"));
+        assert!(
+            line(None).contains("(40 edges) kept"),
+            "corpus merge's: no build"
+        );
     }
 }

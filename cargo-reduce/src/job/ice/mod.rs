@@ -228,16 +228,35 @@ impl Outputs {
 
     /// The outputs of the reduction's result: the partial ones unless it
     /// is `finished`. A finished one removes an earlier run's partial
-    /// report and libraries (the partial MCVE is removed as it is written).
+    /// report, auxiliary crates and libraries (the partial MCVE is removed
+    /// as it is written).
     fn of_result(mut self, finished: bool) -> Outputs {
         match (self.partial.take(), finished) {
             (Some(partial), false) => *partial,
             (Some(partial), true) => {
-                let _ = std::fs::remove_file(&partial.report);
-                let _ = std::fs::remove_dir_all(&partial.deps);
+                partial.remove();
                 self
             }
             (None, _) => self,
+        }
+    }
+
+    /// Removes these outputs but the MCVE: the report, the libraries and
+    /// each auxiliary crate's `NAME.ice.partial.DEP.rs`
+    /// ([`auxiliary::path_beside`]). Best effort: they are this tool's own.
+    fn remove(&self) {
+        let _ = std::fs::remove_file(&self.report);
+        let _ = std::fs::remove_dir_all(&self.deps);
+        let stem = self.mcve.with_extension("");
+        let (Some(dir), Some(stem)) = (stem.parent(), stem.file_name()) else {
+            return;
+        };
+        let prefix = format!("{}.", stem.to_string_lossy());
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix) && name.ends_with(".rs") {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
     }
 }

@@ -304,10 +304,7 @@ mod tests {
                 let b = bytes.get(2 * i..2 * i + 2)?;
                 Some(u16::from_le_bytes([b[0], b[1]]))
             };
-            Ok(Some(match (self.0)(&value) {
-                true => Outcome::Interesting,
-                false => Outcome::NotInteresting,
-            }))
+            Ok(Some(Outcome::from_bool((self.0)(&value))))
         }
     }
 

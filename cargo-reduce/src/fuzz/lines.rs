@@ -17,7 +17,10 @@
 //! called the function: code there that no input runs (the unwinding
 //! cleanup of a call inlined into another) is no line a source-based
 //! report (`cargo fuzz coverage`'s llvm-cov) counts, and it would mark
-//! the `fn` line of a function that ran as never run.
+//! the `fn` line of a function that ran as never run. A line is unknown
+//! (left out) where its code is only in copies of its function (its
+//! out-of-line code, or its code inlined at one chain of call sites) that
+//! never ran, while another copy ran: see [`Tally::finish`].
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,14 +33,26 @@ use crate::fuzz::pool::PcTable;
 pub(crate) struct LineMap {
     /// The source files, as the debug info names them.
     pub files: Vec<String>,
-    /// Per counter: its (file index, line)s, the innermost inlined
+    /// Per counter: the places of its block's code, the innermost inlined
     /// function's first, then each call site's.
-    pub lines: Vec<Vec<(u32, u32)>>,
+    pub blocks: Vec<Vec<Place>>,
     /// The functions whose code has counters.
     pub functions: Vec<Function>,
-    /// Per counter: the indices in `functions` of the functions its
-    /// block's code belongs to (the innermost inlined one's first).
-    pub function_ids: Vec<Vec<u32>>,
+    /// Per copy of a function in the binary (its out-of-line code, or its
+    /// code inlined at one chain of call sites): the function's index in
+    /// `functions`.
+    pub copies: Vec<u32>,
+}
+
+/// A line of a block's code, and the copy of a function it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    /// The file's index in [`LineMap::files`].
+    pub file: u32,
+    pub line: u32,
+    /// The copy's index in [`LineMap::copies`] (none where the debug info
+    /// names no function).
+    pub copy: Option<u32>,
 }
 
 /// A function of the coverage build.
@@ -84,37 +99,51 @@ impl LineMap {
             std::fs::read(binary).map_err(|e| format!("cannot read {}: {e}", binary.display()))?;
         let file = object::File::parse(&*data)
             .map_err(|e| format!("cannot parse {}: {e}", binary.display()))?;
-        let ends = block_ends(&file, &table.pcs);
+        let symbols = Symbols::new(&file);
+        let ends = symbols.block_ends(&table.pcs);
         let code = Code::new(&file);
         let mut map = LineMap::default();
-        let mut files = Interner::default();
-        let mut functions = Interner::default();
+        let mut names = Names::default();
         for (&pc, &end) in table.pcs.iter().zip(&ends) {
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            let mut lines = Vec::new();
-            let mut ids = Vec::new();
+            let holder = symbols.holder(pc).unwrap_or(pc);
+            let mut places = Vec::new();
             for row in block_lines(&loader, &code, pc, end) {
-                let (file, new) = files.id(&row.file);
-                if new {
-                    map.files.push(row.file);
-                }
-                if !lines.contains(&(file, row.line)) {
-                    lines.push((file, row.line));
-                }
-                if let Some(name) = row.function {
-                    let id = map.function_id(&mut functions, name, file, row.line);
-                    if !ids.contains(&id) {
-                        ids.push(id);
-                    }
+                let place = map.place(&mut names, row, holder);
+                if !places.contains(&place) {
+                    places.push(place);
                 }
             }
-            map.lines.push(lines);
-            map.function_ids.push(ids);
+            map.blocks.push(places);
         }
         map.start_at_declarations(&file);
         Ok(Some(map))
+    }
+
+    /// Where `row` of a block of the function at address `holder` is: its
+    /// file and line, and the copy of its function (the function's code
+    /// at `holder`, inlined at the row's call sites).
+    fn place(&mut self, names: &mut Names, row: Row, holder: u64) -> Place {
+        let (file, new) = names.files.id(&row.file);
+        if new {
+            self.files.push(row.file);
+        }
+        let copy = row.function.map(|name| {
+            let key = format!("{holder:x} {name} {}", row.call_sites);
+            let function = self.function_id(&mut names.functions, name, file, row.line);
+            let (copy, new) = names.copies.id(&key);
+            if new {
+                self.copies.push(function);
+            }
+            copy
+        });
+        Place {
+            file,
+            line: row.line,
+            copy,
+        }
     }
 
     /// Moves each function's line to its `fn` line, as the debug info
@@ -151,14 +180,28 @@ impl LineMap {
         id
     }
 
+    /// A tally of a corpus's coverage, no input counted yet.
+    pub(crate) fn tally(&self) -> Tally<'_> {
+        Tally {
+            map: self,
+            counts: self.instrumented(),
+            ran: vec![false; self.copies.len()],
+        }
+    }
+
+    /// The copies block `counter`'s code is in.
+    fn copies_of(&self, counter: usize) -> impl Iterator<Item = u32> + '_ {
+        self.blocks[counter].iter().filter_map(|p| p.copy)
+    }
+
     /// Every instrumented line and function, reached by no input yet.
-    pub(crate) fn instrumented(&self) -> SourceCounts {
+    fn instrumented(&self) -> SourceCounts {
         let mut out = SourceCounts::default();
-        for &(file, line) in self.lines.iter().flatten() {
+        for place in self.blocks.iter().flatten() {
             out.lines
-                .entry(self.files[file as usize].clone())
+                .entry(self.files[place.file as usize].clone())
                 .or_default()
-                .insert(line, 0);
+                .insert(place.line, 0);
         }
         for f in &self.functions {
             let file = &self.files[f.file as usize];
@@ -175,15 +218,13 @@ impl LineMap {
         out
     }
 
-    /// Counts one input that hit the counters `covered` (indices past the
-    /// table are ignored): each line it reached and each function it
-    /// called, once.
-    pub(crate) fn add_input(&self, out: &mut SourceCounts, covered: impl Iterator<Item = usize>) {
-        let covered: Vec<usize> = covered.filter(|&c| c < self.lines.len()).collect();
+    /// Counts one input that hit the counters `covered` (all in the
+    /// table): each line it reached and each function it called, once.
+    fn add_input(&self, out: &mut SourceCounts, covered: &[usize]) {
         let mut called: Vec<u32> = covered
             .iter()
-            .flat_map(|&c| &self.function_ids[c])
-            .copied()
+            .flat_map(|&c| self.copies_of(c))
+            .map(|copy| self.copies[copy as usize])
             .collect();
         called.sort_unstable();
         called.dedup();
@@ -193,8 +234,8 @@ impl LineMap {
             .collect();
         let mut reached: Vec<(u32, u32)> = covered
             .iter()
-            .flat_map(|&counter| &self.lines[counter])
-            .copied()
+            .flat_map(|&counter| &self.blocks[counter])
+            .map(|place| (place.file, place.line))
             .chain(called.iter().map(|f| (f.file, f.line)))
             .collect();
         reached.sort_unstable();
@@ -214,6 +255,84 @@ impl LineMap {
                 .1 += 1;
         }
     }
+
+    /// Leaves out of `counts` the lines no input reached whose code is
+    /// only in copies that never ran (`ran`, per copy) of functions that
+    /// ran in another copy.
+    fn leave_out_unknown(&self, counts: &mut SourceCounts, ran: &[bool]) {
+        let mut function_ran = vec![false; self.functions.len()];
+        for (copy, _) in ran.iter().enumerate().filter(|(_, &ran)| ran) {
+            function_ran[self.copies[copy] as usize] = true;
+        }
+        let mut holders: BTreeMap<(u32, u32), Vec<Option<u32>>> = BTreeMap::new();
+        for place in self.blocks.iter().flatten() {
+            holders
+                .entry((place.file, place.line))
+                .or_default()
+                .push(place.copy);
+        }
+        let unknown = |copies: &[Option<u32>]| {
+            let unran = |copy: &Option<u32>| copy.is_some_and(|c| !ran[c as usize]);
+            let ran_elsewhere = |copy: &Option<u32>| {
+                copy.is_some_and(|c| function_ran[self.copies[c as usize] as usize])
+            };
+            copies.iter().all(unran) && copies.iter().any(ran_elsewhere)
+        };
+        for ((file, line), copies) in holders {
+            let path = &self.files[file as usize];
+            let Some(lines) = counts.lines.get_mut(path) else {
+                continue;
+            };
+            if lines.get(&line) == Some(&0) && unknown(&copies) {
+                lines.remove(&line);
+            }
+        }
+        counts.lines.retain(|_, lines| !lines.is_empty());
+    }
+}
+
+/// A corpus's coverage being counted, input by input.
+pub(crate) struct Tally<'map> {
+    map: &'map LineMap,
+    counts: SourceCounts,
+    /// Per copy of a function: whether an input ran any of its code.
+    ran: Vec<bool>,
+}
+
+impl Tally<'_> {
+    /// Counts one input that hit the counters `covered` (indices past the
+    /// table are ignored): each line it reached and each function it
+    /// called, once.
+    pub(crate) fn add_input(&mut self, covered: impl Iterator<Item = usize>) {
+        let blocks = self.map.blocks.len();
+        let covered: Vec<usize> = covered.filter(|&c| c < blocks).collect();
+        for copy in covered.iter().flat_map(|&c| self.map.copies_of(c)) {
+            self.ran[copy as usize] = true;
+        }
+        self.map.add_input(&mut self.counts, &covered);
+    }
+
+    /// Per line and per function, how many inputs reached it. A line no
+    /// input reached is left out (unknown) where every copy holding its
+    /// code never ran while another copy of its function did: the
+    /// optimizer can leave a line's code in the function's out-of-line
+    /// copy only, merged into other lines' code in the inlined copies
+    /// that ran, and a source-based report counts it run there
+    /// (helper-56 on ron: a small `if c { Ok(()) } else { Err(e) }`'s
+    /// `Ok(())`, its out-of-line copy never called).
+    pub(crate) fn finish(mut self) -> SourceCounts {
+        self.map.leave_out_unknown(&mut self.counts, &self.ran);
+        self.counts
+    }
+}
+
+/// The interners of a [`LineMap`] being made: files, functions and copies
+/// by name.
+#[derive(Default)]
+struct Names {
+    files: Interner,
+    functions: Interner,
+    copies: Interner,
 }
 
 /// Each function's declared file and `fn` line (`DW_AT_decl_file`,
@@ -307,33 +426,50 @@ impl Interner {
     }
 }
 
-/// Where each block's code ends: at the next block's address, or at the
-/// end of its function (the symbol that holds it) when that is nearer.
-fn block_ends(file: &object::File, pcs: &[u64]) -> Vec<u64> {
-    use object::{Object, ObjectSymbol, SymbolKind};
-    let mut functions: Vec<(u64, u64)> = file
-        .symbols()
-        .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
-        .map(|s| (s.address(), s.address() + s.size()))
-        .collect();
-    functions.sort_unstable();
-    let mut starts: Vec<u64> = pcs.to_vec();
-    starts.sort_unstable();
-    starts.dedup();
-    pcs.iter()
-        .map(|&pc| {
-            let next = starts
-                .get(starts.partition_point(|&s| s <= pc))
-                .copied()
-                .unwrap_or(u64::MAX);
-            let holder = functions.partition_point(|&(start, _)| start <= pc);
-            let function_end = match holder.checked_sub(1).map(|i| functions[i]) {
-                Some((_, end)) if end > pc => end,
-                _ => next,
-            };
-            next.min(function_end)
-        })
-        .collect()
+/// The binary's functions (its code symbols), by address.
+struct Symbols(Vec<(u64, u64)>);
+
+impl Symbols {
+    fn new(file: &object::File) -> Symbols {
+        use object::{Object, ObjectSymbol, SymbolKind};
+        let mut functions: Vec<(u64, u64)> = file
+            .symbols()
+            .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
+            .map(|s| (s.address(), s.address() + s.size()))
+            .collect();
+        functions.sort_unstable();
+        Symbols(functions)
+    }
+
+    /// The start and end of the function holding `pc`.
+    fn holding(&self, pc: u64) -> Option<(u64, u64)> {
+        let after = self.0.partition_point(|&(start, _)| start <= pc);
+        let (start, end) = self.0[..after].last().copied()?;
+        (end > pc).then_some((start, end))
+    }
+
+    /// The address of the function holding `pc`.
+    fn holder(&self, pc: u64) -> Option<u64> {
+        self.holding(pc).map(|(start, _)| start)
+    }
+
+    /// Where each block's code ends: at the next block's address, or at
+    /// the end of its function when that is nearer.
+    fn block_ends(&self, pcs: &[u64]) -> Vec<u64> {
+        let mut starts: Vec<u64> = pcs.to_vec();
+        starts.sort_unstable();
+        starts.dedup();
+        pcs.iter()
+            .map(|&pc| {
+                let next = starts
+                    .get(starts.partition_point(|&s| s <= pc))
+                    .copied()
+                    .unwrap_or(u64::MAX);
+                let function_end = self.holding(pc).map_or(next, |(_, end)| end);
+                next.min(function_end)
+            })
+            .collect()
+    }
 }
 
 /// The binary's code, to tell alignment padding from instructions: the
@@ -402,12 +538,14 @@ fn x86_nops(mut code: &[u8]) -> bool {
 }
 
 /// A line-table row of a block's code, as one frame sees it: the code's
-/// place, or the call site of what is inlined there, and the function it
-/// is in.
+/// place, or the call site of what is inlined there, the function it is
+/// in, and the call sites that function is inlined at (the frames outside
+/// it).
 struct Row {
     file: String,
     line: u32,
     function: Option<String>,
+    call_sites: String,
 }
 
 /// The rows of the code in `[pc, end)`: of each line-table row there and
@@ -428,23 +566,40 @@ fn block_lines(loader: &addr2line::Loader, code: &Code, pc: u64, end: u64) -> Ve
     rows.sort_unstable();
     rows.dedup();
     rows.retain(|row| !padding.contains(row));
-    let mut out = Vec::new();
-    for address in rows {
-        let Ok(mut frames) = loader.find_frames(address) else {
-            continue;
-        };
-        while let Ok(Some(frame)) = frames.next() {
-            let located = frame.location.and_then(|l| Some((l.file?, l.line?)));
-            if let Some((file, line)) = located.filter(|&(_, line)| line > 0) {
-                let function = frame.function.as_ref().and_then(|f| f.demangle().ok());
-                out.push(Row {
-                    file: file.to_string(),
-                    line,
-                    function: function.map(|name| name.into_owned()),
-                });
-            }
+    rows.into_iter()
+        .flat_map(|address| frame_rows(loader, address))
+        .collect()
+}
+
+/// The rows of the frames at `address`, innermost first.
+fn frame_rows(loader: &addr2line::Loader, address: u64) -> Vec<Row> {
+    let mut frames = Vec::new();
+    if let Ok(mut iter) = loader.find_frames(address) {
+        while let Ok(Some(frame)) = iter.next() {
+            let located = frame
+                .location
+                .and_then(|l| Some((l.file?, l.line?, l.column)));
+            let function = frame.function.as_ref().and_then(|f| f.demangle().ok());
+            frames.push((located, function.map(|name| name.into_owned())));
         }
     }
+    let mut out = Vec::new();
+    let mut call_sites = String::new();
+    for (located, function) in frames.into_iter().rev() {
+        let Some((file, line, column)) = located else {
+            continue;
+        };
+        if line > 0 {
+            out.push(Row {
+                file: file.to_string(),
+                line,
+                function,
+                call_sites: call_sites.clone(),
+            });
+        }
+        call_sites.push_str(&format!("{file}:{line}:{} ", column.unwrap_or(0)));
+    }
+    out.reverse();
     out
 }
 
@@ -542,14 +697,14 @@ mod tests {
         let map = LineMap::new(&exe, &table, &AtomicBool::new(false))
             .unwrap()
             .unwrap();
-        assert_eq!(map.lines.len(), 2);
-        assert!(map.lines[1].is_empty(), "{map:?}");
+        assert_eq!(map.blocks.len(), 2);
+        assert!(map.blocks[1].is_empty(), "{map:?}");
         // Its own lines (the `fn` line, the body's), and the lines of what
         // is inlined into it, in other files; none of this file's others.
-        let own: Vec<u32> = map.lines[0]
+        let own: Vec<u32> = map.blocks[0]
             .iter()
-            .filter(|(f, _)| map.files[*f as usize].ends_with("fuzz/lines.rs"))
-            .map(|&(_, line)| line)
+            .filter(|p| map.files[p.file as usize].ends_with("fuzz/lines.rs"))
+            .map(|p| p.line)
             .collect();
         assert!(own.contains(&BODY_LINE), "{own:?} for {BODY_LINE}");
         assert!(
@@ -562,15 +717,14 @@ mod tests {
             .iter()
             .find(|f| f.ends_with("fuzz/lines.rs"))
             .unwrap();
-        let mut counts = map.instrumented();
+        let counts = map.tally().finish();
         assert_eq!(counts.lines[file.as_str()][&BODY_LINE], 0);
         // Counter 0's code is the function's (and what is inlined into
         // it), named without the hash, at the line where its code begins;
         // counter 1's is no function's.
-        assert!(map.function_ids[1].is_empty());
-        let function = map.function_ids[0]
-            .iter()
-            .map(|&i| &map.functions[i as usize])
+        let function = map
+            .copies_of(0)
+            .map(|copy| &map.functions[map.copies[copy as usize] as usize])
             .find(|f| f.name.ends_with("::lines_test_function"))
             .unwrap_or_else(|| panic!("{map:?}"));
         assert!(function.name.ends_with("lines::tests::lines_test_function"));
@@ -580,13 +734,53 @@ mod tests {
         assert_eq!(named(&counts), (function.line, 0));
         // An input that hits counter 0 twice (and one past the table)
         // counts once; a second input makes two.
-        map.add_input(&mut counts, [0, 0, 7].into_iter());
-        map.add_input(&mut counts, [0].into_iter());
+        let counted = |inputs: &[&[usize]]| {
+            let mut tally = map.tally();
+            for input in inputs {
+                tally.add_input(input.iter().copied());
+            }
+            tally.finish()
+        };
+        let counts = counted(&[&[0, 0, 7], &[0]]);
         assert_eq!(counts.lines[file.as_str()][&BODY_LINE], 2);
         assert_eq!(named(&counts), (function.line, 2));
-        let before = counts.clone();
-        map.add_input(&mut counts, [1].into_iter());
-        assert_eq!(counts, before, "a block of no code reaches no line");
+        let more = counted(&[&[0, 0, 7], &[0], &[1]]);
+        assert_eq!(more, counts, "a block of no code reaches no line");
+    }
+
+    /// The coverage of `inputs` (each the counters it hit) on `map`.
+    fn count(map: &LineMap, inputs: &[&[usize]]) -> SourceCounts {
+        let mut tally = map.tally();
+        for input in inputs {
+            tally.add_input(input.iter().copied());
+        }
+        tally.finish()
+    }
+
+    /// A place of `src/lib.rs`.
+    fn at(line: u32, copy: u32) -> Place {
+        Place {
+            file: 0,
+            line,
+            copy: Some(copy),
+        }
+    }
+
+    /// A map of one file's functions.
+    fn map_of(functions: &[(&str, u32)], blocks: Vec<Vec<Place>>, copies: Vec<u32>) -> LineMap {
+        LineMap {
+            files: vec!["src/lib.rs".into()],
+            blocks,
+            functions: functions
+                .iter()
+                .map(|&(name, line)| Function {
+                    name: name.into(),
+                    file: 0,
+                    line,
+                })
+                .collect(),
+            copies,
+        }
     }
 
     /// A function's first line is reached whenever the function is, even
@@ -594,23 +788,47 @@ mod tests {
     /// unwinding cleanup, at the `fn` line).
     #[test]
     fn a_function_that_ran_reached_its_first_line() {
-        let map = LineMap {
-            files: vec!["src/lib.rs".into()],
-            // Counter 0: the body (line 8); counter 1: the cleanup (line 7).
-            lines: vec![vec![(0, 8)], vec![(0, 7)]],
-            functions: vec![Function {
-                name: "lib::decode".into(),
-                file: 0,
-                line: 7,
-            }],
-            function_ids: vec![vec![0], vec![0]],
-        };
-        let mut counts = map.instrumented();
-        assert_eq!(counts.lines["src/lib.rs"][&7], 0);
-        map.add_input(&mut counts, [0].into_iter());
-        map.add_input(&mut counts, [0, 1].into_iter());
+        // Counter 0: the body (line 8); counter 1: the cleanup (line 7).
+        let map = map_of(
+            &[("lib::decode", 7)],
+            vec![vec![at(8, 0)], vec![at(7, 0)]],
+            vec![0],
+        );
+        assert_eq!(count(&map, &[]).lines["src/lib.rs"][&7], 0);
+        let counts = count(&map, &[&[0], &[0, 1]]);
         assert_eq!(counts.lines["src/lib.rs"][&7], 2);
         assert_eq!(counts.lines["src/lib.rs"][&8], 2);
         assert_eq!(counts.functions["src/lib.rs"]["lib::decode"], (7, 2));
+    }
+
+    /// A line whose code is only in a copy of its function that never ran
+    /// is unknown where another copy ran (the optimizer merged it there),
+    /// and never run where a copy that ran holds code of it too, or where
+    /// no copy of its function ran.
+    #[test]
+    fn a_line_only_in_a_copy_that_never_ran_is_unknown_where_another_ran() {
+        // `expect` (line 10) returns `Ok(())` at line 11: its out-of-line
+        // copy 0 (counter 0) holds lines 10 to 12, its copy 1 inlined into
+        // `parse` (line 20; counter 1) only lines 10 and 12; `parse` is
+        // copy 2, at line 21 (counter 2).
+        let blocks = vec![
+            vec![at(10, 0), at(11, 0), at(12, 0)],
+            vec![at(10, 1), at(12, 1), at(21, 2)],
+            vec![at(21, 2)],
+        ];
+        let functions = [("lib::expect", 10), ("lib::parse", 20)];
+        let map = map_of(&functions, blocks.clone(), vec![0, 0, 1]);
+        let lines = |inputs: &[&[usize]]| count(&map, inputs).lines["src/lib.rs"].clone();
+        let inlined_ran = lines(&[&[1, 2]]);
+        assert_eq!(inlined_ran.get(&11), None, "{inlined_ran:?}");
+        assert_eq!(inlined_ran[&12], 1);
+        assert_eq!(lines(&[&[2]])[&11], 0, "no copy of `expect` ran");
+        assert_eq!(lines(&[&[0], &[1]])[&11], 1);
+        // Where the inlined copy holds line 11 too (in counter 3's block),
+        // it ran and line 11 did not: never run.
+        let mut held = blocks;
+        held.push(vec![at(11, 1)]);
+        let map = map_of(&functions, held, vec![0, 0, 1]);
+        assert_eq!(count(&map, &[&[1, 2]]).lines["src/lib.rs"][&11], 0);
     }
 }

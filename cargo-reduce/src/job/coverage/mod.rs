@@ -322,16 +322,13 @@ fn covered_source(
     startup: &Replayed,
     pcs: usize,
 ) -> Result<SourceCounts, String> {
-    let mut counts = map.instrumented();
+    let mut tally = map.tally();
     let startup = covered_counters(startup, pcs)?;
     for r in replayed.iter().filter(|r| !r.features.is_empty()) {
         let edges = covered_counters(r, pcs)?;
-        map.add_input(
-            &mut counts,
-            edges.into_iter().chain(startup.iter().copied()),
-        );
+        tally.add_input(edges.into_iter().chain(startup.iter().copied()));
     }
-    Ok(counts)
+    Ok(tally.finish())
 }
 
 /// The counters `r` covered (none without features).

@@ -7,6 +7,7 @@ use crate::engine::{Oracle, OracleError};
 
 use super::layout::Piece;
 use super::reduce::Run;
+use super::settled::Settled;
 use super::trace::Kind;
 use super::Decoder;
 
@@ -67,10 +68,6 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             });
             alike.then_some(value)
         };
-        let pieces = self.layout.pieces.len();
-        let lead = group[0];
-        let settled =
-            current(self).is_some_and(|v| self.settled_together.get(pieces, lead) == Some(v));
         let encode = |run: &Self, value: u128| {
             let mut layout = run.layout.clone();
             for &at in group {
@@ -78,10 +75,7 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             }
             Some(layout.encode())
         };
-        let found = self.search_lowest(current, encode, settled)?;
-        let pieces = self.layout.pieces.len();
-        self.settled_together.set(pieces, lead, current(self));
-        Ok(found)
+        self.search_recorded(|run| &mut run.settled_together, group[0], current, encode)
     }
 
     /// `typed-chars`: the same for each character of each `str`.
@@ -151,15 +145,26 @@ impl<O: Oracle<u8> + ?Sized, D: Decoder + ?Sized> Run<'_, '_, O, D> {
             let now = run.layout.pieces.get(at)?;
             (same_kind(now, &piece) && run.lowerable(at)).then(|| now.value())
         };
+        let encode = |run: &Self, value: u128| Some(run.edited(at, Some(value), 0..0));
+        self.search_recorded(|run| &mut run.settled, at, current, encode)
+    }
+
+    /// [`Self::search_lowest`] of the value that `record` keeps at `at`:
+    /// settled when it is where the last search recorded there ended, and
+    /// where this one ends recorded.
+    fn search_recorded(
+        &mut self,
+        record: fn(&mut Self) -> &mut Settled,
+        at: usize,
+        current: impl Fn(&Self) -> Option<u128>,
+        encode: impl Fn(&Self, u128) -> Option<Vec<u8>>,
+    ) -> Result<bool, OracleError> {
         let pieces = self.layout.pieces.len();
-        let settled = current(self).is_some_and(|v| self.settled.get(pieces, at) == Some(v));
-        let found = self.search_lowest(
-            current,
-            |run, value| Some(run.edited(at, Some(value), 0..0)),
-            settled,
-        )?;
-        let pieces = self.layout.pieces.len();
-        self.settled.set(pieces, at, current(self));
+        let recorded = record(self).get(pieces, at);
+        let settled = current(self).is_some_and(|v| recorded == Some(v));
+        let found = self.search_lowest(&current, encode, settled)?;
+        let (pieces, ended) = (self.layout.pieces.len(), current(self));
+        record(self).set(pieces, at, ended);
         Ok(found)
     }
 

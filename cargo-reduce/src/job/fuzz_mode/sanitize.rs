@@ -191,6 +191,11 @@ pub(in crate::job) fn build_first(
     Ok(binaries)
 }
 
+/// Why a corpus file that passed was not tried on ASan: libFuzzer keeps
+/// only inputs that passed in a corpus.
+const CORPUS_FILE_HINT: &str = "; it is a file of its target's corpus, where libFuzzer keeps only \
+     inputs that passed (on `cargo fuzz`'s AddressSanitizer build too): name a crash artifact";
+
 /// Reproduces every input to reduce in its pool; under `auto`, the crash
 /// inputs that do not fail alike move to their ASan build if they fail
 /// there. The results, by item.
@@ -203,11 +208,9 @@ pub(super) fn probe_all(
     cx: Context<'_>,
 ) -> Result<Probed, Error> {
     let mut caches = Caches::new(projects);
-    let hint = |item: &Work| {
-        match in_libfuzzer_corpus(projects, item) {
-        true => "; it is a file of its target's corpus, where libFuzzer keeps only inputs that passed (on `cargo fuzz`'s AddressSanitizer build too): name a crash artifact",
+    let hint = |item: &Work| match in_libfuzzer_corpus(projects, item) {
+        true => CORPUS_FILE_HINT,
         false => sanitizers.hint(item.options.sanitizer()),
-    }
     };
     let mut probed = probe(work, pools, (cx.request, &mut caches), &hint);
     let candidates = candidates(projects, work, pools, &probed);

@@ -131,9 +131,12 @@ impl LineMap {
             self.files.push(row.file);
         }
         let copy = row.function.map(|name| {
-            let key = format!("{holder:x} {name} {}", row.call_sites);
+            // A function is one per file (a macro's lines are another
+            // file's), and so is its copy.
             let function = self.function_id(&mut names.functions, name, file, row.line);
-            let (copy, new) = names.copies.id(&key);
+            let (copy, new) = names
+                .copies
+                .id(&format!("{holder:x} {function} {}", row.call_sites));
             if new {
                 self.copies.push(function);
             }
@@ -780,6 +783,38 @@ mod tests {
                 })
                 .collect(),
             copies,
+        }
+    }
+
+    /// A row of `function` at `file:line`, inlined at no call site.
+    fn row(file: &str, line: u32, function: &str) -> Row {
+        Row {
+            file: file.into(),
+            line,
+            function: Some(function.into()),
+            call_sites: String::new(),
+        }
+    }
+
+    /// A function's code in a macro of another file is that file's
+    /// function (as its `FN` record), with a copy of its own: the copy of
+    /// the function's own file is still called when the block runs
+    /// (httparse's `parse_token`, whose `next!` is in `src/macros.rs`).
+    #[test]
+    fn a_copy_is_of_one_files_function() {
+        let mut map = LineMap::default();
+        let mut names = Names::default();
+        let places = [
+            row("src/macros.rs", 4, "httparse::parse_token"),
+            row("src/lib.rs", 890, "httparse::parse_token"),
+        ]
+        .map(|r| map.place(&mut names, r, 0x1000));
+        map.blocks.push(places.to_vec());
+        assert_eq!(map.functions.len(), 2, "{map:?}");
+        assert_ne!(places[0].copy, places[1].copy);
+        let counts = count(&map, &[&[0]]);
+        for (file, line) in [("src/macros.rs", 4), ("src/lib.rs", 890)] {
+            assert_eq!(counts.functions[file]["httparse::parse_token"], (line, 1));
         }
     }
 

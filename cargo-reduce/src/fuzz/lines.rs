@@ -85,12 +85,16 @@ pub(crate) struct SourceCounts {
 }
 
 impl LineMap {
-    /// The lines of every block of `table`, from `binary`'s debug info;
+    /// The lines of every block of `table`, from `binary`'s debug info,
+    /// each file by its `file_name` (the debug info names one file in
+    /// several ways: relative to the workspace or to the shadow build, so
+    /// that an input reaching its line under two names would count twice);
     /// `Ok(None)` when `stop` is set before it is done (a large binary's
     /// blocks take seconds to map: Ctrl-C must not wait for them).
     pub(crate) fn new(
         binary: &Path,
         table: &PcTable,
+        file_name: &dyn Fn(&str) -> String,
         stop: &AtomicBool,
     ) -> Result<Option<LineMap>, String> {
         let loader = addr2line::Loader::new(binary)
@@ -110,7 +114,8 @@ impl LineMap {
             }
             let holder = symbols.holder(pc).unwrap_or(pc);
             let mut places = Vec::new();
-            for row in block_lines(&loader, &code, pc, end) {
+            for mut row in block_lines(&loader, &code, pc, end) {
+                row.file = file_name(&row.file);
                 let place = map.place(&mut names, row, holder);
                 if !places.contains(&place) {
                     places.push(place);
@@ -118,7 +123,7 @@ impl LineMap {
             }
             map.blocks.push(places);
         }
-        map.start_at_declarations(&file);
+        map.start_at_declarations(&file, file_name);
         Ok(Some(map))
     }
 
@@ -155,14 +160,16 @@ impl LineMap {
     /// line where that code is a local `macro_rules!`'s, which keeps the
     /// macro's own lines, above the function (helper-47: `FN` records at a
     /// macro's line, and the `fn` lines of called functions shown as never
-    /// run). Without a declaration, a function keeps its least line.
-    fn start_at_declarations(&mut self, file: &object::File) {
+    /// run). The whole path is compared: a function a dependency's macro
+    /// declares (`bitflags!`) is declared in that crate's `src/lib.rs`,
+    /// not the one its code is in (helper-57 on pulldown-cmark: `FN` and
+    /// covered lines at bitflags' line numbers). Without a declaration, a
+    /// function keeps its least line.
+    fn start_at_declarations(&mut self, file: &object::File, file_name: &dyn Fn(&str) -> String) {
         let declared = declared_lines(file);
         for f in &mut self.functions {
             let path = &self.files[f.file as usize];
-            let ours = |(decl_file, _): &&(String, u32)| {
-                Path::new(decl_file).file_name() == Path::new(path).file_name()
-            };
+            let ours = |(decl_file, _): &&(String, u32)| file_name(decl_file) == *path;
             if let Some((_, line)) = declared.get(&f.name).filter(ours) {
                 f.line = *line;
             }
@@ -401,7 +408,9 @@ fn declared_lines(file: &object::File) -> BTreeMap<String, (String, u32)> {
     declared
 }
 
-/// The name of file `index` of `unit`'s line program.
+/// The path of file `index` of `unit`'s line program, joined to its
+/// directory and the unit's as addr2line joins a location's (so that it
+/// names the file as the line map does).
 fn declared_file<R: addr2line::gimli::Reader>(
     dwarf: &addr2line::gimli::Dwarf<R>,
     unit: &addr2line::gimli::Unit<R>,
@@ -409,8 +418,33 @@ fn declared_file<R: addr2line::gimli::Reader>(
 ) -> Option<String> {
     let header = unit.line_program.as_ref()?.header();
     let entry = header.file(index)?;
-    let name = dwarf.attr_string(unit, entry.path_name()).ok()?;
-    Some(name.to_string_lossy().ok()?.into_owned())
+    let text = |value| -> Option<String> {
+        let name = dwarf.attr_string(unit, value).ok()?;
+        Some(name.to_string_lossy().ok()?.into_owned())
+    };
+    let mut path = match &unit.comp_dir {
+        Some(dir) => dir.to_string_lossy().ok()?.into_owned(),
+        None => String::new(),
+    };
+    // Directory 0 is the unit's own (DWARF 5), already in `path`.
+    if entry.directory_index() != 0 {
+        path_push(&mut path, &text(entry.directory(header)?)?);
+    }
+    path_push(&mut path, &text(entry.path_name())?);
+    Some(path)
+}
+
+/// `path` joined with `part` (which replaces it when absolute), as
+/// addr2line joins its locations' paths.
+fn path_push(path: &mut String, part: &str) {
+    if part.starts_with('/') || path.is_empty() {
+        *path = part.to_string();
+        return;
+    }
+    if !path.ends_with('/') {
+        path.push('/');
+    }
+    path.push_str(part);
 }
 
 /// Indices given to names in the order first seen.
@@ -622,7 +656,12 @@ mod tests {
 
     /// This test binary's address of `lines_test_function`.
     fn linked_address() -> u64 {
-        let runtime = lines_test_function as *const () as u64;
+        address_of("lines_test_function", lines_test_function as *const ())
+    }
+
+    /// This test binary's address of the test function `name`, at
+    /// `runtime` as it runs.
+    fn address_of(name: &str, runtime: *const ()) -> u64 {
         let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
         let file = object::File::parse(&*exe).unwrap();
         use object::{Object, ObjectSymbol};
@@ -630,10 +669,10 @@ mod tests {
             .symbols()
             .find(|s| {
                 s.name()
-                    .is_ok_and(|n| n.contains("lines_test_function") && n.contains("tests"))
+                    .is_ok_and(|n| n.contains(name) && n.contains("tests"))
             })
             .unwrap();
-        assert_eq!(runtime % 4096, anchor.address() % 4096);
+        assert_eq!(runtime as u64 % 4096, anchor.address() % 4096);
         anchor.address()
     }
 
@@ -666,6 +705,25 @@ mod tests {
             (decl_file, *line),
             (Some("lines.rs".as_ref()), MACRO_FN_LINE)
         );
+        // The declaration's path is the one its code's rows name (the
+        // two are compared whole), so the function is put at its `fn` line.
+        let pc = address_of("macro_test_function", macro_test_function as *const ());
+        let table = PcTable { pcs: vec![pc] };
+        let exe = std::env::current_exe().unwrap();
+        let map = LineMap::new(
+            &exe,
+            &table,
+            &|name| name.to_string(),
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .unwrap();
+        let function = map
+            .functions
+            .iter()
+            .find(|f| f.name.ends_with("tests::macro_test_function"))
+            .unwrap_or_else(|| panic!("{map:?}"));
+        assert_eq!(function.line, MACRO_FN_LINE, "{map:?}");
     }
 
     #[test]
@@ -697,9 +755,14 @@ mod tests {
         let table = PcTable {
             pcs: vec![pc, u64::MAX - 16],
         };
-        let map = LineMap::new(&exe, &table, &AtomicBool::new(false))
-            .unwrap()
-            .unwrap();
+        let map = LineMap::new(
+            &exe,
+            &table,
+            &|name| name.to_string(),
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(map.blocks.len(), 2);
         assert!(map.blocks[1].is_empty(), "{map:?}");
         // Its own lines (the `fn` line, the body's), and the lines of what

@@ -290,7 +290,9 @@ fn measure(
     let table = table_file
         .read(binary)
         .map_err(|e| failed("cannot read the PC table", &e))?;
-    let map = LineMap::new(binary, &table, interrupt)
+    let scope = scope(project, report_options.include_deps);
+    let file_name = |name: &str| scope.file_name(name);
+    let map = LineMap::new(binary, &table, &file_name, interrupt)
         .map_err(|e| failed("cannot map lines", &e))?
         .ok_or_else(interrupted)?;
     let counts = covered_source(&map, &replayed, pool.startup(), table.pcs.len())
@@ -306,7 +308,7 @@ fn measure(
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
             .count(),
-        coverage: Coverage::new(counts, &scope(project, report_options.include_deps)),
+        coverage: Coverage::new(counts, &scope),
     })
 }
 

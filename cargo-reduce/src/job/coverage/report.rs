@@ -68,6 +68,12 @@ impl Scope {
         }
     }
 
+    /// Debug-info file `name` as the path on disk it names, one name for
+    /// every way the debug info names one file.
+    pub(super) fn file_name(&self, name: &str) -> String {
+        self.on_disk(Path::new(name)).to_string_lossy().into_owned()
+    }
+
     /// `name` as a path on disk: relative names and the shadow's are the
     /// workspace root's.
     fn on_disk(&self, name: &Path) -> PathBuf {

@@ -367,11 +367,15 @@ pub(crate) enum MessageForm {
     /// The standard library's assertion quoted as such (`` assertion
     /// `left == right` failed ``): code, not input.
     KeepAssertions = 3,
+    /// The string a string-slicing panic quotes blanked whole, to the
+    /// message's last backquote: the input it echoes has backquotes of its
+    /// own (pulldown-cmark's Markdown), which ended the quote early.
+    WholeSlicedString = 4,
 }
 
 impl MessageForm {
     /// The form this cargo-reduce writes.
-    pub(crate) const CURRENT: MessageForm = MessageForm::KeepAssertions;
+    pub(crate) const CURRENT: MessageForm = MessageForm::WholeSlicedString;
 
     /// The form numbered `n` in a ledger sidecar.
     pub(crate) fn from_number(n: u32) -> Option<MessageForm> {
@@ -379,6 +383,7 @@ impl MessageForm {
             1 => Some(MessageForm::BlankAllDigits),
             2 => Some(MessageForm::KeepNames),
             3 => Some(MessageForm::KeepAssertions),
+            4 => Some(MessageForm::WholeSlicedString),
             _ => None,
         }
     }
@@ -396,7 +401,8 @@ impl MessageForm {
 /// still pins the bug.
 /// Digits inside a name are kept from `form` [`MessageForm::KeepNames`]
 /// on, the assertions of `assert_eq!`, `assert_ne!` and `assert_matches!`
-/// from [`MessageForm::KeepAssertions`] on.
+/// from [`MessageForm::KeepAssertions`] on; a sliced string is blanked
+/// whole from [`MessageForm::WholeSlicedString`] on.
 pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
     let message = blank_spans(message, "_");
     let mut out = String::with_capacity(message.len());
@@ -410,7 +416,9 @@ pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
         }
         in_name = c.is_alphanumeric() || c == '_';
         if c == '`' && chars.clone().any(|c| c == '`') {
-            let quoted: String = std::iter::from_fn(|| chars.next_if(|&c| c != '`')).collect();
+            let sliced = form >= MessageForm::WholeSlicedString
+                && SLICED_STRING.iter().any(|before| out.ends_with(before));
+            let quoted = quoted_text(&mut chars, sliced);
             chars.next();
             let kept = form >= MessageForm::KeepAssertions
                 && out.ends_with("assertion ")
@@ -439,6 +447,23 @@ pub(crate) fn normalize_message(message: &str, form: MessageForm) -> String {
 /// What the standard library's assertion macros quote after `assertion `
 /// (Rust 1.73 on): the macro's comparison, never the input.
 const ASSERTIONS: [&str; 3] = ["left == right", "left != right", "left matches right"];
+
+/// What the standard library's string-slicing panics say before the
+/// string they quote (`` byte index 9 is out of bounds of `…` ``,
+/// `` begin <= end (4 <= 3) when slicing `…` ``).
+const SLICED_STRING: [&str; 2] = [" of ", " slicing "];
+
+/// The text `chars` quotes up to its closing backquote (not read): the
+/// next one, or the last of the message for a sliced string, which is the
+/// input and may hold backquotes of its own.
+fn quoted_text(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, sliced: bool) -> String {
+    if !sliced {
+        return std::iter::from_fn(|| chars.next_if(|&c| c != '`')).collect();
+    }
+    let rest: String = chars.clone().collect();
+    let end = rest.rfind('`').unwrap_or(0);
+    chars.by_ref().take(rest[..end].chars().count()).collect()
+}
 
 /// Whether `rest` (after a `'`) is one character and a closing `'`.
 fn quoted_char(mut rest: impl Iterator<Item = char>) -> bool {
@@ -556,6 +581,28 @@ mod tests {
             "can't parse '_' or `unclosed",
             "an apostrophe and a lone backquote stay"
         );
+    }
+
+    /// A string-slicing panic quotes the input, which may hold backquotes
+    /// and line breaks (helper-57 on pulldown-cmark: one bug was three
+    /// failures under `--match message`, each keeping its text).
+    #[test]
+    fn a_sliced_string_is_blanked_whole() {
+        let slicing = |s: &str| format!("begin > end (5 > 4) when slicing `{s}`");
+        let blanked = "begin > end (_ > _) when slicing `_`";
+        for text in ["<!--```\r`", "<p\t`\0w\n:\rJ", "<!--\r", "a`b\n`c"] {
+            assert_eq!(normalized(&slicing(text)), blanked, "{text}");
+        }
+        assert_eq!(
+            normalized("byte index 9 is out of bounds of `a`b``[...]"),
+            "byte index _ is out of bounds of `_`[...]"
+        );
+        assert_eq!(
+            normalize_message(&slicing("a`b"), MessageForm::KeepAssertions),
+            "begin > end (_ > _) when slicing `_`b`",
+            "an earlier form's ledger entries keep their signatures"
+        );
+        assert_eq!(normalized("`a` and `b`"), "`_` and `_`");
     }
 
     /// A panic that prints where the code or the run was (`file!()`, a

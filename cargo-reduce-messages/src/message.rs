@@ -346,9 +346,16 @@ pub enum Message {
         /// Their bytes.
         bytes_after: u64,
         /// Features (as libFuzzer counts them: an edge and its hit-count
-        /// bucket, and the stack depth) of the whole corpus; the kept
-        /// inputs have every one.
+        /// bucket, and the stack depth) of the kept inputs, replayed on
+        /// their own: every feature of the whole corpus but
+        /// `features_lost`.
         features: usize,
+        /// Features of the whole corpus's replay that the kept inputs'
+        /// own replay lacks (each also said in a `warning`): hit counts
+        /// that vary with what ran before an input (0 in messages of
+        /// earlier releases).
+        #[serde(default)]
+        features_lost: usize,
         /// Edges covered (libFuzzer's `cov`).
         edges: usize,
         /// The build the features are counted in: `coverage` (without

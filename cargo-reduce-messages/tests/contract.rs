@@ -430,6 +430,7 @@ fn messages() -> Vec<(&'static str, Message)> {
                 files_after: 41,
                 bytes_after: 1_532,
                 features: 388,
+                features_lost: 2,
                 edges: 97,
                 build: Some(Build::Coverage),
                 failing: 1,

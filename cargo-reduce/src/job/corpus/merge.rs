@@ -115,6 +115,7 @@ fn merge_target(
         files_after: files.len(),
         bytes_after: files.iter().map(|f| f.1.len() as u64).sum(),
         features: all.len(),
+        features_lost: 0,
         edges: super::edges(&all, counters),
         build: None,
         failing,

@@ -596,8 +596,8 @@ fn minimize_target(
         return Err(interrupted());
     }
     let failing = report_failures(plan, project, &replayed, events)?;
-    let (all, set) = choose_set(plan, &replayed);
-    let (all, set) = settle(plan, &target, (all, set), "set", events)?;
+    let (corpus_features, set) = choose_set(plan, &replayed);
+    let (all, set) = settle(plan, &target, (corpus_features.clone(), set), "set", events)?;
     // Ctrl-C while the set was chosen (seconds on a large corpus): nothing
     // written, as during the replay.
     if settings.interrupt.load(Ordering::SeqCst) {
@@ -632,6 +632,7 @@ fn minimize_target(
         files_after: files.len(),
         bytes_after: files.iter().map(|f| f.1.len() as u64).sum(),
         features: all.len(),
+        features_lost: missing(&corpus_features, &all),
         edges: edges(&all, counters(&replayed)),
         build: Some(match sanitizer_of(request, project, &plan.target) {
             Sanitizer::Address => Build::CoverageAsan,
@@ -713,12 +714,19 @@ fn settle(
         set = kept.into_iter().map(|i| next[i].clone()).collect();
         if settled {
             let own = cover::all_features(&shrink::items(&set));
-            let missing = all.iter().filter(|f| own.binary_search(f).is_err()).count();
-            warn_unsettled(plan, missing, set_name, events);
+            warn_unsettled(plan, missing(&all, &own), set_name, events);
             return Ok((own, set));
         }
     }
     Ok((all, set))
+}
+
+/// How many of `features` (sorted) `kept` (sorted) lacks.
+fn missing(features: &[u32], kept: &[u32]) -> usize {
+    features
+        .iter()
+        .filter(|f| kept.binary_search(f).is_err())
+        .count()
 }
 
 /// Says how many features of the corpus's replay the set's own lacks.

@@ -158,10 +158,19 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         - interrupted
         - unchanged.values().sum::<usize>();
     if summary.rows.is_empty() && summary.duplicates.is_empty() {
-        if summary.exit == Exit::Interrupted {
-            return Some("nothing reduced: interrupted before the first input".into());
-        }
-        return (summary.stale == 0).then(|| nothing_to_reduce(summary.found, summary.instances));
+        return match summary.exit {
+            Exit::Interrupted => Some("nothing reduced: interrupted before the first input".into()),
+            // Its error said that nothing found fails any more.
+            Exit::NotInteresting => None,
+            _ => Some(match summary.stale {
+                0 => nothing_to_reduce(summary.found, summary.instances),
+                n => format!(
+                    "{}; {n} {}",
+                    nothing_to_reduce(summary.found, summary.instances),
+                    stale_note(verbose)
+                ),
+            }),
+        };
     }
     let mut parts = vec![format!(
         "{} input(s) reduced{}",
@@ -179,15 +188,7 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
         also_found_fate(summary)
     );
     add(summary.also_found.len(), &also_found);
-    let list = if verbose {
-        "listed above"
-    } else {
-        "`-v` lists them"
-    };
-    add(
-        summary.stale,
-        &format!("no longer failing (stale: the bug fixed, or another build needed; {list})"),
-    );
+    add(summary.stale, &stale_note(verbose));
     add(summary.not_built, "not built");
     let stopped_by_ctrl_c = unchanged
         .remove(StopReason::Interrupted.name())
@@ -201,6 +202,15 @@ fn finished(summary: &Summary, verbose: bool) -> Option<String> {
     }
     add(failed, "not reduced (see the errors above)");
     Some(parts.join(", "))
+}
+
+/// What the stale inputs are, after their count.
+fn stale_note(verbose: bool) -> String {
+    let list = match verbose {
+        true => "listed above",
+        false => "`-v` lists them",
+    };
+    format!("no longer failing (stale: the bug fixed, or another build needed; {list})")
 }
 
 /// What stopped `row`'s reduction before it found anything smaller: the
@@ -557,5 +567,31 @@ mod tests {
             finished(&not_started, false).unwrap(),
             "1 input(s) reduced (1 not 1-minimal: interrupted), 1 not reduced (interrupted)"
         );
+    }
+
+    /// A run with nothing new to reduce but a stale input says so
+    /// (helper-57: a new artifact that no longer failed, beside reduced
+    /// ones, left no summary line); when nothing found fails any more,
+    /// its error says it all.
+    #[test]
+    fn a_stale_input_is_counted_when_nothing_else_is_new() {
+        let summary = |exit| Summary {
+            rows: Vec::new(),
+            duplicates: Vec::new(),
+            also_found: Vec::new(),
+            stale: 1,
+            not_built: 0,
+            not_started: 0,
+            found: 15,
+            instances: 0,
+            exit,
+        };
+        assert_eq!(
+            finished(&summary(Exit::Success), false).unwrap(),
+            "nothing to reduce: 15 artifact(s) found, every distinct failure with a minimized \
+             copy (use --force to redo them); 1 no longer failing (stale: the bug fixed, or \
+             another build needed; `-v` lists them)"
+        );
+        assert_eq!(finished(&summary(Exit::NotInteresting), false), None);
     }
 }

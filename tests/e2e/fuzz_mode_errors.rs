@@ -166,6 +166,11 @@ fn a_target_that_does_not_compile_shows_its_error_and_the_others_go_on() {
         stderr.contains("E0308") || stderr.contains("mismatched types"),
         "cargo's error is shown: {stderr}"
     );
+    // helper-57: "Built 2 target(s)" with one that did not compile.
+    assert!(
+        stderr.contains("Built 1 target(s) of fuzz-targets"),
+        "{stderr}"
+    );
     assert!(!crash
         .with_file_name(format!(
             "minimized-from-{}",

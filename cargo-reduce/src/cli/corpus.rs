@@ -39,14 +39,14 @@ pub(crate) struct CorpusArgs {
     #[allow(missing_docs)]
     pub destination: Destination,
     /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     /// An input running longer fails as a timeout, reported and kept as an
     /// artifact [default: 10 s; libFuzzer's merge waits 1200 s].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
     pub rss_limit_mb: Option<u64>,
     /// Reduce each kept input while it keeps every feature it is kept for
     /// (bytes by ddmin; a typed target's values as values), to a set a
@@ -56,7 +56,7 @@ pub(crate) struct CorpusArgs {
     /// With --shrink: stop shrinking SECS seconds after the start (the
     /// replay always finishes); the set is written as shrunk by then,
     /// every feature kept.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "shrink")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "shrink", allow_negative_numbers = true)]
     pub max_time: Option<Duration>,
     /// Replay only this machine's share of each corpus: K of N (1-based),
     /// split by target and input content; needs --features-out.

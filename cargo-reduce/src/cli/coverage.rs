@@ -36,7 +36,7 @@ pub(crate) struct CoverageArgs {
     #[allow(missing_docs)]
     pub report: ReportArgs,
     /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
 }
 
@@ -49,10 +49,10 @@ pub(crate) struct ReportArgs {
     pub include_deps: bool,
     /// An input running longer fails as a timeout and counts no coverage
     /// [default: 10 s].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb) [default: 2048].
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
     pub rss_limit_mb: Option<u64>,
 }
 

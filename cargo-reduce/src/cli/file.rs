@@ -47,7 +47,7 @@ pub(crate) struct FileArgs {
     pub pretty: bool,
     /// Kill a test after SECS seconds; it then counts as not interesting
     /// [default: 60 s for INPUT itself, then 10× INPUT's time, at least 1 s].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     #[command(flatten)]
     #[allow(missing_docs)]

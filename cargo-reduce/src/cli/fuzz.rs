@@ -53,7 +53,7 @@ pub(crate) struct FuzzArgs {
     pub strategy: Option<Strategy>,
     /// A `slow-unit-*` artifact fails by running longer than SECS
     /// (libFuzzer's -report_slow_units) [default: 10].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub slow_unit_secs: Option<Duration>,
     /// How hard to search after ddmin and canonicalization, where inputs
     /// that count their own bytes stop ddmin: quick (no search), default

@@ -71,7 +71,7 @@ pub(crate) struct IceArgs {
     pub(crate) level: Match,
     /// Kill rustc after SECS seconds; a candidate that hangs is not kept
     /// [default: 10× the slowest of the 3 first runs, at least 5 s].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(crate) timeout: Option<Duration>,
     /// rustc's address-space limit, in MiB (0: none).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]

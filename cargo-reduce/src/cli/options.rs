@@ -174,11 +174,11 @@ pub(crate) struct FailureOptions {
     /// A test running longer fails as a timeout, one whose memory still
     /// grows after up to ten times as long [default: 1 s; for an AFL hang,
     /// its instance's exec_timeout].
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Memory limit per worker, in MB (libFuzzer's -rss_limit_mb; 0: none)
     /// [default: 2048; for an AFL++ input, its instance's -m, none without].
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
     pub rss_limit_mb: Option<u64>,
     /// Which build reproduces an artifact: `auto` tries an
     /// AddressSanitizer build (nightly) for one that does not fail
@@ -206,14 +206,14 @@ impl FailureOptions {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ReduceOptions {
     /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     /// Stop after N test runs in all (the best result so far is written, and
     /// reported as not 1-minimal).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_tests: Option<u64>,
     /// Stop after SECS seconds (the best result so far is written).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub max_time: Option<Duration>,
     /// Also try keeping a single chunk ("reduce to subset").
     #[arg(long, overrides_with = "no_subsets")]

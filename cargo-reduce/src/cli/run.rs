@@ -39,7 +39,7 @@ pub(crate) struct RunArgs {
     /// artifact (an AFL++ hang, or a reduction of one) as `cargo reduce`
     /// reproduces it: the target's `timeout` setting, else 1 s; an AFL
     /// hang's instance's exec_timeout; other inputs: no limit].
-    #[arg(long, value_name = "SECS", value_parser = super::options::parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::options::parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Start the binary under this debugger (gdb, lldb, or rr to record).
     #[arg(long, value_enum, value_name = "DEBUGGER")]

@@ -174,7 +174,12 @@ pub(super) fn apply(targets: &mut [FuzzTarget], settings: &BTreeMap<String, Targ
 
 /// One table's values, checked.
 fn table(value: &serde_json::Value) -> Result<TargetSettings, String> {
-    let table = Table::deserialize(value).map_err(|e| e.to_string())?;
+    // The key a value of the wrong type is of: serde names only the type.
+    let table: Table =
+        serde_path_to_error::deserialize(value).map_err(|e| match e.path().iter().next() {
+            Some(_) => format!("`{}`: {}", e.path(), e.inner()),
+            None => e.inner().to_string(),
+        })?;
     Ok(TargetSettings {
         timeout: seconds("timeout", table.timeout)?,
         rss_limit_mb: table.rss_limit_mb,
@@ -305,6 +310,9 @@ mod tests {
         assert!(line.contains("`slow-unit-secs = 0`"), "{line}");
         let line = bad(serde_json::json!({"match": 3}));
         assert!(line.contains("invalid type"), "{line}");
+        // helper-57: "expected f64", of no key.
+        let line = bad(serde_json::json!({"timeout": "10s"}));
+        assert!(line.contains("`timeout`: invalid type"), "{line}");
         let line = read_line(serde_json::json!({"cargo-reduce": {"targets": 3}})).unwrap_err();
         assert!(line.contains(".targets]"), "{line}");
     }

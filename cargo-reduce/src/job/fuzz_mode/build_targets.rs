@@ -106,9 +106,16 @@ fn build_project(
         Ok(built) => built,
         Err(e) => return whole_build_failed(e, project, targets),
     };
+    // The targets built: one that failed to compile has its error.
+    let succeeded = targets
+        .iter()
+        .zip(&built.targets)
+        .filter(|(_, binary)| binary.is_ok())
+        .map(|(target, _)| target.to_string())
+        .collect();
     events.emit(&Message::BuildFinished {
         package: project.package.clone(),
-        targets: owned(targets),
+        targets: succeeded,
         build: kind.message(),
         elapsed_s: started.elapsed().as_secs_f64(),
         compiled: built.compiled.clone(),

@@ -227,78 +227,6 @@ impl LineMap {
         }
         out
     }
-
-    /// Counts one input that hit the counters `covered` (all in the
-    /// table): each line it reached and each function it called, once.
-    fn add_input(&self, out: &mut SourceCounts, covered: &[usize]) {
-        let mut called: Vec<u32> = covered
-            .iter()
-            .flat_map(|&c| self.copies_of(c))
-            .map(|copy| self.copies[copy as usize])
-            .collect();
-        called.sort_unstable();
-        called.dedup();
-        let called: Vec<&Function> = called
-            .iter()
-            .map(|&i| &self.functions[i as usize])
-            .collect();
-        let mut reached: Vec<(u32, u32)> = covered
-            .iter()
-            .flat_map(|&counter| &self.blocks[counter])
-            .map(|place| (place.file, place.line))
-            .chain(called.iter().map(|f| (f.file, f.line)))
-            .collect();
-        reached.sort_unstable();
-        reached.dedup();
-        for (file, line) in reached {
-            *out.lines
-                .entry(self.files[file as usize].clone())
-                .or_default()
-                .entry(line)
-                .or_default() += 1;
-        }
-        for f in called {
-            let file = out.functions.entry(self.files[f.file as usize].clone());
-            file.or_default()
-                .entry(f.name.clone())
-                .or_insert((f.line, 0))
-                .1 += 1;
-        }
-    }
-
-    /// Leaves out of `counts` the lines no input reached whose code is
-    /// only in copies that never ran (`ran`, per copy) of functions that
-    /// ran in another copy.
-    fn leave_out_unknown(&self, counts: &mut SourceCounts, ran: &[bool]) {
-        let mut function_ran = vec![false; self.functions.len()];
-        for (copy, _) in ran.iter().enumerate().filter(|(_, &ran)| ran) {
-            function_ran[self.copies[copy] as usize] = true;
-        }
-        let mut holders: BTreeMap<(u32, u32), Vec<Option<u32>>> = BTreeMap::new();
-        for place in self.blocks.iter().flatten() {
-            holders
-                .entry((place.file, place.line))
-                .or_default()
-                .push(place.copy);
-        }
-        let unknown = |copies: &[Option<u32>]| {
-            let unran = |copy: &Option<u32>| copy.is_some_and(|c| !ran[c as usize]);
-            let ran_elsewhere = |copy: &Option<u32>| {
-                copy.is_some_and(|c| function_ran[self.copies[c as usize] as usize])
-            };
-            copies.iter().all(unran) && copies.iter().any(ran_elsewhere)
-        };
-        for ((file, line), copies) in holders {
-            let path = &self.files[file as usize];
-            let Some(lines) = counts.lines.get_mut(path) else {
-                continue;
-            };
-            if lines.get(&line) == Some(&0) && unknown(&copies) {
-                lines.remove(&line);
-            }
-        }
-        counts.lines.retain(|_, lines| !lines.is_empty());
-    }
 }
 
 /// A corpus's coverage being counted, input by input.
@@ -314,12 +242,43 @@ impl Tally<'_> {
     /// table are ignored): each line it reached and each function it
     /// called, once.
     pub(crate) fn add_input(&mut self, covered: impl Iterator<Item = usize>) {
-        let blocks = self.map.blocks.len();
-        let covered: Vec<usize> = covered.filter(|&c| c < blocks).collect();
-        for copy in covered.iter().flat_map(|&c| self.map.copies_of(c)) {
+        let map = self.map;
+        let covered: Vec<usize> = covered.filter(|&c| c < map.blocks.len()).collect();
+        let copies: Vec<u32> = covered.iter().flat_map(|&c| map.copies_of(c)).collect();
+        for &copy in &copies {
             self.ran[copy as usize] = true;
         }
-        self.map.add_input(&mut self.counts, &covered);
+        let mut called: Vec<u32> = copies.iter().map(|&c| map.copies[c as usize]).collect();
+        called.sort_unstable();
+        called.dedup();
+        let called: Vec<&Function> = called.iter().map(|&i| &map.functions[i as usize]).collect();
+        let mut reached: Vec<(u32, u32)> = covered
+            .iter()
+            .flat_map(|&counter| &map.blocks[counter])
+            .map(|place| (place.file, place.line))
+            .chain(called.iter().map(|f| (f.file, f.line)))
+            .collect();
+        reached.sort_unstable();
+        reached.dedup();
+        for (file, line) in reached {
+            *self
+                .counts
+                .lines
+                .entry(map.files[file as usize].clone())
+                .or_default()
+                .entry(line)
+                .or_default() += 1;
+        }
+        for f in called {
+            let file = self
+                .counts
+                .functions
+                .entry(map.files[f.file as usize].clone());
+            file.or_default()
+                .entry(f.name.clone())
+                .or_insert((f.line, 0))
+                .1 += 1;
+        }
     }
 
     /// Per line and per function, how many inputs reached it. A line no
@@ -331,8 +290,46 @@ impl Tally<'_> {
     /// (helper-56 on ron: a small `if c { Ok(()) } else { Err(e) }`'s
     /// `Ok(())`, its out-of-line copy never called).
     pub(crate) fn finish(mut self) -> SourceCounts {
-        self.map.leave_out_unknown(&mut self.counts, &self.ran);
+        for (file, line) in self.unknown_lines() {
+            let path = &self.map.files[file as usize];
+            if let Some(lines) = self.counts.lines.get_mut(path) {
+                lines.remove(&line);
+            }
+        }
+        self.counts.lines.retain(|_, lines| !lines.is_empty());
         self.counts
+    }
+
+    /// The lines no input reached whose code is only in copies that never
+    /// ran of functions that ran in another copy.
+    fn unknown_lines(&self) -> Vec<(u32, u32)> {
+        let map = self.map;
+        let mut function_ran = vec![false; map.functions.len()];
+        for (copy, _) in self.ran.iter().enumerate().filter(|(_, &ran)| ran) {
+            function_ran[map.copies[copy] as usize] = true;
+        }
+        let mut holders: BTreeMap<(u32, u32), Vec<Option<u32>>> = BTreeMap::new();
+        for place in map.blocks.iter().flatten() {
+            holders
+                .entry((place.file, place.line))
+                .or_default()
+                .push(place.copy);
+        }
+        let unran = |copy: &Option<u32>| copy.is_some_and(|c| !self.ran[c as usize]);
+        let ran_elsewhere = |copy: &Option<u32>| {
+            copy.is_some_and(|c| function_ran[map.copies[c as usize] as usize])
+        };
+        let never_reached = |&(file, line): &(u32, u32)| {
+            let lines = self.counts.lines.get(&map.files[file as usize]);
+            lines.and_then(|l| l.get(&line)) == Some(&0)
+        };
+        holders
+            .into_iter()
+            .filter(|(at, copies)| {
+                never_reached(at) && copies.iter().all(unran) && copies.iter().any(ran_elsewhere)
+            })
+            .map(|(at, _)| at)
+            .collect()
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::options::{parse_seconds, refuse_target_argument, SelectOptions};
+use super::options::{parse_jobs, parse_seconds, refuse_target_argument, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::coverage::{CorpusChoice, CoverageOptions, CoverageRequest};
@@ -35,8 +35,9 @@ pub(crate) struct CoverageArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub report: ReportArgs,
-    /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    /// Tests to run in parallel; a negative N, the available cores less
+    /// that many (as cargo's -j) [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     pub jobs: Option<u32>,
 }
 

@@ -205,8 +205,9 @@ impl FailureOptions {
 /// How to reduce: parallelism, budgets, and the ddmin variant.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ReduceOptions {
-    /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    /// Tests to run in parallel; a negative N, the available cores less
+    /// that many (as cargo's -j) [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     /// Stop after N test runs in all (the best result so far is written, and
     /// reported as not 1-minimal).
@@ -314,10 +315,43 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// `-j`'s count as cargo reads it: a number of jobs, or a negative one
+/// counted back from the available cores (`-j -1`: all but one), at least
+/// one.
+pub(crate) fn parse_jobs(s: &str) -> Result<u32, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs_of(s, cores)
+}
+
+/// `-j s` on a machine of `cores`.
+fn jobs_of(s: &str, cores: usize) -> Result<u32, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of jobs"))?;
+    match n {
+        0 => Err("jobs may not be 0".to_string()),
+        1.. => u32::try_from(n).map_err(|_| format!("`{s}` jobs are too many")),
+        _ => Ok(u32::try_from((cores as i64 + n).max(1)).unwrap_or(1)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+
+    /// `-j` reads as cargo's: a negative count is the cores less that
+    /// many, never fewer than one job.
+    #[test]
+    fn a_negative_job_count_is_counted_back_from_the_cores() {
+        assert_eq!(jobs_of("3", 8), Ok(3));
+        assert_eq!(jobs_of("-1", 8), Ok(7));
+        assert_eq!(jobs_of("-8", 8), Ok(1));
+        assert_eq!(jobs_of("-20", 8), Ok(1));
+        assert!(jobs_of("0", 8).unwrap_err().contains("may not be 0"));
+        assert!(jobs_of("two", 8).is_err());
+        assert!(jobs_of("5000000000", 8).is_err());
+    }
 
     #[derive(Parser)]
     struct T {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::options::{FailureOptions, SelectOptions};
+use super::options::{parse_jobs, FailureOptions, SelectOptions};
 use super::render::Reporter;
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
@@ -81,8 +81,9 @@ pub(crate) struct CiArgs {
         requires = "emit_tests"
     )]
     pub emit_expect: Expect,
-    /// Tests to run in parallel [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Tests to run in parallel; a negative N, the available cores less
+    /// that many (as cargo's -j) [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     #[command(flatten)]
     #[allow(missing_docs)]

@@ -651,6 +651,21 @@ mod tests {
         std::hint::black_box(x).wrapping_mul(3)
     }
 
+    /// The line map of this test binary's blocks at `pcs`, files named as
+    /// the debug info names them.
+    fn this_binarys_map(pcs: Vec<u64>) -> LineMap {
+        let exe = std::env::current_exe().unwrap();
+        let table = PcTable { pcs };
+        LineMap::new(
+            &exe,
+            &table,
+            &|name| name.to_string(),
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .unwrap()
+    }
+
     /// This test binary's address of `lines_test_function`.
     fn linked_address() -> u64 {
         address_of("lines_test_function", lines_test_function as *const ())
@@ -705,16 +720,7 @@ mod tests {
         // The declaration's path is the one its code's rows name (the
         // two are compared whole), so the function is put at its `fn` line.
         let pc = address_of("macro_test_function", macro_test_function as *const ());
-        let table = PcTable { pcs: vec![pc] };
-        let exe = std::env::current_exe().unwrap();
-        let map = LineMap::new(
-            &exe,
-            &table,
-            &|name| name.to_string(),
-            &AtomicBool::new(false),
-        )
-        .unwrap()
-        .unwrap();
+        let map = this_binarys_map(vec![pc]);
         let function = map
             .functions
             .iter()
@@ -745,21 +751,10 @@ mod tests {
 
     #[test]
     fn a_blocks_code_maps_to_its_lines_and_inputs_count_once_per_line() {
-        let exe = std::env::current_exe().unwrap();
         let pc = linked_address();
         // Counter 0: the function's entry, its block the whole function (no
         // other block in the table); counter 1: an address of no code.
-        let table = PcTable {
-            pcs: vec![pc, u64::MAX - 16],
-        };
-        let map = LineMap::new(
-            &exe,
-            &table,
-            &|name| name.to_string(),
-            &AtomicBool::new(false),
-        )
-        .unwrap()
-        .unwrap();
+        let map = this_binarys_map(vec![pc, u64::MAX - 16]);
         assert_eq!(map.blocks.len(), 2);
         assert!(map.blocks[1].is_empty(), "{map:?}");
         // Its own lines (the `fn` line, the body's), and the lines of what
@@ -797,13 +792,7 @@ mod tests {
         assert_eq!(named(&counts), (function.line, 0));
         // An input that hits counter 0 twice (and one past the table)
         // counts once; a second input makes two.
-        let counted = |inputs: &[&[usize]]| {
-            let mut tally = map.tally();
-            for input in inputs {
-                tally.add_input(input.iter().copied());
-            }
-            tally.finish()
-        };
+        let counted = |inputs: &[&[usize]]| count(&map, inputs);
         let counts = counted(&[&[0, 0, 7], &[0]]);
         assert_eq!(counts.lines[file.as_str()][&BODY_LINE], 2);
         assert_eq!(named(&counts), (function.line, 2));

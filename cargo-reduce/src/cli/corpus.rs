@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 
-use super::options::{parse_jobs, parse_seconds, refuse_target_argument, SelectOptions};
+use super::options::{parse_seconds, refuse_target_argument, JobsOption, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::fuzz::sanitizer::Sanitizer;
@@ -38,10 +38,9 @@ pub(crate) struct CorpusArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub destination: Destination,
-    /// Tests to run in parallel; a negative N, the available cores less
-    /// that many (as cargo's -j) [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
-    pub jobs: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub jobs: JobsOption,
     /// An input running longer fails as a timeout, reported and kept as an
     /// artifact [default: 10 s; libFuzzer's merge waits 1200 s].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -135,12 +134,8 @@ impl CorpusArgs {
     }
 
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
-        let jobs = self
-            .jobs
-            .map(|j| j as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Settings {
-            jobs,
+            jobs: self.jobs.count(),
             max_tests: None,
             max_time: self.max_time,
             ddmin: Default::default(),

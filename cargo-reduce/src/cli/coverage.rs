@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::options::{parse_jobs, parse_seconds, refuse_target_argument, SelectOptions};
+use super::options::{parse_seconds, refuse_target_argument, JobsOption, SelectOptions};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::job::coverage::{CorpusChoice, CoverageOptions, CoverageRequest};
@@ -35,10 +35,9 @@ pub(crate) struct CoverageArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub report: ReportArgs,
-    /// Tests to run in parallel; a negative N, the available cores less
-    /// that many (as cargo's -j) [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
-    pub jobs: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub jobs: JobsOption,
 }
 
 /// How a coverage report is made (`coverage`, `ci --coverage`).
@@ -89,6 +88,6 @@ pub(crate) fn run(
     reporter: &Reporter,
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
-    let settings = super::ci::settings(args.jobs, interrupt);
+    let settings = super::ci::settings(args.jobs.count(), interrupt);
     crate::job::coverage::run(&args.request(), &settings, reporter)
 }

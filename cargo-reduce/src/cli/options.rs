@@ -205,10 +205,9 @@ impl FailureOptions {
 /// How to reduce: parallelism, budgets, and the ddmin variant.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ReduceOptions {
-    /// Tests to run in parallel; a negative N, the available cores less
-    /// that many (as cargo's -j) [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
-    pub jobs: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub jobs: JobsOption,
     /// Stop after N test runs in all (the best result so far is written, and
     /// reported as not 1-minimal).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
@@ -271,20 +270,13 @@ impl ReduceOptions {
     /// The job settings these options select; Ctrl-C sets `interrupt`.
     pub(crate) fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
         Settings {
-            jobs: self.jobs(),
+            jobs: self.jobs.count(),
             max_tests: self.max_tests,
             max_time: self.max_time,
             ddmin: self.ddmin_options(),
             cache: !self.no_cache,
             interrupt,
         }
-    }
-
-    /// Parallel tests: `-j`, or the available cores.
-    pub(crate) fn jobs(&self) -> usize {
-        self.jobs
-            .map(|j| j as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 }
 
@@ -315,12 +307,32 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// `-j`, one declaration for every command that runs tests in parallel.
+#[derive(Debug, Clone, Copy, Args)]
+pub(crate) struct JobsOption {
+    /// Tests to run in parallel; a negative N, the available cores less
+    /// that many (as cargo's -j) [default: the available cores].
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
+    jobs: Option<u32>,
+}
+
+impl JobsOption {
+    /// Parallel tests: `-j`, or the available cores.
+    pub(crate) fn count(self) -> usize {
+        self.jobs.map_or_else(available_cores, |j| j as usize)
+    }
+}
+
+/// The cores this process may use (at least one).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// `-j`'s count as cargo reads it: a number of jobs, or a negative one
 /// counted back from the available cores (`-j -1`: all but one), at least
 /// one.
-pub(crate) fn parse_jobs(s: &str) -> Result<u32, String> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    jobs_of(s, cores)
+fn parse_jobs(s: &str) -> Result<u32, String> {
+    jobs_of(s, available_cores())
 }
 
 /// `-j s` on a machine of `cores`.

@@ -75,7 +75,7 @@ pub(crate) fn run(
     let located = run::locate(&request)?;
     reporter.status("Building", located.build_line());
     let binary = located.build(reporter.is_quiet() || reporter.is_json())?;
-    let settings = super::ci::settings(Some(1), interrupt);
+    let settings = super::ci::settings(1, interrupt);
     if let Some(value) = located.debug_value(&settings, reporter)? {
         if !reporter.is_quiet() {
             eprintln!(

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::options::{parse_jobs, FailureOptions, SelectOptions};
+use super::options::{FailureOptions, JobsOption, SelectOptions};
 use super::render::Reporter;
 use crate::engine::DdminOptions;
 use crate::error::{Error, Exit};
@@ -81,10 +81,9 @@ pub(crate) struct CiArgs {
         requires = "emit_tests"
     )]
     pub emit_expect: Expect,
-    /// Tests to run in parallel; a negative N, the available cores less
-    /// that many (as cargo's -j) [default: the available cores].
-    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
-    pub jobs: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub jobs: JobsOption,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: ReportOptions,
@@ -256,7 +255,7 @@ impl CiArgs {
     }
 
     fn settings(&self, interrupt: Arc<AtomicBool>) -> Settings {
-        settings(self.jobs, interrupt)
+        settings(self.jobs.count(), interrupt)
     }
 
     /// `--coverage`: a report of the ledger's inputs (after `--update`)
@@ -280,12 +279,11 @@ impl CiArgs {
     }
 }
 
-/// The reduction settings of `ci` (and of `coverage`): `-j` (the cores
-/// by default), no limits but the budget.
-pub(super) fn settings(jobs: Option<u32>, interrupt: Arc<AtomicBool>) -> Settings {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// The reduction settings of `ci` (and of `coverage`): `jobs` in
+/// parallel, no limits but the budget.
+pub(super) fn settings(jobs: usize, interrupt: Arc<AtomicBool>) -> Settings {
     Settings {
-        jobs: jobs.map_or(cores, |j| j as usize),
+        jobs,
         max_tests: None,
         max_time: None,
         ddmin: DdminOptions::default(),
@@ -342,7 +340,7 @@ fn run_replay(
     interrupt: Arc<AtomicBool>,
 ) -> Result<Exit, Error> {
     let request = fuzz_request(&args.select, &args.failure);
-    let settings = settings(Some(1), interrupt);
+    let settings = settings(1, interrupt);
     let replayed = ci::replay::replay_files(&request, &args.inputs, &settings, reporter)?;
     if !reporter.is_json() {
         for input in &replayed {

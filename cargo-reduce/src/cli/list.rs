@@ -13,7 +13,10 @@ use super::options::SelectOptions;
 use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
-use crate::fuzz::project::{file_name, Artifact, FuzzProject, FuzzTarget, Instance, Origin};
+use crate::fuzz::project::{
+    file_name, kind_from_file_name, results_of_absent_inputs, Artifact, ArtifactKind, FuzzProject,
+    FuzzTarget, Instance, Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
+};
 use crate::job::fuzz_mode::Duplicates;
 use crate::job::{Events, Message};
 
@@ -216,7 +219,8 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
     let duplicates = Duplicates::load(project);
     let mut rows = vec![HEADER.map(String::from)];
     for target in &project.targets {
-        if target.artifacts.is_empty() {
+        let elsewhere = results_of_absent_inputs(&target.artifacts_dir, &target.artifacts);
+        if target.artifacts.is_empty() && elsewhere.is_empty() {
             rows.push([
                 target.name.clone(),
                 "(none)".into(),
@@ -234,8 +238,36 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
                 reduced(artifact, duplicates.of(&artifact.path)),
             ]);
         }
+        rows.extend(
+            elsewhere
+                .iter()
+                .map(|result| absent_input_row(target, result)),
+        );
     }
     rows
+}
+
+/// The row of a result whose input is not in the artifacts folder (it
+/// was named from another): the input's name, its kind as the name says,
+/// no size, and the result's.
+fn absent_input_row(target: &FuzzTarget, result: &Path) -> [String; 5] {
+    let name = file_name(result);
+    let (input, what) = match name.strip_prefix(MINIMIZED_PREFIX) {
+        Some(input) => (input, "yes"),
+        None => (
+            name.strip_prefix(PARTIAL_PREFIX).unwrap_or(&name),
+            "partial",
+        ),
+    };
+    let kind = kind_from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
+    let size = file_size(result).map_or(String::new(), |size| format!(" ({size} B)"));
+    [
+        target.name.clone(),
+        format!("{input} (input elsewhere)"),
+        kind.to_string(),
+        String::new(),
+        format!("{what}{size}"),
+    ]
 }
 
 /// An artifact's name; an AFL input's with its instance and folder
@@ -370,6 +402,54 @@ app-fuzz  /p/fuzz/Cargo.toml  (libfuzzer)
         std::fs::write(&minimized, [0; 2]).unwrap();
         tminned.minimized = Some(minimized);
         assert_eq!(reduced(&tminned, None), "yes (2 B)");
+    }
+
+    /// A reduction of an input named from another folder shows in its
+    /// target's folder (helper-57: `(none)` beside its result); the
+    /// results of the folder's own artifacts and `cargo fuzz tmin`'s do
+    /// not show twice.
+    #[test]
+    fn a_result_whose_input_is_elsewhere_has_a_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut own = artifact("crash-1", ArtifactKind::Crash, 9);
+        own.output = dir.path().join("minimized-from-crash-1");
+        own.partial = dir.path().join("partial-from-crash-1");
+        let tmin = format!("minimized-from-{}", "a".repeat(40));
+        for (name, size) in [
+            ("minimized-from-crash-1", 3),
+            ("partial-from-crash-1", 4),
+            (tmin.as_str(), 5),
+            ("minimized-from-mycrash", 6),
+            ("partial-from-timeout-7", 7),
+        ] {
+            std::fs::write(dir.path().join(name), vec![0; size]).unwrap();
+        }
+        let mut parse = target("parse", vec![own]);
+        parse.artifacts_dir = dir.path().to_path_buf();
+        let rows: Vec<[String; 5]> = results_of_absent_inputs(dir.path(), &parse.artifacts)
+            .iter()
+            .map(|result| absent_input_row(&parse, result))
+            .collect();
+        let row = |cells: [&str; 5]| cells.map(String::from);
+        assert_eq!(
+            rows,
+            [
+                row([
+                    "parse",
+                    "mycrash (input elsewhere)",
+                    "unknown",
+                    "",
+                    "yes (6 B)"
+                ]),
+                row([
+                    "parse",
+                    "timeout-7 (input elsewhere)",
+                    "timeout",
+                    "",
+                    "partial (7 B)"
+                ]),
+            ]
+        );
     }
 
     #[test]

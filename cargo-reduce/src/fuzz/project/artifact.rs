@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::campaign::{AflInput, Instance};
 use super::error::DiscoveryError;
-use super::tmin::TminFiles;
+use super::tmin::{tmin_origin, TminFiles};
 use super::{file_name, FuzzProject};
 use crate::output::same_file;
 
@@ -354,6 +354,36 @@ pub(crate) fn scan_artifacts(dir: &Path, saved: Saved) -> Result<Vec<Artifact>, 
     }
     artifacts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(artifacts)
+}
+
+/// The results in `dir` of inputs that are not there (named on the command
+/// line from another folder): its `minimized-from-` and `partial-from-`
+/// files that are none of `artifacts`' outputs, nor `cargo fuzz tmin`'s.
+/// Sorted; a missing or unreadable `dir` has none.
+pub(crate) fn results_of_absent_inputs(dir: &Path, artifacts: &[Artifact]) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let ours = |path: &Path| {
+        artifacts
+            .iter()
+            .any(|a| a.output == path || a.partial == path)
+    };
+    let mut results: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let name = file_name(path);
+            [MINIMIZED_PREFIX, PARTIAL_PREFIX]
+                .iter()
+                .any(|prefix| name.starts_with(prefix))
+                && tmin_origin(&name).is_none()
+                && path.is_file()
+                && !ours(path)
+        })
+        .collect();
+    results.sort();
+    results
 }
 
 /// The artifact at `path`, unless it is a dangling symlink or a directory.

@@ -16,6 +16,14 @@ use super::sha1_hex;
 /// names each step `minimized-from-<sha1>`.
 pub(crate) const MINIMIZED_PREFIX: &str = "minimized-from-";
 
+/// The SHA-1 a tmin file's `name` says it was minimized from; `None` for
+/// any other name.
+pub(super) fn tmin_origin(name: &str) -> Option<&str> {
+    let sha1 = name.strip_prefix(MINIMIZED_PREFIX)?;
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    (sha1.len() == 40 && sha1.chars().all(hex)).then_some(sha1)
+}
+
 /// The tmin files of one folder, by the SHA-1 of the input each was
 /// minimized from.
 #[derive(Debug, Default)]
@@ -29,11 +37,7 @@ impl TminFiles {
     /// end in the artifact's name, with its kind's prefix).
     pub(super) fn add(&mut self, path: &Path) {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let Some(sha1) = name.strip_prefix(MINIMIZED_PREFIX) else {
-            return;
-        };
-        let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
-        if sha1.len() == 40 && sha1.chars().all(hex) {
+        if let Some(sha1) = tmin_origin(name) {
             self.by_origin.insert(sha1.to_string(), path.to_path_buf());
         }
     }

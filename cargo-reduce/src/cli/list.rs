@@ -219,7 +219,8 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
     let duplicates = Duplicates::load(project);
     let mut rows = vec![HEADER.map(String::from)];
     for target in &project.targets {
-        let elsewhere = results_of_absent_inputs(&target.artifacts_dir, &target.artifacts);
+        let results_dir = project.results_dir(&target.name);
+        let elsewhere = results_of_absent_inputs(&results_dir, &target.artifacts);
         if target.artifacts.is_empty() && elsewhere.is_empty() {
             rows.push([
                 target.name.clone(),

@@ -364,10 +364,11 @@ pub(crate) fn results_of_absent_inputs(dir: &Path, artifacts: &[Artifact]) -> Ve
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
-    let ours = |path: &Path| {
+    // By name: `--out-dir` moves the artifacts' own results to `dir`.
+    let ours = |name: &str| {
         artifacts
             .iter()
-            .any(|a| a.output == path || a.partial == path)
+            .any(|a| [&a.output, &a.partial].iter().any(|p| file_name(p) == name))
     };
     let mut results: Vec<PathBuf> = entries
         .flatten()
@@ -379,7 +380,7 @@ pub(crate) fn results_of_absent_inputs(dir: &Path, artifacts: &[Artifact]) -> Ve
                 .any(|prefix| name.starts_with(prefix))
                 && tmin_origin(&name).is_none()
                 && path.is_file()
-                && !ours(path)
+                && !ours(&name)
         })
         .collect();
     results.sort();

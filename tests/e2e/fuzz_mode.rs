@@ -416,6 +416,16 @@ fn an_input_from_elsewhere_is_named_by_its_path() {
             && line.ends_with(&format!("from {}", input.display())),
         "{stdout}"
     );
+    // `list` shows its result in the target's folder (helper-57: the
+    // target showed `(none)` beside it).
+    let list = cargo_reduce(&["reduce", "list", "--manifest-path", fuzz.to_str().unwrap()]);
+    list.expect_code(0);
+    assert!(
+        list.stdout().lines().any(|l| l.contains("crash-from-a-bug-report (input elsewhere)")
+            && l.contains("yes (")),
+        "{}",
+        list.stdout()
+    );
     let inside = cargo_reduce(&[
         "reduce",
         "--manifest-path",

@@ -28,7 +28,7 @@ use crate::error::{Error, Exit};
 use crate::fuzz::pool::{
     CoveragePool, DecodeCrew, Failure, Outcome, PoolError, PoolOptions, Replayed, StopFlag,
 };
-use crate::fuzz::project::{sha1_hex, FuzzProject, Selection, TargetSettings};
+use crate::fuzz::project::{sha1_hex, Engine, FuzzProject, Selection, TargetSettings};
 use crate::fuzz::sanitizer::Sanitizer;
 use crate::fuzz::standin::BuildKind;
 use cover::Item;
@@ -231,6 +231,7 @@ fn plan(
     threads: usize,
 ) -> Result<(Vec<Plan>, Vec<String>), Error> {
     let targets = selected_targets(projects, &request.corpora)?;
+    let names: Vec<&str> = targets.iter().map(|&(_, target)| target).collect();
     let mut plans = Vec::new();
     let mut skipped = Vec::new();
     // `corpus/<target>` files, not folders, of the targets skipped.
@@ -250,13 +251,14 @@ fn plan(
                 .corpora
                 .is_empty()
                 .then(|| misplaced_file(&projects[project], target));
+            let name = skipped_name(target, projects[project].engine, &names);
             skipped.push(match file.flatten() {
                 Some(file) => {
-                    let named = format!("{target} (`{}` is a file, not a folder)", file.display());
+                    let named = format!("{name} (`{}` is a file, not a folder)", file.display());
                     misplaced.push(file);
                     named
                 }
-                None => target.to_string(),
+                None => name,
             });
         } else {
             if let Some(shard) = request.shard {
@@ -438,6 +440,17 @@ fn misplaced_file(project: &FuzzProject, target: &str) -> Option<PathBuf> {
     std::fs::metadata(&own)
         .is_ok_and(|meta| !meta.is_dir())
         .then_some(own)
+}
+
+/// How a skipped target is named among the selected targets' `names`:
+/// with its engine where another crate has a target of that name (a
+/// `[[bin]]` built for both engines is one target of each, and the other
+/// one may have a corpus: "skipped: parse" beside "Minimized parse").
+fn skipped_name(target: &str, engine: Engine, names: &[&str]) -> String {
+    match names.iter().filter(|&&name| name == target).count() {
+        0 | 1 => target.to_string(),
+        _ => format!("{target} ({})", engine.as_str()),
+    }
 }
 
 /// How many input files `dir` holds, read as a corpus is (its nested
@@ -946,4 +959,21 @@ fn report_failures(
         }
     }
     Ok(failing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `[[bin]]` built for both engines is a target of each: the one
+    /// skipped is named with its engine (parse-changelog's `parse`).
+    #[test]
+    fn a_skipped_target_is_named_with_its_engine_where_its_name_is_not_enough() {
+        let names = ["parse", "parse", "other"];
+        assert_eq!(
+            skipped_name("parse", Engine::LibFuzzer, &names),
+            "parse (libfuzzer)"
+        );
+        assert_eq!(skipped_name("other", Engine::Afl, &names), "other");
+    }
 }

@@ -14,8 +14,8 @@ use super::render::Reporter;
 use super::table::{self, Align};
 use crate::error::{Error, Exit};
 use crate::fuzz::project::{
-    file_name, kind_from_file_name, results_of_absent_inputs, Artifact, ArtifactKind, FuzzProject,
-    FuzzTarget, Instance, Origin, MINIMIZED_PREFIX, PARTIAL_PREFIX,
+    file_name, kind_from_file_name, original_of_copy, results_of_absent_inputs, Artifact,
+    ArtifactKind, FuzzProject, FuzzTarget, Instance, Origin, MINIMIZED_PREFIX,
 };
 use crate::job::fuzz_mode::Duplicates;
 use crate::job::{Events, Message};
@@ -253,12 +253,10 @@ fn rows(project: &FuzzProject) -> Vec<[String; 5]> {
 /// no size, and the result's.
 fn absent_input_row(target: &FuzzTarget, result: &Path) -> [String; 5] {
     let name = file_name(result);
-    let (input, what) = match name.strip_prefix(MINIMIZED_PREFIX) {
-        Some(input) => (input, "yes"),
-        None => (
-            name.strip_prefix(PARTIAL_PREFIX).unwrap_or(&name),
-            "partial",
-        ),
+    let input = original_of_copy(&name).unwrap_or(&name);
+    let what = match name.starts_with(MINIMIZED_PREFIX) {
+        true => "yes",
+        false => "partial",
     };
     let kind = kind_from_file_name(&name).unwrap_or(ArtifactKind::Unknown);
     let size = file_size(result).map_or(String::new(), |size| format!(" ({size} B)"));

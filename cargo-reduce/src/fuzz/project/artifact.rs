@@ -6,6 +6,7 @@
 //! into the same `artifacts/<target>/`, never into AFL's output directory,
 //! which afl-fuzz renames or deletes when it starts again.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -51,16 +52,21 @@ const PREFIXES: [(&str, ArtifactKind); 5] = [
 /// `minimized-from-` or `partial-from-` copy has the kind of its original,
 /// an AFL++ input's too ([`afl_stem`]: `-hang`, `-sig_NN`).
 pub(crate) fn kind_from_file_name(file_name: &str) -> Option<ArtifactKind> {
-    let copy_of = [MINIMIZED_PREFIX, PARTIAL_PREFIX]
-        .iter()
-        .find_map(|prefix| file_name.strip_prefix(prefix));
-    if let Some(original) = copy_of {
+    if let Some(original) = original_of_copy(file_name) {
         return kind_from_file_name(original).or_else(|| afl_stem_kind(original));
     }
     PREFIXES
         .iter()
         .find(|(prefix, _)| file_name.starts_with(prefix))
         .map(|&(_, kind)| kind)
+}
+
+/// The name of the input that a `minimized-from-` or `partial-from-` copy
+/// named `file_name` was made from; `None` for any other name.
+pub(crate) fn original_of_copy(file_name: &str) -> Option<&str> {
+    [MINIMIZED_PREFIX, PARTIAL_PREFIX]
+        .iter()
+        .find_map(|prefix| file_name.strip_prefix(prefix))
 }
 
 /// The kind of the AFL++ input whose reduction [`afl_stem`] named `stem`:
@@ -365,22 +371,19 @@ pub(crate) fn results_of_absent_inputs(dir: &Path, artifacts: &[Artifact]) -> Ve
         return Vec::new();
     };
     // By name: `--out-dir` moves the artifacts' own results to `dir`.
-    let ours = |name: &str| {
-        artifacts
-            .iter()
-            .any(|a| [&a.output, &a.partial].iter().any(|p| file_name(p) == name))
-    };
+    let ours: HashSet<String> = artifacts
+        .iter()
+        .flat_map(|a| [file_name(&a.output), file_name(&a.partial)])
+        .collect();
     let mut results: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| {
             let name = file_name(path);
-            [MINIMIZED_PREFIX, PARTIAL_PREFIX]
-                .iter()
-                .any(|prefix| name.starts_with(prefix))
+            original_of_copy(&name).is_some()
                 && tmin_origin(&name).is_none()
+                && !ours.contains(&name)
                 && path.is_file()
-                && !ours(&name)
         })
         .collect();
     results.sort();

@@ -43,8 +43,8 @@ pub(crate) use afl_crates::target_of_afl_input;
 #[cfg(test)]
 pub(crate) use artifact::AflOrigin;
 pub(crate) use artifact::{
-    kind_from_file_name, locate_artifact, results_of_absent_inputs, Artifact, ArtifactKind, Origin,
-    ALSO_FOUND_INFIX, MINIMIZED_PREFIX, PARTIAL_PREFIX,
+    kind_from_file_name, locate_artifact, original_of_copy, results_of_absent_inputs, Artifact,
+    ArtifactKind, Origin, ALSO_FOUND_INFIX, MINIMIZED_PREFIX,
 };
 pub(crate) use campaign::Instance;
 pub(crate) use error::DiscoveryError;

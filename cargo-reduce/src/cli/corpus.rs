@@ -9,7 +9,9 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 
-use super::options::{parse_seconds, refuse_target_argument, JobsOption, SelectOptions};
+use super::options::{
+    available_cores, parse_seconds, refuse_target_argument, JobsOption, SelectOptions,
+};
 use super::render::Reporter;
 use crate::error::{Error, Exit};
 use crate::fuzz::sanitizer::Sanitizer;
@@ -157,6 +159,7 @@ pub(crate) fn run(
                 records: merge.records.clone(),
                 out: merge.destination.output.clone(),
                 in_place: merge.destination.in_place,
+                threads: available_cores(),
             };
             crate::job::corpus::merge(&request, reporter)
         }

@@ -324,7 +324,7 @@ impl JobsOption {
 }
 
 /// The cores this process may use (at least one).
-fn available_cores() -> usize {
+pub(super) fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 

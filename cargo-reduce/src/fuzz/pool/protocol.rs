@@ -113,4 +113,21 @@ mod tests {
         assert_eq!(out, vec![16 + (3 + 1) * 8 + ((100 >> 3) & 7)]);
         assert_eq!([0, 5, 7, 8, 9].map(stack_depth_step), [0, 5, 7, 8, 9]);
     }
+
+    proptest::proptest! {
+        /// The word-at-a-time scan finds what a byte-by-byte one finds.
+        #[test]
+        fn every_nonzero_byte_is_found_in_order(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![4 => proptest::strategy::Just(0u8), 1 => 1u8..],
+                0..300,
+            ),
+        ) {
+            let mut found = Vec::new();
+            for_each_nonzero(&bytes, |index, count| found.push((index, count)));
+            let expected: Vec<(usize, u8)> =
+                bytes.iter().copied().enumerate().filter(|&(_, c)| c != 0).collect();
+            proptest::prop_assert_eq!(found, expected);
+        }
+    }
 }

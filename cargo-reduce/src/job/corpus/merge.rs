@@ -23,6 +23,8 @@ pub(crate) struct MergeRequest {
     pub out: Option<PathBuf>,
     /// `--in-place`: the (first) corpus directory is replaced.
     pub in_place: bool,
+    /// Threads to choose the set on (the same set for any number).
+    pub threads: usize,
 }
 
 /// Runs `cargo reduce corpus merge`.
@@ -89,7 +91,7 @@ fn merge_target(
     }
     let inputs = distinct(shares);
     let items = items(&inputs);
-    let kept = cover::minimize(&items);
+    let kept = cover::minimize(&items, request.threads);
     let mut files = Vec::with_capacity(kept.len());
     for &i in &kept {
         files.push((inputs[i].sha1.clone(), read_recorded(inputs[i])?));
@@ -194,7 +196,7 @@ mod tests {
         let targets = by_target(records).unwrap();
         assert_eq!(targets.len(), 1);
         let inputs = distinct(&targets[0]);
-        let mut kept: Vec<String> = cover::minimize(&items(&inputs))
+        let mut kept: Vec<String> = cover::minimize(&items(&inputs), 2)
             .into_iter()
             .map(|i| inputs[i].sha1.clone())
             .collect();

@@ -609,7 +609,7 @@ fn minimize_target(
         return Err(interrupted());
     }
     let failing = report_failures(plan, project, &replayed, events)?;
-    let (corpus_features, set) = choose_set(plan, &replayed);
+    let (corpus_features, set) = choose_set(plan, &replayed, target.options.jobs);
     let (all, set) = settle(plan, &target, (corpus_features.clone(), set), "set", events)?;
     // Ctrl-C while the set was chosen (seconds on a large corpus): nothing
     // written, as during the replay.
@@ -668,8 +668,9 @@ fn minimize_target(
 }
 
 /// Every feature of the replayed corpus, and the set that keeps them all
-/// (`cover::minimize`), each kept input with its features.
-fn choose_set(plan: &Plan, replayed: &[Replayed]) -> (Vec<u32>, Vec<Entry>) {
+/// (`cover::minimize` on up to `threads` threads), each kept input with
+/// its features.
+fn choose_set(plan: &Plan, replayed: &[Replayed], threads: usize) -> (Vec<u32>, Vec<Entry>) {
     let items: Vec<Item<'_>> = plan
         .inputs
         .iter()
@@ -680,7 +681,7 @@ fn choose_set(plan: &Plan, replayed: &[Replayed]) -> (Vec<u32>, Vec<Entry>) {
             features: &r.features,
         })
         .collect();
-    let set = cover::minimize(&items)
+    let set = cover::minimize(&items, threads)
         .into_iter()
         .map(|i| Entry::new(plan.inputs[i].bytes.clone(), replayed[i].features.clone()))
         .collect();
@@ -722,7 +723,7 @@ fn settle(
             .zip(replayed)
             .map(|(e, r)| Entry::new(e.bytes.clone(), r.features))
             .collect();
-        let kept = cover::minimize(&shrink::items(&next));
+        let kept = cover::minimize(&shrink::items(&next), target.options.jobs);
         let settled = kept.len() == next.len();
         set = kept.into_iter().map(|i| next[i].clone()).collect();
         if settled {

@@ -117,7 +117,7 @@ impl Shrinker<'_> {
             let Some(next) = self.replayed(&shrunk)? else {
                 return Ok(unreplayed(shrunk, round, self.stopped()));
             };
-            let kept = cover::minimize(&items(&next));
+            let kept = cover::minimize(&items(&next), self.jobs);
             let dropped = kept.len() < next.len();
             let bytes_before = bytes(&set);
             set = kept.into_iter().map(|i| next[i].clone()).collect();

@@ -58,6 +58,20 @@ pub(crate) enum Rank {
     PerByte { overhead: usize },
 }
 
+impl Rank {
+    /// What an input of `size` bytes costs: gains are compared per this
+    /// (an empty input as one byte; one of 4 GiB or more as 4 GiB, so
+    /// that a gain times a cost fits in a u64).
+    fn cost(self, size: usize) -> u32 {
+        match self {
+            Rank::Features => 1,
+            Rank::PerByte { overhead } => {
+                u32::try_from((size + overhead).max(1)).unwrap_or(u32::MAX)
+            }
+        }
+    }
+}
+
 /// The overheads of the covers [`minimize`] tries between the two ends
 /// (each about twice the last): on a corpus whose fewest-file cover holds
 /// more bytes than the baseline, one of them has nearly as few files in
@@ -283,9 +297,10 @@ fn size_order(items: &[Item<'_>]) -> Vec<u32> {
 /// Greedy set cover: until every feature is covered, the input that adds
 /// the most (as `rank` counts it) is taken; ties go to the smaller input,
 /// then the lower key. Each input's gain is kept up to date as features
-/// are covered (through `index`, `items`' groups' [`Index::grouped`]); gains only
-/// shrink, so an input is queued again only when it comes to the top with
-/// less than it was queued with (lazy greedy).
+/// are covered (through `index`, whose groups are `items`' features:
+/// [`Index::grouped`]); gains only shrink, so an input is queued again
+/// only when it comes to the top with less than it was queued with (lazy
+/// greedy).
 pub(crate) fn greedy_cover(items: &[Item<'_>], index: &Index, rank: Rank) -> Choice {
     let mut gains: Vec<u32> = items
         .iter()
@@ -422,20 +437,6 @@ impl Covered {
             self.add(features);
         }
         new
-    }
-}
-
-impl Rank {
-    /// What an input of `size` bytes costs: gains are compared per this
-    /// (an empty input as one byte; one of 4 GiB or more as 4 GiB, so
-    /// that a gain times a cost fits in a u64).
-    fn cost(self, size: usize) -> u32 {
-        match self {
-            Rank::Features => 1,
-            Rank::PerByte { overhead } => {
-                u32::try_from((size + overhead).max(1)).unwrap_or(u32::MAX)
-            }
-        }
     }
 }
 
